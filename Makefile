@@ -1,0 +1,122 @@
+# abbench - build, test and run.
+#
+#   make            build/abbench (CUDA backend included when nvcc is found)
+#   make run        deps + build + the GLM-Image scenario + its summary
+#   make test       deps + build + unit and CLI tests
+#   make deps       install missing Debian packages (root) or print the command
+#   make sanitize   the unit and CLI tests under ASan + UBSan
+#   make clean
+#
+# Quiet unless V=1.
+
+CC       ?= cc
+CUDA_HOME ?= /usr/local/cuda
+NVCC     ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+BUILD    ?= build
+SCENARIO ?= scenarios/glm_1024.ini
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+OPT      ?= -O2 -g
+CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) -MMD -MP $(EXTRA_CFLAGS)
+# The CPU kernels spell every fused multiply-add out with fmaf(): the
+# compiler must not contract anything on its own.
+KFLAGS   := -ffp-contract=off
+LDFLAGS  := $(EXTRA_LDFLAGS)
+# libcsv and inih are linked statically (Debian ships the .a files) so that
+# the binary starts on the GPU machine, which has neither.
+LDLIBS   := -Wl,-Bstatic -lcsv -linih -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
+
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
+CFLAGS += -DAB_GIT_COMMIT=\"$(GIT_COMMIT)$(GIT_DIRTY)\"
+
+HARNESS_SRC := $(filter-out harness/main.c harness/backend_cuda.c harness/cupti.c harness/nvml.c,$(wildcard harness/*.c))
+KERNEL_SRC  := $(wildcard kernels/*.c kernels/cpu/*.c)
+CUDA_SRC    :=
+
+ifneq ($(NVCC),)
+HAVE_CUDA := 1
+CFLAGS  += -DAB_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+HARNESS_SRC += $(wildcard harness/backend_cuda.c harness/cupti.c harness/nvml.c)
+CUDA_SRC    := $(wildcard kernels/cuda/*.cu)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings \
+	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -DAB_HAVE_CUDA=1 $(EXTRA_NVCCFLAGS)
+# CUDA runtime linked statically; the driver (libcuda), CUPTI and NVML are
+# opened with dlopen at run time, so the binary starts on machines without them.
+LDLIBS  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
+else
+HAVE_CUDA := 0
+CFLAGS  += -DAB_HAVE_CUDA=0
+endif
+
+LIB_OBJ  := $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(CUDA_SRC:%.cu=$(BUILD)/%.cu.o)
+LIB      := $(BUILD)/libabbench.a
+BIN      := $(BUILD)/abbench
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test unit cli deps clean sanitize ptxas-report
+all: $(BIN)
+
+$(BUILD)/kernels/%.o: kernels/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(KFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/harness/main.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+unit: $(UNIT_BINS)
+cli: $(BIN)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)scripts/run_tests.sh $(BUILD)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/make_run.sh $(BIN) $(SCENARIO)
+
+sanitize: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" all unit
+	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 scripts/run_tests.sh build-san
+
+# Registers, shared memory and spills of every CUDA kernel (nvcc -Xptxas -v).
+ptxas-report:
+	$(Q)for f in $(CUDA_SRC); do $(NVCC) $(NVCCFLAGS) -Xptxas -v -c $$f -o /dev/null 2>&1 | grep -E 'Compiling|registers|spill'; done
+
+clean:
+	rm -rf $(BUILD) build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
