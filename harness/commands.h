@@ -1,0 +1,16 @@
+/*
+ * commands.h - the subcommands main.c dispatches to, one cmd_<name>.c each.
+ *
+ * Each takes (argc, argv) with argv[0] the subcommand's name and returns the
+ * process exit status (see diag.h: 0 ok, 1 verdict, 2 usage/data, 3 failure).
+ */
+#ifndef AB_COMMANDS_H
+#define AB_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_sites(int argc, char **argv);
+
+#endif

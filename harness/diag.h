@@ -1,0 +1,61 @@
+/*
+ * diag.h - result codes and error messages that travel back to the caller.
+ *
+ * Library code never prints and never exits: it returns an ab_rc and, on
+ * failure, fills a struct ab_diag with one human-readable line that names
+ * what failed first and the subject in 'quotes' (git style: lowercase, no
+ * trailing period). Only main.c and the cmd_*.c files turn a code into an
+ * exit status (see ab_rc_exit_status) and print the message.
+ */
+#ifndef AB_DIAG_H
+#define AB_DIAG_H
+
+#include <stddef.h>
+
+enum ab_rc {
+	AB_OK = 0,
+	AB_ERR_USAGE,    /* bad command line */
+	AB_ERR_INPUT,    /* bad scenario, profile or other user file */
+	AB_ERR_DATA,     /* the database lacks what was asked for, or disagrees */
+	AB_ERR_IO,       /* file system or stream failure */
+	AB_ERR_DB,       /* SQLite failure */
+	AB_ERR_BACKEND,  /* device, driver, CUDA, CUPTI or NVML failure */
+	AB_ERR_NOMEM,
+	AB_ERR_INTERNAL, /* a bug: an invariant did not hold */
+};
+
+/* Exit statuses, a documented contract (README "Exit status"). */
+enum {
+	AB_EXIT_OK = 0,
+	AB_EXIT_VERDICT = 1, /* the gate found a regression or lost bit-exactness */
+	AB_EXIT_USAGE = 2,   /* bad arguments, bad input files, missing data */
+	AB_EXIT_FAILURE = 3, /* the work itself failed: IO, database, device */
+};
+
+#define AB_DIAG_MAX 512
+
+struct ab_diag {
+	char msg[AB_DIAG_MAX];
+};
+
+const char *ab_rc_str(enum ab_rc rc);
+
+/* Maps a result code to the exit status contract above. */
+int ab_rc_exit_status(enum ab_rc rc);
+
+/* Formats the message into d (when d is not NULL) and returns rc, so that
+ * `return ab_fail(d, AB_ERR_IO, "cannot open '%s'", path);` reads naturally. */
+enum ab_rc ab_fail(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prefixes context to an existing message: "ctx: old message". */
+enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prints "abbench: error: MSG" to stderr and returns -1 (git's error()). */
+int ab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "abbench: warning: MSG" to stderr. */
+void ab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
