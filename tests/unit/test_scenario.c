@@ -1,0 +1,694 @@
+/*
+ * test_scenario.c - the INI scenario parser: the shipped scenarios parse to
+ * the values their files spell out, defaults apply, and every error path
+ * gives its exact "FILE:LINE: KEY: reason" line and leaves nothing behind.
+ *
+ * Run from the repository root (the shipped scenarios and the bad files are
+ * opened by relative path). Expected values are read off the .ini files by
+ * eye; the sha256 below was computed with `printf ... | sha256sum`; the
+ * LayerNorm launch count 242 is ATEN_CHAIN.md's.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/scenario.h"
+
+#define MIN_TEXT "[case a]\nsite = ln_modulate\nshape = 1x16x256\n"
+#define BAD_DIR "tests/scenarios/bad"
+
+static struct scenario *parse_file_ok(const char *path)
+{
+	struct scenario *s = (struct scenario *)1;
+	struct ab_diag d = { "" };
+	enum ab_rc rc = scn_parse_file(path, &s, &d);
+	if (rc != AB_OK)
+		fail_msg("%s: %s", path, d.msg);
+	assert_non_null(s);
+	return s;
+}
+
+static struct scenario *parse_text_ok(const char *text)
+{
+	struct scenario *s = NULL;
+	struct ab_diag d = { "" };
+	if (scn_parse_text("t.ini", text, &s, &d) != AB_OK)
+		fail_msg("%s", d.msg);
+	return s;
+}
+
+static const struct scn_case *find_case(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->n_cases; i++)
+		if (strcmp(s->cases[i].name, name) == 0)
+			return &s->cases[i];
+	fail_msg("no case '%s'", name);
+	return NULL;
+}
+
+static void assert_shape(const struct scn_case *c, const char *want)
+{
+	char buf[96];
+	site_format_shape(&c->shape, buf, sizeof buf);
+	assert_string_equal(buf, want);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *buf = calloc(1, 1 << 20);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* ---- the shipped scenarios ---------------------------------------------- */
+
+/* LayerNorm launches a step, from the parsed counts: the qk site launches
+ * one LayerNorm for q and one for k. */
+static long ln_launches_per_step(const struct scenario *s)
+{
+	long per_forward = 0;
+	for (int i = 0; i < s->n_cases; i++) {
+		const char *site = s->cases[i].site->name;
+		if (strcmp(site, "qk_layernorm") == 0)
+			per_forward += 2L * s->cases[i].count;
+		else if (strcmp(site, "residual_gate_add") != 0)
+			per_forward += s->cases[i].count;
+	}
+	return per_forward * s->forwards_per_step;
+}
+
+static void test_glm_1024(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
+	assert_string_equal(s->path, "scenarios/glm_1024.ini");
+	assert_string_equal(s->name, "glm_1024");
+	assert_int_equal(s->backend, SCN_BACKEND_AUTO);
+	assert_string_equal(s->dtype, "bf16");
+	assert_string_equal(s->bracket, "ABA");
+	assert_true(s->seed == 20261129u);
+	assert_int_equal(s->sampling.warmup, 5);
+	assert_int_equal(s->sampling.min_samples, 10);
+	assert_int_equal(s->sampling.max_samples, 2000);
+	assert_true(s->sampling.min_time_ms == 300);
+	assert_true(s->sampling.max_time_ms == 2000);
+	assert_true(s->sampling.target_noise == 0.005);
+	assert_true(s->l2_flush);
+	assert_int_equal(s->launch_gaps, SCN_GAPS_INCLUDE);
+	assert_string_equal(s->arm_a, "eager");
+	assert_string_equal(s->arm_b, "fused");
+	assert_int_equal(s->steps, 30);
+	assert_int_equal(s->forwards_per_step, 2);
+	assert_int_equal(s->n_cases, 6);
+
+	static const struct {
+		const char *name, *site, *shape;
+		int count;
+		int64_t rows, row_len;
+	} want[] = {
+		{ "img_ln_modulate", "ln_modulate", "1x4096x4096", 30, 4096, 4096 },
+		{ "txt_ln_modulate", "ln_modulate", "1x264x4096", 30, 264, 4096 },
+		{ "qk_layernorm", "qk_layernorm", "1x4360x32x128", 30, 4360 * 32, 128 },
+		{ "ln_continuous", "ln_continuous", "1x4096x4096", 1, 4096, 4096 },
+		{ "img_gate_add", "residual_gate_add", "1x4096x4096", 30, 4096, 4096 },
+		{ "txt_gate_add", "residual_gate_add", "1x264x4096", 30, 264, 4096 },
+	};
+	for (int i = 0; i < 6; i++) {
+		const struct scn_case *c = &s->cases[i];
+		assert_string_equal(c->name, want[i].name);
+		assert_string_equal(c->site->name, want[i].site);
+		assert_shape(c, want[i].shape);
+		assert_int_equal(c->count, want[i].count);
+		assert_int_equal(c->dims.rows, want[i].rows);
+		assert_int_equal(c->dims.row_len, want[i].row_len);
+		assert_int_equal(c->dims.width, 4096);
+		assert_true(c->eps == 1e-5);
+		assert_false(c->affine);
+		assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+		assert_true(c->input.mean == 0 && c->input.std == 1);
+	}
+	assert_int_equal(s->cases[2].dims.heads, 32);
+	/* ATEN_CHAIN.md: 242 LayerNorm launches a step. */
+	assert_int_equal(ln_launches_per_step(s), 242);
+
+	char *bytes = slurp("scenarios/glm_1024.ini");
+	assert_string_equal(s->text, bytes);
+	free(bytes);
+	assert_int_equal(strlen(s->hash), 64);
+	scn_free(s);
+}
+
+static void test_smoke_and_aa(void **state)
+{
+	(void)state;
+	static const char *const sites[] = { "ln_modulate", "ln_continuous", "qk_layernorm", "residual_gate_add" };
+	struct scenario *smoke = parse_file_ok("scenarios/smoke.ini");
+	struct scenario *aa = parse_file_ok("scenarios/aa_smoke.ini");
+	assert_string_equal(smoke->arm_b, "fused");
+	assert_string_equal(aa->arm_a, "eager");
+	assert_string_equal(aa->arm_b, "eager");
+	assert_string_equal(aa->name, "aa_smoke");
+	assert_int_equal(smoke->sampling.warmup, 1);
+	assert_int_equal(smoke->sampling.min_samples, 3);
+	assert_int_equal(smoke->sampling.max_samples, 20);
+	assert_true(smoke->sampling.min_time_ms == 5 && smoke->sampling.max_time_ms == 200);
+	assert_int_equal(smoke->n_cases, aa->n_cases);
+	for (size_t j = 0; j < 4; j++) {
+		bool seen = false;
+		for (int i = 0; i < smoke->n_cases; i++)
+			seen |= strcmp(smoke->cases[i].site->name, sites[j]) == 0;
+		assert_true(seen);
+	}
+	for (int i = 0; i < smoke->n_cases; i++) {
+		assert_string_equal(smoke->cases[i].name, aa->cases[i].name);
+		assert_true(smoke->cases[i].dims.rows * smoke->cases[i].dims.row_len <= 4096);
+		assert_int_equal(smoke->cases[i].dims.width % 4, 0);
+	}
+	assert_shape(find_case(smoke, "qk_layernorm"), "1x8x4x128");
+	assert_shape(find_case(smoke, "ln_modulate_short"), "1x4x64");
+	scn_free(smoke);
+	scn_free(aa);
+}
+
+static void test_hostile(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_file_ok("scenarios/hostile.ini");
+	const struct scn_case *c = find_case(s, "offset_1e5");
+	assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+	assert_true(c->input.mean == 1e5 && c->input.std == 1);
+	c = find_case(s, "offset_1000");
+	assert_true(c->input.mean == 1000 && c->input.std == 1);
+	c = find_case(s, "constant_1000");
+	assert_int_equal(c->input.dist, SCN_DIST_CONSTANT);
+	assert_true(c->input.value == 1000);
+	assert_true(find_case(s, "constant_1e5")->input.value == 1e5);
+	assert_int_equal(find_case(s, "special")->input.dist, SCN_DIST_SPECIAL);
+	c = find_case(s, "uniform_100");
+	assert_int_equal(c->input.dist, SCN_DIST_UNIFORM);
+	assert_true(c->input.low == -100 && c->input.high == 100);
+	assert_int_equal(find_case(s, "one_row")->dims.rows, 1);
+	assert_int_equal(find_case(s, "short_rows_32")->dims.rows, 16384);
+	assert_int_equal(find_case(s, "w3072")->dims.width, 3072);
+	assert_int_equal(find_case(s, "w5120")->dims.width, 5120);
+	assert_true(find_case(s, "affine")->affine);
+	assert_true(find_case(s, "qk_affine")->affine);
+	assert_false(find_case(s, "w3072")->affine);
+	/* count defaults to 1 where the file gives none */
+	assert_int_equal(find_case(s, "special")->count, 1);
+	scn_free(s);
+}
+
+static void test_qk_heads(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_file_ok("scenarios/qk_heads.ini");
+	static const int64_t dims[] = { 64, 96, 128 };
+	char name[32];
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "qk_d%d", (int)dims[i]);
+		const struct scn_case *c = find_case(s, name);
+		assert_string_equal(c->site->name, "qk_layernorm");
+		assert_int_equal(c->dims.row_len, dims[i]);
+		assert_int_equal(c->dims.heads, 32);
+		assert_int_equal(c->dims.rows, 4360 * 32);
+		snprintf(name, sizeof name, "qk_d%d_special", (int)dims[i]);
+		assert_int_equal(find_case(s, name)->input.dist, SCN_DIST_SPECIAL);
+	}
+	scn_free(s);
+}
+
+/* ---- defaults, overrides, helpers ---------------------------------------- */
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(scn_parse_text("some/dir/minimal.ini", MIN_TEXT, &s, &d), AB_OK);
+	assert_string_equal(s->name, "minimal");
+	assert_string_equal(s->description, "");
+	assert_int_equal(s->backend, SCN_BACKEND_AUTO);
+	assert_string_equal(s->dtype, "bf16");
+	assert_string_equal(s->bracket, "ABA");
+	assert_true(s->seed == 1);
+	assert_int_equal(s->sampling.warmup, 3);
+	assert_int_equal(s->sampling.min_samples, 10);
+	assert_int_equal(s->sampling.max_samples, 1000);
+	assert_true(s->sampling.min_time_ms == 500 && s->sampling.max_time_ms == 15000);
+	assert_true(s->sampling.target_noise == 0.005);
+	assert_true(s->l2_flush);
+	assert_int_equal(s->launch_gaps, SCN_GAPS_INCLUDE);
+	assert_string_equal(s->arm_a, "eager");
+	assert_string_equal(s->arm_b, "fused");
+	assert_int_equal(s->steps, 1);
+	assert_int_equal(s->forwards_per_step, 1);
+	assert_int_equal(s->n_cases, 1);
+	const struct scn_case *c = &s->cases[0];
+	assert_true(c->eps == 1e-5);
+	assert_false(c->affine);
+	assert_int_equal(c->count, 1);
+	assert_int_equal(c->line, 1);
+	assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+	assert_true(c->input.mean == 0 && c->input.std == 1 && c->input.low == -1 && c->input.high == 1 &&
+		    c->input.value == 1);
+	/* printf '[case a]\nsite = ln_modulate\nshape = 1x16x256\n' | sha256sum */
+	assert_string_equal(s->hash, "e6a73f5f6aa7cc8b664f137d1df69ca7968abbe3d6cac4dafcc8c62d2c5fe342");
+	assert_string_equal(s->text, MIN_TEXT);
+	scn_free(s);
+}
+
+/* [scenario] may come after the cases; a case overrides single fields of
+ * the input defaults and inherits the rest. */
+static void test_input_overrides(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok("[case own]\n"
+					   "site = ln_modulate\n"
+					   "shape = 1x16x256\n"
+					   "input_high = 10\n"
+					   "[case inherit]\n"
+					   "site = qk_layernorm\n"
+					   "shape = 1x8x4x128\n"
+					   "[case other]\n"
+					   "site = ln_modulate\n"
+					   "shape = 1x16x256\n"
+					   "input = constant\n"
+					   "input_value = -2.5\n"
+					   "[scenario]\n"
+					   "input = uniform\n"
+					   "input_low = -5\n"
+					   "input_high = 5\n"
+					   "input_mean = 3\n");
+	const struct scn_case *own = find_case(s, "own"), *inh = find_case(s, "inherit"), *oth = find_case(s, "other");
+	assert_int_equal(own->input.dist, SCN_DIST_UNIFORM);
+	assert_true(own->input.low == -5 && own->input.high == 10 && own->input.mean == 3);
+	assert_int_equal(inh->input.dist, SCN_DIST_UNIFORM);
+	assert_true(inh->input.low == -5 && inh->input.high == 5);
+	assert_int_equal(oth->input.dist, SCN_DIST_CONSTANT);
+	assert_true(oth->input.value == -2.5 && oth->input.low == -5);
+	assert_int_equal(inh->line, 5);
+	scn_free(s);
+}
+
+/* Every value form the documentation promises. */
+static void test_value_forms(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok("\xEF\xBB\xBF; a BOM, CRLF line ends, blanks and comments\r\n"
+					   "[ scenario ]   ; inline comment after a header\r\n"
+					   "  backend = cpu\r\n"
+					   "\tseed = 18446744073709551615\r\n"
+					   "l2_flush = no ; an inline comment\r\n"
+					   "launch_gaps = hide\r\n"
+					   "bracket = ABABA\r\n"
+					   "description = speed; not accuracy\r\n"
+					   "target_noise : 0.02\r\n"
+					   "warmup = 0\r\n"
+					   "# hash comment\r\n"
+					   "[model]\r\n"
+					   "steps = +4\r\n"
+					   "[case x.y-z_1]\r\n"
+					   "site = ln_continuous\r\n"
+					   "shape = 2x8x128\r\n"
+					   "affine = yes\r\n"
+					   "eps = 1e-6\r\n"
+					   "count = 7\r\n");
+	assert_int_equal(s->backend, SCN_BACKEND_CPU);
+	assert_true(s->seed == UINT64_MAX);
+	assert_false(s->l2_flush);
+	assert_int_equal(s->launch_gaps, SCN_GAPS_HIDE);
+	assert_string_equal(s->bracket, "ABABA");
+	assert_string_equal(s->description, "speed; not accuracy");
+	assert_true(s->sampling.target_noise == 0.02);
+	assert_int_equal(s->sampling.warmup, 0);
+	assert_int_equal(s->steps, 4);
+	const struct scn_case *c = &s->cases[0];
+	assert_string_equal(c->name, "x.y-z_1");
+	assert_int_equal(c->line, 14);
+	assert_true(c->affine);
+	assert_true(c->eps == 1e-6);
+	assert_int_equal(c->count, 7);
+	assert_int_equal(c->dims.batch, 2);
+	assert_int_equal(c->dims.rows, 16);
+	scn_free(s);
+}
+
+static void test_keep_only(void **state)
+{
+	(void)state;
+	struct ab_diag d = { "" };
+	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
+	assert_int_equal(scn_keep_only(s, "nope", &d), AB_ERR_USAGE);
+	assert_string_equal(d.msg, "no case 'nope' in 'scenarios/glm_1024.ini' (cases: img_ln_modulate, "
+				   "txt_ln_modulate, qk_layernorm, ln_continuous, img_gate_add, txt_gate_add)");
+	assert_int_equal(s->n_cases, 6);
+	assert_int_equal(scn_keep_only(s, "ln_continuous", &d), AB_OK);
+	assert_int_equal(s->n_cases, 1);
+	assert_string_equal(s->cases[0].name, "ln_continuous");
+	assert_int_equal(s->cases[0].count, 1);
+	scn_free(s);
+}
+
+static void test_strings(void **state)
+{
+	(void)state;
+	char buf[128];
+	assert_string_equal(scn_backend_str(SCN_BACKEND_AUTO), "auto");
+	assert_string_equal(scn_backend_str(SCN_BACKEND_CPU), "cpu");
+	assert_string_equal(scn_backend_str(SCN_BACKEND_CUDA), "cuda");
+	assert_string_equal(scn_dist_str(SCN_DIST_NORMAL), "normal");
+	assert_string_equal(scn_dist_str(SCN_DIST_UNIFORM), "uniform");
+	assert_string_equal(scn_dist_str(SCN_DIST_CONSTANT), "constant");
+	assert_string_equal(scn_dist_str(SCN_DIST_SPECIAL), "special");
+	struct scn_input in = { SCN_DIST_NORMAL, 0, 1, -1, 1, 1 };
+	scn_input_describe(&in, buf, sizeof buf);
+	assert_string_equal(buf, "normal(mean=0,std=1)");
+	in = (struct scn_input){ SCN_DIST_UNIFORM, 0, 1, -100, 100, 1 };
+	scn_input_describe(&in, buf, sizeof buf);
+	assert_string_equal(buf, "uniform(low=-100,high=100)");
+	in = (struct scn_input){ SCN_DIST_CONSTANT, 0, 1, -1, 1, 1000 };
+	scn_input_describe(&in, buf, sizeof buf);
+	assert_string_equal(buf, "constant(1000)");
+	in = (struct scn_input){ SCN_DIST_SPECIAL, 1e5, 0.5, -1, 1, 1 };
+	scn_input_describe(&in, buf, sizeof buf);
+	assert_string_equal(buf, "special(mean=100000,std=0.5)");
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+/* Parses text as "t.ini" and expects AB_ERR_INPUT with exactly msg. */
+static void expect_error(const char *text, const char *msg)
+{
+	struct scenario *s = (struct scenario *)1;
+	struct ab_diag d = { "" };
+	enum ab_rc rc = scn_parse_text("t.ini", text, &s, &d);
+	if (rc != AB_ERR_INPUT || strcmp(d.msg, msg) != 0)
+		fail_msg("text:\n%s\ngot rc %d: %s\nwant: %s", text, (int)rc, d.msg, msg);
+	assert_null(s);
+}
+
+#define CASE_A "[case a]\nsite = ln_modulate\nshape = 1x16x256\n"
+
+static void test_errors_structure(void **state)
+{
+	(void)state;
+	expect_error("", "t.ini:1: the file is empty");
+	expect_error(" \n\t\n", "t.ini:1: the file is empty");
+	expect_error("; only a comment\n", "t.ini:1: no case: a scenario needs at least one [case NAME] section");
+	expect_error("[scenario]\nseed = 1\n", "t.ini:2: no case: a scenario needs at least one [case NAME] section");
+	expect_error("[scenari]\n" CASE_A,
+		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME])");
+	expect_error(CASE_A "[model]\nsteps = 2\n[model]\n", "t.ini:6: [model]: section repeated (first at line 4)");
+	expect_error(CASE_A "[case a]\n", "t.ini:4: [case a]: duplicate case name (first at line 1)");
+	expect_error("[case]\n", "t.ini:1: [case]: a case needs a name, as in [case img_ln_modulate]");
+	expect_error("[case a/b]\n", "t.ini:1: [case a/b]: case name 'a/b' may use only letters, digits, '_', '-' and '.'");
+	expect_error("[case "
+		     "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd]\n",
+		     "t.ini:1: [case abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd]: "
+		     "case name is 64 characters long, at most 63 allowed");
+	expect_error("[scenario\n", "t.ini:1: section header '[scenario' has no closing ']'");
+	expect_error("[scenario] seed = 1\n", "t.ini:1: text after the section header: 'seed = 1'");
+	expect_error(CASE_A "junk here\n", "t.ini:4: expected '[section]', 'key = value' or a comment, not 'junk here'");
+	expect_error(CASE_A "= 5\n", "t.ini:4: missing key name before '='");
+	expect_error("seed = 1\n" CASE_A,
+		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model] or [case NAME])");
+	/* an indented line is a key of its own, not a continuation of seed */
+	expect_error("[scenario]\nseed = 1\n   seed = 2\n" CASE_A, "t.ini:3: seed: duplicate key (first set at line 2)");
+}
+
+static void test_errors_keys(void **state)
+{
+	(void)state;
+	expect_error("[scenario]\nwarmpu = 2\n", "t.ini:2: warmpu: unknown key in [scenario] (did you mean 'warmup'?)");
+	expect_error("[scenario]\nfrobnicate = 2\n",
+		     "t.ini:2: frobnicate: unknown key in [scenario] (docs/SCENARIO_FORMAT.md lists the keys)");
+	expect_error("[arms]\nc = fused\n", "t.ini:2: c: unknown key in [arms] (keys: a, b)");
+	expect_error("[model]\nsteps = 2\nforward = 2\n",
+		     "t.ini:3: forward: unknown key in [model] (keys: steps, forwards_per_step)");
+	expect_error(CASE_A "colour = red\n", "t.ini:4: colour: unknown key in [case a] (keys: site, shape, eps, "
+					     "affine, count, input, input_mean, input_std, input_low, input_high, "
+					     "input_value)");
+	expect_error(CASE_A "count = 2\ncount = 3\n", "t.ini:5: count: duplicate key (first set at line 4)");
+	expect_error("[scenario]\nseed =\n", "t.ini:2: seed: missing value");
+	expect_error("[scenario]\nname = my run\n", "t.ini:2: name: 'my run' may use only letters, digits, '_', '-' and '.'");
+	expect_error("[scenario]\nbackend = gpu\n", "t.ini:2: backend: 'gpu' is not one of: auto, cpu, cuda");
+	expect_error("[scenario]\ndtype = fp16\n", "t.ini:2: dtype: 'fp16' is not supported: only bf16 is, for now");
+	expect_error("[scenario]\nlaunch_gaps = skip\n", "t.ini:2: launch_gaps: 'skip' is not one of: include, hide");
+	expect_error("[scenario]\ninput = gaussian\n",
+		     "t.ini:2: input: 'gaussian' is not one of: normal, uniform, constant, special");
+	expect_error("[scenario]\nl2_flush = maybe\n", "t.ini:2: l2_flush: 'maybe' is not a boolean (use true or false)");
+	expect_error(CASE_A "affine = TRUE\n", "t.ini:4: affine: 'TRUE' is not a boolean (use true or false)");
+}
+
+static void test_errors_bracket(void **state)
+{
+	(void)state;
+	expect_error("[scenario]\nbracket = ABC\n", "t.ini:2: bracket: 'ABC' may use only the letters A and B, as in ABA");
+	expect_error("[scenario]\nbracket = aba\n", "t.ini:2: bracket: 'aba' may use only the letters A and B, as in ABA");
+	expect_error("[scenario]\nbracket = BAB\n", "t.ini:2: bracket: 'BAB' must start and end with A, as in ABA");
+	expect_error("[scenario]\nbracket = ABB\n", "t.ini:2: bracket: 'ABB' must start and end with A, as in ABA");
+	expect_error("[scenario]\nbracket = AAA\n", "t.ini:2: bracket: 'AAA' has no B slot");
+	expect_error("[scenario]\nbracket = ABABABABABABABABA\n",
+		     "t.ini:2: bracket: 'ABABABABABABABABA' is 17 slots long, at most 16 allowed");
+	/* 16 slots is the most allowed */
+	struct scenario *s = parse_text_ok("[scenario]\nbracket = ABABABABABABABBA\n" CASE_A);
+	assert_string_equal(s->bracket, "ABABABABABABABBA");
+	scn_free(s);
+}
+
+static void test_errors_numbers(void **state)
+{
+	(void)state;
+	expect_error("[scenario]\nwarmup = 3x\n", "t.ini:2: warmup: '3x' is not an integer");
+	expect_error("[scenario]\nwarmup = 2.5\n", "t.ini:2: warmup: '2.5' is not an integer");
+	expect_error("[scenario]\nwarmup = -1\n", "t.ini:2: warmup: -1 is out of range (must be >= 0 and <= 1000000)");
+	expect_error("[scenario]\nwarmup = 99999999999999999999\n", "t.ini:2: warmup: '99999999999999999999' is out of range");
+	expect_error("[scenario]\nmin_samples = 0\n",
+		     "t.ini:2: min_samples: 0 is out of range (must be >= 1 and <= 10000000)");
+	expect_error("[scenario]\nmax_samples = 5\nmin_samples = 6\n",
+		     "t.ini:3: min_samples: min_samples (6) must be at most max_samples (5)");
+	expect_error("[scenario]\nmin_samples = 6\nmax_samples = 5\n",
+		     "t.ini:3: max_samples: min_samples (6) must be at most max_samples (5)");
+	expect_error("[scenario]\nmin_time_ms = 0\n", "t.ini:2: min_time_ms: 0 is out of range (must be > 0)");
+	expect_error("[scenario]\nmax_time_ms = -5\n", "t.ini:2: max_time_ms: -5 is out of range (must be > 0)");
+	expect_error("[scenario]\nmax_time_ms = 100\n" CASE_A,
+		     "t.ini:2: max_time_ms: min_time_ms (500) must be at most max_time_ms (100)");
+	expect_error("[scenario]\nmin_time_ms = 1ms\n", "t.ini:2: min_time_ms: '1ms' is not a number (trailing 'ms')");
+	expect_error("[scenario]\nmin_time_ms = fast\n", "t.ini:2: min_time_ms: 'fast' is not a number");
+	expect_error("[scenario]\nmax_time_ms = inf\n", "t.ini:2: max_time_ms: 'inf' is not a finite number");
+	expect_error("[scenario]\ntarget_noise = 0\n", "t.ini:2: target_noise: 0 is out of range (must be > 0 and < 1)");
+	expect_error("[scenario]\ntarget_noise = 1\n", "t.ini:2: target_noise: 1 is out of range (must be > 0 and < 1)");
+	expect_error("[scenario]\nseed = -1\n", "t.ini:2: seed: '-1' is not an integer from 0 to 18446744073709551615");
+	expect_error("[scenario]\nseed = 0x10\n", "t.ini:2: seed: '0x10' is not an integer from 0 to 18446744073709551615");
+	expect_error("[scenario]\nseed = 18446744073709551616\n",
+		     "t.ini:2: seed: '18446744073709551616' is larger than 18446744073709551615");
+	expect_error("[scenario]\ninput_std = -0.5\n", "t.ini:2: input_std: -0.5 is out of range (must be >= 0)");
+	expect_error("[scenario]\ninput_mean = nan\n", "t.ini:2: input_mean: 'nan' is not a finite number");
+	expect_error("[scenario]\ninput_value = 1e999\n", "t.ini:2: input_value: '1e999' is not a finite number");
+	expect_error("[scenario]\ninput_low = 2\n" CASE_A,
+		     "t.ini:2: input_low: input_low (2) must be less than input_high (1)");
+	expect_error("[scenario]\ninput_high = 3\ninput_low = 3\n" CASE_A,
+		     "t.ini:3: input_low: input_low (3) must be less than input_high (3)");
+	expect_error(CASE_A "input_high = -4\n", "t.ini:4: input_high: input_low (-1) must be less than input_high (-4)");
+	expect_error("[model]\nsteps = 0\n", "t.ini:2: steps: 0 is out of range (must be >= 1 and <= 1000000)");
+	expect_error("[model]\nforwards_per_step = 0\n",
+		     "t.ini:2: forwards_per_step: 0 is out of range (must be >= 1 and <= 1000000)");
+	expect_error(CASE_A "eps = 0\n", "t.ini:4: eps: 0 is out of range (must be > 0)");
+	expect_error(CASE_A "eps = -1e-5\n", "t.ini:4: eps: -1e-5 is out of range (must be > 0)");
+	expect_error(CASE_A "eps = inf\n", "t.ini:4: eps: 'inf' is not a finite number");
+	expect_error(CASE_A "count = 0\n", "t.ini:4: count: 0 is out of range (must be >= 1 and <= 1000000)");
+}
+
+/* The geometry callback's own reason, for messages built from it. */
+static const char *geometry_reason(const char *site, const char *shape)
+{
+	static char err[256];
+	struct site_shape sh;
+	struct site_dims dims;
+	assert_true(site_parse_shape(shape, &sh));
+	err[0] = '\0';
+	assert_false(site_find(site)->geometry(&sh, &dims, err, sizeof err));
+	assert_true(err[0] != '\0');
+	return err;
+}
+
+static void test_errors_sites(void **state)
+{
+	(void)state;
+	char want[512];
+	expect_error("[case a]\nsite = layernorm\nshape = 1x16x256\n",
+		     "t.ini:2: site: unknown site 'layernorm' (sites: ln_modulate, ln_continuous, qk_layernorm, "
+		     "residual_gate_add)");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x0x256\n",
+		     "t.ini:3: shape: '1x0x256' is not a shape (1 to 4 positive dimensions joined by 'x', as in "
+		     "1x4096x4096)");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1 x 16\n",
+		     "t.ini:3: shape: '1 x 16' is not a shape (1 to 4 positive dimensions joined by 'x', as in "
+		     "1x4096x4096)");
+	/* the shape comes before the site: checked once the case is complete */
+	snprintf(want, sizeof want, "t.ini:3: shape: site 'ln_modulate' rejects '1x16x250': %s",
+		 geometry_reason("ln_modulate", "1x16x250"));
+	expect_error("[case a]\ncount = 2\nshape = 1x16x250\nsite = ln_modulate\n", want);
+	snprintf(want, sizeof want, "t.ini:6: shape: site 'qk_layernorm' rejects '1x16x256': %s",
+		 geometry_reason("qk_layernorm", "1x16x256"));
+	expect_error(CASE_A "[case q]\nsite = qk_layernorm\nshape = 1x16x256\n", want);
+	expect_error("[case a]\nshape = 1x16x256\n",
+		     "t.ini:1: [case a]: missing key 'site' (sites: ln_modulate, ln_continuous, qk_layernorm, "
+		     "residual_gate_add)");
+	char missing_shape[256];
+	snprintf(missing_shape, sizeof missing_shape, "t.ini:2: [case b]: missing key 'shape' (qk_layernorm takes %s)",
+		 site_find("qk_layernorm")->shape_help);
+	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
+	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass)");
+	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
+		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
+		     "(it has: eager, fused)");
+	expect_error("[case g]\nsite = residual_gate_add\nshape = 1x16x256\naffine = true\n",
+		     "t.ini:4: affine: site 'residual_gate_add' has no weight or bias (affine = true applies to "
+		     "LayerNorm sites)");
+	/* twopass is fine where every case's site has it */
+	struct scenario *s = parse_text_ok("[arms]\nb = twopass\n" CASE_A);
+	assert_string_equal(s->arm_b, "twopass");
+	scn_free(s);
+}
+
+/* inih's buffer is 200 bytes with room for "\r\n\0": 197 characters is the
+ * longest line, whatever its line end. */
+static void test_line_length(void **state)
+{
+	(void)state;
+	char text[600], desc[300];
+	for (int crlf = 0; crlf < 2; crlf++) {
+		memset(desc, 'd', sizeof desc);
+		desc[197 - strlen("description = ")] = '\0';
+		snprintf(text, sizeof text, "[scenario]%s\ndescription = %s%s\n" CASE_A, crlf ? "\r" : "", desc,
+			 crlf ? "\r" : "");
+		struct scenario *s = parse_text_ok(text);
+		assert_string_equal(s->description, desc);
+		scn_free(s);
+		strcat(desc, "d");
+		snprintf(text, sizeof text, "[scenario]%s\ndescription = %s%s\n" CASE_A, crlf ? "\r" : "", desc,
+			 crlf ? "\r" : "");
+		expect_error(text, "t.ini:2: line is 198 characters long, at most 197 allowed");
+	}
+	/* on the last line, without a newline */
+	memset(desc, 'e', sizeof desc);
+	desc[250] = '\0';
+	snprintf(text, sizeof text, CASE_A "; %s", desc);
+	expect_error(text, "t.ini:4: line is 252 characters long, at most 197 allowed");
+}
+
+static void test_errors_files(void **state)
+{
+	(void)state;
+	struct scenario *s = (struct scenario *)1;
+	struct ab_diag d = { "" };
+	assert_int_equal(scn_parse_file("tests/scenarios/no_such_file.ini", &s, &d), AB_ERR_IO);
+	assert_string_equal(d.msg, "cannot open 'tests/scenarios/no_such_file.ini': No such file or directory");
+	assert_null(s);
+	s = (struct scenario *)1;
+	assert_int_equal(scn_parse_file("tests/scenarios", &s, &d), AB_ERR_IO);
+	assert_string_equal(d.msg, "cannot read 'tests/scenarios': Is a directory");
+	assert_null(s);
+
+	char path[] = "/tmp/test_scenario_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	assert_non_null(f);
+	fwrite("[case a]\nsite = ln_modulate\nsha\0pe = 1x16x256\n", 1, 46, f);
+	fclose(f);
+	s = (struct scenario *)1;
+	assert_int_equal(scn_parse_file(path, &s, &d), AB_ERR_INPUT);
+	char want[128];
+	snprintf(want, sizeof want, "%s:3: the file contains a NUL byte (not a text file?)", path);
+	assert_string_equal(d.msg, want);
+	assert_null(s);
+
+	/* 1 MiB + 1 byte of comment lines: past the size limit */
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	for (int i = 0; i < (1 << 20) / 64; i++)
+		fprintf(f, ";%62s\n", "");
+	fputc(';', f);
+	fclose(f);
+	s = (struct scenario *)1;
+	assert_int_equal(scn_parse_file(path, &s, &d), AB_ERR_INPUT);
+	snprintf(want, sizeof want, "%s: file is larger than 1048576 bytes, too large for a scenario", path);
+	assert_string_equal(d.msg, want);
+	assert_null(s);
+	remove(path);
+}
+
+/* Each tests/scenarios/bad/NAME.ini carries "; expect: LINE: REST" and must
+ * fail with exactly "tests/scenarios/bad/NAME.ini:LINE: REST". */
+static void test_bad_files(void **state)
+{
+	(void)state;
+	DIR *dir = opendir(BAD_DIR);
+	struct dirent *e;
+	int n = 0;
+	assert_non_null(dir);
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".ini") != 0)
+			continue;
+		char path[512], want[2 * AB_DIAG_MAX];
+		snprintf(path, sizeof path, "%s/%s", BAD_DIR, e->d_name);
+		char *text = slurp(path);
+		char *exp = strstr(text, "; expect: ");
+		if (!exp)
+			fail_msg("%s: no '; expect: ' line", path);
+		exp += strlen("; expect: ");
+		exp[strcspn(exp, "\n")] = '\0';
+		snprintf(want, sizeof want, "%s:%s", path, exp);
+		free(text);
+		struct scenario *s = (struct scenario *)1;
+		struct ab_diag d = { "" };
+		enum ab_rc rc = scn_parse_file(path, &s, &d);
+		if (rc != AB_ERR_INPUT || strcmp(d.msg, want) != 0)
+			fail_msg("%s: got rc %d: %s\nwant: %s", path, (int)rc, d.msg, want);
+		assert_null(s);
+		n++;
+	}
+	closedir(dir);
+	assert_true(n >= 12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_glm_1024),
+		cmocka_unit_test(test_smoke_and_aa),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_qk_heads),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_input_overrides),
+		cmocka_unit_test(test_value_forms),
+		cmocka_unit_test(test_keep_only),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_errors_structure),
+		cmocka_unit_test(test_errors_keys),
+		cmocka_unit_test(test_errors_bracket),
+		cmocka_unit_test(test_errors_numbers),
+		cmocka_unit_test(test_errors_sites),
+		cmocka_unit_test(test_line_length),
+		cmocka_unit_test(test_errors_files),
+		cmocka_unit_test(test_bad_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
