@@ -1,0 +1,720 @@
+/*
+ * test_store.c - the SQLite store: a synthetic run written and read back
+ * field by field, listing and resolving runs, failed runs, a failure in
+ * the middle of store_finish_run leaving no rows, schema and file checks,
+ * baselines, the copy-bandwidth cache.
+ *
+ * Expected values are the ones the test itself put into the synthetic run
+ * (make_run: simple formulas of the case, slot and sample index), compared
+ * against what store_load_run returns; row counts are read with plain
+ * SQL through a second connection, independently of store.c.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "../../harness/results.h"
+#include "../../harness/store.h"
+
+static char tmpdir[64];
+static char dbpath[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/abbench_test_store_XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(dbpath, sizeof dbpath, "%s/t.db", tmpdir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	DIR *dir = opendir(tmpdir);
+	struct dirent *e;
+	char p[512];
+	while (dir && (e = readdir(dir))) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+			unlink(p);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	rmdir(tmpdir);
+	return 0;
+}
+
+/* ---- the synthetic run ------------------------------------------------ */
+
+static void fill_slot(struct res_slot *s, int ci, int si)
+{
+	static const char *const labels[] = { "A1", "B", "A2" };
+	snprintf(s->label, sizeof s->label, "%s", labels[si]);
+	s->arm = si == 1 ? 'b' : 'a';
+	snprintf(s->variant, sizeof s->variant, "%s", si == 1 ? "fused" : "eager");
+	s->position = si;
+	s->warmup = 3 + si;
+	s->n_samples = 5 + ci + si;
+	s->samples_ns = malloc(sizeof(double) * (size_t)s->n_samples);
+	s->kernel_ns = malloc(sizeof(double) * (size_t)s->n_samples);
+	for (int i = 0; i < s->n_samples; i++) {
+		s->samples_ns[i] = 1000.25 * (i + 1) + 100 * ci + 10 * si;
+		s->kernel_ns[i] = i == 2 ? NAN : 900.5 * (i + 1);
+	}
+	s->n_discarded = si;
+	snprintf(s->stop_reason, sizeof s->stop_reason, "%s", si ? "max_samples" : "target_noise");
+	s->elapsed_s = 0.125 * (si + 1);
+	s->median_ns = 3000.75 + si;
+	s->p10_ns = 1000.5;
+	s->p90_ns = 5000.125;
+	s->min_ns = 999;
+	s->max_ns = 6000;
+	s->mean_ns = 3100.0 / 3.0; /* not exactly representable: tests full precision */
+	s->noise = 0.0125;
+	s->kernel_median_ns = si == 2 ? NAN : 2700.5;
+	s->n_kernels = 2;
+	s->kernels = calloc(2, sizeof *s->kernels);
+	/* stored smaller first: loading must return them by total_ns desc */
+	snprintf(s->kernels[0].name, sizeof s->kernels[0].name, "elementwise_kernel<mul>");
+	snprintf(s->kernels[0].family, sizeof s->kernels[0].family, "elementwise");
+	s->kernels[0].launches = 10;
+	s->kernels[0].total_ns = 500.5;
+	s->kernels[0].min_ns = 40;
+	s->kernels[0].max_ns = 60;
+	snprintf(s->kernels[1].name, sizeof s->kernels[1].name, "vectorized_layer_norm_kernel");
+	snprintf(s->kernels[1].family, sizeof s->kernels[1].family, "LayerNorm");
+	s->kernels[1].launches = 10;
+	s->kernels[1].total_ns = 2000.25;
+	s->kernels[1].min_ns = 190;
+	s->kernels[1].max_ns = NAN;
+	s->kernel_records_bad = ci + si;
+	s->clocks_before = (struct res_clocks){ true, 1980, 2619, 0x8000000000000004ull, 41 };
+	s->clocks_after = (struct res_clocks){ si != 1, 1755, 2619, 4, 55 + si };
+	s->n_outputs = ci == 1 ? 2 : 1;
+	for (int o = 0; o < s->n_outputs; o++) {
+		struct res_output *x = &s->outputs[o];
+		snprintf(x->tensor, sizeof x->tensor, "%s", ci == 1 ? (o ? "k_out" : "q_out") : "y");
+		snprintf(x->md5, sizeof x->md5, "%031x%c", 0xabc + ci, "01"[o & 1]);
+		x->bytes = 1 << 20;
+		x->bit_exact = si != 1 || o == 0;
+		x->mismatches = x->bit_exact ? 0 : 17;
+		x->max_abs_err = o == 1 ? NAN : 0.0078125;
+		x->max_err_ratio = 0.5;
+		x->ref_ok = o == 0;
+		x->ref_skipped = o;
+	}
+}
+
+static struct res_run *make_run(const char *label, const char *started_at, const char *uuid, double copy)
+{
+	struct res_run *r = calloc(1, sizeof *r);
+	snprintf(r->started_at, sizeof r->started_at, "%s", started_at);
+	snprintf(r->label, sizeof r->label, "%s", label);
+	snprintf(r->scenario_name, sizeof r->scenario_name, "glm_small");
+	snprintf(r->scenario_path, sizeof r->scenario_path, "scenarios/glm_small.ini");
+	r->scenario_text = strdup("[scenario]\nname = glm_small\n");
+	snprintf(r->scenario_hash, sizeof r->scenario_hash, "%064x", 7);
+	r->command_line = strdup("abbench run 'scenarios/glm small.ini'");
+	snprintf(r->git_commit, sizeof r->git_commit, "0123456789ab-dirty");
+	snprintf(r->host, sizeof r->host, "h200-node");
+	snprintf(r->backend, sizeof r->backend, "cpu");
+	snprintf(r->version, sizeof r->version, "0.1.0");
+	r->quick = true;
+	snprintf(r->bracket, sizeof r->bracket, "ABA");
+	snprintf(r->arm_a, sizeof r->arm_a, "eager");
+	snprintf(r->arm_b, sizeof r->arm_b, "fused");
+	r->steps = 30;
+	r->forwards_per_step = 2;
+	snprintf(r->launch_gaps, sizeof r->launch_gaps, "include");
+	r->l2_flush = true;
+	snprintf(r->notes, sizeof r->notes, "cupti overhead 1.5%%");
+	struct res_device *dv = &r->device;
+	snprintf(dv->name, sizeof dv->name, "NVIDIA H200");
+	snprintf(dv->uuid, sizeof dv->uuid, "%s", uuid);
+	snprintf(dv->backend, sizeof dv->backend, "cuda");
+	dv->cc_major = 9;
+	dv->cc_minor = 0;
+	dv->sm_count = 132;
+	dv->l2_bytes = 52428800;
+	dv->mem_bytes = 150754820096LL;
+	snprintf(dv->driver_version, sizeof dv->driver_version, "580.159");
+	snprintf(dv->runtime_version, sizeof dv->runtime_version, "13.0");
+	dv->default_sm_mhz = 1980;
+	dv->copy_gbps = copy;
+	r->n_cases = 2;
+	r->cases = calloc(2, sizeof *r->cases);
+	for (int ci = 0; ci < 2; ci++) {
+		struct res_case *c = &r->cases[ci];
+		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
+		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
+		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");
+		snprintf(c->dtype, sizeof c->dtype, "bf16");
+		c->eps = ci ? 1e-6 : 1e-5;
+		c->affine = ci == 1;
+		c->count = 30;
+		snprintf(c->input, sizeof c->input, "normal(mean=0, std=1)");
+		c->n_slots = 3;
+		c->slots = calloc(3, sizeof *c->slots);
+		for (int si = 0; si < 3; si++)
+			fill_slot(&c->slots[si], ci, si);
+	}
+	return r;
+}
+
+/* ---- comparing --------------------------------------------------------- */
+
+static void assert_same_double(double want, double got)
+{
+	if (isnan(want))
+		assert_true(isnan(got));
+	else
+		assert_true(want == got);
+}
+
+static void assert_same_clocks(const struct res_clocks *a, const struct res_clocks *b)
+{
+	assert_int_equal(a->valid, b->valid);
+	assert_int_equal(a->sm_mhz, b->sm_mhz);
+	assert_int_equal(a->mem_mhz, b->mem_mhz);
+	assert_true(a->throttle_reasons == b->throttle_reasons);
+	assert_int_equal(a->temp_c, b->temp_c);
+}
+
+static void assert_same_output(const struct res_output *a, const struct res_output *b)
+{
+	assert_string_equal(a->tensor, b->tensor);
+	assert_string_equal(a->md5, b->md5);
+	assert_int_equal(a->bytes, b->bytes);
+	assert_int_equal(a->bit_exact, b->bit_exact);
+	assert_int_equal(a->mismatches, b->mismatches);
+	assert_same_double(a->max_abs_err, b->max_abs_err);
+	assert_same_double(a->max_err_ratio, b->max_err_ratio);
+	assert_int_equal(a->ref_ok, b->ref_ok);
+	assert_int_equal(a->ref_skipped, b->ref_skipped);
+}
+
+static void assert_same_kernel(const struct res_kernel *a, const struct res_kernel *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->family, b->family);
+	assert_int_equal(a->launches, b->launches);
+	assert_same_double(a->total_ns, b->total_ns);
+	assert_same_double(a->min_ns, b->min_ns);
+	assert_same_double(a->max_ns, b->max_ns);
+}
+
+static void assert_same_slot(const struct res_slot *a, const struct res_slot *b)
+{
+	assert_string_equal(a->label, b->label);
+	assert_int_equal(a->arm, b->arm);
+	assert_string_equal(a->variant, b->variant);
+	assert_int_equal(a->position, b->position);
+	assert_int_equal(a->warmup, b->warmup);
+	assert_int_equal(a->n_samples, b->n_samples);
+	for (int i = 0; i < a->n_samples; i++) {
+		assert_same_double(a->samples_ns[i], b->samples_ns[i]);
+		assert_same_double(a->kernel_ns[i], b->kernel_ns[i]);
+	}
+	assert_int_equal(a->n_discarded, b->n_discarded);
+	assert_string_equal(a->stop_reason, b->stop_reason);
+	assert_same_double(a->elapsed_s, b->elapsed_s);
+	assert_same_double(a->median_ns, b->median_ns);
+	assert_same_double(a->p10_ns, b->p10_ns);
+	assert_same_double(a->p90_ns, b->p90_ns);
+	assert_same_double(a->min_ns, b->min_ns);
+	assert_same_double(a->max_ns, b->max_ns);
+	assert_same_double(a->mean_ns, b->mean_ns);
+	assert_same_double(a->noise, b->noise);
+	assert_same_double(a->kernel_median_ns, b->kernel_median_ns);
+	/* the synthetic run lists kernels ascending; the store returns them
+	 * by total_ns descending */
+	assert_int_equal(a->n_kernels, b->n_kernels);
+	for (int i = 0; i < a->n_kernels; i++)
+		assert_same_kernel(&a->kernels[a->n_kernels - 1 - i], &b->kernels[i]);
+	assert_int_equal(a->kernel_records_bad, b->kernel_records_bad);
+	assert_same_clocks(&a->clocks_before, &b->clocks_before);
+	assert_same_clocks(&a->clocks_after, &b->clocks_after);
+	assert_int_equal(a->n_outputs, b->n_outputs);
+	for (int i = 0; i < a->n_outputs; i++)
+		assert_same_output(&a->outputs[i], &b->outputs[i]);
+}
+
+static void assert_same_case(const struct res_case *a, const struct res_case *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->site, b->site);
+	assert_string_equal(a->shape, b->shape);
+	assert_string_equal(a->dtype, b->dtype);
+	assert_same_double(a->eps, b->eps);
+	assert_int_equal(a->affine, b->affine);
+	assert_int_equal(a->count, b->count);
+	assert_string_equal(a->input, b->input);
+	assert_int_equal(a->n_slots, b->n_slots);
+	for (int i = 0; i < a->n_slots; i++)
+		assert_same_slot(&a->slots[i], &b->slots[i]);
+}
+
+static void assert_same_device(const struct res_device *a, const struct res_device *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->uuid, b->uuid);
+	assert_string_equal(a->backend, b->backend);
+	assert_int_equal(a->cc_major, b->cc_major);
+	assert_int_equal(a->cc_minor, b->cc_minor);
+	assert_int_equal(a->sm_count, b->sm_count);
+	assert_int_equal(a->l2_bytes, b->l2_bytes);
+	assert_int_equal(a->mem_bytes, b->mem_bytes);
+	assert_string_equal(a->driver_version, b->driver_version);
+	assert_string_equal(a->runtime_version, b->runtime_version);
+	assert_int_equal(a->default_sm_mhz, b->default_sm_mhz);
+	assert_same_double(a->copy_gbps, b->copy_gbps);
+}
+
+/* Every header field but status and finished_at, which the store sets. */
+static void assert_same_header(const struct res_run *a, const struct res_run *b)
+{
+	assert_int_equal(a->id, b->id);
+	assert_string_equal(a->started_at, b->started_at);
+	assert_string_equal(a->error, b->error);
+	assert_string_equal(a->label, b->label);
+	assert_string_equal(a->scenario_name, b->scenario_name);
+	assert_string_equal(a->scenario_path, b->scenario_path);
+	assert_string_equal(a->scenario_text, b->scenario_text);
+	assert_string_equal(a->scenario_hash, b->scenario_hash);
+	assert_string_equal(a->command_line, b->command_line);
+	assert_string_equal(a->git_commit, b->git_commit);
+	assert_string_equal(a->host, b->host);
+	assert_string_equal(a->backend, b->backend);
+	assert_string_equal(a->version, b->version);
+	assert_int_equal(a->quick, b->quick);
+	assert_string_equal(a->bracket, b->bracket);
+	assert_string_equal(a->arm_a, b->arm_a);
+	assert_string_equal(a->arm_b, b->arm_b);
+	assert_int_equal(a->steps, b->steps);
+	assert_int_equal(a->forwards_per_step, b->forwards_per_step);
+	assert_string_equal(a->launch_gaps, b->launch_gaps);
+	assert_int_equal(a->l2_flush, b->l2_flush);
+	assert_string_equal(a->notes, b->notes);
+	assert_same_device(&a->device, &b->device);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static struct store *open_db(void)
+{
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	enum ab_rc rc = store_open(dbpath, true, &st, &d);
+	if (rc)
+		fprintf(stderr, "store_open: %s\n", d.msg);
+	assert_int_equal(rc, AB_OK);
+	return st;
+}
+
+static int64_t begin(struct store *st, struct res_run *r)
+{
+	struct ab_diag d = { "" };
+	enum ab_rc rc = store_begin_run(st, r, &d);
+	if (rc)
+		fprintf(stderr, "begin: %s\n", d.msg);
+	assert_int_equal(rc, AB_OK);
+	return r->id;
+}
+
+static void finish(struct store *st, struct res_run *r)
+{
+	struct ab_diag d = { "" };
+	enum ab_rc rc = store_finish_run(st, r, &d);
+	if (rc)
+		fprintf(stderr, "finish: %s\n", d.msg);
+	assert_int_equal(rc, AB_OK);
+}
+
+/* One integer from a second, plain connection. */
+static int64_t sql_int(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static void sql_exec(const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static int64_t result_rows(void)
+{
+	return sql_int("SELECT (SELECT count(*) FROM cases) + (SELECT count(*) FROM slots)"
+		       " + (SELECT count(*) FROM samples) + (SELECT count(*) FROM kernel_times)"
+		       " + (SELECT count(*) FROM outputs)");
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct res_run *r = make_run("nightly", "", "GPU-1", 0);
+	int64_t id = begin(st, r);
+	assert_true(id > 0);
+	assert_string_equal(r->status, "running");
+	/* started_at was empty: the store fills "YYYY-MM-DDTHH:MM:SSZ" */
+	assert_int_equal(strlen(r->started_at), 20);
+	assert_int_equal(r->started_at[10], 'T');
+	assert_int_equal(r->started_at[19], 'Z');
+	finish(st, r);
+
+	struct res_run *back = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_string_equal(back->status, "ok");
+	assert_int_equal(strlen(back->finished_at), 20);
+	assert_same_header(r, back);
+	assert_int_equal(back->n_cases, r->n_cases);
+	for (int i = 0; i < r->n_cases; i++)
+		assert_same_case(&r->cases[i], &back->cases[i]);
+	/* rows: per case 3 slots; samples 5+6+7 and 6+7+8; 2 kernels a slot;
+	 * outputs 1 a slot in case 0, 2 in case 1 */
+	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 39);
+	assert_int_equal(sql_int("SELECT count(*) FROM kernel_times"), 12);
+	assert_int_equal(sql_int("SELECT count(*) FROM outputs"), 9);
+	/* NAN is stored as NULL: one NAN kernel sample in each of 6 slots */
+	assert_int_equal(sql_int("SELECT count(*) FROM samples WHERE kernel_ns IS NULL"), 6);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots WHERE kernel_median_ns IS NULL"), 2);
+
+	const struct res_slot *b = res_case_slot(&back->cases[1], "B");
+	assert_non_null(b);
+	assert_int_equal(b->position, 1);
+	assert_null(res_case_slot(&back->cases[1], "A3"));
+
+	/* a second finish of the same run is refused */
+	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "already 'ok'"));
+	res_run_free(back);
+	res_run_free(r);
+	store_close(st);
+}
+
+static void test_list_and_resolve(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	/* ids 1, 2, 3; started 03, 01, 02: newest is id 1, then 3, then 2 */
+	const char *starts[] = { "2025-01-01T00:00:03Z", "2025-01-01T00:00:01Z", "2025-01-01T00:00:02Z" };
+	const char *labels[] = { "x", "", "x2" };
+	for (int i = 0; i < 3; i++) {
+		struct res_run *r = make_run(labels[i], starts[i], "GPU-1", 0);
+		begin(st, r);
+		/* a finish time given by the caller is kept (else: now) */
+		snprintf(r->finished_at, sizeof r->finished_at, "2025-01-01T00:10:0%dZ", i);
+		if (i != 1)
+			finish(st, r);
+		res_run_free(r);
+	}
+	struct res_run *back = NULL;
+	struct ab_diag d0 = { "" };
+	assert_int_equal(store_load_run(st, 3, &back, &d0), AB_OK);
+	assert_string_equal(back->finished_at, "2025-01-01T00:10:02Z");
+	res_run_free(back);
+	assert_int_equal(store_load_run(st, 2, &back, &d0), AB_OK);
+	assert_string_equal(back->finished_at, ""); /* still running: NULL */
+	assert_string_equal(back->status, "running");
+	res_run_free(back);
+	struct res_run_summary *v = NULL;
+	int n = 0;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_list_runs(st, &v, &n, &d), AB_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0].id, 1);
+	assert_int_equal(v[1].id, 3);
+	assert_int_equal(v[2].id, 2);
+	assert_string_equal(v[0].status, "ok");
+	assert_string_equal(v[2].status, "running");
+	assert_int_equal(v[0].n_cases, 2);
+	assert_int_equal(v[2].n_cases, 0);
+	assert_string_equal(v[1].label, "x2");
+	assert_string_equal(v[1].device, "NVIDIA H200");
+	assert_string_equal(v[1].scenario_name, "glm_small");
+	assert_string_equal(v[1].backend, "cpu");
+	assert_string_equal(v[1].started_at, "2025-01-01T00:00:02Z");
+	free(v);
+
+	int64_t id = 0;
+	assert_int_equal(store_resolve_run(st, NULL, &id, &d), AB_OK);
+	assert_int_equal(id, 1);
+	assert_int_equal(store_resolve_run(st, "last", &id, &d), AB_OK);
+	assert_int_equal(id, 1);
+	assert_int_equal(store_resolve_run(st, "2", &id, &d), AB_OK);
+	assert_int_equal(id, 2);
+	assert_int_equal(store_resolve_run(st, "x2", &id, &d), AB_OK);
+	assert_int_equal(id, 3);
+	assert_int_equal(store_resolve_run(st, "nope", &id, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no run 'nope' in '"));
+	assert_int_equal(store_resolve_run(st, "42", &id, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no run '42'"));
+
+	/* a newer run with label "x" wins over the older one */
+	struct res_run *r = make_run("x", "2025-01-02T00:00:00Z", "GPU-1", 0);
+	int64_t newest = begin(st, r);
+	res_run_free(r);
+	assert_int_equal(store_resolve_run(st, "x", &id, &d), AB_OK);
+	assert_int_equal(id, newest);
+	store_close(st);
+}
+
+static void test_resolve_empty(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct ab_diag d = { "" };
+	int64_t id = 0;
+	assert_int_equal(store_resolve_run(st, NULL, &id, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no run 'last'"));
+	struct res_run *back = NULL;
+	assert_int_equal(store_load_run(st, 7, &back, &d), AB_ERR_DATA);
+	assert_null(back);
+	store_close(st);
+}
+
+static void test_fail_run(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	int64_t id = begin(st, r);
+	struct ab_diag d = { "" };
+	assert_int_equal(store_fail_run(st, id, "cuda error: 'out of memory'", &d), AB_OK);
+	struct res_run *back = NULL;
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_string_equal(back->status, "failed");
+	assert_string_equal(back->error, "cuda error: 'out of memory'");
+	assert_int_equal(strlen(back->finished_at), 20);
+	assert_int_equal(back->n_cases, 0);
+	assert_int_equal(result_rows(), 0);
+	/* a failed run takes no results afterwards */
+	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "already 'failed'"));
+	assert_int_equal(store_fail_run(st, 99, "x", &d), AB_ERR_DATA);
+	res_run_free(back);
+	res_run_free(r);
+	store_close(st);
+}
+
+/* The second case's last slot repeats position 1: the UNIQUE (case_id,
+ * position) constraint fails after the first case, its slots, samples,
+ * kernels and outputs and the second case's first slots were inserted. */
+static void test_finish_failure_leaves_nothing(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	int64_t id = begin(st, r);
+	r->cases[1].slots[2].position = 1;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_DB);
+	assert_non_null(strstr(d.msg, "cannot insert slot 'A2' of case 'qk'"));
+	assert_non_null(strstr(d.msg, "UNIQUE constraint failed"));
+	assert_int_equal(result_rows(), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'running'"), 1);
+
+	/* the caller then marks it failed, and the store still works */
+	assert_int_equal(store_fail_run(st, id, d.msg, &d), AB_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'failed'"), 1);
+	r->cases[1].slots[2].position = 2;
+	begin(st, r);
+	finish(st, r);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 2);
+	res_run_free(r);
+	store_close(st);
+}
+
+static void test_schema_version(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	store_close(st);
+	assert_int_equal(store_schema_version(), 1);
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
+	/* reopening an up-to-date file is fine, with or without create */
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	store_close(st);
+
+	sql_exec("PRAGMA user_version = 99");
+	st = (struct store *)&d; /* must be reset to NULL on failure */
+	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
+	assert_null(st);
+	assert_non_null(strstr(d.msg, "has schema version 99, this abbench knows up to 1"));
+}
+
+static void test_not_a_database(void **state)
+{
+	(void)state;
+	FILE *f = fopen(dbpath, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 100; i++)
+		fputs("case,site,shape\nthis is not sqlite\n", f);
+	fclose(f);
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
+	assert_null(st);
+	assert_non_null(strstr(d.msg, "is not an abbench database"));
+	unlink(dbpath);
+
+	/* an SQLite file of some other program is refused and left alone */
+	sql_exec("CREATE TABLE notes (x TEXT)");
+	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "not an abbench one"));
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master"), 1);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_ERR_DATA);
+	assert_null(st);
+	char want[256];
+	snprintf(want, sizeof want, "no database '%s' (run 'abbench run' first or pass --db)", dbpath);
+	assert_string_equal(d.msg, want);
+	assert_int_equal(access(dbpath, F_OK), -1); /* not created */
+}
+
+static void test_baselines(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct res_run *r1 = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct res_run *r2 = make_run("", "2025-01-02T00:00:00Z", "GPU-2", 0);
+	snprintf(r2->device.name, sizeof r2->device.name, "NVIDIA H100");
+	snprintf(r2->scenario_name, sizeof r2->scenario_name, "glm_1024");
+	begin(st, r1);
+	begin(st, r2);
+	struct ab_diag d = { "" };
+	int64_t id = 0;
+	assert_int_equal(store_baseline_set(st, "nightly", r1->id, &d), AB_OK);
+	assert_int_equal(store_baseline_get(st, "nightly", &id, &d), AB_OK);
+	assert_int_equal(id, r1->id);
+	assert_int_equal(store_baseline_set(st, "nightly", r2->id, &d), AB_OK); /* overwrite */
+	assert_int_equal(store_baseline_get(st, "nightly", &id, &d), AB_OK);
+	assert_int_equal(id, r2->id);
+	assert_int_equal(store_baseline_set(st, "a-first", r1->id, &d), AB_OK);
+	assert_int_equal(store_baseline_get(st, "missing", &id, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no baseline 'missing'"));
+	assert_int_equal(store_baseline_set(st, "bad", 77, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no run '77'"));
+
+	struct store_baseline *v = NULL;
+	int n = 0;
+	assert_int_equal(store_baseline_list(st, &v, &n, &d), AB_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "a-first");
+	assert_int_equal(v[0].run_id, r1->id);
+	assert_string_equal(v[0].scenario_name, "glm_small");
+	assert_string_equal(v[0].device, "NVIDIA H200");
+	assert_string_equal(v[1].name, "nightly");
+	assert_int_equal(v[1].run_id, r2->id);
+	assert_string_equal(v[1].scenario_name, "glm_1024");
+	assert_string_equal(v[1].device, "NVIDIA H100");
+	assert_int_equal(strlen(v[1].set_at), 20);
+	free(v);
+	res_run_free(r1);
+	res_run_free(r2);
+	store_close(st);
+}
+
+static void test_copy_gbps_cache(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct ab_diag d = { "" };
+	double g = -1;
+	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
+	assert_true(g == 0);
+
+	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	begin(st, r);
+	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
+	assert_true(g == 0);
+	/* measured after begin: finish caches it on the same device row */
+	r->device.copy_gbps = 3950.5;
+	finish(st, r);
+	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
+	assert_true(g == 3950.5);
+	/* the same device again: one row, a new value replaces, 0 keeps it */
+	r->device.copy_gbps = 4000.25;
+	begin(st, r);
+	r->device.copy_gbps = 0;
+	begin(st, r);
+	assert_int_equal(sql_int("SELECT count(*) FROM devices"), 1);
+	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
+	assert_true(g == 4000.25);
+	/* a new driver is a new device row; the uuid still finds the value */
+	snprintf(r->device.driver_version, sizeof r->device.driver_version, "590.1");
+	begin(st, r);
+	assert_int_equal(sql_int("SELECT count(*) FROM devices"), 2);
+	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
+	assert_true(g == 4000.25);
+	assert_int_equal(store_device_copy_gbps(st, "GPU-other", &g, &d), AB_OK);
+	assert_true(g == 0);
+	res_run_free(r);
+	store_close(st);
+}
+
+static void test_default_path(void **state)
+{
+	(void)state;
+	unsetenv("ABBENCH_DB");
+	assert_string_equal(store_default_path("x.db"), "x.db");
+	assert_string_equal(store_default_path(NULL), "abbench.db");
+	setenv("ABBENCH_DB", "", 1);
+	assert_string_equal(store_default_path(NULL), "abbench.db");
+	setenv("ABBENCH_DB", "/tmp/env.db", 1);
+	assert_string_equal(store_default_path(NULL), "/tmp/env.db");
+	assert_string_equal(store_default_path("cli.db"), "cli.db");
+	unsetenv("ABBENCH_DB");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_and_resolve, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fail_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_gbps_cache, setup, teardown),
+		cmocka_unit_test(test_default_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
