@@ -1,0 +1,113 @@
+/*
+ * summary.c - per-case figures (pooled medians, speedup CI, drift,
+ * exactness) and the model-level projection.
+ */
+#include "summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Concatenates the samples of every slot of one arm into a new array. */
+static double *pool_arm(const struct res_case *c, char arm, int *n)
+{
+	int total = 0;
+	for (int i = 0; i < c->n_slots; i++)
+		if (c->slots[i].arm == arm)
+			total += c->slots[i].n_samples;
+	double *x = malloc((size_t)(total ? total : 1) * sizeof *x);
+	if (!x)
+		return NULL;
+	*n = 0;
+	for (int i = 0; i < c->n_slots; i++)
+		if (c->slots[i].arm == arm) {
+			memcpy(x + *n, c->slots[i].samples_ns, (size_t)c->slots[i].n_samples * sizeof *x);
+			*n += c->slots[i].n_samples;
+		}
+	return x;
+}
+
+static void sum_exactness(const struct res_case *c, struct sum_case *s)
+{
+	s->b_byte_equal = s->a_deterministic = s->ref_ok = true;
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct res_slot *sl = &c->slots[i];
+		for (int o = 0; o < sl->n_outputs; o++) {
+			if (!sl->outputs[o].bit_exact) {
+				if (sl->arm == 'b')
+					s->b_byte_equal = false;
+				else
+					s->a_deterministic = false;
+			}
+			if (!sl->outputs[o].ref_ok)
+				s->ref_ok = false;
+		}
+	}
+}
+
+static void sum_drift(const struct res_case *c, struct sum_case *s)
+{
+	const struct res_slot *first = NULL, *last = NULL;
+	for (int i = 0; i < c->n_slots; i++)
+		if (c->slots[i].arm == 'a') {
+			if (!first)
+				first = &c->slots[i];
+			last = &c->slots[i];
+		}
+	s->drift = (first && last && first != last) ? stat_drift(first->median_ns, last->median_ns) : NAN;
+}
+
+bool sum_case(const struct res_case *c, struct sum_case *s)
+{
+	memset(s, 0, sizeof *s);
+	double *a = pool_arm(c, 'a', &s->n_a), *b = pool_arm(c, 'b', &s->n_b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return false;
+	}
+	s->median_a_ns = stat_median(a, s->n_a);
+	s->median_b_ns = stat_median(b, s->n_b);
+	if (s->n_a > 0 && s->n_b > 0)
+		s->speedup = stat_speedup_ci(a, s->n_a, b, s->n_b, 0.95, SUM_BOOTSTRAP_RESAMPLES, SUM_BOOTSTRAP_SEED);
+	else
+		s->speedup.point = s->speedup.low = s->speedup.high = NAN;
+	free(a);
+	free(b);
+	sum_drift(c, s);
+	sum_exactness(c, s);
+	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
+	return true;
+}
+
+bool sum_projection(const struct res_run *r, struct sum_projection *p)
+{
+	memset(p, 0, sizeof *p);
+	for (int i = 0; i < r->n_cases; i++) {
+		struct sum_case s;
+		if (!sum_case(&r->cases[i], &s))
+			return false;
+		p->per_forward_ns += s.saving_per_forward_ns;
+		p->eager_per_step_ns += r->cases[i].count * s.median_a_ns * r->forwards_per_step;
+	}
+	p->per_step_ns = p->per_forward_ns * r->forwards_per_step;
+	p->per_image_ns = p->per_step_ns * r->steps;
+	return true;
+}
+
+const char *sum_format_ns(double ns, char *buf, size_t len)
+{
+	double a = fabs(ns);
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else if (a < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	return buf;
+}
