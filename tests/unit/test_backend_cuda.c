@@ -1,0 +1,421 @@
+/*
+ * test_backend_cuda.c - the CUDA backend.
+ *
+ * Without a GPU (this development machine has no driver): available() says
+ * no, with a reason naming the driver or the device, and prints nothing;
+ * open fails with AB_ERR_BACKEND naming the CUDA call; the CUPTI loader
+ * fails cleanly on a bogus ABBENCH_CUPTI, and a loaded libcupti refuses to
+ * start cleanly without a driver.
+ *
+ * With a GPU (skipped here, with the reason printed): a synthetic site
+ * whose arm copies x into y with cudaMemcpyAsync and launches the tiny
+ * harness kernel twice on its aux tensor. Expected values follow from
+ * that: y == x byte for byte; aux's first word counts launches from the
+ * 0xFFFFFFFF poison (2 per sample, warm-up included, wrapping), the other
+ * words keep the poison; CUPTI sees exactly 2 tiny-kernel launches per
+ * measured sample, every one tied to its sample.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#if AB_HAVE_CUDA
+
+#include <cuda_runtime_api.h>
+
+#include "../../harness/backend.h"
+#include "../../harness/backend_cuda.h"
+#include "../../harness/cupti.h"
+#include "../../kernels/cuda/harness_kernels.h"
+
+/* Bytes written to stdout and stderr while fn runs. */
+static long output_bytes_during(void (*fn)(void *), void *ctx)
+{
+	fflush(stdout);
+	fflush(stderr);
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	int out = dup(1), err = dup(2);
+	dup2(fileno(tmp), 1);
+	dup2(fileno(tmp), 2);
+	fn(ctx);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(out, 1);
+	dup2(err, 2);
+	close(out);
+	close(err);
+	struct stat st;
+	assert_int_equal(fstat(fileno(tmp), &st), 0);
+	fclose(tmp);
+	return (long)st.st_size;
+}
+
+struct avail_call {
+	bool ok;
+	char why[256];
+};
+
+static void call_available(void *ctx)
+{
+	struct avail_call *a = ctx;
+	a->ok = backend_cuda_ops->available(a->why, sizeof a->why);
+}
+
+static bool gpu_present(char *why, size_t len)
+{
+	return backend_cuda_ops->available(why, len);
+}
+
+static void test_ops_table(void **state)
+{
+	(void)state;
+	const struct backend_ops *o = backend_cuda_ops;
+	assert_non_null(o);
+	assert_string_equal(o->name, "cuda");
+	assert_true(o->available && o->open && o->close && o->describe && o->measure_copy_gbps && o->case_begin &&
+		    o->slot_begin && o->sample && o->slot_end && o->read_tensor && o->case_end);
+}
+
+static void test_unavailable_without_gpu(void **state)
+{
+	struct avail_call a = {.ok = true, .why = ""};
+	char why[256];
+	(void)state;
+	if (gpu_present(why, sizeof why))
+		skip(); /* a GPU answers here: the no-GPU path cannot be observed */
+	assert_int_equal(output_bytes_during(call_available, &a), 0);
+	assert_false(a.ok);
+	assert_true(strlen(a.why) > 0);
+	assert_true(strstr(a.why, "driver") || strstr(a.why, "device"));
+	assert_non_null(strstr(a.why, "no usable cuda device"));
+}
+
+static void test_open_fails_cleanly(void **state)
+{
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct backend *b = NULL;
+	struct ab_diag d = {{0}};
+	char why[256];
+	(void)state;
+	if (gpu_present(why, sizeof why))
+		skip(); /* a GPU answers here */
+	assert_int_equal(backend_cuda_ops->open(&b, &o, &d), AB_ERR_BACKEND);
+	assert_null(b);
+	assert_non_null(strstr(d.msg, "cuda call 'cudaGetDeviceCount(&n)' failed"));
+	assert_true(strstr(d.msg, "driver") || strstr(d.msg, "device"));
+}
+
+static void test_cupti_bogus_path(void **state)
+{
+	struct cupti *c = NULL;
+	struct ab_diag d = {{0}};
+	(void)state;
+	setenv("ABBENCH_CUPTI", "/no/such/dir/libcupti.so", 1);
+	enum ab_rc rc = cupti_load(&c, &d);
+	unsetenv("ABBENCH_CUPTI");
+	assert_int_equal(rc, AB_ERR_BACKEND);
+	assert_null(c);
+	assert_non_null(strstr(d.msg, "cannot load libcupti: tried '/no/such/dir/libcupti.so'"));
+}
+
+/* libcupti loads without a driver, but enabling records needs one: the
+ * failure names the CUPTI call and leaves nothing started. */
+static void test_cupti_start_without_driver(void **state)
+{
+	static const char path[] = "/usr/local/cuda/lib64/libcupti.so.13";
+	struct cupti *c = NULL;
+	struct ab_diag d = {{0}};
+	char why[256];
+	(void)state;
+	if (gpu_present(why, sizeof why) || access(path, R_OK) != 0)
+		skip(); /* needs the toolkit's libcupti and no driver */
+	setenv("ABBENCH_CUPTI", path, 1);
+	enum ab_rc rc = cupti_load(&c, &d);
+	unsetenv("ABBENCH_CUPTI");
+	assert_int_equal(rc, AB_OK);
+	assert_int_equal(cupti_start(c, &d), AB_ERR_BACKEND);
+	assert_non_null(strstr(d.msg, "cupti call 'c->f.cuptiActivity"));
+	cupti_close(c);
+}
+
+/* ---- GPU tests ---- */
+
+#define T_TOKENS 64
+#define T_WIDTH 256
+
+static int copy_tiny_arm(const struct site_args *a, void *stream)
+{
+	size_t bytes = (size_t)(a->dims.batch * a->dims.tokens * a->dims.width) * 2;
+	int e = (int)cudaMemcpyAsync(a->t[1], a->t[0], bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream);
+	if (!e)
+		e = hk_tiny_launch((unsigned *)a->t[2], stream);
+	if (!e)
+		e = hk_tiny_launch((unsigned *)a->t[2], stream);
+	return e;
+}
+
+static const struct site_desc test_site = {
+	.name = "test_copy",
+	.summary = "x copied into y, two tiny kernels on the aux word",
+	.shape_help = "1xTxW",
+	.n_tensors = 3,
+	.tensors = {
+		{"x", SITE_IN_ACT, SITE_BF16, SITE_EXT_FULL, SITE_PARAM_NONE, false},
+		{"y", SITE_OUT, SITE_BF16, SITE_EXT_FULL, SITE_PARAM_NONE, false},
+		{"sink", SITE_AUX, SITE_F32, SITE_EXT_ROWS, SITE_PARAM_NONE, false},
+	},
+	.n_variants = 2,
+	.variants = {
+		{"copy_tiny", "memcpy + 2 tiny kernels", true, NULL, copy_tiny_arm},
+		{"cpu_only", "no cuda implementation", true, NULL, NULL},
+	},
+};
+
+static const char TINY_NAME[] = "harness_probe_tiny_kernel(unsigned int*)";
+
+struct gpu {
+	struct backend *b;
+	uint16_t x[T_TOKENS * T_WIDTH];
+	struct site_args host;
+	struct attr_collector k;
+};
+
+static void gpu_open(struct gpu *g, const struct bk_options *o)
+{
+	struct ab_diag d = {{0}};
+	if (backend_cuda_ops->open(&g->b, o, &d))
+		fail_msg("open: %s", d.msg);
+	for (int i = 0; i < T_TOKENS * T_WIDTH; i++)
+		g->x[i] = (uint16_t)(0x3f80 + (i % 97)); /* bf16 1.0 and up */
+	memset(&g->host, 0, sizeof g->host);
+	g->host.dims = (struct site_dims){.batch = 1, .tokens = T_TOKENS, .width = T_WIDTH, .row_len = T_WIDTH,
+					  .rows = T_TOKENS, .heads = 1};
+	g->host.t[0] = g->x;
+	if (backend_cuda_ops->case_begin(g->b, &test_site, &g->host, "test_case", &d))
+		fail_msg("case_begin: %s", d.msg);
+}
+
+/* warmup + n samples of the copy_tiny arm into g->k; wall times in wall. */
+static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct res_clocks *before,
+		     struct res_clocks *after)
+{
+	struct ab_diag d = {{0}};
+	struct bk_sample s;
+	const struct site_variant *v = &test_site.variants[0];
+	double lo = INFINITY, hi = 0;
+	int discarded = 0;
+	if (backend_cuda_ops->slot_begin(g->b, v, "test_case/a/A1", before, &d))
+		fail_msg("slot_begin: %s", d.msg);
+	for (int i = -warmup; i < n; i++) {
+		uint32_t sid = i < 0 ? ATTR_UNTIMED : (uint32_t)i + 1u;
+		if (backend_cuda_ops->sample(g->b, v, sid, &g->k, &s, &d))
+			fail_msg("sample %d: %s", i, d.msg);
+		assert_true(s.wall_ns > 0 && s.wall_ns < 1e7);
+		/* the probes read: a clock above zero and not far above the
+		 * default (idle clocks of a barely loaded GPU may be low) */
+		assert_false(isnan(s.clock_ratio));
+		assert_true(s.clock_ratio > 0.0 && s.clock_ratio < 2.0);
+		if (i >= 0)
+			wall[i] = s.wall_ns;
+		lo = fmin(lo, s.clock_ratio);
+		hi = fmax(hi, s.clock_ratio);
+		discarded += s.discarded;
+	}
+	print_message("clock ratio %.3f..%.3f, %d discarded, first wall %.0f ns\n", lo, hi, discarded, wall[0]);
+	if (backend_cuda_ops->slot_end(g->b, &g->k, after, &d))
+		fail_msg("slot_end: %s", d.msg);
+}
+
+static void gpu_check_outputs(struct gpu *g, int launches)
+{
+	struct ab_diag d = {{0}};
+	uint16_t y[T_TOKENS * T_WIDTH];
+	uint32_t sink[T_TOKENS];
+	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 1, y, sizeof y, &d), AB_OK);
+	assert_memory_equal(y, g->x, sizeof y);
+	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 2, sink, sizeof sink, &d), AB_OK);
+	assert_int_equal(sink[0], (uint32_t)(0xFFFFFFFFu + (uint32_t)launches));
+	for (int i = 1; i < T_TOKENS; i++)
+		assert_int_equal(sink[i], 0xFFFFFFFFu);
+	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 1, y, sizeof y - 2, &d), AB_ERR_INTERNAL);
+}
+
+static void gpu_close(struct gpu *g)
+{
+	backend_cuda_ops->case_end(g->b);
+	backend_cuda_ops->close(g->b);
+	attr_free(&g->k);
+}
+
+static bool gpu_or_skip(void)
+{
+	char why[256];
+	if (gpu_present(why, sizeof why))
+		return true;
+	print_message("gpu test skipped: %s\n", why);
+	return false;
+}
+
+static void test_gpu_describe_and_copy(void **state)
+{
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = false, .device_index = 0};
+	struct backend *b = NULL;
+	struct res_device dev;
+	struct ab_diag d = {{0}};
+	double gbps = 0;
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	if (backend_cuda_ops->open(&b, &o, &d))
+		fail_msg("open: %s", d.msg);
+	backend_cuda_ops->describe(b, &dev);
+	assert_true(strlen(dev.name) > 0);
+	assert_int_equal(strncmp(dev.uuid, "GPU-", 4), 0);
+	assert_int_equal(strlen(dev.uuid), 40); /* GPU- + 8-4-4-4-12 */
+	assert_string_equal(dev.backend, "cuda");
+	assert_true(dev.cc_major >= 7 && dev.sm_count > 0 && dev.l2_bytes > 0 && dev.mem_bytes > 0);
+	assert_true(dev.default_sm_mhz > 300);
+	assert_non_null(strstr(dev.driver_version, "cuda "));
+	assert_int_equal(backend_cuda_ops->measure_copy_gbps(b, &gbps, &d), AB_OK);
+	print_message("device %s, %d SMs, L2 %lld B, copy %.0f GB/s, %s\n", dev.name, dev.sm_count,
+		      (long long)dev.l2_bytes, gbps, cuda_backend_notes(b));
+	assert_true(gbps > 100.0);
+	assert_non_null(strstr(cuda_backend_notes(b), "cupti off"));
+	backend_cuda_ops->close(b);
+}
+
+/* Launch gaps hidden, L2 flushed, CUPTI on: every tiny launch of a
+ * measured sample is attributed to it, and nothing else is. */
+static void test_gpu_hide_flush_cupti(void **state)
+{
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct gpu g;
+	struct res_clocks before, after;
+	enum { W = 3, N = 20 };
+	double wall[N];
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	memset(&g, 0, sizeof g);
+	gpu_open(&g, &o);
+	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	const char *notes = cuda_backend_notes(g.b);
+	if (strstr(notes, "cupti unavailable"))
+		fail_msg("%s", notes);
+	gpu_slot(&g, W, N, wall, &before, &after);
+	gpu_check_outputs(&g, 2 * (W + N));
+	assert_int_equal(g.k.n_kernels, 1);
+	assert_string_equal(g.k.kernels[0].name, TINY_NAME);
+	assert_string_equal(g.k.kernels[0].family, "harness");
+	assert_int_equal(g.k.kernels[0].launches, 2 * N);
+	/* warm-up tiny launches + 2 probes and a spin per sample, untagged */
+	assert_true(g.k.ignored_records >= 2 * W + 3 * (W + N));
+	assert_int_equal(g.k.bad_records, 0);
+	for (int i = 0; i < N; i++) {
+		assert_true(g.k.sample_kernel_ns[i] > 0);
+		assert_true(g.k.sample_kernel_ns[i] < wall[i] + 1000.0);
+	}
+	notes = cuda_backend_notes(g.b);
+	print_message("%s\n", notes);
+	assert_non_null(strstr(notes, "cupti overhead:"));
+	assert_non_null(strstr(notes, "40 tied to samples"));
+	assert_non_null(strstr(notes, "self-check: 240 of 240 launches tied"));
+	if (!strstr(notes, "nvml unavailable"))
+		assert_true(before.valid && after.valid && before.sm_mhz > 0);
+	gpu_close(&g);
+}
+
+/* Launch gaps included, no flush: same attribution; a variant without a
+ * CUDA arm is refused at slot_begin. */
+static void test_gpu_include_noflush(void **state)
+{
+	struct bk_options o = {.l2_flush = false, .launch_gaps = SCN_GAPS_INCLUDE, .cupti = true, .device_index = 0};
+	struct gpu g;
+	struct res_clocks before, after;
+	struct ab_diag d = {{0}};
+	enum { W = 2, N = 10 };
+	double wall[N];
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	memset(&g, 0, sizeof g);
+	gpu_open(&g, &o);
+	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	assert_int_equal(backend_cuda_ops->slot_begin(g.b, &test_site.variants[1], "x/b/B", &before, &d), AB_ERR_INPUT);
+	assert_non_null(strstr(d.msg, "'cpu_only' has no cuda implementation"));
+	gpu_slot(&g, W, N, wall, &before, &after);
+	gpu_check_outputs(&g, 2 * (W + N));
+	assert_int_equal(g.k.n_kernels, 1);
+	assert_int_equal(g.k.kernels[0].launches, 2 * N);
+	gpu_close(&g);
+}
+
+/* A bogus ABBENCH_CUPTI: the backend still opens and measures wall times,
+ * and its notes say CUPTI is unavailable. */
+static void test_gpu_without_cupti(void **state)
+{
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct gpu g;
+	struct res_clocks before, after;
+	enum { N = 5 };
+	double wall[N];
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	memset(&g, 0, sizeof g);
+	setenv("ABBENCH_CUPTI", "/no/such/libcupti.so.13", 1);
+	gpu_open(&g, &o);
+	unsetenv("ABBENCH_CUPTI");
+	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	assert_non_null(strstr(cuda_backend_notes(g.b), "cupti unavailable"));
+	gpu_slot(&g, 1, N, wall, &before, &after);
+	assert_int_equal(g.k.n_kernels, 0);
+	assert_int_equal(g.k.ignored_records, 0);
+	gpu_check_outputs(&g, 2 * (1 + N));
+	gpu_close(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ops_table),
+		cmocka_unit_test(test_unavailable_without_gpu),
+		cmocka_unit_test(test_open_fails_cleanly),
+		cmocka_unit_test(test_cupti_bogus_path),
+		cmocka_unit_test(test_cupti_start_without_driver),
+		cmocka_unit_test(test_gpu_describe_and_copy),
+		cmocka_unit_test(test_gpu_without_cupti),
+		cmocka_unit_test(test_gpu_hide_flush_cupti),
+		cmocka_unit_test(test_gpu_include_noflush),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else /* !AB_HAVE_CUDA */
+
+#include "../../harness/backend.h"
+
+/* Without nvcc the backend is absent, and says so through a NULL table. */
+static void test_no_cuda(void **state)
+{
+	(void)state;
+	assert_null(backend_cuda_ops);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_cuda)};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#endif
