@@ -1,0 +1,87 @@
+/*
+ * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE]`: the same
+ * scenario measured by two builds, case by case (compare.c), as markdown.
+ * Exit 0 whatever the verdicts (the gate is the command that judges);
+ * 2 when the runs measured different scenarios or do not exist.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "compare.h"
+#include "diag.h"
+#include "md.h"
+#include "store.h"
+
+int cmd_compare(int argc, char **argv); /* commands.h */
+
+static enum ab_rc load(struct store *st, const char *spec, struct res_run **out, struct ab_diag *d)
+{
+	int64_t id;
+	enum ab_rc rc = store_resolve_run(st, spec, &id, d);
+	return rc ? rc : store_load_run(st, id, out, d);
+}
+
+/* Compares and prints to stdout or, atomically, to path. */
+static enum ab_rc compare_and_print(const struct res_run *a, const struct res_run *b, const char *path,
+				    struct ab_diag *d)
+{
+	struct cmp_result res;
+	struct md_file mf;
+	enum ab_rc rc = cmp_runs(a, b, &res, d);
+	if (rc)
+		return rc;
+	if (!path)
+		rc = cmp_print(stdout, a, b, &res, d);
+	else if (!(rc = md_file_open(&mf, path, d))) {
+		rc = cmp_print(mf.f, a, b, &res, d);
+		if (rc)
+			md_file_abort(&mf);
+		else
+			rc = md_file_commit(&mf, d);
+	}
+	cmp_result_free(&res);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *db = NULL, *out = NULL;
+	const struct cli_option opts[] = {
+		{ "out", CLI_STRING, &out, "FILE", "write the markdown to FILE instead of standard output" },
+		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"compare", "RUN_A RUN_B", "compare the fused arm of two runs of one scenario, case by case",
+		"RUN is a run id, a label (e.g. main, pr) or 'last'. Per case: median B-arm time in each run,\n"
+		"their ratio with a 95% bootstrap interval, Mann-Whitney p, a verdict at p < 0.01, and whether\n"
+		"the outputs' md5 agree. Runs of different scenarios are refused (exit 2).",
+		2, 2, opts,
+	};
+	const char *pos[2] = { NULL, NULL };
+	int n_pos;
+	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
+	if (cr != CLI_OK)
+		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+
+	struct ab_diag d;
+	struct store *st;
+	struct res_run *a = NULL, *b = NULL;
+	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	if (!rc) {
+		rc = load(st, pos[0], &a, &d);
+		if (!rc)
+			rc = load(st, pos[1], &b, &d);
+		store_close(st);
+	}
+	if (!rc)
+		rc = compare_and_print(a, b, out, &d);
+	res_run_free(a);
+	res_run_free(b);
+	if (rc) {
+		ab_error("compare: %s", d.msg);
+		return ab_rc_exit_status(rc);
+	}
+	return cli_finish(AB_EXIT_OK);
+}

@@ -1,0 +1,233 @@
+/*
+ * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
+ * (gate.c). The exit status is the contract: 0 every case passed, 1 a case
+ * regressed in time, lost bit-exactness or is missing, 2 usage or data
+ * errors (no such baseline or run, different scenario or device, a run not
+ * 'ok'), 3 failures. The markdown verdict goes to stdout or --out; the
+ * cases that failed on time alone go, one per line, to --failing-cases so
+ * that scripts/nightly.sh can measure them again without parsing markdown.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "diag.h"
+#include "gate.h"
+#include "md.h"
+#include "profile.h"
+#include "store.h"
+
+#define MAX_EXCLUDE 256
+
+int cmd_gate(int argc, char **argv); /* commands.h */
+
+struct gate_args {
+	const char *run, *baseline, *out, *failing, *only, *exclude_file;
+	double max_regression; /* NAN: from the device profile */
+};
+
+struct exclude_list {
+	char names[MAX_EXCLUDE][64];
+	const char *ptr[MAX_EXCLUDE];
+	int n;
+};
+
+/* A baseline name first; else the spec as a run (id, label, 'last'). */
+static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *id, bool *is_name,
+				   struct ab_diag *d)
+{
+	enum ab_rc rc = store_baseline_get(st, spec, id, d);
+	*is_name = !rc;
+	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
+		return rc;
+	if (store_resolve_run(st, spec, id, d))
+		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
+	return AB_OK;
+}
+
+/* Case names, one per line; blank lines and '#' comments skipped. */
+static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct ab_diag *d)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f) && x->n < MAX_EXCLUDE) {
+		char *s = line, *e = line + strlen(line);
+		while (isspace((unsigned char)*s))
+			s++;
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (!*s || *s == '#')
+			continue;
+		snprintf(x->names[x->n], sizeof x->names[0], "%s", s);
+		x->ptr[x->n] = x->names[x->n];
+		x->n++;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	return bad ? ab_fail(d, AB_ERR_IO, "cannot read '%s'", path) : AB_OK;
+}
+
+/* --max-regression, else the run's device profile. */
+static enum ab_rc threshold(const struct gate_args *a, const struct res_run *r, double *pct, char *src,
+			    size_t len, struct ab_diag *d)
+{
+	struct prof_profile p;
+	bool fell_back;
+	if (!isnan(a->max_regression)) {
+		*pct = a->max_regression;
+		snprintf(src, len, "--max-regression");
+		return AB_OK;
+	}
+	if (prof_find(r->device.name, r->backend, &p, &fell_back, d))
+		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold (give --max-regression PCT)");
+	if (fell_back)
+		ab_warn("gate: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
+			PROF_DEFAULT_FILE);
+	*pct = p.gate_max_regression_pct;
+	snprintf(src, len, "device profile '%s'", p.name);
+	return AB_OK;
+}
+
+/* Writes through print to stdout (path NULL) or atomically to path. */
+static enum ab_rc emit(const char *path, enum ab_rc (*print)(FILE *, const void *, struct ab_diag *),
+		       const void *ctx, struct ab_diag *d)
+{
+	struct md_file mf;
+	if (!path)
+		return print(stdout, ctx, d);
+	enum ab_rc rc = md_file_open(&mf, path, d);
+	if (rc)
+		return rc;
+	if ((rc = print(mf.f, ctx, d))) {
+		md_file_abort(&mf);
+		return rc;
+	}
+	return md_file_commit(&mf, d);
+}
+
+struct verdict_ctx {
+	const struct res_run *base, *run;
+	const struct gate_options *o;
+	const struct gate_result *r;
+};
+
+static enum ab_rc print_verdict(FILE *f, const void *p, struct ab_diag *d)
+{
+	const struct verdict_ctx *v = p;
+	return gate_print(f, v->base, v->run, v->o, v->r, d);
+}
+
+static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
+{
+	return gate_print_failing(f, ((const struct verdict_ctx *)p)->r, d);
+}
+
+/* Gates run against base and writes the outputs; *status gets the verdict. */
+static enum ab_rc judge(const struct gate_args *a, const struct res_run *base, const struct res_run *run,
+			const char *base_name, int *status, struct ab_diag *d)
+{
+	struct exclude_list *x = calloc(1, sizeof *x);
+	struct gate_options o = { .baseline_name = base_name, .only = a->only };
+	struct gate_result res = { 0 };
+	char src[128];
+	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
+	if (!rc && a->exclude_file)
+		rc = read_exclude(a->exclude_file, x, d);
+	if (!rc)
+		rc = threshold(a, run, &o.max_regression_pct, src, sizeof src, d);
+	o.threshold_source = src;
+	o.exclude = x ? x->ptr : NULL;
+	o.n_exclude = x ? x->n : 0;
+	if (!rc)
+		rc = gate_check(base, run, &o, &res, d);
+	struct verdict_ctx v = { base, run, &o, &res };
+	if (!rc)
+		rc = emit(a->out, print_verdict, &v, d);
+	if (!rc && a->failing)
+		rc = emit(a->failing, print_failing, &v, d);
+	if (!rc) {
+		*status = gate_exit_status(&res);
+		fprintf(stderr, "gate: %s (%d of %d cases failed)\n", *status ? "FAIL" : "pass", res.n_failed,
+			res.n_cases);
+	}
+	gate_result_free(&res);
+	free(x);
+	return rc;
+}
+
+static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
+{
+	struct res_run *base = NULL, *run = NULL;
+	int64_t base_id, run_id;
+	bool is_name;
+	enum ab_rc rc = resolve_baseline(st, a->baseline, &base_id, &is_name, d);
+	if (!rc)
+		rc = store_resolve_run(st, a->run, &run_id, d);
+	if (!rc)
+		rc = store_load_run(st, base_id, &base, d);
+	if (!rc)
+		rc = store_load_run(st, run_id, &run, d);
+	if (!rc)
+		rc = judge(a, base, run, is_name ? a->baseline : NULL, status, d);
+	res_run_free(base);
+	res_run_free(run);
+	return rc;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_args a = { .max_regression = NAN };
+	const char *db = NULL;
+	const struct cli_option opts[] = {
+		{ "baseline", CLI_STRING, &a.baseline, "NAME|RUN", "baseline name (abbench baseline set) or run; required" },
+		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown in percent (default: device profile)" },
+		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
+		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time, one per line" },
+		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
+		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
+		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"gate", "[RUN]", "gate a run against a baseline: exit 1 on regression or lost bit-exactness",
+		"RUN defaults to the newest run. A case fails when its B arm is slower than the baseline's by\n"
+		"more than PCT percent and a Mann-Whitney test gives p < 0.01, when it lost bit-exactness, or when\n"
+		"it is missing. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or run, different\n"
+		"scenario or device, a run not 'ok'), 3 failure.",
+		0, 1, opts,
+	};
+	const char *pos[1] = { NULL };
+	int n_pos, status = AB_EXIT_OK;
+	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
+	if (cr != CLI_OK)
+		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	if (!a.baseline) {
+		ab_error("gate: --baseline NAME|RUN is required");
+		return AB_EXIT_USAGE;
+	}
+	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
+		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
+		return AB_EXIT_USAGE;
+	}
+	a.run = n_pos ? pos[0] : NULL;
+
+	struct ab_diag d;
+	struct store *st;
+	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	if (!rc) {
+		rc = gate_in(st, &a, &status, &d);
+		store_close(st);
+	}
+	if (rc) {
+		ab_error("gate: %s", d.msg);
+		return ab_rc_exit_status(rc);
+	}
+	return cli_finish(status);
+}

@@ -1,0 +1,253 @@
+/*
+ * test_compare.c - two runs of one scenario, case by case: medians, ratio
+ * and interval, Mann-Whitney verdict, md5 agreement, missing cases, and the
+ * markdown table.
+ *
+ * Runs are built by hand from a fixed sample pattern (the fake timer
+ * below). Expected values follow from the construction, not from the code
+ * under test: a run whose B samples are the baseline's times 1.2 has a
+ * median ratio of exactly 1.2, and 30 samples against 30 with every one of
+ * one side above every one of the other give a Mann-Whitney p far under
+ * 1e-6 (z = 449.5 / sqrt(4575) = 6.6 before the tie correction).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../harness/compare.h"
+#include "../../harness/stats.h"
+
+/* ---- a run built by hand, with a deterministic fake timer ----
+ *
+ * Sample i of a slot is base * (1 + 0.002 * ((7 * i) % 11 - 5)): a fixed
+ * pattern within +-1% of base, the same in every slot, so that scaling a
+ * slot's base scales every statistic of it exactly (medians, quantiles and
+ * their ratios are linear in the samples). */
+static double fake_sample(double base, int i)
+{
+	return base * (1 + 0.002 * ((7 * i) % 11 - 5));
+}
+
+static void fake_slot(struct res_slot *s, const char *label, char arm, const char *variant, int pos, double base,
+		      int n, bool exact)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->label, sizeof s->label, "%s", label);
+	s->arm = arm;
+	snprintf(s->variant, sizeof s->variant, "%s", variant);
+	s->position = pos;
+	s->warmup = 2;
+	s->n_samples = n;
+	s->samples_ns = calloc((size_t)n + 1, sizeof *s->samples_ns);
+	s->kernel_ns = calloc((size_t)n + 1, sizeof *s->kernel_ns);
+	assert_non_null(s->samples_ns);
+	for (int i = 0; i < n; i++) {
+		s->samples_ns[i] = fake_sample(base, i);
+		s->kernel_ns[i] = 0.9 * s->samples_ns[i];
+	}
+	s->median_ns = stat_median(s->samples_ns, n);
+	s->p10_ns = stat_quantile(s->samples_ns, n, 0.1);
+	s->p90_ns = stat_quantile(s->samples_ns, n, 0.9);
+	s->noise = stat_stdev(s->samples_ns, n) / stat_mean(s->samples_ns, n);
+	snprintf(s->stop_reason, sizeof s->stop_reason, "max_samples");
+	s->n_outputs = 1;
+	snprintf(s->outputs[0].tensor, sizeof s->outputs[0].tensor, "out");
+	snprintf(s->outputs[0].md5, sizeof s->outputs[0].md5, "%s",
+		 exact ? "0123456789abcdef0123456789abcdef" : "fedcba9876543210fedcba9876543210");
+	s->outputs[0].bytes = 8192;
+	s->outputs[0].bit_exact = exact;
+	s->outputs[0].mismatches = exact ? 0 : 17;
+	s->outputs[0].ref_ok = true;
+}
+
+struct fake_case {
+	const char *name;
+	double a_ns, b_ns; /* base of the A slots and of the B slot */
+	int n;             /* samples per slot */
+	bool b_exact;
+};
+
+static struct res_run *fake_run(int64_t id, const char *scenario, const char *device, const struct fake_case *fc,
+				int n_cases)
+{
+	struct res_run *r = calloc(1, sizeof *r);
+	assert_non_null(r);
+	r->id = id;
+	snprintf(r->status, sizeof r->status, "ok");
+	snprintf(r->scenario_name, sizeof r->scenario_name, "%s", scenario);
+	snprintf(r->device.name, sizeof r->device.name, "%s", device);
+	snprintf(r->backend, sizeof r->backend, "cpu");
+	snprintf(r->arm_a, sizeof r->arm_a, "eager");
+	snprintf(r->arm_b, sizeof r->arm_b, "fused");
+	snprintf(r->bracket, sizeof r->bracket, "ABA");
+	snprintf(r->git_commit, sizeof r->git_commit, "abc123");
+	r->n_cases = n_cases;
+	r->cases = calloc((size_t)n_cases + 1, sizeof *r->cases);
+	for (int i = 0; i < n_cases; i++) {
+		struct res_case *c = &r->cases[i];
+		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
+		snprintf(c->shape, sizeof c->shape, "1x16x256");
+		c->count = 1;
+		c->n_slots = 3;
+		c->slots = calloc(3, sizeof *c->slots);
+		fake_slot(&c->slots[0], "A1", 'a', "eager", 0, fc[i].a_ns, fc[i].n, true);
+		fake_slot(&c->slots[1], "B", 'b', "fused", 1, fc[i].b_ns, fc[i].n, fc[i].b_exact);
+		fake_slot(&c->slots[2], "A2", 'a', "eager", 2, fc[i].a_ns, fc[i].n, true);
+	}
+	return r;
+}
+
+static void test_arm_samples_pool_slots(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100e3, 50e3, 5, true } };
+	struct res_run *r = fake_run(1, "smoke", "cpu0", fc, 1);
+	double *x = NULL;
+	int n = 0;
+	struct ab_diag d;
+	assert_int_equal(cmp_arm_samples(&r->cases[0], 'a', &x, &n, &d), AB_OK);
+	assert_int_equal(n, 10); /* A1 and A2, five each, in slot order */
+	assert_true(x[0] == fake_sample(100e3, 0) && x[5] == fake_sample(100e3, 0) && x[4] == fake_sample(100e3, 4));
+	free(x);
+	assert_int_equal(cmp_arm_samples(&r->cases[0], 'b', &x, &n, &d), AB_OK);
+	assert_int_equal(n, 5);
+	free(x);
+	assert_int_equal(cmp_arm_samples(&r->cases[0], 'z', &x, &n, &d), AB_OK);
+	assert_int_equal(n, 0);
+	assert_null(x);
+	res_run_free(r);
+}
+
+static void test_same_runs(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100e3, 50e3, 30, true } };
+	struct res_run *a = fake_run(1, "smoke", "cpu0", fc, 1), *b = fake_run(2, "smoke", "cpu0", fc, 1);
+	struct cmp_result res;
+	struct ab_diag d;
+	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	assert_int_equal(res.n_cases, 1);
+	struct cmp_case *c = &res.cases[0];
+	assert_true(c->ratio.point == 1.0);
+	assert_true(c->ratio.low <= 1.0 && c->ratio.high >= 1.0);
+	assert_true(c->p_value == 1.0); /* identical samples: U at its mean */
+	assert_int_equal(c->verdict, CMP_SAME);
+	assert_int_equal(c->a.n, 30);
+	assert_true(c->a.median_ns == c->b.median_ns);
+	assert_int_equal(c->md5_compared, 3);
+	assert_int_equal(c->md5_differ, 0);
+	cmp_result_free(&res);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+static void test_slower_and_faster(void **state)
+{
+	(void)state;
+	const struct fake_case fa[] = { { "slow", 100e3, 50e3, 30, true }, { "fast", 100e3, 50e3, 30, true } };
+	const struct fake_case fb[] = { { "slow", 100e3, 60e3, 30, true }, { "fast", 100e3, 40e3, 30, true } };
+	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
+	struct cmp_result res;
+	struct ab_diag d;
+	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	struct cmp_case *s = &res.cases[0], *f = &res.cases[1];
+	assert_string_equal(s->name, "slow");
+	assert_true(fabs(s->ratio.point - 1.2) < 1e-12);
+	assert_true(s->ratio.low > 1.17 && s->ratio.low <= 1.2 && s->ratio.high >= 1.2 && s->ratio.high < 1.23);
+	assert_true(s->p_value < 1e-6);
+	assert_int_equal(s->verdict, CMP_SLOWER);
+	assert_true(fabs(s->b.median_ns / s->a.median_ns - 1.2) < 1e-12);
+	assert_true(fabs(f->ratio.point - 0.8) < 1e-12);
+	assert_true(f->p_value < 1e-6);
+	assert_int_equal(f->verdict, CMP_FASTER);
+	cmp_result_free(&res);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+static void test_missing_and_md5(void **state)
+{
+	(void)state;
+	const struct fake_case fa[] = { { "x", 100e3, 50e3, 10, true }, { "y", 100e3, 50e3, 10, true } };
+	const struct fake_case fb[] = { { "x", 100e3, 50e3, 10, false }, { "z", 100e3, 50e3, 10, true } };
+	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
+	struct cmp_result res;
+	struct ab_diag d;
+	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	assert_int_equal(res.n_cases, 3);
+	assert_string_equal(res.cases[0].name, "x");
+	assert_int_equal(res.cases[0].md5_compared, 3);
+	assert_int_equal(res.cases[0].md5_differ, 1); /* the B output of run b */
+	assert_string_equal(res.cases[1].name, "y");
+	assert_int_equal(res.cases[1].verdict, CMP_MISSING_B);
+	assert_true(isnan(res.cases[1].ratio.point));
+	assert_string_equal(res.cases[2].name, "z");
+	assert_int_equal(res.cases[2].verdict, CMP_MISSING_A);
+	cmp_result_free(&res);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+static void test_scenario_mismatch(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100e3, 50e3, 10, true } };
+	struct res_run *a = fake_run(3, "smoke", "cpu0", fc, 1), *b = fake_run(4, "glm_1024", "cpu0", fc, 1);
+	struct cmp_result res;
+	struct ab_diag d;
+	assert_int_equal(cmp_runs(a, b, &res, &d), AB_ERR_DATA);
+	assert_string_equal(d.msg, "runs 3 and 4 measured different scenarios ('smoke' and 'glm_1024')");
+	assert_int_equal(ab_rc_exit_status(AB_ERR_DATA), 2);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+static void test_markdown(void **state)
+{
+	(void)state;
+	const struct fake_case fa[] = { { "a|b", 100e3, 50e3, 30, true } };
+	const struct fake_case fb[] = { { "a|b", 100e3, 60e3, 30, true } };
+	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 1), *b = fake_run(2, "smoke", "cpu1", fb, 1);
+	struct cmp_result res;
+	struct ab_diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(cmp_print(f, a, b, &res, &d), AB_OK);
+	fclose(f);
+	assert_non_null(strstr(buf, "## compare: run 1 vs run 2, scenario `smoke`"));
+	/* the fake B median at 50e3 is 50000 * (1 + 0.002 * m) for the pattern's
+	 * median m; the cell prints it in us with three decimals */
+	char want[160];
+	snprintf(want, sizeof want, "| `a\\|b` | %.3f [", res.cases[0].a.median_ns / 1e3);
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "n=30 | 1.2000 ["));
+	assert_non_null(strstr(buf, "| slower (+20.00%) | yes (3 outputs) |"));
+	assert_non_null(strstr(buf, "different devices"));
+	free(buf);
+	cmp_result_free(&res);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arm_samples_pool_slots),
+		cmocka_unit_test(test_same_runs),
+		cmocka_unit_test(test_slower_and_faster),
+		cmocka_unit_test(test_missing_and_md5),
+		cmocka_unit_test(test_scenario_mismatch),
+		cmocka_unit_test(test_markdown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
