@@ -55,6 +55,12 @@ HAVE_CUDA := 0
 CFLAGS  += -DAB_HAVE_CUDA=0
 endif
 
+# The standalone GPU self-test (tests/gpu): fused vs eager bytes on the device.
+# The GPU machine has no cmocka: scripts/gpu_check.sh puts build/gpu/lib on
+# LD_LIBRARY_PATH to run the backend's unit tests there.
+CMOCKA_SO := $(firstword $(wildcard /usr/lib/*/libcmocka.so.0))
+GPU_TESTS := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/gpu/test_cuda_kernels $(if $(CMOCKA_SO),$(BUILD)/gpu/lib/libcmocka.so.0))
+
 LIB_OBJ  := $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(CUDA_SRC:%.cu=$(BUILD)/%.cu.o)
 LIB      := $(BUILD)/libabbench.a
 BIN      := $(BUILD)/abbench
@@ -63,7 +69,7 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all run test unit cli deps clean sanitize ptxas-report
-all: $(BIN)
+all: $(BIN) $(GPU_TESTS)
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
@@ -92,6 +98,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+$(BUILD)/gpu/test_cuda_kernels: tests/gpu/test_cuda_kernels.cu $(CUDA_SRC) $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -ffp-contract=off -Ikernels -o $@ $< \
+		$(filter-out kernels/cuda/harness_kernels.cu,$(CUDA_SRC))
+
+$(BUILD)/gpu/lib/libcmocka.so.0: $(CMOCKA_SO)
+	@mkdir -p $(dir $@)
+	$(Q)cp -L $< $@
 
 deps:
 	$(Q)scripts/deps.sh

@@ -12,8 +12,6 @@
 #include "diag.h"
 #include "store.h"
 
-int cmd_baseline(int argc, char **argv); /* commands.h */
-
 /* The run's status from the run list (loading the whole run is not needed). */
 static enum ab_rc check_ok(struct store *st, int64_t id, struct ab_diag *d)
 {

@@ -13,8 +13,6 @@
 #include "md.h"
 #include "store.h"
 
-int cmd_compare(int argc, char **argv); /* commands.h */
-
 static enum ab_rc load(struct store *st, const char *spec, struct res_run **out, struct ab_diag *d)
 {
 	int64_t id;

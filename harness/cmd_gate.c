@@ -24,8 +24,6 @@
 
 #define MAX_EXCLUDE 256
 
-int cmd_gate(int argc, char **argv); /* commands.h */
-
 struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
 	double max_regression; /* NAN: from the device profile */
@@ -54,24 +52,33 @@ static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *
 static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct ab_diag *d)
 {
 	char line[256];
+	int lineno = 0;
+	enum ab_rc rc = AB_OK;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-	while (fgets(line, sizeof line, f) && x->n < MAX_EXCLUDE) {
+	while (!rc && fgets(line, sizeof line, f)) {
 		char *s = line, *e = line + strlen(line);
+		lineno++;
 		while (isspace((unsigned char)*s))
 			s++;
 		while (e > s && isspace((unsigned char)e[-1]))
 			*--e = '\0';
 		if (!*s || *s == '#')
 			continue;
-		snprintf(x->names[x->n], sizeof x->names[0], "%s", s);
-		x->ptr[x->n] = x->names[x->n];
-		x->n++;
+		if ((size_t)(e - s) >= sizeof x->names[0] || x->n == MAX_EXCLUDE)
+			rc = ab_fail(d, AB_ERR_INPUT, "%s:%d: %s", path, lineno,
+				     x->n == MAX_EXCLUDE ? "too many case names" : "case name too long");
+		else {
+			memcpy(x->names[x->n], s, (size_t)(e - s) + 1);
+			x->ptr[x->n] = x->names[x->n];
+			x->n++;
+		}
 	}
-	bool bad = ferror(f);
+	if (!rc && ferror(f))
+		rc = ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
 	fclose(f);
-	return bad ? ab_fail(d, AB_ERR_IO, "cannot read '%s'", path) : AB_OK;
+	return rc;
 }
 
 /* --max-regression, else the run's device profile. */

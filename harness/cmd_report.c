@@ -19,8 +19,6 @@
 
 #define MAX_PEERS 16
 
-int cmd_report(int argc, char **argv); /* commands.h */
-
 struct peers {
 	struct res_run *run[MAX_PEERS];
 	int n;

@@ -12,5 +12,9 @@ int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

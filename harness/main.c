@@ -22,6 +22,10 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "print a run's results per case" },
 	{ "export", cmd_export, "write a run's results as CSV" },
 	{ "sites", cmd_sites, "list the registered sites, their variants and backends" },
+	{ "report", cmd_report, "write a markdown report with gnuplot plots of a run" },
+	{ "compare", cmd_compare, "compare two runs of the same scenario case by case" },
+	{ "baseline", cmd_baseline, "name a run as a baseline, or list baselines" },
+	{ "gate", cmd_gate, "gate a run against a baseline: exit 1 on regression or lost bit-exactness" },
 	{ NULL, NULL, NULL },
 };
 

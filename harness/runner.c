@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend_cuda.h"
 #include "dump.h"
 #include "provenance.h"
 #include "results.h"
@@ -117,6 +118,8 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 					struct res_run *r, struct ab_diag *d)
 {
 	enum ab_rc rc = run_cases(s, o, ops, bk, r, d);
+	if (ops == backend_cuda_ops)
+		snprintf(r->notes, sizeof r->notes, "%s", cuda_backend_notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {

@@ -8,22 +8,26 @@
 #   hostile   hostile.ini and qk_heads.ini on cuda with --dump, oracle
 #   torch     PyTorch's eager chain timed with the same protocol
 #   sanitize  compute-sanitizer memcheck and racecheck on smoke
-# Results: $OUT (or ./gpu-out) gets gpu.db, logs, and summary.txt.
+#   unit      build/tests/test_backend_cuda (the backend's own GPU tests)
+# Results: $OUT (or ./gpu-out) gets gpu.db and logs.tar.gz (every log, the
+# CSVs and summary.txt): few files, as the device tool brings back at most 8.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-AB=build/abbench
-DB="$OUT/gpu.db"
+RESULTS=${OUT:-$PWD/gpu-out}
+mkdir -p "$RESULTS"
 TMP=${TMPDIR:-/tmp}/abbench-gpu
-rm -rf "$TMP" && mkdir -p "$TMP"
-stages=${*:-selftest smoke glm hostile torch sanitize}
+rm -rf "$TMP" && mkdir -p "$TMP/logs"
+OUT="$TMP/logs"
+AB=build/abbench
+DB="$RESULTS/gpu.db"
+stages=${*:-unit selftest smoke glm hostile torch sanitize}
 summary="$OUT/summary.txt"
 : >"$summary"
 row() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
 step() { echo; echo "=== $* ==="; }
 want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 export PYTHONUNBUFFERED=1
+export LD_LIBRARY_PATH=$PWD/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
@@ -34,10 +38,14 @@ oracle() { # dump-dir log-name [cpu-dump]
 	return "${PIPESTATUS[0]}"
 }
 
+if want unit; then
+	step unit
+	if build/tests/test_backend_cuda 2>&1 | tee "$OUT/test_backend_cuda.log"; then row "test_backend_cuda" PASS; else row "test_backend_cuda" FAIL; fi
+fi
 if want selftest; then
 	step selftest
 	if build/gpu/test_cuda_kernels 2>&1 | tee "$OUT/selftest.log"; then row selftest PASS; else row selftest FAIL; fi
-	tail -1 "$OUT/selftest.log" | sed 's/^/    /' | tee -a "$summary"
+	tail -15 "$OUT/selftest.log" | sed "s/^/    /" | tee -a "$summary"
 fi
 if want smoke; then
 	step smoke
@@ -98,6 +106,7 @@ if want sanitize; then
 		fi
 	done
 fi
+tar -czf "$RESULTS/logs.tar.gz" -C "$TMP" logs
 echo
 echo "=== summary ==="
 cat "$summary"

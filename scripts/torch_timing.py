@@ -45,6 +45,7 @@ def make_chain(site, shape, eps, affine):
 
 
 def time_chain(fn, l2, reps, warmup):
+    """Events around the chain as Python launches it (launch gaps included)."""
     for _ in range(warmup):
         fn()
     times = []
@@ -59,6 +60,39 @@ def time_chain(fn, l2, reps, warmup):
     return statistics.median(times), min(times), max(times)
 
 
+def time_graph(fn, l2, reps, warmup):
+    """The same chain captured in a CUDA graph and replayed: PyTorch's kernels
+    without Python's dispatch gaps (the fair match for a chain launched from C)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        fn()
+    return time_chain(g.replay, l2, reps, warmup)
+
+
+def kernel_profile(fn, reps):
+    """Per kernel of the chain: launches per call and mean self time (us),
+    from PyTorch's profiler (CUPTI underneath)."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    out = []
+    for ev in prof.key_averages():
+        if ev.device_type == torch.autograd.DeviceType.CUDA and ev.count:
+            total = getattr(ev, "self_device_time_total", None) or getattr(ev, "self_cuda_time_total", 0)
+            out.append((ev.key, ev.count / reps, total / ev.count))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("scenario")
@@ -70,13 +104,22 @@ def main():
     l2 = torch.empty(l2_bytes, dtype=torch.uint8, device="cuda")
     rows = []
     for name, site, shape, eps, affine in parse_cases(a.scenario):
-        med, lo, hi = time_chain(make_chain(site, shape, eps, affine), l2, a.reps, a.warmup)
-        rows.append((name, site, "x".join(map(str, shape)), med, lo, hi))
-        print(f"torch eager {name:<20} {site:<18} {rows[-1][2]:<16} median {med:9.2f} us  (min {lo:.2f}, max {hi:.2f}, n={a.reps})")
+        fn = make_chain(site, shape, eps, affine)
+        med, lo, hi = time_chain(fn, l2, a.reps, a.warmup)
+        gmed, glo, ghi = time_graph(fn, l2, a.reps, a.warmup)
+        kernels = kernel_profile(fn, 20)
+        ksum = sum(c * t for _, c, t in kernels)
+        shp = "x".join(map(str, shape))
+        rows.append((name, site, shp, med, lo, hi, gmed, ksum, len(kernels), sum(c for _, c, _ in kernels)))
+        print(f"torch eager {name:<20} {shp:<16} python-launched median {med:8.2f} us | graph replay median "
+              f"{gmed:8.2f} us (min {glo:.2f}) | kernel sum {ksum:8.2f} us (n={a.reps})")
+        for k, c, t in kernels:
+            print(f"    {c:4.1f} x {t:8.2f} us  {k[:110]}")
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["case", "site", "shape", "torch_median_us", "torch_min_us", "torch_max_us"])
+            w.writerow(["case", "site", "shape", "torch_median_us", "torch_min_us", "torch_max_us",
+                        "torch_graph_median_us", "torch_kernel_sum_us", "distinct_kernels", "launches_per_call"])
             w.writerows(rows)
     return 0
 

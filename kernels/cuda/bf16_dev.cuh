@@ -16,6 +16,7 @@
 
 #include <cuda_bf16.h>
 #include <stdint.h>
+#include <string.h>
 
 static __device__ __forceinline__ float ab_bf16_to_float_aten(uint16_t h)
 {
@@ -50,9 +51,37 @@ static __device__ __forceinline__ float ab_bf16_round(float f)
 	return ab_bf16_to_float(ab_float_to_bf16(f));
 }
 
+/*
+ * Two values narrowed by one cvt.rn.bf16x2.f32 (lo in bits 0-15), which the
+ * fused kernels use to halve their conversion instructions. On sm_90 the
+ * single and the paired conversion are the same F2FP.BF16.F32.PACK_AB
+ * instruction (the single one packs a zero), so each half rounds exactly as
+ * __float2bfloat16 does, NaN -> 0x7FFF included; the self-test's NaN rows
+ * check it against the eager kernels' single conversions. Building with
+ * -DAB_PAIRED_CVT=0 restores two single conversions.
+ */
+#ifndef AB_PAIRED_CVT
+#define AB_PAIRED_CVT 1
+#endif
+
 static __device__ __forceinline__ uint32_t ab_pack_bf16x2(float lo, float hi)
 {
+#if AB_PAIRED_CVT
+	const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+	uint32_t w;
+	memcpy(&w, &h, sizeof w);
+	return w;
+#else
 	return (uint32_t)ab_float_to_bf16(lo) | ((uint32_t)ab_float_to_bf16(hi) << 16);
+#endif
+}
+
+/* a and b rounded to bf16 and widened again (two materialised values). */
+static __device__ __forceinline__ void ab_bf16_round2(float &a, float &b)
+{
+	const uint32_t w = ab_pack_bf16x2(a, b);
+	a = ab_bf16_lo(w);
+	b = ab_bf16_hi(w);
 }
 
 /* Element i (0..3) of four bf16 packed in a uint2. */

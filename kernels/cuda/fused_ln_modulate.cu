@@ -21,11 +21,14 @@
  * over a second read of the row.
  *
  * Launch descriptor: block 128 threads; register-resident grid
- * (ceil(T / R), B), generic grid B * T. R = 2 when W <= 4096 and there are
- * at least 16 rows per SM, else 1 (predicted better: two independent
- * Welford chains per thread, twice the bytes in flight, scale/shift work
- * shared by two rows; the self-test times both, docs/PERF_NOTES.md).
- * Statistics are not written: they are the eager arm's AUX tensors.
+ * (ceil(T / R), B), generic grid B * T, no dynamic shared memory. R = 2
+ * when W <= 4096 and there are at least 16 rows per SM, else 1. ptxas
+ * (nvcc 13.0, sm_90) for W = 4096: 32 registers with R = 1 (16 blocks, 128
+ * KB of x in flight per SM), 55 with R = 2 (9 blocks, 144 KB), no spills.
+ * R = 2 is the predicted winner (two independent Welford chains per
+ * thread, scale1/shift unpacked once for two rows); not measured yet: the
+ * self-test times both (docs/PERF_NOTES.md). Statistics are not written:
+ * they are the eager arm's AUX tensors.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -41,22 +44,29 @@
 #define LNF_MAX_V 16   /* register-resident up to W = 8192 */
 #define LNF_MAX_V_R2 8 /* two rows per block up to W = 4096 */
 
-/* The modulate epilogue of one 4-value vector. */
+/* The modulate epilogue of one 4-value vector: three bf16 roundings. */
 template <bool AFFINE>
 static __device__ __forceinline__ uint2 lnf_modulate4(uint2 xv, float mean, float rstd, const float s1[4],
 						      const float sh[4], uint2 gv, uint2 bv)
 {
-	float o[4];
+	float y[4];
 #pragma unroll
 	for (int i = 0; i < 4; i++) {
 		const float x = ab_bf16x4_get(xv, i);
-		const float y = AFFINE ? ab_ln_norm_affine_pinned(x, mean, rstd, ab_bf16x4_get(gv, i),
-								   ab_bf16x4_get(bv, i))
-				       : ab_ln_norm_pinned(x, mean, rstd);
-		const float z = ab_bf16_round(__fmul_rn(ab_bf16_round(y), s1[i]));
-		o[i] = __fadd_rn(z, sh[i]);
+		y[i] = AFFINE ? ab_ln_norm_affine_pinned(x, mean, rstd, ab_bf16x4_get(gv, i), ab_bf16x4_get(bv, i))
+			      : ab_ln_norm_pinned(x, mean, rstd);
 	}
-	return make_uint2(ab_pack_bf16x2(o[0], o[1]), ab_pack_bf16x2(o[2], o[3]));
+	ab_bf16_round2(y[0], y[1]);
+	ab_bf16_round2(y[2], y[3]);
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		y[i] = __fmul_rn(y[i], s1[i]);
+	ab_bf16_round2(y[0], y[1]);
+	ab_bf16_round2(y[2], y[3]);
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		y[i] = __fadd_rn(y[i], sh[i]);
+	return make_uint2(ab_pack_bf16x2(y[0], y[1]), ab_pack_bf16x2(y[2], y[3]));
 }
 
 /* scale1 = bf16(scale + 1) and shift of one 4-value vector, as floats. */
@@ -64,9 +74,11 @@ static __device__ __forceinline__ void lnf_params4(uint2 sc, uint2 sh, float s1[
 {
 #pragma unroll
 	for (int i = 0; i < 4; i++) {
-		s1[i] = ab_bf16_round(__fadd_rn(ab_bf16x4_get(sc, i), 1.f));
+		s1[i] = __fadd_rn(ab_bf16x4_get(sc, i), 1.f);
 		shv[i] = ab_bf16x4_get(sh, i);
 	}
+	ab_bf16_round2(s1[0], s1[1]);
+	ab_bf16_round2(s1[2], s1[3]);
 }
 
 template <int V, int R, bool AFFINE>
@@ -131,7 +143,7 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_kernel(
 		ws[1] = ab_wf_combine_pinned(ws[1], ws[3]);
 		ws[0] = ab_wf_combine_pinned(ws[0], ws[1]);
 		mean[r] = ws[0].mean;
-		rstd[r] = ab_ln_rstd_const_pinned<4 * NV>(ws[0].sigma2, eps);
+		rstd[r] = ab_ln_rstd_pinned(ws[0].sigma2, (float)(4 * NV), eps);
 	}
 
 #pragma unroll

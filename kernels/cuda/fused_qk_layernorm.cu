@@ -22,7 +22,10 @@
  * Launch descriptor: 256 threads (8 warps), each warp ROWSETS sets of 4
  * rows whose loads are all issued before the first is used (2 sets: 64
  * bytes in flight per lane); grid = ceil(2 * rows / (32 * ROWSETS)), q's
- * rows first, then k's. Statistics are not written (eager AUX tensors).
+ * rows first, then k's. __launch_bounds__ minimum blocks: 8 (32 registers,
+ * a full SM of 64 warps) without affine, 6 with (40 registers), 4 for the
+ * run-time-count kernel; ptxas reports no spills at those caps. Statistics
+ * are not written (eager AUX tensors).
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -83,7 +86,7 @@ static __device__ __forceinline__ ab_wf qkf_fold(const uint2 d[QKF_SLOTS], int p
 }
 
 template <int NVEC, int ROWSETS, bool AFFINE>
-__global__ __launch_bounds__(QKF_THREADS, (AFFINE || NVEC == 0) ? 4 : 6) void ab_fused_qk_layernorm_kernel(qkf_ptrs P, int64_t rows, int nvec_rt,
+__global__ __launch_bounds__(QKF_THREADS, NVEC == 0 ? 4 : AFFINE ? 6 : 8) void ab_fused_qk_layernorm_kernel(qkf_ptrs P, int64_t rows, int nvec_rt,
 									     float eps)
 {
 	const int nvec = NVEC > 0 ? NVEC : nvec_rt;
@@ -109,9 +112,7 @@ __global__ __launch_bounds__(QKF_THREADS, (AFFINE || NVEC == 0) ? 4 : 6) void ab
 	for (int rs = 0; rs < ROWSETS; rs++) {
 		const ab_wf w = qkf_fold<NVEC>(d[rs], p, nvec);
 		const float mean = __shfl_sync(AB_FULL_MASK, w.mean, 0, QKF_LANES);
-		const float r = (NVEC > 0) ? ab_ln_rstd_const_pinned<4 * (NVEC > 0 ? NVEC : 1)>(w.sigma2, eps)
-					   : ab_ln_rstd_pinned(w.sigma2, n, eps);
-		const float rstd = __shfl_sync(AB_FULL_MASK, r, 0, QKF_LANES);
+		const float rstd = __shfl_sync(AB_FULL_MASK, ab_ln_rstd_pinned(w.sigma2, n, eps), 0, QKF_LANES);
 		if (row[rs] >= 2 * rows)
 			continue;
 		uint2 *dst = (row[rs] < rows) ? P.q_out + row[rs] * nvec : P.k_out + (row[rs] - rows) * nvec;

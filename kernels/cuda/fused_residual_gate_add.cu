@@ -70,17 +70,20 @@ struct rgf_type<1> {
 template <int VEC, typename T>
 static __device__ __forceinline__ T rgf_compute(const T &xv, const T &fv, const float g[VEC])
 {
-	float o[VEC];
+	float t[VEC];
 #pragma unroll
 	for (int e = 0; e < VEC; e++)
-		o[e] = __fadd_rn(rgf_get<VEC>(xv, e), ab_bf16_round(__fmul_rn(rgf_get<VEC>(fv, e), g[e])));
+		t[e] = __fmul_rn(rgf_get<VEC>(fv, e), g[e]);
 	if constexpr (VEC == 1) {
-		return ab_float_to_bf16(o[0]);
+		return ab_float_to_bf16(__fadd_rn(rgf_get<VEC>(xv, 0), ab_bf16_round(t[0])));
 	} else {
 		uint32_t w[VEC / 2];
 #pragma unroll
-		for (int i = 0; i < VEC / 2; i++)
-			w[i] = ab_pack_bf16x2(o[2 * i], o[2 * i + 1]);
+		for (int i = 0; i < VEC / 2; i++) {
+			ab_bf16_round2(t[2 * i], t[2 * i + 1]);
+			w[i] = ab_pack_bf16x2(__fadd_rn(rgf_get<VEC>(xv, 2 * i), t[2 * i]),
+					      __fadd_rn(rgf_get<VEC>(xv, 2 * i + 1), t[2 * i + 1]));
+		}
 		return rgf_vec<VEC>::make(w);
 	}
 }

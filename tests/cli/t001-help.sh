@@ -3,7 +3,7 @@
 # and options exit 2 with one line; --version says whether CUDA is built in.
 . "$(dirname "$0")/lib.sh"
 
-for c in run list show export sites; do
+for c in run list show export sites report compare baseline gate; do
 	expect_exit 0 "$c --help" "$AB" "$c" --help
 	check "$c --help prints usage" grep -q "^usage: abbench $c" "$T/out"
 done

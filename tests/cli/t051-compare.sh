@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `abbench compare RUN_A RUN_B`: two runs of the smoke scenario labelled
+# main and pr (the same build here), compared case by case as markdown on
+# stdout or in a file; runs of different scenarios or runs that do not
+# exist are refused with exit 2.
+. "$(dirname "$0")/lib.sh"
+set -e
+db="$T/c.db"
+
+expect_exit 0 "run main" "$AB" run scenarios/smoke.ini --backend cpu --db "$db" --quick --label main
+expect_exit 0 "run pr" "$AB" run scenarios/smoke.ini --backend cpu --db "$db" --quick --label pr
+expect_exit 0 "compare main pr" "$AB" compare main pr --db "$db"
+cases=$(grep -c '^\[case ' scenarios/smoke.ini)
+check "headline names both runs and the scenario" grep -q '^## compare: run 1 vs run 2, scenario `smoke`$' "$T/out"
+check "table header" grep -qF '| case | first: B median \[p10, p90\] us | second: B median \[p10, p90\] us | ratio second/first \[95% CI\] | p | verdict | md5 equal |' "$T/out"
+check "a row per case with ratio, interval, p and verdict" \
+	test "$(grep -Ec '^\| `[a-z_]+` \| [0-9.]+ \[[0-9., ]+\] n=[0-9]+ \| [0-9.]+ \[[0-9., ]+\] n=[0-9]+ \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| [0-9.e<-]+ \| (faster|slower|no significant difference)' "$T/out")" -eq "$cases"
+check "same build, same bytes: md5 equal in every case" test "$(grep -c '| yes ([0-9]* outputs) |$' "$T/out")" -eq "$cases"
+
+# The medians in the table are the B rows of each run's csv export.
+"$AB" export main --db "$db" --csv "$T/a.csv" && "$AB" export pr --db "$db" --csv "$T/b.csv"
+bad=0
+while IFS=, read -r case_name _ _ _ _ slot _ median_ns _; do
+	[ "$slot" = B ] || continue
+	want=$(awk -v m="$median_ns" 'BEGIN { printf "%.3f", m / 1000 }')
+	grep -q "^| \`$case_name\` | $want \[" "$T/out" || { bad=$((bad + 1)); echo "    $case_name: $want not in the first column"; }
+done < <(tail -n +2 "$T/a.csv")
+check "first-run B medians equal the csv" test "$bad" -eq 0
+
+expect_exit 0 "compare to a file" "$AB" compare 1 2 --db "$db" --out "$T/cmp.md"
+check "nothing on stdout with --out" test ! -s "$T/out"
+check "the file holds the table" grep -q '^## compare: run 1 vs run 2' "$T/cmp.md"
+check "no temporary file left" test ! -e "$T/cmp.md.tmp"
+
+expect_exit 0 "run another scenario" "$AB" run scenarios/aa_smoke.ini --backend cpu --db "$db" --quick --label other
+expect_exit 2 "compare runs of different scenarios" "$AB" compare main other --db "$db"
+check "the message names both scenarios" grep -q "different scenarios ('smoke' and 'aa_smoke')" "$T/err"
+expect_exit 2 "compare with a run that does not exist" "$AB" compare main 42 --db "$db"
+expect_exit 2 "compare with one run only" "$AB" compare main --db "$db"
+finish
