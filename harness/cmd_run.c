@@ -30,7 +30,7 @@ static bool parse_backend(const char *s, enum scn_backend *out)
 int cmd_run(int argc, char **argv)
 {
 	const char *db = NULL, *backend = NULL, *dump = NULL, *label = NULL, *only = NULL;
-	bool quick = false, no_progress = false;
+	bool quick = false, no_progress = false, no_cupti = false;
 	const struct cli_option opts[] = {
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		{ "backend", CLI_STRING, &backend, "auto|cpu|cuda", "override the scenario's backend" },
@@ -39,6 +39,7 @@ int cmd_run(int argc, char **argv)
 		{ "label", CLI_STRING, &label, "NAME", "label the run (e.g. main, pr) for compare and gate" },
 		{ "only", CLI_STRING, &only, "CASE", "run only the named case" },
 		{ "no-progress", CLI_FLAG, &no_progress, NULL, "no progress lines even on a terminal" },
+		{ "no-cupti", CLI_FLAG, &no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -61,6 +62,7 @@ int cmd_run(int argc, char **argv)
 		.label = label,
 		.quick = quick,
 		.progress = !no_progress && isatty(STDERR_FILENO),
+		.no_cupti = no_cupti,
 	};
 	if (backend && !parse_backend(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);

@@ -140,7 +140,7 @@ enum ab_rc run_scenario(const struct scenario *s, const struct run_options *o, i
 	struct backend *bk = NULL;
 	struct store *st = NULL;
 	struct res_run *r = calloc(1, sizeof *r);
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = true };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
 	enum ab_rc rc;
 	*run_id = 0;
 	if (!r)

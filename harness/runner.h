@@ -25,6 +25,7 @@ struct run_options {
 	bool have_backend;         /* backend overrides the scenario's */
 	enum scn_backend backend;
 	bool progress;             /* progress lines on stderr */
+	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
 };
 

@@ -9,6 +9,10 @@
 #   torch     PyTorch's eager chain timed with the same protocol
 #   sanitize  compute-sanitizer memcheck and racecheck on smoke
 #   unit      build/tests/test_backend_cuda (the backend's own GPU tests)
+#   overhead  the LayerNorm and qk slots of glm_1024 again without CUPTI
+#   gaps      glm_1024 with launch_gaps = hide, beside the default include
+#   aa        scripts/aa_check.sh: 20 A/A gate pairs on the GPU
+#   report    abbench report of the glm_1024 run (markdown only: no gnuplot there)
 # Results: $OUT (or ./gpu-out) gets gpu.db and logs.tar.gz (every log, the
 # CSVs and summary.txt): few files, as the device tool brings back at most 8.
 set -uo pipefail
@@ -20,7 +24,7 @@ rm -rf "$TMP" && mkdir -p "$TMP/logs"
 OUT="$TMP/logs"
 AB=build/abbench
 DB="$RESULTS/gpu.db"
-stages=${*:-unit selftest smoke glm hostile torch sanitize}
+stages=${*:-unit selftest smoke glm hostile torch sanitize overhead gaps aa}
 summary="$OUT/summary.txt"
 : >"$summary"
 row() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
@@ -105,6 +109,33 @@ if want sanitize; then
 			row "compute-sanitizer $tool" "FAIL (see sanitizer_$tool.log)"; tail -20 "$OUT/sanitizer_$tool.log"
 		fi
 	done
+fi
+if want overhead; then
+	step cupti overhead
+	for c in img_ln_modulate qk_layernorm; do
+		"$AB" run scenarios/glm_1024.ini --backend cuda --db "$DB" --only $c --label cupti-on-$c --no-progress >/dev/null &&
+		"$AB" run scenarios/glm_1024.ini --backend cuda --db "$DB" --only $c --label cupti-off-$c --no-progress --no-cupti >/dev/null
+		on=$("$AB" export cupti-on-$c --csv - --db "$DB" | awk -F, 'NR > 1 { printf "%s=%.2f ", $6, $8 / 1000 }')
+		off=$("$AB" export cupti-off-$c --csv - --db "$DB" | awk -F, 'NR > 1 { printf "%s=%.2f ", $6, $8 / 1000 }')
+		row "cupti on  $c (us)" "$on"
+		row "cupti off $c (us)" "$off"
+	done
+fi
+if want gaps; then
+	step launch gaps hidden
+	sed 's/^launch_gaps = include/launch_gaps = hide/' scenarios/glm_1024.ini >"$TMP/glm_hide.ini"
+	if "$AB" run "$TMP/glm_hide.ini" --backend cuda --db "$DB" --label gaps-hidden --no-progress >/dev/null; then
+		"$AB" export gaps-hidden --csv "$OUT/glm_hide.csv" --db "$DB"
+		row "launch_gaps=hide (A1/B us)" "$(awk -F, 'NR > 1 && $6 != "A2" { printf "%s:%s=%.2f ", $1, $6, $8 / 1000 }' "$OUT/glm_hide.csv")"
+	else row "launch_gaps=hide run" FAIL; fi
+fi
+if want aa; then
+	step A/A gate
+	scripts/aa_check.sh -n 20 -s scenarios/smoke.ini -b cuda 2>&1 | tee "$OUT/aa_check.log" | tail -3
+	row "A/A gate on smoke (cuda)" "$(tail -1 "$OUT/aa_check.log")"
+fi
+if want report; then
+	"$AB" report gpu-glm --db "$DB" --out "$OUT/report_glm" --no-plots >/dev/null 2>&1 && row "report (markdown)" written
 fi
 tar -czf "$RESULTS/logs.tar.gz" -C "$TMP" logs
 echo

@@ -36,6 +36,10 @@ for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	run_one "unit/$(basename "$t")" "$t"
 done
+for t in "$build"/gpu/test_*; do
+	[ -x "$t" ] || continue
+	run_one "gpu/$(basename "$t")" "$t" --quick --no-timing
+done
 for t in tests/cli/t*.sh; do
 	[ -f "$t" ] || continue
 	run_one "cli/$(basename "$t" .sh)" bash "$t" "$ABBENCH"
