@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../kernels/site.h"
+#include "rng.h"
 
 #define CPU_FLUSH_BYTES (64u << 20)
 
@@ -118,7 +119,7 @@ static void cpu_describe(struct backend *b, struct res_device *dev)
 	else
 		cpu_model_name(dev->name, sizeof dev->name);
 	gethostname(host, sizeof host - 1);
-	snprintf(dev->uuid, sizeof dev->uuid, "cpu-%s", host);
+	snprintf(dev->uuid, sizeof dev->uuid, "cpu-%.58s", host);
 	snprintf(dev->backend, sizeof dev->backend, "cpu");
 	if (uname(&u) == 0)
 		snprintf(dev->driver_version, sizeof dev->driver_version, "linux %.24s", u.release);
@@ -186,14 +187,11 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* splitmix64 of (sample id, step): the fake timer's noise. */
+/* splitmix64 of (sample id, step): the fake timer's noise in [-0.5, 0.5). */
 static double fake_noise(uint32_t sample_id, int step)
 {
-	uint64_t z = ((uint64_t)sample_id << 8 | (uint64_t)step) + 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return (double)(z >> 11) * 0x1.0p-53 - 0.5; /* [-0.5, 0.5) */
+	uint64_t z = rng_mix((uint64_t)sample_id << 8 | (uint64_t)step);
+	return (double)(z >> 11) * 0x1.0p-53 - 0.5;
 }
 
 static uint64_t fake_step_ns(const struct backend *b, uint32_t sample_id, int step)

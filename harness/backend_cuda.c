@@ -89,9 +89,22 @@ typedef int (*region_fn)(struct backend *b, const void *ctx);
 /* Open and close                                                      */
 /* ------------------------------------------------------------------ */
 
+/* Lazy module loading (CUDA's default since 12.2) loads a kernel's module at
+ * its first launch, and that load waits for the device: with
+ * launch_gaps = hide the arm's first launch then waits behind the spin
+ * kernel, which waits for the host, until the spin's timeout (seen on the
+ * H200). Loading every module when the context is made avoids it. The
+ * variable is read once, at the runtime's initialisation, so this runs
+ * before the first CUDA call; a user's own CUDA_MODULE_LOADING wins. */
+static void cuda_load_modules_eagerly(void)
+{
+	setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 static bool cuda_available(char *why, size_t len)
 {
 	int n = 0;
+	cuda_load_modules_eagerly();
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess) {
 		snprintf(why, len, "no usable cuda device: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
@@ -232,6 +245,7 @@ static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, st
 	struct backend *b = calloc(1, sizeof *b);
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cuda backend");
+	cuda_load_modules_eagerly();
 	b->opt = *o;
 	b->dev = o->device_index;
 	b->cupti_overhead = NAN;

@@ -4,12 +4,10 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "numparse.h"
 
 static const struct cli_option *find_option(const struct cli_spec *spec, const char *name, size_t len)
 {
@@ -19,28 +17,6 @@ static const struct cli_option *find_option(const struct cli_spec *spec, const c
 	return NULL;
 }
 
-static bool parse_int(const char *s, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
-		return false;
-	*out = (int)v;
-	return true;
-}
-
-static bool parse_double(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
-		return false;
-	*out = v;
-	return true;
-}
-
 static bool store_value(const struct cli_spec *spec, const struct cli_option *o, const char *arg)
 {
 	switch (o->type) {
@@ -48,11 +24,11 @@ static bool store_value(const struct cli_spec *spec, const struct cli_option *o,
 		*(const char **)o->value = arg;
 		return true;
 	case CLI_INT:
-		if (parse_int(arg, o->value))
+		if (num_parse_int(arg, o->value))
 			return true;
 		break;
 	case CLI_DOUBLE:
-		if (parse_double(arg, o->value))
+		if (num_parse_double(arg, o->value))
 			return true;
 		break;
 	default:
@@ -136,6 +112,18 @@ enum cli_result cli_parse(const struct cli_spec *spec, int argc, char **argv, co
 	return CLI_OK;
 }
 
+int cli_parse_or_exit(const struct cli_spec *spec, int argc, char **argv, const char **pos, int *n_pos)
+{
+	switch (cli_parse(spec, argc, argv, pos, n_pos)) {
+	case CLI_OK:
+		return CLI_CONTINUE;
+	case CLI_HELP_SHOWN:
+		return cli_finish(AB_EXIT_OK);
+	default:
+		return AB_EXIT_USAGE;
+	}
+}
+
 void cli_usage(const struct cli_spec *spec, FILE *out)
 {
 	fprintf(out, "usage: abbench %s%s%s [options]\n\n%s\n", spec->command, spec->args ? " " : "",
@@ -161,4 +149,15 @@ int cli_finish(int status)
 		return AB_EXIT_FAILURE;
 	}
 	return status;
+}
+
+int cli_exit_rc(enum ab_rc rc, const struct ab_diag *d, const char *command)
+{
+	if (rc == AB_OK)
+		return cli_finish(AB_EXIT_OK);
+	if (command)
+		ab_error("%s: %s", command, d->msg);
+	else
+		ab_error("%s", d->msg);
+	return ab_rc_exit_status(rc);
 }

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "diag.h"
+
 enum cli_type {
 	CLI_FLAG,   /* bool, no argument */
 	CLI_STRING, /* const char * */
@@ -29,6 +31,9 @@ struct cli_option {
 };
 
 #define CLI_OPT_END { NULL, CLI_END, NULL, NULL, NULL }
+
+/* --db FILE, with one help text for every command that opens the store. */
+#define CLI_OPT_DB(ptr) { "db", CLI_STRING, (ptr), "FILE", "database file (default $ABBENCH_DB, else abbench.db)" }
 
 struct cli_spec {
 	const char *command;     /* "run" */
@@ -50,10 +55,23 @@ enum cli_result {
  * ends options. */
 enum cli_result cli_parse(const struct cli_spec *spec, int argc, char **argv, const char **pos, int *n_pos);
 
+/* What cli_parse_or_exit returns when the command should go on. */
+#define CLI_CONTINUE (-1)
+
+/* cli_parse as a subcommand's first step: CLI_CONTINUE, or the exit status
+ * to return at once (0 after --help, stdout checked; AB_EXIT_USAGE after a
+ * bad command line, its message printed). */
+int cli_parse_or_exit(const struct cli_spec *spec, int argc, char **argv, const char **pos, int *n_pos);
+
 void cli_usage(const struct cli_spec *spec, FILE *out);
 
 /* Exit helper: flushes stdout and checks ferror, so that a full disk or a
  * closed pipe is an error, not silence. Returns status or 3 on failure. */
 int cli_finish(int status);
+
+/* A subcommand's last step: AB_OK is cli_finish(AB_EXIT_OK); anything else
+ * prints "abbench: error: COMMAND: MSG" (just MSG when command is NULL) and
+ * returns rc's exit status. */
+int cli_exit_rc(enum ab_rc rc, const struct ab_diag *d, const char *command);
 
 #endif

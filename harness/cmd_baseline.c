@@ -74,7 +74,7 @@ int cmd_baseline(int argc, char **argv)
 {
 	const char *db = NULL;
 	const struct cli_option opts[] = {
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -84,10 +84,9 @@ int cmd_baseline(int argc, char **argv)
 		1, 3, opts,
 	};
 	const char *pos[3] = { NULL, NULL, NULL };
-	int n_pos;
-	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
-	if (cr != CLI_OK)
-		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
 	if (!valid_action(pos, n_pos))
 		return AB_EXIT_USAGE;
 
@@ -98,9 +97,5 @@ int cmd_baseline(int argc, char **argv)
 		rc = !strcmp(pos[0], "set") ? baseline_set(st, pos[1], pos[2], &d) : baseline_list(st, &d);
 		store_close(st);
 	}
-	if (rc) {
-		ab_error("baseline: %s", d.msg);
-		return ab_rc_exit_status(rc);
-	}
-	return cli_finish(AB_EXIT_OK);
+	return cli_exit_rc(rc, &d, "baseline");
 }

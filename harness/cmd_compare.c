@@ -13,13 +13,6 @@
 #include "md.h"
 #include "store.h"
 
-static enum ab_rc load(struct store *st, const char *spec, struct res_run **out, struct ab_diag *d)
-{
-	int64_t id;
-	enum ab_rc rc = store_resolve_run(st, spec, &id, d);
-	return rc ? rc : store_load_run(st, id, out, d);
-}
-
 /* Compares and prints to stdout or, atomically, to path. */
 static enum ab_rc compare_and_print(const struct res_run *a, const struct res_run *b, const char *path,
 				    struct ab_diag *d)
@@ -47,7 +40,7 @@ int cmd_compare(int argc, char **argv)
 	const char *db = NULL, *out = NULL;
 	const struct cli_option opts[] = {
 		{ "out", CLI_STRING, &out, "FILE", "write the markdown to FILE instead of standard output" },
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -58,28 +51,18 @@ int cmd_compare(int argc, char **argv)
 		2, 2, opts,
 	};
 	const char *pos[2] = { NULL, NULL };
-	int n_pos;
-	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
-	if (cr != CLI_OK)
-		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
 
 	struct ab_diag d;
-	struct store *st;
-	struct res_run *a = NULL, *b = NULL;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
-	if (!rc) {
-		rc = load(st, pos[0], &a, &d);
-		if (!rc)
-			rc = load(st, pos[1], &b, &d);
-		store_close(st);
-	}
+	struct res_run *a, *b = NULL;
+	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &a, &d);
+	if (!rc)
+		rc = store_load_spec(store_default_path(db), pos[1], &b, &d);
 	if (!rc)
 		rc = compare_and_print(a, b, out, &d);
 	res_run_free(a);
 	res_run_free(b);
-	if (rc) {
-		ab_error("compare: %s", d.msg);
-		return ab_rc_exit_status(rc);
-	}
-	return cli_finish(AB_EXIT_OK);
+	return cli_exit_rc(rc, &d, "compare");
 }

@@ -15,7 +15,7 @@ int cmd_export(int argc, char **argv)
 	const char *db = NULL, *csv = NULL;
 	const struct cli_option opts[] = {
 		{ "csv", CLI_STRING, &csv, "FILE", "write CSV to FILE ('-' for standard output); required" },
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -25,32 +25,19 @@ int cmd_export(int argc, char **argv)
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
-	int n_pos;
-	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
-	if (cr != CLI_OK)
-		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
 	if (!csv) {
 		ab_error("export: --csv FILE is required");
 		return AB_EXIT_USAGE;
 	}
 
 	struct ab_diag d;
-	struct store *st;
-	struct res_run *r = NULL;
-	int64_t id;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
-	if (!rc) {
-		rc = store_resolve_run(st, n_pos ? pos[0] : NULL, &id, &d);
-		if (!rc)
-			rc = store_load_run(st, id, &r, &d);
-		store_close(st);
-	}
+	struct res_run *r;
+	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &r, &d);
 	if (!rc)
 		rc = exp_csv_write(r, csv, &d);
 	res_run_free(r);
-	if (rc) {
-		ab_error("%s", d.msg);
-		return ab_rc_exit_status(rc);
-	}
-	return cli_finish(AB_EXIT_OK);
+	return cli_exit_rc(rc, &d, NULL);
 }

@@ -1,11 +1,13 @@
 /*
  * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
- * (gate.c). The exit status is the contract: 0 every case passed, 1 a case
- * regressed in time, lost bit-exactness or is missing, 2 usage or data
- * errors (no such baseline or run, different scenario or device, a run not
- * 'ok'), 3 failures. The markdown verdict goes to stdout or --out; the
- * cases that failed on time alone go, one per line, to --failing-cases so
- * that scripts/nightly.sh can measure them again without parsing markdown.
+ * (gate.c; gate.h holds the rule: B judged against its own run's A arm,
+ * with a noise floor from the A arm's drift). The exit status is the
+ * contract: 0 every case passed, 1 a case regressed in time, lost
+ * bit-exactness or is missing, 2 usage or data errors (no such baseline or
+ * run, different scenario or device, a run not 'ok'), 3 failures. The
+ * markdown verdict goes to stdout or --out; the cases that failed on time
+ * alone go, one per line, to --failing-cases so that scripts/nightly.sh
+ * can measure them again without parsing markdown.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -194,9 +196,9 @@ int cmd_gate(int argc, char **argv)
 	const char *db = NULL;
 	const struct cli_option opts[] = {
 		{ "baseline", CLI_STRING, &a.baseline, "NAME|RUN", "baseline name (abbench baseline set) or run; required" },
-		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown in percent (default: device profile)" },
+		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
-		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time, one per line" },
+		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
@@ -204,10 +206,14 @@ int cmd_gate(int argc, char **argv)
 	};
 	const struct cli_spec spec = {
 		"gate", "[RUN]", "gate a run against a baseline: exit 1 on regression or lost bit-exactness",
-		"RUN defaults to the newest run. A case fails when its B arm is slower than the baseline's by\n"
-		"more than PCT percent and a Mann-Whitney test gives p < 0.01, when it lost bit-exactness, or when\n"
-		"it is missing. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or run, different\n"
-		"scenario or device, a run not 'ok'), 3 failure.",
+		"RUN defaults to the newest run. Each case's B arm is judged against its own run's A arm:\n"
+		"change = (median B / median A) in RUN over the same in the baseline, minus 1. A case fails when\n"
+		"that change exceeds PCT percent and the A arm's own drift (max |A_k - A1| / A1 of either run)\n"
+		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
+		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
+		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
+		"raw B times are judged instead. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
+		"run, different scenario or device, a run not 'ok'), 3 failure. Rule: docs/REPORTS.md.",
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };

@@ -13,16 +13,15 @@ int cmd_list(int argc, char **argv)
 {
 	const char *db = NULL;
 	const struct cli_option opts[] = {
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = { "list", NULL, "list stored runs: id, time, scenario, backend, device, status",
 				       NULL, 0, 0, opts };
 	const char *pos[1];
-	int n_pos;
-	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
-	if (cr != CLI_OK)
-		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
 
 	struct ab_diag d;
 	struct store *st;
@@ -33,14 +32,12 @@ int cmd_list(int argc, char **argv)
 		rc = store_list_runs(st, &runs, &n, &d);
 		store_close(st);
 	}
-	if (rc) {
-		ab_error("%s", d.msg);
-		return ab_rc_exit_status(rc);
-	}
-	printf("%-5s %-20s %-20s %-12s %-5s %-8s %s\n", "id", "started (UTC)", "scenario", "label", "cases",
+	if (rc)
+		return cli_exit_rc(rc, &d, NULL);
+	printf("%-5s %-20s %-20s %-24s %-5s %-8s %s\n", "id", "started (UTC)", "scenario", "label", "cases",
 	       "status", "backend/device");
 	for (int i = 0; i < n; i++)
-		printf("%-5lld %-20s %-20s %-12s %-5d %-8s %s/%s\n", (long long)runs[i].id, runs[i].started_at,
+		printf("%-5lld %-20s %-20s %-24s %-5d %-8s %s/%s\n", (long long)runs[i].id, runs[i].started_at,
 		       runs[i].scenario_name, runs[i].label[0] ? runs[i].label : "-", runs[i].n_cases,
 		       runs[i].status, runs[i].backend, runs[i].device);
 	if (n == 0)

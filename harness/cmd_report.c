@@ -94,7 +94,7 @@ int cmd_report(int argc, char **argv)
 	bool no_plots = false;
 	const struct cli_option opts[] = {
 		{ "out", CLI_STRING, &out, "DIR", "output directory (default reports/run-ID)" },
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		{ "no-plots", CLI_FLAG, &no_plots, NULL, "write chart data and scripts but do not run gnuplot" },
 		CLI_OPT_END,
 	};
@@ -106,28 +106,20 @@ int cmd_report(int argc, char **argv)
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
-	int n_pos;
-	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
-	if (cr != CLI_OK)
-		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
 
 	struct ab_diag d;
 	struct store *st;
 	struct res_run *r = NULL;
-	int64_t id;
 	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
 	if (!rc) {
-		rc = store_resolve_run(st, n_pos ? pos[0] : NULL, &id, &d);
-		if (!rc)
-			rc = store_load_run(st, id, &r, &d);
+		rc = store_resolve_load(st, pos[0], &r, &d);
 		if (!rc)
 			rc = make_report(st, r, out, no_plots, &d);
 		store_close(st);
 	}
 	res_run_free(r);
-	if (rc) {
-		ab_error("report: %s", d.msg);
-		return ab_rc_exit_status(rc);
-	}
-	return cli_finish(AB_EXIT_OK);
+	return cli_exit_rc(rc, &d, "report");
 }

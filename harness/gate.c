@@ -1,6 +1,9 @@
 /*
  * gate.c - the regression gate: per-case verdicts of a run against a
  * baseline run, their markdown table and the list of cases to re-measure.
+ * Time is judged on B relative to its own bracket's A arm (gate.h says
+ * why and gives the exact rule), falling back to raw B times where the A
+ * arm is not the same kernel in both runs.
  */
 #include "gate.h"
 
@@ -122,16 +125,146 @@ static double best_p(int na, int nb)
 	return erfc((mu - 0.5) / sqrt(var) / sqrt(2));
 }
 
-/* Median of the run's A arm over the baseline's, minus 1. */
-static double a_arm_change(const struct res_case *b, const struct res_case *r)
+/* The variant of c's A slots into buf; "" when it has none or they
+ * disagree: then median(A) does not stand for one kernel. */
+static void a_variant(const struct res_case *c, char *buf, size_t len)
 {
-	double *xb = NULL, *xr = NULL, ch = NAN;
-	int nb = 0, nr = 0;
-	if (!cmp_arm_samples(b, 'a', &xb, &nb, NULL) && !cmp_arm_samples(r, 'a', &xr, &nr, NULL) && nb && nr)
-		ch = stat_median(xr, nr) / stat_median(xb, nb) - 1;
-	free(xb);
-	free(xr);
-	return ch;
+	const char *v = NULL;
+	for (int i = 0; i < c->n_slots; i++) {
+		if (c->slots[i].arm != 'a')
+			continue;
+		if (v && strcmp(v, c->slots[i].variant)) {
+			v = "";
+			break;
+		}
+		v = c->slots[i].variant;
+	}
+	snprintf(buf, len, "%s", v ? v : "");
+}
+
+/* Largest |A_k - A1| / A1 over the later A slots (slot medians, as in the
+ * report's A/B/A table); NAN under two A slots. */
+static double a_drift(const struct res_case *c)
+{
+	const struct res_slot *first = NULL;
+	double drift = NAN;
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct res_slot *s = &c->slots[i];
+		if (s->arm != 'a')
+			continue;
+		if (!first) {
+			first = s;
+			continue;
+		}
+		double dr = stat_drift(first->median_ns, s->median_ns);
+		if (isnan(drift) || dr > drift)
+			drift = dr;
+	}
+	return drift;
+}
+
+/* One run's pooled samples of a case: B (divided by median(A) once
+ * normalised) and median(A). */
+struct arm_pool {
+	double *a, *b;
+	int na, nb;
+	double med_a; /* NAN without A samples */
+};
+
+static enum ab_rc pool_case(const struct res_case *c, struct arm_pool *p, struct ab_diag *d)
+{
+	memset(p, 0, sizeof *p);
+	enum ab_rc rc = cmp_arm_samples(c, 'a', &p->a, &p->na, d);
+	if (rc == AB_OK)
+		rc = cmp_arm_samples(c, 'b', &p->b, &p->nb, d);
+	p->med_a = p->na ? stat_median(p->a, p->na) : NAN;
+	return rc;
+}
+
+static void pool_free(struct arm_pool *p)
+{
+	free(p->a);
+	free(p->b);
+}
+
+/* Why a case cannot be normalised, or GATE_NORMALISED when it can. */
+static enum gate_basis basis_of(const struct gate_case *g, const struct arm_pool *pb, const struct arm_pool *pr)
+{
+	if (!g->a_variant_base[0] || !g->a_variant_run[0] || strcmp(g->a_variant_base, g->a_variant_run))
+		return GATE_RAW_VARIANT;
+	if (!(pb->med_a > 0) || !(pr->med_a > 0) || !isfinite(pb->med_a) || !isfinite(pr->med_a))
+		return GATE_RAW_NO_A;
+	return GATE_NORMALISED;
+}
+
+/* The bracket-normalised comparison: each run's B samples divided by its
+ * own median(A), then compared as the raw ones are. Scales the pools. */
+static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case *g)
+{
+	for (int i = 0; i < pb->nb; i++)
+		pb->b[i] /= pb->med_a;
+	for (int i = 0; i < pr->nb; i++)
+		pr->b[i] /= pr->med_a;
+	g->r_base = stat_median(pb->b, pb->nb);
+	g->r_run = stat_median(pr->b, pr->nb);
+	g->norm_change = g->r_run / g->r_base - 1;
+	g->norm_ratio = stat_speedup_ci(pr->b, pr->nb, pb->b, pb->nb, CMP_CI_LEVEL, CMP_RESAMPLES, CMP_SEED);
+	g->norm_p = stat_mann_whitney(pr->b, pr->nb, pb->b, pb->nb).p_value;
+}
+
+/* Fills the time fields of a case present in both runs: the basis, the
+ * normalised figures when it is normalised, the judged change and p, the
+ * noise floor and the A arm's own move. */
+static enum ab_rc judge_time(const struct res_case *b, const struct res_case *r, struct gate_case *g,
+			     struct ab_diag *d)
+{
+	struct arm_pool pb, pr;
+	enum ab_rc rc = pool_case(b, &pb, d);
+	if (rc == AB_OK)
+		rc = pool_case(r, &pr, d);
+	else
+		memset(&pr, 0, sizeof pr);
+	if (rc == AB_OK) {
+		a_variant(b, g->a_variant_base, sizeof g->a_variant_base);
+		a_variant(r, g->a_variant_run, sizeof g->a_variant_run);
+		g->basis = basis_of(g, &pb, &pr);
+		g->a_change = pr.med_a / pb.med_a - 1;
+		if (g->basis == GATE_NORMALISED && pb.nb && pr.nb)
+			normalise(&pb, &pr, g);
+		bool norm = g->basis == GATE_NORMALISED;
+		g->change = norm ? g->norm_change : g->raw_change;
+		g->p_value = norm ? g->norm_p : g->cmp.p_value;
+		g->drift_base = a_drift(b);
+		g->drift_run = a_drift(r);
+		g->noise_floor = fmax(isnan(g->drift_base) ? 0 : g->drift_base, isnan(g->drift_run) ? 0 : g->drift_run);
+	}
+	pool_free(&pb);
+	pool_free(&pr);
+	return rc;
+}
+
+/* The bar a change must clear: the threshold or the bracket's noise. */
+static double bar(const struct gate_case *g, double thr)
+{
+	return fmax(thr, g->noise_floor);
+}
+
+/* Beyond the bar in direction dir (+1 slower, -1 faster), significant. */
+static bool beyond(double change, double p, double bar_, int dir)
+{
+	return dir * change > bar_ && p < CMP_ALPHA;
+}
+
+/* The time verdict in direction dir. Normalised, B/A must clear the bar;
+ * when the A arm itself moved beyond the threshold the machine changed,
+ * one pair cannot say whether A or B followed it, so raw B must clear the
+ * bar too. In a fallback, raw B alone. */
+static bool time_moved(const struct gate_case *g, double thr, int dir)
+{
+	bool raw = beyond(g->raw_change, g->cmp.p_value, bar(g, thr), dir);
+	if (g->basis != GATE_NORMALISED)
+		return raw;
+	return beyond(g->norm_change, g->norm_p, bar(g, thr), dir) && (!g->a_moved || raw);
 }
 
 static enum gate_verdict verdict_of(const struct gate_case *g, double thr)
@@ -144,9 +277,21 @@ static enum gate_verdict verdict_of(const struct gate_case *g, double thr)
 		return GATE_LOST_EXACT;
 	if (g->time_regressed)
 		return GATE_REGRESSED;
-	if (g->change < -thr && g->cmp.p_value < CMP_ALPHA)
+	if (time_moved(g, thr, -1))
 		return GATE_FASTER;
 	return GATE_PASS;
+}
+
+static void clear_time(struct gate_case *g)
+{
+	g->basis = GATE_NORMALISED;
+	g->raw_change = g->cmp.ratio.point - 1;
+	g->r_base = g->r_run = g->norm_change = g->norm_p = NAN;
+	g->norm_ratio = (struct stat_interval){ NAN, NAN, NAN };
+	g->change = g->raw_change;
+	g->p_value = g->cmp.p_value;
+	g->drift_base = g->drift_run = g->a_change = NAN;
+	g->noise_floor = 0;
 }
 
 /* Judges one case; b or r may be NULL (missing, new). */
@@ -158,17 +303,18 @@ static enum ab_rc judge_case(const struct res_case *b, const struct res_case *r,
 	if (rc != AB_OK)
 		return rc;
 	snprintf(g->name, sizeof g->name, "%s", g->cmp.name);
-	g->change = g->cmp.ratio.point - 1;
-	g->a_change = NAN;
+	clear_time(g);
 	g->run_exact = r != NULL;
 	if (b && r) {
 		judge_run_slots(b, r, g);
 		judge_missing_outputs(b, r, g);
 		if (g->cmp.a.n > 0 && g->cmp.b.n == 0)
 			g->cmp.verdict = CMP_MISSING_B; /* the run kept no B samples of it */
-		g->time_regressed = g->change > thr && g->cmp.p_value < CMP_ALPHA;
+		if ((rc = judge_time(b, r, g, d)) != AB_OK)
+			return rc;
+		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > thr;
+		g->time_regressed = time_moved(g, thr, +1);
 		g->underpowered = best_p(g->cmp.a.n, g->cmp.b.n) >= CMP_ALPHA;
-		g->a_change = a_arm_change(b, r);
 	}
 	g->verdict = verdict_of(g, thr);
 	return AB_OK;
@@ -180,6 +326,7 @@ static void count(struct gate_result *r, const struct gate_case *g)
 	r->n_lost_exact += g->lost_exact;
 	r->n_missing += g->verdict == GATE_MISSING;
 	r->n_faster += g->verdict == GATE_FASTER;
+	r->n_raw += g->basis != GATE_NORMALISED && g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
 	r->n_failed += g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 }
 
@@ -263,15 +410,46 @@ static void print_arm(FILE *f, const struct cmp_arm *a)
 			md_us(a->p90_ns, hi, sizeof hi), a->n);
 }
 
-static void print_change(FILE *f, const struct gate_case *g)
+/* ratio - 1, with the last-bit residue of dividing two equal ratios
+ * (an ulp under 1) taken as 0, so that it prints +0.00%, not -0.00%. */
+static double change_of(double ratio)
+{
+	double c = ratio - 1;
+	return fabs(c) < 1e-12 ? 0 : c;
+}
+
+/* "+7.67% [+4.42%, +11.97%]": a ratio - 1 with its interval; "n/a" for NAN. */
+static void print_change(FILE *f, const struct stat_interval *ratio)
 {
 	char c[32], lo[32], hi[32];
-	if (isnan(g->change)) {
+	if (isnan(ratio->point)) {
 		fputs("n/a", f);
 		return;
 	}
-	fprintf(f, "%s [%s, %s]", md_pct(g->change, c, sizeof c), md_pct(g->cmp.ratio.low - 1, lo, sizeof lo),
-		md_pct(g->cmp.ratio.high - 1, hi, sizeof hi));
+	fprintf(f, "%s [%s, %s]", md_pct(change_of(ratio->point), c, sizeof c),
+		md_pct(change_of(ratio->low), lo, sizeof lo), md_pct(change_of(ratio->high), hi, sizeof hi));
+}
+
+/* The normalised change, or why there is none. */
+static void print_norm_change(FILE *f, const struct gate_case *g)
+{
+	if (g->basis == GATE_NORMALISED)
+		print_change(f, &g->norm_ratio);
+	else
+		fputs(g->basis == GATE_RAW_VARIANT ? "n/a (A arm differs)" : "n/a (no A samples)", f);
+}
+
+static bool compared(const struct gate_case *g)
+{
+	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
+}
+
+static void print_floor(FILE *f, const struct gate_case *g)
+{
+	if (!compared(g) || (isnan(g->drift_base) && isnan(g->drift_run)))
+		fputs("n/a", f);
+	else
+		fprintf(f, "%.2f%%", g->noise_floor * 100);
 }
 
 static void print_exact(FILE *f, const struct gate_case *g)
@@ -285,20 +463,62 @@ static void print_exact(FILE *f, const struct gate_case *g)
 		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
 }
 
+/* Why a slowdown beyond the threshold still passed. */
+static void print_pass_reason(FILE *f, const struct gate_case *g)
+{
+	fputs(" (slower beyond the threshold, ", f);
+	if (!(g->p_value < CMP_ALPHA))
+		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
+	else if (!(g->change > g->noise_floor))
+		fprintf(f, "within the A arm's drift of %.2f%%", g->noise_floor * 100);
+	else
+		fputs("against the A arm only, not in raw B time", f);
+	fputs(")", f);
+}
+
+/* A fallback to raw B times, said in the verdict. */
+static void print_fallback(FILE *f, const struct gate_case *g)
+{
+	if (g->basis == GATE_RAW_NO_A) {
+		fputs("; judged on raw B times: no A samples to normalise by", f);
+		return;
+	}
+	fputs("; judged on raw B times: the A arm is ", f);
+	md_code(f, g->a_variant_base[0] ? g->a_variant_base : "(mixed)");
+	fputs(" in the baseline, ", f);
+	md_code(f, g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
+	fputs(" in the run", f);
+}
+
+/* The A arm moved between the runs beyond the threshold while B's raw or
+ * judged change is beyond it too: the machine, not the kernel, may be
+ * what moved. Only said where A is the same kernel in both runs. */
+static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
+{
+	char pct[32];
+	if (!g->a_moved)
+		return;
+	if (!(fabs(g->raw_change) > thr) && !(fabs(g->change) > thr))
+		return;
+	bool same_way = g->a_change * g->raw_change > 0;
+	fprintf(f, "; the A arm moved %s%s: the machine may have changed", md_pct(g->a_change, pct, sizeof pct),
+		same_way ? " too" : "");
+}
+
 static void print_verdict(FILE *f, const struct gate_case *g, double thr)
 {
 	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 	const char *mark = fail ? "**" : "";
 	fprintf(f, "%s%s%s", mark, gate_verdict_str(g->verdict), mark);
+	if (!compared(g))
+		return;
 	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
 		fputs(", also regressed", f);
 	if (g->verdict == GATE_PASS && g->change > thr)
-		fprintf(f, " (slower beyond the threshold, %s)",
-			g->underpowered ? "too few samples to call it" : "not significant");
-	if ((g->verdict == GATE_REGRESSED || g->change > thr) && fabs(g->a_change) > thr) {
-		char pct[32];
-		fprintf(f, "; the A arm moved %s too: the machine may have changed", md_pct(g->a_change, pct, sizeof pct));
-	}
+		print_pass_reason(f, g);
+	if (g->basis != GATE_NORMALISED)
+		print_fallback(f, g);
+	print_a_moved(f, g, thr);
 }
 
 static void print_row(FILE *f, const struct gate_case *g, double thr)
@@ -311,12 +531,28 @@ static void print_row(FILE *f, const struct gate_case *g, double thr)
 	fputs(" | ", f);
 	print_arm(f, &g->cmp.b);
 	fputs(" | ", f);
-	print_change(f, g);
-	fprintf(f, " | %s | ", md_p(g->cmp.p_value, p, sizeof p));
+	print_change(f, &g->cmp.ratio);
+	fputs(" | ", f);
+	print_norm_change(f, g);
+	fputs(" | ", f);
+	print_floor(f, g);
+	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
 	print_exact(f, g);
 	fputs(" | ", f);
 	print_verdict(f, g, thr);
 	fputs(" |\n", f);
+}
+
+/* ", A arm `eager`", with the baseline's when it differs. */
+static void print_arm_name(FILE *f, const char *which, const char *run, const char *base)
+{
+	fprintf(f, ", %s arm ", which);
+	md_code(f, run);
+	if (strcmp(run, base)) {
+		fputs(" (baseline: ", f);
+		md_code(f, base);
+		fputs(")", f);
+	}
 }
 
 static void print_headline(FILE *f, const struct res_run *base, const struct res_run *run,
@@ -337,18 +573,26 @@ static void print_headline(FILE *f, const struct res_run *base, const struct res
 	md_code(f, run->scenario_name);
 	fputs(", device ", f);
 	md_cell(f, run->device.name);
-	fputs(", B arm ", f);
-	md_code(f, run->arm_b);
+	print_arm_name(f, "A", run->arm_a, base->arm_a);
+	print_arm_name(f, "B", run->arm_b, base->arm_b);
 	fputs(".\n\n", f);
 }
 
 static void print_rule(FILE *f, const struct gate_options *o, const struct gate_result *r)
 {
-	fprintf(f, "A case fails when its B arm is slower than the baseline's by more than %.2f%% (", r->max_regression_pct);
+	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
+		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
+		   "r(run) / r(baseline) - 1 with its %.0f%% bootstrap interval, p from a two-sided Mann-Whitney U "
+		   "test on each run's B samples divided by that run's median(A). A case fails when its B/A change "
+		   "exceeds %.2f%% (", CMP_CI_LEVEL * 100, r->max_regression_pct);
 	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
-	fprintf(f, ") and a two-sided Mann-Whitney U test gives p < %g, when it lost bit-exactness, or when "
-		   "it is missing from the run. Change = median(run) / median(baseline) - 1 with its %.0f%% "
-		   "bootstrap interval; improvements never fail.\n\n", CMP_ALPHA, CMP_CI_LEVEL * 100);
+	fprintf(f, ") and the noise floor with p < %g (and, when the A arm itself moved between the runs by more "
+		   "than that threshold, the raw B change does too), when it lost bit-exactness, or when it is "
+		   "missing from the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the "
+		   "two runs: how far the machine moved within a bracket. Raw B change = median(B, run) / "
+		   "median(B, baseline) - 1; a case whose A arm is a different variant in the two runs is judged on "
+		   "it alone (with the Mann-Whitney p of the raw samples), as its verdict says. Improvements never "
+		   "fail.\n\n", CMP_ALPHA);
 }
 
 static void print_tally(FILE *f, const struct gate_result *r)
@@ -356,16 +600,20 @@ static void print_tally(FILE *f, const struct gate_result *r)
 	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness, %d missing), "
 		   "%d faster.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed, r->n_time_regressed,
 		r->n_lost_exact, r->n_missing, r->n_faster);
+	if (r->n_raw)
+		fprintf(f, "%d case%s judged on raw B times: the A arm differs between the runs, so normalising by "
+			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");
 }
 
 enum ab_rc gate_print(FILE *f, const struct res_run *base, const struct res_run *run, const struct gate_options *o,
 		      const struct gate_result *r, struct ab_diag *d)
 {
 	static const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
-					    "change [95% CI]", "p", "bit-exact", "verdict" };
+					    "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", "p",
+					    "bit-exact", "verdict" };
 	print_headline(f, base, run, o, r);
 	print_rule(f, o, r);
-	md_table_head(f, 7, cols, "lrrrrll");
+	md_table_head(f, 9, cols, "lrrrrrrll");
 	for (int i = 0; i < r->n_cases; i++)
 		print_row(f, &r->cases[i], r->max_regression_pct / 100);
 	print_tally(f, r);

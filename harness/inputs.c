@@ -11,15 +11,7 @@
 
 #include <string.h>
 
-#define SM64_GAMMA 0x9E3779B97F4A7C15ull
-
-static uint64_t sm64_mix(uint64_t x)
-{
-	uint64_t z = x + SM64_GAMMA;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+#include "rng.h"
 
 static uint64_t fnv1a64(const char *s)
 {
@@ -33,29 +25,14 @@ static uint64_t fnv1a64(const char *s)
 
 void inp_rng_seed(struct inp_rng *r, uint64_t scenario_seed, const char *case_name, int tensor_index)
 {
-	uint64_t key = sm64_mix(sm64_mix(scenario_seed) ^ fnv1a64(case_name)) ^ (uint64_t)(int64_t)tensor_index;
+	uint64_t key = rng_mix(rng_mix(scenario_seed) ^ fnv1a64(case_name)) ^ (uint64_t)(int64_t)tensor_index;
 
-	for (int i = 0; i < 4; i++)
-		r->s[i] = sm64_mix(key + (uint64_t)i * SM64_GAMMA);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
+	rng_seed(r->s, key);
 }
 
 uint64_t inp_rng_next(struct inp_rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+	return rng_next(r->s);
 }
 
 double inp_uniform(struct inp_rng *r)

@@ -9,13 +9,14 @@
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "numparse.h"
 
 #define PROF_MAX_FILES 256
 #define PROF_MAX_TEXT (1 << 20)
@@ -50,28 +51,6 @@ static int fail_key(struct parse_ctx *c, const char *fmt, ...)
 	return 0;
 }
 
-static bool parse_double(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_i64(const char *s, int64_t *out)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
-		return false;
-	*out = (int64_t)v;
-	return true;
-}
-
 static int set_string(struct parse_ctx *c, const char *key, const char *value, char *dst, size_t len)
 {
 	if (strlen(value) >= len)
@@ -85,7 +64,7 @@ static int set_number(struct parse_ctx *c, const char *key, const char *value, d
 		      double hi, double *dst)
 {
 	double v;
-	if (!parse_double(value, &v))
+	if (!num_parse_double(value, &v))
 		return fail_key(c, "'%s' needs a number, not '%s'", key, value);
 	if (v < lo || (lo_open && v == lo) || v > hi)
 		return fail_key(c, "'%s' out of range: '%s'", key, value);
@@ -96,7 +75,7 @@ static int set_number(struct parse_ctx *c, const char *key, const char *value, d
 static int set_count(struct parse_ctx *c, const char *key, const char *value, int64_t hi, int64_t *dst)
 {
 	int64_t v;
-	if (!parse_i64(value, &v))
+	if (!num_parse_i64(value, &v))
 		return fail_key(c, "'%s' needs an integer, not '%s'", key, value);
 	if (v < 0 || v > hi)
 		return fail_key(c, "'%s' out of range: '%s'", key, value);

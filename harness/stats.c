@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -94,41 +96,13 @@ double stat_drift(double a1, double a2)
 }
 
 /*
- * The bootstrap's generator: xoshiro256** (Blackman and Vigna), its four
- * state words the first four outputs of splitmix64 started at the seed (the
- * seeding its authors recommend). A private copy so that statistics do not
- * depend on the input generator's module.
+ * The bootstrap's generator: xoshiro256** seeded from the seed by splitmix64
+ * (rng.h), a state of its own so that statistics do not depend on how the
+ * inputs draw their numbers.
  */
 struct boot_rng {
 	uint64_t s[4];
 };
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t boot_next(struct boot_rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
-}
 
 /* Unbiased integer in [0, bound): rejects the few draws below 2^64 mod bound. */
 static uint32_t boot_index(struct boot_rng *r, uint32_t bound)
@@ -136,7 +110,7 @@ static uint32_t boot_index(struct boot_rng *r, uint32_t bound)
 	uint64_t threshold = (0 - (uint64_t)bound) % bound, v;
 
 	do
-		v = boot_next(r);
+		v = rng_next(r->s);
 	while (v < threshold);
 	return (uint32_t)(v % bound);
 }
@@ -173,12 +147,10 @@ static int bootstrap_ratios(const double *sa, int na, const double *sb, int nb, 
 {
 	int *count = malloc((size_t)(na > nb ? na : nb) * sizeof *count);
 	struct boot_rng r;
-	uint64_t x = seed;
 
 	if (!count)
 		return 0;
-	for (int i = 0; i < 4; i++)
-		r.s[i] = splitmix64(&x);
+	rng_seed(r.s, seed);
 	for (int k = 0; k < resamples; k++) {
 		double ma = resample_median(sa, na, count, &r);
 		double mb = resample_median(sb, nb, count, &r);

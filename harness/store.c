@@ -217,13 +217,14 @@ static void *grow(void *p, int n, int *cap, size_t size)
 
 struct bind {
 	sqlite3_stmt *s;
-	int i;  /* parameters bound so far */
-	int rc; /* first sqlite error */
+	int i;     /* parameters bound so far */
+	int rc;    /* first sqlite error */
+	bool once; /* from prepare_bind: run_bound finalizes s instead of resetting it */
 };
 
 static struct bind bind_start(sqlite3_stmt *s)
 {
-	return (struct bind){ .s = s, .i = 0, .rc = SQLITE_OK };
+	return (struct bind){ .s = s, .i = 0, .rc = SQLITE_OK, .once = false };
 }
 
 static void b_null(struct bind *b)
@@ -282,8 +283,27 @@ static void b_real(struct bind *b, double v)
 		b->rc = sqlite3_bind_double(b->s, i, v);
 }
 
-/* Steps a statement that returns no row and resets it for the next use.
- * fmt names what was being done, for the message. */
+/* Prepares sql and starts binding its parameters: the first step of a
+ * statement used once (finished by run_bound or sqlite3_finalize(b->s)). */
+static enum ab_rc prepare_bind(struct store *st, const char *sql, struct bind *b, struct ab_diag *d)
+{
+	sqlite3_stmt *s;
+	enum ab_rc rc = prepare(st, sql, &s, d);
+	*b = bind_start(s);
+	b->once = true;
+	return rc;
+}
+
+/* The first step after binding: SQLITE_ROW, SQLITE_DONE or an error code
+ * (a failed bind's included). */
+static int step_bound(const struct bind *b)
+{
+	return b->rc == SQLITE_OK ? sqlite3_step(b->s) : b->rc;
+}
+
+/* Steps a statement that returns no row, then resets it for the next use
+ * (or finalizes it, when it came from prepare_bind). fmt names what was
+ * being done, for the message. */
 static enum ab_rc run_bound(struct store *st, struct bind *b, struct ab_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static enum ab_rc run_bound(struct store *st, struct bind *b, struct ab_diag *d, const char *fmt, ...)
@@ -292,15 +312,35 @@ static enum ab_rc run_bound(struct store *st, struct bind *b, struct ab_diag *d,
 	if (b->i != sqlite3_bind_parameter_count(b->s)) {
 		rc = ab_fail(d, AB_ERR_INTERNAL, "bound %d of %d parameters of '%.60s'", b->i,
 			     sqlite3_bind_parameter_count(b->s), sqlite3_sql(b->s));
-	} else if ((b->rc == SQLITE_OK ? sqlite3_step(b->s) : b->rc) != SQLITE_DONE) {
+	} else if (step_bound(b) != SQLITE_DONE) {
 		va_list ap;
 		va_start(ap, fmt);
 		rc = db_vfail(st, d, fmt, ap);
 		va_end(ap);
 	}
+	if (b->once) {
+		sqlite3_finalize(b->s);
+		return rc;
+	}
 	sqlite3_reset(b->s);
 	sqlite3_clear_bindings(b->s);
 	return rc;
+}
+
+/* Statements prepared together and finalized together (NULL entries of a
+ * failed prepare_all are harmless to finalize_all). */
+static enum ab_rc prepare_all(struct store *st, const char *const *sql, sqlite3_stmt **s, int n, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < n; i++)
+		rc = prepare(st, sql[i], &s[i], d);
+	return rc;
+}
+
+static void finalize_all(sqlite3_stmt **s, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_finalize(s[i]);
 }
 
 /* ---- reading columns in order ---------------------------------------- */
@@ -537,60 +577,54 @@ static void read_device(struct col *c, struct res_device *dv)
 /* Looks the device up by its identity; *id = 0 when absent. */
 static enum ab_rc device_find(struct store *st, const struct res_device *dv, int64_t *id, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st,
-				"SELECT id FROM devices WHERE uuid = ? AND name = ? AND backend = ?"
-				" AND driver_version = ? AND runtime_version = ?",
-				&s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st,
+				     "SELECT id FROM devices WHERE uuid = ? AND name = ? AND backend = ?"
+				     " AND driver_version = ? AND runtime_version = ?",
+				     &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	B_STR(&b, dv->uuid);
 	B_STR(&b, dv->name);
 	B_STR(&b, dv->backend);
 	B_STR(&b, dv->driver_version);
 	B_STR(&b, dv->runtime_version);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
-	*id = src == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	int src = step_bound(&b);
+	*id = src == SQLITE_ROW ? sqlite3_column_int64(b.s, 0) : 0;
 	if (src != SQLITE_ROW && src != SQLITE_DONE)
 		rc = db_fail(st, d, "look up device '%s'", dv->name);
-	sqlite3_finalize(s);
+	sqlite3_finalize(b.s);
 	return rc;
 }
 
 /* Caches a newly measured copy bandwidth on the device row. */
 static enum ab_rc device_set_copy(struct store *st, int64_t id, double gbps, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	if (!(isfinite(gbps) && gbps > 0))
 		return AB_OK;
-	enum ab_rc rc = prepare(st, "UPDATE devices SET copy_gbps = ? WHERE id = ?", &s, d);
+	enum ab_rc rc = prepare_bind(st, "UPDATE devices SET copy_gbps = ? WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_real(&b, gbps);
 	b_i64(&b, id);
-	rc = run_bound(st, &b, d, "update the copy bandwidth of device %" PRId64, id);
-	sqlite3_finalize(s);
-	return rc;
+	return run_bound(st, &b, d, "update the copy bandwidth of device %" PRId64, id);
 }
 
 /* The existing row for this device (same uuid, name, backend, driver and
  * runtime), else a new one. */
 static enum ab_rc device_upsert(struct store *st, const struct res_device *dv, int64_t *id, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	enum ab_rc rc = device_find(st, dv, id, d);
 	if (rc || *id)
 		return rc ? rc : device_set_copy(st, *id, dv->copy_gbps, d);
-	rc = prepare(st, "INSERT INTO devices (" DEVICE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &s, d);
+	rc = prepare_bind(st, "INSERT INTO devices (" DEVICE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	bind_device(&b, dv);
 	rc = run_bound(st, &b, d, "insert device '%s'", dv->name);
 	*id = sqlite3_last_insert_rowid(st->db);
-	sqlite3_finalize(s);
 	return rc;
 }
 
@@ -654,18 +688,16 @@ static int64_t read_run(struct col *c, struct res_run *r, bool *ok)
 static enum ab_rc insert_run(struct store *st, const struct res_run *r, int64_t device_id, int64_t *id,
 			     struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st,
-				"INSERT INTO runs (" RUN_COLS ") VALUES "
-				"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-				&s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st,
+				     "INSERT INTO runs (" RUN_COLS ") VALUES "
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	bind_run(&b, r, device_id);
 	rc = run_bound(st, &b, d, "insert run of scenario '%s'", r->scenario_name);
 	*id = sqlite3_last_insert_rowid(st->db);
-	sqlite3_finalize(s);
 	return rc;
 }
 
@@ -692,40 +724,22 @@ enum ab_rc store_begin_run(struct store *st, struct res_run *r, struct ab_diag *
 
 /* ---- finishing a run: every result in one transaction ---------------- */
 
-struct writer {
-	struct store *st;
-	sqlite3_stmt *cas, *slot, *sample, *kernel, *output;
+/* The writer's statements, prepared once per run and indexed by W_*. */
+enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
+
+static const char *const writer_sql[W_N] = {
+	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?)",
+	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+		   ",?,?,?,?,?,?,?,?,?,?,?)",
+	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
+	[W_KERNEL] = "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
+	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 };
 
-static enum ab_rc writer_prepare(struct writer *w, struct ab_diag *d)
-{
-	enum ab_rc rc = prepare(w->st, "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?)",
-				&w->cas, d);
-	if (!rc)
-		rc = prepare(w->st,
-			     "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
-			     ",?,?,?,?,?,?,?,?,?,?,?)",
-			     &w->slot, d);
-	if (!rc)
-		rc = prepare(w->st, "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
-			     &w->sample, d);
-	if (!rc)
-		rc = prepare(w->st, "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
-			     &w->kernel, d);
-	if (!rc)
-		rc = prepare(w->st, "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-			     &w->output, d);
-	return rc;
-}
-
-static void writer_finalize(struct writer *w)
-{
-	sqlite3_finalize(w->cas);
-	sqlite3_finalize(w->slot);
-	sqlite3_finalize(w->sample);
-	sqlite3_finalize(w->kernel);
-	sqlite3_finalize(w->output);
-}
+struct writer {
+	struct store *st;
+	sqlite3_stmt *s[W_N];
+};
 
 static void bind_case(struct bind *b, const struct res_case *c)
 {
@@ -872,7 +886,7 @@ static enum ab_rc write_samples(struct writer *w, int64_t slot_id, const struct 
 		return ab_fail(d, AB_ERR_INTERNAL, "slot '%s' of case '%s' has %d samples and no array", s->label,
 			       cname, s->n_samples);
 	for (int i = 0; i < s->n_samples; i++) {
-		struct bind b = bind_start(w->sample);
+		struct bind b = bind_start(w->s[W_SAMPLE]);
 		b_i64(&b, slot_id);
 		b_i64(&b, i);
 		b_real(&b, s->samples_ns[i]);
@@ -889,7 +903,7 @@ static enum ab_rc write_kernels(struct writer *w, int64_t slot_id, const struct 
 				struct ab_diag *d)
 {
 	for (int i = 0; i < s->n_kernels; i++) {
-		struct bind b = bind_start(w->kernel);
+		struct bind b = bind_start(w->s[W_KERNEL]);
 		b_i64(&b, slot_id);
 		bind_kernel(&b, &s->kernels[i]);
 		enum ab_rc rc = run_bound(w->st, &b, d, "insert kernel '%.80s' of slot '%s' of case '%s'",
@@ -907,7 +921,7 @@ static enum ab_rc write_outputs(struct writer *w, int64_t slot_id, const struct 
 		return ab_fail(d, AB_ERR_INTERNAL, "slot '%s' of case '%s' has %d outputs", s->label, cname,
 			       s->n_outputs);
 	for (int i = 0; i < s->n_outputs; i++) {
-		struct bind b = bind_start(w->output);
+		struct bind b = bind_start(w->s[W_OUTPUT]);
 		b_i64(&b, slot_id);
 		b_i64(&b, i);
 		bind_output(&b, &s->outputs[i]);
@@ -922,7 +936,7 @@ static enum ab_rc write_outputs(struct writer *w, int64_t slot_id, const struct 
 static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct res_case *c, const struct res_slot *s,
 			     struct ab_diag *d)
 {
-	struct bind b = bind_start(w->slot);
+	struct bind b = bind_start(w->s[W_SLOT]);
 	b_i64(&b, case_id);
 	bind_slot(&b, s);
 	enum ab_rc rc = run_bound(w->st, &b, d, "insert slot '%s' of case '%s'", s->label, c->name);
@@ -939,7 +953,7 @@ static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct res
 static enum ab_rc write_case(struct writer *w, int64_t run_id, int ordinal, const struct res_case *c,
 			     struct ab_diag *d)
 {
-	struct bind b = bind_start(w->cas);
+	struct bind b = bind_start(w->s[W_CASE]);
 	b_i64(&b, run_id);
 	b_i64(&b, ordinal);
 	bind_case(&b, c);
@@ -953,42 +967,38 @@ static enum ab_rc write_case(struct writer *w, int64_t run_id, int ordinal, cons
 /* The run must exist and still be 'running': results are written once. */
 static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st, "SELECT status FROM runs WHERE id = ?", &s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "SELECT status FROM runs WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_i64(&b, id);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
+	int src = step_bound(&b);
 	if (src == SQLITE_DONE)
 		rc = ab_fail(d, AB_ERR_DATA, "no run %" PRId64 " in '%s'", id, st->path);
 	else if (src != SQLITE_ROW)
 		rc = db_fail(st, d, "read the status of run %" PRId64, id);
-	else if (strcmp((const char *)sqlite3_column_text(s, 0), "running") != 0)
+	else if (strcmp((const char *)sqlite3_column_text(b.s, 0), "running") != 0)
 		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id,
-			     (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+			     (const char *)sqlite3_column_text(b.s, 0));
+	sqlite3_finalize(b.s);
 	return rc;
 }
 
 static enum ab_rc mark_ok(struct store *st, const struct res_run *r, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	char now[32];
-	enum ab_rc rc = prepare(st, "UPDATE runs SET status = 'ok', finished_at = ?, notes = ? WHERE id = ?", &s, d);
+	enum ab_rc rc = prepare_bind(st, "UPDATE runs SET status = 'ok', finished_at = ?, notes = ? WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	utc_now(now, sizeof now);
-	struct bind b = bind_start(s);
 	if (r->finished_at[0])
 		B_STR(&b, r->finished_at);
 	else
 		b_text(&b, now);
 	B_STR(&b, r->notes);
 	b_i64(&b, r->id);
-	rc = run_bound(st, &b, d, "mark run %" PRId64 " 'ok'", r->id);
-	sqlite3_finalize(s);
-	return rc;
+	return run_bound(st, &b, d, "mark run %" PRId64 " 'ok'", r->id);
 }
 
 /* The copy bandwidth may have been measured after store_begin_run. */
@@ -1008,14 +1018,14 @@ enum ab_rc store_finish_run(struct store *st, const struct res_run *r, struct ab
 	if (!rc)
 		rc = check_running(st, r->id, d);
 	if (!rc)
-		rc = writer_prepare(&w, d);
+		rc = prepare_all(st, writer_sql, w.s, W_N, d);
 	for (int i = 0; !rc && i < r->n_cases; i++)
 		rc = write_case(&w, r->id, i, &r->cases[i], d);
 	if (!rc)
 		rc = mark_ok(st, r, d);
 	if (!rc)
 		rc = update_run_device(st, r, d);
-	writer_finalize(&w);
+	finalize_all(w.s, W_N);
 	if (!rc)
 		rc = exec(st, "COMMIT", "commit the results", d);
 	if (rc)
@@ -1025,33 +1035,28 @@ enum ab_rc store_finish_run(struct store *st, const struct res_run *r, struct ab
 
 static enum ab_rc mark_failed(struct store *st, int64_t id, const char *error, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	char now[32];
-	enum ab_rc rc = prepare(st, "UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ?", &s, d);
+	enum ab_rc rc =
+		prepare_bind(st, "UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	utc_now(now, sizeof now);
-	struct bind b = bind_start(s);
 	b_text(&b, error ? error : "");
 	b_text(&b, now);
 	b_i64(&b, id);
-	rc = run_bound(st, &b, d, "mark run %" PRId64 " 'failed'", id);
-	sqlite3_finalize(s);
-	return rc;
+	return run_bound(st, &b, d, "mark run %" PRId64 " 'failed'", id);
 }
 
 /* Results of a failed run never stay (the cascade removes slots and below). */
 static enum ab_rc drop_cases(struct store *st, int64_t id, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st, "DELETE FROM cases WHERE run_id = ?", &s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "DELETE FROM cases WHERE run_id = ?", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_i64(&b, id);
-	rc = run_bound(st, &b, d, "delete the results of run %" PRId64, id);
-	sqlite3_finalize(s);
-	return rc;
+	return run_bound(st, &b, d, "delete the results of run %" PRId64, id);
 }
 
 enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d)
@@ -1072,45 +1077,32 @@ enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, s
 
 /* ---- listing and resolving runs -------------------------------------- */
 
-static void read_summary(sqlite3_stmt *s, struct res_run_summary *m)
-{
-	struct col c = { s, 0 };
-	m->id = c_i64(&c);
-	C_STR(&c, m->started_at);
-	C_STR(&c, m->status);
-	C_STR(&c, m->label);
-	C_STR(&c, m->scenario_name);
-	C_STR(&c, m->backend);
-	C_STR(&c, m->device);
-	m->n_cases = c_int(&c);
-}
-
-enum ab_rc store_list_runs(struct store *st, struct res_run_summary **out, int *n, struct ab_diag *d)
+/* Every row of sql (no parameters) read by read_row into a malloc'd array
+ * of size-byte elements; nothing on failure. what ("list runs") names the
+ * work in the messages. */
+static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void (*read_row)(struct col *, void *),
+			    void **out, int *n, const char *what, struct ab_diag *d)
 {
 	sqlite3_stmt *s;
-	struct res_run_summary *v = NULL;
+	void *v = NULL;
 	int cap = 0, src;
 	*out = NULL;
 	*n = 0;
-	enum ab_rc rc = prepare(st,
-				"SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
-				" (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
-				" FROM runs r JOIN devices dv ON dv.id = r.device_id"
-				" ORDER BY r.started_at DESC, r.id DESC",
-				&s, d);
+	enum ab_rc rc = prepare(st, sql, &s, d);
 	if (rc)
 		return rc;
 	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
-		void *q = grow(v, *n, &cap, sizeof *v);
+		void *q = grow(v, *n, &cap, size);
 		if (!q) {
-			rc = nomem(d, "list runs");
+			rc = nomem(d, what);
 			break;
 		}
 		v = q;
-		read_summary(s, &v[(*n)++]);
+		struct col c = { s, 0 };
+		read_row(&c, (char *)v + (size_t)(*n)++ * size);
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = db_fail(st, d, "list runs of '%s'", st->path);
+		rc = db_fail(st, d, "%s of '%s'", what, st->path);
 	sqlite3_finalize(s);
 	if (rc) {
 		free(v);
@@ -1121,26 +1113,51 @@ enum ab_rc store_list_runs(struct store *st, struct res_run_summary **out, int *
 	return AB_OK;
 }
 
+static void read_summary(struct col *c, void *p)
+{
+	struct res_run_summary *m = p;
+	m->id = c_i64(c);
+	C_STR(c, m->started_at);
+	C_STR(c, m->status);
+	C_STR(c, m->label);
+	C_STR(c, m->scenario_name);
+	C_STR(c, m->backend);
+	C_STR(c, m->device);
+	m->n_cases = c_int(c);
+}
+
+enum ab_rc store_list_runs(struct store *st, struct res_run_summary **out, int *n, struct ab_diag *d)
+{
+	void *v;
+	enum ab_rc rc = list_rows(st,
+				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
+				  " ORDER BY r.started_at DESC, r.id DESC",
+				  sizeof **out, read_summary, &v, n, "list runs", d);
+	*out = v;
+	return rc;
+}
+
 /* One id from a query with at most one text or integer parameter. */
 static enum ab_rc query_id(struct store *st, const char *sql, const char *text, int64_t num, int64_t *id,
 			   bool *found, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st, sql, &s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, sql, &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	if (text)
 		b_text(&b, text);
-	else if (sqlite3_bind_parameter_count(s) > 0)
+	else if (sqlite3_bind_parameter_count(b.s) > 0)
 		b_i64(&b, num);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
+	int src = step_bound(&b);
 	*found = src == SQLITE_ROW;
 	if (*found)
-		*id = sqlite3_column_int64(s, 0);
+		*id = sqlite3_column_int64(b.s, 0);
 	else if (src != SQLITE_DONE)
 		rc = db_fail(st, d, "look up a run in '%s'", st->path);
-	sqlite3_finalize(s);
+	sqlite3_finalize(b.s);
 	return rc;
 }
 
@@ -1178,40 +1195,21 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 
 /* ---- loading a run back ---------------------------------------------- */
 
-struct loader {
-	struct store *st;
-	sqlite3_stmt *cases, *slots, *samples, *kernels, *outputs;
+/* The loader's child queries, one parameter each (the parent's id), indexed by L_*. */
+enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_N };
+
+static const char *const loader_sql[L_N] = {
+	[L_CASES] = "SELECT id, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
+	[L_SLOTS] = "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
+	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
+	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
+	[L_OUTPUTS] = "SELECT " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
 };
 
-static enum ab_rc loader_prepare(struct loader *L, struct ab_diag *d)
-{
-	enum ab_rc rc = prepare(L->st, "SELECT id, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
-				&L->cases, d);
-	if (!rc)
-		rc = prepare(L->st, "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
-			     &L->slots, d);
-	if (!rc)
-		rc = prepare(L->st, "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
-			     &L->samples, d);
-	if (!rc)
-		rc = prepare(L->st,
-			     "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ?"
-			     " ORDER BY total_ns DESC, id",
-			     &L->kernels, d);
-	if (!rc)
-		rc = prepare(L->st, "SELECT " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx", &L->outputs,
-			     d);
-	return rc;
-}
-
-static void loader_finalize(struct loader *L)
-{
-	sqlite3_finalize(L->cases);
-	sqlite3_finalize(L->slots);
-	sqlite3_finalize(L->samples);
-	sqlite3_finalize(L->kernels);
-	sqlite3_finalize(L->outputs);
-}
+struct loader {
+	struct store *st;
+	sqlite3_stmt *s[L_N];
+};
 
 /* Binds the parent id of a child query (always parameter 1). */
 static enum ab_rc bind_parent(struct loader *L, sqlite3_stmt *s, int64_t id, struct ab_diag *d)
@@ -1234,9 +1232,9 @@ static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct res_slo
 	s->kernel_ns = malloc((size_t)s->n_samples * sizeof *s->kernel_ns);
 	if (!s->samples_ns || !s->kernel_ns)
 		return nomem(d, "load samples");
-	enum ab_rc rc = bind_parent(L, L->samples, slot_id, d);
-	while (!rc && (src = sqlite3_step(L->samples)) == SQLITE_ROW) {
-		struct col c = { L->samples, 0 };
+	enum ab_rc rc = bind_parent(L, L->s[L_SAMPLES], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_SAMPLES])) == SQLITE_ROW) {
+		struct col c = { L->s[L_SAMPLES], 0 };
 		if (c_i64(&c) != n || n >= s->n_samples)
 			break;
 		s->samples_ns[n] = c_real(&c);
@@ -1247,7 +1245,7 @@ static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct res_slo
 	else if (!rc && (src == SQLITE_ROW || n != s->n_samples))
 		rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' should have %d samples 0..%d, has others",
 			     s->label, cname, L->st->path, s->n_samples, s->n_samples - 1);
-	sqlite3_reset(L->samples);
+	sqlite3_reset(L->s[L_SAMPLES]);
 	return rc;
 }
 
@@ -1255,20 +1253,20 @@ static enum ab_rc load_kernels(struct loader *L, int64_t slot_id, struct res_slo
 			       struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
-	enum ab_rc rc = bind_parent(L, L->kernels, slot_id, d);
-	while (!rc && (src = sqlite3_step(L->kernels)) == SQLITE_ROW) {
+	enum ab_rc rc = bind_parent(L, L->s[L_KERNELS], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_KERNELS])) == SQLITE_ROW) {
 		void *q = grow(s->kernels, s->n_kernels, &cap, sizeof *s->kernels);
 		if (!q)
 			rc = nomem(d, "load kernel times");
 		else {
 			s->kernels = q;
-			struct col c = { L->kernels, 0 };
+			struct col c = { L->s[L_KERNELS], 0 };
 			read_kernel(&c, &s->kernels[s->n_kernels++]);
 		}
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_fail(L->st, d, "read kernel times of slot '%s' of case '%s'", s->label, cname);
-	sqlite3_reset(L->kernels);
+	sqlite3_reset(L->s[L_KERNELS]);
 	return rc;
 }
 
@@ -1276,19 +1274,19 @@ static enum ab_rc load_outputs(struct loader *L, int64_t slot_id, struct res_slo
 			       struct ab_diag *d)
 {
 	int src = SQLITE_DONE;
-	enum ab_rc rc = bind_parent(L, L->outputs, slot_id, d);
-	while (!rc && (src = sqlite3_step(L->outputs)) == SQLITE_ROW) {
+	enum ab_rc rc = bind_parent(L, L->s[L_OUTPUTS], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_OUTPUTS])) == SQLITE_ROW) {
 		if (s->n_outputs == RES_MAX_OUTPUTS) {
 			rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' has more than %d outputs", s->label,
 				     cname, L->st->path, RES_MAX_OUTPUTS);
 			break;
 		}
-		struct col c = { L->outputs, 0 };
+		struct col c = { L->s[L_OUTPUTS], 0 };
 		read_output(&c, &s->outputs[s->n_outputs++]);
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_fail(L->st, d, "read outputs of slot '%s' of case '%s'", s->label, cname);
-	sqlite3_reset(L->outputs);
+	sqlite3_reset(L->s[L_OUTPUTS]);
 	return rc;
 }
 
@@ -1306,8 +1304,8 @@ static enum ab_rc load_slot_children(struct loader *L, int64_t slot_id, struct r
 static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct res_case *k, struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
-	enum ab_rc rc = bind_parent(L, L->slots, case_id, d);
-	while (!rc && (src = sqlite3_step(L->slots)) == SQLITE_ROW) {
+	enum ab_rc rc = bind_parent(L, L->s[L_SLOTS], case_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_SLOTS])) == SQLITE_ROW) {
 		void *q = grow(k->slots, k->n_slots, &cap, sizeof *k->slots);
 		if (!q) {
 			rc = nomem(d, "load slots");
@@ -1316,22 +1314,22 @@ static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct res_case 
 		k->slots = q;
 		struct res_slot *s = &k->slots[k->n_slots++];
 		memset(s, 0, sizeof *s);
-		struct col c = { L->slots, 0 };
+		struct col c = { L->s[L_SLOTS], 0 };
 		int64_t slot_id = c_i64(&c);
 		read_slot(&c, s);
 		rc = load_slot_children(L, slot_id, s, k->name, d);
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_fail(L->st, d, "read slots of case '%s'", k->name);
-	sqlite3_reset(L->slots);
+	sqlite3_reset(L->s[L_SLOTS]);
 	return rc;
 }
 
 static enum ab_rc load_cases(struct loader *L, struct res_run *r, struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
-	enum ab_rc rc = bind_parent(L, L->cases, r->id, d);
-	while (!rc && (src = sqlite3_step(L->cases)) == SQLITE_ROW) {
+	enum ab_rc rc = bind_parent(L, L->s[L_CASES], r->id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_CASES])) == SQLITE_ROW) {
 		void *q = grow(r->cases, r->n_cases, &cap, sizeof *r->cases);
 		if (!q) {
 			rc = nomem(d, "load cases");
@@ -1340,51 +1338,49 @@ static enum ab_rc load_cases(struct loader *L, struct res_run *r, struct ab_diag
 		r->cases = q;
 		struct res_case *k = &r->cases[r->n_cases++];
 		memset(k, 0, sizeof *k);
-		struct col c = { L->cases, 0 };
+		struct col c = { L->s[L_CASES], 0 };
 		int64_t case_id = c_i64(&c);
 		read_case(&c, k);
 		rc = load_slots(L, case_id, k, d);
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_fail(L->st, d, "read cases of run %" PRId64, r->id);
-	sqlite3_reset(L->cases);
+	sqlite3_reset(L->s[L_CASES]);
 	return rc;
 }
 
 static enum ab_rc load_device(struct store *st, int64_t device_id, struct res_device *dv, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	enum ab_rc rc = prepare(st, "SELECT " DEVICE_COLS " FROM devices WHERE id = ?", &s, d);
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "SELECT " DEVICE_COLS " FROM devices WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_i64(&b, device_id);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
+	int src = step_bound(&b);
 	if (src == SQLITE_ROW) {
-		struct col c = { s, 0 };
+		struct col c = { b.s, 0 };
 		read_device(&c, dv);
 	} else if (src == SQLITE_DONE) {
 		rc = ab_fail(d, AB_ERR_DATA, "no device %" PRId64 " in '%s'", device_id, st->path);
 	} else {
 		rc = db_fail(st, d, "read device %" PRId64, device_id);
 	}
-	sqlite3_finalize(s);
+	sqlite3_finalize(b.s);
 	return rc;
 }
 
 static enum ab_rc load_header(struct store *st, int64_t id, struct res_run *r, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	int64_t device_id = 0;
 	bool ok = true;
-	enum ab_rc rc = prepare(st, "SELECT id, " RUN_COLS " FROM runs WHERE id = ?", &s, d);
+	enum ab_rc rc = prepare_bind(st, "SELECT id, " RUN_COLS " FROM runs WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_i64(&b, id);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
+	int src = step_bound(&b);
 	if (src == SQLITE_ROW) {
-		struct col c = { s, 0 };
+		struct col c = { b.s, 0 };
 		r->id = c_i64(&c);
 		device_id = read_run(&c, r, &ok);
 		if (!ok)
@@ -1394,7 +1390,7 @@ static enum ab_rc load_header(struct store *st, int64_t id, struct res_run *r, s
 	} else {
 		rc = db_fail(st, d, "read run %" PRId64, id);
 	}
-	sqlite3_finalize(s);
+	sqlite3_finalize(b.s);
 	if (!rc)
 		rc = load_device(st, device_id, &r->device, d);
 	return rc;
@@ -1412,10 +1408,10 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct res_run **out, st
 	if (!rc)
 		rc = load_header(st, id, r, d);
 	if (!rc)
-		rc = loader_prepare(&L, d);
+		rc = prepare_all(st, loader_sql, L.s, L_N, d);
 	if (!rc)
 		rc = load_cases(&L, r, d);
-	loader_finalize(&L);
+	finalize_all(L.s, L_N);
 	rollback(st); /* read only: nothing to commit */
 	if (rc) {
 		res_run_free(r);
@@ -1423,6 +1419,26 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct res_run **out, st
 	}
 	*out = r;
 	return AB_OK;
+}
+
+enum ab_rc store_resolve_load(struct store *st, const char *spec, struct res_run **out, struct ab_diag *d)
+{
+	int64_t id;
+	*out = NULL;
+	enum ab_rc rc = store_resolve_run(st, spec, &id, d);
+	return rc ? rc : store_load_run(st, id, out, d);
+}
+
+enum ab_rc store_load_spec(const char *db_path, const char *spec, struct res_run **out, struct ab_diag *d)
+{
+	struct store *st;
+	*out = NULL;
+	enum ab_rc rc = store_open(db_path, false, &st, d);
+	if (rc)
+		return rc;
+	rc = store_resolve_load(st, spec, out, d);
+	store_close(st);
+	return rc;
 }
 
 /* ---- baselines and the device cache ---------------------------------- */
@@ -1439,24 +1455,21 @@ static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d
 
 enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	char now[32];
 	size_t max = sizeof ((struct store_baseline *)0)->name - 1;
 	if (!*name || strlen(name) > max)
 		return ab_fail(d, AB_ERR_USAGE, "baseline name '%s' must be 1 to %zu characters", name, max);
 	enum ab_rc rc = run_exists(st, run_id, d);
 	if (!rc)
-		rc = prepare(st, "INSERT OR REPLACE INTO baselines (name, run_id, set_at) VALUES (?, ?, ?)", &s, d);
+		rc = prepare_bind(st, "INSERT OR REPLACE INTO baselines (name, run_id, set_at) VALUES (?, ?, ?)", &b, d);
 	if (rc)
 		return rc;
 	utc_now(now, sizeof now);
-	struct bind b = bind_start(s);
 	b_text(&b, name);
 	b_i64(&b, run_id);
 	b_text(&b, now);
-	rc = run_bound(st, &b, d, "set baseline '%s'", name);
-	sqlite3_finalize(s);
-	return rc;
+	return run_bound(st, &b, d, "set baseline '%s'", name);
 }
 
 enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d)
@@ -1468,64 +1481,44 @@ enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_i
 	return rc;
 }
 
+static void read_baseline(struct col *c, void *p)
+{
+	struct store_baseline *e = p;
+	C_STR(c, e->name);
+	e->run_id = c_i64(c);
+	C_STR(c, e->set_at);
+	C_STR(c, e->scenario_name);
+	C_STR(c, e->device);
+}
+
 enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, int *n, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
-	struct store_baseline *v = NULL;
-	int cap = 0, src;
-	*out = NULL;
-	*n = 0;
-	enum ab_rc rc = prepare(st,
-				"SELECT b.name, b.run_id, b.set_at, r.scenario_name, dv.name FROM baselines b"
-				" JOIN runs r ON r.id = b.run_id JOIN devices dv ON dv.id = r.device_id"
-				" ORDER BY b.name",
-				&s, d);
-	if (rc)
-		return rc;
-	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
-		void *q = grow(v, *n, &cap, sizeof *v);
-		if (!q) {
-			rc = nomem(d, "list baselines");
-			break;
-		}
-		v = q;
-		struct store_baseline *e = &v[(*n)++];
-		struct col c = { s, 0 };
-		C_STR(&c, e->name);
-		e->run_id = c_i64(&c);
-		C_STR(&c, e->set_at);
-		C_STR(&c, e->scenario_name);
-		C_STR(&c, e->device);
-	}
-	if (!rc && src != SQLITE_DONE)
-		rc = db_fail(st, d, "list baselines of '%s'", st->path);
-	sqlite3_finalize(s);
-	if (rc) {
-		free(v);
-		*n = 0;
-		return rc;
-	}
+	void *v;
+	enum ab_rc rc = list_rows(st,
+				  "SELECT b.name, b.run_id, b.set_at, r.scenario_name, dv.name FROM baselines b"
+				  " JOIN runs r ON r.id = b.run_id JOIN devices dv ON dv.id = r.device_id"
+				  " ORDER BY b.name",
+				  sizeof **out, read_baseline, &v, n, "list baselines", d);
 	*out = v;
-	return AB_OK;
+	return rc;
 }
 
 enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d)
 {
-	sqlite3_stmt *s;
+	struct bind b;
 	*gbps = 0;
-	enum ab_rc rc = prepare(st,
-				"SELECT copy_gbps FROM devices WHERE uuid = ? AND copy_gbps > 0"
-				" ORDER BY id DESC LIMIT 1",
-				&s, d);
+	enum ab_rc rc = prepare_bind(st,
+				     "SELECT copy_gbps FROM devices WHERE uuid = ? AND copy_gbps > 0"
+				     " ORDER BY id DESC LIMIT 1",
+				     &b, d);
 	if (rc)
 		return rc;
-	struct bind b = bind_start(s);
 	b_text(&b, uuid);
-	int src = b.rc == SQLITE_OK ? sqlite3_step(s) : b.rc;
+	int src = step_bound(&b);
 	if (src == SQLITE_ROW)
-		*gbps = sqlite3_column_double(s, 0);
+		*gbps = sqlite3_column_double(b.s, 0);
 	else if (src != SQLITE_DONE)
 		rc = db_fail(st, d, "read the copy bandwidth of device '%s'", uuid);
-	sqlite3_finalize(s);
+	sqlite3_finalize(b.s);
 	return rc;
 }

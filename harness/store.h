@@ -51,6 +51,14 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 /* Loads the whole run. Release with res_run_free. */
 enum ab_rc store_load_run(struct store *st, int64_t id, struct res_run **out, struct ab_diag *d);
 
+/* store_resolve_run, then store_load_run of the run it names. */
+enum ab_rc store_resolve_load(struct store *st, const char *spec, struct res_run **out, struct ab_diag *d);
+
+/* Opens db_path (create = false: it must exist), resolves spec, loads that
+ * run and closes the database: what the commands that read one run need.
+ * *out is NULL on failure; release it with res_run_free. */
+enum ab_rc store_load_spec(const char *db_path, const char *spec, struct res_run **out, struct ab_diag *d);
+
 /* Baselines: named pointers to runs. */
 enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d);
 enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d);

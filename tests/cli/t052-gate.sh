@@ -4,6 +4,9 @@
 #   1  a regression planted honestly through the scenario (b = eager
 #      against a baseline where b = fused), lost bit-exactness (b = twopass),
 #      a case missing from the run
+# The time verdict is B relative to its own run's A arm (harness/gate.h):
+# a run whose samples, both arms, are all 25% slower passes; a baseline with
+# another A variant makes the gate fall back to raw B times and say so.
 #   2  unknown baseline, different scenario or device, a run that does not
 #      exist, bad options
 #
@@ -86,11 +89,36 @@ expect_exit 0 "a 4x slowdown on 3 against 3 samples passes" "$AB" gate reg3 --ba
 check "each case marked too few samples to call it" \
 	test "$(grep -c '| pass (slower beyond the threshold, too few samples to call it) |$' "$T/out")" -eq "$cases"
 
-# Both arms slower (a = b = eager against a = b = fused): the gate fails and
-# says the machine may have changed.
+# The A arm's variant differs (a = b = eager against a = b = fused): dividing
+# by median(A) would compare different kernels, so the gate falls back to raw
+# B times, fails on them and says so.
 check "run with a = b = fused" run "$T/ff.ini" --label ff
-expect_exit 1 "both arms slower fails" "$AB" gate reg --baseline ff
-check "and says the A arm moved too" grep -Eq '^\| `ln_modulate` \|.*\*\*REGRESSED\*\*; the A arm moved \+(29[6-9]|30[0-4])\.[0-9]+% too: the machine may have changed \|$' "$T/out"
+expect_exit 1 "a different A arm: judged on raw B times, fails" "$AB" gate reg --baseline ff
+check "the verdict names the fallback and both A variants" grep -Eq '^\| `ln_modulate` \|.*\| \+(29[6-9]|30[0-4])\.[0-9]+% \[.*\| n/a \(A arm differs\) \|.*\*\*REGRESSED\*\*; judged on raw B times: the A arm is `fused` in the baseline, `eager` in the run \|$' "$T/out"
+check "the headline names both A arms" grep -q '^Scenario `smoke`, .*, A arm `eager` (baseline: `fused`), B arm `eager` (baseline: `fused`)\.$' "$T/out"
+check "the tally counts the fallbacks" grep -qx "$cases cases were judged on raw B times: the A arm differs between the runs, so normalising by it would compare different kernels." "$T/out"
+expect_exit 0 "the same B arm with a different A arm passes on raw B times" "$AB" gate ff --baseline base
+check "every case says so" test "$(grep -c '| pass; judged on raw B times: the A arm is `eager` in the baseline, `fused` in the run |$' "$T/out")" -eq "$cases"
+
+# The whole machine 25% slower (every sample of a copy of the baseline, both
+# arms, scaled in the database): the raw B change is +25%, beyond the CPU
+# profile's 15%, but B against its own A arm did not move, so the gate
+# passes and says the machine may have changed. Needs the sqlite3 shell.
+if command -v sqlite3 >/dev/null; then
+	check "a run to slow down" run "$T/base.ini" --label slow
+	check "every sample and slot statistic of it scaled by 1.25" sqlite3 "$db" "
+		UPDATE samples SET wall_ns = wall_ns * 1.25 WHERE slot_id IN (SELECT s.id FROM slots s
+			JOIN cases c ON s.case_id = c.id JOIN runs r ON c.run_id = r.id WHERE r.label = 'slow');
+		UPDATE slots SET median_ns = median_ns * 1.25, p10_ns = p10_ns * 1.25, p90_ns = p90_ns * 1.25,
+			min_ns = min_ns * 1.25, max_ns = max_ns * 1.25, mean_ns = mean_ns * 1.25 WHERE case_id IN
+			(SELECT c.id FROM cases c JOIN runs r ON c.run_id = r.id WHERE r.label = 'slow');"
+	expect_exit 0 "both arms 25% slower: B against its A did not move, passes" "$AB" gate slow --baseline base
+	# (B/A is 0 to the last bit or two of the products: +0.00% or -0.00%)
+	check "raw +25.00%, B/A 0.00%, the A arm moved +25.00% too" test "$(grep -Ec '\| \+25\.00% \[.*\| [+-]0\.00% \[.*\| pass; the A arm moved \+25\.00% too: the machine may have changed \|$' "$T/out")" -eq "$cases"
+	expect_exit 1 "the same run judged on raw B times fails (the old rule's false alarm)" "$AB" gate slow --baseline ff
+else
+	ok "machine slowdown through the database skipped: no sqlite3 shell"
+fi
 
 # A fake-timed run is never gated against a real one: the device differs.
 check "a real-timer run" env -u ABBENCH_FAKE_TIMER bash -c '"$0" run "$1" --backend cpu --quick --label real --no-progress >/dev/null' "$AB" "$T/base.ini"

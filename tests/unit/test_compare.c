@@ -3,8 +3,8 @@
  * and interval, Mann-Whitney verdict, md5 agreement, missing cases, and the
  * markdown table.
  *
- * Runs are built by hand from a fixed sample pattern (the fake timer
- * below). Expected values follow from the construction, not from the code
+ * Runs are built by hand from a fixed sample pattern (fake_run, the fake
+ * timer of fixtures.h). Expected values follow from the construction, not from the code
  * under test: a run whose B samples are the baseline's times 1.2 has a
  * median ratio of exactly 1.2, and 30 samples against 30 with every one of
  * one side above every one of the other give a Mann-Whitney p far under
@@ -23,87 +23,7 @@
 #include <cmocka.h>
 
 #include "../../harness/compare.h"
-#include "../../harness/stats.h"
-
-/* ---- a run built by hand, with a deterministic fake timer ----
- *
- * Sample i of a slot is base * (1 + 0.002 * ((7 * i) % 11 - 5)): a fixed
- * pattern within +-1% of base, the same in every slot, so that scaling a
- * slot's base scales every statistic of it exactly (medians, quantiles and
- * their ratios are linear in the samples). */
-static double fake_sample(double base, int i)
-{
-	return base * (1 + 0.002 * ((7 * i) % 11 - 5));
-}
-
-static void fake_slot(struct res_slot *s, const char *label, char arm, const char *variant, int pos, double base,
-		      int n, bool exact)
-{
-	memset(s, 0, sizeof *s);
-	snprintf(s->label, sizeof s->label, "%s", label);
-	s->arm = arm;
-	snprintf(s->variant, sizeof s->variant, "%s", variant);
-	s->position = pos;
-	s->warmup = 2;
-	s->n_samples = n;
-	s->samples_ns = calloc((size_t)n + 1, sizeof *s->samples_ns);
-	s->kernel_ns = calloc((size_t)n + 1, sizeof *s->kernel_ns);
-	assert_non_null(s->samples_ns);
-	for (int i = 0; i < n; i++) {
-		s->samples_ns[i] = fake_sample(base, i);
-		s->kernel_ns[i] = 0.9 * s->samples_ns[i];
-	}
-	s->median_ns = stat_median(s->samples_ns, n);
-	s->p10_ns = stat_quantile(s->samples_ns, n, 0.1);
-	s->p90_ns = stat_quantile(s->samples_ns, n, 0.9);
-	s->noise = stat_stdev(s->samples_ns, n) / stat_mean(s->samples_ns, n);
-	snprintf(s->stop_reason, sizeof s->stop_reason, "max_samples");
-	s->n_outputs = 1;
-	snprintf(s->outputs[0].tensor, sizeof s->outputs[0].tensor, "out");
-	snprintf(s->outputs[0].md5, sizeof s->outputs[0].md5, "%s",
-		 exact ? "0123456789abcdef0123456789abcdef" : "fedcba9876543210fedcba9876543210");
-	s->outputs[0].bytes = 8192;
-	s->outputs[0].bit_exact = exact;
-	s->outputs[0].mismatches = exact ? 0 : 17;
-	s->outputs[0].ref_ok = true;
-}
-
-struct fake_case {
-	const char *name;
-	double a_ns, b_ns; /* base of the A slots and of the B slot */
-	int n;             /* samples per slot */
-	bool b_exact;
-};
-
-static struct res_run *fake_run(int64_t id, const char *scenario, const char *device, const struct fake_case *fc,
-				int n_cases)
-{
-	struct res_run *r = calloc(1, sizeof *r);
-	assert_non_null(r);
-	r->id = id;
-	snprintf(r->status, sizeof r->status, "ok");
-	snprintf(r->scenario_name, sizeof r->scenario_name, "%s", scenario);
-	snprintf(r->device.name, sizeof r->device.name, "%s", device);
-	snprintf(r->backend, sizeof r->backend, "cpu");
-	snprintf(r->arm_a, sizeof r->arm_a, "eager");
-	snprintf(r->arm_b, sizeof r->arm_b, "fused");
-	snprintf(r->bracket, sizeof r->bracket, "ABA");
-	snprintf(r->git_commit, sizeof r->git_commit, "abc123");
-	r->n_cases = n_cases;
-	r->cases = calloc((size_t)n_cases + 1, sizeof *r->cases);
-	for (int i = 0; i < n_cases; i++) {
-		struct res_case *c = &r->cases[i];
-		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
-		snprintf(c->shape, sizeof c->shape, "1x16x256");
-		c->count = 1;
-		c->n_slots = 3;
-		c->slots = calloc(3, sizeof *c->slots);
-		fake_slot(&c->slots[0], "A1", 'a', "eager", 0, fc[i].a_ns, fc[i].n, true);
-		fake_slot(&c->slots[1], "B", 'b', "fused", 1, fc[i].b_ns, fc[i].n, fc[i].b_exact);
-		fake_slot(&c->slots[2], "A2", 'a', "eager", 2, fc[i].a_ns, fc[i].n, true);
-	}
-	return r;
-}
+#include "fixtures.h"
 
 static void test_arm_samples_pool_slots(void **state)
 {

@@ -28,6 +28,7 @@
 
 #include "../../harness/export_csv.h"
 #include "../../harness/results.h"
+#include "fixtures.h"
 
 #define MAX_ROWS 16
 #define MAX_FIELDS 40
@@ -105,13 +106,9 @@ static const char *cell(const struct table *t, int row, const char *name)
 
 /* ---- the synthetic run ---------------------------------------------------- */
 
+/* synth_run's slots (fixtures.h): label, arm, variant and position are set. */
 static void fill_slot(struct res_slot *s, int ci, int si)
 {
-	static const char *const labels[] = { "A1", "B", "A2" };
-	snprintf(s->label, sizeof s->label, "%s", labels[si]);
-	s->arm = si == 1 ? 'b' : 'a';
-	snprintf(s->variant, sizeof s->variant, "%s", si == 1 ? "fused" : "eager");
-	s->position = si;
 	s->n_samples = 10 + si;
 	s->n_discarded = si;
 	snprintf(s->stop_reason, sizeof s->stop_reason, "target_noise");
@@ -139,31 +136,17 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 
 static struct res_run *make_run(void)
 {
-	struct res_run *r = calloc(1, sizeof *r);
+	struct res_run *r = synth_run(fill_slot);
 	r->id = 42;
-	r->n_cases = 2;
-	r->cases = calloc(2, sizeof *r->cases);
-	for (int ci = 0; ci < 2; ci++) {
-		struct res_case *c = &r->cases[ci];
-		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
-		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
-		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");
-		snprintf(c->dtype, sizeof c->dtype, "bf16");
-		c->eps = 1e-5;
-		snprintf(c->input, sizeof c->input, "normal(mean=0, std=1)");
-		c->n_slots = 3;
-		c->slots = calloc(3, sizeof *c->slots);
-		for (int si = 0; si < 3; si++)
-			fill_slot(&c->slots[si], ci, si);
-	}
+	for (int ci = 0; ci < r->n_cases; ci++)
+		r->cases[ci].eps = 1e-5;
 	return r;
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/abbench_test_csv_XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (fx_tmpdir_make(tmpdir, sizeof tmpdir, "csv"))
 		return -1;
 	snprintf(csvpath, sizeof csvpath, "%s/out.csv", tmpdir);
 	return 0;
@@ -184,19 +167,7 @@ static int count_entries(const char *dir)
 static int teardown(void **state)
 {
 	(void)state;
-	DIR *dir = opendir(tmpdir);
-	struct dirent *e;
-	char p[512];
-	while (dir && (e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-			if (unlink(p) != 0)
-				rmdir(p);
-		}
-	}
-	if (dir)
-		closedir(dir);
-	rmdir(tmpdir);
+	fx_tmpdir_remove(tmpdir);
 	return 0;
 }
 

@@ -1,14 +1,26 @@
 /*
  * test_gate.c - the gate's verdicts and its exit-code contract on runs
  * built by hand with a deterministic fake timer:
- *   A/A passes; a planted regression (B 20% slower, 30 samples each) fails
- *   with exit status 1; a slowdown within the threshold passes; lost
- *   bit-exactness fails; a missing case fails; an improvement passes and is
- *   reported; scenario, device and status mismatches are data errors (2).
+ *   A/A passes; a planted regression (B 20% slower, A steady, 30 samples
+ *   each) fails with exit status 1; a slowdown within the threshold passes;
+ *   lost bit-exactness fails; a missing case fails; an improvement passes
+ *   and is reported; scenario, device and status mismatches are data
+ *   errors (2).
+ * Bracket normalisation (B judged against its own run's A arm):
+ *   the three false alarms of the H200 A/A check (smoke.ini, 20 pairs)
+ *   rebuilt from their printed medians and p10/p90, with A shifted by the
+ *   same factor as B, pass (and fail under raw judgement, as they did);
+ *   a B slowdown matched by an equal A slowdown passes with the "machine may
+ *   have changed" note; a B slowdown larger than A's fails; an A arm slowed
+ *   in one run alone (B flat in raw time) passes, and fails once raw B is
+ *   slower too; a change within the A arm's own A1 -> A2 drift passes, one
+ *   above it fails; an A arm whose variant differs between the runs falls
+ *   back to raw B times.
  *
  * Expected values follow from the construction: B samples scaled by 1.2
  * give a change of exactly +20%; 30 against 30 fully separated samples give
- * p far below 0.01; identical samples give p = 1.
+ * p far below 0.01; identical samples give p = 1. Each test says how its
+ * other numbers were obtained.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,86 +36,49 @@
 
 #include "../../harness/gate.h"
 #include "../../harness/stats.h"
+#include "fixtures.h"
 
-/* ---- a run built by hand, with a deterministic fake timer ----
- *
- * Sample i of a slot is base * (1 + 0.002 * ((7 * i) % 11 - 5)): a fixed
- * pattern within +-1% of base, the same in every slot, so that scaling a
- * slot's base scales every statistic of it exactly (medians, quantiles and
- * their ratios are linear in the samples). */
-static double fake_sample(double base, int i)
-{
-	return base * (1 + 0.002 * ((7 * i) % 11 - 5));
-}
 
-static void fake_slot(struct res_slot *s, const char *label, char arm, const char *variant, int pos, double base,
-		      int n, bool exact)
+
+/* Refills a slot of a built run with the fake pattern around base. */
+static void rebase_slot(struct res_slot *s, double base)
 {
-	memset(s, 0, sizeof *s);
-	snprintf(s->label, sizeof s->label, "%s", label);
-	s->arm = arm;
-	snprintf(s->variant, sizeof s->variant, "%s", variant);
-	s->position = pos;
-	s->warmup = 2;
-	s->n_samples = n;
-	s->samples_ns = calloc((size_t)n + 1, sizeof *s->samples_ns);
-	s->kernel_ns = calloc((size_t)n + 1, sizeof *s->kernel_ns);
-	assert_non_null(s->samples_ns);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < s->n_samples; i++)
 		s->samples_ns[i] = fake_sample(base, i);
-		s->kernel_ns[i] = 0.9 * s->samples_ns[i];
-	}
-	s->median_ns = stat_median(s->samples_ns, n);
-	s->p10_ns = stat_quantile(s->samples_ns, n, 0.1);
-	s->p90_ns = stat_quantile(s->samples_ns, n, 0.9);
-	s->noise = stat_stdev(s->samples_ns, n) / stat_mean(s->samples_ns, n);
-	snprintf(s->stop_reason, sizeof s->stop_reason, "max_samples");
-	s->n_outputs = 1;
-	snprintf(s->outputs[0].tensor, sizeof s->outputs[0].tensor, "out");
-	snprintf(s->outputs[0].md5, sizeof s->outputs[0].md5, "%s",
-		 exact ? "0123456789abcdef0123456789abcdef" : "fedcba9876543210fedcba9876543210");
-	s->outputs[0].bytes = 8192;
-	s->outputs[0].bit_exact = exact;
-	s->outputs[0].mismatches = exact ? 0 : 17;
-	s->outputs[0].ref_ok = true;
+	fake_slot_stats(s);
 }
 
-struct fake_case {
-	const char *name;
-	double a_ns, b_ns; /* base of the A slots and of the B slot */
-	int n;             /* samples per slot */
-	bool b_exact;
-};
-
-static struct res_run *fake_run(int64_t id, const char *scenario, const char *device, const struct fake_case *fc,
-				int n_cases)
+/* Refills a slot of 20 samples so that its type-7 quantiles are exactly
+ * q = { min, p10, median, p90, max } (in us), times scale: with n = 20 the
+ * p10 sits at 1.9 (between x[1] and x[2]), the median at 9.5 and the p90
+ * at 17.1, so x[1] = x[2] = p10, x[9] = x[10] = median, x[17] = x[18] =
+ * p90 and the others evenly between. That is how the false alarms printed
+ * as "median [p10, p90] n=20" are rebuilt. */
+static void anchor_slot(struct res_slot *s, const double q[5], double scale)
 {
-	struct res_run *r = calloc(1, sizeof *r);
-	assert_non_null(r);
-	r->id = id;
-	snprintf(r->status, sizeof r->status, "ok");
-	snprintf(r->scenario_name, sizeof r->scenario_name, "%s", scenario);
-	snprintf(r->device.name, sizeof r->device.name, "%s", device);
-	snprintf(r->backend, sizeof r->backend, "cpu");
-	snprintf(r->arm_a, sizeof r->arm_a, "eager");
-	snprintf(r->arm_b, sizeof r->arm_b, "fused");
-	snprintf(r->bracket, sizeof r->bracket, "ABA");
-	snprintf(r->git_commit, sizeof r->git_commit, "abc123");
-	r->n_cases = n_cases;
-	r->cases = calloc((size_t)n_cases + 1, sizeof *r->cases);
-	for (int i = 0; i < n_cases; i++) {
-		struct res_case *c = &r->cases[i];
-		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
-		snprintf(c->shape, sizeof c->shape, "1x16x256");
-		c->count = 1;
-		c->n_slots = 3;
-		c->slots = calloc(3, sizeof *c->slots);
-		fake_slot(&c->slots[0], "A1", 'a', "eager", 0, fc[i].a_ns, fc[i].n, true);
-		fake_slot(&c->slots[1], "B", 'b', "fused", 1, fc[i].b_ns, fc[i].n, fc[i].b_exact);
-		fake_slot(&c->slots[2], "A2", 'a', "eager", 2, fc[i].a_ns, fc[i].n, true);
+	double *x = s->samples_ns;
+	assert_int_equal(s->n_samples, 20);
+	x[0] = q[0];
+	x[1] = x[2] = q[1];
+	x[9] = x[10] = q[2];
+	x[17] = x[18] = q[3];
+	x[19] = q[4];
+	for (int j = 0; j < 6; j++) {
+		x[3 + j] = q[1] + (q[2] - q[1]) * (j + 1) / 7;
+		x[11 + j] = q[2] + (q[3] - q[2]) * (j + 1) / 7;
 	}
-	return r;
+	for (int i = 0; i < 20; i++)
+		x[i] *= 1e3 * scale;
+	fake_slot_stats(s);
 }
+
+static void set_variant(struct res_slot *s, const char *v)
+{
+	snprintf(s->variant, sizeof s->variant, "%s", v);
+}
+
+
+
 
 static const struct fake_case BASE[] = {
 	{ "ln", 100e3, 50e3, 30, true },
@@ -127,6 +102,19 @@ static int gate(const struct res_run *base, const struct res_run *run, const str
 	return gate_exit_status(res);
 }
 
+/* The markdown verdict as a malloc'd string. */
+static char *verdict_md(const struct res_run *base, const struct res_run *run, const struct gate_options *o,
+			const struct gate_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(gate_print(f, base, run, o, res, NULL), AB_OK);
+	fclose(f);
+	return buf;
+}
+
 static void test_aa_passes(void **state)
 {
 	(void)state;
@@ -139,7 +127,13 @@ static void test_aa_passes(void **state)
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(res.cases[i].verdict, GATE_PASS);
 		assert_true(res.cases[i].change == 0);
+		assert_true(res.cases[i].raw_change == 0);
+		assert_int_equal(res.cases[i].basis, GATE_NORMALISED);
+		assert_true(res.cases[i].norm_change == 0);
+		assert_true(res.cases[i].p_value == 1);
 		assert_true(res.cases[i].cmp.p_value == 1);
+		assert_true(res.cases[i].noise_floor == 0); /* A1 and A2 identical */
+		assert_true(res.cases[i].drift_run == 0);
 		assert_true(res.cases[i].run_exact);
 	}
 	gate_result_free(&res);
@@ -158,7 +152,13 @@ static void test_planted_regression_fails(void **state)
 	assert_int_equal(res.n_failed, 1);
 	assert_int_equal(res.n_time_regressed, 1);
 	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	/* A steady at 100 us: r = 0.6 against 0.5, +20% normalised as raw */
+	assert_int_equal(res.cases[0].basis, GATE_NORMALISED);
 	assert_true(fabs(res.cases[0].change - 0.2) < 1e-12);
+	assert_true(fabs(res.cases[0].raw_change - 0.2) < 1e-12);
+	assert_true(fabs(res.cases[0].r_base - 0.5) < 1e-12);
+	assert_true(fabs(res.cases[0].r_run - 0.6) < 1e-12);
+	assert_true(res.cases[0].p_value < 1e-6);
 	assert_true(res.cases[0].cmp.p_value < 1e-6);
 	assert_true(res.cases[0].a_change == 0); /* the A arm did not move */
 	assert_int_equal(res.cases[1].verdict, GATE_PASS);
@@ -327,23 +327,347 @@ static void test_improvement_passes_and_is_reported(void **state)
 static void test_fail_markdown(void **state)
 {
 	(void)state;
-	const struct fake_case slow[] = { { "ln", 120e3, 60e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
+	/* ln: A 100 -> 120 us (+20%), B 50 -> 75 us (+50% raw); normalised
+	 * r = 75/120 = 0.625 against 50/100 = 0.5: +25%, still a regression */
+	const struct fake_case slow[] = { { "ln", 120e3, 75e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
 	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(7, "smoke", "cpu0", slow, 2);
 	struct gate_options o = opts(5);
 	o.baseline_name = "nightly";
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(gate_print(f, b, r, &o, &res, NULL), AB_OK);
-	fclose(f);
+	assert_true(fabs(res.cases[0].raw_change - 0.5) < 1e-12);
+	assert_true(fabs(res.cases[0].change - 0.25) < 1e-12);
+	assert_true(fabs(res.cases[0].a_change - 0.2) < 1e-12);
+	char *buf = verdict_md(b, r, &o, &res);
 	assert_non_null(strstr(buf, "## gate: FAIL: run 7 against baseline `nightly` (run 1)"));
+	assert_non_null(strstr(buf, "Scenario `smoke`, device cpu0, A arm `eager`, B arm `fused`.\n"));
 	assert_non_null(strstr(buf, "| case | baseline B median \\[p10, p90\\] us | run B median \\[p10, p90\\] us | "
-				   "change \\[95% CI\\] | p | bit-exact | verdict |"));
+				   "raw B change \\[95% CI\\] | B/A change \\[95% CI\\] | noise floor | p | bit-exact | "
+				   "verdict |"));
+	assert_non_null(strstr(buf, "| `ln` | 50.000 ["));
+	assert_non_null(strstr(buf, "| +50.00% ["));
+	assert_non_null(strstr(buf, "| +25.00% ["));
+	assert_non_null(strstr(buf, "| 0.00% | <1e-6 | yes | **REGRESSED**; the A arm moved +20.00% too: the machine "
+				   "may have changed |"));
+	assert_non_null(strstr(buf, "exceeds 5.00% (test) and the noise floor with p < 0.01 (and, when the A arm itself moved"));
+	assert_null(strstr(buf, "judged on raw B times"));
+	free(buf);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+/* ---- bracket normalisation ---- */
+
+/* The three false alarms of `scripts/aa_check.sh -n 20 -s smoke.ini -b cuda`
+ * on the H200, B arm "median [p10, p90] n=20" in us as the gate printed
+ * them, baseline then run. The min and max were not printed: p10 - 0.03 and
+ * p90 + 0.10 are assumed (they move no median). The A arm was not printed
+ * either: the eager chain is taken as 9.00 [8.90, 9.15] us in A1 and A2. */
+struct alarm {
+	const char *name;
+	double base[5], run[5];
+	const char *raw_pct; /* the raw change the gate printed */
+};
+
+static const struct alarm ALARMS[] = {
+	{ "qk_layernorm", { 4.482, 4.512, 4.592, 4.720, 4.820 }, { 4.706, 4.736, 4.944, 5.363, 5.463 }, "+7.67%" },
+	{ "residual_gate_add", { 3.874, 3.904, 4.064, 4.227, 4.327 }, { 3.903, 3.933, 4.304, 5.606, 5.706 }, "+5.91%" },
+	{ "residual_gate_add", { 3.935, 3.965, 3.968, 4.144, 4.244 }, { 3.964, 3.994, 4.224, 5.373, 5.473 }, "+6.45%" },
+};
+static const double ALARM_A[5] = { 8.85, 8.90, 9.00, 9.15, 9.30 };
+
+/* One alarm as a baseline and a run of one case (ABA, 20 samples a slot),
+ * the run's A arm scaled by a_scale. */
+static void alarm_runs(const struct alarm *al, double a_scale, struct res_run **b, struct res_run **r)
+{
+	const struct fake_case fc[] = { { al->name, 9e3, 4.5e3, 20, true } };
+	*b = fake_run(1, "smoke", "NVIDIA H200", fc, 1);
+	*r = fake_run(2, "smoke", "NVIDIA H200", fc, 1);
+	anchor_slot(&(*b)->cases[0].slots[1], al->base, 1);
+	anchor_slot(&(*r)->cases[0].slots[1], al->run, 1);
+	for (int k = 0; k < 3; k += 2) {
+		anchor_slot(&(*b)->cases[0].slots[k], ALARM_A, 1);
+		anchor_slot(&(*r)->cases[0].slots[k], ALARM_A, a_scale);
+	}
+}
+
+static void test_h200_alarms_pass_when_a_moved_with_b(void **state)
+{
+	(void)state;
+	struct gate_options o = opts(5); /* the H200 profile's threshold */
+	for (int i = 0; i < 3; i++) {
+		const struct alarm *al = &ALARMS[i];
+		double f = al->run[2] / al->base[2]; /* B's median moved by f; so does A here */
+		struct res_run *b, *r;
+		struct gate_result res;
+		alarm_runs(al, f, &b, &r);
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+		const struct gate_case *g = &res.cases[0];
+		/* the alarm is rebuilt: the raw change the gate printed, significant */
+		assert_true(fabs(g->raw_change - (f - 1)) < 1e-12);
+		assert_true(g->cmp.p_value < CMP_ALPHA);
+		/* r_run = (9 f) ... = median(B_run) / (9.00 f) = median(B_base) / 9.00 = r_base */
+		assert_true(fabs(g->r_base - al->base[2] / 9.0) < 1e-12);
+		assert_true(fabs(g->change) < 1e-12);
+		assert_true(g->p_value >= CMP_ALPHA);
+		assert_true(fabs(g->a_change - (f - 1)) < 1e-12);
+		assert_int_equal(g->verdict, GATE_PASS);
+		char *buf = verdict_md(b, r, &o, &res);
+		char want[128];
+		snprintf(want, sizeof want, "| %s [", al->raw_pct);
+		assert_non_null(strstr(buf, want));
+		snprintf(want, sizeof want, "| pass; the A arm moved %s too: the machine may have changed |", al->raw_pct);
+		assert_non_null(strstr(buf, want));
+		free(buf);
+		gate_result_free(&res);
+
+		/* judged on raw B times (the A arm now another variant) the same
+		 * samples fail, as the old rule did */
+		set_variant(&r->cases[0].slots[0], "eager2");
+		set_variant(&r->cases[0].slots[2], "eager2");
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+		assert_int_equal(res.cases[0].basis, GATE_RAW_VARIANT);
+		assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+		gate_result_free(&res);
+		res_run_free(b);
+		res_run_free(r);
+	}
+}
+
+static void test_h200_alarm_with_its_a_move(void **state)
+{
+	(void)state;
+	/* The second alarm's A arm moved +23.29% while B moved +5.91%: against
+	 * its own A arm B got 4.304 / 4.064 / 1.2329 - 1 = -14.10% faster, but
+	 * with p = 0.022 (B's run spread reaches 5.606 us), not significant.
+	 * It passes, and the note says the machine may have changed. */
+	struct gate_options o = opts(5);
+	struct res_run *b, *r;
+	struct gate_result res;
+	alarm_runs(&ALARMS[1], 1.2329, &b, &r);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	const struct gate_case *g = &res.cases[0];
+	assert_true(fabs(g->a_change - 0.2329) < 1e-12);
+	assert_true(fabs(g->change - (4.304 / 4.064 / 1.2329 - 1)) < 1e-12);
+	assert_true(g->p_value > CMP_ALPHA);
+	assert_int_equal(g->verdict, GATE_PASS);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| +5.91% ["));
+	assert_non_null(strstr(buf, "| -14.10% ["));
+	assert_non_null(strstr(buf, "| pass; the A arm moved +23.29% too: the machine may have changed |"));
+	free(buf);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
+{
+	(void)state;
+	/* every slot of ln 20% slower: A 100 -> 120 us, B 50 -> 60 us; raw
+	 * +20% (p < 1e-6, 30 fully separated samples a side), normalised
+	 * 60/120 against 50/100: 0 */
+	const struct fake_case both[] = { { "ln", 120e3, 60e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
+	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", both, 2);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	const struct gate_case *g = &res.cases[0];
+	assert_int_equal(g->verdict, GATE_PASS);
+	assert_true(fabs(g->raw_change - 0.2) < 1e-12);
+	assert_true(g->cmp.p_value < 1e-6);
+	assert_true(fabs(g->change) < 1e-12);
+	assert_true(fabs(g->a_change - 0.2) < 1e-12);
+	assert_false(g->time_regressed);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| `ln` | 50.000 ["));
 	assert_non_null(strstr(buf, "| +20.00% ["));
-	assert_non_null(strstr(buf, "| **REGRESSED**; the A arm moved +20.00% too"));
-	assert_non_null(strstr(buf, "by more than 5.00% (test)"));
+	assert_non_null(strstr(buf, "| pass; the A arm moved +20.00% too: the machine may have changed |"));
+	assert_non_null(strstr(buf, "## gate: PASS: "));
+	free(buf);
+	gate_result_free(&res);
+
+	/* a failing-cases file gets nothing: no time regression */
+	char *list = NULL;
+	size_t len = 0;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	FILE *f = open_memstream(&list, &len);
+	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
+	fclose(f);
+	assert_string_equal(list, "");
+	free(list);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+static void test_a_disturbed_alone_needs_raw_confirmation(void **state)
+{
+	(void)state;
+	/* The baseline's A arm alone was slow (A1 and A2 at 130 us, B at its
+	 * usual 50 us; seen on the CPU backend with A -20..-50% and B flat).
+	 * B/A goes from 50/130 = 0.3846 to 50/100 = 0.5: +30%, p < 1e-6, and
+	 * the brackets are steady (floor 0). But the A arm moved 100/130 - 1 =
+	 * -23.08% between the runs and raw B did not move at all (+0%, p = 1):
+	 * one pair cannot say which arm followed the machine, so it passes. */
+	const struct fake_case slow_a[] = { { "ln", 130e3, 50e3, 30, true } };
+	const struct fake_case steady[] = { { "ln", 100e3, 50e3, 30, true } };
+	struct res_run *b = fake_run(1, "smoke", "cpu0", slow_a, 1), *r = fake_run(2, "smoke", "cpu0", steady, 1);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	const struct gate_case *g = &res.cases[0];
+	assert_true(fabs(g->change - 0.3) < 1e-12);
+	assert_true(g->p_value < 1e-6);
+	assert_true(g->noise_floor == 0);
+	assert_true(fabs(g->a_change - (100.0 / 130 - 1)) < 1e-12);
+	assert_true(g->a_moved);
+	assert_true(g->raw_change == 0);
+	assert_int_equal(g->verdict, GATE_PASS);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| +30.00% ["));
+	assert_non_null(strstr(buf, "| pass (slower beyond the threshold, against the A arm only, not in raw B "
+				    "time); the A arm moved -23.08%: the machine may have changed |"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* mirrored: the run's A arm alone slow is no improvement either */
+	assert_int_equal(gate(r, b, &o, &res), AB_EXIT_OK);
+	assert_true(res.cases[0].change < -0.2);
+	assert_int_equal(res.cases[0].verdict, GATE_PASS);
+	gate_result_free(&res);
+
+	/* B 20% slower in raw time as well (60 us): both readings agree, it
+	 * fails; B/A is 60/100 against 50/130: +56% */
+	rebase_slot(&r->cases[0].slots[1], 60e3);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_true(fabs(res.cases[0].change - 0.56) < 1e-12);
+	assert_true(fabs(res.cases[0].raw_change - 0.2) < 1e-12);
+	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+static void test_noise_floor_from_a_drift(void **state)
+{
+	(void)state;
+	/* The run's A2 is 10% above its A1 (110 against 100 us). The fake
+	 * pattern stays within +-1% (0.99 .. 1.01), so the two A slots do not
+	 * overlap and the pooled median of the 60 A samples is the mean of
+	 * A1's largest and A2's smallest: (101 + 108.9) / 2 = 104.95 us. B is
+	 * set to 50 us x 1.08 x 1.0495, so B / median(A) is 8% above the
+	 * baseline's 0.5: beyond the 5% threshold, fully separated (p < 1e-6),
+	 * but within the bracket's own drift of 10%: it passes. */
+	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 1), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
+	rebase_slot(&r->cases[0].slots[2], 110e3);
+	rebase_slot(&r->cases[0].slots[1], 50e3 * 1.08 * 1.0495);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	const struct gate_case *g = &res.cases[0];
+	assert_true(fabs(g->drift_run - 0.10) < 1e-12);
+	assert_true(g->drift_base == 0);
+	assert_true(fabs(g->noise_floor - 0.10) < 1e-12);
+	assert_true(fabs(g->change - 0.08) < 1e-12);
+	assert_true(g->p_value < 1e-6);
+	assert_int_equal(g->verdict, GATE_PASS);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| +8.00% ["));
+	assert_non_null(strstr(buf, "| 10.00% | <1e-6 | yes | pass (slower beyond the threshold, within the A arm's "
+				    "drift of 10.00%) |"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* The same drift in the baseline instead: the floor is the larger of
+	 * the two runs' drifts, so the verdict is the same. */
+	res_run_free(r);
+	r = fake_run(2, "smoke", "cpu0", BASE, 1);
+	rebase_slot(&b->cases[0].slots[2], 110e3);
+	rebase_slot(&b->cases[0].slots[1], 50e3 * 1.0495 / 1.08);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_true(fabs(res.cases[0].noise_floor - 0.10) < 1e-12);
+	assert_true(fabs(res.cases[0].change - 0.08) < 1e-12);
+	assert_int_equal(res.cases[0].verdict, GATE_PASS);
+	gate_result_free(&res);
+
+	/* A drift of 3% (A2 at 103 us, smallest sample 101.97 > A1's largest
+	 * 101: pooled median (101 + 101.97) / 2 = 101.485 us), B 8% above
+	 * that: the change clears both the 5% threshold and the 3% floor. */
+	res_run_free(b);
+	b = fake_run(1, "smoke", "cpu0", BASE, 1);
+	rebase_slot(&r->cases[0].slots[2], 103e3);
+	rebase_slot(&r->cases[0].slots[1], 50e3 * 1.08 * 1.01485);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_true(fabs(res.cases[0].noise_floor - 0.03) < 1e-12);
+	assert_true(fabs(res.cases[0].change - 0.08) < 1e-12);
+	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+static void test_a_variant_mismatch_falls_back_to_raw(void **state)
+{
+	(void)state;
+	/* The run's A arm is another kernel ("fused", 50 us) and B did not
+	 * change (50 us). Normalised, r would go from 50/100 to 50/50: +100%,
+	 * a false regression. The gate judges raw B times instead: +0%, p = 1
+	 * (identical samples): pass, and says so. */
+	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	snprintf(r->arm_a, sizeof r->arm_a, "fused");
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 3; k += 2) {
+			set_variant(&r->cases[c].slots[k], "fused");
+			rebase_slot(&r->cases[c].slots[k], c ? 80e3 : 50e3);
+		}
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	const struct gate_case *g = &res.cases[0];
+	assert_int_equal(g->basis, GATE_RAW_VARIANT);
+	assert_string_equal(g->a_variant_base, "eager");
+	assert_string_equal(g->a_variant_run, "fused");
+	assert_true(g->change == 0);
+	assert_true(g->p_value == 1);
+	assert_true(isnan(g->norm_change));
+	assert_int_equal(g->verdict, GATE_PASS);
+	assert_int_equal(res.n_raw, 2);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, ", A arm `fused` (baseline: `eager`), B arm `fused`.\n"));
+	assert_non_null(strstr(buf, "| `ln` | 50.000 [49.590, 50.410] n=30 | 50.000 [49.590, 50.410] n=30 | +0.00% ["));
+	assert_non_null(strstr(buf, "] | n/a (A arm differs) | 0.00% | 1.000 | yes | pass; judged on raw B times: the "
+				    "A arm is `eager` in the baseline, `fused` in the run |"));
+	assert_non_null(strstr(buf, "2 cases were judged on raw B times: the A arm differs between the runs"));
+	/* the A arm's move is a variant change, not the machine: no note */
+	assert_null(strstr(buf, "the machine may have changed"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* B 20% slower on raw times still fails, and says how it was judged */
+	rebase_slot(&r->cases[0].slots[1], 60e3);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	assert_true(fabs(res.cases[0].change - 0.2) < 1e-12);
+	buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| **REGRESSED**; judged on raw B times: the A arm is `eager` in the baseline, "
+				    "`fused` in the run |"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* A slots of one run that disagree (A1 eager, A2 fused) are no single
+	 * kernel to normalise by either */
+	res_run_free(r);
+	r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	set_variant(&r->cases[1].slots[2], "fused");
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_int_equal(res.cases[0].basis, GATE_NORMALISED);
+	assert_int_equal(res.cases[1].basis, GATE_RAW_VARIANT);
+	assert_string_equal(res.cases[1].a_variant_run, "");
+	buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "the A arm is `eager` in the baseline, `(mixed)` in the run |"));
+	assert_non_null(strstr(buf, "1 case was judged on raw B times"));
 	free(buf);
 	gate_result_free(&res);
 	res_run_free(b);
@@ -395,6 +719,12 @@ int main(void)
 		cmocka_unit_test(test_missing_case_fails),
 		cmocka_unit_test(test_improvement_passes_and_is_reported),
 		cmocka_unit_test(test_fail_markdown),
+		cmocka_unit_test(test_h200_alarms_pass_when_a_moved_with_b),
+		cmocka_unit_test(test_h200_alarm_with_its_a_move),
+		cmocka_unit_test(test_b_slowdown_hidden_by_equal_a_slowdown_passes),
+		cmocka_unit_test(test_a_disturbed_alone_needs_raw_confirmation),
+		cmocka_unit_test(test_noise_floor_from_a_drift),
+		cmocka_unit_test(test_a_variant_mismatch_falls_back_to_raw),
 		cmocka_unit_test(test_data_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,6 @@
  * against what store_load_run returns; row counts are read with plain
  * SQL through a second connection, independently of store.c.
  */
-#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +23,7 @@
 
 #include "../../harness/results.h"
 #include "../../harness/store.h"
+#include "fixtures.h"
 
 static char tmpdir[64];
 static char dbpath[128];
@@ -31,8 +31,7 @@ static char dbpath[128];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/abbench_test_store_XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (fx_tmpdir_make(tmpdir, sizeof tmpdir, "store"))
 		return -1;
 	snprintf(dbpath, sizeof dbpath, "%s/t.db", tmpdir);
 	return 0;
@@ -41,30 +40,15 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	DIR *dir = opendir(tmpdir);
-	struct dirent *e;
-	char p[512];
-	while (dir && (e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-			unlink(p);
-		}
-	}
-	if (dir)
-		closedir(dir);
-	rmdir(tmpdir);
+	fx_tmpdir_remove(tmpdir);
 	return 0;
 }
 
 /* ---- the synthetic run ------------------------------------------------ */
 
+/* synth_run's slots (fixtures.h): label, arm, variant and position are set. */
 static void fill_slot(struct res_slot *s, int ci, int si)
 {
-	static const char *const labels[] = { "A1", "B", "A2" };
-	snprintf(s->label, sizeof s->label, "%s", labels[si]);
-	s->arm = si == 1 ? 'b' : 'a';
-	snprintf(s->variant, sizeof s->variant, "%s", si == 1 ? "fused" : "eager");
-	s->position = si;
 	s->warmup = 3 + si;
 	s->n_samples = 5 + ci + si;
 	s->samples_ns = malloc(sizeof(double) * (size_t)s->n_samples);
@@ -119,7 +103,7 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 
 static struct res_run *make_run(const char *label, const char *started_at, const char *uuid, double copy)
 {
-	struct res_run *r = calloc(1, sizeof *r);
+	struct res_run *r = synth_run(fill_slot);
 	snprintf(r->started_at, sizeof r->started_at, "%s", started_at);
 	snprintf(r->label, sizeof r->label, "%s", label);
 	snprintf(r->scenario_name, sizeof r->scenario_name, "glm_small");
@@ -153,22 +137,11 @@ static struct res_run *make_run(const char *label, const char *started_at, const
 	snprintf(dv->runtime_version, sizeof dv->runtime_version, "13.0");
 	dv->default_sm_mhz = 1980;
 	dv->copy_gbps = copy;
-	r->n_cases = 2;
-	r->cases = calloc(2, sizeof *r->cases);
-	for (int ci = 0; ci < 2; ci++) {
+	for (int ci = 0; ci < r->n_cases; ci++) {
 		struct res_case *c = &r->cases[ci];
-		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
-		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
-		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");
-		snprintf(c->dtype, sizeof c->dtype, "bf16");
 		c->eps = ci ? 1e-6 : 1e-5;
 		c->affine = ci == 1;
 		c->count = 30;
-		snprintf(c->input, sizeof c->input, "normal(mean=0, std=1)");
-		c->n_slots = 3;
-		c->slots = calloc(3, sizeof *c->slots);
-		for (int si = 0; si < 3; si++)
-			fill_slot(&c->slots[si], ci, si);
 	}
 	return r;
 }
