@@ -91,4 +91,33 @@ static __device__ __forceinline__ float ab_bf16x4_get(uint2 v, int i)
 	return (i & 1) ? ab_bf16_hi(w) : ab_bf16_lo(w);
 }
 
+/*
+ * bf16x2 arithmetic, rounded once to bf16 (add.rn.bf16x2, mul.rn.bf16x2,
+ * sm_90). The fused kernels use them only where the eager chain computes
+ * bf16(float(a) OP float(b)) of two bf16 operands a and b: for + and *
+ * that double rounding (f32, then bf16) provably equals one rounding of the
+ * exact result (docs/KERNELS.md, "bf16x2 arithmetic"), which is what these
+ * instructions compute. The explicit .rn keeps ptxas from contracting a
+ * mul and an add into one fma. NaN results are the canonical 0x7FFF, as
+ * cvt.rn.bf16.f32 gives; the self-test's special rows and parameters check
+ * that on the device. Added for the fused kernels; the eager kernels do
+ * not call them.
+ */
+static __device__ __forceinline__ uint32_t ab_bf16x2_add_rn(uint32_t a, uint32_t b)
+{
+	uint32_t d;
+	asm("add.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+	return d;
+}
+
+static __device__ __forceinline__ uint32_t ab_bf16x2_mul_rn(uint32_t a, uint32_t b)
+{
+	uint32_t d;
+	asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+	return d;
+}
+
+/* 1.0 in both halves of a bf16x2 word. */
+#define AB_BF16X2_ONE 0x3F803F80u
+
 #endif

@@ -20,15 +20,24 @@
  * counts (the eager kernel's own compute_stats), then the same epilogue
  * over a second read of the row.
  *
- * Launch descriptor: block 128 threads; register-resident grid
- * (ceil(T / R), B), generic grid B * T, no dynamic shared memory. R = 2
- * when W <= 4096 and there are at least 16 rows per SM, else 1. ptxas
- * (nvcc 13.0, sm_90) for W = 4096: 32 registers with R = 1 (16 blocks, 128
- * KB of x in flight per SM), 55 with R = 2 (9 blocks, 144 KB), no spills.
- * R = 2 is the predicted winner (two independent Welford chains per
- * thread, scale1/shift unpacked once for two rows); not measured yet: the
- * self-test times both (docs/PERF_NOTES.md). Statistics are not written:
- * they are the eager arm's AUX tensors.
+ * Layout kernel (variants r1h, h1, h2, h1f, w1, w4, w1f, r1p, h1p; W =
+ * 3072, 4096, 5120): the same statistics with a row held by 128, 64 or 32
+ * threads loading 8 or 16 bytes at a time, each playing 1, 2 or 4 eager
+ * threads (the mapping is in its section below and in docs/KERNELS.md),
+ * optionally persistent (one balanced wave of blocks looping over rows,
+ * the next row's loads issued before this row's math), and with the
+ * modulate roundings done in bf16x2 arithmetic (add.rn / mul.rn.bf16x2,
+ * bit-identical to float-then-round for these operands) or in float.
+ *
+ * Launch descriptor: register-resident kernel: block 128 threads, grid
+ * (ceil(T / R), B); generic: grid B * T; layout kernel: block TPR * RPB
+ * threads, grid (ceil(T / RPB), B) or the persistent wave; no dynamic
+ * shared memory. ptxas (nvcc 13.0, sm_90), W = 4096: r1 32 registers (16
+ * blocks per SM), r2 55; the layout kernel's caps in lnv_max_regs; none
+ * spills (docs/PERF_NOTES.md lists them all). The default (AUTO) is one
+ * constant, LNF_AUTO, at the end of this file: r1, measured fastest of
+ * r1 / r2 / generic on the H200; the other variants await measurement.
+ * Statistics are not written: they are the eager arm's AUX tensors.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -184,6 +193,341 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_generic_kern
 	}
 }
 
+/* ---- the layout kernel (r1h, h1, h2, h1f, w1, w4, w1f, r1p, h1p) --------
+ *
+ * One row is held by TPR threads that load VB bytes at a time; together
+ * they play the eager kernel's 128 threads. Thread p of a row loads the
+ * row's VB-byte vectors q = p + TPR k (k = 0 .. NL - 1). Vector q holds the
+ * eager 8-byte vectors H q + h (h < H = VB / 8), which belong to eager
+ * thread (H q + h) mod 128 as its vector number (H q + h) div 128. With
+ * H TPR S = 128, that is eager thread T(s, h) = H p + h + H TPR s for
+ * s = k mod S, as its vector j = k div S: each thread plays S * H eager
+ * threads, all with the same vector count V = W / 512, so every count in
+ * the statistics is a compile-time constant, as in the r1/r2 kernel.
+ *
+ *   VB  TPR  H  S  eager threads of thread p
+ *    8  128  1  1  p                               (r1's layout)
+ *   16   64  2  1  2p, 2p+1
+ *   16   32  2  2  2p, 2p+1, 2p+64, 2p+65
+ *
+ * The eager shuffle tree (offsets 16 .. 1 within each eager warp) maps to
+ * shuffles by o / H within groups of 32 / H lanes for o >= H, and for
+ * H = 2 the last level (offset 1: eager lanes 2m and 2m+1) is a combine of
+ * the thread's own two states; docs/KERNELS.md shows why every value lane
+ * 0 of an eager warp ends with is the eager one. The 4-warp fold: through
+ * shared memory when a row spans several physical warps (TPR 128 and 64),
+ * with shuffles when it fits one (TPR 32: lanes 0 and 16 hold eager warps
+ * 0 + 2 and 1 + 3 after one combine of their own two states).
+ */
+
+template <int VB, int TPR>
+struct lnv_geo {
+	static constexpr int H = VB / 8;          /* eager vectors per load */
+	static constexpr int NW = VB / 4;         /* 32-bit words per load */
+	static constexpr int S = 128 / (H * TPR); /* load slots per eager-thread pair */
+	static constexpr int GW = AB_WARP / H;    /* lanes that hold one eager warp */
+	static_assert((VB == 8 || VB == 16) && S >= 1 && H * TPR * S == 128, "layout must tile the 128 eager threads");
+};
+
+/* VB-byte loads and stores as 32-bit words. x is loaded and out stored
+ * with the streaming hint (.cs: evict first, read or written once). The
+ * parameters (scale, shift, weight, bias: L1-resident, shared by every row
+ * of a batch) use plain coherent loads, not ld.global.nc: ptxas moves
+ * read-only .nc loads above the statistics' barrier and keeps a row's
+ * worth of parameters live (ptxas -v: 96 instead of 32 registers for the
+ * 8-byte layout, 255 for one warp per row); a coherent load cannot pass
+ * bar.sync / bar.warp.sync, nor a store that may alias it. */
+template <int NW>
+struct lnv_io;
+template <>
+struct lnv_io<2> {
+	static __device__ __forceinline__ void ld_cs(uint32_t (&w)[2], const void *base, size_t i)
+	{
+		const uint2 v = __ldcs(static_cast<const uint2 *>(base) + i);
+		w[0] = v.x;
+		w[1] = v.y;
+	}
+	static __device__ __forceinline__ void ld_param(uint32_t (&w)[2], const void *base, size_t i)
+	{
+		asm volatile("ld.global.v2.u32 {%0, %1}, [%2];"
+			     : "=r"(w[0]), "=r"(w[1])
+			     : "l"(static_cast<const uint2 *>(base) + i));
+	}
+	static __device__ __forceinline__ void st_cs(void *base, size_t i, const uint32_t (&w)[2])
+	{
+		__stcs(static_cast<uint2 *>(base) + i, make_uint2(w[0], w[1]));
+	}
+};
+template <>
+struct lnv_io<4> {
+	static __device__ __forceinline__ void ld_cs(uint32_t (&w)[4], const void *base, size_t i)
+	{
+		const uint4 v = __ldcs(static_cast<const uint4 *>(base) + i);
+		w[0] = v.x;
+		w[1] = v.y;
+		w[2] = v.z;
+		w[3] = v.w;
+	}
+	static __device__ __forceinline__ void ld_param(uint32_t (&w)[4], const void *base, size_t i)
+	{
+		asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+			     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+			     : "l"(static_cast<const uint4 *>(base) + i));
+	}
+	static __device__ __forceinline__ void st_cs(void *base, size_t i, const uint32_t (&w)[4])
+	{
+		__stcs(static_cast<uint4 *>(base) + i, make_uint4(w[0], w[1], w[2], w[3]));
+	}
+};
+
+struct lnv_args {
+	const void *x, *scale, *shift, *weight, *bias;
+	void *out;
+	int batch, tokens, rows; /* rows = batch * tokens */
+	float eps;
+};
+
+/* The barrier among a row's threads: the block's when it holds one row,
+ * else named barrier 1 + rib over the row's TPR threads (whole warps). */
+template <int TPR, int RPB>
+static __device__ __forceinline__ void lnv_row_barrier(int rib)
+{
+	if constexpr (RPB == 1) {
+		(void)rib;
+		__syncthreads();
+	} else {
+		/* Immediate barrier ids, so that ptxas reserves only these. */
+		static_assert(TPR % AB_WARP == 0 && RPB <= 3, "named barriers 1..3 over whole warps");
+		if (rib == 0)
+			asm volatile("bar.sync 1, %0;" : : "n"(TPR) : "memory");
+		else if (rib == 1)
+			asm volatile("bar.sync 2, %0;" : : "n"(TPR) : "memory");
+		else
+			asm volatile("bar.sync 3, %0;" : : "n"(TPR) : "memory");
+	}
+}
+
+/* Mean and rstd of the row whose NL x NW words this thread holds (thread p
+ * of the row; ws: the row's 4 shared-memory slots, unused when TPR = 32). */
+template <int V, int VB, int TPR, int RPB>
+static __device__ __forceinline__ void lnv_stats(const uint32_t (&d)[V * lnv_geo<VB, TPR>::S][VB / 4], int p,
+						 int rib, float2 *ws, float eps, float &mean, float &rstd)
+{
+	typedef lnv_geo<VB, TPR> G;
+	constexpr int H = G::H, S = G::S, GW = G::GW;
+	ab_wf st[S][H];
+#pragma unroll
+	for (int s = 0; s < S; s++)
+#pragma unroll
+		for (int h = 0; h < H; h++)
+			st[s][h] = ab_wf_empty();
+	/* Eager thread T(s, h) folds its vectors j = 0 .. V-1, values in order. */
+#pragma unroll
+	for (int j = 0; j < V; j++)
+#pragma unroll
+		for (int s = 0; s < S; s++)
+#pragma unroll
+			for (int h = 0; h < H; h++)
+#pragma unroll
+				for (int i = 0; i < 4; i++) {
+					const uint32_t w = d[j * S + s][2 * h + i / 2];
+					st[s][h] = ab_wf_online_pinned((i & 1) ? ab_bf16_hi(w) : ab_bf16_lo(w), st[s][h]);
+				}
+	/* Eager offsets 16 .. H: partner lane + o is thread p + o / H, same (s, h). */
+#pragma unroll
+	for (int o = AB_WARP / 2; o >= H; o /= 2)
+#pragma unroll
+		for (int s = 0; s < S; s++)
+#pragma unroll
+			for (int h = 0; h < H; h++) {
+				const ab_wf other = { __shfl_down_sync(AB_FULL_MASK, st[s][h].mean, o / H, GW),
+						      __shfl_down_sync(AB_FULL_MASK, st[s][h].sigma2, o / H, GW),
+						      st[s][h].count };
+				st[s][h] = ab_wf_combine_pinned(st[s][h], other);
+			}
+	if constexpr (H == 2) /* eager offset 1: lane 2m takes lane 2m + 1, this thread's h = 1 */
+#pragma unroll
+		for (int s = 0; s < S; s++)
+			st[s][0] = ab_wf_combine_pinned(st[s][0], st[s][1]);
+
+	const float wc = st[0][0].count; /* each eager warp's count, W / 4 */
+	ab_wf f;
+	if constexpr (TPR == AB_WARP) {
+		static_assert(S == 2 && H == 2, "one warp per row holds eager warps g and g + 2 in lane 16 g");
+		(void)rib;
+		(void)ws;
+		const ab_wf c = ab_wf_combine_pinned(st[0][0], st[1][0]); /* lane 0: warp 0 + 2, lane 16: 1 + 3 */
+		const ab_wf a = { __shfl_sync(AB_FULL_MASK, c.mean, 0), __shfl_sync(AB_FULL_MASK, c.sigma2, 0), c.count };
+		const ab_wf b = { __shfl_sync(AB_FULL_MASK, c.mean, GW), __shfl_sync(AB_FULL_MASK, c.sigma2, GW),
+				  c.count };
+		f = ab_wf_combine_pinned(a, b);
+		__syncwarp(); /* orders memory: keeps the epilogue's loads below the statistics */
+	} else {
+		if (p % GW == 0)
+#pragma unroll
+			for (int s = 0; s < S; s++)
+				ws[(H * p) / AB_WARP + (H * TPR / AB_WARP) * s] = make_float2(st[s][0].mean, st[s][0].sigma2);
+		lnv_row_barrier<TPR, RPB>(rib);
+		ab_wf w4[4];
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			w4[k] = { ws[k].x, ws[k].y, wc };
+		w4[0] = ab_wf_combine_pinned(w4[0], w4[2]);
+		w4[1] = ab_wf_combine_pinned(w4[1], w4[3]);
+		f = ab_wf_combine_pinned(w4[0], w4[1]);
+	}
+	mean = f.mean;
+	rstd = ab_ln_rstd_pinned(f.sigma2, (float)(512 * V), eps);
+}
+
+/* bf16 halves of a word as floats, spelled with prmt so that the compiler
+ * cannot reuse the statistics pass's unpacked values (shifts of the same
+ * words) and keep a row's floats live instead of its packed words. */
+static __device__ __forceinline__ float lnv_lo(uint32_t w)
+{
+	uint32_t r;
+	asm("prmt.b32 %0, %1, 0, 0x1044;" : "=r"(r) : "r"(w));
+	return __uint_as_float(r);
+}
+
+static __device__ __forceinline__ float lnv_hi(uint32_t w)
+{
+	uint32_t r;
+	asm("prmt.b32 %0, %1, 0, 0x3244;" : "=r"(r) : "r"(w));
+	return __uint_as_float(r);
+}
+
+/* The epilogue of two values (one 32-bit word): y = bf16(LN(x)), then
+ * bf16(bf16(y * bf16(scale + 1)) + shift), in bf16x2 arithmetic (BF16) or
+ * in float with conversions, exactly as lnf_modulate4 (the fp32 path). */
+template <bool BF16, bool AFFINE>
+static __device__ __forceinline__ uint32_t lnv_mod2(uint32_t xw, float mean, float rstd, uint32_t scw, uint32_t shw,
+						    uint32_t gw, uint32_t bw)
+{
+	float y0, y1;
+	if constexpr (AFFINE) {
+		y0 = ab_ln_norm_affine_pinned(lnv_lo(xw), mean, rstd, ab_bf16_lo(gw), ab_bf16_lo(bw));
+		y1 = ab_ln_norm_affine_pinned(lnv_hi(xw), mean, rstd, ab_bf16_hi(gw), ab_bf16_hi(bw));
+	} else {
+		(void)gw;
+		(void)bw;
+		y0 = ab_ln_norm_pinned(lnv_lo(xw), mean, rstd);
+		y1 = ab_ln_norm_pinned(lnv_hi(xw), mean, rstd);
+	}
+	const uint32_t yw = ab_pack_bf16x2(y0, y1);
+	if constexpr (BF16) {
+		const uint32_t s1 = ab_bf16x2_add_rn(scw, AB_BF16X2_ONE);
+		return ab_bf16x2_add_rn(ab_bf16x2_mul_rn(yw, s1), shw);
+	} else {
+		float s0 = __fadd_rn(ab_bf16_lo(scw), 1.f), s1 = __fadd_rn(ab_bf16_hi(scw), 1.f);
+		ab_bf16_round2(s0, s1);
+		float z0 = __fmul_rn(ab_bf16_lo(yw), s0), z1 = __fmul_rn(ab_bf16_hi(yw), s1);
+		ab_bf16_round2(z0, z1);
+		return ab_pack_bf16x2(__fadd_rn(z0, ab_bf16_lo(shw)), __fadd_rn(z1, ab_bf16_hi(shw)));
+	}
+}
+
+/* Loads row `row` (flattened over batch and tokens) into d. */
+template <int NL, int NW, int TPR>
+static __device__ __forceinline__ void lnv_load(uint32_t (&d)[NL][NW], const lnv_args &A, int row, int p)
+{
+	const size_t base = (size_t)row * (TPR * NL) + p;
+#pragma unroll
+	for (int k = 0; k < NL; k++)
+		lnv_io<NW>::ld_cs(d[k], A.x, base + (size_t)TPR * k);
+}
+
+/* Epilogue of a whole row: parameters of batch b, one store per vector. */
+template <int NL, int NW, int TPR, bool BF16, bool AFFINE>
+static __device__ __forceinline__ void lnv_epilogue(const uint32_t (&d)[NL][NW], const lnv_args &A, int row, int b,
+						    int p, float mean, float rstd)
+{
+	constexpr int NVR = TPR * NL; /* vectors per row */
+#pragma unroll
+	for (int k = 0; k < NL; k++) {
+		const int q = p + TPR * k;
+		uint32_t sc[NW], sh[NW], g[NW] = {}, bi[NW] = {}, o[NW];
+		lnv_io<NW>::ld_param(sc, A.scale, (size_t)b * NVR + q);
+		lnv_io<NW>::ld_param(sh, A.shift, (size_t)b * NVR + q);
+		if constexpr (AFFINE) {
+			lnv_io<NW>::ld_param(g, A.weight, q);
+			lnv_io<NW>::ld_param(bi, A.bias, q);
+		}
+#pragma unroll
+		for (int w = 0; w < NW; w++)
+			o[w] = lnv_mod2<BF16, AFFINE>(d[k][w], mean, rstd, sc[w], sh[w], g[w], bi[w]);
+		lnv_io<NW>::st_cs(A.out, (size_t)row * NVR + q, o);
+	}
+}
+
+/* Registers per thread each instantiation is held to (__maxnreg__): the
+ * data words it keeps (twice for the persistent layouts) plus what the rest
+ * needs, rounded up to 8; from ptxas -v, so that none spills. Without a cap
+ * ptxas keeps more values live for latency (54 instead of 32 registers for
+ * the 8-byte layout at W = 4096), which costs resident rows. */
+template <int V, int VB, int TPR, bool PERSIST, bool AFFINE>
+static constexpr int lnv_max_regs()
+{
+	constexpr int data = V * lnv_geo<VB, TPR>::S * lnv_geo<VB, TPR>::NW * (PERSIST ? 2 : 1);
+	constexpr int rest = (VB == 8 ? 16 : 24) + (AFFINE ? 8 : 0) + (PERSIST ? 16 : 0);
+	return (data + rest + 7) / 8 * 8;
+}
+
+template <int V, int VB, int TPR, int RPB, bool PERSIST, bool BF16, bool AFFINE>
+__global__ __launch_bounds__(TPR *RPB) __maxnreg__((lnv_max_regs<V, VB, TPR, PERSIST, AFFINE>())) void
+ab_fused_ln_modulate_layout_kernel(const lnv_args A)
+{
+	typedef lnv_geo<VB, TPR> G;
+	constexpr int NL = V * G::S, NW = G::NW;
+	const int p = threadIdx.x % TPR;
+	const int rib = threadIdx.x / TPR;
+	float mean, rstd;
+	if constexpr (!PERSIST) {
+		__shared__ float2 ws[RPB][4];
+		const int tok = blockIdx.x * RPB + rib;
+		const bool valid = tok < A.tokens;
+		const int b = blockIdx.y;
+		const int row = b * A.tokens + (valid ? tok : 0);
+		uint32_t d[NL][NW] = {};
+		if (valid)
+			lnv_load<NL, NW, TPR>(d, A, row, p);
+		lnv_stats<V, VB, TPR, RPB>(d, p, rib, ws[rib], A.eps, mean, rstd);
+		if (valid)
+			lnv_epilogue<NL, NW, TPR, BF16, AFFINE>(d, A, row, b, p, mean, rstd);
+	} else {
+		/* Rows blockIdx.x, + gridDim.x, ...; the next row's loads are
+		 * issued before this row's math. Two register sets and two
+		 * shared-memory slot sets alternate (unrolled by 2, so no moves):
+		 * a warp writing slots of set i + 2 has passed the barrier of row
+		 * i + 1, which every warp reaches only after reading set i. */
+		static_assert(RPB == 1, "persistent blocks hold one row");
+		__shared__ float2 ws[2][4];
+		uint32_t da[NL][NW], db[NL][NW];
+		const int step = gridDim.x;
+		int row = blockIdx.x;
+		if (row < A.rows)
+			lnv_load<NL, NW, TPR>(da, A, row, p);
+		while (row < A.rows) {
+			int next = row + step;
+			if (next < A.rows)
+				lnv_load<NL, NW, TPR>(db, A, next, p);
+			lnv_stats<V, VB, TPR, RPB>(da, p, rib, ws[0], A.eps, mean, rstd);
+			lnv_epilogue<NL, NW, TPR, BF16, AFFINE>(da, A, row, A.batch == 1 ? 0 : row / A.tokens, p, mean,
+								rstd);
+			row = next;
+			if (row >= A.rows)
+				break;
+			next = row + step;
+			if (next < A.rows)
+				lnv_load<NL, NW, TPR>(da, A, next, p);
+			lnv_stats<V, VB, TPR, RPB>(db, p, rib, ws[1], A.eps, mean, rstd);
+			lnv_epilogue<NL, NW, TPR, BF16, AFFINE>(db, A, row, A.batch == 1 ? 0 : row / A.tokens, p, mean,
+								rstd);
+			row = next;
+		}
+	}
+}
+
 /* ---- launch --------------------------------------------------------- */
 
 struct lnf_ptrs {
@@ -232,21 +576,135 @@ static int lnf_launch_generic(const lnf_ptrs &p, const uint16_t *x, const struct
 	return (int)cudaGetLastError();
 }
 
-/* The variant AB_VARIANT_AUTO resolves to for these dims. */
-static int lnf_auto_variant(const struct site_dims &d)
+static int lnf_launch_resident(const lnf_ptrs &p, const struct site_dims &d, bool affine, float eps, int r,
+			       cudaStream_t s)
 {
-	const int64_t W = d.width;
-	if (W % 512 != 0 || W / 512 > LNF_MAX_V || d.batch > 65535)
-		return -1;
-	const int64_t sms = ab_sm_count() > 0 ? ab_sm_count() : 1;
-	return (W / 512 <= LNF_MAX_V_R2 && d.rows >= 16 * sms) ? 2 : 1;
+	const int64_t v = d.width / 512;
+	if (d.width % 512 != 0 || d.batch > 65535 || v > (r == 1 ? LNF_MAX_V : LNF_MAX_V_R2))
+		return ab_invalid();
+	lnf_launch_fn fn = (r == 1) ? (affine ? lnf_pick<1, true>((int)v) : lnf_pick<1, false>((int)v))
+				    : (affine ? lnf_pick<2, true>((int)v) : lnf_pick<2, false>((int)v));
+	fn(p, d, eps, s);
+	return (int)cudaGetLastError();
+}
+
+/* Blocks of a persistent grid: at most `slots` (what fits on the device at
+ * once), as few rounds over the rows as that allows, the rows spread evenly
+ * over the rounds (4096 rows, 1056 slots: 4 rounds of 1024 blocks, not 3
+ * full rounds and a 10% one). */
+static unsigned lnv_balanced_grid(int64_t rows, int64_t slots)
+{
+	if (slots < 1)
+		slots = 1;
+	const int64_t rounds = (rows + slots - 1) / slots;
+	return (unsigned)((rows + rounds - 1) / rounds);
+}
+
+template <int V, int VB, int TPR, int RPB, bool PERSIST, bool BF16>
+static int lnv_launch_v(const lnv_args &A, bool affine, cudaStream_t s)
+{
+	void (*const kern)(const lnv_args) = affine
+		? ab_fused_ln_modulate_layout_kernel<V, VB, TPR, RPB, PERSIST, BF16, true>
+		: ab_fused_ln_modulate_layout_kernel<V, VB, TPR, RPB, PERSIST, BF16, false>;
+	dim3 grid((unsigned)((A.tokens + RPB - 1) / RPB), (unsigned)A.batch);
+	if constexpr (PERSIST) {
+		static int occ[2]; /* resident blocks per SM, per instantiation */
+		int &o = occ[affine ? 1 : 0];
+		if (o <= 0) {
+			const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kern, TPR * RPB, 0);
+			if (e != cudaSuccess)
+				return (int)e;
+		}
+		const int sms = ab_sm_count() > 0 ? ab_sm_count() : 1;
+		grid = dim3(lnv_balanced_grid(A.rows, (int64_t)(o > 0 ? o : 1) * sms));
+	}
+	kern<<<grid, TPR * RPB, 0, s>>>(A);
+	return (int)cudaGetLastError();
+}
+
+/* The widths the layout kernel is built for: W = 512 V. */
+static bool lnv_width_ok(int64_t W)
+{
+	return W == 3072 || W == 4096 || W == 5120;
+}
+
+template <int VB, int TPR, int RPB, bool PERSIST, bool BF16>
+static int lnv_launch(const struct site_args *a, cudaStream_t s)
+{
+	const struct site_dims &d = a->dims;
+	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || (!PERSIST && d.batch > 65535))
+		return ab_invalid();
+	const void *const ptrs[] = { a->t[LNM_X], a->t[LNM_SCALE], a->t[LNM_SHIFT], a->t[LNM_OUT] };
+	for (const void *ptr : ptrs)
+		if (!ab_aligned(ptr, VB))
+			return ab_invalid();
+	if (a->affine && (!ab_aligned(a->t[LNM_WEIGHT], VB) || !ab_aligned(a->t[LNM_BIAS], VB)))
+		return ab_invalid();
+	const lnv_args A = { a->t[LNM_X],     a->t[LNM_SCALE],   a->t[LNM_SHIFT],   a->t[LNM_WEIGHT],
+			     a->t[LNM_BIAS],  a->t[LNM_OUT],     (int)d.batch,      (int)d.tokens,
+			     (int)d.rows,     a->eps };
+	switch (d.width / 512) {
+	case 6:
+		return lnv_launch_v<6, VB, TPR, RPB, PERSIST, BF16>(A, a->affine, s);
+	case 8:
+		return lnv_launch_v<8, VB, TPR, RPB, PERSIST, BF16>(A, a->affine, s);
+	default:
+		return lnv_launch_v<10, VB, TPR, RPB, PERSIST, BF16>(A, a->affine, s);
+	}
+}
+
+/* Launches `variant` (never AUTO); cudaErrorInvalidValue if it cannot
+ * take these dims or pointers. */
+static int lnf_launch_variant(const struct site_args *a, const lnf_ptrs &p, int variant, cudaStream_t s)
+{
+	const struct site_dims &d = a->dims;
+	switch (variant) {
+	case AB_LN_GENERIC:
+		return lnf_launch_generic(p, static_cast<const uint16_t *>(a->t[LNM_X]), d, a->affine, a->eps, s);
+	case AB_LN_R1:
+	case AB_LN_R2:
+		return lnf_launch_resident(p, d, a->affine, a->eps, variant, s);
+	/*                                 VB  TPR RPB persist bf16x2 */
+	case AB_LN_R1H: return lnv_launch<8, 128, 1, false, true>(a, s);
+	case AB_LN_H1: return lnv_launch<16, 64, 1, false, true>(a, s);
+	case AB_LN_H2: return lnv_launch<16, 64, 2, false, true>(a, s);
+	case AB_LN_H1F: return lnv_launch<16, 64, 1, false, false>(a, s);
+	case AB_LN_W1: return lnv_launch<16, 32, 1, false, true>(a, s);
+	case AB_LN_W4: return lnv_launch<16, 32, 4, false, true>(a, s);
+	case AB_LN_W1F: return lnv_launch<16, 32, 1, false, false>(a, s);
+	case AB_LN_R1P: return lnv_launch<8, 128, 1, true, true>(a, s);
+	case AB_LN_H1P: return lnv_launch<16, 64, 1, true, true>(a, s);
+	default:
+		return ab_invalid();
+	}
+}
+
+/*
+ * AB_VARIANT_AUTO, the one place to change when a new winner is measured
+ * (docs/PERF_NOTES.md, "Measured"): LNF_AUTO is tried first; a shape or
+ * pointer it refuses falls back to r1, then to the generic kernel. GPU
+ * session 3 (H200, events, L2 flushed, median of 50): at 1x4096x4096 r1h
+ * 21.95 us, h1 22.34, h2 22.29, r1p 22.86, r1 25.44, w1 25.95, r2 25.06,
+ * generic 34.30; at 1x264x4096 r1h 8.26 (r1 8.40). r1h (r1's layout, bf16x2
+ * modulate epilogue) wins both; it is built for W = 3072, 4096, 5120 and
+ * other widths take r1.
+ */
+static const int LNF_AUTO = AB_LN_R1H;
+
+static int lnf_launch_auto(const struct site_args *a, const lnf_ptrs &p, cudaStream_t s)
+{
+	const int order[] = { LNF_AUTO, AB_LN_R1, AB_LN_GENERIC };
+	int rc = ab_invalid();
+	for (int v : order)
+		if ((rc = lnf_launch_variant(a, p, v, s)) != ab_invalid())
+			return rc;
+	return rc;
 }
 
 int ab_ln_modulate_fused_variant(const struct site_args *a, void *stream, int variant)
 {
 	if (!ab_ln_site_ok(a))
 		return ab_invalid();
-	const struct site_dims &d = a->dims;
 	const lnf_ptrs p = { static_cast<const uint2 *>(a->t[LNM_X]),      static_cast<const uint2 *>(a->t[LNM_SCALE]),
 			     static_cast<const uint2 *>(a->t[LNM_SHIFT]),  static_cast<const uint2 *>(a->t[LNM_WEIGHT]),
 			     static_cast<const uint2 *>(a->t[LNM_BIAS]),   static_cast<uint2 *>(a->t[LNM_OUT]) };
@@ -255,19 +713,7 @@ int ab_ln_modulate_fused_variant(const struct site_args *a, void *stream, int va
 	if (a->affine && (!ab_aligned(p.weight, 8) || !ab_aligned(p.bias, 8)))
 		return ab_invalid();
 	const cudaStream_t s = static_cast<cudaStream_t>(stream);
-	if (variant == AB_VARIANT_AUTO)
-		variant = lnf_auto_variant(d);
-	if (variant == -1)
-		return lnf_launch_generic(p, static_cast<const uint16_t *>(a->t[LNM_X]), d, a->affine, a->eps, s);
-	const int64_t v = d.width / 512;
-	if (d.width % 512 != 0 || d.batch > 65535 || (variant != 1 && variant != 2))
-		return ab_invalid();
-	if (v > (variant == 1 ? LNF_MAX_V : LNF_MAX_V_R2))
-		return ab_invalid();
-	lnf_launch_fn fn = (variant == 1) ? (a->affine ? lnf_pick<1, true>((int)v) : lnf_pick<1, false>((int)v))
-					  : (a->affine ? lnf_pick<2, true>((int)v) : lnf_pick<2, false>((int)v));
-	fn(p, d, a->eps, s);
-	return (int)cudaGetLastError();
+	return variant == AB_VARIANT_AUTO ? lnf_launch_auto(a, p, s) : lnf_launch_variant(a, p, variant, s);
 }
 
 extern "C" int cuda_ln_modulate_fused(const struct site_args *a, void *stream)

@@ -26,6 +26,11 @@
  * a full SM of 64 warps) without affine, 6 with (40 registers), 4 for the
  * run-time-count kernel; ptxas reports no spills at those caps. Statistics
  * are not written (eager AUX tensors).
+ *
+ * The 16-byte layouts (x82, x84, x41, x42, x21: 8, 4 or 2 lanes per row,
+ * 2 or 4 eager lanes' vectors per 16-byte load) are the same tree with
+ * more of its levels inside a lane; see their section below. AUTO is one
+ * constant, QKF_AUTO, near the end of this file.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -136,6 +141,152 @@ __global__ __launch_bounds__(QKF_THREADS, NVEC == 0 ? 4 : AFFINE ? 6 : 8) void a
 	}
 }
 
+/* ---- 16-byte layouts (x82, x84, x41, x42, x21) -----------------------
+ *
+ * L lanes per row (L = 8, 4 or 2), 32 / L rows per warp and row set. Lane
+ * p of a row loads the row's 16-byte vectors p + L k; vector q holds the
+ * eager 8-byte vectors 2q and 2q + 1, which eager lanes 2q and 2q + 1 own.
+ * So lane p plays eager lanes 2p + e + 2L k, slot (k, e). Lane 0's eager
+ * tree at offset o combines lanes v < o with v + o:
+ *   o >= 2L:   slot (k, e) with (k + o / 2L, e), in registers;
+ *   2 <= o < 2L: slot (0, e) of lane p with that of lane p + o / 2, a
+ *              shuffle-down by o / 2 within the L-lane group (lanes past
+ *              the group get their own value back, as in the eager shuffle;
+ *              they never feed lane 0);
+ *   o = 1:     slot (0, 0) with (0, 1), in registers;
+ * then the two combines with the empty warps' states, as in qkf_fold. With
+ * nvec % 2L == 0, slot k holds data exactly when k < nvec / 2L in every
+ * lane, so all counts are compile-time constants (NVEC template).
+ */
+
+/* Registers each instantiation is held to (__maxnreg__): its data words,
+ * the Welford states of its 32 / L eager lanes (2 floats each) and 16-32
+ * for the rest, rounded up to the next count that changes how many
+ * 256-thread blocks fit on an SM (32: 8 blocks, 40: 6, 48: 5, 64: 4, 80: 3,
+ * 128: 2); from ptxas -v, so that none spills. */
+template <int L, int NVEC, int RS, bool AFFINE>
+static constexpr int qkx_max_regs()
+{
+	constexpr int rest = (L == 4 ? 8 + 8 * RS : 16) + (AFFINE ? 8 : 0);
+	constexpr int need = RS * (NVEC / (2 * L)) * 4 + 64 / L + rest;
+	return need <= 32 ? 32 : need <= 40 ? 40 : need <= 48 ? 48 : need <= 64 ? 64 : need <= 80 ? 80 : 128;
+}
+
+/* The eager tree's levels o = O, O / 2, ... >= 2L, all within a lane's
+ * slots; a template recursion so that every index is a compile-time
+ * constant (a loop over o left the L = 2 states in local memory). */
+template <int O, int L>
+static __device__ __forceinline__ void qkx_fold_regs(ab_wf (&st)[16 / L][2])
+{
+	if constexpr (O >= 2 * L) {
+#pragma unroll
+		for (int k = 0; k < O / (2 * L); k++)
+#pragma unroll
+			for (int e = 0; e < 2; e++)
+				st[k][e] = ab_wf_combine_pinned(st[k][e], st[k + O / (2 * L)][e]);
+		qkx_fold_regs<O / 2, L>(st);
+	}
+}
+
+template <int L, int NVEC>
+static __device__ __forceinline__ ab_wf qkx_fold(const uint4 (&d)[NVEC / (2 * L)])
+{
+	constexpr int KA = 16 / L;           /* slot rows covering the 32 eager lanes */
+	constexpr int KD = NVEC / (2 * L);   /* slot rows holding data */
+	ab_wf st[KA][2];
+#pragma unroll
+	for (int k = 0; k < KA; k++)
+#pragma unroll
+		for (int e = 0; e < 2; e++) {
+			st[k][e] = ab_wf_empty();
+			if (k < KD) {
+				const uint32_t w0 = e ? d[k < KD ? k : 0].z : d[k < KD ? k : 0].x;
+				const uint32_t w1 = e ? d[k < KD ? k : 0].w : d[k < KD ? k : 0].y;
+				st[k][e] = ab_wf_online_pinned(ab_bf16_lo(w0), st[k][e]);
+				st[k][e] = ab_wf_online_pinned(ab_bf16_hi(w0), st[k][e]);
+				st[k][e] = ab_wf_online_pinned(ab_bf16_lo(w1), st[k][e]);
+				st[k][e] = ab_wf_online_pinned(ab_bf16_hi(w1), st[k][e]);
+			}
+		}
+	qkx_fold_regs<AB_WARP / 2, L>(st);
+#pragma unroll
+	for (int sh = L / 2; sh >= 1; sh /= 2)
+#pragma unroll
+		for (int e = 0; e < 2; e++) {
+			const ab_wf other = { __shfl_down_sync(AB_FULL_MASK, st[0][e].mean, sh, L),
+					      __shfl_down_sync(AB_FULL_MASK, st[0][e].sigma2, sh, L), st[0][e].count };
+			st[0][e] = ab_wf_combine_pinned(st[0][e], other);
+		}
+	ab_wf w = ab_wf_combine_pinned(st[0][0], st[0][1]); /* offset 1 */
+	w = ab_wf_combine_pinned(w, ab_wf_empty());          /* warp 0 takes warp 2's state */
+	return ab_wf_combine_pinned(w, ab_wf_empty());       /* then warp 1's */
+}
+
+/* LayerNorm of 4 + 4 values (one 16-byte vector), rounded to bf16. */
+template <bool AFFINE>
+static __device__ __forceinline__ uint4 qkx_norm8(const uint4 x, float mean, float rstd, const uint4 g, const uint4 b)
+{
+	const uint32_t xw[4] = { x.x, x.y, x.z, x.w }, gw[4] = { g.x, g.y, g.z, g.w }, bw[4] = { b.x, b.y, b.z, b.w };
+	uint32_t o[4];
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		float lo, hi;
+		if constexpr (AFFINE) {
+			lo = ab_ln_norm_affine_pinned(ab_bf16_lo(xw[i]), mean, rstd, ab_bf16_lo(gw[i]), ab_bf16_lo(bw[i]));
+			hi = ab_ln_norm_affine_pinned(ab_bf16_hi(xw[i]), mean, rstd, ab_bf16_hi(gw[i]), ab_bf16_hi(bw[i]));
+		} else {
+			lo = ab_ln_norm_pinned(ab_bf16_lo(xw[i]), mean, rstd);
+			hi = ab_ln_norm_pinned(ab_bf16_hi(xw[i]), mean, rstd);
+		}
+		o[i] = ab_pack_bf16x2(lo, hi);
+	}
+	return make_uint4(o[0], o[1], o[2], o[3]);
+}
+
+template <int L, int NVEC, int RS, bool AFFINE>
+__global__ __launch_bounds__(QKF_THREADS) __maxnreg__((qkx_max_regs<L, NVEC, RS, AFFINE>())) void
+ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
+{
+	constexpr int KD = NVEC / (2 * L);
+	constexpr int RPW = AB_WARP / L; /* rows per warp and row set */
+	constexpr int NV16 = NVEC / 2;   /* 16-byte vectors per row */
+	const int lane = threadIdx.x & (AB_WARP - 1);
+	const int p = lane % L;
+	const int64_t warp = ((int64_t)blockIdx.x * QKF_THREADS + threadIdx.x) / AB_WARP;
+	const uint4 *q = reinterpret_cast<const uint4 *>(P.q), *k = reinterpret_cast<const uint4 *>(P.k);
+
+	int64_t row[RS];
+	uint4 d[RS][KD];
+#pragma unroll
+	for (int rs = 0; rs < RS; rs++) {
+		row[rs] = (warp * RS + rs) * RPW + lane / L;
+		const bool valid = row[rs] < 2 * rows;
+		const uint4 *src = (row[rs] < rows) ? q + row[rs] * NV16 : k + (row[rs] - rows) * NV16;
+#pragma unroll
+		for (int j = 0; j < KD; j++)
+			d[rs][j] = valid ? __ldcs(src + p + L * j) : make_uint4(0u, 0u, 0u, 0u);
+	}
+
+#pragma unroll
+	for (int rs = 0; rs < RS; rs++) {
+		const ab_wf w = qkx_fold<L, NVEC>(d[rs]);
+		const float mean = __shfl_sync(AB_FULL_MASK, w.mean, 0, L);
+		const float rstd = __shfl_sync(AB_FULL_MASK, ab_ln_rstd_pinned(w.sigma2, (float)(4 * NVEC), eps), 0, L);
+		if (row[rs] >= 2 * rows)
+			continue;
+		uint4 *dst = reinterpret_cast<uint4 *>(row[rs] < rows ? P.q_out + row[rs] * (2 * NV16)
+								       : P.k_out + (row[rs] - rows) * (2 * NV16));
+#pragma unroll
+		for (int j = 0; j < KD; j++) {
+			const int v = p + L * j;
+			const uint4 z = make_uint4(0u, 0u, 0u, 0u);
+			const uint4 gv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.weight) + v) : z;
+			const uint4 bv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.bias) + v) : z;
+			__stcs(dst + v, qkx_norm8<AFFINE>(d[rs][j], mean, rstd, gv, bv));
+		}
+	}
+}
+
 /* ---- launch --------------------------------------------------------- */
 
 template <int NVEC, int ROWSETS>
@@ -151,12 +302,12 @@ static void qkf_launch(const qkf_ptrs &p, int64_t rows, int nvec, bool affine, f
 
 /* Compile-time counts for D in {32, 64, 96, 128}; run time otherwise. */
 template <int ROWSETS>
-static void qkf_dispatch(const qkf_ptrs &p, int64_t rows, int nvec, bool uniform, bool affine, float eps,
+static int qkf_dispatch(const qkf_ptrs &p, int64_t rows, int nvec, bool uniform, bool affine, float eps,
 			 cudaStream_t s)
 {
 	if (!uniform) {
 		qkf_launch<0, ROWSETS>(p, rows, nvec, affine, eps, s);
-		return;
+		return (int)cudaGetLastError();
 	}
 	switch (nvec) {
 	case 8:
@@ -172,13 +323,103 @@ static void qkf_dispatch(const qkf_ptrs &p, int64_t rows, int nvec, bool uniform
 		qkf_launch<32, ROWSETS>(p, rows, nvec, affine, eps, s);
 		break;
 	}
+	return (int)cudaGetLastError();
 }
+
+template <int L, int NVEC, int RS>
+static void qkx_launch(const qkf_ptrs &p, int64_t rows, bool affine, float eps, cudaStream_t s)
+{
+	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * RS * (AB_WARP / L);
+	const unsigned grid = (unsigned)((2 * rows + rows_per_block - 1) / rows_per_block);
+	if (affine)
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, true><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+	else
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, false><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+}
+
+/* The 16-byte layouts: nvec in {8, 16, 24, 32} with nvec % 2L == 0. */
+template <int L, int RS>
+static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, cudaStream_t s)
+{
+	if (nvec % (2 * L) != 0 || nvec % 8 != 0)
+		return ab_invalid();
+	const void *const ptrs[] = { p.q, p.k, p.q_out, p.k_out };
+	for (const void *ptr : ptrs)
+		if (!ab_aligned(ptr, 16))
+			return ab_invalid();
+	if (a->affine && (!ab_aligned(p.weight, 16) || !ab_aligned(p.bias, 16)))
+		return ab_invalid();
+	const int64_t rows = a->dims.rows;
+	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * RS * (AB_WARP / L);
+	if ((2 * rows + rows_per_block - 1) / rows_per_block > INT32_MAX)
+		return ab_invalid();
+	switch (nvec) {
+	case 8:
+		if constexpr (8 % (2 * L) == 0)
+			qkx_launch<L, 8, RS>(p, rows, a->affine, a->eps, s);
+		else
+			return ab_invalid();
+		break;
+	case 16:
+		qkx_launch<L, 16, RS>(p, rows, a->affine, a->eps, s);
+		break;
+	case 24:
+		if constexpr (24 % (2 * L) == 0)
+			qkx_launch<L, 24, RS>(p, rows, a->affine, a->eps, s);
+		else
+			return ab_invalid();
+		break;
+	default:
+		qkx_launch<L, 32, RS>(p, rows, a->affine, a->eps, s);
+		break;
+	}
+	return (int)cudaGetLastError();
+}
+
+/* Launches `variant` (never AUTO); cudaErrorInvalidValue if it cannot take
+ * these dims or pointers. */
+static int qkf_launch_variant(const struct site_args *a, const qkf_ptrs &p, int variant, cudaStream_t s)
+{
+	const struct site_dims &d = a->dims;
+	const int nvec = (int)(d.row_len / 4);
+	const bool can_uniform = nvec % QKF_LANES == 0;
+	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * QKF_GROUPS;
+	if ((2 * d.rows + rows_per_block - 1) / rows_per_block > INT32_MAX)
+		return ab_invalid();
+	switch (variant) {
+	case AB_QK_S1:
+		return can_uniform ? qkf_dispatch<1>(p, d.rows, nvec, true, a->affine, a->eps, s) : ab_invalid();
+	case AB_QK_S2:
+		return can_uniform ? qkf_dispatch<2>(p, d.rows, nvec, true, a->affine, a->eps, s) : ab_invalid();
+	case AB_QK_RT1:
+		return qkf_dispatch<1>(p, d.rows, nvec, false, a->affine, a->eps, s);
+	case AB_QK_RT2:
+		return qkf_dispatch<2>(p, d.rows, nvec, false, a->affine, a->eps, s);
+	case AB_QK_X8S2: return qkx_dispatch<8, 2>(a, p, nvec, s);
+	case AB_QK_X8S4: return qkx_dispatch<8, 4>(a, p, nvec, s);
+	case AB_QK_X4S1: return qkx_dispatch<4, 1>(a, p, nvec, s);
+	case AB_QK_X4S2: return qkx_dispatch<4, 2>(a, p, nvec, s);
+	case AB_QK_X2S1: return qkx_dispatch<2, 1>(a, p, nvec, s);
+	default:
+		return ab_invalid();
+	}
+}
+
+/*
+ * AB_VARIANT_AUTO, the one place to change when a new winner is measured
+ * (docs/PERF_NOTES.md): QKF_AUTO first; a shape or pointer it refuses falls
+ * back to s2, then to rt2 (any D % 4 == 0). GPU session 3 (H200, events,
+ * L2 flushed, 1x4360x32x128, q + k): x8s2 40.51 us, x8s4 40.99, s1 42.40,
+ * s2 42.53, x4s1 43.36, x4s2 44.40, rt1 46.00, x2s1 54.48; with affine
+ * x8s2 41.41 against s1 42.22. x8s2 (16-byte loads, 8 lanes per row, 2 row
+ * sets per warp) wins.
+ */
+static const int QKF_AUTO = AB_QK_X8S2;
 
 int ab_qk_layernorm_fused_variant(const struct site_args *a, void *stream, int variant)
 {
 	if (!ab_qk_site_ok(a))
 		return ab_invalid();
-	const struct site_dims &d = a->dims;
 	const qkf_ptrs p = { static_cast<const uint2 *>(a->t[QK_Q]),      static_cast<const uint2 *>(a->t[QK_K]),
 			     static_cast<const uint2 *>(a->t[QK_WEIGHT]), static_cast<const uint2 *>(a->t[QK_BIAS]),
 			     static_cast<uint2 *>(a->t[QK_Q_OUT]),        static_cast<uint2 *>(a->t[QK_K_OUT]) };
@@ -186,29 +427,15 @@ int ab_qk_layernorm_fused_variant(const struct site_args *a, void *stream, int v
 		return ab_invalid();
 	if (a->affine && (!ab_aligned(p.weight, 8) || !ab_aligned(p.bias, 8)))
 		return ab_invalid();
-	const int nvec = (int)(d.row_len / 4);
-	const bool can_uniform = nvec % QKF_LANES == 0;
-	if (variant == AB_VARIANT_AUTO)
-		variant = can_uniform ? 2 : -2;
-	if ((variant == 1 || variant == 2) && !can_uniform)
-		return ab_invalid();
 	const cudaStream_t s = static_cast<cudaStream_t>(stream);
-	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * QKF_GROUPS;
-	if ((2 * d.rows + rows_per_block - 1) / rows_per_block > INT32_MAX)
-		return ab_invalid();
-	switch (variant) {
-	case 1:
-	case -1:
-		qkf_dispatch<1>(p, d.rows, nvec, variant > 0, a->affine, a->eps, s);
-		break;
-	case 2:
-	case -2:
-		qkf_dispatch<2>(p, d.rows, nvec, variant > 0, a->affine, a->eps, s);
-		break;
-	default:
-		return ab_invalid();
-	}
-	return (int)cudaGetLastError();
+	if (variant != AB_VARIANT_AUTO)
+		return qkf_launch_variant(a, p, variant, s);
+	const int order[] = { QKF_AUTO, AB_QK_S2, AB_QK_RT2 };
+	int rc = ab_invalid();
+	for (int v : order)
+		if ((rc = qkf_launch_variant(a, p, v, s)) != ab_invalid())
+			return rc;
+	return rc;
 }
 
 extern "C" int cuda_qk_layernorm_fused(const struct site_args *a, void *stream)

@@ -8,10 +8,13 @@
  * vector once, then handles R rows (tokens) of one batch: all 2 R loads
  * (x and ff) are issued before the first is used. Grid (ceil(W / VEC /
  * 128), ceil(T / R) capped at 65535 with a grid-stride loop over token
- * chunks, B capped likewise). R = 4 by default: 128 bytes in flight per
- * thread for 16-byte vectors, 2048 blocks for 1x4096x4096 (a wave and a
- * half at 12 blocks per SM); small row counts use R = 1 so that every SM
- * gets blocks. The self-test times R = 1, 2, 4, 8.
+ * chunks, B capped likewise). The variants (fused_variants.cuh): R = 1, 2,
+ * 4, 8 in float math; the same with bf16x2 math (mul.rn.bf16x2 then
+ * add.rn.bf16x2: each rounds once, equal to the float product / sum
+ * rounded to bf16 for bf16 operands, docs/KERNELS.md); and a persistent
+ * grid of one balanced wave looping over the tokens. AUTO is one constant,
+ * RGF_AUTO, near the end of this file: r1, measured fastest of r1/2/4/8 on
+ * the H200 (29.4 us with events at 1x4096x4096).
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -66,7 +69,8 @@ struct rgf_type<1> {
 	typedef unsigned short type;
 };
 
-/* bf16(x + bf16(ff * g)) for the VEC elements of one vector. */
+/* bf16(x + bf16(ff * g)) for the VEC elements of one vector, in float with
+ * two conversions. */
 template <int VEC, typename T>
 static __device__ __forceinline__ T rgf_compute(const T &xv, const T &fv, const float g[VEC])
 {
@@ -88,22 +92,43 @@ static __device__ __forceinline__ T rgf_compute(const T &xv, const T &fv, const 
 	}
 }
 
-template <int VEC, int R>
+/* The same in bf16x2 arithmetic (VEC = 4 or 8): mul.rn then add.rn, each
+ * rounding once, which equals the float product / sum rounded to bf16
+ * (docs/KERNELS.md, "bf16x2 arithmetic"). gw: the gate vector's words. */
+template <int VEC, typename T>
+static __device__ __forceinline__ T rgf_compute_bf16x2(const T &xv, const T &fv, const uint32_t gw[VEC / 2])
+{
+	uint32_t w[VEC / 2];
+#pragma unroll
+	for (int i = 0; i < VEC / 2; i++)
+		w[i] = ab_bf16x2_add_rn(rgf_vec<VEC>::word(xv, i), ab_bf16x2_mul_rn(rgf_vec<VEC>::word(fv, i), gw[i]));
+	return rgf_vec<VEC>::make(w);
+}
+
+template <int VEC, int R, bool BF16>
 __global__ __launch_bounds__(RGF_THREADS) void ab_fused_residual_gate_add_kernel(
 	const typename rgf_type<VEC>::type *__restrict__ x, const typename rgf_type<VEC>::type *__restrict__ ff,
 	const typename rgf_type<VEC>::type *__restrict__ gate, typename rgf_type<VEC>::type *__restrict__ out,
 	int batch, int tokens, int wv)
 {
 	typedef typename rgf_type<VEC>::type T;
+	constexpr bool PAIRS = BF16 && VEC > 1; /* VEC == 1 has no bf16x2 form: float math */
 	const int cv = blockIdx.x * RGF_THREADS + threadIdx.x;
 	if (cv >= wv)
 		return;
 	for (int b = blockIdx.z; b < batch; b += gridDim.z) {
 		const T gv = __ldg(gate + (size_t)b * wv + cv);
 		float g[VEC];
+		uint32_t gw[VEC > 1 ? VEC / 2 : 1];
+		if constexpr (PAIRS) {
 #pragma unroll
-		for (int e = 0; e < VEC; e++)
-			g[e] = rgf_get<VEC>(gv, e);
+			for (int i = 0; i < VEC / 2; i++)
+				gw[i] = rgf_vec<VEC>::word(gv, i);
+		} else {
+#pragma unroll
+			for (int e = 0; e < VEC; e++)
+				g[e] = rgf_get<VEC>(gv, e);
+		}
 		for (int tok0 = blockIdx.y * R; tok0 < tokens; tok0 += gridDim.y * R) {
 			T xv[R], fv[R];
 #pragma unroll
@@ -118,7 +143,10 @@ __global__ __launch_bounds__(RGF_THREADS) void ab_fused_residual_gate_add_kernel
 			for (int r = 0; r < R; r++) {
 				if (tok0 + r < tokens) {
 					const size_t i = ((size_t)b * tokens + tok0 + r) * wv + cv;
-					__stcs(out + i, rgf_compute<VEC>(xv[r], fv[r], g));
+					if constexpr (PAIRS)
+						__stcs(out + i, rgf_compute_bf16x2<VEC>(xv[r], fv[r], gw));
+					else
+						__stcs(out + i, rgf_compute<VEC>(xv[r], fv[r], g));
 				}
 			}
 		}
@@ -127,42 +155,57 @@ __global__ __launch_bounds__(RGF_THREADS) void ab_fused_residual_gate_add_kernel
 
 /* ---- launch --------------------------------------------------------- */
 
-template <int VEC, int R>
-static void rgf_launch(const struct site_args *a, cudaStream_t s)
+/* Blocks along tokens: one per R tokens (capped at 65535, the kernel loops
+ * over the rest), or for the persistent grid as many as fit on the device
+ * at once next to the column and batch blocks, spread evenly over the
+ * rounds the kernel loops. */
+template <int VEC, int R, bool BF16>
+static int rgf_launch(const struct site_args *a, bool persistent, cudaStream_t s)
 {
 	typedef typename rgf_type<VEC>::type T;
 	const struct site_dims &d = a->dims;
 	const int64_t wv = d.width / VEC;
-	const int64_t gy = (d.tokens + R - 1) / R;
-	const dim3 grid((unsigned)((wv + RGF_THREADS - 1) / RGF_THREADS),
-			(unsigned)(gy < RGF_MAX_GRID_YZ ? gy : RGF_MAX_GRID_YZ),
-			(unsigned)(d.batch < RGF_MAX_GRID_YZ ? d.batch : RGF_MAX_GRID_YZ));
-	ab_fused_residual_gate_add_kernel<VEC, R><<<grid, RGF_THREADS, 0, s>>>(
+	const int64_t gx = (wv + RGF_THREADS - 1) / RGF_THREADS;
+	const int64_t gz = d.batch < RGF_MAX_GRID_YZ ? d.batch : RGF_MAX_GRID_YZ;
+	int64_t gy = (d.tokens + R - 1) / R;
+	if (persistent) {
+		static int occ; /* resident blocks per SM, per instantiation */
+		if (occ <= 0) {
+			const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+				&occ, ab_fused_residual_gate_add_kernel<VEC, R, BF16>, RGF_THREADS, 0);
+			if (e != cudaSuccess)
+				return (int)e;
+		}
+		const int64_t slots = (int64_t)(occ > 0 ? occ : 1) * (ab_sm_count() > 0 ? ab_sm_count() : 1);
+		const int64_t per = slots / (gx * gz) > 0 ? slots / (gx * gz) : 1;
+		const int64_t rounds = (gy + per - 1) / per;
+		gy = (gy + rounds - 1) / rounds;
+	}
+	const dim3 grid((unsigned)gx, (unsigned)(gy < RGF_MAX_GRID_YZ ? gy : RGF_MAX_GRID_YZ), (unsigned)gz);
+	ab_fused_residual_gate_add_kernel<VEC, R, BF16><<<grid, RGF_THREADS, 0, s>>>(
 		static_cast<const T *>(a->t[RGA_X]), static_cast<const T *>(a->t[RGA_FF]),
 		static_cast<const T *>(a->t[RGA_GATE]), static_cast<T *>(a->t[RGA_OUT]), (int)d.batch, (int)d.tokens,
 		(int)wv);
+	return (int)cudaGetLastError();
 }
 
+/* variant = 10 M + R (fused_variants.cuh). */
 template <int VEC>
-static int rgf_rows(const struct site_args *a, int rows_per_thread, cudaStream_t s)
+static int rgf_rows(const struct site_args *a, int variant, cudaStream_t s)
 {
-	switch (rows_per_thread) {
-	case 1:
-		rgf_launch<VEC, 1>(a, s);
-		break;
-	case 2:
-		rgf_launch<VEC, 2>(a, s);
-		break;
-	case 4:
-		rgf_launch<VEC, 4>(a, s);
-		break;
-	case 8:
-		rgf_launch<VEC, 8>(a, s);
-		break;
+	const int m = variant / 10;
+	switch (variant % 10 + 10 * (m > 0)) {
+	case 1: return rgf_launch<VEC, 1, false>(a, false, s);
+	case 2: return rgf_launch<VEC, 2, false>(a, false, s);
+	case 4: return rgf_launch<VEC, 4, false>(a, false, s);
+	case 8: return rgf_launch<VEC, 8, false>(a, false, s);
+	case 11: return rgf_launch<VEC, 1, true>(a, m == 2, s);
+	case 12: return rgf_launch<VEC, 2, true>(a, m == 2, s);
+	case 14: return rgf_launch<VEC, 4, true>(a, m == 2, s);
+	case 18: return rgf_launch<VEC, 8, true>(a, m == 2, s);
 	default:
 		return ab_invalid();
 	}
-	return (int)cudaGetLastError();
 }
 
 /* Widest vector every pointer and W allow (W % 4 == 0 always). */
@@ -178,6 +221,21 @@ static int rgf_vec_width(const struct site_args *a)
 	return a16 ? 8 : a8 ? 4 : 1;
 }
 
+/*
+ * AB_VARIANT_AUTO, the one place to change when a new winner is measured
+ * (docs/PERF_NOTES.md): RGF_AUTO. GPU session 3 (H200, events, L2 flushed):
+ * at 1x4096x4096 h1 28.77 us, r1 29.06, h4 29.82, r2/h2 29.92, p4 30.00,
+ * r4 30.08, p2 30.18, r8 30.19; at 1x264x4096 h1 5.94 (r1 6.22). h1 (one
+ * row per thread, bf16x2 math) wins both.
+ */
+static const int RGF_AUTO = AB_RG_H1;
+
+static int rgf_auto_variant(const struct site_args *a)
+{
+	(void)a;
+	return RGF_AUTO;
+}
+
 int ab_residual_gate_add_fused_variant(const struct site_args *a, void *stream, int variant)
 {
 	if (!ab_gate_site_ok(a))
@@ -189,13 +247,11 @@ int ab_residual_gate_add_fused_variant(const struct site_args *a, void *stream, 
 		if (!ab_aligned(a->t[i], 2))
 			return ab_invalid();
 	const cudaStream_t s = static_cast<cudaStream_t>(stream);
-	const int vec = rgf_vec_width(a);
-	if (variant == AB_VARIANT_AUTO) {
-		const int64_t sms = ab_sm_count() > 0 ? ab_sm_count() : 1;
-		const int64_t xblocks = (d.width / vec + RGF_THREADS - 1) / RGF_THREADS;
-		variant = (xblocks * d.rows / 4 >= 8 * sms) ? 4 : 1;
-	}
-	switch (vec) {
+	if (variant == AB_VARIANT_AUTO)
+		variant = rgf_auto_variant(a);
+	if (variant <= 0 || variant >= 30)
+		return ab_invalid();
+	switch (rgf_vec_width(a)) {
 	case 8:
 		return rgf_rows<8>(a, variant, s);
 	case 4:

@@ -15,7 +15,8 @@
  *
  * Run: build/tests/test_cuda_kernels [--no-timing] [--quick]
  *
- * Checks, per site, shape, input distribution and affine flag:
+ * Checks, per site, shape (some with every tensor 8 or 2 bytes past a
+ * 16-byte boundary), input distribution and affine flag:
  *   1. eager LayerNorm mean == a host emulation of aten's Welford tree in
  *      float with fmaf (bit for bit; NaN matches NaN);
  *   2. eager rstd within 2^-21 (relative) of 1/sqrt(var + eps) in double
@@ -23,11 +24,20 @@
  *   3. eager ln_out / out == the host chain computed with the host mean and
  *      the device rstd (every bf16 rounding of the chain, bit for bit);
  *   4. every fused variant's output bytes == the eager arm's (outputs are
- *      poisoned with 0xFFC1, a NaN no arm writes, before every run).
+ *      poisoned with 0xFFC1, a NaN no arm writes, before every run), and a
+ *      variant refuses (cudaErrorInvalidValue) exactly the shapes and
+ *      pointers fused_variants.cuh says it does; unknown variant numbers
+ *      are refused.
+ * The "special" distribution also puts special values in the parameters
+ * (scale, shift, gate, weight, bias), which the bf16x2 variants compute
+ * with directly.
  * Exit status: 0 when every check passed (or "SKIP: no CUDA device"), 1 when
- * one failed, 2 on a CUDA error. Last lines: the timing table (L2 flushed
+ * one failed, 2 on a CUDA error. Last lines: the timing tables (L2 flushed
  * by a memset of twice the L2 size before each rep, median of 50 reps
- * after 10 warm-ups, CUDA events around the arm), then "N passed, N failed".
+ * after 10 warm-ups, CUDA events around the arm): every arm of every timed
+ * shape (eager, cudaMemcpy and a 16-byte copy kernel of one activation,
+ * AUTO, each variant) with us, GB/s, speedup over eager and time over the
+ * copy kernel's; a summary per shape; then "N passed, N failed".
  */
 #include <cuda_runtime.h>
 
@@ -37,6 +47,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -105,10 +116,14 @@ static const char *dist_name[D_COUNT] = { "normal",  "offset1e5", "offset1000", 
 
 /* Row kinds of the "special" distribution: NaN, +Inf, -Inf, both
  * infinities, +-bf16 max everywhere (sums overflow), subnormals only,
- * normal with 10% subnormals, normal * 1e38 (sigma2 overflows). */
+ * normal with 10% subnormals, normal * 1e38 (sigma2 overflows), and one
+ * subnormal value s with every 16th element s + 2^-133: the LayerNorm
+ * output is then itself subnormal (|x - mean| ~ 2^-137, rstd ~ 316), so
+ * the modulate products and sums see subnormal operands and results. */
 static void fill_special_row(uint16_t *v, int64_t n, int64_t row, rng &r)
 {
-	const int kind = (int)(row % 8);
+	const int kind = (int)(row % 9);
+	const uint16_t sub = (uint16_t)(1 + rng_next(r) % 0x70);
 	for (int64_t i = 0; i < n; i++) {
 		uint16_t h = bf(rng_normal(r));
 		if (kind == 4)
@@ -117,6 +132,8 @@ static void fill_special_row(uint16_t *v, int64_t n, int64_t row, rng &r)
 			h = (uint16_t)((1 + rng_next(r) % 0x7F) | ((rng_next(r) & 1) ? 0x8000 : 0));
 		else if (kind == 7)
 			h = bf(rng_normal(r) * 1e38);
+		else if (kind == 8)
+			h = (uint16_t)(sub + (i % 16 == 5));
 		v[i] = h;
 	}
 	const int64_t at = (int64_t)(rng_next(r) % (uint64_t)n), at2 = (int64_t)(rng_next(r) % (uint64_t)n);
@@ -179,6 +196,29 @@ static void fill_param(std::vector<uint16_t> &v, double base, double sd, rng &r)
 {
 	for (auto &h : v)
 		h = bf(base + sd * rng_normal(r));
+}
+
+/* Parameters for the "special" distribution: as fill_param, with one entry
+ * in 8 replaced by a special value (NaN with and without payloads, +-Inf,
+ * +-0, +-subnormals, +-bf16 max, -1 and -1 +- an ulp, so that 1 + scale is
+ * 0 or tiny), so that the fused kernels' parameter arithmetic (bf16x2 for
+ * the modulate and the gate) meets them too. */
+static void fill_param_special(std::vector<uint16_t> &v, double base, double sd, rng &r)
+{
+	static const uint16_t special[] = { 0x7FC0, 0xFFC1, 0x7F81, 0x7F80, 0xFF80, 0x0000, 0x8000, 0x0001,
+					    0x8003, 0x007F, 0x7F7F, 0xFF7F, 0xBF80, 0xBF81, 0xBF7F, 0x0080 };
+	fill_param(v, base, sd, r);
+	for (auto &h : v)
+		if (rng_next(r) % 8 == 0)
+			h = special[rng_next(r) % (sizeof special / sizeof special[0])];
+}
+
+static void fill_param_for(std::vector<uint16_t> &v, dist d, double base, double sd, rng &r)
+{
+	if (d == D_SPECIAL)
+		fill_param_special(v, base, sd, r);
+	else
+		fill_param(v, base, sd, r);
 }
 
 /* ---- host emulation of aten's LayerNorm statistics ------------------------ */
@@ -262,7 +302,8 @@ static float fl(uint16_t h)
 struct tensor {
 	size_t elems = 0;
 	bool f32 = false;
-	void *dev = nullptr;
+	void *dev = nullptr;  /* base + the case's offset */
+	void *base = nullptr; /* what cudaMalloc returned */
 	std::vector<uint16_t> h16; /* inputs, or downloaded bf16 outputs */
 	std::vector<float> h32;    /* downloaded f32 outputs */
 	size_t bytes() const { return elems * (f32 ? 4 : 2); }
@@ -282,13 +323,17 @@ static void case_init(bench_case &c, int n_tensors, const site_dims &d, bool aff
 	c.args.affine = affine;
 }
 
-static void case_alloc(bench_case &c)
+/* Allocates every tensor `off` bytes past a 256-byte aligned address (off
+ * < 16), so that the arms' alignment rules are exercised, and uploads the
+ * inputs. */
+static void case_alloc(bench_case &c, int64_t off)
 {
 	for (size_t i = 0; i < c.t.size(); i++) {
 		tensor &t = c.t[i];
 		if (t.elems == 0)
 			continue;
-		CK(cudaMalloc(&t.dev, t.bytes()));
+		CK(cudaMalloc(&t.base, t.bytes() + 16));
+		t.dev = static_cast<char *>(t.base) + off;
 		if (!t.h16.empty() && !t.f32)
 			CK(cudaMemcpy(t.dev, t.h16.data(), t.bytes(), cudaMemcpyHostToDevice));
 		c.args.t[i] = t.dev;
@@ -298,8 +343,8 @@ static void case_alloc(bench_case &c)
 static void case_free(bench_case &c)
 {
 	for (auto &t : c.t)
-		if (t.dev)
-			CK(cudaFree(t.dev));
+		if (t.base)
+			CK(cudaFree(t.base));
 }
 
 static void poison(tensor &t)
@@ -408,14 +453,15 @@ static uint16_t h_norm(uint16_t x, float mean, float rstd, const uint16_t *g, co
 
 struct shape3 {
 	int64_t B, T, W;
+	int64_t off = 0; /* bytes every tensor is placed past a 256-byte boundary */
 };
 
-static std::string shape_str(const int64_t *d, int n)
+static std::string shape_str(const int64_t *d, int n, int64_t off = 0)
 {
 	std::string s;
 	for (int i = 0; i < n; i++)
 		s += (i ? "x" : "") + std::to_string(d[i]);
-	return s;
+	return off ? s + "+off" + std::to_string(off) : s;
 }
 
 static void ln_setup(bench_case &c, const shape3 &s, dist di, bool affine, uint64_t seed)
@@ -433,16 +479,16 @@ static void ln_setup(bench_case &c, const shape3 &s, dist di, bool affine, uint6
 	c.t[LNM_X].h16.resize(full);
 	fill_act(c.t[LNM_X].h16, s.W, di, r);
 	c.t[LNM_SCALE].h16.resize(bw);
-	fill_param(c.t[LNM_SCALE].h16, 0, 0.5, rp);
+	fill_param_for(c.t[LNM_SCALE].h16, di, 0, 0.5, rp);
 	c.t[LNM_SHIFT].h16.resize(bw);
-	fill_param(c.t[LNM_SHIFT].h16, 0, 0.5, rp);
+	fill_param_for(c.t[LNM_SHIFT].h16, di, 0, 0.5, rp);
 	if (affine) {
 		c.t[LNM_WEIGHT].h16.resize(s.W);
-		fill_param(c.t[LNM_WEIGHT].h16, 1, 0.1, rp);
+		fill_param_for(c.t[LNM_WEIGHT].h16, di, 1, 0.1, rp);
 		c.t[LNM_BIAS].h16.resize(s.W);
-		fill_param(c.t[LNM_BIAS].h16, 0, 0.1, rp);
+		fill_param_for(c.t[LNM_BIAS].h16, di, 0, 0.1, rp);
 	}
-	case_alloc(c);
+	case_alloc(c, s.off);
 }
 
 /* The eager chain on the host, from the host mean and the device rstd. */
@@ -473,28 +519,73 @@ struct variant_spec {
 	int variant; /* for the variant function; AUTO means call the public one */
 };
 
-static const variant_spec LN_VARIANTS[] = { { "auto", 0 }, { "r1", 1 }, { "r2", 2 }, { "generic", -1 } };
-static const variant_spec QK_VARIANTS[] = { { "auto", 0 }, { "s1", 1 }, { "s2", 2 }, { "rt1", -1 }, { "rt2", -2 } };
-static const variant_spec RG_VARIANTS[] = { { "auto", 0 }, { "r1", 1 }, { "r2", 2 }, { "r4", 4 }, { "r8", 8 } };
+static const variant_spec LN_VARIANTS[] = {
+	{ "auto", AB_VARIANT_AUTO }, { "r1", AB_LN_R1 },   { "r2", AB_LN_R2 },   { "generic", AB_LN_GENERIC },
+	{ "r1h", AB_LN_R1H },        { "h1", AB_LN_H1 },   { "h2", AB_LN_H2 },   { "h1f", AB_LN_H1F },
+	{ "w1", AB_LN_W1 },          { "w4", AB_LN_W4 },   { "w1f", AB_LN_W1F }, { "r1p", AB_LN_R1P },
+	{ "h1p", AB_LN_H1P },
+};
+static const variant_spec QK_VARIANTS[] = {
+	{ "auto", AB_VARIANT_AUTO }, { "s1", AB_QK_S1 },     { "s2", AB_QK_S2 },     { "rt1", AB_QK_RT1 },
+	{ "rt2", AB_QK_RT2 },        { "x8s2", AB_QK_X8S2 }, { "x8s4", AB_QK_X8S4 }, { "x4s1", AB_QK_X4S1 },
+	{ "x4s2", AB_QK_X4S2 },      { "x2s1", AB_QK_X2S1 },
+};
+static const variant_spec RG_VARIANTS[] = {
+	{ "auto", AB_VARIANT_AUTO }, { "r1", AB_RG_R1 }, { "r2", AB_RG_R2 }, { "r4", AB_RG_R4 }, { "r8", AB_RG_R8 },
+	{ "h1", AB_RG_H1 },          { "h2", AB_RG_H2 }, { "h4", AB_RG_H4 }, { "p2", AB_RG_P2 }, { "p4", AB_RG_P4 },
+};
 
-static bool ln_variant_ok(int v, int64_t W)
+/* Whether every pointer a variant loads or stores with `bytes`-wide
+ * accesses is aligned to that (weight and bias only when affine). */
+static bool ptrs_aligned(const site_args &a, std::initializer_list<int> idx, std::initializer_list<int> affine_idx,
+			 uintptr_t bytes)
 {
-	if (v == 1)
-		return W % 512 == 0 && W / 512 <= 16;
-	if (v == 2)
-		return W % 512 == 0 && W / 512 <= 8;
+	for (int i : idx)
+		if ((uintptr_t)a.t[i] % bytes)
+			return false;
+	if (a.affine)
+		for (int i : affine_idx)
+			if ((uintptr_t)a.t[i] % bytes)
+				return false;
 	return true;
 }
 
-static bool qk_variant_ok(int v, int64_t D)
+/* Which shapes and pointers each variant takes, from fused_variants.cuh's
+ * comments. */
+static bool ln_variant_ok(int v, const site_args &a)
 {
-	return (v == 1 || v == 2) ? (D / 4) % 8 == 0 : true;
+	const int64_t W = a.dims.width;
+	switch (v) {
+	case AB_LN_GENERIC:
+		return true;
+	case AB_LN_R1:
+		return W % 512 == 0 && W / 512 <= 16;
+	case AB_LN_R2:
+		return W % 512 == 0 && W / 512 <= 8;
+	default: { /* the layout kernel: W = 512 V, V in {6, 8, 10}, pointers aligned to its loads */
+		const uintptr_t vb = (v == AB_LN_R1H || v == AB_LN_R1P) ? 8 : 16;
+		return (W == 3072 || W == 4096 || W == 5120) &&
+		       ptrs_aligned(a, { LNM_X, LNM_SCALE, LNM_SHIFT, LNM_OUT }, { LNM_WEIGHT, LNM_BIAS }, vb);
+	}
+	}
+}
+
+static bool qk_variant_ok(int v, const site_args &a)
+{
+	const int64_t nvec = a.dims.row_len / 4;
+	if (v == AB_QK_S1 || v == AB_QK_S2)
+		return nvec % 8 == 0;
+	if (v == AB_QK_RT1 || v == AB_QK_RT2)
+		return true;
+	const int lanes = v / 10; /* the 16-byte layouts */
+	return nvec % 8 == 0 && nvec % (2 * lanes) == 0 &&
+	       ptrs_aligned(a, { QK_Q, QK_K, QK_Q_OUT, QK_K_OUT }, { QK_WEIGHT, QK_BIAS }, 16);
 }
 
 /* Runs each fused variant on c, compares tensor out_idx with want. */
 template <size_t NV>
 static void check_fused(bench_case &c, const variant_spec (&vs)[NV], arm_fn pub, variant_fn vfn,
-			bool (*supported)(int, int64_t), int64_t geo, const int *outs, int n_outs,
+			bool (*supported)(int, const site_args &), const int *outs, int n_outs,
 			const std::vector<uint16_t> *want, std::string &err, std::string &ran)
 {
 	for (size_t k = 0; k < NV; k++) {
@@ -502,7 +593,7 @@ static void check_fused(bench_case &c, const variant_spec (&vs)[NV], arm_fn pub,
 		for (int o = 0; o < n_outs; o++)
 			poison(c.t[outs[o]]);
 		const int rc = run_arm(v == 0 ? pub : nullptr, vfn, v, c.args);
-		const bool expect = v == 0 || supported(v, geo);
+		const bool expect = v == 0 || supported(v, c.args);
 		if (rc != 0) {
 			if (expect || rc != (int)cudaErrorInvalidValue)
 				err += std::string("fused ") + vs[k].name + " returned " + std::to_string(rc) + "; ";
@@ -524,7 +615,7 @@ static void check_fused(bench_case &c, const variant_spec (&vs)[NV], arm_fn pub,
 	}
 }
 
-static bool always_ok(int, int64_t)
+static bool always_ok(int, const site_args &)
 {
 	return true;
 }
@@ -534,7 +625,7 @@ static void test_ln(const shape3 &s, dist di, bool affine, uint64_t seed)
 	bench_case c;
 	ln_setup(c, s, di, affine, seed);
 	const int64_t dims[3] = { s.B, s.T, s.W };
-	const std::string name = std::string("ln_modulate ") + shape_str(dims, 3) + " " + dist_name[di] +
+	const std::string name = std::string("ln_modulate ") + shape_str(dims, 3, s.off) + " " + dist_name[di] +
 				 " affine=" + (affine ? "1" : "0");
 	std::string err, ran;
 	for (int i : { (int)LNM_OUT, (int)LNM_MEAN, (int)LNM_RSTD, (int)LNM_LN_OUT, (int)LNM_SCALE1, (int)LNM_MOD_MUL })
@@ -560,8 +651,8 @@ static void test_ln(const shape3 &s, dist di, bool affine, uint64_t seed)
 		err += mismatch_text("eager out vs host", bad, hout.size(), first) + "; ";
 	const std::vector<uint16_t> want[1] = { c.t[LNM_OUT].h16 };
 	const int outs[1] = { LNM_OUT };
-	check_fused(c, LN_VARIANTS, cuda_ln_modulate_fused, ab_ln_modulate_fused_variant, ln_variant_ok, s.W, outs,
-		    1, want, err, ran);
+	check_fused(c, LN_VARIANTS, cuda_ln_modulate_fused, ab_ln_modulate_fused_variant, ln_variant_ok, outs, 1,
+		    want, err, ran);
 	report(err.empty(), name, err.empty() ? "eager == host; fused [" + ran + "] == eager" : err);
 	case_free(c);
 }
@@ -570,6 +661,7 @@ static void test_ln(const shape3 &s, dist di, bool affine, uint64_t seed)
 
 struct shape4 {
 	int64_t B, T, H, D;
+	int64_t off = 0;
 };
 
 static void qk_setup(bench_case &c, const shape4 &s, dist di, bool affine, uint64_t seed)
@@ -590,11 +682,11 @@ static void qk_setup(bench_case &c, const shape4 &s, dist di, bool affine, uint6
 	}
 	if (affine) {
 		c.t[QK_WEIGHT].h16.resize(s.D);
-		fill_param(c.t[QK_WEIGHT].h16, 1, 0.1, rp);
+		fill_param_for(c.t[QK_WEIGHT].h16, di, 1, 0.1, rp);
 		c.t[QK_BIAS].h16.resize(s.D);
-		fill_param(c.t[QK_BIAS].h16, 0, 0.1, rp);
+		fill_param_for(c.t[QK_BIAS].h16, di, 0, 0.1, rp);
 	}
-	case_alloc(c);
+	case_alloc(c, s.off);
 }
 
 /* Eager q or k: statistics and output against the host. */
@@ -620,7 +712,7 @@ static void test_qk(const shape4 &s, dist di, bool affine, uint64_t seed)
 	bench_case c;
 	qk_setup(c, s, di, affine, seed);
 	const int64_t dims[4] = { s.B, s.T, s.H, s.D };
-	const std::string name = std::string("qk_layernorm ") + shape_str(dims, 4) + " " + dist_name[di] +
+	const std::string name = std::string("qk_layernorm ") + shape_str(dims, 4, s.off) + " " + dist_name[di] +
 				 " affine=" + (affine ? "1" : "0");
 	std::string err, ran;
 	for (int i = QK_Q_OUT; i < QK_N_TENSORS; i++)
@@ -637,8 +729,8 @@ static void test_qk(const shape4 &s, dist di, bool affine, uint64_t seed)
 	qk_check_eager_one(c, QK_K, QK_K_OUT, QK_K_MEAN, QK_K_RSTD, "k", err);
 	const std::vector<uint16_t> want[2] = { c.t[QK_Q_OUT].h16, c.t[QK_K_OUT].h16 };
 	const int outs[2] = { QK_Q_OUT, QK_K_OUT };
-	check_fused(c, QK_VARIANTS, cuda_qk_layernorm_fused, ab_qk_layernorm_fused_variant, qk_variant_ok, s.D,
-		    outs, 2, want, err, ran);
+	check_fused(c, QK_VARIANTS, cuda_qk_layernorm_fused, ab_qk_layernorm_fused_variant, qk_variant_ok, outs, 2,
+		    want, err, ran);
 	report(err.empty(), name, err.empty() ? "eager == host; fused [" + ran + "] == eager" : err);
 	case_free(c);
 }
@@ -659,8 +751,8 @@ static void rg_setup(bench_case &c, const shape3 &s, dist di, uint64_t seed)
 	c.t[RGA_FF].h16.resize(full);
 	fill_act(c.t[RGA_FF].h16, s.W, di, r);
 	c.t[RGA_GATE].h16.resize(bw);
-	fill_param(c.t[RGA_GATE].h16, 0, 0.5, rp);
-	case_alloc(c);
+	fill_param_for(c.t[RGA_GATE].h16, di, 0, 0.5, rp);
+	case_alloc(c, s.off);
 }
 
 static void test_rg(const shape3 &s, dist di, uint64_t seed)
@@ -668,7 +760,7 @@ static void test_rg(const shape3 &s, dist di, uint64_t seed)
 	bench_case c;
 	rg_setup(c, s, di, seed);
 	const int64_t dims[3] = { s.B, s.T, s.W };
-	const std::string name = std::string("residual_gate_add ") + shape_str(dims, 3) + " " + dist_name[di];
+	const std::string name = std::string("residual_gate_add ") + shape_str(dims, 3, s.off) + " " + dist_name[di];
 	std::string err, ran;
 	poison(c.t[RGA_OUT]);
 	poison(c.t[RGA_FF_GATED]);
@@ -691,8 +783,8 @@ static void test_rg(const shape3 &s, dist di, uint64_t seed)
 		err += mismatch_text("eager out vs host", bad, hout.size(), first) + "; ";
 	const std::vector<uint16_t> want[1] = { c.t[RGA_OUT].h16 };
 	const int outs[1] = { RGA_OUT };
-	check_fused(c, RG_VARIANTS, cuda_residual_gate_add_fused, ab_residual_gate_add_fused_variant, always_ok, 0,
-		    outs, 1, want, err, ran);
+	check_fused(c, RG_VARIANTS, cuda_residual_gate_add_fused, ab_residual_gate_add_fused_variant, always_ok, outs,
+		    1, want, err, ran);
 	report(err.empty(), name, err.empty() ? "eager == host; fused [" + ran + "] == eager" : err);
 	case_free(c);
 }
@@ -719,6 +811,27 @@ static void test_rejects(void)
 	report(ok, "argument checks", "codes " + std::to_string(r1) + " " + std::to_string(r2) + " " +
 					      std::to_string(r3) + " " + std::to_string(r4) + " (want 1)");
 	CK(cudaGetLastError());
+
+	/* Variant numbers no kernel answers to, on shapes every real variant
+	 * takes (16-byte aligned host pointers: a variant that wrongly accepted
+	 * one would fault, and CK would stop the test). */
+	alignas(16) static uint16_t aligned[8];
+	for (int i = 0; i < SITE_MAX_TENSORS; i++)
+		a.t[i] = aligned;
+	std::string bad;
+	a.dims = { 1, 2, 4096, 4096, 2, 1 };
+	for (int v : { 12, -2, 99 })
+		if (ab_ln_modulate_fused_variant(&a, nullptr, v) != want)
+			bad += " ln " + std::to_string(v);
+	for (int v : { 3, 5, 9, 31, -1 })
+		if (ab_residual_gate_add_fused_variant(&a, nullptr, v) != want)
+			bad += " gate " + std::to_string(v);
+	a.dims = { 1, 2, 4 * 128, 128, 8, 4 };
+	for (int v : { 3, 40, 83, 22 })
+		if (ab_qk_layernorm_fused_variant(&a, nullptr, v) != want)
+			bad += " qk " + std::to_string(v);
+	CK(cudaDeviceSynchronize());
+	report(bad.empty(), "unknown variant numbers", bad.empty() ? "all refused" : "accepted:" + bad);
 }
 
 /* ---- timing ----------------------------------------------------------- */
@@ -754,17 +867,60 @@ static double time_us(timer &tm, F fn)
 	return 1e3 * 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
 }
 
+/* A streaming copy written like the fused kernels (16-byte .cs loads and
+ * stores, 4 in flight per thread, one wave of 256-thread blocks looping):
+ * what a kernel that only moves the bytes reaches at this size, next to
+ * cudaMemcpy's own kernel. */
+__global__ void ab_test_copy16_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t n)
+{
+	const size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	for (; i + 3 * stride < n; i += 4 * stride) {
+		const uint4 a = __ldcs(src + i), b = __ldcs(src + i + stride), c = __ldcs(src + i + 2 * stride),
+			    d = __ldcs(src + i + 3 * stride);
+		__stcs(dst + i, a);
+		__stcs(dst + i + stride, b);
+		__stcs(dst + i + 2 * stride, c);
+		__stcs(dst + i + 3 * stride, d);
+	}
+	for (; i < n; i += stride)
+		__stcs(dst + i, __ldcs(src + i));
+}
+
+static int copy16(const void *src, void *dst, size_t bytes, cudaStream_t s)
+{
+	static int blocks;
+	if (blocks == 0) {
+		int dev, sms;
+		CK(cudaGetDevice(&dev));
+		CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+		blocks = 8 * sms;
+	}
+	ab_test_copy16_kernel<<<blocks, 256, 0, s>>>(static_cast<const uint4 *>(src), static_cast<uint4 *>(dst),
+						     bytes / 16);
+	return (int)cudaGetLastError();
+}
+
+/* One line of the final table: an arm (eager, a fused variant, a copy) at
+ * one site and shape. bytes: what it must move at the least. */
+struct timing_line {
+	std::string site, shape, arm;
+	double us, bytes;
+};
+
+/* Per site and shape: the summary row. */
 struct timing_row {
 	std::string site, shape;
 	double eager, fused, copy, bytes, pytorch;
 };
 
-/* Times eager, the public fused arm, each forced variant and a device copy
- * of one activation; prints the variant lines, returns the summary row. */
+/* Times eager, the public fused arm, each forced variant, cudaMemcpy and
+ * the copy kernel on one activation; appends every line to `lines` and
+ * returns the summary row. */
 template <size_t NV>
 static timing_row time_site(timer &tm, bench_case &c, const char *site, const std::string &shape, arm_fn eager,
 			    arm_fn fused, variant_fn vfn, const variant_spec (&vs)[NV], double bytes,
-			    double pytorch_us, int copy_src, int copy_dst)
+			    double pytorch_us, int copy_src, int copy_dst, std::vector<timing_line> &lines)
 {
 	timing_row row = { site, shape, 0, 0, 0, bytes, pytorch_us };
 	const site_args &a = c.args;
@@ -774,27 +930,28 @@ static timing_row time_site(timer &tm, bench_case &c, const char *site, const st
 	row.copy = time_us(tm, [&] {
 		return (int)cudaMemcpyAsync(c.t[copy_dst].dev, c.t[copy_src].dev, cb, cudaMemcpyDeviceToDevice, tm.s);
 	});
+	const double copy_kernel = time_us(tm, [&] { return copy16(c.t[copy_src].dev, c.t[copy_dst].dev, cb, tm.s); });
+	lines.push_back({ site, shape, "eager", row.eager, bytes });
+	lines.push_back({ site, shape, "memcpy 1 act", row.copy, 2.0 * (double)cb });
+	lines.push_back({ site, shape, "copy16 1 act", copy_kernel, 2.0 * (double)cb });
+	lines.push_back({ site, shape, "fused auto", row.fused, bytes });
 	for (size_t k = 1; k < NV; k++) {
 		const int v = vs[k].variant;
+		const std::string arm = std::string("fused ") + vs[k].name;
 		if (vfn(&a, tm.s, v) != 0) { /* refused: not for this shape */
 			CK(cudaStreamSynchronize(tm.s));
-			printf("TIME %-18s %-16s fused[%-7s] n/a\n", site, shape.c_str(), vs[k].name);
+			lines.push_back({ site, shape, arm, NAN, bytes });
 			continue;
 		}
 		CK(cudaStreamSynchronize(tm.s));
-		const double us = time_us(tm, [&] { return vfn(&a, tm.s, v); });
-		printf("TIME %-18s %-16s fused[%-7s] %9.2f us %8.0f GB/s\n", site, shape.c_str(), vs[k].name, us,
-		       bytes / us * 1e-3);
+		lines.push_back({ site, shape, arm, time_us(tm, [&] { return vfn(&a, tm.s, v); }), bytes });
 	}
-	printf("TIME %-18s %-16s eager          %9.2f us   (PyTorch, ANCHORS.md: %s)\n", site, shape.c_str(),
-	       row.eager, pytorch_us > 0 ? (std::to_string(pytorch_us) + " us").c_str() : "n/a");
-	printf("TIME %-18s %-16s copy of one act %8.2f us %8.0f GB/s\n", site, shape.c_str(), row.copy,
-	       2.0 * (double)cb / row.copy * 1e-3);
+	printf("TIME %s %s done (%zu variants)\n", site, shape.c_str(), NV - 1);
 	fflush(stdout);
 	return row;
 }
 
-static void timing(std::vector<timing_row> &rows)
+static void timing(std::vector<timing_row> &rows, std::vector<timing_line> &lines)
 {
 	timer tm;
 	CK(cudaStreamCreateWithFlags(&tm.s, cudaStreamNonBlocking));
@@ -814,7 +971,7 @@ static void timing(std::vector<timing_row> &rows)
 		rows.push_back(time_site(tm, c, "ln_modulate", shape_str(d, 3), cuda_ln_modulate_eager,
 					 cuda_ln_modulate_fused, ab_ln_modulate_fused_variant, LN_VARIANTS,
 					 4.0 * n + 4.0 * (double)(s.B * s.W), s.T == 4096 ? 123.4 : 24.9, LNM_X,
-					 LNM_MOD_MUL));
+					 LNM_MOD_MUL, lines));
 		case_free(c);
 	}
 	for (bool affine : { false, true }) {
@@ -826,7 +983,7 @@ static void timing(std::vector<timing_row> &rows)
 		rows.push_back(time_site(tm, c, affine ? "qk_layernorm aff" : "qk_layernorm", shape_str(d, 4),
 					 cuda_qk_layernorm_eager, cuda_qk_layernorm_fused,
 					 ab_qk_layernorm_fused_variant, QK_VARIANTS, 8.0 * n, affine ? 0 : 304.4, QK_Q,
-					 QK_Q_OUT));
+					 QK_Q_OUT, lines));
 		case_free(c);
 	}
 	for (const shape3 &s : { shape3{ 1, 4096, 4096 }, shape3{ 1, 264, 4096 } }) {
@@ -837,7 +994,7 @@ static void timing(std::vector<timing_row> &rows)
 		rows.push_back(time_site(tm, c, "residual_gate_add", shape_str(d, 3), cuda_residual_gate_add_eager,
 					 cuda_residual_gate_add_fused, ab_residual_gate_add_fused_variant, RG_VARIANTS,
 					 6.0 * n + 2.0 * (double)(s.B * s.W), s.T == 4096 ? 73.0 : 0, RGA_X,
-					 RGA_FF_GATED));
+					 RGA_FF_GATED, lines));
 		case_free(c);
 	}
 	CK(cudaFree(tm.flush));
@@ -846,8 +1003,29 @@ static void timing(std::vector<timing_row> &rows)
 	CK(cudaStreamDestroy(tm.s));
 }
 
-static void print_table(const std::vector<timing_row> &rows)
+/* The tables, printed last: every arm of every timed shape (time, GB/s of
+ * the bytes it must move, speedup over eager, time over the copy kernel's),
+ * then one summary row per shape. */
+static void print_table(const std::vector<timing_row> &rows, const std::vector<timing_line> &lines)
 {
+	printf("\n%-18s %-16s %-14s %9s %8s %8s %8s\n", "site", "shape", "arm", "us", "GB/s", "x_eager",
+	       "/copy16");
+	for (const timing_line &l : lines) {
+		double eager = NAN, copy = NAN;
+		for (const timing_line &o : lines)
+			if (o.site == l.site && o.shape == l.shape) {
+				if (o.arm == "eager")
+					eager = o.us;
+				if (o.arm == "copy16 1 act")
+					copy = o.us;
+			}
+		if (std::isnan(l.us)) {
+			printf("%-18s %-16s %-14s %9s\n", l.site.c_str(), l.shape.c_str(), l.arm.c_str(), "n/a");
+			continue;
+		}
+		printf("%-18s %-16s %-14s %9.2f %8.0f %7.2fx %8.2f\n", l.site.c_str(), l.shape.c_str(), l.arm.c_str(),
+		       l.us, l.bytes / l.us * 1e-3, eager / l.us, l.us / copy);
+	}
 	printf("\n%-18s %-16s %10s %10s %8s %10s %9s %12s\n", "site", "shape", "eager_us", "fused_us", "speedup",
 	       "fused_GB/s", "copy_us", "eager/torch");
 	for (const timing_row &r : rows) {
@@ -885,10 +1063,14 @@ static bool device_ready(void)
 
 static void correctness(bool quick)
 {
-	const shape3 ln_shapes[] = { { 1, 4096, 4096 }, { 1, 264, 4096 }, { 1, 7, 12 }, { 2, 33, 3072 },
-				     { 1, 17, 5120 },   { 1, 1, 4096 },   { 3, 5, 8 } };
-	const shape4 qk_shapes[] = { { 1, 4360, 32, 128 }, { 1, 9, 4, 64 }, { 1, 9, 4, 96 }, { 2, 3, 1, 4 } };
-	const shape3 rg_shapes[] = { { 1, 4096, 4096 }, { 1, 264, 4096 }, { 1, 3, 8 } };
+	/* +off: every tensor 8 (2) bytes past a 16-byte boundary, so that the
+	 * 16-byte (8-byte) variants must refuse and the others still match. */
+	const shape3 ln_shapes[] = { { 1, 4096, 4096 }, { 1, 264, 4096 }, { 1, 7, 12 },    { 2, 33, 3072 },
+				     { 1, 17, 5120 },   { 1, 1, 4096 },   { 3, 5, 8 },     { 2, 9, 4096, 8 } };
+	const shape4 qk_shapes[] = { { 1, 4360, 32, 128 }, { 1, 9, 4, 64 }, { 1, 9, 4, 96 },
+				     { 2, 3, 1, 4 },       { 1, 9, 4, 32 }, { 1, 9, 4, 128, 8 } };
+	const shape3 rg_shapes[] = { { 1, 4096, 4096 }, { 1, 264, 4096 }, { 1, 3, 8 },
+				     { 1, 5, 12 },      { 2, 3, 8, 2 },   { 1, 7, 4096, 8 } };
 	uint64_t seed = 1;
 	test_rejects();
 	for (int di = 0; di < D_COUNT; di++) {
@@ -924,10 +1106,11 @@ int main(int argc, char **argv)
 		return 0;
 	correctness(quick);
 	std::vector<timing_row> rows;
+	std::vector<timing_line> lines;
 	if (timing_on)
-		timing(rows);
+		timing(rows, lines);
 	if (!rows.empty())
-		print_table(rows);
+		print_table(rows, lines);
 	printf("%d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }
