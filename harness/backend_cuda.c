@@ -668,7 +668,8 @@ const char *cuda_backend_notes(struct backend *b)
 			 b->runtime_fallback ? " (with runtime records)" : "", (long long)n->kernels, (long long)n->timed,
 			 (long long)n->zero_ts, (long long)n->dropped);
 	}
-	snprintf(b->notes, sizeof b->notes, "%s%s; %s", b->cupti_note, rec, b->nvml_note);
+	/* Bounded pieces: the whole always fits res_run.notes (512). */
+	snprintf(b->notes, sizeof b->notes, "%.150s%.250s; %.100s", b->cupti_note, rec, b->nvml_note);
 	return b->notes;
 }
 

@@ -1,7 +1,8 @@
 /*
  * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
  * (gate.c; gate.h holds the rule: B judged against its own run's A arm,
- * with a noise floor from the A arm's drift). The exit status is the
+ * with a noise floor from the A arm's drift and an absolute floor in ns
+ * from the device profile or --min-change-ns). The exit status is the
  * contract: 0 every case passed, 1 a case regressed in time, lost
  * bit-exactness or is missing, 2 usage or data errors (no such baseline or
  * run, different scenario or device, a run not 'ok'), 3 failures. The
@@ -29,6 +30,13 @@
 struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
 	double max_regression; /* NAN: from the device profile */
+	double min_change_ns;  /* NAN: from the device profile */
+};
+
+/* The gate's bars with where each came from, for the verdict's text. */
+struct gate_limits {
+	double pct, min_ns;
+	char pct_src[96], min_src[96];
 };
 
 struct exclude_list {
@@ -83,24 +91,33 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	return rc;
 }
 
-/* --max-regression, else the run's device profile. */
-static enum ab_rc threshold(const struct gate_args *a, const struct res_run *r, double *pct, char *src,
-			    size_t len, struct ab_diag *d)
+/* --max-regression and --min-change-ns, else the run's device profile
+ * (read only when one of them is not given). */
+static enum ab_rc limits(const struct gate_args *a, const struct res_run *r, struct gate_limits *L,
+			 struct ab_diag *d)
 {
 	struct prof_profile p;
 	bool fell_back;
-	if (!isnan(a->max_regression)) {
-		*pct = a->max_regression;
-		snprintf(src, len, "--max-regression");
+	L->pct = a->max_regression;
+	L->min_ns = a->min_change_ns;
+	snprintf(L->pct_src, sizeof L->pct_src, "--max-regression");
+	snprintf(L->min_src, sizeof L->min_src, "--min-change-ns");
+	if (!isnan(L->pct) && !isnan(L->min_ns))
 		return AB_OK;
-	}
 	if (prof_find(r->device.name, r->backend, &p, &fell_back, d))
-		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold (give --max-regression PCT)");
+		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold or absolute floor (give --max-regression "
+					       "PCT and --min-change-ns NS)");
 	if (fell_back)
 		ab_warn("gate: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
 			PROF_DEFAULT_FILE);
-	*pct = p.gate_max_regression_pct;
-	snprintf(src, len, "device profile '%s'", p.name);
+	if (isnan(L->pct)) {
+		L->pct = p.gate_max_regression_pct;
+		snprintf(L->pct_src, sizeof L->pct_src, "device profile '%s'", p.name);
+	}
+	if (isnan(L->min_ns)) {
+		L->min_ns = p.gate_min_change_ns;
+		snprintf(L->min_src, sizeof L->min_src, "device profile '%s'", p.name);
+	}
 	return AB_OK;
 }
 
@@ -145,13 +162,16 @@ static enum ab_rc judge(const struct gate_args *a, const struct res_run *base, c
 	struct exclude_list *x = calloc(1, sizeof *x);
 	struct gate_options o = { .baseline_name = base_name, .only = a->only };
 	struct gate_result res = { 0 };
-	char src[128];
+	struct gate_limits L = { 0 };
 	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
 	if (!rc && a->exclude_file)
 		rc = read_exclude(a->exclude_file, x, d);
 	if (!rc)
-		rc = threshold(a, run, &o.max_regression_pct, src, sizeof src, d);
-	o.threshold_source = src;
+		rc = limits(a, run, &L, d);
+	o.max_regression_pct = L.pct;
+	o.threshold_source = L.pct_src;
+	o.min_change_ns = L.min_ns;
+	o.min_change_source = L.min_src;
 	o.exclude = x ? x->ptr : NULL;
 	o.n_exclude = x ? x->n : 0;
 	if (!rc)
@@ -192,11 +212,12 @@ static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *stat
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_args a = { .max_regression = NAN };
+	struct gate_args a = { .max_regression = NAN, .min_change_ns = NAN };
 	const char *db = NULL;
 	const struct cli_option opts[] = {
 		{ "baseline", CLI_STRING, &a.baseline, "NAME|RUN", "baseline name (abbench baseline set) or run; required" },
 		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
+		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
@@ -208,7 +229,8 @@ int cmd_gate(int argc, char **argv)
 		"gate", "[RUN]", "gate a run against a baseline: exit 1 on regression or lost bit-exactness",
 		"RUN defaults to the newest run. Each case's B arm is judged against its own run's A arm:\n"
 		"change = (median B / median A) in RUN over the same in the baseline, minus 1. A case fails when\n"
-		"that change exceeds PCT percent and the A arm's own drift (max |A_k - A1| / A1 of either run)\n"
+		"that change exceeds PCT percent and the A arm's own drift (max |A_k - A1| / A1 of either run),\n"
+		"that change times the baseline's median B exceeds NS nanoseconds (the timer's absolute floor),\n"
 		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
 		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
 		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
@@ -227,6 +249,10 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
 		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
+		return AB_EXIT_USAGE;
+	}
+	if (!isnan(a.min_change_ns) && !(a.min_change_ns >= 0)) {
+		ab_error("gate: --min-change-ns must be 0 or more nanoseconds, not %g", a.min_change_ns);
 		return AB_EXIT_USAGE;
 	}
 	a.run = n_pos ? pos[0] : NULL;

@@ -1,9 +1,10 @@
 /*
  * gate.c - the regression gate: per-case verdicts of a run against a
  * baseline run, their markdown table and the list of cases to re-measure.
- * Time is judged on B relative to its own bracket's A arm (gate.h says
- * why and gives the exact rule), falling back to raw B times where the A
- * arm is not the same kernel in both runs.
+ * Time is judged on B relative to its own bracket's A arm, and in ns
+ * against an absolute floor (gate.h says why and gives the exact rule),
+ * falling back to raw B times where the A arm is not the same kernel in
+ * both runs.
  */
 #include "gate.h"
 
@@ -37,6 +38,8 @@ static enum ab_rc check_runs(const struct res_run *base, const struct res_run *r
 	if (!(o->max_regression_pct > 0) || !isfinite(o->max_regression_pct))
 		return ab_fail(d, AB_ERR_USAGE, "the regression threshold must be a positive percentage, not %g",
 			       o->max_regression_pct);
+	if (!(o->min_change_ns >= 0) || !isfinite(o->min_change_ns))
+		return ab_fail(d, AB_ERR_USAGE, "the absolute floor must be 0 ns or more, not %g", o->min_change_ns);
 	return AB_OK;
 }
 
@@ -213,8 +216,9 @@ static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case
 }
 
 /* Fills the time fields of a case present in both runs: the basis, the
- * normalised figures when it is normalised, the judged change and p, the
- * noise floor and the A arm's own move. */
+ * normalised figures when it is normalised, the judged change (relative
+ * and in ns of the baseline's B) and p, the noise floor and the A arm's
+ * own move. */
 static enum ab_rc judge_time(const struct res_case *b, const struct res_case *r, struct gate_case *g,
 			     struct ab_diag *d)
 {
@@ -233,6 +237,7 @@ static enum ab_rc judge_time(const struct res_case *b, const struct res_case *r,
 			normalise(&pb, &pr, g);
 		bool norm = g->basis == GATE_NORMALISED;
 		g->change = norm ? g->norm_change : g->raw_change;
+		g->abs_change_ns = g->change * g->cmp.a.median_ns;
 		g->p_value = norm ? g->norm_p : g->cmp.p_value;
 		g->drift_base = a_drift(b);
 		g->drift_run = a_drift(r);
@@ -243,31 +248,34 @@ static enum ab_rc judge_time(const struct res_case *b, const struct res_case *r,
 	return rc;
 }
 
-/* The bar a change must clear: the threshold or the bracket's noise. */
-static double bar(const struct gate_case *g, double thr)
+/* The bars a time verdict must clear: the relative threshold (a
+ * fraction) and the absolute floor (ns). */
+struct limits {
+	double thr, min_ns;
+};
+
+/* A change (a fraction of median(B, baseline)) beyond the bars in
+ * direction dir (+1 slower, -1 faster), significant: beyond the threshold
+ * and the bracket's noise floor, and in ns beyond the absolute floor. */
+static bool beyond(const struct gate_case *g, double change, double p, const struct limits *L, int dir)
 {
-	return fmax(thr, g->noise_floor);
+	double ns = change * g->cmp.a.median_ns;
+	return dir * change > fmax(L->thr, g->noise_floor) && dir * ns > L->min_ns && p < CMP_ALPHA;
 }
 
-/* Beyond the bar in direction dir (+1 slower, -1 faster), significant. */
-static bool beyond(double change, double p, double bar_, int dir)
-{
-	return dir * change > bar_ && p < CMP_ALPHA;
-}
-
-/* The time verdict in direction dir. Normalised, B/A must clear the bar;
+/* The time verdict in direction dir. Normalised, B/A must clear the bars;
  * when the A arm itself moved beyond the threshold the machine changed,
  * one pair cannot say whether A or B followed it, so raw B must clear the
- * bar too. In a fallback, raw B alone. */
-static bool time_moved(const struct gate_case *g, double thr, int dir)
+ * bars too. In a fallback, raw B alone. */
+static bool time_moved(const struct gate_case *g, const struct limits *L, int dir)
 {
-	bool raw = beyond(g->raw_change, g->cmp.p_value, bar(g, thr), dir);
+	bool raw = beyond(g, g->raw_change, g->cmp.p_value, L, dir);
 	if (g->basis != GATE_NORMALISED)
 		return raw;
-	return beyond(g->norm_change, g->norm_p, bar(g, thr), dir) && (!g->a_moved || raw);
+	return beyond(g, g->norm_change, g->norm_p, L, dir) && (!g->a_moved || raw);
 }
 
-static enum gate_verdict verdict_of(const struct gate_case *g, double thr)
+static enum gate_verdict verdict_of(const struct gate_case *g, const struct limits *L)
 {
 	if (g->cmp.verdict == CMP_MISSING_B)
 		return GATE_MISSING;
@@ -277,7 +285,7 @@ static enum gate_verdict verdict_of(const struct gate_case *g, double thr)
 		return GATE_LOST_EXACT;
 	if (g->time_regressed)
 		return GATE_REGRESSED;
-	if (time_moved(g, thr, -1))
+	if (time_moved(g, L, -1))
 		return GATE_FASTER;
 	return GATE_PASS;
 }
@@ -289,14 +297,15 @@ static void clear_time(struct gate_case *g)
 	g->r_base = g->r_run = g->norm_change = g->norm_p = NAN;
 	g->norm_ratio = (struct stat_interval){ NAN, NAN, NAN };
 	g->change = g->raw_change;
+	g->abs_change_ns = NAN;
 	g->p_value = g->cmp.p_value;
 	g->drift_base = g->drift_run = g->a_change = NAN;
 	g->noise_floor = 0;
 }
 
 /* Judges one case; b or r may be NULL (missing, new). */
-static enum ab_rc judge_case(const struct res_case *b, const struct res_case *r, double thr, struct gate_case *g,
-			     struct ab_diag *d)
+static enum ab_rc judge_case(const struct res_case *b, const struct res_case *r, const struct limits *L,
+			     struct gate_case *g, struct ab_diag *d)
 {
 	memset(g, 0, sizeof *g);
 	enum ab_rc rc = cmp_case_pair(b, r, &g->cmp, d);
@@ -312,11 +321,11 @@ static enum ab_rc judge_case(const struct res_case *b, const struct res_case *r,
 			g->cmp.verdict = CMP_MISSING_B; /* the run kept no B samples of it */
 		if ((rc = judge_time(b, r, g, d)) != AB_OK)
 			return rc;
-		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > thr;
-		g->time_regressed = time_moved(g, thr, +1);
+		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > L->thr;
+		g->time_regressed = time_moved(g, L, +1);
 		g->underpowered = best_p(g->cmp.a.n, g->cmp.b.n) >= CMP_ALPHA;
 	}
-	g->verdict = verdict_of(g, thr);
+	g->verdict = verdict_of(g, L);
 	return AB_OK;
 }
 
@@ -335,18 +344,18 @@ static void count(struct gate_result *r, const struct gate_case *g)
 static enum ab_rc judge_all(const struct res_run *base, const struct res_run *run, const struct gate_options *o,
 			    struct gate_result *out, struct ab_diag *d)
 {
-	double thr = o->max_regression_pct / 100;
+	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns };
 	enum ab_rc rc = AB_OK;
 
 	for (int i = 0; rc == AB_OK && i < base->n_cases; i++) {
 		const struct res_case *b = &base->cases[i];
 		if (selected(o, b->name))
-			rc = judge_case(b, find_case(run, b->name), thr, &out->cases[out->n_cases++], d);
+			rc = judge_case(b, find_case(run, b->name), &L, &out->cases[out->n_cases++], d);
 	}
 	for (int i = 0; rc == AB_OK && i < run->n_cases; i++) {
 		const struct res_case *r = &run->cases[i];
 		if (selected(o, r->name) && !find_case(base, r->name))
-			rc = judge_case(NULL, r, thr, &out->cases[out->n_cases++], d);
+			rc = judge_case(NULL, r, &L, &out->cases[out->n_cases++], d);
 	}
 	for (int i = 0; rc == AB_OK && i < out->n_cases; i++)
 		count(out, &out->cases[i]);
@@ -364,6 +373,7 @@ enum ab_rc gate_check(const struct res_run *base, const struct res_run *run, con
 		return ab_fail(d, AB_ERR_DATA, "case '%s' is not in the baseline (run %lld)", o->only,
 			       (long long)base->id);
 	out->max_regression_pct = o->max_regression_pct;
+	out->min_change_ns = o->min_change_ns;
 	out->cases = calloc((size_t)(base->n_cases + run->n_cases) + 1, sizeof *out->cases);
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating run %lld", (long long)run->id);
@@ -452,6 +462,18 @@ static void print_floor(FILE *f, const struct gate_case *g)
 		fprintf(f, "%.2f%%", g->noise_floor * 100);
 }
 
+/* The judged change in us of the baseline's B, signed: "+0.295"; under
+ * half a ns (the residue of equal ratios) it prints 0.000, not -0.000. */
+static void print_abs_change(FILE *f, const struct gate_case *g)
+{
+	char us[32];
+	double ns = fabs(g->abs_change_ns) < 0.5 ? 0 : g->abs_change_ns;
+	if (!compared(g) || isnan(ns))
+		fputs("n/a", f);
+	else
+		fprintf(f, "%s%s", ns > 0 ? "+" : "", md_us(ns, us, sizeof us));
+}
+
 static void print_exact(FILE *f, const struct gate_case *g)
 {
 	if (g->verdict == GATE_MISSING && !g->cmp.b.n && !g->lost_exact)
@@ -464,13 +486,17 @@ static void print_exact(FILE *f, const struct gate_case *g)
 }
 
 /* Why a slowdown beyond the threshold still passed. */
-static void print_pass_reason(FILE *f, const struct gate_case *g)
+static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 {
+	char us[32], floor_us[32];
 	fputs(" (slower beyond the threshold, ", f);
 	if (!(g->p_value < CMP_ALPHA))
 		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
 	else if (!(g->change > g->noise_floor))
 		fprintf(f, "within the A arm's drift of %.2f%%", g->noise_floor * 100);
+	else if (!(g->abs_change_ns > min_ns))
+		fprintf(f, "by %s us, within the absolute floor of %s us", md_us(g->abs_change_ns, us, sizeof us),
+			md_us(min_ns, floor_us, sizeof floor_us));
 	else
 		fputs("against the A arm only, not in raw B time", f);
 	fputs(")", f);
@@ -505,7 +531,7 @@ static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
 		same_way ? " too" : "");
 }
 
-static void print_verdict(FILE *f, const struct gate_case *g, double thr)
+static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns)
 {
 	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 	const char *mark = fail ? "**" : "";
@@ -515,13 +541,13 @@ static void print_verdict(FILE *f, const struct gate_case *g, double thr)
 	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
 		fputs(", also regressed", f);
 	if (g->verdict == GATE_PASS && g->change > thr)
-		print_pass_reason(f, g);
+		print_pass_reason(f, g, min_ns);
 	if (g->basis != GATE_NORMALISED)
 		print_fallback(f, g);
 	print_a_moved(f, g, thr);
 }
 
-static void print_row(FILE *f, const struct gate_case *g, double thr)
+static void print_row(FILE *f, const struct gate_case *g, const struct gate_result *r)
 {
 	char p[32];
 	fputs("| ", f);
@@ -536,10 +562,12 @@ static void print_row(FILE *f, const struct gate_case *g, double thr)
 	print_norm_change(f, g);
 	fputs(" | ", f);
 	print_floor(f, g);
+	fputs(" | ", f);
+	print_abs_change(f, g);
 	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
 	print_exact(f, g);
 	fputs(" | ", f);
-	print_verdict(f, g, thr);
+	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns);
 	fputs(" |\n", f);
 }
 
@@ -580,19 +608,23 @@ static void print_headline(FILE *f, const struct res_run *base, const struct res
 
 static void print_rule(FILE *f, const struct gate_options *o, const struct gate_result *r)
 {
+	char us[32];
 	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
 		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
 		   "r(run) / r(baseline) - 1 with its %.0f%% bootstrap interval, p from a two-sided Mann-Whitney U "
 		   "test on each run's B samples divided by that run's median(A). A case fails when its B/A change "
 		   "exceeds %.2f%% (", CMP_CI_LEVEL * 100, r->max_regression_pct);
 	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
-	fprintf(f, ") and the noise floor with p < %g (and, when the A arm itself moved between the runs by more "
-		   "than that threshold, the raw B change does too), when it lost bit-exactness, or when it is "
-		   "missing from the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the "
-		   "two runs: how far the machine moved within a bracket. Raw B change = median(B, run) / "
-		   "median(B, baseline) - 1; a case whose A arm is a different variant in the two runs is judged on "
-		   "it alone (with the Mann-Whitney p of the raw samples), as its verdict says. Improvements never "
-		   "fail.\n\n", CMP_ALPHA);
+	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
+		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
+	md_cell(f, o->min_change_source ? o->min_change_source : "floor");
+	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than that "
+		   "threshold, the raw B change does too), when it lost bit-exactness, or when it is missing from "
+		   "the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
+		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
+		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
+		   "different variant in the two runs is judged on it alone (with the Mann-Whitney p of the raw "
+		   "samples), as its verdict says. Improvements never fail.\n\n", CMP_ALPHA);
 }
 
 static void print_tally(FILE *f, const struct gate_result *r)
@@ -608,14 +640,16 @@ static void print_tally(FILE *f, const struct gate_result *r)
 enum ab_rc gate_print(FILE *f, const struct res_run *base, const struct res_run *run, const struct gate_options *o,
 		      const struct gate_result *r, struct ab_diag *d)
 {
-	static const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
-					    "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", "p",
-					    "bit-exact", "verdict" };
+	char abs_col[64], us[32];
+	snprintf(abs_col, sizeof abs_col, "change in us (floor %s)", md_us(r->min_change_ns, us, sizeof us));
+	const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
+				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col, "p",
+				     "bit-exact", "verdict" };
 	print_headline(f, base, run, o, r);
 	print_rule(f, o, r);
-	md_table_head(f, 9, cols, "lrrrrrrll");
+	md_table_head(f, 10, cols, "lrrrrrrrll");
 	for (int i = 0; i < r->n_cases; i++)
-		print_row(f, &r->cases[i], r->max_regression_pct / 100);
+		print_row(f, &r->cases[i], r);
 	print_tally(f, r);
 	if (ferror(f))
 		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");

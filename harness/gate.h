@@ -17,14 +17,20 @@
  *   floor     = max(drift_base, drift_run), drift = max over the later A
  *               slots of |A_k - A1| / A1 (slot medians; 0 when neither run
  *               has two A slots)
+ *   abs       = change * median(B_base): the judged change in ns of the
+ *               baseline's B (in a fallback, median(B_run) - median(B_base))
+ *   min_ns    = min_change_ns: the device profile's gate_min_change_ns, or
+ *               --min-change-ns
  *
  * A case fails when
  *
  *   - its B arm regressed in time: change > max_regression_pct / 100 AND
- *     change > floor AND p < CMP_ALPHA (0.01); and, when the A arm itself
- *     moved between the runs by more than the threshold (a_moved: median(A)
- *     of the run over the baseline's, minus 1, beyond +-threshold), the raw
- *     B change clears the same bar with its own p < CMP_ALPHA too;
+ *     change > floor AND abs > min_ns AND p < CMP_ALPHA (0.01); and, when
+ *     the A arm itself moved between the runs by more than the threshold
+ *     (a_moved: median(A) of the run over the baseline's, minus 1, beyond
+ *     +-threshold), the raw B change clears the same bar (threshold, floor
+ *     and min_ns, its ns being median(B_run) - median(B_base)) with its own
+ *     p < CMP_ALPHA too;
  *   - it lost bit-exactness: an output of a slot that was bit-exact in the
  *     baseline is not in the run (or is gone), or any B-arm output of the
  *     run is not byte-equal to its bracket's first A slot;
@@ -40,11 +46,27 @@
  * which the Mann-Whitney test already weighs, and as a floor it would hide
  * real regressions of noisy short kernels (10-40% on 4 us kernels).
  *
+ * Why an absolute floor too: the threshold and the drift floor are
+ * relative, but part of the timing error is absolute. CUDA events resolve
+ * about 0.5 us (cudaEventElapsedTime's documentation; the H200's event
+ * times are multiples of 32 ns), and a launch-latency-bound kernel of
+ * ~4.7 us moves by 0.1-0.3 us between two runs of one build: on the H200,
+ * 3 of 20 A/A pairs of smoke.ini failed such kernels at B/A +5.3..+6.2%,
+ * 0.25-0.29 us of their baseline B, with p down to 4e-5. A change of the
+ * fused kernel smaller in ns than the timer can be trusted with is not
+ * called, however small its p. The cost: on a kernel of t ns a regression
+ * must exceed min_ns / t as well as the relative bars (on 4.7 us with
+ * 500 ns: 10.6%, not 5%); above min_ns / threshold (10 us on the H200) the
+ * absolute floor never decides. The change is taken in ns of the baseline's B
+ * because that is the kernel whose time the floor bounds: normalising
+ * rescales the run's B by the A arms' ratio, and change * median(B_base)
+ * is the move of B that the normalised change stands for.
+ *
  * Fallback: when the A arm's variant differs between the runs (or a run
  * has no A samples for the case), dividing by median(A) compares different
  * kernels, so the case is judged on raw B times instead: change =
  * median(B_run) / median(B_base) - 1 and the Mann-Whitney p of the raw
- * samples, with the same threshold and floor; gate_case.basis says which,
+ * samples, with the same threshold and floors; gate_case.basis says which,
  * and the printed verdict says so.
  *
  * Why the raw confirmation when A moved: normalising assumes the machine
@@ -67,7 +89,8 @@
  * regression.
  *
  * Improvements (the same rule mirrored: change < -max(threshold, floor),
- * p < CMP_ALPHA, and raw B faster too when the A arm moved) never fail;
+ * abs < -min_ns, p < CMP_ALPHA, and raw B faster too when the A arm
+ * moved) never fail;
  * they are reported. Cases only in the run are listed as new.
  * gate_exit_status is the contract CI reads: 0 every case passed, 1 at
  * least one failed.
@@ -111,6 +134,7 @@ struct gate_case {
 	double norm_change;      /* r_run / r_base - 1; NAN unless normalised */
 	double norm_p;           /* Mann-Whitney p of the normalised B samples; NAN unless normalised */
 	double change;           /* the judged change: norm_change, or raw_change in a fallback */
+	double abs_change_ns;    /* change * median(B, baseline): the judged change in ns */
 	double p_value;          /* the judged p: norm_p, or cmp.p_value in a fallback */
 	double drift_base, drift_run; /* largest |A_k - A1| / A1; NAN under two A slots */
 	double noise_floor;      /* max of the known drifts, 0 when neither is known */
@@ -129,6 +153,8 @@ struct gate_case {
 struct gate_options {
 	double max_regression_pct;     /* > 0 */
 	const char *threshold_source;  /* "device profile 'H200'", "--max-regression": printed */
+	double min_change_ns;          /* >= 0: the absolute floor (0: none) */
+	const char *min_change_source; /* "device profile 'H200'", "--min-change-ns": printed */
 	const char *baseline_name;     /* the baseline's name, NULL when given as a run */
 	const char *only;              /* NULL, or the one case to check */
 	const char *const *exclude;    /* case names left out of the check */
@@ -137,6 +163,7 @@ struct gate_options {
 
 struct gate_result {
 	double max_regression_pct;
+	double min_change_ns;
 	int n_cases;
 	struct gate_case *cases;
 	int n_failed, n_time_regressed, n_lost_exact, n_missing, n_faster;
@@ -145,7 +172,7 @@ struct gate_result {
 
 /* Judges run against base. AB_ERR_DATA for the mismatches above and when
  * `only` names a case the baseline does not have; AB_ERR_USAGE for a
- * threshold <= 0. Free the result with gate_result_free. */
+ * threshold <= 0 or a min_change_ns < 0. Free the result with gate_result_free. */
 enum ab_rc gate_check(const struct res_run *base, const struct res_run *run, const struct gate_options *o,
 		      struct gate_result *out, struct ab_diag *d);
 void gate_result_free(struct gate_result *r);
@@ -157,7 +184,8 @@ const char *gate_verdict_str(enum gate_verdict v);
 
 /* The verdict as markdown: a headline (PASS/FAIL), the rule, and one row
  * per case (case, baseline and run B medians, raw B change, normalised
- * change, noise floor, the judged p, bit-exact, verdict). */
+ * change, noise floor, the judged change in us under a header naming the
+ * absolute floor, the judged p, bit-exact, verdict). */
 enum ab_rc gate_print(FILE *f, const struct res_run *base, const struct res_run *run, const struct gate_options *o,
 		      const struct gate_result *r, struct ab_diag *d);
 

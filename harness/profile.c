@@ -24,6 +24,7 @@
 enum {
 	SEEN_NOISE = 1 << 0,
 	SEEN_GATE = 1 << 1,
+	SEEN_MIN_CHANGE = 1 << 2,
 };
 
 /* What the inih handler fills; msg keeps the first error only, inih
@@ -113,6 +114,10 @@ static int set_key(struct parse_ctx *c, const char *key, const char *value)
 		c->seen |= SEEN_GATE;
 		return set_number(c, key, value, 0, true, 1000, &p->gate_max_regression_pct);
 	}
+	if (!strcmp(key, "gate_min_change_ns")) {
+		c->seen |= SEEN_MIN_CHANGE;
+		return set_number(c, key, value, 0, false, 1e9, &p->gate_min_change_ns);
+	}
 	if (!strcmp(key, "l2_bytes"))
 		return set_count(c, key, value, INT64_MAX, &p->l2_bytes);
 	if (!strcmp(key, "sm_count")) {
@@ -159,6 +164,8 @@ enum ab_rc prof_parse_text(const char *path, const char *text, struct prof_profi
 		return ab_fail(d, AB_ERR_INPUT, "%s: missing 'noise_floor' in [profile]", path);
 	if (!(c.seen & SEEN_GATE))
 		return ab_fail(d, AB_ERR_INPUT, "%s: missing 'gate_max_regression_pct' in [profile]", path);
+	if (!(c.seen & SEEN_MIN_CHANGE))
+		return ab_fail(d, AB_ERR_INPUT, "%s: missing 'gate_min_change_ns' in [profile]", path);
 	if (!out->name[0])
 		snprintf(out->name, sizeof out->name, "%.*s", (int)strcspn(out->file, "."), out->file);
 	return AB_OK;

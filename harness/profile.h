@@ -14,10 +14,14 @@
  *   sm_count = 132
  *   noise_floor = 0.01        ; A1 vs A2 drift above this is environmental
  *   gate_max_regression_pct = 5
+ *   gate_min_change_ns = 500  ; the gate's absolute floor: a change of B
+ *                             ; of at most this many ns is not called
  *   notes = where the numbers come from
  *
- * noise_floor and gate_max_regression_pct are required; the ceilings may be
- * 0 (unknown). Every parse error names file:line and the key.
+ * noise_floor, gate_max_regression_pct and gate_min_change_ns are
+ * required (a profile written before the absolute floor existed is an
+ * error, not silently given one); the ceilings may be 0 (unknown). Every
+ * parse error names file:line and the key.
  *
  * Lookup: a profile whose match substring occurs in the device name wins;
  * else one whose backend matches; else default.ini, and the caller is told
@@ -44,6 +48,7 @@ struct prof_profile {
 	int sm_count;
 	double noise_floor;    /* relative, in (0, 1) */
 	double gate_max_regression_pct;
+	double gate_min_change_ns; /* >= 0, ns; 0: no absolute floor */
 	char notes[512];
 };
 

@@ -11,7 +11,8 @@
 #   unit      build/tests/test_backend_cuda (the backend's own GPU tests)
 #   overhead  the LayerNorm and qk slots of glm_1024 again without CUPTI
 #   gaps      glm_1024 with launch_gaps = hide, beside the default include
-#   aa        scripts/aa_check.sh: 20 A/A gate pairs on the GPU
+#   aa        scripts/aa_check.sh: 20 A/A gate pairs of smoke on the GPU
+#   aaglm     scripts/aa_check.sh: 10 A/A gate pairs of glm_1024's img_ln_modulate
 #   report    abbench report of the glm_1024 run (markdown only: no gnuplot there)
 # Results: $OUT (or ./gpu-out) gets gpu.db and logs.tar.gz (every log, the
 # CSVs and summary.txt): few files, as the device tool brings back at most 8.
@@ -24,7 +25,7 @@ rm -rf "$TMP" && mkdir -p "$TMP/logs"
 OUT="$TMP/logs"
 AB=build/abbench
 DB="$RESULTS/gpu.db"
-stages=${*:-unit selftest smoke glm hostile torch sanitize overhead gaps aa}
+stages=${*:-unit selftest smoke glm hostile torch sanitize overhead gaps aa aaglm report}
 summary="$OUT/summary.txt"
 : >"$summary"
 row() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
@@ -133,6 +134,11 @@ if want aa; then
 	step A/A gate
 	scripts/aa_check.sh -n 20 -s scenarios/smoke.ini -b cuda 2>&1 | tee "$OUT/aa_check.log" | tail -3
 	row "A/A gate on smoke (cuda)" "$(tail -1 "$OUT/aa_check.log")"
+fi
+if want aaglm; then
+	step A/A gate on the real shape
+	scripts/aa_check.sh -n 10 -s scenarios/glm_1024.ini -b cuda -- --only img_ln_modulate 2>&1 | tee "$OUT/aa_check_glm.log" | tail -3
+	row "A/A gate on img_ln_modulate" "$(tail -1 "$OUT/aa_check_glm.log")"
 fi
 if want report; then
 	"$AB" report gpu-glm --db "$DB" --out "$OUT/report_glm" --no-plots >/dev/null 2>&1 && row "report (markdown)" written

@@ -7,6 +7,10 @@
 # The time verdict is B relative to its own run's A arm (harness/gate.h):
 # a run whose samples, both arms, are all 25% slower passes; a baseline with
 # another A variant makes the gate fall back to raw B times and say so.
+# A change must also exceed an absolute floor in ns (the CPU profile's
+# gate_min_change_ns, 250 ns, or --min-change-ns): the planted regressions
+# here are 4.0-12.1 us, far above it; --min-change-ns between them fails
+# exactly the cases whose csv B medians moved by more.
 #   2  unknown baseline, different scenario or device, a run that does not
 #      exist, bad options
 #
@@ -69,6 +73,12 @@ check "every case is REGRESSED (every eager chain has 2 or more steps)" \
 check "ln_modulate is +300% +-4 (4 eager steps against 1 fused)" \
 	grep -Eq '^\| `ln_modulate` \|.*\| \+(29[6-9]|30[0-4])\.[0-9]+% \[' "$T/reg.md"
 check "failing cases: every case of the scenario, one per line, in its order" cmp -s "$T/cases.txt" "$T/failing.txt"
+check "the rule names the absolute floor and its source" \
+	grep -q "exceeds the absolute floor of 0.250 us (device profile 'CPU backend'), with p < 0.01" "$T/reg.md"
+check "the table shows each change in us under the floor used" \
+	grep -q '| noise floor | change in us (floor 0.250) | p |' "$T/reg.md"
+check "ln_modulate moved +12.1 us (3 of its 4 eager steps of 2 us + 0.5 ns x 4096 elements)" \
+	grep -Eq '^\| `ln_modulate` \|.*\| \+12\.1[0-9]{2} \| <1e-6 \| yes \| \*\*REGRESSED\*\* \|$' "$T/reg.md"
 expect_exit 0 "the same run under a 1000% threshold passes" "$AB" gate reg --baseline base --max-regression 1000
 expect_exit 0 "excluding the failing cases leaves nothing failing" \
 	"$AB" gate reg --baseline base --exclude-cases "$T/failing.txt" --failing-cases "$T/f2.txt"
@@ -76,11 +86,27 @@ check "and no failing cases then" test ! -s "$T/f2.txt"
 
 # The threshold is per case: at 200% only the cases whose B median more than
 # tripled fail; which ones is read independently from the csv export.
-join -t, <(b_medians base) <(b_medians reg) | awk -F, '$3 / $2 - 1 > 2 { print $1 }' | sort >"$T/want200.txt"
+join -t, <(b_medians base) <(b_medians reg) | awk -F, '$3 / $2 - 1 > 2 && $3 - $2 > 250 { print $1 }' | sort >"$T/want200.txt"
 expect_exit 1 "a 200% threshold fails some cases" \
 	"$AB" gate reg --baseline base --max-regression 200 --failing-cases "$T/f200.txt"
 check "the ones whose csv B median more than tripled ($(paste -sd' ' "$T/want200.txt"))" \
 	bash -c "test -s '$T/want200.txt' && test \$(wc -l <'$T/want200.txt') -lt $cases && cmp -s '$T/want200.txt' <(sort '$T/f200.txt')"
+check "the threshold from the option, the floor still from the profile" \
+	grep -q "exceeds 200.00% (--max-regression) and the noise floor, .* absolute floor of 0.250 us (device profile 'CPU backend')" "$T/out"
+
+# The absolute floor is per case too: at 5 us only the cases whose B median
+# moved by more than 5000 ns fail (read from the csv export); at 1 s none.
+join -t, <(b_medians base) <(b_medians reg) | awk -F, '$3 - $2 > 5000 { print $1 }' | sort >"$T/want5us.txt"
+expect_exit 1 "--min-change-ns 5000 fails some cases" \
+	"$AB" gate reg --baseline base --min-change-ns 5000 --failing-cases "$T/f5us.txt"
+check "the ones whose csv B median moved by more than 5 us ($(paste -sd' ' "$T/want5us.txt"))" \
+	bash -c "test -s '$T/want5us.txt' && test \$(wc -l <'$T/want5us.txt') -lt $cases && cmp -s '$T/want5us.txt' <(sort '$T/f5us.txt')"
+check "the floor's source is the option" grep -q "absolute floor of 5.000 us (--min-change-ns)" "$T/out"
+check "the others say they are within it" \
+	test "$(grep -c '| pass (slower beyond the threshold, by 4\.0[0-9]* us, within the absolute floor of 5\.000 us) |$' "$T/out")" -eq $((cases - $(wc -l <"$T/want5us.txt")))
+expect_exit 0 "--min-change-ns 1e9: nothing moved by a second" "$AB" gate reg --baseline base --min-change-ns 1e9
+expect_exit 1 "--min-change-ns 0: no absolute floor, every case fails" "$AB" gate reg --baseline base --min-change-ns 0
+check "every case REGRESSED" test "$(grep -c '| \*\*REGRESSED\*\* |$' "$T/out")" -eq "$cases"
 
 # 3 samples a side: even a 4x slowdown cannot reach p < 0.01.
 check "run of 3 samples a slot, b = fused" run "$T/base3.ini" --label base3
@@ -157,6 +183,9 @@ expect_exit 2 "run id that does not exist" "$AB" gate 999 --baseline nightly
 expect_exit 2 "baseline run id that does not exist" "$AB" gate base --baseline 999
 expect_exit 2 "no --baseline" "$AB" gate base
 expect_exit 2 "negative threshold" "$AB" gate base --baseline nightly --max-regression -5
+expect_exit 2 "negative absolute floor" "$AB" gate base --baseline nightly --min-change-ns -1
+check "which it names" grep -q "gate: --min-change-ns must be 0 or more nanoseconds, not -1" "$T/err"
+expect_exit 2 "an absolute floor that is not a number" "$AB" gate base --baseline nightly --min-change-ns 1us
 expect_exit 2 "baseline set on a run that does not exist" "$AB" baseline set x 999
 expect_exit 2 "baseline with an unknown action" "$AB" baseline drop nightly
 expect_exit 2 "gate on a database that does not exist" "$AB" gate --baseline nightly --db "$T/none.db"

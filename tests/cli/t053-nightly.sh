@@ -35,6 +35,8 @@ check "ln_modulate among them" grep -qx "nightly: 'ln_modulate' confirmed slower
 check "the re-measured cases have their own verdicts" \
 	test "$(ls "$T"/reg/gate-recheck-*.md | wc -l)" -eq "$cases"
 check "ln_modulate's second verdict is REGRESSED" grep -q '^| `ln_modulate` |.*| \*\*REGRESSED\*\* |$' "$T/reg/gate-recheck-ln_modulate.md"
+check "beyond the CPU profile's absolute floor, named in the verdict" \
+	grep -q "absolute floor of 0.250 us (device profile 'CPU backend')" "$T/reg/gate.md"
 check "the report is written even on failure" test -s "$T/reg/report/report.md"
 
 # bit-exactness: a baseline of the twopass scenario's cases with b = fused

@@ -85,9 +85,19 @@ static const struct fake_case BASE[] = {
 	{ "qk", 200e3, 80e3, 30, true },
 };
 
+/* A threshold of pct percent and no absolute floor (0 ns). */
 static struct gate_options opts(double pct)
 {
-	struct gate_options o = { .max_regression_pct = pct, .threshold_source = "test" };
+	struct gate_options o = { .max_regression_pct = pct, .threshold_source = "test", .min_change_ns = 0,
+				  .min_change_source = "test" };
+	return o;
+}
+
+/* The H200 profile's bars: 5% and an absolute floor of 500 ns. */
+static struct gate_options opts_h200(void)
+{
+	struct gate_options o = { .max_regression_pct = 5, .threshold_source = "device profile 'H200'",
+				  .min_change_ns = 500, .min_change_source = "device profile 'H200'" };
 	return o;
 }
 
@@ -342,14 +352,18 @@ static void test_fail_markdown(void **state)
 	assert_non_null(strstr(buf, "## gate: FAIL: run 7 against baseline `nightly` (run 1)"));
 	assert_non_null(strstr(buf, "Scenario `smoke`, device cpu0, A arm `eager`, B arm `fused`.\n"));
 	assert_non_null(strstr(buf, "| case | baseline B median \\[p10, p90\\] us | run B median \\[p10, p90\\] us | "
-				   "raw B change \\[95% CI\\] | B/A change \\[95% CI\\] | noise floor | p | bit-exact | "
-				   "verdict |"));
+				   "raw B change \\[95% CI\\] | B/A change \\[95% CI\\] | noise floor | "
+				   "change in us (floor 0.000) | p | bit-exact | verdict |"));
 	assert_non_null(strstr(buf, "| `ln` | 50.000 ["));
 	assert_non_null(strstr(buf, "| +50.00% ["));
 	assert_non_null(strstr(buf, "| +25.00% ["));
-	assert_non_null(strstr(buf, "| 0.00% | <1e-6 | yes | **REGRESSED**; the A arm moved +20.00% too: the machine "
-				   "may have changed |"));
-	assert_non_null(strstr(buf, "exceeds 5.00% (test) and the noise floor with p < 0.01 (and, when the A arm itself moved"));
+	/* the judged change in us: +25% of the baseline's 50 us B */
+	assert_true(fabs(res.cases[0].abs_change_ns - 12500) < 1e-6);
+	assert_non_null(strstr(buf, "| 0.00% | +12.500 | <1e-6 | yes | **REGRESSED**; the A arm moved +20.00% too: the "
+				   "machine may have changed |"));
+	assert_non_null(strstr(buf, "exceeds 5.00% (test) and the noise floor, and that change in time, B/A change x "
+				   "median(B, baseline), exceeds the absolute floor of 0.000 us (test), with p < 0.01 "
+				   "(and, when the A arm itself moved"));
 	assert_null(strstr(buf, "judged on raw B times"));
 	free(buf);
 	gate_result_free(&res);
@@ -575,8 +589,9 @@ static void test_noise_floor_from_a_drift(void **state)
 	assert_int_equal(g->verdict, GATE_PASS);
 	char *buf = verdict_md(b, r, &o, &res);
 	assert_non_null(strstr(buf, "| +8.00% ["));
-	assert_non_null(strstr(buf, "| 10.00% | <1e-6 | yes | pass (slower beyond the threshold, within the A arm's "
-				    "drift of 10.00%) |"));
+	/* +8% of the baseline's 50 us B: +4 us */
+	assert_non_null(strstr(buf, "| 10.00% | +4.000 | <1e-6 | yes | pass (slower beyond the threshold, within the A "
+				    "arm's drift of 10.00%) |"));
 	free(buf);
 	gate_result_free(&res);
 
@@ -637,8 +652,8 @@ static void test_a_variant_mismatch_falls_back_to_raw(void **state)
 	char *buf = verdict_md(b, r, &o, &res);
 	assert_non_null(strstr(buf, ", A arm `fused` (baseline: `eager`), B arm `fused`.\n"));
 	assert_non_null(strstr(buf, "| `ln` | 50.000 [49.590, 50.410] n=30 | 50.000 [49.590, 50.410] n=30 | +0.00% ["));
-	assert_non_null(strstr(buf, "] | n/a (A arm differs) | 0.00% | 1.000 | yes | pass; judged on raw B times: the "
-				    "A arm is `eager` in the baseline, `fused` in the run |"));
+	assert_non_null(strstr(buf, "] | n/a (A arm differs) | 0.00% | 0.000 | 1.000 | yes | pass; judged on raw B "
+				    "times: the A arm is `eager` in the baseline, `fused` in the run |"));
 	assert_non_null(strstr(buf, "2 cases were judged on raw B times: the A arm differs between the runs"));
 	/* the A arm's move is a variant change, not the machine: no note */
 	assert_null(strstr(buf, "the machine may have changed"));
@@ -674,6 +689,216 @@ static void test_a_variant_mismatch_falls_back_to_raw(void **state)
 	res_run_free(r);
 }
 
+/* ---- the absolute floor ---- */
+
+/* Three more false alarms of the H200 A/A check (smoke.ini, 20 pairs), on
+ * launch-latency-bound kernels of ~4.7 us, as the bracket-normalised gate
+ * printed them: B "median [p10, p90] n=20" in us, baseline then run, the
+ * B/A change and the noise floor (the larger A drift). min and max were
+ * not printed: p10 - 0.03 and p90 + 0.10 are assumed, as above. */
+struct short_alarm {
+	const char *name;
+	double base[5], run[5];
+	double norm;      /* the B/A change printed */
+	double floor;     /* the noise floor printed */
+	const char *abs;  /* norm x the baseline's B median, in us, by hand */
+};
+
+static const struct short_alarm SHORT_ALARMS[] = {
+	/* +6.22% of 4.736 us = 0.29458 us */
+	{ "ln_modulate_short", { 4.706, 4.736, 4.736, 5.088, 5.188 }, { 4.642, 4.672, 4.832, 5.040, 5.140 },
+	  0.0622, 0.0257, "+0.295" },
+	/* +5.29% of 4.720 us = 0.24969 us */
+	{ "ln_modulate_short", { 4.642, 4.672, 4.720, 4.992, 5.092 }, { 4.824, 4.854, 4.896, 5.773, 5.873 },
+	  0.0529, 0.0293, "+0.250" },
+	/* +5.40% of 4.640 us = 0.25056 us */
+	{ "qk_layernorm", { 4.511, 4.541, 4.640, 5.101, 5.201 }, { 4.511, 4.541, 4.736, 5.501, 5.601 },
+	  0.0540, 0.0267, "+0.251" },
+};
+
+/* One short alarm as a baseline and a run of one case (ABA, 20 samples a
+ * slot). The A arm was not printed, so it is built to give the printed
+ * B/A change and floor: the baseline's A1 and A2 are the fake pattern
+ * around 9 us (median 9 us, samples within +-1%); the run's A1 is around
+ * m and its A2 around m (1 + floor), whose slot medians drift by exactly
+ * the floor. With the floor above 2.02% the two slots do not overlap
+ * (0.99 (1 + floor) > 1.01), so the pooled median of the run's A is
+ * m (1.01 + 0.99 (1 + floor)) / 2; m is chosen to make it
+ * T = 9 us x (run B median / baseline B median) / (1 + norm), which makes
+ * (B_run / T) / (B_base / 9 us) - 1 = norm. */
+static void short_alarm_runs(const struct short_alarm *al, struct res_run **b, struct res_run **r)
+{
+	const struct fake_case fc[] = { { al->name, 9e3, 4.7e3, 20, true } };
+	double t = 9e3 * (al->run[2] / al->base[2]) / (1 + al->norm);
+	double m = 2 * t / (1.01 + 0.99 * (1 + al->floor));
+	*b = fake_run(1, "smoke", "NVIDIA H200", fc, 1);
+	*r = fake_run(2, "smoke", "NVIDIA H200", fc, 1);
+	anchor_slot(&(*b)->cases[0].slots[1], al->base, 1);
+	anchor_slot(&(*r)->cases[0].slots[1], al->run, 1);
+	rebase_slot(&(*r)->cases[0].slots[0], m);
+	rebase_slot(&(*r)->cases[0].slots[2], m * (1 + al->floor));
+}
+
+static void test_short_kernel_alarms_within_the_absolute_floor(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		const struct short_alarm *al = &SHORT_ALARMS[i];
+		struct res_run *b, *r;
+		struct gate_result res;
+		short_alarm_runs(al, &b, &r);
+
+		/* without an absolute floor the rebuilt alarm fails, as it did:
+		 * B/A beyond the 5% threshold and the drift, significant */
+		struct gate_options o = opts(5);
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+		const struct gate_case *g = &res.cases[0];
+		assert_int_equal(g->verdict, GATE_REGRESSED);
+		assert_int_equal(g->basis, GATE_NORMALISED);
+		assert_true(fabs(g->change - al->norm) < 1e-9);
+		assert_true(fabs(g->raw_change - (al->run[2] / al->base[2] - 1)) < 1e-12);
+		assert_true(fabs(g->noise_floor - al->floor) < 1e-12);
+		assert_false(g->a_moved); /* A moved by 1 / (1 + norm) x the raw ratio: under 5% */
+		assert_true(g->p_value < CMP_ALPHA);
+		assert_true(fabs(g->abs_change_ns - al->norm * al->base[2] * 1e3) < 1e-6);
+		gate_result_free(&res);
+
+		/* with the H200's 500 ns it passes, and says why */
+		o = opts_h200();
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+		g = &res.cases[0];
+		assert_int_equal(g->verdict, GATE_PASS);
+		assert_false(g->time_regressed);
+		assert_true(fabs(g->change - al->norm) < 1e-9);
+		char *buf = verdict_md(b, r, &o, &res);
+		char want[256];
+		snprintf(want, sizeof want, "| %.2f%% | %s | ", al->floor * 100, al->abs);
+		assert_non_null(strstr(buf, want));
+		snprintf(want, sizeof want, "| pass (slower beyond the threshold, by %s us, within the absolute floor "
+					    "of 0.500 us) |", al->abs + 1);
+		assert_non_null(strstr(buf, want));
+		assert_non_null(strstr(buf, "| noise floor | change in us (floor 0.500) | p |"));
+		assert_non_null(strstr(buf, "exceeds the absolute floor of 0.500 us (device profile 'H200'), with p"));
+		free(buf);
+		gate_result_free(&res);
+
+		/* a floor just above the alarm's own change in ns passes (the
+		 * change must exceed it); one a ns below it fails */
+		o.min_change_ns = al->norm * al->base[2] * 1e3 + 1e-3;
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+		gate_result_free(&res);
+		o.min_change_ns = al->norm * al->base[2] * 1e3 - 1;
+		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+		gate_result_free(&res);
+
+		/* mirrored: the baseline and the run swapped are an improvement
+		 * of 1 / (1 + norm) - 1 (-5.02% .. -5.86%), reported without a
+		 * floor, not with 500 ns (0.25-0.28 us of the run's B) */
+		o = opts(5);
+		assert_int_equal(gate(r, b, &o, &res), AB_EXIT_OK);
+		assert_true(fabs(res.cases[0].change - (1 / (1 + al->norm) - 1)) < 1e-9);
+		assert_int_equal(res.cases[0].verdict, GATE_FASTER);
+		gate_result_free(&res);
+		o = opts_h200();
+		assert_int_equal(gate(r, b, &o, &res), AB_EXIT_OK);
+		assert_int_equal(res.cases[0].verdict, GATE_PASS);
+		gate_result_free(&res);
+		res_run_free(b);
+		res_run_free(r);
+	}
+}
+
+static void test_real_regression_clears_the_absolute_floor(void **state)
+{
+	(void)state;
+	/* +20% on a 25 us kernel (A steady at 50 us, B 25 -> 30 us, 30 fully
+	 * separated samples a side): 5 us, ten times the H200's floor */
+	const struct fake_case base[] = { { "ln", 50e3, 25e3, 30, true } };
+	const struct fake_case slow[] = { { "ln", 50e3, 30e3, 30, true } };
+	const struct fake_case fast[] = { { "ln", 50e3, 20e3, 30, true } };
+	struct res_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
+	struct res_run *r = fake_run(2, "smoke", "NVIDIA H200", slow, 1);
+	struct gate_options o = opts_h200();
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	assert_true(fabs(res.cases[0].change - 0.2) < 1e-12);
+	assert_true(fabs(res.cases[0].abs_change_ns - 5000) < 1e-6);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| 0.00% | +5.000 | <1e-6 | yes | **REGRESSED** |"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* the same under a floor of 5 us: not beyond it */
+	o.min_change_ns = 5000;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	gate_result_free(&res);
+
+	/* -20% (25 -> 20 us, -5 us) is reported as faster under the floor */
+	res_run_free(r);
+	r = fake_run(2, "smoke", "NVIDIA H200", fast, 1);
+	o = opts_h200();
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_int_equal(res.cases[0].verdict, GATE_FASTER);
+	assert_true(fabs(res.cases[0].abs_change_ns + 5000) < 1e-6);
+	buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| -5.000 | <1e-6 | yes | faster (reported, passes) |"));
+	free(buf);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+static void test_absolute_floor_on_raw_b(void **state)
+{
+	(void)state;
+	/* The A arm disturbed in the baseline (130 us there, 100 us in the run:
+	 * -23.08%, so raw B must confirm) and B 2.0 -> 2.4 us: raw +20%, 400
+	 * ns; B/A (2.4 / 100) / (2.0 / 130) - 1 = +56%, 1120 ns of the
+	 * baseline's 2 us. Without a floor both readings clear the bars and it
+	 * fails; with 500 ns B/A still does (1120 ns), raw B does not (400 ns),
+	 * so it passes: the raw confirmation applies the floor too. */
+	const struct fake_case base[] = { { "ln", 130e3, 2.0e3, 30, true } };
+	const struct fake_case run[] = { { "ln", 100e3, 2.4e3, 30, true } };
+	struct res_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
+	struct res_run *r = fake_run(2, "smoke", "NVIDIA H200", run, 1);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_true(res.cases[0].a_moved);
+	assert_true(fabs(res.cases[0].change - 0.56) < 1e-12);
+	assert_true(fabs(res.cases[0].raw_change - 0.2) < 1e-12);
+	gate_result_free(&res);
+	o = opts_h200();
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_true(fabs(res.cases[0].abs_change_ns - 1120) < 1e-6);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| +1.120 | <1e-6 | yes | pass (slower beyond the threshold, against the A arm "
+				    "only, not in raw B time); the A arm moved -23.08%: the machine may have changed |"));
+	free(buf);
+	gate_result_free(&res);
+
+	/* A fallback (the run's A arm another variant) judges raw B alone, in
+	 * ns too: median(B_run) - median(B_base) = 400 ns, under 500 */
+	for (int k = 0; k < 3; k += 2)
+		set_variant(&r->cases[0].slots[k], "eager2");
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_int_equal(res.cases[0].basis, GATE_RAW_VARIANT);
+	assert_true(fabs(res.cases[0].abs_change_ns - 400) < 1e-6);
+	buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "| n/a (A arm differs) | 0.00% | +0.400 | <1e-6 | yes | pass (slower beyond the "
+				    "threshold, by 0.400 us, within the absolute floor of 0.500 us); judged on raw B "
+				    "times"));
+	free(buf);
+	gate_result_free(&res);
+	o.min_change_ns = 399;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	gate_result_free(&res);
+	res_run_free(b);
+	res_run_free(r);
+}
+
+
 static void test_data_errors(void **state)
 {
 	(void)state;
@@ -704,6 +929,12 @@ static void test_data_errors(void **state)
 
 	o.max_regression_pct = 0;
 	assert_int_equal(gate_check(b, r, &o, &res, &d), AB_ERR_USAGE);
+	o.max_regression_pct = 5;
+	o.min_change_ns = -1;
+	assert_int_equal(gate_check(b, r, &o, &res, &d), AB_ERR_USAGE);
+	assert_string_equal(d.msg, "the absolute floor must be 0 ns or more, not -1");
+	o.min_change_ns = NAN;
+	assert_int_equal(gate_check(b, r, &o, &res, &d), AB_ERR_USAGE);
 	res_run_free(b);
 	res_run_free(r);
 }
@@ -725,6 +956,9 @@ int main(void)
 		cmocka_unit_test(test_a_disturbed_alone_needs_raw_confirmation),
 		cmocka_unit_test(test_noise_floor_from_a_drift),
 		cmocka_unit_test(test_a_variant_mismatch_falls_back_to_raw),
+		cmocka_unit_test(test_short_kernel_alarms_within_the_absolute_floor),
+		cmocka_unit_test(test_real_regression_clears_the_absolute_floor),
+		cmocka_unit_test(test_absolute_floor_on_raw_b),
 		cmocka_unit_test(test_data_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * test_profile.c - device profiles: parsing, errors with file:line, the
  * directory lookup ($ABBENCH_PROFILES, ./profiles) and device matching,
- * and that the repository's own profiles parse.
+ * and that the repository's own profiles parse with the values their
+ * comments argue for (gate_min_change_ns: H200 500, CPU 250, default 1000).
  *
  * Expected values are the literals written in the test INI texts; line
  * numbers are counted by hand in those texts (line 1 is the first line).
@@ -29,6 +30,7 @@ static const char H200[] = "[profile]\n"
 			   "sm_count = 132\n"
 			   "noise_floor = 0.01\n"
 			   "gate_max_regression_pct = 5\n"
+			   "gate_min_change_ns = 500\n"
 			   "notes = measured copy, read + write\n";
 
 static void test_parse_ok(void **state)
@@ -45,6 +47,7 @@ static void test_parse_ok(void **state)
 	assert_int_equal(p.sm_count, 132);
 	assert_true(p.noise_floor == 0.01);
 	assert_true(p.gate_max_regression_pct == 5);
+	assert_true(p.gate_min_change_ns == 500);
 	assert_string_equal(p.notes, "measured copy, read + write");
 	assert_string_equal(p.backend, "");
 }
@@ -54,10 +57,13 @@ static void test_name_defaults_to_file_stem(void **state)
 	(void)state;
 	struct prof_profile p;
 	struct ab_diag d;
-	assert_int_equal(prof_parse_text("x/a100.ini", "[profile]\nnoise_floor=0.02\ngate_max_regression_pct=7\n", &p, &d),
+	assert_int_equal(prof_parse_text("x/a100.ini",
+					 "[profile]\nnoise_floor=0.02\ngate_max_regression_pct=7\ngate_min_change_ns=0\n", &p,
+					 &d),
 			 AB_OK);
 	assert_string_equal(p.name, "a100");
 	assert_true(p.dram_gbps == 0 && p.sm_count == 0);
+	assert_true(p.gate_min_change_ns == 0); /* 0 is allowed: no absolute floor */
 }
 
 /* Each bad text with the message it must give (file:line: reason). */
@@ -80,6 +86,15 @@ static void test_parse_errors(void **state)
 		{ "[profile]\nthis line has no equals\n", "p.ini:2: syntax error" },
 		{ "[profile]\ngate_max_regression_pct = 5\n", "p.ini: missing 'noise_floor' in [profile]" },
 		{ "[profile]\nnoise_floor = 0.05\n", "p.ini: missing 'gate_max_regression_pct' in [profile]" },
+		{ "[profile]\nnoise_floor = 0.05\ngate_max_regression_pct = 15\n",
+		  "p.ini: missing 'gate_min_change_ns' in [profile]" },
+		{ "[profile]\nnoise_floor = 0.05\ngate_min_change_ns = -1\n",
+		  "p.ini:3: 'gate_min_change_ns' out of range: '-1'" },
+		{ "[profile]\ngate_min_change_ns = 2e9\n", "p.ini:2: 'gate_min_change_ns' out of range: '2e9'" },
+		{ "[profile]\n\ngate_min_change_ns = 0.5us\n",
+		  "p.ini:3: 'gate_min_change_ns' needs a number, not '0.5us'" },
+		{ "[profile]\ngate_min_change_ns = 500\ngate_min_change_ns = 250\n",
+		  "p.ini:3: duplicate key 'gate_min_change_ns'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct prof_profile p;
@@ -101,7 +116,9 @@ static void test_matching(void **state)
 	assert_int_equal(prof_matches(&p, "NVIDIA GH200 480GB", "cuda"), 2);
 	assert_int_equal(prof_matches(&p, "NVIDIA H100 80GB HBM3", "cuda"), 0);
 	assert_int_equal(prof_matches(&p, NULL, NULL), 0);
-	assert_int_equal(prof_parse_text("cpu.ini", "[profile]\nbackend=cpu\nnoise_floor=0.05\ngate_max_regression_pct=15\n",
+	assert_int_equal(prof_parse_text("cpu.ini",
+					 "[profile]\nbackend=cpu\nnoise_floor=0.05\ngate_max_regression_pct=15\n"
+					 "gate_min_change_ns=250\n",
 					 &p, &d),
 			 AB_OK);
 	assert_int_equal(prof_matches(&p, "CPU Intel(R) Xeon(R)", "cpu"), 1);
@@ -127,8 +144,10 @@ static int make_dir(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	write_file("h200.ini", H200);
-	write_file("cpu.ini", "[profile]\nname = CPU\nbackend = cpu\nnoise_floor = 0.05\ngate_max_regression_pct = 15\n");
-	write_file("default.ini", "[profile]\nname = default\nnoise_floor = 0.02\ngate_max_regression_pct = 10\n");
+	write_file("cpu.ini", "[profile]\nname = CPU\nbackend = cpu\nnoise_floor = 0.05\ngate_max_regression_pct = 15\n"
+			       "gate_min_change_ns = 250\n");
+	write_file("default.ini", "[profile]\nname = default\nnoise_floor = 0.02\ngate_max_regression_pct = 10\n"
+				   "gate_min_change_ns = 1000\n");
 	write_file("README.txt", "not a profile\n");
 	return 0;
 }
@@ -158,6 +177,7 @@ static void test_lookup(void **state)
 	assert_string_equal(p.name, "default");
 	assert_true(fell_back);
 	assert_true(p.gate_max_regression_pct == 10);
+	assert_true(p.gate_min_change_ns == 1000);
 }
 
 static void test_lookup_name_beats_backend(void **state)
@@ -168,7 +188,8 @@ static void test_lookup_name_beats_backend(void **state)
 	bool fell_back;
 	/* a CPU-backend profile that also names a device: the name wins over
 	 * cpu.ini's backend match, whatever the file order */
-	write_file("a_epyc.ini", "[profile]\nname = EPYC\nmatch = EPYC\nnoise_floor = 0.03\ngate_max_regression_pct = 12\n");
+	write_file("a_epyc.ini", "[profile]\nname = EPYC\nmatch = EPYC\nnoise_floor = 0.03\ngate_max_regression_pct = 12\n"
+				 "gate_min_change_ns = 250\n");
 	assert_int_equal(prof_lookup(dir, "CPU AMD EPYC 7763", "cpu", &p, &fell_back, &d), AB_OK);
 	assert_string_equal(p.name, "EPYC");
 }
@@ -179,11 +200,18 @@ static void test_lookup_errors(void **state)
 	struct prof_profile p;
 	struct ab_diag d;
 	bool fell_back;
-	write_file("zz_bad.ini", "[profile]\nnoise_floor = 0.01\ngate_max_regression_pct = 5\nbogus = 1\n");
+	write_file("zz_bad.ini", "[profile]\nnoise_floor = 0.01\ngate_max_regression_pct = 5\ngate_min_change_ns = 500\n"
+				 "bogus = 1\n");
 	assert_int_equal(prof_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
-	assert_non_null(strstr(d.msg, "zz_bad.ini:4: unknown key 'bogus'"));
+	assert_non_null(strstr(d.msg, "zz_bad.ini:5: unknown key 'bogus'"));
 	char path[128];
 	snprintf(path, sizeof path, "%s/zz_bad.ini", dir);
+	unlink(path);
+	/* a profile from before the absolute floor: an error, not a silent 0 */
+	write_file("zz_old.ini", "[profile]\nnoise_floor = 0.01\ngate_max_regression_pct = 5\n");
+	assert_int_equal(prof_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
+	assert_non_null(strstr(d.msg, "zz_old.ini: missing 'gate_min_change_ns' in [profile]"));
+	snprintf(path, sizeof path, "%s/zz_old.ini", dir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/default.ini", dir);
 	unlink(path);
@@ -225,12 +253,15 @@ static void test_repo_profiles(void **state)
 	assert_false(fell_back);
 	assert_true(p.noise_floor == 0.01 && p.gate_max_regression_pct == 5 && p.sm_count == 132);
 	assert_true(p.dram_gbps == 4200);
+	assert_true(p.gate_min_change_ns == 500);
 	assert_int_equal(prof_find("CPU Intel(R) Xeon(R) Processor", "cpu", &p, &fell_back, &d), AB_OK);
 	assert_false(fell_back);
 	assert_true(p.noise_floor == 0.05 && p.gate_max_regression_pct == 15);
+	assert_true(p.gate_min_change_ns == 250);
 	assert_int_equal(prof_find("NVIDIA B200", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_true(fell_back);
 	assert_string_equal(p.file, "default.ini");
+	assert_true(p.gate_min_change_ns == 1000);
 }
 
 int main(void)
