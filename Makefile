@@ -34,7 +34,12 @@ LDLIBS   := -Wl,-Bstatic -lcsv -linih -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl 
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
-CFLAGS += -DAB_GIT_COMMIT=\"$(GIT_COMMIT)$(GIT_DIRTY)\"
+# The commit a run records must be the one the binary was built from, so it
+# lives in one generated file, rewritten only when it changes (objects that
+# do not mention it are not rebuilt).
+BUILD_INFO := $(BUILD)/gen/build_info.c
+$(shell mkdir -p $(BUILD)/gen && printf '#include "version.h"\nconst char *ab_build_commit(void)\n{\n\treturn "%s";\n}\n' \
+	'$(GIT_COMMIT)$(GIT_DIRTY)' >$(BUILD_INFO).tmp && (cmp -s $(BUILD_INFO).tmp $(BUILD_INFO) || mv $(BUILD_INFO).tmp $(BUILD_INFO)); rm -f $(BUILD_INFO).tmp)
 
 HARNESS_SRC := $(filter-out harness/main.c harness/backend_cuda.c harness/cupti.c harness/nvml.c,$(wildcard harness/*.c))
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/cpu/*.c)
@@ -61,7 +66,7 @@ endif
 CMOCKA_SO := $(firstword $(wildcard /usr/lib/*/libcmocka.so.0))
 GPU_TESTS := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/gpu/test_cuda_kernels $(if $(CMOCKA_SO),$(BUILD)/gpu/lib/libcmocka.so.0))
 
-LIB_OBJ  := $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(CUDA_SRC:%.cu=$(BUILD)/%.cu.o)
+LIB_OBJ  := $(BUILD)/gen/build_info.o $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(CUDA_SRC:%.cu=$(BUILD)/%.cu.o)
 LIB      := $(BUILD)/libabbench.a
 BIN      := $(BUILD)/abbench
 
@@ -89,6 +94,9 @@ $(BUILD)/%.cu.o: %.cu
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/gen/build_info.o: $(BUILD_INFO)
+	$(Q)$(CC) $(CFLAGS) -Iharness -c $< -o $@
 
 $(BIN): $(BUILD)/harness/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")

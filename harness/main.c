@@ -39,7 +39,7 @@ static void print_usage(FILE *out)
 
 static int print_version(void)
 {
-	printf("abbench %s (commit %s)\n", AB_VERSION, AB_GIT_COMMIT);
+	printf("abbench %s (commit %s)\n", AB_VERSION, ab_build_commit());
 	printf("cuda backend: %s\n", AB_HAVE_CUDA ? "built in (sm_90, PTX compute_90)" : "not built (no nvcc at build time)");
 	return cli_finish(0);
 }

@@ -46,7 +46,7 @@ static void run_header(const struct scenario *s, const struct run_options *o, co
 	r->scenario_text = strdup(s->text);
 	snprintf(r->scenario_hash, sizeof r->scenario_hash, "%s", s->hash);
 	r->command_line = strdup(o->command_line ? o->command_line : "");
-	snprintf(r->git_commit, sizeof r->git_commit, "%s", AB_GIT_COMMIT);
+	snprintf(r->git_commit, sizeof r->git_commit, "%s", ab_build_commit());
 	prov_host(r->host, sizeof r->host);
 	snprintf(r->backend, sizeof r->backend, "%s", ops->name);
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
