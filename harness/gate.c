@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "md.h"
+#include "summary.h"
 #include "stats.h"
 
 static enum ab_rc check_status(const struct res_run *r, const char *what, struct ab_diag *d)
@@ -145,26 +146,6 @@ static void a_variant(const struct res_case *c, char *buf, size_t len)
 	snprintf(buf, len, "%s", v ? v : "");
 }
 
-/* Largest |A_k - A1| / A1 over the later A slots (slot medians, as in the
- * report's A/B/A table); NAN under two A slots. */
-static double a_drift(const struct res_case *c)
-{
-	const struct res_slot *first = NULL;
-	double drift = NAN;
-	for (int i = 0; i < c->n_slots; i++) {
-		const struct res_slot *s = &c->slots[i];
-		if (s->arm != 'a')
-			continue;
-		if (!first) {
-			first = s;
-			continue;
-		}
-		double dr = stat_drift(first->median_ns, s->median_ns);
-		if (isnan(drift) || dr > drift)
-			drift = dr;
-	}
-	return drift;
-}
 
 /* One run's pooled samples of a case: B (divided by median(A) once
  * normalised) and median(A). */
@@ -239,8 +220,8 @@ static enum ab_rc judge_time(const struct res_case *b, const struct res_case *r,
 		g->change = norm ? g->norm_change : g->raw_change;
 		g->abs_change_ns = g->change * g->cmp.a.median_ns;
 		g->p_value = norm ? g->norm_p : g->cmp.p_value;
-		g->drift_base = a_drift(b);
-		g->drift_run = a_drift(r);
+		g->drift_base = sum_a_drift(b);
+		g->drift_run = sum_a_drift(r);
 		g->noise_floor = fmax(isnan(g->drift_base) ? 0 : g->drift_base, isnan(g->drift_run) ? 0 : g->drift_run);
 	}
 	pool_free(&pb);

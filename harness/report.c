@@ -17,6 +17,7 @@
 
 #include "compare.h"
 #include "md.h"
+#include "summary.h"
 #include "plot.h"
 #include "stats.h"
 
@@ -80,21 +81,6 @@ static enum ab_rc arm_numbers(const struct res_case *c, struct case_info *ci, st
 	return rc;
 }
 
-static double case_drift(const struct res_case *c)
-{
-	const struct res_slot *first = NULL;
-	double drift = NAN;
-	for (int i = 0; i < c->n_slots; i++) {
-		const struct res_slot *s = &c->slots[i];
-		if (s->arm != 'a')
-			continue;
-		if (!first)
-			first = s;
-		else if (isnan(drift) || stat_drift(first->median_ns, s->median_ns) > drift)
-			drift = stat_drift(first->median_ns, s->median_ns);
-	}
-	return drift;
-}
 
 static void count_exact(const struct res_case *c, struct case_info *ci)
 {
@@ -137,7 +123,7 @@ static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
 		enum ab_rc rc = arm_numbers(ci->c, ci, d);
 		if (rc != AB_OK)
 			return rc;
-		ci->drift = case_drift(ci->c);
+		ci->drift = sum_a_drift(ci->c);
 		count_exact(ci->c, ci);
 		make_stem(R, i);
 	}

@@ -4,29 +4,12 @@
  */
 #include "summary.h"
 
+#include "compare.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Concatenates the samples of every slot of one arm into a new array. */
-static double *pool_arm(const struct res_case *c, char arm, int *n)
-{
-	int total = 0;
-	for (int i = 0; i < c->n_slots; i++)
-		if (c->slots[i].arm == arm)
-			total += c->slots[i].n_samples;
-	double *x = malloc((size_t)(total ? total : 1) * sizeof *x);
-	if (!x)
-		return NULL;
-	*n = 0;
-	for (int i = 0; i < c->n_slots; i++)
-		if (c->slots[i].arm == arm) {
-			memcpy(x + *n, c->slots[i].samples_ns, (size_t)c->slots[i].n_samples * sizeof *x);
-			*n += c->slots[i].n_samples;
-		}
-	return x;
-}
 
 static void sum_exactness(const struct res_case *c, struct sum_case *s)
 {
@@ -46,25 +29,28 @@ static void sum_exactness(const struct res_case *c, struct sum_case *s)
 	}
 }
 
-static void sum_drift(const struct res_case *c, struct sum_case *s)
+double sum_a_drift(const struct res_case *c)
 {
-	const struct res_slot *first = NULL, *last = NULL;
-	for (int i = 0; i < c->n_slots; i++)
-		if (c->slots[i].arm == 'a') {
-			if (!first)
-				first = &c->slots[i];
-			last = &c->slots[i];
-		}
-	s->drift = (first && last && first != last) ? stat_drift(first->median_ns, last->median_ns) : NAN;
+	const struct res_slot *first = NULL;
+	double drift = NAN;
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct res_slot *sl = &c->slots[i];
+		if (sl->arm != 'a')
+			continue;
+		if (!first)
+			first = sl;
+		else if (isnan(drift) || stat_drift(first->median_ns, sl->median_ns) > drift)
+			drift = stat_drift(first->median_ns, sl->median_ns);
+	}
+	return drift;
 }
 
 bool sum_case(const struct res_case *c, struct sum_case *s)
 {
+	double *a = NULL, *b = NULL;
 	memset(s, 0, sizeof *s);
-	double *a = pool_arm(c, 'a', &s->n_a), *b = pool_arm(c, 'b', &s->n_b);
-	if (!a || !b) {
+	if (cmp_arm_samples(c, 'a', &a, &s->n_a, NULL) || cmp_arm_samples(c, 'b', &b, &s->n_b, NULL)) {
 		free(a);
-		free(b);
 		return false;
 	}
 	s->median_a_ns = stat_median(a, s->n_a);
@@ -75,7 +61,7 @@ bool sum_case(const struct res_case *c, struct sum_case *s)
 		s->speedup.point = s->speedup.low = s->speedup.high = NAN;
 	free(a);
 	free(b);
-	sum_drift(c, s);
+	s->drift = sum_a_drift(c);
 	sum_exactness(c, s);
 	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
 	return true;

@@ -23,12 +23,16 @@ struct sum_case {
 	double median_a_ns, median_b_ns;   /* pooled over the arm's slots */
 	int n_a, n_b;                      /* samples pooled */
 	struct stat_interval speedup;      /* A / B */
-	double drift;                      /* |A_last - A_first| / A_first, NAN with one A slot */
+	double drift;                      /* sum_a_drift() */
 	bool b_byte_equal;                 /* every B slot's outputs equal A1's bytes */
 	bool a_deterministic;              /* every A slot equals A1 */
 	bool ref_ok;                       /* every slot within the float64 reference's tolerance */
 	double saving_per_forward_ns;      /* count x (median A - median B) */
 };
+
+/* Largest |A_k - A1| / A1 over the later A slots (slot medians); NAN
+ * with fewer than two A slots. Show, report and gate all call this one. */
+double sum_a_drift(const struct res_case *c);
 
 /* Fills s for case c. Returns false when out of memory. */
 bool sum_case(const struct res_case *c, struct sum_case *s);
