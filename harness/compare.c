@@ -150,7 +150,7 @@ const char *cmp_verdict_str(enum cmp_verdict v)
 }
 
 /* "38.500 [37.912, 39.104] n=30": median, p10-p90 spread and count. */
-static void print_arm(FILE *f, const struct cmp_arm *a)
+void cmp_print_arm(FILE *f, const struct cmp_arm *a)
 {
 	char m[32], lo[32], hi[32];
 	if (!a->n) {
@@ -185,9 +185,9 @@ static void print_row(FILE *f, const struct cmp_case *c)
 	fputs("| ", f);
 	md_code(f, c->name);
 	fputs(" | ", f);
-	print_arm(f, &c->a);
+	cmp_print_arm(f, &c->a);
 	fputs(" | ", f);
-	print_arm(f, &c->b);
+	cmp_print_arm(f, &c->b);
 	fputs(" | ", f);
 	print_ratio(f, &c->ratio);
 	fprintf(f, " | %s | %s", md_p(c->p_value, p, sizeof p), cmp_verdict_str(c->verdict));

@@ -65,6 +65,10 @@ enum ab_rc cmp_arm_samples(const struct res_case *c, char arm, double **out, int
 /* Summary of n samples. */
 struct cmp_arm cmp_arm_summary(const double *x, int n);
 
+/* "38.500 [37.912, 39.104] n=30" (us): median, p10-p90 and count, or "n/a";
+ * the one format compare, gate and report print an arm in. */
+void cmp_print_arm(FILE *f, const struct cmp_arm *a);
+
 /* Compares the B arms of one case measured in two runs; either case may
  * be NULL (the verdict then says which is missing). */
 enum ab_rc cmp_case_pair(const struct res_case *a, const struct res_case *b, struct cmp_case *out,

@@ -391,16 +391,6 @@ const char *gate_verdict_str(enum gate_verdict v)
 
 /* ---- printing ---- */
 
-static void print_arm(FILE *f, const struct cmp_arm *a)
-{
-	char m[32], lo[32], hi[32];
-	if (!a->n)
-		fputs("n/a", f);
-	else
-		fprintf(f, "%s [%s, %s] n=%d", md_us(a->median_ns, m, sizeof m), md_us(a->p10_ns, lo, sizeof lo),
-			md_us(a->p90_ns, hi, sizeof hi), a->n);
-}
-
 /* ratio - 1, with the last-bit residue of dividing two equal ratios
  * (an ulp under 1) taken as 0, so that it prints +0.00%, not -0.00%. */
 static double change_of(double ratio)
@@ -534,9 +524,9 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 	fputs("| ", f);
 	md_code(f, g->name);
 	fputs(" | ", f);
-	print_arm(f, &g->cmp.a);
+	cmp_print_arm(f, &g->cmp.a);
 	fputs(" | ", f);
-	print_arm(f, &g->cmp.b);
+	cmp_print_arm(f, &g->cmp.b);
 	fputs(" | ", f);
 	print_change(f, &g->cmp.ratio);
 	fputs(" | ", f);

@@ -463,17 +463,6 @@ static void put_plot(FILE *f, const struct rpt *R, const struct plot_ref *p, con
 	}
 }
 
-/* "123.456 [120.100, 125.300] n=60" */
-static void put_arm(FILE *f, const struct cmp_arm *a)
-{
-	char m[32], lo[32], hi[32];
-	if (!a->n)
-		fputs("n/a", f);
-	else
-		fprintf(f, "%s [%s, %s] n=%d", md_us(a->median_ns, m, sizeof m), md_us(a->p10_ns, lo, sizeof lo),
-			md_us(a->p90_ns, hi, sizeof hi), a->n);
-}
-
 static void put_speedup(FILE *f, const struct stat_interval *s)
 {
 	if (isnan(s->point))
@@ -535,9 +524,9 @@ static void section_summary(FILE *f, const struct rpt *R)
 		fputs(" | ", f);
 		md_cell(f, ci->c->shape);
 		fputs(" | ", f);
-		put_arm(f, &ci->a);
+		cmp_print_arm(f, &ci->a);
 		fputs(" | ", f);
-		put_arm(f, &ci->b);
+		cmp_print_arm(f, &ci->b);
 		fputs(" | ", f);
 		put_speedup(f, &ci->speedup);
 		fprintf(f, " | %s |\n", exact_str(ci));

@@ -45,25 +45,33 @@ double sum_a_drift(const struct res_case *c)
 	return drift;
 }
 
-bool sum_case(const struct res_case *c, struct sum_case *s)
+/* Pooled medians of both arms and, when with_ci, the bootstrap interval of
+ * their ratio (the costly part: the projection needs the medians alone). */
+static bool sum_arms(const struct res_case *c, struct sum_case *s, bool with_ci)
 {
 	double *a = NULL, *b = NULL;
-	memset(s, 0, sizeof *s);
 	if (cmp_arm_samples(c, 'a', &a, &s->n_a, NULL) || cmp_arm_samples(c, 'b', &b, &s->n_b, NULL)) {
 		free(a);
 		return false;
 	}
 	s->median_a_ns = stat_median(a, s->n_a);
 	s->median_b_ns = stat_median(b, s->n_b);
-	if (s->n_a > 0 && s->n_b > 0)
+	s->speedup.point = s->speedup.low = s->speedup.high = NAN;
+	if (with_ci && s->n_a > 0 && s->n_b > 0)
 		s->speedup = stat_speedup_ci(a, s->n_a, b, s->n_b, 0.95, SUM_BOOTSTRAP_RESAMPLES, SUM_BOOTSTRAP_SEED);
-	else
-		s->speedup.point = s->speedup.low = s->speedup.high = NAN;
 	free(a);
 	free(b);
+	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
+	return true;
+}
+
+bool sum_case(const struct res_case *c, struct sum_case *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!sum_arms(c, s, true))
+		return false;
 	s->drift = sum_a_drift(c);
 	sum_exactness(c, s);
-	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
 	return true;
 }
 
@@ -71,8 +79,8 @@ bool sum_projection(const struct res_run *r, struct sum_projection *p)
 {
 	memset(p, 0, sizeof *p);
 	for (int i = 0; i < r->n_cases; i++) {
-		struct sum_case s;
-		if (!sum_case(&r->cases[i], &s))
+		struct sum_case s = { 0 };
+		if (!sum_arms(&r->cases[i], &s, false))
 			return false;
 		p->per_forward_ns += s.saving_per_forward_ns;
 		p->eager_per_step_ns += r->cases[i].count * s.median_a_ns * r->forwards_per_step;
