@@ -3,9 +3,33 @@
 # they are missing: as root it runs apt-get (update first); otherwise it
 # prints the exact command to run. The CUDA toolkit is not installed here:
 # the Makefile builds the CUDA backend when nvcc is found.
+#
+# `scripts/deps.sh --programs` prints the PROGRAM:PACKAGE table below: the
+# programs the tests and scripts call that a minimal Debian root lacks.
+# tests/cli/t000-deps.sh checks every command the tests and scripts call
+# against it, so a new tool cannot be used without being installed here.
 set -euo pipefail
 
-packages=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev gnuplot-nox)
+# Libraries and toolchain (no program of their own that a test calls).
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev)
+# Programs the tests, `make run` and the scripts call, with their package.
+programs=(
+	gnuplot:gnuplot-nox
+	python3:python3
+	sqlite3:sqlite3
+	make:make
+	git:git
+	cc:gcc
+	ar:binutils
+)
+
+if [ "${1:-}" = --programs ]; then
+	printf '%s\n' "${programs[@]}"
+	exit 0
+fi
+
+packages=("${libraries[@]}")
+for p in "${programs[@]}"; do packages+=("${p#*:}"); done
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
