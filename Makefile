@@ -23,7 +23,10 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
-CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) -MMD -MP $(EXTRA_CFLAGS)
+# Include roots: harness/ (its layers: "store/store.h") and the top level
+# ("kernels/site.h"); no relative includes.
+INCLUDES := -Iharness -I.
+CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXTRA_CFLAGS)
 # The CPU kernels spell every fused multiply-add out with fmaf(): the
 # compiler must not contract anything on its own.
 KFLAGS   := -ffp-contract=off
@@ -38,17 +41,19 @@ GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>
 # lives in one generated file, rewritten only when it changes (objects that
 # do not mention it are not rebuilt).
 BUILD_INFO := $(BUILD)/gen/build_info.c
-$(shell mkdir -p $(BUILD)/gen && printf '#include "version.h"\nconst char *ab_build_commit(void)\n{\n\treturn "%s";\n}\n' \
+$(shell mkdir -p $(BUILD)/gen && printf '#include "common/version.h"\nconst char *ab_build_commit(void)\n{\n\treturn "%s";\n}\n' \
 	'$(GIT_COMMIT)$(GIT_DIRTY)' >$(BUILD_INFO).tmp && (cmp -s $(BUILD_INFO).tmp $(BUILD_INFO) || mv $(BUILD_INFO).tmp $(BUILD_INFO)); rm -f $(BUILD_INFO).tmp)
 
-HARNESS_SRC := $(filter-out harness/main.c harness/backend_cuda.c harness/cupti.c harness/nvml.c,$(wildcard harness/*.c))
+# The layers of harness/ (docs/ARCHITECTURE.md); backend/cuda only with nvcc.
+HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config run analysis print cli)))
+HARNESS_SRC := $(filter-out harness/cli/main.c,$(HARNESS_SRC))
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/cpu/*.c)
 CUDA_SRC    :=
 
 ifneq ($(NVCC),)
 HAVE_CUDA := 1
 CFLAGS  += -DAB_HAVE_CUDA=1 -I$(CUDA_HOME)/include
-HARNESS_SRC += $(wildcard harness/backend_cuda.c harness/cupti.c harness/nvml.c)
+HARNESS_SRC += $(wildcard harness/backend/cuda/*.c)
 CUDA_SRC    := $(wildcard kernels/cuda/*.cu)
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings \
 	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -DAB_HAVE_CUDA=1 $(EXTRA_NVCCFLAGS)
@@ -96,9 +101,9 @@ $(LIB): $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/gen/build_info.o: $(BUILD_INFO)
-	$(Q)$(CC) $(CFLAGS) -Iharness -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BIN): $(BUILD)/harness/main.o $(LIB)
+$(BIN): $(BUILD)/harness/cli/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

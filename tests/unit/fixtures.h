@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../harness/results.h"
-#include "../../harness/stats.h"
+#include "common/results.h"
+#include "analysis/stats.h"
 
 /* ---- a run on a deterministic fake timer ----
  *
@@ -41,20 +41,20 @@ static inline double fake_sample(double base, int i)
 
 /* The slot's statistics from its samples, as the runner stores them (kernel
  * times are 0.9 of the wall times). */
-static inline void fake_slot_stats(struct res_slot *s)
+static inline void fake_slot_stats(struct results_slot *s)
 {
 	int n = s->n_samples;
 	for (int i = 0; i < n; i++)
 		s->kernel_ns[i] = 0.9 * s->samples_ns[i];
-	s->median_ns = stat_median(s->samples_ns, n);
-	s->p10_ns = stat_quantile(s->samples_ns, n, 0.1);
-	s->p90_ns = stat_quantile(s->samples_ns, n, 0.9);
-	s->noise = stat_stdev(s->samples_ns, n) / stat_mean(s->samples_ns, n);
+	s->median_ns = stats_median(s->samples_ns, n);
+	s->p10_ns = stats_quantile(s->samples_ns, n, 0.1);
+	s->p90_ns = stats_quantile(s->samples_ns, n, 0.9);
+	s->noise = stats_stdev(s->samples_ns, n) / stats_mean(s->samples_ns, n);
 }
 
 /* One slot of n fake samples around base with one 8 KiB output 'out',
  * bit-exact or 17 elements off with another md5. */
-static inline void fake_slot(struct res_slot *s, const char *label, char arm, const char *variant, int pos,
+static inline void fake_slot(struct results_slot *s, const char *label, char arm, const char *variant, int pos,
 			     double base, int n, bool exact)
 {
 	memset(s, 0, sizeof *s);
@@ -71,7 +71,7 @@ static inline void fake_slot(struct res_slot *s, const char *label, char arm, co
 	for (int i = 0; i < n; i++)
 		s->samples_ns[i] = fake_sample(base, i);
 	fake_slot_stats(s);
-	snprintf(s->stop_reason, sizeof s->stop_reason, "max_samples");
+	snprintf(s->stopping_reason, sizeof s->stopping_reason, "max_samples");
 	s->n_outputs = 1;
 	snprintf(s->outputs[0].tensor, sizeof s->outputs[0].tensor, "out");
 	snprintf(s->outputs[0].md5, sizeof s->outputs[0].md5, "%s",
@@ -91,11 +91,11 @@ struct fake_case {
 
 /* An 'ok' run of scenario on device, backend cpu, eager vs fused in ABA
  * brackets: per case A1 and A2 around a_ns (bit-exact) and B around b_ns.
- * Release with res_run_free. */
-static inline struct res_run *fake_run(int64_t id, const char *scenario, const char *device,
+ * Release with results_run_free. */
+static inline struct results_run *fake_run(int64_t id, const char *scenario, const char *device,
 				       const struct fake_case *fc, int n_cases)
 {
-	struct res_run *r = calloc(1, sizeof *r);
+	struct results_run *r = calloc(1, sizeof *r);
 	assert_non_null(r);
 	r->id = id;
 	snprintf(r->status, sizeof r->status, "ok");
@@ -110,7 +110,7 @@ static inline struct res_run *fake_run(int64_t id, const char *scenario, const c
 	r->cases = calloc((size_t)n_cases + 1, sizeof *r->cases);
 	assert_non_null(r->cases);
 	for (int i = 0; i < n_cases; i++) {
-		struct res_case *c = &r->cases[i];
+		struct results_case *c = &r->cases[i];
 		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
 		snprintf(c->shape, sizeof c->shape, "1x16x256");
 		c->count = 1;
@@ -131,17 +131,17 @@ static inline struct res_run *fake_run(int64_t id, const char *scenario, const c
  * slots A1 (arm a, eager), B (arm b, fused), A2 (arm a, eager) at positions
  * 0, 1, 2. fill_slot(slot, case index, slot index) sets the rest of each
  * slot; the run's header and the cases' eps, affine and count are the
- * test's to set. Release with res_run_free. */
-static inline struct res_run *synth_run(void (*fill_slot)(struct res_slot *s, int ci, int si))
+ * test's to set. Release with results_run_free. */
+static inline struct results_run *synth_run(void (*fill_slot)(struct results_slot *s, int ci, int si))
 {
 	static const char *const labels[] = { "A1", "B", "A2" };
-	struct res_run *r = calloc(1, sizeof *r);
+	struct results_run *r = calloc(1, sizeof *r);
 	assert_non_null(r);
 	r->n_cases = 2;
 	r->cases = calloc(2, sizeof *r->cases);
 	assert_non_null(r->cases);
 	for (int ci = 0; ci < 2; ci++) {
-		struct res_case *c = &r->cases[ci];
+		struct results_case *c = &r->cases[ci];
 		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
 		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
 		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");
@@ -151,7 +151,7 @@ static inline struct res_run *synth_run(void (*fill_slot)(struct res_slot *s, in
 		c->slots = calloc(3, sizeof *c->slots);
 		assert_non_null(c->slots);
 		for (int si = 0; si < 3; si++) {
-			struct res_slot *s = &c->slots[si];
+			struct results_slot *s = &c->slots[si];
 			snprintf(s->label, sizeof s->label, "%s", labels[si]);
 			s->arm = si == 1 ? 'b' : 'a';
 			snprintf(s->variant, sizeof s->variant, "%s", si == 1 ? "fused" : "eager");

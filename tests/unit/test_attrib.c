@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/attrib.h"
+#include "backend/attrib.h"
 
 static const char LN_MANGLED[] =
 	"_ZN2at6native28vectorized_layer_norm_kernelIN3c108BFloat16EfEEviT0_PKT_S7_S7_PS4_S8_PS5_";
@@ -40,62 +40,62 @@ static void test_demangle(void **state)
 {
 	char buf[256], small[8];
 	(void)state;
-	assert_string_equal(attr_demangle(LN_MANGLED, buf, sizeof buf), LN_DEMANGLED);
-	assert_string_equal(attr_demangle(MUL_MANGLED, buf, sizeof buf), MUL_CUT);
+	assert_string_equal(attrib_demangle(LN_MANGLED, buf, sizeof buf), LN_DEMANGLED);
+	assert_string_equal(attrib_demangle(MUL_MANGLED, buf, sizeof buf), MUL_CUT);
 	assert_int_equal(strlen(buf), 255);
-	assert_string_equal(attr_demangle("_ZN2ab12_GLOBAL__N_117layer_norm_kernelIfEEvi", buf, sizeof buf),
+	assert_string_equal(attrib_demangle("_ZN2ab12_GLOBAL__N_117layer_norm_kernelIfEEvi", buf, sizeof buf),
 			    "void ab::(anonymous namespace)::layer_norm_kernel<float>(int)");
 	/* not mangled, or not valid: unchanged */
-	assert_string_equal(attr_demangle("cpu.layer_norm", buf, sizeof buf), "cpu.layer_norm");
-	assert_string_equal(attr_demangle("_Z@@bogus", buf, sizeof buf), "_Z@@bogus");
-	assert_string_equal(attr_demangle("abcdefghij", small, sizeof small), "abcd...");
+	assert_string_equal(attrib_demangle("cpu.layer_norm", buf, sizeof buf), "cpu.layer_norm");
+	assert_string_equal(attrib_demangle("_Z@@bogus", buf, sizeof buf), "_Z@@bogus");
+	assert_string_equal(attrib_demangle("abcdefghij", small, sizeof small), "abcd...");
 }
 
 static void test_family(void **state)
 {
 	(void)state;
-	assert_string_equal(attr_family(LN_DEMANGLED), "LayerNorm");
-	assert_string_equal(attr_family(MUL_CUT), "elementwise");
-	assert_string_equal(attr_family("void ab::layer_norm_twopass_kernel<true>(int)"), "LayerNorm two-pass");
-	assert_string_equal(attr_family("void ab::fused_layer_norm_modulate(int)"), "fused");
-	assert_string_equal(attr_family("void ab::(anonymous namespace)::layer_norm_kernel<float>(int)"), "LayerNorm");
-	assert_string_equal(attr_family("[CUDA memset]"), "memset");
-	assert_string_equal(attr_family("cudaMemsetAsync"), "memset");
-	assert_string_equal(attr_family("void ab::l2_flush_kernel(char*)"), "harness");
-	assert_string_equal(attr_family("ab_spin_kernel"), "harness");
-	assert_string_equal(attr_family("throttle_probe"), "harness");
-	assert_string_equal(attr_family("void cutlass::Kernel<gemm>(Params)"), "other");
+	assert_string_equal(attrib_family(LN_DEMANGLED), "LayerNorm");
+	assert_string_equal(attrib_family(MUL_CUT), "elementwise");
+	assert_string_equal(attrib_family("void ab::layer_norm_twopass_kernel<true>(int)"), "LayerNorm two-pass");
+	assert_string_equal(attrib_family("void ab::fused_layer_norm_modulate(int)"), "fused");
+	assert_string_equal(attrib_family("void ab::(anonymous namespace)::layer_norm_kernel<float>(int)"), "LayerNorm");
+	assert_string_equal(attrib_family("[CUDA memset]"), "memset");
+	assert_string_equal(attrib_family("cudaMemsetAsync"), "memset");
+	assert_string_equal(attrib_family("void ab::l2_flush_kernel(char*)"), "harness");
+	assert_string_equal(attrib_family("ab_spin_kernel"), "harness");
+	assert_string_equal(attrib_family("throttle_probe"), "harness");
+	assert_string_equal(attrib_family("void cutlass::Kernel<gemm>(Params)"), "other");
 	/* only the function name counts, not its template arguments */
-	assert_string_equal(attr_family("void at::native::elementwise_kernel<128, fused_lambda>(int)"), "elementwise");
-	assert_string_equal(attr_family("void at::native::unrolled<layer_norm_functor>(int)"), "other");
+	assert_string_equal(attrib_family("void at::native::elementwise_kernel<128, fused_lambda>(int)"), "elementwise");
+	assert_string_equal(attrib_family("void at::native::unrolled<layer_norm_functor>(int)"), "other");
 }
 
 static void test_records_and_sums(void **state)
 {
-	struct attr_collector c;
+	struct attrib_collector c;
 	struct ab_diag d = { { 0 } };
 	(void)state;
-	assert_int_equal(attr_init(&c, 4, &d), AB_OK);
+	assert_int_equal(attrib_init(&c, 4, &d), AB_OK);
 	/* sample 1: LN 100 ns + MUL 30 ns; sample 2: LN 120 ns twice; sample 3:
 	 * nothing; sample 4: MUL 50 ns */
-	assert_int_equal(attr_add(&c, LN_MANGLED, 1000, 1100, 1, &d), AB_OK);
-	assert_int_equal(attr_add(&c, MUL_MANGLED, 1100, 1130, 1, &d), AB_OK);
-	assert_int_equal(attr_add(&c, LN_MANGLED, 2000, 2120, 2, &d), AB_OK);
-	assert_int_equal(attr_add(&c, LN_MANGLED, 2200, 2320, 2, &d), AB_OK);
-	assert_int_equal(attr_add(&c, MUL_MANGLED, 4000, 4050, 4, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 1000, 1100, 1, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, MUL_MANGLED, 1100, 1130, 1, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 2000, 2120, 2, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 2200, 2320, 2, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, MUL_MANGLED, 4000, 4050, 4, &d), AB_OK);
 	/* bad: zero start, zero end, reversed; untimed; out of range */
-	assert_int_equal(attr_add(&c, LN_MANGLED, 0, 10, 1, &d), AB_OK);
-	assert_int_equal(attr_add(&c, LN_MANGLED, 10, 0, 1, &d), AB_OK);
-	assert_int_equal(attr_add(&c, LN_MANGLED, 20, 10, 1, &d), AB_OK);
-	assert_int_equal(attr_add(&c, "flush", 5, 10, ATTR_UNTIMED, &d), AB_OK);
-	assert_int_equal(attr_add(&c, "flush", 0, 0, ATTR_UNTIMED, &d), AB_OK);
-	assert_int_equal(attr_add(&c, LN_MANGLED, 5, 10, 5, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 0, 10, 1, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 10, 0, 1, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 20, 10, 1, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, "flush", 5, 10, ATTRIB_UNTIMED, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, "flush", 0, 0, ATTRIB_UNTIMED, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, LN_MANGLED, 5, 10, 5, &d), AB_OK);
 	assert_int_equal(c.bad_records, 3);
 	assert_int_equal(c.ignored_records, 2);
 	assert_int_equal(c.out_of_range, 1);
 
 	assert_int_equal(c.n_kernels, 2);
-	const struct res_kernel *ln = &c.kernels[0], *mul = &c.kernels[1];
+	const struct results_kernel *ln = &c.kernels[0], *mul = &c.kernels[1];
 	assert_string_equal(ln->name, LN_DEMANGLED);
 	assert_string_equal(ln->family, "LayerNorm");
 	assert_int_equal(ln->launches, 3);
@@ -106,24 +106,24 @@ static void test_records_and_sums(void **state)
 	assert_true(mul->total_ns == 80 && mul->min_ns == 30 && mul->max_ns == 50);
 	assert_true(c.sample_kernel_ns[0] == 130 && c.sample_kernel_ns[1] == 240);
 	assert_true(isnan(c.sample_kernel_ns[2]) && c.sample_kernel_ns[3] == 50);
-	attr_free(&c);
+	attrib_free(&c);
 }
 
 static void test_export_and_reset(void **state)
 {
-	struct attr_collector c;
+	struct attrib_collector c;
 	struct ab_diag d = { { 0 } };
-	struct res_slot slot;
+	struct results_slot slot;
 	(void)state;
 	memset(&slot, 0, sizeof slot);
-	assert_int_equal(attr_init(&c, 3, &d), AB_OK);
-	attr_add(&c, "cpu.fused", 10, 25, 1, &d);
-	attr_add(&c, "cpu.fused", 30, 40, 3, &d);
-	attr_add(&c, "cpu.fused", 50, 40, 3, &d);  /* bad */
-	attr_add(&c, "cpu.fused", 50, 60, 9, &d);  /* out of range */
+	assert_int_equal(attrib_init(&c, 3, &d), AB_OK);
+	attrib_add(&c, "cpu.fused", 10, 25, 1, &d);
+	attrib_add(&c, "cpu.fused", 30, 40, 3, &d);
+	attrib_add(&c, "cpu.fused", 50, 40, 3, &d);  /* bad */
+	attrib_add(&c, "cpu.fused", 50, 60, 9, &d);  /* out of range */
 	/* four samples kept although the collector knew three: the fourth is NAN */
 	slot.n_samples = 4;
-	assert_int_equal(attr_export(&c, &slot, &d), AB_OK);
+	assert_int_equal(attrib_export(&c, &slot, &d), AB_OK);
 	assert_int_equal(slot.n_kernels, 1);
 	assert_non_null(slot.kernels);
 	assert_string_equal(slot.kernels[0].name, "cpu.fused");
@@ -136,34 +136,34 @@ static void test_export_and_reset(void **state)
 	assert_int_equal(c.n_kernels, 0);
 
 	/* the next slot starts clean and the collector grows a new table */
-	attr_reset(&c);
+	attrib_reset(&c);
 	assert_int_equal(c.bad_records + c.out_of_range + c.ignored_records, 0);
 	assert_true(isnan(c.sample_kernel_ns[0]));
-	assert_int_equal(attr_add(&c, "cpu.elementwise_mul", 1, 2, 2, &d), AB_OK);
+	assert_int_equal(attrib_add(&c, "cpu.elementwise_mul", 1, 2, 2, &d), AB_OK);
 	assert_int_equal(c.n_kernels, 1);
 	assert_true(c.sample_kernel_ns[1] == 1);
 	free(slot.kernels);
 	free(slot.kernel_ns);
-	attr_free(&c);
+	attrib_free(&c);
 }
 
 static void test_many_kernels_grow(void **state)
 {
-	struct attr_collector c;
+	struct attrib_collector c;
 	struct ab_diag d = { { 0 } };
 	char name[32];
 	(void)state;
-	assert_int_equal(attr_init(&c, 1, &d), AB_OK);
+	assert_int_equal(attrib_init(&c, 1, &d), AB_OK);
 	for (int i = 0; i < 40; i++) {
 		snprintf(name, sizeof name, "k%d", i);
-		assert_int_equal(attr_add(&c, name, 1, 1 + (uint64_t)i, 1, &d), AB_OK);
+		assert_int_equal(attrib_add(&c, name, 1, 1 + (uint64_t)i, 1, &d), AB_OK);
 	}
 	assert_int_equal(c.n_kernels, 40);
 	assert_string_equal(c.kernels[39].name, "k39");
 	assert_true(c.sample_kernel_ns[0] == 780); /* 0 + 1 + ... + 39 */
-	attr_free(&c);
-	assert_int_equal(attr_init(&c, -1, &d), AB_ERR_INTERNAL);
-	attr_free(&c);
+	attrib_free(&c);
+	assert_int_equal(attrib_init(&c, -1, &d), AB_ERR_INTERNAL);
+	attrib_free(&c);
 }
 
 int main(void)

@@ -32,10 +32,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../../harness/backend.h"
-#include "../../harness/backend_cuda.h"
-#include "../../harness/cupti.h"
-#include "../../kernels/cuda/harness_kernels.h"
+#include "backend/backend.h"
+#include "backend/cuda/backend_cuda.h"
+#include "backend/cuda/cupti.h"
+#include "kernels/cuda/harness_kernels.h"
 
 /* Bytes written to stdout and stderr while fn runs. */
 static long output_bytes_during(void (*fn)(void *), void *ctx)
@@ -102,7 +102,7 @@ static void test_unavailable_without_gpu(void **state)
 
 static void test_open_fails_cleanly(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct backend *b = NULL;
 	struct ab_diag d = {{0}};
 	char why[256];
@@ -187,7 +187,7 @@ struct gpu {
 	struct backend *b;
 	uint16_t x[T_TOKENS * T_WIDTH];
 	struct site_args host;
-	struct attr_collector k;
+	struct attrib_collector k;
 };
 
 static void gpu_open(struct gpu *g, const struct bk_options *o)
@@ -206,8 +206,8 @@ static void gpu_open(struct gpu *g, const struct bk_options *o)
 }
 
 /* warmup + n samples of the copy_tiny arm into g->k; wall times in wall. */
-static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct res_clocks *before,
-		     struct res_clocks *after)
+static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct results_clocks *before,
+		     struct results_clocks *after)
 {
 	struct ab_diag d = {{0}};
 	struct bk_sample s;
@@ -217,7 +217,7 @@ static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct res_
 	if (backend_cuda_ops->slot_begin(g->b, v, "test_case/a/A1", before, &d))
 		fail_msg("slot_begin: %s", d.msg);
 	for (int i = -warmup; i < n; i++) {
-		uint32_t sid = i < 0 ? ATTR_UNTIMED : (uint32_t)i + 1u;
+		uint32_t sid = i < 0 ? ATTRIB_UNTIMED : (uint32_t)i + 1u;
 		if (backend_cuda_ops->sample(g->b, v, sid, &g->k, &s, &d))
 			fail_msg("sample %d: %s", i, d.msg);
 		assert_true(s.wall_ns > 0 && s.wall_ns < 1e7);
@@ -254,7 +254,7 @@ static void gpu_close(struct gpu *g)
 {
 	backend_cuda_ops->case_end(g->b);
 	backend_cuda_ops->close(g->b);
-	attr_free(&g->k);
+	attrib_free(&g->k);
 }
 
 static bool gpu_or_skip(void)
@@ -268,9 +268,9 @@ static bool gpu_or_skip(void)
 
 static void test_gpu_describe_and_copy(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = false, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = false, .device_index = 0};
 	struct backend *b = NULL;
-	struct res_device dev;
+	struct results_device dev;
 	struct ab_diag d = {{0}};
 	double gbps = 0;
 	(void)state;
@@ -298,9 +298,9 @@ static void test_gpu_describe_and_copy(void **state)
  * measured sample is attributed to it, and nothing else is. */
 static void test_gpu_hide_flush_cupti(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct gpu g;
-	struct res_clocks before, after;
+	struct results_clocks before, after;
 	enum { W = 3, N = 20 };
 	double wall[N];
 	(void)state;
@@ -308,7 +308,7 @@ static void test_gpu_hide_flush_cupti(void **state)
 		skip();
 	memset(&g, 0, sizeof g);
 	gpu_open(&g, &o);
-	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
 	const char *notes = cuda_backend_notes(g.b);
 	if (strstr(notes, "cupti unavailable"))
 		fail_msg("%s", notes);
@@ -339,9 +339,9 @@ static void test_gpu_hide_flush_cupti(void **state)
  * CUDA arm is refused at slot_begin. */
 static void test_gpu_include_noflush(void **state)
 {
-	struct bk_options o = {.l2_flush = false, .launch_gaps = SCN_GAPS_INCLUDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = false, .launch_gaps = SCENARIO_GAPS_INCLUDE, .cupti = true, .device_index = 0};
 	struct gpu g;
-	struct res_clocks before, after;
+	struct results_clocks before, after;
 	struct ab_diag d = {{0}};
 	enum { W = 2, N = 10 };
 	double wall[N];
@@ -350,7 +350,7 @@ static void test_gpu_include_noflush(void **state)
 		skip();
 	memset(&g, 0, sizeof g);
 	gpu_open(&g, &o);
-	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
 	assert_int_equal(backend_cuda_ops->slot_begin(g.b, &test_site.variants[1], "x/b/B", &before, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "'cpu_only' has no cuda implementation"));
 	gpu_slot(&g, W, N, wall, &before, &after);
@@ -364,9 +364,9 @@ static void test_gpu_include_noflush(void **state)
  * and its notes say CUPTI is unavailable. */
 static void test_gpu_without_cupti(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCN_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct gpu g;
-	struct res_clocks before, after;
+	struct results_clocks before, after;
 	enum { N = 5 };
 	double wall[N];
 	(void)state;
@@ -376,7 +376,7 @@ static void test_gpu_without_cupti(void **state)
 	setenv("ABBENCH_CUPTI", "/no/such/libcupti.so.13", 1);
 	gpu_open(&g, &o);
 	unsetenv("ABBENCH_CUPTI");
-	assert_int_equal(attr_init(&g.k, N, NULL), AB_OK);
+	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
 	assert_non_null(strstr(cuda_backend_notes(g.b), "cupti unavailable"));
 	gpu_slot(&g, 1, N, wall, &before, &after);
 	assert_int_equal(g.k.n_kernels, 0);
@@ -403,7 +403,7 @@ int main(void)
 
 #else /* !AB_HAVE_CUDA */
 
-#include "../../harness/backend.h"
+#include "backend/backend.h"
 
 /* Without nvcc the backend is absent, and says so through a NULL table. */
 static void test_no_cuda(void **state)

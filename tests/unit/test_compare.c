@@ -22,51 +22,51 @@
 
 #include <cmocka.h>
 
-#include "../../harness/compare.h"
+#include "analysis/compare.h"
 #include "fixtures.h"
 
 static void test_arm_samples_pool_slots(void **state)
 {
 	(void)state;
 	const struct fake_case fc[] = { { "x", 100e3, 50e3, 5, true } };
-	struct res_run *r = fake_run(1, "smoke", "cpu0", fc, 1);
+	struct results_run *r = fake_run(1, "smoke", "cpu0", fc, 1);
 	double *x = NULL;
 	int n = 0;
 	struct ab_diag d;
-	assert_int_equal(cmp_arm_samples(&r->cases[0], 'a', &x, &n, &d), AB_OK);
+	assert_int_equal(compare_arm_samples(&r->cases[0], 'a', &x, &n, &d), AB_OK);
 	assert_int_equal(n, 10); /* A1 and A2, five each, in slot order */
 	assert_true(x[0] == fake_sample(100e3, 0) && x[5] == fake_sample(100e3, 0) && x[4] == fake_sample(100e3, 4));
 	free(x);
-	assert_int_equal(cmp_arm_samples(&r->cases[0], 'b', &x, &n, &d), AB_OK);
+	assert_int_equal(compare_arm_samples(&r->cases[0], 'b', &x, &n, &d), AB_OK);
 	assert_int_equal(n, 5);
 	free(x);
-	assert_int_equal(cmp_arm_samples(&r->cases[0], 'z', &x, &n, &d), AB_OK);
+	assert_int_equal(compare_arm_samples(&r->cases[0], 'z', &x, &n, &d), AB_OK);
 	assert_int_equal(n, 0);
 	assert_null(x);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_same_runs(void **state)
 {
 	(void)state;
 	const struct fake_case fc[] = { { "x", 100e3, 50e3, 30, true } };
-	struct res_run *a = fake_run(1, "smoke", "cpu0", fc, 1), *b = fake_run(2, "smoke", "cpu0", fc, 1);
-	struct cmp_result res;
+	struct results_run *a = fake_run(1, "smoke", "cpu0", fc, 1), *b = fake_run(2, "smoke", "cpu0", fc, 1);
+	struct compare_result res;
 	struct ab_diag d;
-	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_OK);
 	assert_int_equal(res.n_cases, 1);
-	struct cmp_case *c = &res.cases[0];
+	struct compare_case *c = &res.cases[0];
 	assert_true(c->ratio.point == 1.0);
 	assert_true(c->ratio.low <= 1.0 && c->ratio.high >= 1.0);
 	assert_true(c->p_value == 1.0); /* identical samples: U at its mean */
-	assert_int_equal(c->verdict, CMP_SAME);
+	assert_int_equal(c->verdict, COMPARE_SAME);
 	assert_int_equal(c->a.n, 30);
 	assert_true(c->a.median_ns == c->b.median_ns);
 	assert_int_equal(c->md5_compared, 3);
 	assert_int_equal(c->md5_differ, 0);
-	cmp_result_free(&res);
-	res_run_free(a);
-	res_run_free(b);
+	compare_result_free(&res);
+	results_run_free(a);
+	results_run_free(b);
 }
 
 static void test_slower_and_faster(void **state)
@@ -74,23 +74,23 @@ static void test_slower_and_faster(void **state)
 	(void)state;
 	const struct fake_case fa[] = { { "slow", 100e3, 50e3, 30, true }, { "fast", 100e3, 50e3, 30, true } };
 	const struct fake_case fb[] = { { "slow", 100e3, 60e3, 30, true }, { "fast", 100e3, 40e3, 30, true } };
-	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
-	struct cmp_result res;
+	struct results_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
+	struct compare_result res;
 	struct ab_diag d;
-	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
-	struct cmp_case *s = &res.cases[0], *f = &res.cases[1];
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_OK);
+	struct compare_case *s = &res.cases[0], *f = &res.cases[1];
 	assert_string_equal(s->name, "slow");
 	assert_true(fabs(s->ratio.point - 1.2) < 1e-12);
 	assert_true(s->ratio.low > 1.17 && s->ratio.low <= 1.2 && s->ratio.high >= 1.2 && s->ratio.high < 1.23);
 	assert_true(s->p_value < 1e-6);
-	assert_int_equal(s->verdict, CMP_SLOWER);
+	assert_int_equal(s->verdict, COMPARE_SLOWER);
 	assert_true(fabs(s->b.median_ns / s->a.median_ns - 1.2) < 1e-12);
 	assert_true(fabs(f->ratio.point - 0.8) < 1e-12);
 	assert_true(f->p_value < 1e-6);
-	assert_int_equal(f->verdict, CMP_FASTER);
-	cmp_result_free(&res);
-	res_run_free(a);
-	res_run_free(b);
+	assert_int_equal(f->verdict, COMPARE_FASTER);
+	compare_result_free(&res);
+	results_run_free(a);
+	results_run_free(b);
 }
 
 static void test_missing_and_md5(void **state)
@@ -98,36 +98,36 @@ static void test_missing_and_md5(void **state)
 	(void)state;
 	const struct fake_case fa[] = { { "x", 100e3, 50e3, 10, true }, { "y", 100e3, 50e3, 10, true } };
 	const struct fake_case fb[] = { { "x", 100e3, 50e3, 10, false }, { "z", 100e3, 50e3, 10, true } };
-	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
-	struct cmp_result res;
+	struct results_run *a = fake_run(1, "smoke", "cpu0", fa, 2), *b = fake_run(2, "smoke", "cpu0", fb, 2);
+	struct compare_result res;
 	struct ab_diag d;
-	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_OK);
 	assert_int_equal(res.n_cases, 3);
 	assert_string_equal(res.cases[0].name, "x");
 	assert_int_equal(res.cases[0].md5_compared, 3);
 	assert_int_equal(res.cases[0].md5_differ, 1); /* the B output of run b */
 	assert_string_equal(res.cases[1].name, "y");
-	assert_int_equal(res.cases[1].verdict, CMP_MISSING_B);
+	assert_int_equal(res.cases[1].verdict, COMPARE_MISSING_B);
 	assert_true(isnan(res.cases[1].ratio.point));
 	assert_string_equal(res.cases[2].name, "z");
-	assert_int_equal(res.cases[2].verdict, CMP_MISSING_A);
-	cmp_result_free(&res);
-	res_run_free(a);
-	res_run_free(b);
+	assert_int_equal(res.cases[2].verdict, COMPARE_MISSING_A);
+	compare_result_free(&res);
+	results_run_free(a);
+	results_run_free(b);
 }
 
 static void test_scenario_mismatch(void **state)
 {
 	(void)state;
 	const struct fake_case fc[] = { { "x", 100e3, 50e3, 10, true } };
-	struct res_run *a = fake_run(3, "smoke", "cpu0", fc, 1), *b = fake_run(4, "glm_1024", "cpu0", fc, 1);
-	struct cmp_result res;
+	struct results_run *a = fake_run(3, "smoke", "cpu0", fc, 1), *b = fake_run(4, "glm_1024", "cpu0", fc, 1);
+	struct compare_result res;
 	struct ab_diag d;
-	assert_int_equal(cmp_runs(a, b, &res, &d), AB_ERR_DATA);
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_ERR_DATA);
 	assert_string_equal(d.msg, "runs 3 and 4 measured different scenarios ('smoke' and 'glm_1024')");
 	assert_int_equal(ab_rc_exit_status(AB_ERR_DATA), 2);
-	res_run_free(a);
-	res_run_free(b);
+	results_run_free(a);
+	results_run_free(b);
 }
 
 static void test_markdown(void **state)
@@ -135,14 +135,14 @@ static void test_markdown(void **state)
 	(void)state;
 	const struct fake_case fa[] = { { "a|b", 100e3, 50e3, 30, true } };
 	const struct fake_case fb[] = { { "a|b", 100e3, 60e3, 30, true } };
-	struct res_run *a = fake_run(1, "smoke", "cpu0", fa, 1), *b = fake_run(2, "smoke", "cpu1", fb, 1);
-	struct cmp_result res;
+	struct results_run *a = fake_run(1, "smoke", "cpu0", fa, 1), *b = fake_run(2, "smoke", "cpu1", fb, 1);
+	struct compare_result res;
 	struct ab_diag d;
 	char *buf = NULL;
 	size_t len = 0;
-	assert_int_equal(cmp_runs(a, b, &res, &d), AB_OK);
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_OK);
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(cmp_print(f, a, b, &res, &d), AB_OK);
+	assert_int_equal(compare_print(f, a, b, &res, &d), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "## compare: run 1 vs run 2, scenario `smoke`"));
 	/* the fake B median at 50e3 is 50000 * (1 + 0.002 * m) for the pattern's
@@ -154,9 +154,9 @@ static void test_markdown(void **state)
 	assert_non_null(strstr(buf, "| slower (+20.00%) | yes (3 outputs) |"));
 	assert_non_null(strstr(buf, "different devices"));
 	free(buf);
-	cmp_result_free(&res);
-	res_run_free(a);
-	res_run_free(b);
+	compare_result_free(&res);
+	results_run_free(a);
+	results_run_free(b);
 }
 
 int main(void)

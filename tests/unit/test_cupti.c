@@ -26,8 +26,8 @@
 
 #include <cupti_activity.h>
 
-#include "../../harness/attrib.h"
-#include "../../harness/cupti.h"
+#include "backend/attrib.h"
+#include "backend/cuda/cupti.h"
 
 /* namespace at::native { template <typename T, typename T_ACC, bool rms>
  *   void vectorized_layer_norm_kernel(int, T_ACC, const T*, const T*,
@@ -128,7 +128,7 @@ static int synth_next(uint8_t *buf, size_t valid, void **rec)
 	return 1;
 }
 
-static const struct res_kernel *find_kernel(const struct attr_collector *c, const char *name)
+static const struct results_kernel *find_kernel(const struct attrib_collector *c, const char *name)
 {
 	for (int i = 0; i < c->n_kernels; i++)
 		if (!strcmp(c->kernels[i].name, name))
@@ -138,7 +138,7 @@ static const struct res_kernel *find_kernel(const struct attr_collector *c, cons
 
 struct fixture {
 	struct cupti_log *log;
-	struct attr_collector c;
+	struct attrib_collector c;
 	struct cupti_counts n;
 	struct synth s;
 	struct ab_diag d;
@@ -149,7 +149,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof *f);
 	assert_non_null(f);
 	assert_int_equal(cupti_log_new(&f->log, &f->d), AB_OK);
-	assert_int_equal(attr_init(&f->c, 4, &f->d), AB_OK);
+	assert_int_equal(attrib_init(&f->c, 4, &f->d), AB_OK);
 	*state = f;
 	return 0;
 }
@@ -158,7 +158,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	cupti_log_free(f->log);
-	attr_free(&f->c);
+	attrib_free(&f->c);
 	free(f);
 	return 0;
 }
@@ -187,12 +187,12 @@ static void test_join_by_correlation(void **state)
 	assert_int_equal(f->n.timed, 3);
 	assert_int_equal(f->n.correlations, 3);
 	assert_int_equal(f->c.n_kernels, 2);
-	const struct res_kernel *ln = find_kernel(&f->c, DEMANGLED_LN);
+	const struct results_kernel *ln = find_kernel(&f->c, DEMANGLED_LN);
 	assert_non_null(ln);
 	assert_int_equal(ln->launches, 2);
 	assert_true(ln->total_ns == 1100.0 && ln->min_ns == 500.0 && ln->max_ns == 600.0);
 	assert_string_equal(ln->family, "LayerNorm");
-	const struct res_kernel *mul = find_kernel(&f->c, DEMANGLED_MUL);
+	const struct results_kernel *mul = find_kernel(&f->c, DEMANGLED_MUL);
 	assert_non_null(mul);
 	assert_int_equal(mul->launches, 1);
 	assert_true(mul->total_ns == 200.0);
@@ -205,14 +205,14 @@ static void test_join_by_correlation(void **state)
 }
 
 /* Records outside any push (spin, probe, warm-up) and correlations of
- * another kind go to the collector as ATTR_UNTIMED: ignored, not summed. */
+ * another kind go to the collector as ATTRIB_UNTIMED: ignored, not summed. */
 static void test_untimed(void **state)
 {
 	struct fixture *f = *state;
 	add_kernel(&f->s, "harness_spin_wait_kernel", 20, 100, 5000);
 	add_corr_kind(&f->s, 21, 1, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1);
 	add_kernel(&f->s, MANGLED_PROBE, 21, 5000, 9000);
-	add_corr(&f->s, 22, 0); /* a pushed 0 is ATTR_UNTIMED too */
+	add_corr(&f->s, 22, 0); /* a pushed 0 is ATTRIB_UNTIMED too */
 	add_kernel(&f->s, MANGLED_LN, 22, 9000, 9100);
 	parse_drain(f);
 
@@ -242,7 +242,7 @@ static void test_zero_timestamps(void **state)
 	assert_int_equal(f->c.bad_records, 2);
 	assert_true(isnan(f->c.sample_kernel_ns[0]));
 	assert_true(f->c.sample_kernel_ns[1] == 250.0);
-	const struct res_kernel *k = find_kernel(&f->c, DEMANGLED_FUSED);
+	const struct results_kernel *k = find_kernel(&f->c, DEMANGLED_FUSED);
 	assert_non_null(k);
 	assert_int_equal(k->launches, 1);
 	assert_string_equal(k->family, "fused");
@@ -303,8 +303,8 @@ static void test_several_samples(void **state)
 	assert_int_equal(f->c.ignored_records, 4);
 	for (int sid = 1; sid <= 4; sid++) /* 300 * sid + 0 + 10 + 20 */
 		assert_true(f->c.sample_kernel_ns[sid - 1] == 300.0 * sid + 30.0);
-	const struct res_kernel *ln = find_kernel(&f->c, DEMANGLED_LN);
-	const struct res_kernel *mul = find_kernel(&f->c, DEMANGLED_MUL);
+	const struct results_kernel *ln = find_kernel(&f->c, DEMANGLED_LN);
+	const struct results_kernel *mul = find_kernel(&f->c, DEMANGLED_MUL);
 	assert_non_null(ln);
 	assert_non_null(mul);
 	assert_int_equal(ln->launches, 4);

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/digest.h"
+#include "common/digest.h"
 
 static const char FOX[] = "The quick brown fox jumps over the lazy dog";
 
@@ -25,7 +25,7 @@ static void check_md5(const char *msg, size_t len, const char *want)
 	char out[33];
 	struct ab_diag d = { { 0 } };
 	memset(out, 'x', sizeof out);
-	assert_int_equal(dig_md5_hex(msg, len, out, &d), AB_OK);
+	assert_int_equal(digest_md5_hex(msg, len, out, &d), AB_OK);
 	assert_string_equal(out, want);
 }
 
@@ -34,7 +34,7 @@ static void check_sha256(const char *msg, size_t len, const char *want)
 	char out[65];
 	struct ab_diag d = { { 0 } };
 	memset(out, 'x', sizeof out);
-	assert_int_equal(dig_sha256_hex(msg, len, out, &d), AB_OK);
+	assert_int_equal(digest_sha256_hex(msg, len, out, &d), AB_OK);
 	assert_string_equal(out, want);
 }
 

@@ -26,8 +26,8 @@
 #include <cmocka.h>
 #include <csv.h>
 
-#include "../../harness/export_csv.h"
-#include "../../harness/results.h"
+#include "print/export_csv.h"
+#include "common/results.h"
 #include "fixtures.h"
 
 #define MAX_ROWS 16
@@ -107,11 +107,11 @@ static const char *cell(const struct table *t, int row, const char *name)
 /* ---- the synthetic run ---------------------------------------------------- */
 
 /* synth_run's slots (fixtures.h): label, arm, variant and position are set. */
-static void fill_slot(struct res_slot *s, int ci, int si)
+static void fill_slot(struct results_slot *s, int ci, int si)
 {
 	s->n_samples = 10 + si;
 	s->n_discarded = si;
-	snprintf(s->stop_reason, sizeof s->stop_reason, "target_noise");
+	snprintf(s->stopping_reason, sizeof s->stopping_reason, "target_noise");
 	s->median_ns = si == 1 ? 1000 : 3000.75;
 	s->p10_ns = 0.1;
 	s->p90_ns = 3100.0 / 3.0;
@@ -122,7 +122,7 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 	s->kernel_median_ns = ci == 1 ? NAN : 2700;
 	s->n_outputs = ci == 1 ? 2 : 1;
 	for (int o = 0; o < s->n_outputs; o++) {
-		struct res_output *x = &s->outputs[o];
+		struct results_output *x = &s->outputs[o];
 		snprintf(x->tensor, sizeof x->tensor, "%s", o ? "k_out" : "q_out");
 		memset(x->md5, o ? 'b' : 'a', 32);
 		x->md5[0] = (char)('0' + si);
@@ -134,9 +134,9 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 	}
 }
 
-static struct res_run *make_run(void)
+static struct results_run *make_run(void)
 {
-	struct res_run *r = synth_run(fill_slot);
+	struct results_run *r = synth_run(fill_slot);
 	r->id = 42;
 	for (int ci = 0; ci < r->n_cases; ci++)
 		r->cases[ci].eps = 1e-5;
@@ -171,10 +171,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void write_ok(const struct res_run *r, const char *path)
+static void write_ok(const struct results_run *r, const char *path)
 {
 	struct ab_diag d = { "" };
-	enum ab_rc rc = exp_csv_write(r, path, &d);
+	enum ab_rc rc = export_csv_write(r, path, &d);
 	if (rc)
 		fprintf(stderr, "export: %s\n", d.msg);
 	assert_int_equal(rc, AB_OK);
@@ -185,7 +185,7 @@ static void write_ok(const struct res_run *r, const char *path)
 static void test_header_and_rows(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	write_ok(r, csvpath);
 	char *text = slurp(csvpath);
 	const char *want = "case,site,shape,dtype,arm,slot,samples,median_ns,p10_ns,p90_ns,md5,bit_exact,";
@@ -195,7 +195,7 @@ static void test_header_and_rows(void **state)
 	assert_int_equal(t.n_rows, 7); /* header + 2 cases x 3 slots */
 	for (int row = 0; row < t.n_rows; row++)
 		assert_int_equal(t.n_fields[row], t.n_fields[0]);
-	const char *more[] = { "variant", "eps", "input", "stop_reason", "discarded", "noise", "kernel_median_ns",
+	const char *more[] = { "variant", "eps", "input", "stopping_reason", "discarded", "noise", "kernel_median_ns",
 			       "max_abs_err", "ref_ok", "run_id" };
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		assert_true(col(&t, more[i]) >= 12);
@@ -219,7 +219,7 @@ static void test_header_and_rows(void **state)
 	assert_string_equal(cell(&t, 2, "noise"), "0.0125");
 	assert_string_equal(cell(&t, 2, "mean_ns"), "9.95"); /* shortest that reads back */
 	assert_string_equal(cell(&t, 2, "input"), "normal(mean=0, std=1)");
-	assert_string_equal(cell(&t, 2, "stop_reason"), "target_noise");
+	assert_string_equal(cell(&t, 2, "stopping_reason"), "target_noise");
 	assert_string_equal(cell(&t, 2, "kernel_median_ns"), "2700");
 	assert_string_equal(cell(&t, 5, "kernel_median_ns"), ""); /* NAN */
 	assert_string_equal(cell(&t, 2, "run_id"), "42");
@@ -228,13 +228,13 @@ static void test_header_and_rows(void **state)
 	assert_string_equal(cell(&t, 3, "arm"), "a");
 	table_free(&t);
 	free(text);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_quoting(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	write_ok(r, csvpath);
 	char *text = slurp(csvpath);
 	/* RFC 4180: the field quoted, its quotes doubled */
@@ -247,13 +247,13 @@ static void test_quoting(void **state)
 	assert_string_equal(cell(&t, 4, "case"), "qk");
 	table_free(&t);
 	free(text);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_multi_output_md5(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	write_ok(r, csvpath);
 	char *text = slurp(csvpath);
 	struct table t;
@@ -288,7 +288,7 @@ static void test_multi_output_md5(void **state)
 	assert_string_equal(cell(&t, 4, "ref_ok"), "0");
 	table_free(&t);
 	free(text);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_replaces_and_mode(void **state)
@@ -298,7 +298,7 @@ static void test_replaces_and_mode(void **state)
 	fputs("old content that is longer than nothing\n", f);
 	fclose(f);
 	mode_t old = umask(022);
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	write_ok(r, csvpath);
 	umask(old);
 	struct stat sb;
@@ -309,13 +309,13 @@ static void test_replaces_and_mode(void **state)
 	assert_null(strstr(text, "old content"));
 	assert_int_equal(count_entries(tmpdir), 1); /* no temporary left */
 	free(text);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_stdout(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	fflush(stdout);
 	int saved = dup(1);
 	int fd = open(csvpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -323,7 +323,7 @@ static void test_stdout(void **state)
 	dup2(fd, 1);
 	close(fd);
 	struct ab_diag d = { "" };
-	enum ab_rc rc = exp_csv_write(r, "-", &d);
+	enum ab_rc rc = export_csv_write(r, "-", &d);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -335,17 +335,17 @@ static void test_stdout(void **state)
 	assert_string_equal(t.f[0][0], "case");
 	table_free(&t);
 	free(text);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_failed_write_leaves_nothing(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run();
+	struct results_run *r = make_run();
 	struct ab_diag d = { "" };
 	char path[256];
 	snprintf(path, sizeof path, "%s/no/such/dir/out.csv", tmpdir);
-	assert_int_equal(exp_csv_write(r, path, &d), AB_ERR_IO);
+	assert_int_equal(export_csv_write(r, path, &d), AB_ERR_IO);
 	assert_non_null(strstr(d.msg, "cannot write '"));
 	assert_non_null(strstr(d.msg, "No such file or directory"));
 	assert_int_equal(access(path, F_OK), -1);
@@ -355,11 +355,11 @@ static void test_failed_write_leaves_nothing(void **state)
 	 * directory fails: the temporary must be removed */
 	snprintf(path, sizeof path, "%s/adir", tmpdir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(exp_csv_write(r, path, &d), AB_ERR_IO);
+	assert_int_equal(export_csv_write(r, path, &d), AB_ERR_IO);
 	assert_non_null(strstr(d.msg, "cannot rename"));
 	assert_int_equal(count_entries(tmpdir), 1); /* only adir */
 	assert_int_equal(count_entries(path), 0);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 int main(void)

@@ -34,14 +34,14 @@
 
 #include <cmocka.h>
 
-#include "../../harness/gate.h"
-#include "../../harness/stats.h"
+#include "analysis/gate.h"
+#include "analysis/stats.h"
 #include "fixtures.h"
 
 
 
 /* Refills a slot of a built run with the fake pattern around base. */
-static void rebase_slot(struct res_slot *s, double base)
+static void rebase_slot(struct results_slot *s, double base)
 {
 	for (int i = 0; i < s->n_samples; i++)
 		s->samples_ns[i] = fake_sample(base, i);
@@ -54,7 +54,7 @@ static void rebase_slot(struct res_slot *s, double base)
  * at 17.1, so x[1] = x[2] = p10, x[9] = x[10] = median, x[17] = x[18] =
  * p90 and the others evenly between. That is how the false alarms printed
  * as "median [p10, p90] n=20" are rebuilt. */
-static void anchor_slot(struct res_slot *s, const double q[5], double scale)
+static void anchor_slot(struct results_slot *s, const double q[5], double scale)
 {
 	double *x = s->samples_ns;
 	assert_int_equal(s->n_samples, 20);
@@ -72,7 +72,7 @@ static void anchor_slot(struct res_slot *s, const double q[5], double scale)
 	fake_slot_stats(s);
 }
 
-static void set_variant(struct res_slot *s, const char *v)
+static void set_variant(struct results_slot *s, const char *v)
 {
 	snprintf(s->variant, sizeof s->variant, "%s", v);
 }
@@ -102,7 +102,7 @@ static struct gate_options opts_h200(void)
 }
 
 /* Gates run against base; returns the exit status, result kept in *res. */
-static int gate(const struct res_run *base, const struct res_run *run, const struct gate_options *o,
+static int gate(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
 		struct gate_result *res)
 {
 	struct ab_diag d = { "" };
@@ -113,7 +113,7 @@ static int gate(const struct res_run *base, const struct res_run *run, const str
 }
 
 /* The markdown verdict as a malloc'd string. */
-static char *verdict_md(const struct res_run *base, const struct res_run *run, const struct gate_options *o,
+static char *verdict_md(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
 			const struct gate_result *res)
 {
 	char *buf = NULL;
@@ -128,7 +128,7 @@ static char *verdict_md(const struct res_run *base, const struct res_run *run, c
 static void test_aa_passes(void **state)
 {
 	(void)state;
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -147,15 +147,15 @@ static void test_aa_passes(void **state)
 		assert_true(res.cases[i].run_exact);
 	}
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_planted_regression_fails(void **state)
 {
 	(void)state;
 	const struct fake_case slow[] = { { "ln", 100e3, 60e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", slow, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", slow, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -187,8 +187,8 @@ static void test_planted_regression_fails(void **state)
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 	assert_int_equal(res.cases[0].verdict, GATE_PASS);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_noise_within_threshold_passes(void **state)
@@ -196,7 +196,7 @@ static void test_noise_within_threshold_passes(void **state)
 	(void)state;
 	/* 3% slower: significant (fully separated), but under the 5% threshold */
 	const struct fake_case near[] = { { "ln", 100e3, 51.5e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", near, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", near, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -204,8 +204,8 @@ static void test_noise_within_threshold_passes(void **state)
 	assert_true(res.cases[0].cmp.p_value < 0.01);
 	assert_int_equal(res.cases[0].verdict, GATE_PASS);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_too_few_samples_pass(void **state)
@@ -215,7 +215,7 @@ static void test_too_few_samples_pass(void **state)
 	 * is erfc((4.5 - 0.5) / sqrt(5.25) / sqrt(2)) = 0.081 > 0.01 */
 	const struct fake_case b3[] = { { "ln", 100e3, 50e3, 3, true } };
 	const struct fake_case r3[] = { { "ln", 100e3, 75e3, 3, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", b3, 1), *r = fake_run(2, "smoke", "cpu0", r3, 1);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", b3, 1), *r = fake_run(2, "smoke", "cpu0", r3, 1);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -229,15 +229,15 @@ static void test_too_few_samples_pass(void **state)
 	assert_non_null(strstr(buf, "pass (slower beyond the threshold, too few samples to call it)"));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_lost_bit_exactness_fails(void **state)
 {
 	(void)state;
 	const struct fake_case lost[] = { { "ln", 100e3, 50e3, 30, true }, { "qk", 200e3, 80e3, 30, false } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", lost, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", lost, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -256,7 +256,7 @@ static void test_lost_bit_exactness_fails(void **state)
 	gate_result_free(&res);
 
 	/* an A slot that was bit-exact in the baseline and is not now */
-	res_run_free(r);
+	results_run_free(r);
 	r = fake_run(2, "smoke", "cpu0", BASE, 2);
 	r->cases[0].slots[2].outputs[0].bit_exact = false;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -269,14 +269,14 @@ static void test_lost_bit_exactness_fails(void **state)
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
 	assert_string_equal(res.cases[1].exact_note, "A1 'out' missing from the run");
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_missing_case_fails(void **state)
 {
 	(void)state;
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -301,8 +301,8 @@ static void test_missing_case_fails(void **state)
 	o.n_exclude = 1;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_improvement_passes_and_is_reported(void **state)
@@ -310,7 +310,7 @@ static void test_improvement_passes_and_is_reported(void **state)
 	(void)state;
 	const struct fake_case fast[] = { { "ln", 100e3, 40e3, 30, true }, { "qk", 200e3, 80e3, 30, true },
 					  { "new", 10e3, 5e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", fast, 3);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", fast, 3);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -330,8 +330,8 @@ static void test_improvement_passes_and_is_reported(void **state)
 	assert_non_null(strstr(buf, "3 cases checked: 0 failed (0 regressed in time, 0 lost bit-exactness, 0 missing), 1 faster."));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_fail_markdown(void **state)
@@ -340,7 +340,7 @@ static void test_fail_markdown(void **state)
 	/* ln: A 100 -> 120 us (+20%), B 50 -> 75 us (+50% raw); normalised
 	 * r = 75/120 = 0.625 against 50/100 = 0.5: +25%, still a regression */
 	const struct fake_case slow[] = { { "ln", 120e3, 75e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(7, "smoke", "cpu0", slow, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(7, "smoke", "cpu0", slow, 2);
 	struct gate_options o = opts(5);
 	o.baseline_name = "nightly";
 	struct gate_result res;
@@ -367,8 +367,8 @@ static void test_fail_markdown(void **state)
 	assert_null(strstr(buf, "judged on raw B times"));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 /* ---- bracket normalisation ---- */
@@ -393,7 +393,7 @@ static const double ALARM_A[5] = { 8.85, 8.90, 9.00, 9.15, 9.30 };
 
 /* One alarm as a baseline and a run of one case (ABA, 20 samples a slot),
  * the run's A arm scaled by a_scale. */
-static void alarm_runs(const struct alarm *al, double a_scale, struct res_run **b, struct res_run **r)
+static void alarm_runs(const struct alarm *al, double a_scale, struct results_run **b, struct results_run **r)
 {
 	const struct fake_case fc[] = { { al->name, 9e3, 4.5e3, 20, true } };
 	*b = fake_run(1, "smoke", "NVIDIA H200", fc, 1);
@@ -413,18 +413,18 @@ static void test_h200_alarms_pass_when_a_moved_with_b(void **state)
 	for (int i = 0; i < 3; i++) {
 		const struct alarm *al = &ALARMS[i];
 		double f = al->run[2] / al->base[2]; /* B's median moved by f; so does A here */
-		struct res_run *b, *r;
+		struct results_run *b, *r;
 		struct gate_result res;
 		alarm_runs(al, f, &b, &r);
 		assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 		const struct gate_case *g = &res.cases[0];
 		/* the alarm is rebuilt: the raw change the gate printed, significant */
 		assert_true(fabs(g->raw_change - (f - 1)) < 1e-12);
-		assert_true(g->cmp.p_value < CMP_ALPHA);
+		assert_true(g->cmp.p_value < COMPARE_ALPHA);
 		/* r_run = (9 f) ... = median(B_run) / (9.00 f) = median(B_base) / 9.00 = r_base */
 		assert_true(fabs(g->r_base - al->base[2] / 9.0) < 1e-12);
 		assert_true(fabs(g->change) < 1e-12);
-		assert_true(g->p_value >= CMP_ALPHA);
+		assert_true(g->p_value >= COMPARE_ALPHA);
 		assert_true(fabs(g->a_change - (f - 1)) < 1e-12);
 		assert_int_equal(g->verdict, GATE_PASS);
 		char *buf = verdict_md(b, r, &o, &res);
@@ -444,8 +444,8 @@ static void test_h200_alarms_pass_when_a_moved_with_b(void **state)
 		assert_int_equal(res.cases[0].basis, GATE_RAW_VARIANT);
 		assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
 		gate_result_free(&res);
-		res_run_free(b);
-		res_run_free(r);
+		results_run_free(b);
+		results_run_free(r);
 	}
 }
 
@@ -457,14 +457,14 @@ static void test_h200_alarm_with_its_a_move(void **state)
 	 * with p = 0.022 (B's run spread reaches 5.606 us), not significant.
 	 * It passes, and the note says the machine may have changed. */
 	struct gate_options o = opts(5);
-	struct res_run *b, *r;
+	struct results_run *b, *r;
 	struct gate_result res;
 	alarm_runs(&ALARMS[1], 1.2329, &b, &r);
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 	const struct gate_case *g = &res.cases[0];
 	assert_true(fabs(g->a_change - 0.2329) < 1e-12);
 	assert_true(fabs(g->change - (4.304 / 4.064 / 1.2329 - 1)) < 1e-12);
-	assert_true(g->p_value > CMP_ALPHA);
+	assert_true(g->p_value > COMPARE_ALPHA);
 	assert_int_equal(g->verdict, GATE_PASS);
 	char *buf = verdict_md(b, r, &o, &res);
 	assert_non_null(strstr(buf, "| +5.91% ["));
@@ -472,8 +472,8 @@ static void test_h200_alarm_with_its_a_move(void **state)
 	assert_non_null(strstr(buf, "| pass; the A arm moved +23.29% too: the machine may have changed |"));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
@@ -483,7 +483,7 @@ static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
 	 * +20% (p < 1e-6, 30 fully separated samples a side), normalised
 	 * 60/120 against 50/100: 0 */
 	const struct fake_case both[] = { { "ln", 120e3, 60e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", both, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", both, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -512,8 +512,8 @@ static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
 	assert_string_equal(list, "");
 	free(list);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_a_disturbed_alone_needs_raw_confirmation(void **state)
@@ -527,7 +527,7 @@ static void test_a_disturbed_alone_needs_raw_confirmation(void **state)
 	 * one pair cannot say which arm followed the machine, so it passes. */
 	const struct fake_case slow_a[] = { { "ln", 130e3, 50e3, 30, true } };
 	const struct fake_case steady[] = { { "ln", 100e3, 50e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "cpu0", slow_a, 1), *r = fake_run(2, "smoke", "cpu0", steady, 1);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", slow_a, 1), *r = fake_run(2, "smoke", "cpu0", steady, 1);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -560,8 +560,8 @@ static void test_a_disturbed_alone_needs_raw_confirmation(void **state)
 	assert_true(fabs(res.cases[0].raw_change - 0.2) < 1e-12);
 	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_noise_floor_from_a_drift(void **state)
@@ -574,7 +574,7 @@ static void test_noise_floor_from_a_drift(void **state)
 	 * set to 50 us x 1.08 x 1.0495, so B / median(A) is 8% above the
 	 * baseline's 0.5: beyond the 5% threshold, fully separated (p < 1e-6),
 	 * but within the bracket's own drift of 10%: it passes. */
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 1), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 1), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
 	rebase_slot(&r->cases[0].slots[2], 110e3);
 	rebase_slot(&r->cases[0].slots[1], 50e3 * 1.08 * 1.0495);
 	struct gate_options o = opts(5);
@@ -597,7 +597,7 @@ static void test_noise_floor_from_a_drift(void **state)
 
 	/* The same drift in the baseline instead: the floor is the larger of
 	 * the two runs' drifts, so the verdict is the same. */
-	res_run_free(r);
+	results_run_free(r);
 	r = fake_run(2, "smoke", "cpu0", BASE, 1);
 	rebase_slot(&b->cases[0].slots[2], 110e3);
 	rebase_slot(&b->cases[0].slots[1], 50e3 * 1.0495 / 1.08);
@@ -610,7 +610,7 @@ static void test_noise_floor_from_a_drift(void **state)
 	/* A drift of 3% (A2 at 103 us, smallest sample 101.97 > A1's largest
 	 * 101: pooled median (101 + 101.97) / 2 = 101.485 us), B 8% above
 	 * that: the change clears both the 5% threshold and the 3% floor. */
-	res_run_free(b);
+	results_run_free(b);
 	b = fake_run(1, "smoke", "cpu0", BASE, 1);
 	rebase_slot(&r->cases[0].slots[2], 103e3);
 	rebase_slot(&r->cases[0].slots[1], 50e3 * 1.08 * 1.01485);
@@ -619,8 +619,8 @@ static void test_noise_floor_from_a_drift(void **state)
 	assert_true(fabs(res.cases[0].change - 0.08) < 1e-12);
 	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_a_variant_mismatch_falls_back_to_raw(void **state)
@@ -630,7 +630,7 @@ static void test_a_variant_mismatch_falls_back_to_raw(void **state)
 	 * change (50 us). Normalised, r would go from 50/100 to 50/50: +100%,
 	 * a false regression. The gate judges raw B times instead: +0%, p = 1
 	 * (identical samples): pass, and says so. */
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
 	snprintf(r->arm_a, sizeof r->arm_a, "fused");
 	for (int c = 0; c < 2; c++)
 		for (int k = 0; k < 3; k += 2) {
@@ -673,7 +673,7 @@ static void test_a_variant_mismatch_falls_back_to_raw(void **state)
 
 	/* A slots of one run that disagree (A1 eager, A2 fused) are no single
 	 * kernel to normalise by either */
-	res_run_free(r);
+	results_run_free(r);
 	r = fake_run(2, "smoke", "cpu0", BASE, 2);
 	set_variant(&r->cases[1].slots[2], "fused");
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -685,8 +685,8 @@ static void test_a_variant_mismatch_falls_back_to_raw(void **state)
 	assert_non_null(strstr(buf, "1 case was judged on raw B times"));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 /* ---- the absolute floor ---- */
@@ -726,7 +726,7 @@ static const struct short_alarm SHORT_ALARMS[] = {
  * m (1.01 + 0.99 (1 + floor)) / 2; m is chosen to make it
  * T = 9 us x (run B median / baseline B median) / (1 + norm), which makes
  * (B_run / T) / (B_base / 9 us) - 1 = norm. */
-static void short_alarm_runs(const struct short_alarm *al, struct res_run **b, struct res_run **r)
+static void short_alarm_runs(const struct short_alarm *al, struct results_run **b, struct results_run **r)
 {
 	const struct fake_case fc[] = { { al->name, 9e3, 4.7e3, 20, true } };
 	double t = 9e3 * (al->run[2] / al->base[2]) / (1 + al->norm);
@@ -744,7 +744,7 @@ static void test_short_kernel_alarms_within_the_absolute_floor(void **state)
 	(void)state;
 	for (int i = 0; i < 3; i++) {
 		const struct short_alarm *al = &SHORT_ALARMS[i];
-		struct res_run *b, *r;
+		struct results_run *b, *r;
 		struct gate_result res;
 		short_alarm_runs(al, &b, &r);
 
@@ -759,7 +759,7 @@ static void test_short_kernel_alarms_within_the_absolute_floor(void **state)
 		assert_true(fabs(g->raw_change - (al->run[2] / al->base[2] - 1)) < 1e-12);
 		assert_true(fabs(g->noise_floor - al->floor) < 1e-12);
 		assert_false(g->a_moved); /* A moved by 1 / (1 + norm) x the raw ratio: under 5% */
-		assert_true(g->p_value < CMP_ALPHA);
+		assert_true(g->p_value < COMPARE_ALPHA);
 		assert_true(fabs(g->abs_change_ns - al->norm * al->base[2] * 1e3) < 1e-6);
 		gate_result_free(&res);
 
@@ -803,8 +803,8 @@ static void test_short_kernel_alarms_within_the_absolute_floor(void **state)
 		assert_int_equal(gate(r, b, &o, &res), AB_EXIT_OK);
 		assert_int_equal(res.cases[0].verdict, GATE_PASS);
 		gate_result_free(&res);
-		res_run_free(b);
-		res_run_free(r);
+		results_run_free(b);
+		results_run_free(r);
 	}
 }
 
@@ -816,8 +816,8 @@ static void test_real_regression_clears_the_absolute_floor(void **state)
 	const struct fake_case base[] = { { "ln", 50e3, 25e3, 30, true } };
 	const struct fake_case slow[] = { { "ln", 50e3, 30e3, 30, true } };
 	const struct fake_case fast[] = { { "ln", 50e3, 20e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
-	struct res_run *r = fake_run(2, "smoke", "NVIDIA H200", slow, 1);
+	struct results_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
+	struct results_run *r = fake_run(2, "smoke", "NVIDIA H200", slow, 1);
 	struct gate_options o = opts_h200();
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -835,7 +835,7 @@ static void test_real_regression_clears_the_absolute_floor(void **state)
 	gate_result_free(&res);
 
 	/* -20% (25 -> 20 us, -5 us) is reported as faster under the floor */
-	res_run_free(r);
+	results_run_free(r);
 	r = fake_run(2, "smoke", "NVIDIA H200", fast, 1);
 	o = opts_h200();
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
@@ -845,8 +845,8 @@ static void test_real_regression_clears_the_absolute_floor(void **state)
 	assert_non_null(strstr(buf, "| -5.000 | <1e-6 | yes | faster (reported, passes) |"));
 	free(buf);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 static void test_absolute_floor_on_raw_b(void **state)
@@ -860,8 +860,8 @@ static void test_absolute_floor_on_raw_b(void **state)
 	 * so it passes: the raw confirmation applies the floor too. */
 	const struct fake_case base[] = { { "ln", 130e3, 2.0e3, 30, true } };
 	const struct fake_case run[] = { { "ln", 100e3, 2.4e3, 30, true } };
-	struct res_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
-	struct res_run *r = fake_run(2, "smoke", "NVIDIA H200", run, 1);
+	struct results_run *b = fake_run(1, "smoke", "NVIDIA H200", base, 1);
+	struct results_run *r = fake_run(2, "smoke", "NVIDIA H200", run, 1);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
@@ -894,15 +894,15 @@ static void test_absolute_floor_on_raw_b(void **state)
 	o.min_change_ns = 399;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
 	gate_result_free(&res);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 
 static void test_data_errors(void **state)
 {
 	(void)state;
-	struct res_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
 	struct gate_options o = opts(5);
 	struct gate_result res;
 	struct ab_diag d;
@@ -935,8 +935,8 @@ static void test_data_errors(void **state)
 	assert_string_equal(d.msg, "the absolute floor must be 0 ns or more, not -1");
 	o.min_change_ns = NAN;
 	assert_int_equal(gate_check(b, r, &o, &res, &d), AB_ERR_USAGE);
-	res_run_free(b);
-	res_run_free(r);
+	results_run_free(b);
+	results_run_free(r);
 }
 
 int main(void)

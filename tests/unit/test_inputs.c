@@ -28,25 +28,25 @@
 
 #include <cmocka.h>
 
-#include "../../harness/inputs.h"
+#include "run/inputs.h"
 
 static void test_golden_stream(void **state)
 {
-	struct inp_rng r;
+	struct inputs_rng r;
 	(void)state;
-	inp_rng_seed(&r, 42, "ln_modulate_img", 0);
-	assert_true(inp_rng_next(&r) == 0xffc88bd8c49510cfull);
-	assert_true(inp_rng_next(&r) == 0xec58a965ef8d10bfull);
-	assert_true(inp_rng_next(&r) == 0x284b16b3b3caac08ull);
-	assert_true(inp_rng_next(&r) == 0xe154c973fa896f5cull);
-	inp_rng_seed(&r, 42, "ln_modulate_img", 0);
-	assert_true(inp_uniform(&r) == 0.9991538433283333);
-	inp_rng_seed(&r, 42, "ln_modulate_img", 0);
-	assert_true(inp_normal(&r) == 0.4178688788336862);
-	assert_true(inp_normal(&r) == -0.5784138853953023);
-	inp_rng_seed(&r, 0, "", -1);
-	assert_true(inp_rng_next(&r) == 0x6f8441468485c51full);
-	assert_true(inp_rng_next(&r) == 0x9d0994b251eee3c0ull);
+	inputs_rng_seed(&r, 42, "ln_modulate_img", 0);
+	assert_true(inputs_rng_next(&r) == 0xffc88bd8c49510cfull);
+	assert_true(inputs_rng_next(&r) == 0xec58a965ef8d10bfull);
+	assert_true(inputs_rng_next(&r) == 0x284b16b3b3caac08ull);
+	assert_true(inputs_rng_next(&r) == 0xe154c973fa896f5cull);
+	inputs_rng_seed(&r, 42, "ln_modulate_img", 0);
+	assert_true(inputs_uniform(&r) == 0.9991538433283333);
+	inputs_rng_seed(&r, 42, "ln_modulate_img", 0);
+	assert_true(inputs_normal(&r) == 0.4178688788336862);
+	assert_true(inputs_normal(&r) == -0.5784138853953023);
+	inputs_rng_seed(&r, 0, "", -1);
+	assert_true(inputs_rng_next(&r) == 0x6f8441468485c51full);
+	assert_true(inputs_rng_next(&r) == 0x9d0994b251eee3c0ull);
 }
 
 static void test_golden_fills(void **state)
@@ -54,20 +54,20 @@ static void test_golden_fills(void **state)
 	static const bf16_t act[8] = { 0x3ed6, 0xbf14, 0xbe80, 0xbf92, 0xbf49, 0x3f78, 0xbfa9, 0x3ec9 };
 	static const bf16_t weight[4] = { 0x3f7e, 0x3f67, 0x3f41, 0x3f54 };
 	static const bf16_t unif[4] = { 0x3ede, 0xbfac, 0xbfcf, 0x3f94 };
-	struct scn_input normal = { .dist = SCN_DIST_NORMAL, .mean = 0, .std = 1 };
-	struct scn_input uniform = { .dist = SCN_DIST_UNIFORM, .low = -2, .high = 3 };
-	struct inp_rng r;
+	struct scenario_input normal = { .dist = SCENARIO_DIST_NORMAL, .mean = 0, .std = 1 };
+	struct scenario_input uniform = { .dist = SCENARIO_DIST_UNIFORM, .low = -2, .high = 3 };
+	struct inputs_rng r;
 	bf16_t buf[8];
 	(void)state;
 
-	inp_rng_seed(&r, 42, "ln_modulate_img", 0);
-	inp_fill_activation(buf, 8, 8, &normal, &r);
+	inputs_rng_seed(&r, 42, "ln_modulate_img", 0);
+	inputs_fill_activation(buf, 8, 8, &normal, &r);
 	assert_memory_equal(buf, act, sizeof act);
-	inp_rng_seed(&r, 42, "ln_modulate_img", 3);
-	inp_fill_param(buf, 4, SITE_PARAM_WEIGHT, &r);
+	inputs_rng_seed(&r, 42, "ln_modulate_img", 3);
+	inputs_fill_param(buf, 4, SITE_PARAM_WEIGHT, &r);
 	assert_memory_equal(buf, weight, sizeof weight);
-	inp_rng_seed(&r, 7, "qk", 1);
-	inp_fill_activation(buf, 4, 4, &uniform, &r);
+	inputs_rng_seed(&r, 7, "qk", 1);
+	inputs_fill_activation(buf, 4, 4, &uniform, &r);
 	assert_memory_equal(buf, unif, sizeof unif);
 }
 
@@ -75,64 +75,64 @@ static void test_bf16_from_double(void **state)
 {
 	(void)state;
 	/* exact ties between neighbours: to the even one */
-	assert_int_equal(inp_bf16_from_double(1 + 0x1p-8), 0x3f80);
-	assert_int_equal(inp_bf16_from_double(1 + 3 * 0x1p-8), 0x3f82);
+	assert_int_equal(inputs_bf16_from_double(1 + 0x1p-8), 0x3f80);
+	assert_int_equal(inputs_bf16_from_double(1 + 3 * 0x1p-8), 0x3f82);
 	/* just above a tie: up. Through float this would double-round to the
 	 * tie (1 + 2^-8) and then down to 0x3f80. */
-	assert_int_equal(inp_bf16_from_double(1 + 0x1p-8 + 0x1p-40), 0x3f81);
+	assert_int_equal(inputs_bf16_from_double(1 + 0x1p-8 + 0x1p-40), 0x3f81);
 	assert_int_equal(bf16_from_float((float)(1 + 0x1p-8 + 0x1p-40)), 0x3f80);
 	/* subnormal ties and rounding */
-	assert_int_equal(inp_bf16_from_double(0x1p-134), 0x0000);
-	assert_int_equal(inp_bf16_from_double(3 * 0x1p-134), 0x0002);
-	assert_int_equal(inp_bf16_from_double(0x1p-134 + 0x1p-160), 0x0001);
-	assert_int_equal(inp_bf16_from_double(-0x1p-133), 0x8001);
-	assert_int_equal(inp_bf16_from_double(0x1p-126 - 0x1p-140), 0x0080); /* rounds up to the smallest normal */
+	assert_int_equal(inputs_bf16_from_double(0x1p-134), 0x0000);
+	assert_int_equal(inputs_bf16_from_double(3 * 0x1p-134), 0x0002);
+	assert_int_equal(inputs_bf16_from_double(0x1p-134 + 0x1p-160), 0x0001);
+	assert_int_equal(inputs_bf16_from_double(-0x1p-133), 0x8001);
+	assert_int_equal(inputs_bf16_from_double(0x1p-126 - 0x1p-140), 0x0080); /* rounds up to the smallest normal */
 	/* overflow: the tie above max finite goes to Inf (0x7f7f is odd) */
-	assert_int_equal(inp_bf16_from_double(0x1.ffp127), 0x7f80);
-	assert_int_equal(inp_bf16_from_double(0x1.ffp127 * (1 - 0x1p-50)), 0x7f7f);
-	assert_int_equal(inp_bf16_from_double(-1e300), 0xff80);
-	assert_int_equal(inp_bf16_from_double(-INFINITY), 0xff80);
-	assert_int_equal(inp_bf16_from_double(NAN), 0x7fff);
-	assert_int_equal(inp_bf16_from_double(-NAN), 0x7fff);
+	assert_int_equal(inputs_bf16_from_double(0x1.ffp127), 0x7f80);
+	assert_int_equal(inputs_bf16_from_double(0x1.ffp127 * (1 - 0x1p-50)), 0x7f7f);
+	assert_int_equal(inputs_bf16_from_double(-1e300), 0xff80);
+	assert_int_equal(inputs_bf16_from_double(-INFINITY), 0xff80);
+	assert_int_equal(inputs_bf16_from_double(NAN), 0x7fff);
+	assert_int_equal(inputs_bf16_from_double(-NAN), 0x7fff);
 	/* ordinary values (python Fraction rounding: 0.1 -> 3dcd, -3.3e38 -> ff78) */
-	assert_int_equal(inp_bf16_from_double(-1.5), 0xbfc0);
-	assert_int_equal(inp_bf16_from_double(0.1), 0x3dcd);
-	assert_int_equal(inp_bf16_from_double(-3.3e38), 0xff78);
-	assert_int_equal(inp_bf16_from_double(1e-300), 0x0000);
-	assert_int_equal(inp_bf16_from_double(-0.0), 0x8000);
-	assert_int_equal(inp_bf16_from_double(5e-324), 0x0000);
+	assert_int_equal(inputs_bf16_from_double(-1.5), 0xbfc0);
+	assert_int_equal(inputs_bf16_from_double(0.1), 0x3dcd);
+	assert_int_equal(inputs_bf16_from_double(-3.3e38), 0xff78);
+	assert_int_equal(inputs_bf16_from_double(1e-300), 0x0000);
+	assert_int_equal(inputs_bf16_from_double(-0.0), 0x8000);
+	assert_int_equal(inputs_bf16_from_double(5e-324), 0x0000);
 }
 
 static void test_bf16_agrees_with_float_path(void **state)
 {
 	/* For doubles that are exactly floats there is one rounding either way,
 	 * so the result must equal bf16.h's float rounding. */
-	struct inp_rng r;
+	struct inputs_rng r;
 	(void)state;
-	inp_rng_seed(&r, 1, "agree", 0);
+	inputs_rng_seed(&r, 1, "agree", 0);
 	for (int i = 0; i < 100000; i++) {
-		uint32_t bits = (uint32_t)inp_rng_next(&r);
+		uint32_t bits = (uint32_t)inputs_rng_next(&r);
 		float f;
 		memcpy(&f, &bits, sizeof f);
 		if (isnan(f))
 			continue;
-		if (inp_bf16_from_double(f) != bf16_from_float(f))
-			fail_msg("bits %08x: %04x vs %04x", bits, inp_bf16_from_double(f), bf16_from_float(f));
+		if (inputs_bf16_from_double(f) != bf16_from_float(f))
+			fail_msg("bits %08x: %04x vs %04x", bits, inputs_bf16_from_double(f), bf16_from_float(f));
 	}
 }
 
 static void test_same_bytes_twice(void **state)
 {
-	struct scn_input sp = { .dist = SCN_DIST_SPECIAL, .mean = 0.5, .std = 2 };
+	struct scenario_input sp = { .dist = SCENARIO_DIST_SPECIAL, .mean = 0.5, .std = 2 };
 	bf16_t *a = malloc(4096 * sizeof *a), *b = malloc(4096 * sizeof *b);
-	struct inp_rng r;
+	struct inputs_rng r;
 	(void)state;
 	assert_non_null(a);
 	assert_non_null(b);
-	inp_rng_seed(&r, 1234, "case", 2);
-	inp_fill_activation(a, 4096, 128, &sp, &r);
-	inp_rng_seed(&r, 1234, "case", 2);
-	inp_fill_activation(b, 4096, 128, &sp, &r);
+	inputs_rng_seed(&r, 1234, "case", 2);
+	inputs_fill_activation(a, 4096, 128, &sp, &r);
+	inputs_rng_seed(&r, 1234, "case", 2);
+	inputs_fill_activation(b, 4096, 128, &sp, &r);
 	assert_memory_equal(a, b, 4096 * sizeof *a);
 	free(a);
 	free(b);
@@ -140,9 +140,9 @@ static void test_same_bytes_twice(void **state)
 
 static uint64_t first(uint64_t seed, const char *name, int idx)
 {
-	struct inp_rng r;
-	inp_rng_seed(&r, seed, name, idx);
-	return inp_rng_next(&r);
+	struct inputs_rng r;
+	inputs_rng_seed(&r, seed, name, idx);
+	return inputs_rng_next(&r);
 }
 
 static void test_streams_differ(void **state)
@@ -161,13 +161,13 @@ static void test_normal_moments(void **state)
 	/* 1e5 Irwin-Hall(12)-6 deviates: mean 0 (sd of the mean 0.0032), variance
 	 * 1 (sd of the sample variance sqrt((2.9 - 1) / 1e5) = 0.0044, the
 	 * distribution's fourth moment being 3 - 1.2/12); bounds at ~6 sd. */
-	struct inp_rng r;
+	struct inputs_rng r;
 	double sum = 0, ss = 0, lo = 0, hi = 0;
 	const int n = 100000;
 	(void)state;
-	inp_rng_seed(&r, 99, "moments", 0);
+	inputs_rng_seed(&r, 99, "moments", 0);
 	for (int i = 0; i < n; i++) {
-		double z = inp_normal(&r);
+		double z = inputs_normal(&r);
 		sum += z;
 		ss += z * z;
 		lo = fmin(lo, z);
@@ -181,22 +181,22 @@ static void test_normal_moments(void **state)
 
 static void test_uniform_constant_none(void **state)
 {
-	struct scn_input u = { .dist = SCN_DIST_UNIFORM, .low = 2, .high = 4 };
-	struct scn_input c = { .dist = SCN_DIST_CONSTANT, .value = -0.75 };
+	struct scenario_input u = { .dist = SCENARIO_DIST_UNIFORM, .low = 2, .high = 4 };
+	struct scenario_input c = { .dist = SCENARIO_DIST_CONSTANT, .value = -0.75 };
 	bf16_t buf[1000];
-	struct inp_rng r, untouched;
+	struct inputs_rng r, untouched;
 	(void)state;
-	inp_rng_seed(&r, 5, "u", 0);
-	inp_fill_activation(buf, 1000, 100, &u, &r);
+	inputs_rng_seed(&r, 5, "u", 0);
+	inputs_fill_activation(buf, 1000, 100, &u, &r);
 	for (int i = 0; i < 1000; i++) {
 		float v = bf16_to_float(buf[i]);
 		assert_true(v >= 2 && v <= 4); /* 4 itself only by rounding */
 	}
 	untouched = r;
-	inp_fill_activation(buf, 1000, 100, &c, &r);
+	inputs_fill_activation(buf, 1000, 100, &c, &r);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(buf[i], 0xbf40);
-	inp_fill_param(buf, 10, SITE_PARAM_NONE, &r);
+	inputs_fill_param(buf, 10, SITE_PARAM_NONE, &r);
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(buf[i], 0);
 	/* constant and none draw nothing */
@@ -206,16 +206,16 @@ static void test_uniform_constant_none(void **state)
 static void test_special_pattern(void **state)
 {
 	static const bf16_t special[5] = { 0x7fff, 0x7f80, 0xff80, 0x7f7f, 0xff7f };
-	struct scn_input sp = { .dist = SCN_DIST_SPECIAL, .mean = 0, .std = 1 };
-	struct scn_input nm = { .dist = SCN_DIST_NORMAL, .mean = 0, .std = 1 };
+	struct scenario_input sp = { .dist = SCENARIO_DIST_SPECIAL, .mean = 0, .std = 1 };
+	struct scenario_input nm = { .dist = SCENARIO_DIST_NORMAL, .mean = 0, .std = 1 };
 	enum { L = 64, ROWS = 20, N = L * ROWS + 10 };
 	bf16_t s[N], plain[N];
-	struct inp_rng r;
+	struct inputs_rng r;
 	(void)state;
-	inp_rng_seed(&r, 3, "special", 0);
-	inp_fill_activation(s, N, L, &sp, &r);
-	inp_rng_seed(&r, 3, "special", 0);
-	inp_fill_activation(plain, N, L, &nm, &r);
+	inputs_rng_seed(&r, 3, "special", 0);
+	inputs_fill_activation(s, N, L, &sp, &r);
+	inputs_rng_seed(&r, 3, "special", 0);
+	inputs_fill_activation(plain, N, L, &nm, &r);
 	for (int row = 0; row < ROWS; row++) {
 		const bf16_t *x = s + row * L;
 		int sp_pos = (row * 7 + 1) % L, p1 = (row * 3 + 2) % L, p2 = (row * 11 + 5) % L,

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/md.h"
+#include "print/md.h"
 
 /* Runs fn on a memory stream and returns what it wrote (static buffer). */
 static char out_buf[4096];

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/npy.h"
+#include "run/npy.h"
 
 static char dir[64];
 

@@ -17,7 +17,7 @@
 
 #if AB_HAVE_CUDA
 
-#include "../../harness/nvml.h"
+#include "backend/cuda/nvml.h"
 
 static void test_missing_library(void **state)
 {
@@ -55,7 +55,7 @@ static void test_default_library_bogus_device(void **state)
 
 static void test_read_without_nvml(void **state)
 {
-	struct res_clocks c;
+	struct results_clocks c;
 	struct ab_diag d = {{0}};
 	(void)state;
 	memset(&c, 0x5a, sizeof c); /* garbage that must be cleared */

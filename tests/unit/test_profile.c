@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/profile.h"
+#include "config/profile.h"
 
 static const char H200[] = "[profile]\n"
 			   "name = H200\n"
@@ -36,9 +36,9 @@ static const char H200[] = "[profile]\n"
 static void test_parse_ok(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
-	assert_int_equal(prof_parse_text("dir/h200.ini", H200, &p, &d), AB_OK);
+	assert_int_equal(profile_parse_text("dir/h200.ini", H200, &p, &d), AB_OK);
 	assert_string_equal(p.file, "h200.ini");
 	assert_string_equal(p.name, "H200");
 	assert_string_equal(p.match, "H200, GH200");
@@ -55,9 +55,9 @@ static void test_parse_ok(void **state)
 static void test_name_defaults_to_file_stem(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
-	assert_int_equal(prof_parse_text("x/a100.ini",
+	assert_int_equal(profile_parse_text("x/a100.ini",
 					 "[profile]\nnoise_floor=0.02\ngate_max_regression_pct=7\ngate_min_change_ns=0\n", &p,
 					 &d),
 			 AB_OK);
@@ -97,9 +97,9 @@ static void test_parse_errors(void **state)
 		  "p.ini:3: duplicate key 'gate_min_change_ns'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct prof_profile p;
+		struct profile p;
 		struct ab_diag d = { "" };
-		assert_int_equal(prof_parse_text("p.ini", cases[i].text, &p, &d), AB_ERR_INPUT);
+		assert_int_equal(profile_parse_text("p.ini", cases[i].text, &p, &d), AB_ERR_INPUT);
 		if (strcmp(d.msg, cases[i].msg))
 			fail_msg("case %zu: got \"%s\", wanted \"%s\"", i, d.msg, cases[i].msg);
 	}
@@ -108,21 +108,21 @@ static void test_parse_errors(void **state)
 static void test_matching(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
-	assert_int_equal(prof_parse_text("h200.ini", H200, &p, &d), AB_OK);
-	assert_int_equal(prof_matches(&p, "NVIDIA H200", "cuda"), 2);
-	assert_int_equal(prof_matches(&p, "nvidia h200 nvl", "cuda"), 2); /* case-insensitive */
-	assert_int_equal(prof_matches(&p, "NVIDIA GH200 480GB", "cuda"), 2);
-	assert_int_equal(prof_matches(&p, "NVIDIA H100 80GB HBM3", "cuda"), 0);
-	assert_int_equal(prof_matches(&p, NULL, NULL), 0);
-	assert_int_equal(prof_parse_text("cpu.ini",
+	assert_int_equal(profile_parse_text("h200.ini", H200, &p, &d), AB_OK);
+	assert_int_equal(profile_matches(&p, "NVIDIA H200", "cuda"), 2);
+	assert_int_equal(profile_matches(&p, "nvidia h200 nvl", "cuda"), 2); /* case-insensitive */
+	assert_int_equal(profile_matches(&p, "NVIDIA GH200 480GB", "cuda"), 2);
+	assert_int_equal(profile_matches(&p, "NVIDIA H100 80GB HBM3", "cuda"), 0);
+	assert_int_equal(profile_matches(&p, NULL, NULL), 0);
+	assert_int_equal(profile_parse_text("cpu.ini",
 					 "[profile]\nbackend=cpu\nnoise_floor=0.05\ngate_max_regression_pct=15\n"
 					 "gate_min_change_ns=250\n",
 					 &p, &d),
 			 AB_OK);
-	assert_int_equal(prof_matches(&p, "CPU Intel(R) Xeon(R)", "cpu"), 1);
-	assert_int_equal(prof_matches(&p, "NVIDIA H200", "cuda"), 0);
+	assert_int_equal(profile_matches(&p, "CPU Intel(R) Xeon(R)", "cpu"), 1);
+	assert_int_equal(profile_matches(&p, "NVIDIA H200", "cuda"), 0);
 }
 
 static char dir[64];
@@ -163,17 +163,17 @@ static int remove_dir(void **state)
 static void test_lookup(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
 	bool fell_back;
 
-	assert_int_equal(prof_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_string_equal(p.name, "H200");
 	assert_false(fell_back);
-	assert_int_equal(prof_lookup(dir, "CPU AMD EPYC 7763", "cpu", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_lookup(dir, "CPU AMD EPYC 7763", "cpu", &p, &fell_back, &d), AB_OK);
 	assert_string_equal(p.name, "CPU");
 	assert_false(fell_back);
-	assert_int_equal(prof_lookup(dir, "NVIDIA A100-SXM4-80GB", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_lookup(dir, "NVIDIA A100-SXM4-80GB", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_string_equal(p.name, "default");
 	assert_true(fell_back);
 	assert_true(p.gate_max_regression_pct == 10);
@@ -183,42 +183,42 @@ static void test_lookup(void **state)
 static void test_lookup_name_beats_backend(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
 	bool fell_back;
 	/* a CPU-backend profile that also names a device: the name wins over
 	 * cpu.ini's backend match, whatever the file order */
 	write_file("a_epyc.ini", "[profile]\nname = EPYC\nmatch = EPYC\nnoise_floor = 0.03\ngate_max_regression_pct = 12\n"
 				 "gate_min_change_ns = 250\n");
-	assert_int_equal(prof_lookup(dir, "CPU AMD EPYC 7763", "cpu", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_lookup(dir, "CPU AMD EPYC 7763", "cpu", &p, &fell_back, &d), AB_OK);
 	assert_string_equal(p.name, "EPYC");
 }
 
 static void test_lookup_errors(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
 	bool fell_back;
 	write_file("zz_bad.ini", "[profile]\nnoise_floor = 0.01\ngate_max_regression_pct = 5\ngate_min_change_ns = 500\n"
 				 "bogus = 1\n");
-	assert_int_equal(prof_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
+	assert_int_equal(profile_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "zz_bad.ini:5: unknown key 'bogus'"));
 	char path[128];
 	snprintf(path, sizeof path, "%s/zz_bad.ini", dir);
 	unlink(path);
 	/* a profile from before the absolute floor: an error, not a silent 0 */
 	write_file("zz_old.ini", "[profile]\nnoise_floor = 0.01\ngate_max_regression_pct = 5\n");
-	assert_int_equal(prof_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
+	assert_int_equal(profile_lookup(dir, "NVIDIA H200", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "zz_old.ini: missing 'gate_min_change_ns' in [profile]"));
 	snprintf(path, sizeof path, "%s/zz_old.ini", dir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/default.ini", dir);
 	unlink(path);
-	assert_int_equal(prof_lookup(dir, "NVIDIA A100", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
+	assert_int_equal(profile_lookup(dir, "NVIDIA A100", "cuda", &p, &fell_back, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "no profile matches device 'NVIDIA A100'"));
 	assert_non_null(strstr(d.msg, "default.ini"));
-	assert_int_equal(prof_lookup("/nonexistent-profiles", "x", "cpu", &p, &fell_back, &d), AB_ERR_INPUT);
+	assert_int_equal(profile_lookup("/nonexistent-profiles", "x", "cpu", &p, &fell_back, &d), AB_ERR_INPUT);
 }
 
 static void test_dir_env(void **state)
@@ -227,10 +227,10 @@ static void test_dir_env(void **state)
 	char buf[PATH_MAX];
 	struct ab_diag d;
 	setenv("ABBENCH_PROFILES", dir, 1);
-	assert_int_equal(prof_dir(buf, sizeof buf, &d), AB_OK);
+	assert_int_equal(profile_dir(buf, sizeof buf, &d), AB_OK);
 	assert_string_equal(buf, dir);
 	setenv("ABBENCH_PROFILES", "/nonexistent-profiles", 1);
-	assert_int_equal(prof_dir(buf, sizeof buf, &d), AB_ERR_INPUT);
+	assert_int_equal(profile_dir(buf, sizeof buf, &d), AB_ERR_INPUT);
 	assert_string_equal(d.msg, "$ABBENCH_PROFILES '/nonexistent-profiles' is not a directory");
 	unsetenv("ABBENCH_PROFILES");
 }
@@ -239,7 +239,7 @@ static void test_dir_env(void **state)
 static void test_repo_profiles(void **state)
 {
 	(void)state;
-	struct prof_profile p;
+	struct profile p;
 	struct ab_diag d;
 	bool fell_back;
 	struct stat st;
@@ -247,18 +247,18 @@ static void test_repo_profiles(void **state)
 	if (stat("profiles/h200.ini", &st) != 0)
 		skip();
 	unsetenv("ABBENCH_PROFILES");
-	assert_int_equal(prof_dir(buf, sizeof buf, &d), AB_OK);
+	assert_int_equal(profile_dir(buf, sizeof buf, &d), AB_OK);
 	assert_string_equal(buf, "profiles");
-	assert_int_equal(prof_find("NVIDIA H200", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_find("NVIDIA H200", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_false(fell_back);
 	assert_true(p.noise_floor == 0.01 && p.gate_max_regression_pct == 5 && p.sm_count == 132);
 	assert_true(p.dram_gbps == 4200);
 	assert_true(p.gate_min_change_ns == 500);
-	assert_int_equal(prof_find("CPU Intel(R) Xeon(R) Processor", "cpu", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_find("CPU Intel(R) Xeon(R) Processor", "cpu", &p, &fell_back, &d), AB_OK);
 	assert_false(fell_back);
 	assert_true(p.noise_floor == 0.05 && p.gate_max_regression_pct == 15);
 	assert_true(p.gate_min_change_ns == 250);
-	assert_int_equal(prof_find("NVIDIA B200", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_int_equal(profile_find("NVIDIA B200", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_true(fell_back);
 	assert_string_equal(p.file, "default.ini");
 	assert_true(p.gate_min_change_ns == 1000);

@@ -1,5 +1,5 @@
 /*
- * test_refcheck.c - ref_compare: tolerance, NaN, Inf and skip semantics.
+ * test_refcheck.c - refcheck_compare: tolerance, NaN, Inf and skip semantics.
  *
  * Outputs are bf16 patterns whose values are exact (1.0 = 0x3F80,
  * 1.5 = 0x3FC0, 2.0 = 0x4000, +Inf = 0x7F80, -Inf = 0xFF80, NaN = 0x7FFF),
@@ -14,14 +14,14 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../../harness/refcheck.h"
+#include "run/refcheck.h"
 
-static struct res_output run(const bf16_t *out, const double *ref, const double *tol, int64_t n)
+static struct results_output run(const bf16_t *out, const double *ref, const double *tol, int64_t n)
 {
-	struct res_output r;
+	struct results_output r;
 	memset(&r, 0x5A, sizeof r); /* every field must be written */
 	strcpy(r.tensor, "out");
-	ref_compare(out, ref, tol, n, &r);
+	refcheck_compare(out, ref, tol, n, &r);
 	assert_string_equal(r.tensor, "out"); /* other fields untouched */
 	return r;
 }
@@ -32,7 +32,7 @@ static void test_within_tolerance(void **state)
 	const bf16_t out[] = { 0x3F80, 0x3FC0, 0x4000 };
 	const double ref[] = { 1.0, 1.25, 2.0625 };
 	const double tol[] = { 0.0, 0.5, 0.125 };
-	struct res_output r = run(out, ref, tol, 3);
+	struct results_output r = run(out, ref, tol, 3);
 	assert_true(r.ref_ok);
 	assert_true(r.max_abs_err == 0.25);   /* |1.5 - 1.25| */
 	assert_true(r.max_err_ratio == 0.5);  /* 0.0625 / 0.125 = 0.5, 0.25 / 0.5 = 0.5 */
@@ -45,7 +45,7 @@ static void test_outside_tolerance(void **state)
 	const bf16_t out[] = { 0x3F80, 0x4000 };
 	const double ref[] = { 1.0, 1.75 };
 	const double tol[] = { 0.1, 0.125 };
-	struct res_output r = run(out, ref, tol, 2);
+	struct results_output r = run(out, ref, tol, 2);
 	assert_false(r.ref_ok);
 	assert_true(r.max_abs_err == 0.25);
 	assert_true(r.max_err_ratio == 2.0);
@@ -58,7 +58,7 @@ static void test_boundary(void **state)
 	const bf16_t out[] = { 0x4000, 0x3F80 };
 	const double ref[] = { 1.75, 1.0 };
 	const double tol[] = { 0.25, 0.0 };
-	struct res_output r = run(out, ref, tol, 2);
+	struct results_output r = run(out, ref, tol, 2);
 	assert_true(r.ref_ok);
 	assert_true(r.max_err_ratio == 1.0);
 	const double tol0[] = { 0.25, 0.0 };
@@ -74,7 +74,7 @@ static void test_nan_semantics(void **state)
 	const bf16_t nan_out[] = { 0x7FFF, 0xFFC1 };
 	const double ref_nan[] = { NAN, NAN };
 	const double tol[] = { 0.0, 0.0 };
-	struct res_output r = run(nan_out, ref_nan, tol, 2);
+	struct results_output r = run(nan_out, ref_nan, tol, 2);
 	assert_true(r.ref_ok);
 	assert_true(r.max_abs_err == 0.0);
 
@@ -116,7 +116,7 @@ static void test_skipped(void **state)
 	const bf16_t out[] = { 0x7FFF, 0x3F80, 0x7F80, 0x4000 };
 	const double ref[] = { 5.0, 1.0, 0.0, 2.0 };
 	const double tol[] = { NAN, 0.0, NAN, 0.0 };
-	struct res_output r = run(out, ref, tol, 4);
+	struct results_output r = run(out, ref, tol, 4);
 	assert_true(r.ref_ok);
 	assert_int_equal(r.ref_skipped, 2);
 	assert_true(r.max_abs_err == 0.0);
@@ -126,7 +126,7 @@ static void test_skipped(void **state)
 static void test_empty(void **state)
 {
 	(void)state;
-	struct res_output r = run(NULL, NULL, NULL, 0);
+	struct results_output r = run(NULL, NULL, NULL, 0);
 	assert_true(r.ref_ok);
 	assert_int_equal(r.ref_skipped, 0);
 	assert_true(r.max_abs_err == 0.0 && r.max_err_ratio == 0.0);

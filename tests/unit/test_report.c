@@ -35,14 +35,14 @@
 
 #include <cmocka.h>
 
-#include "../../harness/plot.h"
-#include "../../harness/report.h"
+#include "print/plot.h"
+#include "print/report.h"
 
 static const double PATTERN[5] = { 1.0, 1.1, 0.9, 1.05, 0.95 };
 
-static void add_kernel(struct res_slot *s, const char *name, const char *family, double share, double wall)
+static void add_kernel(struct results_slot *s, const char *name, const char *family, double share, double wall)
 {
-	struct res_kernel *k = &s->kernels[s->n_kernels++];
+	struct results_kernel *k = &s->kernels[s->n_kernels++];
 	snprintf(k->name, sizeof k->name, "%s", name);
 	snprintf(k->family, sizeof k->family, "%s", family);
 	k->launches = s->n_samples;
@@ -50,7 +50,7 @@ static void add_kernel(struct res_slot *s, const char *name, const char *family,
 	k->min_ns = k->max_ns = k->total_ns / s->n_samples;
 }
 
-static void make_slot(struct res_slot *s, const char *label, char arm, double base_ns)
+static void make_slot(struct results_slot *s, const char *label, char arm, double base_ns)
 {
 	double wall = 0;
 	snprintf(s->label, sizeof s->label, "%s", label);
@@ -64,7 +64,7 @@ static void make_slot(struct res_slot *s, const char *label, char arm, double ba
 		wall += s->samples_ns[i] = base_ns * PATTERN[i];
 	s->median_ns = base_ns; /* median of the pattern is 1.0 */
 	s->noise = 0.079;
-	snprintf(s->stop_reason, sizeof s->stop_reason, "target_noise");
+	snprintf(s->stopping_reason, sizeof s->stopping_reason, "target_noise");
 	s->kernels = calloc(2, sizeof *s->kernels);
 	if (arm == 'a') {
 		add_kernel(s, "vectorized_layer_norm_kernel<c10::BFloat16, float, false>", "LayerNorm", 0.5, wall);
@@ -81,7 +81,7 @@ static void make_slot(struct res_slot *s, const char *label, char arm, double ba
 	s->outputs[0].ref_ok = true;
 }
 
-static void make_case(struct res_case *c, const char *name, double a2_ns)
+static void make_case(struct results_case *c, const char *name, double a2_ns)
 {
 	snprintf(c->name, sizeof c->name, "%s", name);
 	snprintf(c->shape, sizeof c->shape, "1x16x256");
@@ -93,9 +93,9 @@ static void make_case(struct res_case *c, const char *name, double a2_ns)
 	make_slot(&c->slots[2], "A2", 'a', a2_ns);
 }
 
-static struct res_run *make_run(int64_t id, const char *device)
+static struct results_run *make_run(int64_t id, const char *device)
 {
-	struct res_run *r = calloc(1, sizeof *r);
+	struct results_run *r = calloc(1, sizeof *r);
 	r->id = id;
 	snprintf(r->status, sizeof r->status, "ok");
 	snprintf(r->started_at, sizeof r->started_at, "2026-11-29T12:00:00Z");
@@ -117,7 +117,7 @@ static struct res_run *make_run(int64_t id, const char *device)
 	r->cases = calloc(2, sizeof *r->cases);
 	make_case(&r->cases[0], "ln_modulate", 100e3);
 	make_case(&r->cases[1], "img|txt", 110e3);
-	struct res_clocks *c = &r->cases[0].slots[1].clocks_after;
+	struct results_clocks *c = &r->cases[0].slots[1].clocks_after;
 	c->valid = true;
 	c->sm_mhz = 1755;
 	c->mem_mhz = 2619;
@@ -126,7 +126,7 @@ static struct res_run *make_run(int64_t id, const char *device)
 	return r;
 }
 
-static struct prof_profile PROFILE = { .file = "h200.ini", .name = "H200", .noise_floor = 0.01,
+static struct profile PROFILE = { .file = "h200.ini", .name = "H200", .noise_floor = 0.01,
 				       .gate_max_regression_pct = 5 };
 
 static char dir[64];
@@ -174,19 +174,19 @@ static void contains(const char *text, const char *want)
 		fail_msg("report lacks \"%s\"", want);
 }
 
-static void write_report(const struct res_run *r, bool no_plots, struct rpt_outcome *out)
+static void write_report(const struct results_run *r, bool no_plots, struct report_outcome *out)
 {
-	struct rpt_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots };
+	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots };
 	struct ab_diag d = { "" };
-	if (rpt_write(r, &o, out, &d) != AB_OK)
-		fail_msg("rpt_write: %s", d.msg);
+	if (report_write(r, &o, out, &d) != AB_OK)
+		fail_msg("report_write: %s", d.msg);
 }
 
 static void test_sections_and_numbers(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run(12, "NVIDIA H200");
-	struct rpt_outcome out;
+	struct results_run *r = make_run(12, "NVIDIA H200");
+	struct report_outcome out;
 	write_report(r, true, &out);
 	assert_true(out.plots_skipped);
 	char *md = slurp("report.md");
@@ -227,14 +227,14 @@ static void test_sections_and_numbers(void **state)
 	assert_null(strstr(md, "/opt/"));
 	assert_null(strstr(md, "/usr/"));
 	free(md);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_charts_written_with_relative_data(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run(12, "NVIDIA H200");
-	struct rpt_outcome out;
+	struct results_run *r = make_run(12, "NVIDIA H200");
+	struct report_outcome out;
 	write_report(r, true, &out);
 	static const char *const stems[] = { "speedup", "kernels-ln_modulate", "kernels-img_txt", "samples-ln_modulate",
 					     "samples-img_txt" };
@@ -262,7 +262,7 @@ static void test_charts_written_with_relative_data(void **state)
 	contains(md, "_Chart `speedup.png` not drawn: charts turned off. Its data and script are `speedup.dat` and "
 		     "`speedup.gp`._");
 	free(md);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static bool have_gnuplot(void)
@@ -286,12 +286,12 @@ static void test_pngs_valid(void **state)
 		print_message("gnuplot not found: PNG checks skipped\n");
 		skip();
 	}
-	struct res_run *r = make_run(12, "NVIDIA H200"), *peer = make_run(9, "CPU Xeon");
-	const struct res_run *peers[] = { peer };
-	struct rpt_options o = { dir, &PROFILE, NULL, peers, 1, false };
-	struct rpt_outcome out;
+	struct results_run *r = make_run(12, "NVIDIA H200"), *peer = make_run(9, "CPU Xeon");
+	const struct results_run *peers[] = { peer };
+	struct report_options o = { dir, &PROFILE, NULL, peers, 1, false };
+	struct report_outcome out;
 	struct ab_diag d = { "" };
-	assert_int_equal(rpt_write(r, &o, &out, &d), AB_OK);
+	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
 	assert_int_equal(out.n_plot_failures, 0);
 	assert_int_equal(out.n_plots, 5);
 	assert_false(out.plots_skipped);
@@ -322,15 +322,15 @@ static void test_pngs_valid(void **state)
 	snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot speedup.gp 2>/dev/null", dir);
 	assert_int_equal(system(cmd), 0);
 	assert_png("speedup.png");
-	res_run_free(r);
-	res_run_free(peer);
+	results_run_free(r);
+	results_run_free(peer);
 }
 
 static void test_without_gnuplot(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run(12, "NVIDIA H200");
-	struct rpt_outcome out;
+	struct results_run *r = make_run(12, "NVIDIA H200");
+	struct report_outcome out;
 	char *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
 	setenv("PATH", "/nonexistent-abbench-test", 1);
 	write_report(r, false, &out);
@@ -346,45 +346,45 @@ static void test_without_gnuplot(void **state)
 	contains(md, "_Chart `speedup.png` not drawn: gnuplot not found on PATH");
 	contains(md, "- charts: skipped: gnuplot not found");
 	free(md);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_no_model_and_no_profile(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run(3, "NVIDIA H200");
+	struct results_run *r = make_run(3, "NVIDIA H200");
 	r->steps = 0;
-	struct rpt_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true };
-	struct rpt_outcome out;
+	struct report_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true };
+	struct report_outcome out;
 	struct ab_diag d;
-	assert_int_equal(rpt_write(r, &o, &out, &d), AB_OK);
+	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
 	char *md = slurp("report.md");
 	contains(md, "The scenario has no [model] section (steps, forwards_per_step): no projection.");
 	contains(md, "| 10.00% | not judged (no device profile) |");
 	contains(md, "- profile note: no profile: nothing in profiles");
 	free(md);
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_refuses_unfinished_run(void **state)
 {
 	(void)state;
-	struct res_run *r = make_run(4, "NVIDIA H200");
+	struct results_run *r = make_run(4, "NVIDIA H200");
 	snprintf(r->status, sizeof r->status, "failed");
-	struct rpt_options o = { dir, &PROFILE, NULL, NULL, 0, true };
-	struct rpt_outcome out;
+	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, true };
+	struct report_outcome out;
 	struct ab_diag d;
-	assert_int_equal(rpt_write(r, &o, &out, &d), AB_ERR_DATA);
+	assert_int_equal(report_write(r, &o, &out, &d), AB_ERR_DATA);
 	assert_string_equal(d.msg, "run 4 is 'failed', not 'ok': nothing to report");
 	assert_false(exists("report.md"));
-	res_run_free(r);
+	results_run_free(r);
 }
 
 static void test_pick_peers(void **state)
 {
 	(void)state;
 	/* newest first: the newest ok run of smoke on each other device */
-	const struct res_run_summary list[] = {
+	const struct results_run_summary list[] = {
 		{ .id = 9, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA H200" },
 		{ .id = 8, .status = "failed", .scenario_name = "smoke", .device = "NVIDIA A100" },
 		{ .id = 7, .status = "ok", .scenario_name = "glm_1024", .device = "NVIDIA A100" },
@@ -393,16 +393,16 @@ static void test_pick_peers(void **state)
 		{ .id = 4, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100" },
 		{ .id = 3, .status = "ok", .scenario_name = "smoke", .device = "CPU Xeon" },
 	};
-	struct res_run *r = make_run(9, "NVIDIA H200");
+	struct results_run *r = make_run(9, "NVIDIA H200");
 	int64_t ids[8];
-	int n = rpt_pick_peers(list, 7, r, ids, 8);
+	int n = report_pick_peers(list, 7, r, ids, 8);
 	assert_int_equal(n, 2);
 	assert_true(ids[0] == 6 && ids[1] == 5);
-	assert_int_equal(rpt_pick_peers(list, 7, r, ids, 1), 1);
+	assert_int_equal(report_pick_peers(list, 7, r, ids, 1), 1);
 	char buf[64];
-	rpt_default_dir(42, buf, sizeof buf);
+	report_default_dir(42, buf, sizeof buf);
 	assert_string_equal(buf, "reports/run-42");
-	res_run_free(r);
+	results_run_free(r);
 }
 
 int main(void)

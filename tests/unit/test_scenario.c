@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/scenario.h"
+#include "config/scenario.h"
 
 #define MIN_TEXT "[case a]\nsite = ln_modulate\nshape = 1x16x256\n"
 #define BAD_DIR "tests/scenarios/bad"
@@ -29,7 +29,7 @@ static struct scenario *parse_file_ok(const char *path)
 {
 	struct scenario *s = (struct scenario *)1;
 	struct ab_diag d = { "" };
-	enum ab_rc rc = scn_parse_file(path, &s, &d);
+	enum ab_rc rc = scenario_parse_file(path, &s, &d);
 	if (rc != AB_OK)
 		fail_msg("%s: %s", path, d.msg);
 	assert_non_null(s);
@@ -40,12 +40,12 @@ static struct scenario *parse_text_ok(const char *text)
 {
 	struct scenario *s = NULL;
 	struct ab_diag d = { "" };
-	if (scn_parse_text("t.ini", text, &s, &d) != AB_OK)
+	if (scenario_parse_text("t.ini", text, &s, &d) != AB_OK)
 		fail_msg("%s", d.msg);
 	return s;
 }
 
-static const struct scn_case *find_case(const struct scenario *s, const char *name)
+static const struct scenario_case *find_case(const struct scenario *s, const char *name)
 {
 	for (int i = 0; i < s->n_cases; i++)
 		if (strcmp(s->cases[i].name, name) == 0)
@@ -54,7 +54,7 @@ static const struct scn_case *find_case(const struct scenario *s, const char *na
 	return NULL;
 }
 
-static void assert_shape(const struct scn_case *c, const char *want)
+static void assert_shape(const struct scenario_case *c, const char *want)
 {
 	char buf[96];
 	site_format_shape(&c->shape, buf, sizeof buf);
@@ -96,7 +96,7 @@ static void test_glm_1024(void **state)
 	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
 	assert_string_equal(s->path, "scenarios/glm_1024.ini");
 	assert_string_equal(s->name, "glm_1024");
-	assert_int_equal(s->backend, SCN_BACKEND_AUTO);
+	assert_int_equal(s->backend, SCENARIO_BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 20261129u);
@@ -107,7 +107,7 @@ static void test_glm_1024(void **state)
 	assert_true(s->sampling.max_time_ms == 2000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCN_GAPS_INCLUDE);
+	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_INCLUDE);
 	assert_string_equal(s->arm_a, "eager");
 	assert_string_equal(s->arm_b, "fused");
 	assert_int_equal(s->steps, 30);
@@ -127,7 +127,7 @@ static void test_glm_1024(void **state)
 		{ "txt_gate_add", "residual_gate_add", "1x264x4096", 30, 264, 4096 },
 	};
 	for (int i = 0; i < 6; i++) {
-		const struct scn_case *c = &s->cases[i];
+		const struct scenario_case *c = &s->cases[i];
 		assert_string_equal(c->name, want[i].name);
 		assert_string_equal(c->site->name, want[i].site);
 		assert_shape(c, want[i].shape);
@@ -137,7 +137,7 @@ static void test_glm_1024(void **state)
 		assert_int_equal(c->dims.width, 4096);
 		assert_true(c->eps == 1e-5);
 		assert_false(c->affine);
-		assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+		assert_int_equal(c->input.dist, SCENARIO_DIST_NORMAL);
 		assert_true(c->input.mean == 0 && c->input.std == 1);
 	}
 	assert_int_equal(s->cases[2].dims.heads, 32);
@@ -148,7 +148,7 @@ static void test_glm_1024(void **state)
 	assert_string_equal(s->text, bytes);
 	free(bytes);
 	assert_int_equal(strlen(s->hash), 64);
-	scn_free(s);
+	scenario_free(s);
 }
 
 static void test_smoke_and_aa(void **state)
@@ -179,26 +179,26 @@ static void test_smoke_and_aa(void **state)
 	}
 	assert_shape(find_case(smoke, "qk_layernorm"), "1x8x4x128");
 	assert_shape(find_case(smoke, "ln_modulate_short"), "1x4x64");
-	scn_free(smoke);
-	scn_free(aa);
+	scenario_free(smoke);
+	scenario_free(aa);
 }
 
 static void test_hostile(void **state)
 {
 	(void)state;
 	struct scenario *s = parse_file_ok("scenarios/hostile.ini");
-	const struct scn_case *c = find_case(s, "offset_1e5");
-	assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+	const struct scenario_case *c = find_case(s, "offset_1e5");
+	assert_int_equal(c->input.dist, SCENARIO_DIST_NORMAL);
 	assert_true(c->input.mean == 1e5 && c->input.std == 1);
 	c = find_case(s, "offset_1000");
 	assert_true(c->input.mean == 1000 && c->input.std == 1);
 	c = find_case(s, "constant_1000");
-	assert_int_equal(c->input.dist, SCN_DIST_CONSTANT);
+	assert_int_equal(c->input.dist, SCENARIO_DIST_CONSTANT);
 	assert_true(c->input.value == 1000);
 	assert_true(find_case(s, "constant_1e5")->input.value == 1e5);
-	assert_int_equal(find_case(s, "special")->input.dist, SCN_DIST_SPECIAL);
+	assert_int_equal(find_case(s, "special")->input.dist, SCENARIO_DIST_SPECIAL);
 	c = find_case(s, "uniform_100");
-	assert_int_equal(c->input.dist, SCN_DIST_UNIFORM);
+	assert_int_equal(c->input.dist, SCENARIO_DIST_UNIFORM);
 	assert_true(c->input.low == -100 && c->input.high == 100);
 	assert_int_equal(find_case(s, "one_row")->dims.rows, 1);
 	assert_int_equal(find_case(s, "short_rows_32")->dims.rows, 16384);
@@ -209,7 +209,7 @@ static void test_hostile(void **state)
 	assert_false(find_case(s, "w3072")->affine);
 	/* count defaults to 1 where the file gives none */
 	assert_int_equal(find_case(s, "special")->count, 1);
-	scn_free(s);
+	scenario_free(s);
 }
 
 static void test_qk_heads(void **state)
@@ -220,15 +220,15 @@ static void test_qk_heads(void **state)
 	char name[32];
 	for (int i = 0; i < 3; i++) {
 		snprintf(name, sizeof name, "qk_d%d", (int)dims[i]);
-		const struct scn_case *c = find_case(s, name);
+		const struct scenario_case *c = find_case(s, name);
 		assert_string_equal(c->site->name, "qk_layernorm");
 		assert_int_equal(c->dims.row_len, dims[i]);
 		assert_int_equal(c->dims.heads, 32);
 		assert_int_equal(c->dims.rows, 4360 * 32);
 		snprintf(name, sizeof name, "qk_d%d_special", (int)dims[i]);
-		assert_int_equal(find_case(s, name)->input.dist, SCN_DIST_SPECIAL);
+		assert_int_equal(find_case(s, name)->input.dist, SCENARIO_DIST_SPECIAL);
 	}
-	scn_free(s);
+	scenario_free(s);
 }
 
 /* ---- defaults, overrides, helpers ---------------------------------------- */
@@ -238,10 +238,10 @@ static void test_defaults(void **state)
 	(void)state;
 	struct scenario *s = NULL;
 	struct ab_diag d = { "" };
-	assert_int_equal(scn_parse_text("some/dir/minimal.ini", MIN_TEXT, &s, &d), AB_OK);
+	assert_int_equal(scenario_parse_text("some/dir/minimal.ini", MIN_TEXT, &s, &d), AB_OK);
 	assert_string_equal(s->name, "minimal");
 	assert_string_equal(s->description, "");
-	assert_int_equal(s->backend, SCN_BACKEND_AUTO);
+	assert_int_equal(s->backend, SCENARIO_BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 1);
@@ -251,24 +251,24 @@ static void test_defaults(void **state)
 	assert_true(s->sampling.min_time_ms == 500 && s->sampling.max_time_ms == 15000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCN_GAPS_INCLUDE);
+	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_INCLUDE);
 	assert_string_equal(s->arm_a, "eager");
 	assert_string_equal(s->arm_b, "fused");
 	assert_int_equal(s->steps, 1);
 	assert_int_equal(s->forwards_per_step, 1);
 	assert_int_equal(s->n_cases, 1);
-	const struct scn_case *c = &s->cases[0];
+	const struct scenario_case *c = &s->cases[0];
 	assert_true(c->eps == 1e-5);
 	assert_false(c->affine);
 	assert_int_equal(c->count, 1);
 	assert_int_equal(c->line, 1);
-	assert_int_equal(c->input.dist, SCN_DIST_NORMAL);
+	assert_int_equal(c->input.dist, SCENARIO_DIST_NORMAL);
 	assert_true(c->input.mean == 0 && c->input.std == 1 && c->input.low == -1 && c->input.high == 1 &&
 		    c->input.value == 1);
 	/* printf '[case a]\nsite = ln_modulate\nshape = 1x16x256\n' | sha256sum */
 	assert_string_equal(s->hash, "e6a73f5f6aa7cc8b664f137d1df69ca7968abbe3d6cac4dafcc8c62d2c5fe342");
 	assert_string_equal(s->text, MIN_TEXT);
-	scn_free(s);
+	scenario_free(s);
 }
 
 /* [scenario] may come after the cases; a case overrides single fields of
@@ -293,15 +293,15 @@ static void test_input_overrides(void **state)
 					   "input_low = -5\n"
 					   "input_high = 5\n"
 					   "input_mean = 3\n");
-	const struct scn_case *own = find_case(s, "own"), *inh = find_case(s, "inherit"), *oth = find_case(s, "other");
-	assert_int_equal(own->input.dist, SCN_DIST_UNIFORM);
+	const struct scenario_case *own = find_case(s, "own"), *inh = find_case(s, "inherit"), *oth = find_case(s, "other");
+	assert_int_equal(own->input.dist, SCENARIO_DIST_UNIFORM);
 	assert_true(own->input.low == -5 && own->input.high == 10 && own->input.mean == 3);
-	assert_int_equal(inh->input.dist, SCN_DIST_UNIFORM);
+	assert_int_equal(inh->input.dist, SCENARIO_DIST_UNIFORM);
 	assert_true(inh->input.low == -5 && inh->input.high == 5);
-	assert_int_equal(oth->input.dist, SCN_DIST_CONSTANT);
+	assert_int_equal(oth->input.dist, SCENARIO_DIST_CONSTANT);
 	assert_true(oth->input.value == -2.5 && oth->input.low == -5);
 	assert_int_equal(inh->line, 5);
-	scn_free(s);
+	scenario_free(s);
 }
 
 /* Every value form the documentation promises. */
@@ -327,16 +327,16 @@ static void test_value_forms(void **state)
 					   "affine = yes\r\n"
 					   "eps = 1e-6\r\n"
 					   "count = 7\r\n");
-	assert_int_equal(s->backend, SCN_BACKEND_CPU);
+	assert_int_equal(s->backend, SCENARIO_BACKEND_CPU);
 	assert_true(s->seed == UINT64_MAX);
 	assert_false(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCN_GAPS_HIDE);
+	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_HIDE);
 	assert_string_equal(s->bracket, "ABABA");
 	assert_string_equal(s->description, "speed; not accuracy");
 	assert_true(s->sampling.target_noise == 0.02);
 	assert_int_equal(s->sampling.warmup, 0);
 	assert_int_equal(s->steps, 4);
-	const struct scn_case *c = &s->cases[0];
+	const struct scenario_case *c = &s->cases[0];
 	assert_string_equal(c->name, "x.y-z_1");
 	assert_int_equal(c->line, 14);
 	assert_true(c->affine);
@@ -344,7 +344,7 @@ static void test_value_forms(void **state)
 	assert_int_equal(c->count, 7);
 	assert_int_equal(c->dims.batch, 2);
 	assert_int_equal(c->dims.rows, 16);
-	scn_free(s);
+	scenario_free(s);
 }
 
 static void test_keep_only(void **state)
@@ -352,39 +352,39 @@ static void test_keep_only(void **state)
 	(void)state;
 	struct ab_diag d = { "" };
 	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
-	assert_int_equal(scn_keep_only(s, "nope", &d), AB_ERR_USAGE);
+	assert_int_equal(scenario_keep_only(s, "nope", &d), AB_ERR_USAGE);
 	assert_string_equal(d.msg, "no case 'nope' in 'scenarios/glm_1024.ini' (cases: img_ln_modulate, "
 				   "txt_ln_modulate, qk_layernorm, ln_continuous, img_gate_add, txt_gate_add)");
 	assert_int_equal(s->n_cases, 6);
-	assert_int_equal(scn_keep_only(s, "ln_continuous", &d), AB_OK);
+	assert_int_equal(scenario_keep_only(s, "ln_continuous", &d), AB_OK);
 	assert_int_equal(s->n_cases, 1);
 	assert_string_equal(s->cases[0].name, "ln_continuous");
 	assert_int_equal(s->cases[0].count, 1);
-	scn_free(s);
+	scenario_free(s);
 }
 
 static void test_strings(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_string_equal(scn_backend_str(SCN_BACKEND_AUTO), "auto");
-	assert_string_equal(scn_backend_str(SCN_BACKEND_CPU), "cpu");
-	assert_string_equal(scn_backend_str(SCN_BACKEND_CUDA), "cuda");
-	assert_string_equal(scn_dist_str(SCN_DIST_NORMAL), "normal");
-	assert_string_equal(scn_dist_str(SCN_DIST_UNIFORM), "uniform");
-	assert_string_equal(scn_dist_str(SCN_DIST_CONSTANT), "constant");
-	assert_string_equal(scn_dist_str(SCN_DIST_SPECIAL), "special");
-	struct scn_input in = { SCN_DIST_NORMAL, 0, 1, -1, 1, 1 };
-	scn_input_describe(&in, buf, sizeof buf);
+	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_AUTO), "auto");
+	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_CPU), "cpu");
+	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_CUDA), "cuda");
+	assert_string_equal(scenario_dist_str(SCENARIO_DIST_NORMAL), "normal");
+	assert_string_equal(scenario_dist_str(SCENARIO_DIST_UNIFORM), "uniform");
+	assert_string_equal(scenario_dist_str(SCENARIO_DIST_CONSTANT), "constant");
+	assert_string_equal(scenario_dist_str(SCENARIO_DIST_SPECIAL), "special");
+	struct scenario_input in = { SCENARIO_DIST_NORMAL, 0, 1, -1, 1, 1 };
+	scenario_input_describe(&in, buf, sizeof buf);
 	assert_string_equal(buf, "normal(mean=0,std=1)");
-	in = (struct scn_input){ SCN_DIST_UNIFORM, 0, 1, -100, 100, 1 };
-	scn_input_describe(&in, buf, sizeof buf);
+	in = (struct scenario_input){ SCENARIO_DIST_UNIFORM, 0, 1, -100, 100, 1 };
+	scenario_input_describe(&in, buf, sizeof buf);
 	assert_string_equal(buf, "uniform(low=-100,high=100)");
-	in = (struct scn_input){ SCN_DIST_CONSTANT, 0, 1, -1, 1, 1000 };
-	scn_input_describe(&in, buf, sizeof buf);
+	in = (struct scenario_input){ SCENARIO_DIST_CONSTANT, 0, 1, -1, 1, 1000 };
+	scenario_input_describe(&in, buf, sizeof buf);
 	assert_string_equal(buf, "constant(1000)");
-	in = (struct scn_input){ SCN_DIST_SPECIAL, 1e5, 0.5, -1, 1, 1 };
-	scn_input_describe(&in, buf, sizeof buf);
+	in = (struct scenario_input){ SCENARIO_DIST_SPECIAL, 1e5, 0.5, -1, 1, 1 };
+	scenario_input_describe(&in, buf, sizeof buf);
 	assert_string_equal(buf, "special(mean=100000,std=0.5)");
 }
 
@@ -395,7 +395,7 @@ static void expect_error(const char *text, const char *msg)
 {
 	struct scenario *s = (struct scenario *)1;
 	struct ab_diag d = { "" };
-	enum ab_rc rc = scn_parse_text("t.ini", text, &s, &d);
+	enum ab_rc rc = scenario_parse_text("t.ini", text, &s, &d);
 	if (rc != AB_ERR_INPUT || strcmp(d.msg, msg) != 0)
 		fail_msg("text:\n%s\ngot rc %d: %s\nwant: %s", text, (int)rc, d.msg, msg);
 	assert_null(s);
@@ -467,7 +467,7 @@ static void test_errors_bracket(void **state)
 	/* 16 slots is the most allowed */
 	struct scenario *s = parse_text_ok("[scenario]\nbracket = ABABABABABABABBA\n" CASE_A);
 	assert_string_equal(s->bracket, "ABABABABABABABBA");
-	scn_free(s);
+	scenario_free(s);
 }
 
 static void test_errors_numbers(void **state)
@@ -563,7 +563,7 @@ static void test_errors_sites(void **state)
 	/* twopass is fine where every case's site has it */
 	struct scenario *s = parse_text_ok("[arms]\nb = twopass\n" CASE_A);
 	assert_string_equal(s->arm_b, "twopass");
-	scn_free(s);
+	scenario_free(s);
 }
 
 /* inih's buffer is 200 bytes with room for "\r\n\0": 197 characters is the
@@ -579,7 +579,7 @@ static void test_line_length(void **state)
 			 crlf ? "\r" : "");
 		struct scenario *s = parse_text_ok(text);
 		assert_string_equal(s->description, desc);
-		scn_free(s);
+		scenario_free(s);
 		strcat(desc, "d");
 		snprintf(text, sizeof text, "[scenario]%s\ndescription = %s%s\n" CASE_A, crlf ? "\r" : "", desc,
 			 crlf ? "\r" : "");
@@ -597,11 +597,11 @@ static void test_errors_files(void **state)
 	(void)state;
 	struct scenario *s = (struct scenario *)1;
 	struct ab_diag d = { "" };
-	assert_int_equal(scn_parse_file("tests/scenarios/no_such_file.ini", &s, &d), AB_ERR_IO);
+	assert_int_equal(scenario_parse_file("tests/scenarios/no_such_file.ini", &s, &d), AB_ERR_IO);
 	assert_string_equal(d.msg, "cannot open 'tests/scenarios/no_such_file.ini': No such file or directory");
 	assert_null(s);
 	s = (struct scenario *)1;
-	assert_int_equal(scn_parse_file("tests/scenarios", &s, &d), AB_ERR_IO);
+	assert_int_equal(scenario_parse_file("tests/scenarios", &s, &d), AB_ERR_IO);
 	assert_string_equal(d.msg, "cannot read 'tests/scenarios': Is a directory");
 	assert_null(s);
 
@@ -613,7 +613,7 @@ static void test_errors_files(void **state)
 	fwrite("[case a]\nsite = ln_modulate\nsha\0pe = 1x16x256\n", 1, 46, f);
 	fclose(f);
 	s = (struct scenario *)1;
-	assert_int_equal(scn_parse_file(path, &s, &d), AB_ERR_INPUT);
+	assert_int_equal(scenario_parse_file(path, &s, &d), AB_ERR_INPUT);
 	char want[128];
 	snprintf(want, sizeof want, "%s:3: the file contains a NUL byte (not a text file?)", path);
 	assert_string_equal(d.msg, want);
@@ -627,7 +627,7 @@ static void test_errors_files(void **state)
 	fputc(';', f);
 	fclose(f);
 	s = (struct scenario *)1;
-	assert_int_equal(scn_parse_file(path, &s, &d), AB_ERR_INPUT);
+	assert_int_equal(scenario_parse_file(path, &s, &d), AB_ERR_INPUT);
 	snprintf(want, sizeof want, "%s: file is larger than 1048576 bytes, too large for a scenario", path);
 	assert_string_equal(d.msg, want);
 	assert_null(s);
@@ -659,7 +659,7 @@ static void test_bad_files(void **state)
 		free(text);
 		struct scenario *s = (struct scenario *)1;
 		struct ab_diag d = { "" };
-		enum ab_rc rc = scn_parse_file(path, &s, &d);
+		enum ab_rc rc = scenario_parse_file(path, &s, &d);
 		if (rc != AB_ERR_INPUT || strcmp(d.msg, want) != 0)
 			fail_msg("%s: got rc %d: %s\nwant: %s", path, (int)rc, d.msg, want);
 		assert_null(s);

@@ -23,10 +23,10 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../../harness/refcheck.h"
-#include "../../kernels/bf16.h"
-#include "../../kernels/site.h"
-#include "../../kernels/site_layout.h"
+#include "run/refcheck.h"
+#include "kernels/bf16.h"
+#include "kernels/site.h"
+#include "kernels/site_layout.h"
 
 /* ---- a case: the site, its args and every tensor's buffer ---- */
 
@@ -208,8 +208,8 @@ static bool tc_ref_ok(struct tcase *c, float ref_eps, double *worst, int64_t *sk
 	*worst = 0;
 	*skipped = 0;
 	for (int o = 0; o < n_out; o++) {
-		struct res_output r;
-		ref_compare(c->a.t[outs[o]], ref[o], tol[o], c->elems[outs[o]], &r);
+		struct results_output r;
+		refcheck_compare(c->a.t[outs[o]], ref[o], tol[o], c->elems[outs[o]], &r);
 		ok = ok && r.ref_ok;
 		*worst = fmax(*worst, r.max_err_ratio);
 		*skipped += r.ref_skipped;

@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "../../harness/stats.h"
+#include "analysis/stats.h"
 
 /* cmocka 1.1 compares only floats; doubles need their own check. */
 #define assert_double_equal(a, b, tol)                                                  \
@@ -42,16 +42,16 @@ static void test_quantile_type7(void **state)
 	(void)state;
 	/* python: q 0 -> 1.0, 0.1 -> 1.0, 0.25 -> 1.75, 0.5 -> 3.5,
 	 * 0.9 -> 6.8999999999999995, 1 -> 9.0 */
-	assert_true(stat_quantile(X8, 8, 0) == 1.0);
-	assert_true(stat_quantile(X8, 8, 0.1) == 1.0);
-	assert_true(stat_quantile(X8, 8, 0.25) == 1.75);
-	assert_true(stat_quantile(X8, 8, 0.5) == 3.5);
-	assert_true(stat_quantile(X8, 8, 0.9) == 6.8999999999999995);
-	assert_true(stat_quantile(X8, 8, 1) == 9.0);
-	assert_true(stat_median(X8, 8) == 3.5);
-	assert_true(stat_median(X8, 7) == 3.0); /* 1 1 2 3 4 5 9 */
-	assert_true(stat_median(X8, 1) == 3.0);
-	assert_true(isnan(stat_quantile(X8, 0, 0.5)));
+	assert_true(stats_quantile(X8, 8, 0) == 1.0);
+	assert_true(stats_quantile(X8, 8, 0.1) == 1.0);
+	assert_true(stats_quantile(X8, 8, 0.25) == 1.75);
+	assert_true(stats_quantile(X8, 8, 0.5) == 3.5);
+	assert_true(stats_quantile(X8, 8, 0.9) == 6.8999999999999995);
+	assert_true(stats_quantile(X8, 8, 1) == 9.0);
+	assert_true(stats_median(X8, 8) == 3.5);
+	assert_true(stats_median(X8, 7) == 3.0); /* 1 1 2 3 4 5 9 */
+	assert_true(stats_median(X8, 1) == 3.0);
+	assert_true(isnan(stats_quantile(X8, 0, 0.5)));
 	/* the input is left alone */
 	assert_true(X8[0] == 3 && X8[5] == 9);
 }
@@ -59,25 +59,25 @@ static void test_quantile_type7(void **state)
 static void test_mean_stdev_drift(void **state)
 {
 	(void)state;
-	assert_true(stat_mean(X8, 8) == 3.875);
-	assert_double_equal(stat_stdev(X8, 8), 2.748376143938713, 1e-14);
-	assert_true(isnan(stat_stdev(X8, 1)));
-	assert_true(isnan(stat_mean(X8, 0)));
-	assert_double_equal(stat_drift(100, 103), 0.03, 1e-15);
-	assert_double_equal(stat_drift(100, 97), 0.03, 1e-15);
-	assert_true(isnan(stat_drift(0, 1)));
+	assert_true(stats_mean(X8, 8) == 3.875);
+	assert_double_equal(stats_stdev(X8, 8), 2.748376143938713, 1e-14);
+	assert_true(isnan(stats_stdev(X8, 1)));
+	assert_true(isnan(stats_mean(X8, 0)));
+	assert_double_equal(stats_drift(100, 103), 0.03, 1e-15);
+	assert_double_equal(stats_drift(100, 97), 0.03, 1e-15);
+	assert_true(isnan(stats_drift(0, 1)));
 }
 
 static void test_mwu_scipy_doc_example(void **state)
 {
 	const double males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
 	(void)state;
-	struct stat_mwu r = stat_mann_whitney(males, 5, females, 4);
+	struct stats_mwu r = stats_mann_whitney(males, 5, females, 4);
 	assert_true(r.u == 17.0);
 	assert_double_equal(r.z, 1.5921683328090657, 1e-12);
 	assert_double_equal(r.p_value, 0.11134688653314041, 1e-12);
 	/* swapping the sides: U = na*nb - 17, same p, z negated */
-	r = stat_mann_whitney(females, 4, males, 5);
+	r = stats_mann_whitney(females, 4, males, 5);
 	assert_true(r.u == 3.0);
 	assert_double_equal(r.z, -1.5921683328090657, 1e-12);
 	assert_double_equal(r.p_value, 0.11134688653314041, 1e-12);
@@ -88,7 +88,7 @@ static void test_mwu_ties(void **state)
 	const double a[] = { 1, 2, 2, 3, 3, 3, 4, 5 }, b[] = { 3, 4, 4, 5, 5, 6, 7, 7, 8 };
 	(void)state;
 	/* python: U 7.5, z -2.727939278646863, p 0.006373133838085877 */
-	struct stat_mwu r = stat_mann_whitney(a, 8, b, 9);
+	struct stats_mwu r = stats_mann_whitney(a, 8, b, 9);
 	assert_true(r.u == 7.5);
 	assert_double_equal(r.z, -2.727939278646863, 1e-12);
 	assert_double_equal(r.p_value, 0.006373133838085877, 1e-12);
@@ -98,10 +98,10 @@ static void test_mwu_degenerate(void **state)
 {
 	const double a[] = { 2, 2, 2 }, b[] = { 2, 2 };
 	(void)state;
-	struct stat_mwu r = stat_mann_whitney(a, 3, b, 2);
+	struct stats_mwu r = stats_mann_whitney(a, 3, b, 2);
 	assert_true(r.u == 3.0); /* all mid-ranks 3: R_a = 9, U = 9 - 6 */
 	assert_true(r.z == 0 && r.p_value == 1);
-	r = stat_mann_whitney(a, 0, b, 2);
+	r = stats_mann_whitney(a, 0, b, 2);
 	assert_true(r.p_value == 1 && isnan(r.u));
 }
 
@@ -120,7 +120,7 @@ static void test_speedup_ci_golden(void **state)
 	make_ab(a, b);
 	/* python: point 1.3293413173652695, low 1.2780815569972197,
 	 * high 1.375794774088187 (level 0.95, 2000 resamples, seed 42) */
-	struct stat_interval ci = stat_speedup_ci(a, 40, b, 31, 0.95, 2000, 42);
+	struct stats_interval ci = stats_speedup_ci(a, 40, b, 31, 0.95, 2000, 42);
 	assert_double_equal(ci.point, 1.3293413173652695, 1e-15);
 	assert_double_equal(ci.low, 1.2780815569972197, 1e-12);
 	assert_double_equal(ci.high, 1.375794774088187, 1e-12);
@@ -128,7 +128,7 @@ static void test_speedup_ci_golden(void **state)
 	/* odd and even sizes: python (5,1,3) vs (2,4), 0.9, 500, seed 7:
 	 * point 1.0, low 0.25, high 2.5 */
 	const double c[] = { 5, 1, 3 }, e[] = { 2, 4 };
-	ci = stat_speedup_ci(c, 3, e, 2, 0.9, 500, 7);
+	ci = stats_speedup_ci(c, 3, e, 2, 0.9, 500, 7);
 	assert_true(ci.point == 1.0 && ci.low == 0.25 && ci.high == 2.5);
 }
 
@@ -137,17 +137,17 @@ static void test_speedup_ci_properties(void **state)
 	double a[40], b[31];
 	(void)state;
 	make_ab(a, b);
-	struct stat_interval c1 = stat_speedup_ci(a, 40, b, 31, 0.95, 500, 1);
-	struct stat_interval c2 = stat_speedup_ci(a, 40, b, 31, 0.95, 500, 1);
-	struct stat_interval c3 = stat_speedup_ci(a, 40, b, 31, 0.95, 500, 2);
+	struct stats_interval c1 = stats_speedup_ci(a, 40, b, 31, 0.95, 500, 1);
+	struct stats_interval c2 = stats_speedup_ci(a, 40, b, 31, 0.95, 500, 1);
+	struct stats_interval c3 = stats_speedup_ci(a, 40, b, 31, 0.95, 500, 2);
 	assert_true(c1.low == c2.low && c1.high == c2.high);
 	assert_true(c1.low != c3.low || c1.high != c3.high);
 	assert_true(c1.low <= c1.point && c1.point <= c1.high);
-	struct stat_interval wide = stat_speedup_ci(a, 40, b, 31, 0.99, 500, 1);
+	struct stats_interval wide = stats_speedup_ci(a, 40, b, 31, 0.99, 500, 1);
 	assert_true(wide.low <= c1.low && wide.high >= c1.high);
-	struct stat_interval none = stat_speedup_ci(a, 40, b, 31, 0.95, 0, 1);
+	struct stats_interval none = stats_speedup_ci(a, 40, b, 31, 0.95, 0, 1);
 	assert_true(none.point == c1.point && isnan(none.low) && isnan(none.high));
-	none = stat_speedup_ci(a, 0, b, 31, 0.95, 100, 1);
+	none = stats_speedup_ci(a, 0, b, 31, 0.95, 100, 1);
 	assert_true(isnan(none.point));
 }
 

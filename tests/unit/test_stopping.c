@@ -16,12 +16,12 @@
 
 #include <cmocka.h>
 
-#include "../../harness/stopping.h"
+#include "run/stopping.h"
 
-static struct scn_sampling rule(int min_samples, int max_samples, double min_time_ms, double max_time_ms,
+static struct scenario_sampling rule(int min_samples, int max_samples, double min_time_ms, double max_time_ms,
 				double target_noise)
 {
-	struct scn_sampling r = { 0 };
+	struct scenario_sampling r = { 0 };
 	r.min_samples = min_samples;
 	r.max_samples = max_samples;
 	r.min_time_ms = min_time_ms;
@@ -31,11 +31,11 @@ static struct scn_sampling rule(int min_samples, int max_samples, double min_tim
 }
 
 /* Feeds samples from gen(i) (i = 1, 2, ...) with 1 us of slot time each;
- * returns the count at which stop_add said stop, 0 if never by limit. */
-static int feed(struct stop_state *s, double (*gen)(int), int limit)
+ * returns the count at which stopping_add said stop, 0 if never by limit. */
+static int feed(struct stopping_state *s, double (*gen)(int), int limit)
 {
 	for (int i = 1; i <= limit; i++)
-		if (stop_add(s, gen(i), i * 1e3))
+		if (stopping_add(s, gen(i), i * 1e3))
 			return i;
 	return 0;
 }
@@ -64,122 +64,122 @@ static double drifting(int i)
 
 static void test_noise_value(void **state)
 {
-	struct scn_sampling r = rule(1000, 0, 0, 0, 0);
-	struct stop_state s;
+	struct scenario_sampling r = rule(1000, 0, 0, 0, 0);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
-	assert_true(isnan(stop_noise(&s)));
+	stopping_init(&s, &r);
+	assert_true(isnan(stopping_noise(&s)));
 	for (int i = 1; i <= 4; i++)
-		stop_add(&s, i, 0);
+		stopping_add(&s, i, 0);
 	/* python: stdev(1,2,3,4) / 2.5 = 0.5163977794943222 */
-	assert_true(fabs(stop_noise(&s) - 0.5163977794943222) < 1e-15);
+	assert_true(fabs(stopping_noise(&s) - 0.5163977794943222) < 1e-15);
 	assert_true(s.measured_ns == 10);
 }
 
 static void test_target_noise_waits_for_min_samples(void **state)
 {
-	struct scn_sampling r = rule(10, 1000, 0, 0, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(10, 1000, 0, 0, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, quiet, 1000), 10);
-	assert_int_equal(s.reason, STOP_TARGET_NOISE);
-	assert_string_equal(stop_reason_str(s.reason), "target_noise");
+	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
+	assert_string_equal(stopping_reason_str(s.reason), "target_noise");
 }
 
 static void test_target_noise_waits_for_min_time(void **state)
 {
 	/* 50 us of measured time at 1000.5 ns a sample on average: after 49
 	 * samples 49024 ns, after 50 samples 50025 ns */
-	struct scn_sampling r = rule(2, 1000, 0.05, 0, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(2, 1000, 0.05, 0, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, quiet, 1000), 50);
-	assert_int_equal(s.reason, STOP_TARGET_NOISE);
+	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 }
 
 static void test_noise_converged(void **state)
 {
-	struct scn_sampling r = rule(100, 10000, 0, 0, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(100, 10000, 0, 0, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, alternating, 10000), 107);
-	assert_int_equal(s.reason, STOP_NOISE_CONVERGED);
-	assert_int_equal(s.n_history, STOP_HISTORY);
-	assert_string_equal(stop_reason_str(s.reason), "noise_converged");
+	assert_int_equal(s.reason, STOPPING_NOISE_CONVERGED);
+	assert_int_equal(s.n_history, STOPPING_HISTORY);
+	assert_string_equal(stopping_reason_str(s.reason), "noise_converged");
 }
 
 static void test_zero_noise_converges(void **state)
 {
 	/* target 0 disables the target; a constant stream has noise 0 at every
 	 * check, a window of range 0: converged after 8 checks (n = 2..9) */
-	struct scn_sampling r = rule(2, 1000, 0, 0, 0);
-	struct stop_state s;
+	struct scenario_sampling r = rule(2, 1000, 0, 0, 0);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, constant, 1000), 9);
-	assert_int_equal(s.reason, STOP_NOISE_CONVERGED);
+	assert_int_equal(s.reason, STOPPING_NOISE_CONVERGED);
 }
 
 static void test_max_samples(void **state)
 {
-	struct scn_sampling r = rule(10, 40, 0, 0, 0.001);
-	struct stop_state s;
+	struct scenario_sampling r = rule(10, 40, 0, 0, 0.001);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, drifting, 1000), 40);
-	assert_int_equal(s.reason, STOP_MAX_SAMPLES);
-	assert_string_equal(stop_reason_str(s.reason), "max_samples");
+	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
+	assert_string_equal(stopping_reason_str(s.reason), "max_samples");
 	/* frozen afterwards */
-	assert_true(stop_add(&s, 1, 0));
+	assert_true(stopping_add(&s, 1, 0));
 	assert_int_equal(s.n, 40);
 }
 
 static void test_max_time(void **state)
 {
 	/* 1 us a sample against a 0.025 ms cap: the 25th sample reaches it */
-	struct scn_sampling r = rule(1000, 0, 0, 0.025, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(1000, 0, 0, 0.025, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	assert_int_equal(feed(&s, quiet, 1000), 25);
-	assert_int_equal(s.reason, STOP_MAX_TIME);
-	assert_string_equal(stop_reason_str(s.reason), "max_time");
+	assert_int_equal(s.reason, STOPPING_MAX_TIME);
+	assert_string_equal(stopping_reason_str(s.reason), "max_time");
 }
 
 static void test_check_time_for_discarded(void **state)
 {
-	struct scn_sampling r = rule(5, 100, 0, 1, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(5, 100, 0, 1, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
-	assert_false(stop_check_time(&s, 999999));
-	assert_int_equal(s.reason, STOP_NOT_YET);
-	assert_true(stop_check_time(&s, 1e6));
-	assert_int_equal(s.reason, STOP_MAX_TIME);
+	stopping_init(&s, &r);
+	assert_false(stopping_check_time(&s, 999999));
+	assert_int_equal(s.reason, STOPPING_NOT_YET);
+	assert_true(stopping_check_time(&s, 1e6));
+	assert_int_equal(s.reason, STOPPING_MAX_TIME);
 	assert_int_equal(s.n, 0);
 }
 
 static void test_order_target_before_caps(void **state)
 {
 	/* at n = 10 the target, max_samples and max_time all hold: target wins */
-	struct scn_sampling r = rule(10, 10, 0, 0.001, 0.01);
-	struct stop_state s;
+	struct scenario_sampling r = rule(10, 10, 0, 0.001, 0.01);
+	struct stopping_state s;
 	(void)state;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	for (int i = 1; i < 10; i++)
-		assert_false(stop_add(&s, quiet(i), 10));
-	assert_true(stop_add(&s, quiet(10), 1e6));
-	assert_int_equal(s.reason, STOP_TARGET_NOISE);
+		assert_false(stopping_add(&s, quiet(i), 10));
+	assert_true(stopping_add(&s, quiet(10), 1e6));
+	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 	/* without the target, max_samples comes before max_time */
 	r.target_noise = 0;
-	stop_init(&s, &r);
+	stopping_init(&s, &r);
 	for (int i = 1; i < 10; i++)
-		assert_false(stop_add(&s, drifting(i), 10));
-	assert_true(stop_add(&s, drifting(10), 1e6));
-	assert_int_equal(s.reason, STOP_MAX_SAMPLES);
+		assert_false(stopping_add(&s, drifting(i), 10));
+	assert_true(stopping_add(&s, drifting(10), 1e6));
+	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
 }
 
 int main(void)

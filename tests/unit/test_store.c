@@ -21,8 +21,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "../../harness/results.h"
-#include "../../harness/store.h"
+#include "common/results.h"
+#include "store/store.h"
 #include "fixtures.h"
 
 static char tmpdir[64];
@@ -47,7 +47,7 @@ static int teardown(void **state)
 /* ---- the synthetic run ------------------------------------------------ */
 
 /* synth_run's slots (fixtures.h): label, arm, variant and position are set. */
-static void fill_slot(struct res_slot *s, int ci, int si)
+static void fill_slot(struct results_slot *s, int ci, int si)
 {
 	s->warmup = 3 + si;
 	s->n_samples = 5 + ci + si;
@@ -58,7 +58,7 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 		s->kernel_ns[i] = i == 2 ? NAN : 900.5 * (i + 1);
 	}
 	s->n_discarded = si;
-	snprintf(s->stop_reason, sizeof s->stop_reason, "%s", si ? "max_samples" : "target_noise");
+	snprintf(s->stopping_reason, sizeof s->stopping_reason, "%s", si ? "max_samples" : "target_noise");
 	s->elapsed_s = 0.125 * (si + 1);
 	s->median_ns = 3000.75 + si;
 	s->p10_ns = 1000.5;
@@ -84,11 +84,11 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 	s->kernels[1].min_ns = 190;
 	s->kernels[1].max_ns = NAN;
 	s->kernel_records_bad = ci + si;
-	s->clocks_before = (struct res_clocks){ true, 1980, 2619, 0x8000000000000004ull, 41 };
-	s->clocks_after = (struct res_clocks){ si != 1, 1755, 2619, 4, 55 + si };
+	s->clocks_before = (struct results_clocks){ true, 1980, 2619, 0x8000000000000004ull, 41 };
+	s->clocks_after = (struct results_clocks){ si != 1, 1755, 2619, 4, 55 + si };
 	s->n_outputs = ci == 1 ? 2 : 1;
 	for (int o = 0; o < s->n_outputs; o++) {
-		struct res_output *x = &s->outputs[o];
+		struct results_output *x = &s->outputs[o];
 		snprintf(x->tensor, sizeof x->tensor, "%s", ci == 1 ? (o ? "k_out" : "q_out") : "y");
 		snprintf(x->md5, sizeof x->md5, "%031x%c", 0xabc + ci, "01"[o & 1]);
 		x->bytes = 1 << 20;
@@ -101,9 +101,9 @@ static void fill_slot(struct res_slot *s, int ci, int si)
 	}
 }
 
-static struct res_run *make_run(const char *label, const char *started_at, const char *uuid, double copy)
+static struct results_run *make_run(const char *label, const char *started_at, const char *uuid, double copy)
 {
-	struct res_run *r = synth_run(fill_slot);
+	struct results_run *r = synth_run(fill_slot);
 	snprintf(r->started_at, sizeof r->started_at, "%s", started_at);
 	snprintf(r->label, sizeof r->label, "%s", label);
 	snprintf(r->scenario_name, sizeof r->scenario_name, "glm_small");
@@ -124,7 +124,7 @@ static struct res_run *make_run(const char *label, const char *started_at, const
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "include");
 	r->l2_flush = true;
 	snprintf(r->notes, sizeof r->notes, "cupti overhead 1.5%%");
-	struct res_device *dv = &r->device;
+	struct results_device *dv = &r->device;
 	snprintf(dv->name, sizeof dv->name, "NVIDIA H200");
 	snprintf(dv->uuid, sizeof dv->uuid, "%s", uuid);
 	snprintf(dv->backend, sizeof dv->backend, "cuda");
@@ -138,7 +138,7 @@ static struct res_run *make_run(const char *label, const char *started_at, const
 	dv->default_sm_mhz = 1980;
 	dv->copy_gbps = copy;
 	for (int ci = 0; ci < r->n_cases; ci++) {
-		struct res_case *c = &r->cases[ci];
+		struct results_case *c = &r->cases[ci];
 		c->eps = ci ? 1e-6 : 1e-5;
 		c->affine = ci == 1;
 		c->count = 30;
@@ -156,7 +156,7 @@ static void assert_same_double(double want, double got)
 		assert_true(want == got);
 }
 
-static void assert_same_clocks(const struct res_clocks *a, const struct res_clocks *b)
+static void assert_same_clocks(const struct results_clocks *a, const struct results_clocks *b)
 {
 	assert_int_equal(a->valid, b->valid);
 	assert_int_equal(a->sm_mhz, b->sm_mhz);
@@ -165,7 +165,7 @@ static void assert_same_clocks(const struct res_clocks *a, const struct res_cloc
 	assert_int_equal(a->temp_c, b->temp_c);
 }
 
-static void assert_same_output(const struct res_output *a, const struct res_output *b)
+static void assert_same_output(const struct results_output *a, const struct results_output *b)
 {
 	assert_string_equal(a->tensor, b->tensor);
 	assert_string_equal(a->md5, b->md5);
@@ -178,7 +178,7 @@ static void assert_same_output(const struct res_output *a, const struct res_outp
 	assert_int_equal(a->ref_skipped, b->ref_skipped);
 }
 
-static void assert_same_kernel(const struct res_kernel *a, const struct res_kernel *b)
+static void assert_same_kernel(const struct results_kernel *a, const struct results_kernel *b)
 {
 	assert_string_equal(a->name, b->name);
 	assert_string_equal(a->family, b->family);
@@ -188,7 +188,7 @@ static void assert_same_kernel(const struct res_kernel *a, const struct res_kern
 	assert_same_double(a->max_ns, b->max_ns);
 }
 
-static void assert_same_slot(const struct res_slot *a, const struct res_slot *b)
+static void assert_same_slot(const struct results_slot *a, const struct results_slot *b)
 {
 	assert_string_equal(a->label, b->label);
 	assert_int_equal(a->arm, b->arm);
@@ -201,7 +201,7 @@ static void assert_same_slot(const struct res_slot *a, const struct res_slot *b)
 		assert_same_double(a->kernel_ns[i], b->kernel_ns[i]);
 	}
 	assert_int_equal(a->n_discarded, b->n_discarded);
-	assert_string_equal(a->stop_reason, b->stop_reason);
+	assert_string_equal(a->stopping_reason, b->stopping_reason);
 	assert_same_double(a->elapsed_s, b->elapsed_s);
 	assert_same_double(a->median_ns, b->median_ns);
 	assert_same_double(a->p10_ns, b->p10_ns);
@@ -224,7 +224,7 @@ static void assert_same_slot(const struct res_slot *a, const struct res_slot *b)
 		assert_same_output(&a->outputs[i], &b->outputs[i]);
 }
 
-static void assert_same_case(const struct res_case *a, const struct res_case *b)
+static void assert_same_case(const struct results_case *a, const struct results_case *b)
 {
 	assert_string_equal(a->name, b->name);
 	assert_string_equal(a->site, b->site);
@@ -239,7 +239,7 @@ static void assert_same_case(const struct res_case *a, const struct res_case *b)
 		assert_same_slot(&a->slots[i], &b->slots[i]);
 }
 
-static void assert_same_device(const struct res_device *a, const struct res_device *b)
+static void assert_same_device(const struct results_device *a, const struct results_device *b)
 {
 	assert_string_equal(a->name, b->name);
 	assert_string_equal(a->uuid, b->uuid);
@@ -256,7 +256,7 @@ static void assert_same_device(const struct res_device *a, const struct res_devi
 }
 
 /* Every header field but status and finished_at, which the store sets. */
-static void assert_same_header(const struct res_run *a, const struct res_run *b)
+static void assert_same_header(const struct results_run *a, const struct results_run *b)
 {
 	assert_int_equal(a->id, b->id);
 	assert_string_equal(a->started_at, b->started_at);
@@ -296,7 +296,7 @@ static struct store *open_db(void)
 	return st;
 }
 
-static int64_t begin(struct store *st, struct res_run *r)
+static int64_t begin(struct store *st, struct results_run *r)
 {
 	struct ab_diag d = { "" };
 	enum ab_rc rc = store_begin_run(st, r, &d);
@@ -306,7 +306,7 @@ static int64_t begin(struct store *st, struct res_run *r)
 	return r->id;
 }
 
-static void finish(struct store *st, struct res_run *r)
+static void finish(struct store *st, struct results_run *r)
 {
 	struct ab_diag d = { "" };
 	enum ab_rc rc = store_finish_run(st, r, &d);
@@ -350,7 +350,7 @@ static void test_round_trip(void **state)
 {
 	(void)state;
 	struct store *st = open_db();
-	struct res_run *r = make_run("nightly", "", "GPU-1", 0);
+	struct results_run *r = make_run("nightly", "", "GPU-1", 0);
 	int64_t id = begin(st, r);
 	assert_true(id > 0);
 	assert_string_equal(r->status, "running");
@@ -360,7 +360,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(r->started_at[19], 'Z');
 	finish(st, r);
 
-	struct res_run *back = NULL;
+	struct results_run *back = NULL;
 	struct ab_diag d = { "" };
 	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
 	assert_string_equal(back->status, "ok");
@@ -378,16 +378,16 @@ static void test_round_trip(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM samples WHERE kernel_ns IS NULL"), 6);
 	assert_int_equal(sql_int("SELECT count(*) FROM slots WHERE kernel_median_ns IS NULL"), 2);
 
-	const struct res_slot *b = res_case_slot(&back->cases[1], "B");
+	const struct results_slot *b = results_case_slot(&back->cases[1], "B");
 	assert_non_null(b);
 	assert_int_equal(b->position, 1);
-	assert_null(res_case_slot(&back->cases[1], "A3"));
+	assert_null(results_case_slot(&back->cases[1], "A3"));
 
 	/* a second finish of the same run is refused */
 	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_DATA);
 	assert_non_null(strstr(d.msg, "already 'ok'"));
-	res_run_free(back);
-	res_run_free(r);
+	results_run_free(back);
+	results_run_free(r);
 	store_close(st);
 }
 
@@ -399,24 +399,24 @@ static void test_list_and_resolve(void **state)
 	const char *starts[] = { "2025-01-01T00:00:03Z", "2025-01-01T00:00:01Z", "2025-01-01T00:00:02Z" };
 	const char *labels[] = { "x", "", "x2" };
 	for (int i = 0; i < 3; i++) {
-		struct res_run *r = make_run(labels[i], starts[i], "GPU-1", 0);
+		struct results_run *r = make_run(labels[i], starts[i], "GPU-1", 0);
 		begin(st, r);
 		/* a finish time given by the caller is kept (else: now) */
 		snprintf(r->finished_at, sizeof r->finished_at, "2025-01-01T00:10:0%dZ", i);
 		if (i != 1)
 			finish(st, r);
-		res_run_free(r);
+		results_run_free(r);
 	}
-	struct res_run *back = NULL;
+	struct results_run *back = NULL;
 	struct ab_diag d0 = { "" };
 	assert_int_equal(store_load_run(st, 3, &back, &d0), AB_OK);
 	assert_string_equal(back->finished_at, "2025-01-01T00:10:02Z");
-	res_run_free(back);
+	results_run_free(back);
 	assert_int_equal(store_load_run(st, 2, &back, &d0), AB_OK);
 	assert_string_equal(back->finished_at, ""); /* still running: NULL */
 	assert_string_equal(back->status, "running");
-	res_run_free(back);
-	struct res_run_summary *v = NULL;
+	results_run_free(back);
+	struct results_run_summary *v = NULL;
 	int n = 0;
 	struct ab_diag d = { "" };
 	assert_int_equal(store_list_runs(st, &v, &n, &d), AB_OK);
@@ -450,9 +450,9 @@ static void test_list_and_resolve(void **state)
 	assert_non_null(strstr(d.msg, "no run '42'"));
 
 	/* a newer run with label "x" wins over the older one */
-	struct res_run *r = make_run("x", "2025-01-02T00:00:00Z", "GPU-1", 0);
+	struct results_run *r = make_run("x", "2025-01-02T00:00:00Z", "GPU-1", 0);
 	int64_t newest = begin(st, r);
-	res_run_free(r);
+	results_run_free(r);
 	assert_int_equal(store_resolve_run(st, "x", &id, &d), AB_OK);
 	assert_int_equal(id, newest);
 	store_close(st);
@@ -466,7 +466,7 @@ static void test_resolve_empty(void **state)
 	int64_t id = 0;
 	assert_int_equal(store_resolve_run(st, NULL, &id, &d), AB_ERR_DATA);
 	assert_non_null(strstr(d.msg, "no run 'last'"));
-	struct res_run *back = NULL;
+	struct results_run *back = NULL;
 	assert_int_equal(store_load_run(st, 7, &back, &d), AB_ERR_DATA);
 	assert_null(back);
 	store_close(st);
@@ -476,11 +476,11 @@ static void test_fail_run(void **state)
 {
 	(void)state;
 	struct store *st = open_db();
-	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
 	int64_t id = begin(st, r);
 	struct ab_diag d = { "" };
 	assert_int_equal(store_fail_run(st, id, "cuda error: 'out of memory'", &d), AB_OK);
-	struct res_run *back = NULL;
+	struct results_run *back = NULL;
 	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
 	assert_string_equal(back->status, "failed");
 	assert_string_equal(back->error, "cuda error: 'out of memory'");
@@ -491,8 +491,8 @@ static void test_fail_run(void **state)
 	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_DATA);
 	assert_non_null(strstr(d.msg, "already 'failed'"));
 	assert_int_equal(store_fail_run(st, 99, "x", &d), AB_ERR_DATA);
-	res_run_free(back);
-	res_run_free(r);
+	results_run_free(back);
+	results_run_free(r);
 	store_close(st);
 }
 
@@ -503,7 +503,7 @@ static void test_finish_failure_leaves_nothing(void **state)
 {
 	(void)state;
 	struct store *st = open_db();
-	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
 	int64_t id = begin(st, r);
 	r->cases[1].slots[2].position = 1;
 	struct ab_diag d = { "" };
@@ -520,7 +520,7 @@ static void test_finish_failure_leaves_nothing(void **state)
 	begin(st, r);
 	finish(st, r);
 	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 2);
-	res_run_free(r);
+	results_run_free(r);
 	store_close(st);
 }
 
@@ -583,8 +583,8 @@ static void test_baselines(void **state)
 {
 	(void)state;
 	struct store *st = open_db();
-	struct res_run *r1 = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
-	struct res_run *r2 = make_run("", "2025-01-02T00:00:00Z", "GPU-2", 0);
+	struct results_run *r1 = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct results_run *r2 = make_run("", "2025-01-02T00:00:00Z", "GPU-2", 0);
 	snprintf(r2->device.name, sizeof r2->device.name, "NVIDIA H100");
 	snprintf(r2->scenario_name, sizeof r2->scenario_name, "glm_1024");
 	begin(st, r1);
@@ -617,8 +617,8 @@ static void test_baselines(void **state)
 	assert_string_equal(v[1].device, "NVIDIA H100");
 	assert_int_equal(strlen(v[1].set_at), 20);
 	free(v);
-	res_run_free(r1);
-	res_run_free(r2);
+	results_run_free(r1);
+	results_run_free(r2);
 	store_close(st);
 }
 
@@ -631,7 +631,7 @@ static void test_copy_gbps_cache(void **state)
 	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
 	assert_true(g == 0);
 
-	struct res_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
 	begin(st, r);
 	assert_int_equal(store_device_copy_gbps(st, "GPU-1", &g, &d), AB_OK);
 	assert_true(g == 0);
@@ -656,7 +656,7 @@ static void test_copy_gbps_cache(void **state)
 	assert_true(g == 4000.25);
 	assert_int_equal(store_device_copy_gbps(st, "GPU-other", &g, &d), AB_OK);
 	assert_true(g == 0);
-	res_run_free(r);
+	results_run_free(r);
 	store_close(st);
 }
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../../kernels/cpu/welford.h"
+#include "kernels/cpu/welford.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 

@@ -1,0 +1,241 @@
+/*
+ * attrib.c - per-kernel attribution (see attrib.h).
+ *
+ * The per-kernel table is a growing array searched linearly by demangled
+ * name: a slot sees a handful of distinct kernels. Names longer than
+ * results_kernel.name are cut to 252 characters plus "..."; two kernels that
+ * agree on those characters share a row.
+ *
+ * Records are sorted into exactly one bin, first match wins:
+ *   sample_id == ATTRIB_UNTIMED           -> ignored_records
+ *   start == 0, end == 0 or end < start -> bad_records
+ *   sample_id > max_samples             -> out_of_range
+ *   otherwise summed into the kernel's row and the sample's kernel time.
+ * attrib_export reports bad_records + out_of_range as the slot's
+ * kernel_records_bad: both are records that were not summed.
+ *
+ * The demangler is libstdc++'s __cxa_demangle, found at run time: first in
+ * the process (the CUDA build links libstdc++), else in libstdc++.so.6
+ * opened on first use and kept open for the life of the process. Without
+ * either, names are shown mangled.
+ */
+#include "backend/attrib.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+static demangle_fn demangler;
+static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
+
+static demangle_fn lookup(void *handle)
+{
+	demangle_fn fn = NULL;
+	void *sym = handle ? dlsym(handle, "__cxa_demangle") : NULL;
+
+	/* POSIX's sanctioned way of turning a dlsym result into a function */
+	memcpy(&fn, &sym, sizeof fn);
+	return fn;
+}
+
+static void find_demangler(void)
+{
+	demangler = lookup(dlopen(NULL, RTLD_LAZY));
+	if (!demangler)
+		demangler = lookup(dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL));
+}
+
+/* Copies src into buf, ending in "..." when it does not fit. */
+static void copy_cut(char *buf, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n < len) {
+		memcpy(buf, src, n + 1);
+		return;
+	}
+	if (len < 4) {
+		memcpy(buf, src, len - 1);
+		buf[len - 1] = '\0';
+		return;
+	}
+	memcpy(buf, src, len - 4);
+	memcpy(buf + len - 4, "...", 4);
+}
+
+char *attrib_demangle(const char *name, char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	if (strncmp(name, "_Z", 2) == 0) {
+		pthread_once(&demangler_once, find_demangler);
+		int status = -1;
+		char *out = demangler ? demangler(name, NULL, NULL, &status) : NULL;
+		if (out && status == 0) {
+			copy_cut(buf, len, out);
+			free(out);
+			return buf;
+		}
+		free(out);
+	}
+	copy_cut(buf, len, name);
+	return buf;
+}
+
+/*
+ * The qualified function name without template arguments and parameters:
+ * everything before the first '<' or '(' other than "(anonymous namespace)".
+ * Families are matched there because PyTorch's template arguments name
+ * functors and lambdas of other operations.
+ */
+static void base_name(const char *s, char *out, size_t len)
+{
+	static const char anon[] = "(anonymous namespace)";
+	size_t n = 0;
+
+	while (*s && *s != '<' && n + 1 < len) {
+		if (*s == '(' && strncmp(s, anon, sizeof anon - 1) != 0)
+			break;
+		size_t step = *s == '(' ? sizeof anon - 1 : 1;
+		for (size_t i = 0; i < step && n + 1 < len; i++)
+			out[n++] = *s++;
+	}
+	out[n] = '\0';
+}
+
+static const struct {
+	const char *pattern, *family;
+} families[] = {
+	{ "layer_norm_twopass", "LayerNorm two-pass" },
+	{ "layer_norm_two_pass", "LayerNorm two-pass" },
+	{ "fused", "fused" },
+	{ "layer_norm", "LayerNorm" },
+	{ "elementwise", "elementwise" },
+	{ "memset", "memset" },
+	{ "Memset", "memset" },
+	{ "flush", "harness" },
+	{ "spin", "harness" },
+	{ "probe", "harness" },
+	{ NULL, NULL },
+};
+
+const char *attrib_family(const char *demangled)
+{
+	char base[256];
+
+	base_name(demangled, base, sizeof base);
+	for (int i = 0; families[i].pattern; i++)
+		if (strstr(base, families[i].pattern))
+			return families[i].family;
+	return "other";
+}
+
+static void reset_samples(struct attrib_collector *c)
+{
+	for (int i = 0; i < c->max_samples; i++)
+		c->sample_kernel_ns[i] = NAN;
+}
+
+enum ab_rc attrib_init(struct attrib_collector *c, int max_samples, struct ab_diag *d)
+{
+	memset(c, 0, sizeof *c);
+	if (max_samples < 0)
+		return ab_fail(d, AB_ERR_INTERNAL, "negative sample count %d for kernel attribution", max_samples);
+	if (max_samples > 0) {
+		c->sample_kernel_ns = malloc((size_t)max_samples * sizeof *c->sample_kernel_ns);
+		if (!c->sample_kernel_ns)
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate kernel times for %d samples", max_samples);
+	}
+	c->max_samples = max_samples;
+	reset_samples(c);
+	return AB_OK;
+}
+
+void attrib_free(struct attrib_collector *c)
+{
+	free(c->sample_kernel_ns);
+	free(c->kernels);
+	memset(c, 0, sizeof *c);
+}
+
+void attrib_reset(struct attrib_collector *c)
+{
+	reset_samples(c);
+	c->n_kernels = 0;
+	c->bad_records = c->ignored_records = c->out_of_range = 0;
+}
+
+/* The row for name, appended (zeroed, named, classified) when new. */
+static struct results_kernel *kernel_row(struct attrib_collector *c, const char *name, struct ab_diag *d)
+{
+	for (int i = 0; i < c->n_kernels; i++)
+		if (strcmp(c->kernels[i].name, name) == 0)
+			return &c->kernels[i];
+	if (c->n_kernels == c->cap_kernels) {
+		int cap = c->cap_kernels ? 2 * c->cap_kernels : 8;
+		struct results_kernel *k = realloc(c->kernels, (size_t)cap * sizeof *k);
+		if (!k) {
+			ab_fail(d, AB_ERR_NOMEM, "cannot grow the kernel table to %d entries", cap);
+			return NULL;
+		}
+		c->kernels = k;
+		c->cap_kernels = cap;
+	}
+	struct results_kernel *k = &c->kernels[c->n_kernels++];
+	memset(k, 0, sizeof *k);
+	copy_cut(k->name, sizeof k->name, name);
+	copy_cut(k->family, sizeof k->family, attrib_family(name));
+	return k;
+}
+
+enum ab_rc attrib_add(struct attrib_collector *c, const char *name, uint64_t start_ns, uint64_t end_ns,
+		    uint32_t sample_id, struct ab_diag *d)
+{
+	char demangled[sizeof c->kernels->name];
+
+	if (sample_id == ATTRIB_UNTIMED) {
+		c->ignored_records++;
+		return AB_OK;
+	}
+	if (start_ns == 0 || end_ns == 0 || end_ns < start_ns) {
+		c->bad_records++;
+		return AB_OK;
+	}
+	if (sample_id > (uint32_t)c->max_samples) {
+		c->out_of_range++;
+		return AB_OK;
+	}
+	struct results_kernel *k = kernel_row(c, attrib_demangle(name ? name : "?", demangled, sizeof demangled), d);
+	if (!k)
+		return AB_ERR_NOMEM;
+	double ns = (double)(end_ns - start_ns);
+	k->min_ns = k->launches ? fmin(k->min_ns, ns) : ns;
+	k->max_ns = k->launches ? fmax(k->max_ns, ns) : ns;
+	k->total_ns += ns;
+	k->launches++;
+	double *s = &c->sample_kernel_ns[sample_id - 1];
+	*s = isnan(*s) ? ns : *s + ns;
+	return AB_OK;
+}
+
+enum ab_rc attrib_export(struct attrib_collector *c, struct results_slot *slot, struct ab_diag *d)
+{
+	if (slot->n_samples > 0 && !slot->kernel_ns) {
+		slot->kernel_ns = malloc((size_t)slot->n_samples * sizeof *slot->kernel_ns);
+		if (!slot->kernel_ns)
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate kernel times for slot '%s'", slot->label);
+	}
+	for (int i = 0; i < slot->n_samples; i++)
+		slot->kernel_ns[i] = i < c->max_samples ? c->sample_kernel_ns[i] : NAN;
+	free(slot->kernels);
+	slot->kernels = c->kernels;
+	slot->n_kernels = c->n_kernels;
+	slot->kernel_records_bad = c->bad_records + c->out_of_range;
+	c->kernels = NULL;
+	c->n_kernels = c->cap_kernels = 0;
+	return AB_OK;
+}

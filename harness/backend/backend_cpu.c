@@ -1,0 +1,271 @@
+/*
+ * backend_cpu.c - the CPU backend: the same sites computed in C.
+ *
+ * Not a mock: every step computes its output. It exists so that the whole
+ * pipeline runs and is tested without a GPU, and as an executable
+ * specification of the arithmetic. Each step of a variant is timed with the
+ * monotonic clock and fed to the same attribution collector that CUPTI
+ * records feed on the CUDA backend. "L2 flush" here writes a buffer larger
+ * than the last-level cache before every sample, outside the timed span.
+ *
+ * ABBENCH_FAKE_TIMER=1 replaces the clock by a deterministic cost model
+ * (every step still computes its outputs): a step costs 2 us plus 0.5 ns per
+ * element of the case's activation, times 1 + 0.5% seeded noise keyed by the
+ * sample id and step. An eager chain of four steps thus costs about four
+ * times a one-step fused arm on any machine, so the CLI tests of the gate,
+ * compare and report get the same verdicts everywhere (hyperfine tests its
+ * CLI with a fake timer for the same reason). Runs made with it say so in
+ * their device name.
+ */
+#include "backend/backend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernels/site.h"
+#include "common/rng.h"
+
+#define CPU_FLUSH_BYTES (64u << 20)
+
+struct backend {
+	struct bk_options opt;
+	bool fake_timer;
+	unsigned char *flush_buf;
+	const struct site_desc *site;
+	struct site_args args; /* our own copies of every tensor */
+	size_t bytes[SITE_MAX_TENSORS];
+	char case_name[64];
+};
+
+static bool cpu_available(char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return true;
+}
+
+static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
+{
+	struct backend *b = calloc(1, sizeof *b);
+	if (!b)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");
+	b->opt = *o;
+	const char *fake = getenv("ABBENCH_FAKE_TIMER");
+	b->fake_timer = fake && !strcmp(fake, "1");
+	if (o->l2_flush && !b->fake_timer) {
+		b->flush_buf = malloc(CPU_FLUSH_BYTES);
+		if (!b->flush_buf) {
+			free(b);
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the %u MiB cache-flush buffer", CPU_FLUSH_BYTES >> 20);
+		}
+	}
+	*out = b;
+	return AB_OK;
+}
+
+static void cpu_free_tensors(struct backend *b)
+{
+	for (int i = 0; i < SITE_MAX_TENSORS; i++) {
+		free(b->args.t[i]);
+		b->args.t[i] = NULL;
+		b->bytes[i] = 0;
+	}
+	b->site = NULL;
+}
+
+static void cpu_close(struct backend *b)
+{
+	if (!b)
+		return;
+	cpu_free_tensors(b);
+	free(b->flush_buf);
+	free(b);
+}
+
+/* The first "model name" line of /proc/cpuinfo, or the machine type. */
+static void cpu_model_name(char *buf, size_t len)
+{
+	struct utsname u;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		char line[512];
+		while (fgets(line, sizeof line, f)) {
+			char *colon = strchr(line, ':');
+			if (!strncmp(line, "model name", 10) && colon) {
+				colon += 2;
+				colon[strcspn(colon, "\n")] = '\0';
+				snprintf(buf, len, "CPU %.100s", colon);
+				fclose(f);
+				return;
+			}
+		}
+		fclose(f);
+	}
+	snprintf(buf, len, "CPU %s", uname(&u) == 0 ? u.machine : "unknown");
+}
+
+static void cpu_describe(struct backend *b, struct results_device *dev)
+{
+	struct utsname u;
+	char host[64] = "unknown";
+	memset(dev, 0, sizeof *dev);
+	if (b->fake_timer)
+		snprintf(dev->name, sizeof dev->name, "CPU fake timer (ABBENCH_FAKE_TIMER=1)");
+	else
+		cpu_model_name(dev->name, sizeof dev->name);
+	gethostname(host, sizeof host - 1);
+	snprintf(dev->uuid, sizeof dev->uuid, "cpu-%.58s", host);
+	snprintf(dev->backend, sizeof dev->backend, "cpu");
+	if (uname(&u) == 0)
+		snprintf(dev->driver_version, sizeof dev->driver_version, "linux %.24s", u.release);
+	snprintf(dev->runtime_version, sizeof dev->runtime_version, "c11 single-threaded");
+	dev->sm_count = 1;
+}
+
+static enum ab_rc cpu_copy_gbps(struct backend *b, double *gbps, struct ab_diag *d)
+{
+	(void)b;
+	(void)d;
+	*gbps = 0.0; /* not measured on the CPU: reports show no roofline for it */
+	return AB_OK;
+}
+
+static enum ab_rc cpu_case_begin(struct backend *b, const struct site_desc *s, const struct site_args *host,
+				 const char *case_name, struct ab_diag *d)
+{
+	cpu_free_tensors(b);
+	b->site = s;
+	b->args.dims = host->dims;
+	b->args.eps = host->eps;
+	b->args.affine = host->affine;
+	snprintf(b->case_name, sizeof b->case_name, "%s", case_name);
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (!site_tensor_present(t, host->affine))
+			continue;
+		size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
+		b->args.t[i] = malloc(bytes ? bytes : 1);
+		if (!b->args.t[i]) {
+			cpu_free_tensors(b);
+			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate tensor '%s' (%zu bytes)", case_name,
+				       t->name, bytes);
+		}
+		b->bytes[i] = bytes;
+		if (t->role == SITE_IN_ACT || t->role == SITE_IN_PARAM)
+			memcpy(b->args.t[i], host->t[i], bytes);
+	}
+	return AB_OK;
+}
+
+/* Outputs, statistics and intermediates start as 0xFF bytes (bf16 NaN
+ * 0xFFFF), so an element no step wrote cannot pass as a result. */
+static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v, const char *range_name,
+				 struct results_clocks *before, struct ab_diag *d)
+{
+	(void)range_name;
+	memset(before, 0, sizeof *before);
+	if (!v->cpu)
+		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cpu implementation", b->case_name,
+			       v->name);
+	for (int i = 0; i < b->site->n_tensors; i++) {
+		enum site_role r = b->site->tensors[i].role;
+		if (b->args.t[i] && (r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH))
+			memset(b->args.t[i], 0xFF, b->bytes[i]);
+	}
+	return AB_OK;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* splitmix64 of (sample id, step): the fake timer's noise in [-0.5, 0.5). */
+static double fake_noise(uint32_t sample_id, int step)
+{
+	uint64_t z = rng_mix((uint64_t)sample_id << 8 | (uint64_t)step);
+	return (double)(z >> 11) * 0x1.0p-53 - 0.5;
+}
+
+static uint64_t fake_step_ns(const struct backend *b, uint32_t sample_id, int step)
+{
+	double elems = (double)(b->args.dims.rows * b->args.dims.row_len);
+	return (uint64_t)((2000.0 + 0.5 * elems) * (1.0 + 0.01 * fake_noise(sample_id, step)));
+}
+
+static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
+			     struct attrib_collector *kernels, struct bk_sample *out, struct ab_diag *d)
+{
+	if (b->flush_buf) {
+		memset(b->flush_buf, (int)(sample_id & 0xFF), CPU_FLUSH_BYTES);
+		__asm__ __volatile__("" : : "r"(b->flush_buf) : "memory");
+	}
+	uint64_t first = 0, last = 0;
+	for (int i = 0; i < v->cpu->n_steps; i++) {
+		const struct site_cpu_step *st = &v->cpu->steps[i];
+		uint64_t t0 = now_ns();
+		st->fn(&b->args);
+		uint64_t t1 = now_ns();
+		if (b->fake_timer) {
+			t0 = i == 0 ? 1000 : last;
+			t1 = t0 + fake_step_ns(b, sample_id, i);
+		}
+		if (i == 0)
+			first = t0;
+		last = t1;
+		enum ab_rc rc = attrib_add(kernels, st->name, t0, t1, sample_id, d);
+		if (rc)
+			return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, v->name);
+	}
+	out->wall_ns = (double)(last - first);
+	out->discarded = false;
+	out->clock_ratio = NAN;
+	return AB_OK;
+}
+
+static enum ab_rc cpu_slot_end(struct backend *b, struct attrib_collector *kernels, struct results_clocks *after,
+			       struct ab_diag *d)
+{
+	(void)b;
+	(void)kernels;
+	(void)d;
+	memset(after, 0, sizeof *after);
+	return AB_OK;
+}
+
+static enum ab_rc cpu_read_tensor(struct backend *b, int tensor_index, void *host, size_t bytes, struct ab_diag *d)
+{
+	if (tensor_index < 0 || tensor_index >= SITE_MAX_TENSORS || !b->args.t[tensor_index] ||
+	    b->bytes[tensor_index] != bytes)
+		return ab_fail(d, AB_ERR_INTERNAL, "case '%s': bad read of tensor %d (%zu bytes)", b->case_name,
+			       tensor_index, bytes);
+	memcpy(host, b->args.t[tensor_index], bytes);
+	return AB_OK;
+}
+
+static void cpu_case_end(struct backend *b)
+{
+	cpu_free_tensors(b);
+}
+
+const struct backend_ops backend_cpu = {
+	.name = "cpu",
+	.available = cpu_available,
+	.open = cpu_open,
+	.close = cpu_close,
+	.describe = cpu_describe,
+	.measure_copy_gbps = cpu_copy_gbps,
+	.case_begin = cpu_case_begin,
+	.slot_begin = cpu_slot_begin,
+	.sample = cpu_sample,
+	.slot_end = cpu_slot_end,
+	.read_tensor = cpu_read_tensor,
+	.case_end = cpu_case_end,
+};

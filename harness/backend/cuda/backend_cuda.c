@@ -1,0 +1,691 @@
+/*
+ * backend_cuda.c - the CUDA backend: device memory, one stream, events
+ * around every sample, CUPTI per-kernel records, NVML clocks, NVTX ranges.
+ *
+ * A sample queues, on the backend's one non-default stream:
+ *
+ *   [L2 flush memset] probe [spin] start-event ARM stop-event probe
+ *
+ * The flush is a cudaMemsetAsync of a buffer exactly the device's L2 size.
+ * With launch_gaps = hide, the spin kernel holds the stream until every
+ * launch of the sample is queued, so the arm's kernels start back to back;
+ * the host releases it through host-mapped memory. With include, the
+ * events see the launch gaps (the flush and probe queued ahead hide the
+ * first launch's latency, as in Triton's do_bench). The two probe kernels
+ * read the SM clock just before and after the timed span (see
+ * docs/CUDA_BACKEND.md for what they can and cannot see). Only the arm's
+ * launches are inside the CUPTI external-correlation push, so flush, spin
+ * and probe records are never attributed to the arm.
+ *
+ * Errors name the CUDA call (AB_CHECK) and are wrapped with the case and
+ * the arm.
+ */
+#include "backend/backend.h"
+#include "backend/cuda/backend_cuda.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cuda/harness_kernels.h"
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/cupti.h"
+#include "backend/cuda/nvml.h"
+#include "analysis/stats.h"
+
+#define CUDA_SPIN_TIMEOUT_NS 1000000000ull /* 1 s: far beyond any sample's queueing time */
+#define CUDA_PROBE_WINDOW_NS 4000u         /* per probe; a 1 us timer tick keeps the error near 1% */
+#define CUDA_THROTTLE_RATIO 0.75           /* effective / default SM clock under which a sample is dropped */
+#define CUDA_COPY_BYTES (1ull << 30)
+#define CUDA_COPY_REPS 5
+#define CUDA_OVERHEAD_SAMPLES 30
+#define CUDA_OVERHEAD_LAUNCHES 8
+
+static const char *cuda_errstr(int code)
+{
+	return cudaGetErrorString((cudaError_t)code);
+}
+
+static const struct ab_api cuda_api = {"cuda", cuda_errstr};
+
+#define CK(d, call) AB_CHECK(d, &cuda_api, call)
+
+struct backend {
+	struct bk_options opt;
+	int dev;
+	struct results_device info;
+	int default_sm_khz;
+	cudaStream_t stream;
+	cudaEvent_t ev_start, ev_stop;
+	void *l2_buf;
+	size_t l2_bytes;
+	unsigned *flags_host, *flags_dev; /* mapped: [0] spin release, [1] spin timeouts */
+	unsigned spin_seq, spin_timeouts;
+	unsigned long long *probe_host, *probe_dev; /* mapped: [0..2] before, [4..6] after */
+	unsigned *tiny_sink;
+	struct nvml *nvml;
+	struct cupti *cupti;
+	struct cupti_counts counts;
+	double cupti_overhead; /* relative, NAN when not measured */
+	int64_t selfcheck_tied; /* of the overhead chain's tagged launches */
+	bool runtime_fallback;  /* runtime API records were needed to tie them */
+	char cupti_note[200], nvml_note[200];
+	char notes[512];
+	const struct site_desc *site;
+	struct site_args args;
+	size_t bytes[SITE_MAX_TENSORS];
+	char case_name[64], arm[32];
+	bool range_open;
+};
+
+/* A timed region's launches: the arm, or the overhead measurement's chain
+ * of tiny kernels. Returns a cudaError_t. */
+typedef int (*region_fn)(struct backend *b, const void *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Open and close                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Lazy module loading (CUDA's default since 12.2) loads a kernel's module at
+ * its first launch, and that load waits for the device: with
+ * launch_gaps = hide the arm's first launch then waits behind the spin
+ * kernel, which waits for the host, until the spin's timeout (seen on the
+ * H200). Loading every module when the context is made avoids it. The
+ * variable is read once, at the runtime's initialisation, so this runs
+ * before the first CUDA call; a user's own CUDA_MODULE_LOADING wins. */
+static void cuda_load_modules_eagerly(void)
+{
+	setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
+static bool cuda_available(char *why, size_t len)
+{
+	int n = 0;
+	cuda_load_modules_eagerly();
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess) {
+		snprintf(why, len, "no usable cuda device: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+		return false;
+	}
+	if (n <= 0) {
+		snprintf(why, len, "no usable cuda device: the driver reports no device");
+		return false;
+	}
+	if (len)
+		why[0] = '\0';
+	return true;
+}
+
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi writes it. */
+static void cuda_format_uuid(const unsigned char u[16], char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* Device facts for describe(), read once. */
+static enum ab_rc cuda_read_device(struct backend *b, char *bus_id, size_t bus_len, struct ab_diag *d)
+{
+	struct cudaDeviceProp p;
+	int l2 = 0, drv = 0, rt = 0;
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaGetDeviceProperties(&p, b->dev))) ||
+	    (rc = CK(d, cudaDeviceGetAttribute(&b->default_sm_khz, cudaDevAttrClockRate, b->dev))) ||
+	    (rc = CK(d, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, b->dev))) ||
+	    (rc = CK(d, cudaDeviceGetPCIBusId(bus_id, (int)bus_len, b->dev))) ||
+	    (rc = CK(d, cudaDriverGetVersion(&drv))) || (rc = CK(d, cudaRuntimeGetVersion(&rt))))
+		return rc;
+	struct results_device *i = &b->info;
+	snprintf(i->name, sizeof i->name, "%.127s", p.name);
+	cuda_format_uuid((const unsigned char *)p.uuid.bytes, i->uuid, sizeof i->uuid);
+	snprintf(i->backend, sizeof i->backend, "cuda");
+	i->cc_major = p.major;
+	i->cc_minor = p.minor;
+	i->sm_count = p.multiProcessorCount;
+	i->l2_bytes = l2;
+	i->mem_bytes = (int64_t)p.totalGlobalMem;
+	snprintf(i->driver_version, sizeof i->driver_version, "cuda %d.%d", drv / 1000, drv % 1000 / 10);
+	snprintf(i->runtime_version, sizeof i->runtime_version, "%d.%d", rt / 1000, rt % 1000 / 10);
+	i->default_sm_mhz = b->default_sm_khz / 1000;
+	b->l2_bytes = (size_t)l2;
+	return AB_OK;
+}
+
+/* Stream, events, mapped words for the spin and the probes, the flush
+ * buffer and the tiny kernel's word. */
+static enum ab_rc cuda_alloc_state(struct backend *b, struct ab_diag *d)
+{
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking))) ||
+	    (rc = CK(d, cudaEventCreate(&b->ev_start))) || (rc = CK(d, cudaEventCreate(&b->ev_stop))) ||
+	    (rc = CK(d, cudaHostAlloc((void **)&b->flags_host, 4 * sizeof(unsigned), cudaHostAllocMapped))) ||
+	    (rc = CK(d, cudaHostGetDevicePointer((void **)&b->flags_dev, b->flags_host, 0))) ||
+	    (rc = CK(d, cudaHostAlloc((void **)&b->probe_host, 8 * sizeof(unsigned long long), cudaHostAllocMapped))) ||
+	    (rc = CK(d, cudaHostGetDevicePointer((void **)&b->probe_dev, b->probe_host, 0))) ||
+	    (rc = CK(d, cudaMalloc((void **)&b->tiny_sink, sizeof(unsigned)))) ||
+	    (rc = CK(d, cudaMemsetAsync(b->tiny_sink, 0, sizeof(unsigned), b->stream))))
+		return rc;
+	memset(b->flags_host, 0, 4 * sizeof(unsigned));
+	memset(b->probe_host, 0, 8 * sizeof(unsigned long long));
+	if (b->opt.l2_flush) {
+		if (b->l2_bytes == 0)
+			return ab_fail(d, AB_ERR_BACKEND, "device %d reports no l2 cache: cannot size the l2 flush", b->dev);
+		if ((rc = CK(d, cudaMalloc(&b->l2_buf, b->l2_bytes))))
+			return rc;
+	}
+	return AB_OK;
+}
+
+static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d);
+
+/* CUPTI is optional: when it cannot be loaded or started the backend keeps
+ * wall times only and the note says why. */
+static void cuda_start_cupti(struct backend *b)
+{
+	struct ab_diag d = {{0}};
+	if (!b->opt.cupti) {
+		snprintf(b->cupti_note, sizeof b->cupti_note, "cupti off: per-kernel times not requested");
+		return;
+	}
+	if (cupti_load(&b->cupti, &d) || cupti_start(b->cupti, &d)) {
+		cupti_close(b->cupti);
+		b->cupti = NULL;
+		snprintf(b->cupti_note, sizeof b->cupti_note,
+			 "cupti unavailable, wall times only (set ABBENCH_CUPTI to libcupti's path): %.120s", d.msg);
+		return;
+	}
+	snprintf(b->cupti_note, sizeof b->cupti_note, "cupti %u from '%.100s'", cupti_version(b->cupti),
+		 cupti_library(b->cupti));
+}
+
+static void cuda_start_nvml(struct backend *b, const char *bus_id)
+{
+	char why[200];
+	b->nvml = nvml_open(bus_id, why, sizeof why);
+	if (!b->nvml) {
+		snprintf(b->nvml_note, sizeof b->nvml_note, "nvml unavailable, no clocks recorded: %.150s", why);
+		return;
+	}
+	snprintf(b->nvml_note, sizeof b->nvml_note, "nvml driver %s", nvml_driver_version(b->nvml));
+	char drv[32];
+	snprintf(drv, sizeof drv, "%.12s (%.16s)", nvml_driver_version(b->nvml), b->info.driver_version);
+	snprintf(b->info.driver_version, sizeof b->info.driver_version, "%s", drv);
+}
+
+static void cuda_close(struct backend *b);
+
+/* CUPTI is started before the context exists (cudaSetDevice creates it),
+ * so that it sees the context from its birth. */
+static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
+{
+	int n = 0;
+	char bus_id[32];
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaGetDeviceCount(&n))))
+		return rc;
+	if (b->dev < 0 || b->dev >= n)
+		return ab_fail(d, AB_ERR_BACKEND, "cuda device %d does not exist: the driver reports %d device%s",
+			       b->dev, n, n == 1 ? "" : "s");
+	cuda_start_cupti(b);
+	if ((rc = CK(d, cudaSetDevice(b->dev))) || (rc = cuda_read_device(b, bus_id, sizeof bus_id, d)) ||
+	    (rc = cuda_alloc_state(b, d)))
+		return rc;
+	cuda_start_nvml(b, bus_id);
+	if (b->cupti && (rc = cuda_measure_overhead(b, d)))
+		return ab_wrap(d, rc, "measuring cupti's overhead");
+	return AB_OK;
+}
+
+static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
+{
+	struct backend *b = calloc(1, sizeof *b);
+	if (!b)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cuda backend");
+	cuda_load_modules_eagerly();
+	b->opt = *o;
+	b->dev = o->device_index;
+	b->cupti_overhead = NAN;
+	enum ab_rc rc = cuda_open_steps(b, d);
+	if (rc) {
+		cuda_close(b);
+		return rc;
+	}
+	*out = b;
+	return AB_OK;
+}
+
+static void cuda_free_tensors(struct backend *b)
+{
+	for (int i = 0; i < SITE_MAX_TENSORS; i++) {
+		if (b->args.t[i])
+			cudaFree(b->args.t[i]);
+		b->args.t[i] = NULL;
+		b->bytes[i] = 0;
+	}
+	b->site = NULL;
+}
+
+/* Tears down whatever open got to; every handle may still be unset. */
+static void cuda_close(struct backend *b)
+{
+	if (!b)
+		return;
+	if (b->stream)
+		cudaStreamSynchronize(b->stream);
+	if (b->range_open)
+		nvtxRangePop();
+	cuda_free_tensors(b);
+	cupti_close(b->cupti);
+	nvml_close(b->nvml);
+	if (b->l2_buf)
+		cudaFree(b->l2_buf);
+	if (b->tiny_sink)
+		cudaFree(b->tiny_sink);
+	if (b->flags_host)
+		cudaFreeHost(b->flags_host);
+	if (b->probe_host)
+		cudaFreeHost(b->probe_host);
+	if (b->ev_start)
+		cudaEventDestroy(b->ev_start);
+	if (b->ev_stop)
+		cudaEventDestroy(b->ev_stop);
+	if (b->stream)
+		cudaStreamDestroy(b->stream);
+	free(b);
+}
+
+static void cuda_describe(struct backend *b, struct results_device *dev)
+{
+	*dev = b->info;
+}
+
+/* ------------------------------------------------------------------ */
+/* One timed region                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Effective / default SM clock from one probe, NAN without a reading. */
+static double cuda_probe_ratio(const struct backend *b, const unsigned long long *p)
+{
+	if (p[0] == 0 || b->default_sm_khz <= 0)
+		return NAN;
+	double mhz = 1000.0 * (double)p[1] / (double)p[0];
+	return mhz / (b->default_sm_khz / 1000.0);
+}
+
+/* The lower of the two probes' ratios decides. */
+static void cuda_probe_verdict(const struct backend *b, struct bk_sample *out)
+{
+	double before = cuda_probe_ratio(b, b->probe_host), after = cuda_probe_ratio(b, b->probe_host + 4);
+	out->clock_ratio = isnan(before) ? after : isnan(after) ? before : fmin(before, after);
+	out->discarded = !isnan(out->clock_ratio) && out->clock_ratio < CUDA_THROTTLE_RATIO;
+}
+
+/* start event, [push] launches [pop], stop event. The pop runs even when
+ * the launches failed, so the correlation stack stays balanced. */
+static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
+				   struct ab_diag *d)
+{
+	enum ab_rc rc;
+	bool push = b->cupti && tag != ATTRIB_UNTIMED;
+	if ((rc = CK(d, cudaEventRecord(b->ev_start, b->stream))))
+		return rc;
+	if (push && (rc = cupti_push(b->cupti, tag, d)))
+		return rc;
+	int e = fn(b, ctx);
+	rc = ab_check_call(e, &cuda_api, "the timed launches", __FILE__, __LINE__, d);
+	if (push) {
+		struct ab_diag pd;
+		enum ab_rc prc = cupti_pop(b->cupti, &pd);
+		if (prc && !rc) {
+			*d = pd;
+			rc = prc;
+		}
+	}
+	if (rc)
+		return rc;
+	return CK(d, cudaEventRecord(b->ev_stop, b->stream));
+}
+
+/* Everything queued before the start event: flush, probe, spin. */
+static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct ab_diag *d)
+{
+	enum ab_rc rc;
+	if (b->l2_buf && (rc = CK(d, cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream))))
+		return rc;
+	if ((rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream))))
+		return rc;
+	if (b->opt.launch_gaps == SCENARIO_GAPS_HIDE)
+		return CK(d, hk_spin_launch(b->flags_dev, target, CUDA_SPIN_TIMEOUT_NS, b->flags_dev + 1, b->stream));
+	return AB_OK;
+}
+
+/* After the queue is released: wait, read the events and the probes. */
+static enum ab_rc cuda_finish_sample(struct backend *b, struct bk_sample *out, struct ab_diag *d)
+{
+	float ms = 0.0f;
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaStreamSynchronize(b->stream))))
+		return rc;
+	unsigned timeouts = __atomic_load_n(&b->flags_host[1], __ATOMIC_ACQUIRE);
+	if (timeouts != b->spin_timeouts) {
+		b->spin_timeouts = timeouts;
+		return ab_fail(d, AB_ERR_BACKEND,
+			       "the spin kernel gave up after %.1f s waiting for the host to queue the sample "
+			       "(does the arm synchronise while launching?)",
+			       CUDA_SPIN_TIMEOUT_NS / 1e9);
+	}
+	if ((rc = CK(d, cudaEventElapsedTime(&ms, b->ev_start, b->ev_stop))))
+		return rc;
+	out->wall_ns = (double)ms * 1e6;
+	cuda_probe_verdict(b, out);
+	return AB_OK;
+}
+
+/* One sample of fn, tagged with tag for CUPTI (ATTRIB_UNTIMED: no tag). The
+ * spin is released whatever happened, so an error never leaves the GPU
+ * waiting for the timeout. */
+static enum ab_rc cuda_timed_run(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
+				 struct bk_sample *out, struct ab_diag *d)
+{
+	unsigned target = b->spin_seq + 1u;
+	b->probe_host[0] = b->probe_host[4] = 0;
+	enum ab_rc rc = cuda_queue_prologue(b, target, d);
+	if (!rc)
+		rc = cuda_queue_timed(b, fn, ctx, tag, d);
+	if (!rc)
+		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
+	if (b->opt.launch_gaps == SCENARIO_GAPS_HIDE) {
+		b->spin_seq = target;
+		__atomic_store_n(&b->flags_host[0], target, __ATOMIC_RELEASE);
+	}
+	if (rc) {
+		cudaStreamSynchronize(b->stream);
+		return rc;
+	}
+	return cuda_finish_sample(b, out, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* CUPTI overhead and copy bandwidth                                   */
+/* ------------------------------------------------------------------ */
+
+static int cuda_tiny_chain(struct backend *b, const void *ctx)
+{
+	(void)ctx;
+	for (int i = 0; i < CUDA_OVERHEAD_LAUNCHES; i++) {
+		int e = hk_tiny_launch(b->tiny_sink, b->stream);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* Median wall time of the tiny chain over n samples (after 3 warm-ups),
+ * tagged as samples when tagged. */
+static enum ab_rc cuda_time_chain(struct backend *b, bool tagged, double *median, struct ab_diag *d)
+{
+	double t[CUDA_OVERHEAD_SAMPLES];
+	struct bk_sample s;
+	enum ab_rc rc;
+	for (int i = -3; i < CUDA_OVERHEAD_SAMPLES; i++) {
+		uint32_t tag = tagged && i >= 0 ? (uint32_t)i + 1u : ATTRIB_UNTIMED;
+		if ((rc = cuda_timed_run(b, cuda_tiny_chain, NULL, tag, &s, d)))
+			return rc;
+		if (i >= 0)
+			t[i] = s.wall_ns;
+	}
+	*median = stats_median(t, CUDA_OVERHEAD_SAMPLES);
+	return AB_OK;
+}
+
+/* Median of the tagged chain, then its records: every launch of it must
+ * come back tied to its sample (the self-check of the external
+ * correlation). When none is, runtime API records are added and the
+ * measurement repeated once. */
+static enum ab_rc cuda_time_tagged(struct backend *b, double *on, struct ab_diag *d)
+{
+	struct cupti_counts n = {0};
+	enum ab_rc rc;
+	if ((rc = cuda_time_chain(b, true, on, d)) || (rc = cupti_collect(b->cupti, NULL, &n, d)))
+		return rc;
+	b->selfcheck_tied = n.timed;
+	if (n.timed > 0 || b->runtime_fallback)
+		return AB_OK;
+	b->runtime_fallback = true;
+	if ((rc = cupti_trace_runtime(b->cupti, d)))
+		return rc;
+	return cuda_time_tagged(b, on, d);
+}
+
+/* The same chain of tiny launches, in the run's own mode (flush, launch
+ * gaps), timed with record collection off, then on. The records of the
+ * measurement are discarded. */
+static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d)
+{
+	double off = 0, on = 0;
+	enum ab_rc rc;
+	if ((rc = cupti_enable(b->cupti, false, d)) || (rc = cuda_time_chain(b, false, &off, d)) ||
+	    (rc = cupti_enable(b->cupti, true, d)) || (rc = cuda_time_tagged(b, &on, d)))
+		return rc;
+	b->cupti_overhead = off > 0 ? on / off - 1.0 : NAN;
+	return AB_OK;
+}
+
+static enum ab_rc cuda_time_copy(struct backend *b, void *dst, const void *src, float *ms, struct ab_diag *d)
+{
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaEventRecord(b->ev_start, b->stream))) ||
+	    (rc = CK(d, cudaMemcpyAsync(dst, src, CUDA_COPY_BYTES, cudaMemcpyDeviceToDevice, b->stream))) ||
+	    (rc = CK(d, cudaEventRecord(b->ev_stop, b->stream))) || (rc = CK(d, cudaStreamSynchronize(b->stream))))
+		return rc;
+	return CK(d, cudaEventElapsedTime(ms, b->ev_start, b->ev_stop));
+}
+
+/* Best of CUDA_COPY_REPS device-to-device copies of 1 GiB, after one
+ * warm-up; a copy reads and writes every byte, hence 2 * bytes. */
+static enum ab_rc cuda_copy_gbps(struct backend *b, double *gbps, struct ab_diag *d)
+{
+	void *src = NULL, *dst = NULL;
+	float best = 0.0f, ms = 0.0f;
+	enum ab_rc rc;
+	if (!(rc = CK(d, cudaMalloc(&src, CUDA_COPY_BYTES))) && !(rc = CK(d, cudaMalloc(&dst, CUDA_COPY_BYTES))) &&
+	    !(rc = CK(d, cudaMemsetAsync(src, 1, CUDA_COPY_BYTES, b->stream))))
+		rc = cuda_time_copy(b, dst, src, &ms, d);
+	for (int i = 0; !rc && i < CUDA_COPY_REPS; i++) {
+		rc = cuda_time_copy(b, dst, src, &ms, d);
+		if (!rc && (best == 0.0f || ms < best))
+			best = ms;
+	}
+	if (src)
+		cudaFree(src);
+	if (dst)
+		cudaFree(dst);
+	if (rc)
+		return ab_wrap(d, rc, "measuring the device copy bandwidth");
+	*gbps = best > 0.0f ? 2.0 * (double)CUDA_COPY_BYTES / (best * 1e-3) / 1e9 : 0.0;
+	return AB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cases, slots, samples                                               */
+/* ------------------------------------------------------------------ */
+
+static enum ab_rc cuda_alloc_tensor(struct backend *b, int i, const struct site_args *host, struct ab_diag *d)
+{
+	const struct site_tensor *t = &b->site->tensors[i];
+	size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
+	enum ab_rc rc = CK(d, cudaMalloc(&b->args.t[i], bytes ? bytes : 16));
+	if (rc)
+		return ab_wrap(d, rc, "tensor '%s' (%zu bytes)", t->name, bytes);
+	b->bytes[i] = bytes;
+	/* On the backend's stream: a plain cudaMemcpy would be ordered with
+	 * the legacy default stream only, not with this non-blocking one. */
+	if ((t->role == SITE_IN_ACT || t->role == SITE_IN_PARAM) && bytes)
+		rc = CK(d, cudaMemcpyAsync(b->args.t[i], host->t[i], bytes, cudaMemcpyHostToDevice, b->stream));
+	return rc ? ab_wrap(d, rc, "tensor '%s'", t->name) : AB_OK;
+}
+
+static enum ab_rc cuda_case_begin(struct backend *b, const struct site_desc *s, const struct site_args *host,
+				  const char *case_name, struct ab_diag *d)
+{
+	cuda_free_tensors(b);
+	b->site = s;
+	b->args.dims = host->dims;
+	b->args.eps = host->eps;
+	b->args.affine = host->affine;
+	snprintf(b->case_name, sizeof b->case_name, "%s", case_name);
+	b->arm[0] = '\0';
+	for (int i = 0; i < s->n_tensors; i++) {
+		if (!site_tensor_present(&s->tensors[i], host->affine))
+			continue;
+		enum ab_rc rc = cuda_alloc_tensor(b, i, host, d);
+		if (rc) {
+			cudaStreamSynchronize(b->stream);
+			cuda_free_tensors(b);
+			return ab_wrap(d, rc, "case '%s'", case_name);
+		}
+	}
+	/* The host buffers may be freed as soon as this returns. */
+	enum ab_rc rc = CK(d, cudaStreamSynchronize(b->stream));
+	return rc ? ab_wrap(d, rc, "case '%s'", case_name) : AB_OK;
+}
+
+/* Outputs, statistics and intermediates start as 0xFF bytes (bf16 NaN
+ * 0xFFFF), so an element no kernel wrote cannot pass as a result. */
+static enum ab_rc cuda_poison(struct backend *b, struct ab_diag *d)
+{
+	for (int i = 0; i < b->site->n_tensors; i++) {
+		enum site_role r = b->site->tensors[i].role;
+		if (!b->args.t[i] || !(r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH))
+			continue;
+		enum ab_rc rc = CK(d, cudaMemsetAsync(b->args.t[i], 0xFF, b->bytes[i], b->stream));
+		if (rc)
+			return rc;
+	}
+	return CK(d, cudaStreamSynchronize(b->stream));
+}
+
+static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *v, const char *range_name,
+				  struct results_clocks *before, struct ab_diag *d)
+{
+	struct cupti_counts stale = {0};
+	enum ab_rc rc;
+	memset(before, 0, sizeof *before);
+	if (!b->site)
+		return ab_fail(d, AB_ERR_INTERNAL, "cuda slot_begin without a case");
+	if (!v->cuda)
+		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
+			       v->name);
+	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	/* Records left from before the slot (nothing of it) are dropped. */
+	if ((rc = cuda_poison(b, d)) || (b->cupti && (rc = cupti_collect(b->cupti, NULL, &stale, d))) ||
+	    (rc = nvml_read(b->nvml, before, d)))
+		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
+	if (b->range_open)
+		nvtxRangePop();
+	nvtxRangePushA(range_name);
+	b->range_open = true;
+	return AB_OK;
+}
+
+static int cuda_arm_launch(struct backend *b, const void *ctx)
+{
+	const struct site_variant *v = ctx;
+	return v->cuda(&b->args, b->stream);
+}
+
+static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
+			      struct attrib_collector *kernels, struct bk_sample *out, struct ab_diag *d)
+{
+	(void)kernels; /* CUPTI records reach the collector at slot_end */
+	out->discarded = false;
+	out->clock_ratio = NAN;
+	out->wall_ns = NAN;
+	if (!b->site || !v->cuda)
+		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
+	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, v, sample_id, out, d);
+	if (rc)
+		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
+	return AB_OK;
+}
+
+static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kernels, struct results_clocks *after,
+				struct ab_diag *d)
+{
+	enum ab_rc rc;
+	memset(after, 0, sizeof *after);
+	if (b->range_open) {
+		nvtxRangePop();
+		b->range_open = false;
+	}
+	if ((rc = CK(d, cudaStreamSynchronize(b->stream))) ||
+	    (b->cupti && (rc = cupti_collect(b->cupti, kernels, &b->counts, d))) ||
+	    (rc = nvml_read(b->nvml, after, d)))
+		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
+	return AB_OK;
+}
+
+static enum ab_rc cuda_read_tensor(struct backend *b, int tensor_index, void *host, size_t bytes,
+				   struct ab_diag *d)
+{
+	if (tensor_index < 0 || tensor_index >= SITE_MAX_TENSORS || !b->args.t[tensor_index] ||
+	    b->bytes[tensor_index] != bytes)
+		return ab_fail(d, AB_ERR_INTERNAL, "case '%s': bad read of tensor %d (%zu bytes)", b->case_name,
+			       tensor_index, bytes);
+	enum ab_rc rc;
+	if ((rc = CK(d, cudaMemcpyAsync(host, b->args.t[tensor_index], bytes, cudaMemcpyDeviceToHost, b->stream))) ||
+	    (rc = CK(d, cudaStreamSynchronize(b->stream))))
+		return ab_wrap(d, rc, "case '%s', arm '%s', tensor '%s'", b->case_name, b->arm,
+			       b->site->tensors[tensor_index].name);
+	return AB_OK;
+}
+
+static void cuda_case_end(struct backend *b)
+{
+	if (b->stream)
+		cudaStreamSynchronize(b->stream);
+	cuda_free_tensors(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Notes                                                               */
+/* ------------------------------------------------------------------ */
+
+const char *cuda_backend_notes(struct backend *b)
+{
+	const struct cupti_counts *n = &b->counts;
+	char rec[300] = "";
+	if (b->cupti) {
+		snprintf(rec, sizeof rec,
+			 "; cupti overhead: %+.1f%% (%d samples of %d tiny launches); self-check: %lld of %d launches "
+			 "tied%s; %lld kernel records, %lld tied to samples, %lld zero timestamps, %lld dropped",
+			 b->cupti_overhead * 100.0, CUDA_OVERHEAD_SAMPLES, CUDA_OVERHEAD_LAUNCHES,
+			 (long long)b->selfcheck_tied, CUDA_OVERHEAD_SAMPLES * CUDA_OVERHEAD_LAUNCHES,
+			 b->runtime_fallback ? " (with runtime records)" : "", (long long)n->kernels, (long long)n->timed,
+			 (long long)n->zero_ts, (long long)n->dropped);
+	}
+	/* Bounded pieces: the whole always fits results_run.notes (512). */
+	snprintf(b->notes, sizeof b->notes, "%.150s%.250s; %.100s", b->cupti_note, rec, b->nvml_note);
+	return b->notes;
+}
+
+static const struct backend_ops cuda_ops = {
+	.name = "cuda",
+	.available = cuda_available,
+	.open = cuda_open,
+	.close = cuda_close,
+	.describe = cuda_describe,
+	.measure_copy_gbps = cuda_copy_gbps,
+	.case_begin = cuda_case_begin,
+	.slot_begin = cuda_slot_begin,
+	.sample = cuda_sample,
+	.slot_end = cuda_slot_end,
+	.read_tensor = cuda_read_tensor,
+	.case_end = cuda_case_end,
+};
+
+const struct backend_ops *const backend_cuda_ops = &cuda_ops;

@@ -1,0 +1,101 @@
+/*
+ * cmd_baseline.c - `abbench baseline set NAME [RUN]` and `abbench baseline
+ * list`: named pointers to runs, what `abbench gate --baseline NAME` reads.
+ * Only an 'ok' run can become a baseline.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+#include "store/store.h"
+
+/* The run's status from the run list (loading the whole run is not needed). */
+static enum ab_rc check_ok(struct store *st, int64_t id, struct ab_diag *d)
+{
+	struct results_run_summary *list = NULL;
+	int n = 0;
+	enum ab_rc rc = store_list_runs(st, &list, &n, d);
+	for (int i = 0; !rc && i < n; i++)
+		if (list[i].id == id && strcmp(list[i].status, "ok"))
+			rc = ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': it cannot be a baseline",
+				     (long long)id, list[i].status);
+	free(list);
+	return rc;
+}
+
+static enum ab_rc baseline_set(struct store *st, const char *name, const char *run, struct ab_diag *d)
+{
+	int64_t id;
+	enum ab_rc rc = store_resolve_run(st, run, &id, d);
+	if (!rc)
+		rc = check_ok(st, id, d);
+	if (!rc)
+		rc = store_baseline_set(st, name, id, d);
+	if (!rc)
+		printf("baseline '%s' -> run %lld\n", name, (long long)id);
+	return rc;
+}
+
+static enum ab_rc baseline_list(struct store *st, struct ab_diag *d)
+{
+	struct store_baseline *b = NULL;
+	int n = 0;
+	enum ab_rc rc = store_baseline_list(st, &b, &n, d);
+	if (rc)
+		return rc;
+	printf("%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
+	for (int i = 0; i < n; i++)
+		printf("%-20s %-5lld %-20s %-20s %s\n", b[i].name, (long long)b[i].run_id, b[i].set_at,
+		       b[i].scenario_name, b[i].device);
+	if (!n)
+		fprintf(stderr, "no baselines yet (abbench baseline set NAME [RUN])\n");
+	free(b);
+	return AB_OK;
+}
+
+/* Checks the action and its argument count; prints the error. */
+static bool valid_action(const char **pos, int n_pos)
+{
+	if (!strcmp(pos[0], "set") && n_pos >= 2)
+		return true;
+	if (!strcmp(pos[0], "list") && n_pos == 1)
+		return true;
+	if (!strcmp(pos[0], "set") || !strcmp(pos[0], "list"))
+		ab_error("baseline: usage: abbench baseline set NAME [RUN] | abbench baseline list");
+	else
+		ab_error("baseline: unknown action '%s' (set or list)", pos[0]);
+	return false;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	const char *db = NULL;
+	const struct cli_option opts[] = {
+		CLI_OPT_DB(&db),
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"baseline", "set NAME [RUN] | list", "name a run as a baseline for the gate, or list baselines",
+		"set NAME [RUN]: point NAME at RUN (an id, a label or 'last', the default); an existing NAME\n"
+		"moves. list: every baseline with its run, scenario and device.",
+		1, 3, opts,
+	};
+	const char *pos[3] = { NULL, NULL, NULL };
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
+	if (!valid_action(pos, n_pos))
+		return AB_EXIT_USAGE;
+
+	struct ab_diag d;
+	struct store *st;
+	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	if (!rc) {
+		rc = !strcmp(pos[0], "set") ? baseline_set(st, pos[1], pos[2], &d) : baseline_list(st, &d);
+		store_close(st);
+	}
+	return cli_exit_rc(rc, &d, "baseline");
+}

@@ -1,0 +1,68 @@
+/*
+ * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE]`: the same
+ * scenario measured by two builds, case by case (compare.c), as markdown.
+ * Exit 0 whatever the verdicts (the gate is the command that judges);
+ * 2 when the runs measured different scenarios or do not exist.
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "analysis/compare.h"
+#include "common/diag.h"
+#include "print/md.h"
+#include "store/store.h"
+
+/* Compares and prints to stdout or, atomically, to path. */
+static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *path,
+				    struct ab_diag *d)
+{
+	struct compare_result res;
+	struct md_file mf;
+	enum ab_rc rc = compare_runs(a, b, &res, d);
+	if (rc)
+		return rc;
+	if (!path)
+		rc = compare_print(stdout, a, b, &res, d);
+	else if (!(rc = md_file_open(&mf, path, d))) {
+		rc = compare_print(mf.f, a, b, &res, d);
+		if (rc)
+			md_file_abort(&mf);
+		else
+			rc = md_file_commit(&mf, d);
+	}
+	compare_result_free(&res);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *db = NULL, *out = NULL;
+	const struct cli_option opts[] = {
+		{ "out", CLI_STRING, &out, "FILE", "write the markdown to FILE instead of standard output" },
+		CLI_OPT_DB(&db),
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"compare", "RUN_A RUN_B", "compare the fused arm of two runs of one scenario, case by case",
+		"RUN is a run id, a label (e.g. main, pr) or 'last'. Per case: median B-arm time in each run,\n"
+		"their ratio with a 95% bootstrap interval, Mann-Whitney p, a verdict at p < 0.01, and whether\n"
+		"the outputs' md5 agree. Runs of different scenarios are refused (exit 2).",
+		2, 2, opts,
+	};
+	const char *pos[2] = { NULL, NULL };
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
+
+	struct ab_diag d;
+	struct results_run *a, *b = NULL;
+	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &a, &d);
+	if (!rc)
+		rc = store_load_spec(store_default_path(db), pos[1], &b, &d);
+	if (!rc)
+		rc = compare_and_print(a, b, out, &d);
+	results_run_free(a);
+	results_run_free(b);
+	return cli_exit_rc(rc, &d, "compare");
+}

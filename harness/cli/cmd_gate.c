@@ -1,0 +1,272 @@
+/*
+ * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
+ * (gate.c; gate.h holds the rule: B judged against its own run's A arm,
+ * with a noise floor from the A arm's drift and an absolute floor in ns
+ * from the device profile or --min-change-ns). The exit status is the
+ * contract: 0 every case passed, 1 a case regressed in time, lost
+ * bit-exactness or is missing, 2 usage or data errors (no such baseline or
+ * run, different scenario or device, a run not 'ok'), 3 failures. The
+ * markdown verdict goes to stdout or --out; the cases that failed on time
+ * alone go, one per line, to --failing-cases so that scripts/nightly.sh
+ * can measure them again without parsing markdown.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+#include "analysis/gate.h"
+#include "print/md.h"
+#include "config/profile.h"
+#include "store/store.h"
+
+#define MAX_EXCLUDE 256
+
+struct gate_args {
+	const char *run, *baseline, *out, *failing, *only, *exclude_file;
+	double max_regression; /* NAN: from the device profile */
+	double min_change_ns;  /* NAN: from the device profile */
+};
+
+/* The gate's bars with where each came from, for the verdict's text. */
+struct gate_limits {
+	double pct, min_ns;
+	char pct_src[96], min_src[96];
+};
+
+struct exclude_list {
+	char names[MAX_EXCLUDE][64];
+	const char *ptr[MAX_EXCLUDE];
+	int n;
+};
+
+/* A baseline name first; else the spec as a run (id, label, 'last'). */
+static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *id, bool *is_name,
+				   struct ab_diag *d)
+{
+	enum ab_rc rc = store_baseline_get(st, spec, id, d);
+	*is_name = !rc;
+	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
+		return rc;
+	if (store_resolve_run(st, spec, id, d))
+		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
+	return AB_OK;
+}
+
+/* Case names, one per line; blank lines and '#' comments skipped. */
+static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct ab_diag *d)
+{
+	char line[256];
+	int lineno = 0;
+	enum ab_rc rc = AB_OK;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+	while (!rc && fgets(line, sizeof line, f)) {
+		char *s = line, *e = line + strlen(line);
+		lineno++;
+		while (isspace((unsigned char)*s))
+			s++;
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (!*s || *s == '#')
+			continue;
+		if ((size_t)(e - s) >= sizeof x->names[0] || x->n == MAX_EXCLUDE)
+			rc = ab_fail(d, AB_ERR_INPUT, "%s:%d: %s", path, lineno,
+				     x->n == MAX_EXCLUDE ? "too many case names" : "case name too long");
+		else {
+			memcpy(x->names[x->n], s, (size_t)(e - s) + 1);
+			x->ptr[x->n] = x->names[x->n];
+			x->n++;
+		}
+	}
+	if (!rc && ferror(f))
+		rc = ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
+	fclose(f);
+	return rc;
+}
+
+/* --max-regression and --min-change-ns, else the run's device profile
+ * (read only when one of them is not given). */
+static enum ab_rc limits(const struct gate_args *a, const struct results_run *r, struct gate_limits *L,
+			 struct ab_diag *d)
+{
+	struct profile p;
+	bool fell_back;
+	L->pct = a->max_regression;
+	L->min_ns = a->min_change_ns;
+	snprintf(L->pct_src, sizeof L->pct_src, "--max-regression");
+	snprintf(L->min_src, sizeof L->min_src, "--min-change-ns");
+	if (!isnan(L->pct) && !isnan(L->min_ns))
+		return AB_OK;
+	if (profile_find(r->device.name, r->backend, &p, &fell_back, d))
+		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold or absolute floor (give --max-regression "
+					       "PCT and --min-change-ns NS)");
+	if (fell_back)
+		ab_warn("gate: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
+			PROFILE_DEFAULT_FILE);
+	if (isnan(L->pct)) {
+		L->pct = p.gate_max_regression_pct;
+		snprintf(L->pct_src, sizeof L->pct_src, "device profile '%s'", p.name);
+	}
+	if (isnan(L->min_ns)) {
+		L->min_ns = p.gate_min_change_ns;
+		snprintf(L->min_src, sizeof L->min_src, "device profile '%s'", p.name);
+	}
+	return AB_OK;
+}
+
+/* Writes through print to stdout (path NULL) or atomically to path. */
+static enum ab_rc emit(const char *path, enum ab_rc (*print)(FILE *, const void *, struct ab_diag *),
+		       const void *ctx, struct ab_diag *d)
+{
+	struct md_file mf;
+	if (!path)
+		return print(stdout, ctx, d);
+	enum ab_rc rc = md_file_open(&mf, path, d);
+	if (rc)
+		return rc;
+	if ((rc = print(mf.f, ctx, d))) {
+		md_file_abort(&mf);
+		return rc;
+	}
+	return md_file_commit(&mf, d);
+}
+
+struct verdict_ctx {
+	const struct results_run *base, *run;
+	const struct gate_options *o;
+	const struct gate_result *r;
+};
+
+static enum ab_rc print_verdict(FILE *f, const void *p, struct ab_diag *d)
+{
+	const struct verdict_ctx *v = p;
+	return gate_print(f, v->base, v->run, v->o, v->r, d);
+}
+
+static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
+{
+	return gate_print_failing(f, ((const struct verdict_ctx *)p)->r, d);
+}
+
+/* Gates run against base and writes the outputs; *status gets the verdict. */
+static enum ab_rc judge(const struct gate_args *a, const struct results_run *base, const struct results_run *run,
+			const char *base_name, int *status, struct ab_diag *d)
+{
+	struct exclude_list *x = calloc(1, sizeof *x);
+	struct gate_options o = { .baseline_name = base_name, .only = a->only };
+	struct gate_result res = { 0 };
+	struct gate_limits L = { 0 };
+	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
+	if (!rc && a->exclude_file)
+		rc = read_exclude(a->exclude_file, x, d);
+	if (!rc)
+		rc = limits(a, run, &L, d);
+	o.max_regression_pct = L.pct;
+	o.threshold_source = L.pct_src;
+	o.min_change_ns = L.min_ns;
+	o.min_change_source = L.min_src;
+	o.exclude = x ? x->ptr : NULL;
+	o.n_exclude = x ? x->n : 0;
+	if (!rc)
+		rc = gate_check(base, run, &o, &res, d);
+	struct verdict_ctx v = { base, run, &o, &res };
+	if (!rc)
+		rc = emit(a->out, print_verdict, &v, d);
+	if (!rc && a->failing)
+		rc = emit(a->failing, print_failing, &v, d);
+	if (!rc) {
+		*status = gate_exit_status(&res);
+		fprintf(stderr, "gate: %s (%d of %d cases failed)\n", *status ? "FAIL" : "pass", res.n_failed,
+			res.n_cases);
+	}
+	gate_result_free(&res);
+	free(x);
+	return rc;
+}
+
+static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
+{
+	struct results_run *base = NULL, *run = NULL;
+	int64_t base_id, run_id;
+	bool is_name;
+	enum ab_rc rc = resolve_baseline(st, a->baseline, &base_id, &is_name, d);
+	if (!rc)
+		rc = store_resolve_run(st, a->run, &run_id, d);
+	if (!rc)
+		rc = store_load_run(st, base_id, &base, d);
+	if (!rc)
+		rc = store_load_run(st, run_id, &run, d);
+	if (!rc)
+		rc = judge(a, base, run, is_name ? a->baseline : NULL, status, d);
+	results_run_free(base);
+	results_run_free(run);
+	return rc;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_args a = { .max_regression = NAN, .min_change_ns = NAN };
+	const char *db = NULL;
+	const struct cli_option opts[] = {
+		{ "baseline", CLI_STRING, &a.baseline, "NAME|RUN", "baseline name (abbench baseline set) or run; required" },
+		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
+		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
+		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
+		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
+		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
+		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
+		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"gate", "[RUN]", "gate a run against a baseline: exit 1 on regression or lost bit-exactness",
+		"RUN defaults to the newest run. Each case's B arm is judged against its own run's A arm:\n"
+		"change = (median B / median A) in RUN over the same in the baseline, minus 1. A case fails when\n"
+		"that change exceeds PCT percent and the A arm's own drift (max |A_k - A1| / A1 of either run),\n"
+		"that change times the baseline's median B exceeds NS nanoseconds (the timer's absolute floor),\n"
+		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
+		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
+		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
+		"raw B times are judged instead. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
+		"run, different scenario or device, a run not 'ok'), 3 failure. Rule: docs/REPORTS.md.",
+		0, 1, opts,
+	};
+	const char *pos[1] = { NULL };
+	int n_pos, status = AB_EXIT_OK;
+	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
+	if (cr != CLI_OK)
+		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+	if (!a.baseline) {
+		ab_error("gate: --baseline NAME|RUN is required");
+		return AB_EXIT_USAGE;
+	}
+	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
+		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
+		return AB_EXIT_USAGE;
+	}
+	if (!isnan(a.min_change_ns) && !(a.min_change_ns >= 0)) {
+		ab_error("gate: --min-change-ns must be 0 or more nanoseconds, not %g", a.min_change_ns);
+		return AB_EXIT_USAGE;
+	}
+	a.run = n_pos ? pos[0] : NULL;
+
+	struct ab_diag d;
+	struct store *st;
+	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	if (!rc) {
+		rc = gate_in(st, &a, &status, &d);
+		store_close(st);
+	}
+	if (rc) {
+		ab_error("gate: %s", d.msg);
+		return ab_rc_exit_status(rc);
+	}
+	return cli_finish(status);
+}

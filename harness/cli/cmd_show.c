@@ -1,0 +1,36 @@
+/*
+ * cmd_show.c - `abbench show [RUN]`: a readable table per case.
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+#include "print/show.h"
+#include "store/store.h"
+
+int cmd_show(int argc, char **argv)
+{
+	const char *db = NULL;
+	const struct cli_option opts[] = {
+		CLI_OPT_DB(&db),
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = { "show", "[RUN]", "print a run's results per case (RUN: id, label or 'last')",
+				       NULL, 0, 1, opts };
+	const char *pos[1] = { NULL };
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
+
+	struct ab_diag d;
+	struct results_run *r;
+	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &r, &d);
+	if (rc)
+		return cli_exit_rc(rc, &d, NULL);
+	int status = show_run(r, stdout) ? AB_EXIT_FAILURE : AB_EXIT_OK;
+	if (status)
+		ab_error("show: out of memory");
+	results_run_free(r);
+	return cli_finish(status);
+}

@@ -1,0 +1,37 @@
+/*
+ * cmd_sites.c - `abbench sites`: the registry, its variants and on which
+ * backends each exists in this build.
+ */
+#include <stdio.h>
+
+#include "kernels/site.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+
+int cmd_sites(int argc, char **argv)
+{
+	const struct cli_option opts[] = { CLI_OPT_END };
+	const struct cli_spec spec = { "sites", NULL, "list the registered sites, their variants and backends", NULL,
+				       0, 0, opts };
+	const char *pos[1];
+	int n_pos;
+	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
+	if (cr != CLI_OK)
+		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
+
+	for (const struct site_desc *s = site_registry; s->name; s++) {
+		printf("%s  (%s)\n  %s\n  tensors:", s->name, s->shape_help, s->summary);
+		for (int i = 0; i < s->n_tensors; i++)
+			printf(" %s%s", s->tensors[i].name, s->tensors[i].affine_only ? "*" : "");
+		printf("\n");
+		for (int v = 0; v < s->n_variants; v++) {
+			const struct site_variant *var = &s->variants[v];
+			printf("  %-8s backends: %-3s %-4s  %s%s\n", var->name, var->cpu ? "cpu" : "", var->cuda ? "cuda" : "",
+			       var->summary, var->byte_equal_expected ? "" : " (not byte-equal by design)");
+		}
+		printf("\n");
+	}
+	printf("* present only when a case sets affine = true\n");
+	return cli_finish(0);
+}

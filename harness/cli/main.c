@@ -1,0 +1,65 @@
+/*
+ * main.c - abbench's entry point: one table of subcommands, each a thin
+ * shell in harness/cmd_<name>.c (git's builtin table, in miniature).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+#include "common/version.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "measure a scenario's cases (A/B/A brackets) and store the run" },
+	{ "list", cmd_list, "list stored runs" },
+	{ "show", cmd_show, "print a run's results per case" },
+	{ "export", cmd_export, "write a run's results as CSV" },
+	{ "sites", cmd_sites, "list the registered sites, their variants and backends" },
+	{ "report", cmd_report, "write a markdown report with gnuplot plots of a run" },
+	{ "compare", cmd_compare, "compare two runs of the same scenario case by case" },
+	{ "baseline", cmd_baseline, "name a run as a baseline, or list baselines" },
+	{ "gate", cmd_gate, "gate a run against a baseline: exit 1 on regression or lost bit-exactness" },
+	{ NULL, NULL, NULL },
+};
+
+static void print_usage(FILE *out)
+{
+	fputs("usage: abbench [--version] [--help] COMMAND [ARGS]\n\ncommands:\n", out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fputs("\n'abbench COMMAND --help' describes a command's options.\n", out);
+}
+
+static int print_version(void)
+{
+	printf("abbench %s (commit %s)\n", AB_VERSION, ab_build_commit());
+	printf("cuda backend: %s\n", AB_HAVE_CUDA ? "built in (sm_90, PTX compute_90)" : "not built (no nvcc at build time)");
+	return cli_finish(0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return AB_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version"))
+		return print_version();
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		print_usage(stdout);
+		return cli_finish(0);
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c->fn(argc - 1, argv + 1);
+	ab_error("'%s' is not an abbench command (see 'abbench --help')", name);
+	return AB_EXIT_USAGE;
+}

@@ -1,0 +1,91 @@
+/*
+ * diag.c - result codes, their names and exit statuses, and message helpers.
+ */
+#include "common/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *ab_rc_str(enum ab_rc rc)
+{
+	switch (rc) {
+	case AB_OK: return "ok";
+	case AB_ERR_USAGE: return "usage error";
+	case AB_ERR_INPUT: return "input error";
+	case AB_ERR_DATA: return "data error";
+	case AB_ERR_IO: return "i/o error";
+	case AB_ERR_DB: return "database error";
+	case AB_ERR_BACKEND: return "backend error";
+	case AB_ERR_NOMEM: return "out of memory";
+	case AB_ERR_INTERNAL: return "internal error";
+	}
+	return "unknown error";
+}
+
+int ab_rc_exit_status(enum ab_rc rc)
+{
+	switch (rc) {
+	case AB_OK:
+		return AB_EXIT_OK;
+	case AB_ERR_USAGE:
+	case AB_ERR_INPUT:
+	case AB_ERR_DATA:
+		return AB_EXIT_USAGE;
+	default:
+		return AB_EXIT_FAILURE;
+	}
+}
+
+enum ab_rc ab_fail(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
+{
+	if (d) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
+{
+	if (d) {
+		char old[AB_DIAG_MAX];
+		va_list ap;
+		memcpy(old, d->msg, sizeof old);
+		va_start(ap, fmt);
+		int n = vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+		va_end(ap);
+		size_t used = n < 0 ? 0 : (size_t)n;
+		/* Append ": old" by hand: snprintf here trips -Wformat-truncation. */
+		const char *parts[2] = { ": ", old };
+		for (int p = 0; p < 2; p++)
+			for (const char *c = parts[p]; *c && used + 1 < sizeof d->msg; c++)
+				d->msg[used++] = *c;
+		if (used < sizeof d->msg)
+			d->msg[used] = '\0';
+	}
+	return rc;
+}
+
+int ab_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("abbench: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void ab_warn(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("abbench: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

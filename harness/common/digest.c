@@ -1,0 +1,43 @@
+/*
+ * digest.c - md5 and sha256 as lowercase hex, through OpenSSL's EVP API
+ * (the one interface that works on both OpenSSL 1.1 and 3.x without
+ * deprecation warnings).
+ */
+#include "common/digest.h"
+
+#include <openssl/evp.h>
+
+/* Digests data with md into out as 2 * EVP_MD_size(md) hex digits + NUL. */
+static enum ab_rc dig_hex(const EVP_MD *md, const char *what, const void *data, size_t len, char *out,
+			  struct ab_diag *d)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char raw[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int ok;
+
+	if (!ctx)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a '%s' digest context", what);
+	ok = EVP_DigestInit_ex(ctx, md, NULL) == 1 && EVP_DigestUpdate(ctx, data, len) == 1 &&
+	     EVP_DigestFinal_ex(ctx, raw, &n) == 1;
+	EVP_MD_CTX_free(ctx);
+	if (!ok)
+		return ab_fail(d, AB_ERR_INTERNAL, "libcrypto failed to compute '%s'", what);
+	for (unsigned int i = 0; i < n; i++) {
+		out[2 * i] = hex[raw[i] >> 4];
+		out[2 * i + 1] = hex[raw[i] & 15];
+	}
+	out[2 * n] = '\0';
+	return AB_OK;
+}
+
+enum ab_rc digest_md5_hex(const void *data, size_t len, char out[33], struct ab_diag *d)
+{
+	return dig_hex(EVP_md5(), "md5", data, len, out, d);
+}
+
+enum ab_rc digest_sha256_hex(const void *data, size_t len, char out[65], struct ab_diag *d)
+{
+	return dig_hex(EVP_sha256(), "sha256", data, len, out, d);
+}

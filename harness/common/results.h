@@ -1,0 +1,141 @@
+/*
+ * results.h - the in-memory shape of one run's results.
+ *
+ * The runner fills a results_run while it measures; the store writes it in one
+ * transaction and reads it back (store_load_run) for show, export, report,
+ * compare and gate. Every printer works from this structure, so measuring
+ * code never formats and formatting code never measures.
+ *
+ * Times are nanoseconds as doubles. Strings are fixed arrays except the few
+ * that can be long (scenario text, command line), which are malloc'd.
+ */
+#ifndef AB_RESULTS_H
+#define AB_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RESULTS_MAX_OUTPUTS 4
+
+struct results_clocks {
+	bool valid;             /* false when NVML (or the CPU backend) gave nothing */
+	int sm_mhz;
+	int mem_mhz;
+	uint64_t throttle_reasons; /* NVML clocks-event reasons bit mask */
+	int temp_c;
+};
+
+struct results_kernel {
+	char name[256];         /* demangled, possibly shortened */
+	char family[32];        /* "LayerNorm", "elementwise", "fused", ... */
+	int64_t launches;
+	double total_ns, min_ns, max_ns;
+};
+
+struct results_output {
+	char tensor[32];
+	char md5[33];
+	int64_t bytes;
+	bool bit_exact;         /* bytes equal those of the bracket's first A slot */
+	int64_t mismatches;     /* elements whose bytes differ from that slot's */
+	double max_abs_err;     /* against the float64 reference, comparable elements only */
+	double max_err_ratio;   /* max over elements of |err| / tolerance */
+	bool ref_ok;            /* every comparable element within tolerance, NaN where NaN */
+	int64_t ref_skipped;    /* elements outside float32's range, not compared */
+};
+
+struct results_slot {
+	char label[8];          /* A1, B, A2, B2, A3 ... */
+	char arm;               /* 'a' or 'b' */
+	char variant[32];
+	int position;           /* 0-based place in the bracket */
+	int warmup;
+	int n_samples;
+	double *samples_ns;     /* wall time per kept sample (events on CUDA) */
+	double *kernel_ns;      /* per sample: sum of kernel self-times; NAN if unknown */
+	int n_discarded;        /* samples dropped by the throttle probe */
+	char stopping_reason[32];   /* target_noise, noise_converged, max_samples, max_time */
+	double elapsed_s;       /* wall time the slot took, warm-up included */
+	double median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise;
+	double kernel_median_ns; /* median of kernel_ns (NAN if unknown) */
+	int n_kernels;
+	struct results_kernel *kernels;
+	int64_t kernel_records_bad; /* records with zero/invalid timestamps, not summed */
+	struct results_clocks clocks_before, clocks_after;
+	int n_outputs;
+	struct results_output outputs[RESULTS_MAX_OUTPUTS];
+};
+
+struct results_case {
+	char name[64];
+	char site[32];
+	char shape[64];
+	char dtype[8];
+	double eps;
+	bool affine;
+	int count;
+	char input[128];        /* scenario_input_describe() */
+	int n_slots;
+	struct results_slot *slots;
+};
+
+struct results_device {
+	char name[128];
+	char uuid[64];
+	char backend[8];        /* "cpu" or "cuda" */
+	int cc_major, cc_minor;
+	int sm_count;
+	int64_t l2_bytes, mem_bytes;
+	char driver_version[32];
+	char runtime_version[32];
+	int default_sm_mhz;
+	double copy_gbps;       /* measured device copy bandwidth (read + write), 0 if unknown */
+};
+
+struct results_run {
+	int64_t id;
+	char started_at[32];    /* UTC, ISO 8601 */
+	char finished_at[32];
+	char status[16];        /* running, ok, failed */
+	char error[512];
+	char label[64];
+	char scenario_name[64];
+	char scenario_path[512];
+	char *scenario_text;
+	char scenario_hash[65];
+	char *command_line;
+	char git_commit[64];
+	char host[128];
+	char backend[8];
+	char version[32];
+	bool quick;
+	char bracket[17];
+	char arm_a[32], arm_b[32];
+	int steps, forwards_per_step;
+	char launch_gaps[16];
+	bool l2_flush;
+	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
+	struct results_device device;
+	int n_cases;
+	struct results_case *cases;
+};
+
+/* One line of `abbench list`. */
+struct results_run_summary {
+	int64_t id;
+	char started_at[32];
+	char status[16];
+	char label[64];
+	char scenario_name[64];
+	char backend[8];
+	char device[128];
+	int n_cases;
+};
+
+void results_run_free(struct results_run *r);
+void results_slot_release(struct results_slot *s);
+
+/* Slot of a case by label ("A1", "B"), NULL if absent. */
+const struct results_slot *results_case_slot(const struct results_case *c, const char *label);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * export_csv.h - one run's results as CSV, for spreadsheets and pandas.
+ *
+ * One row per (case, slot), cases in run order, slots in bracket order,
+ * after one header row:
+ *
+ *   case,site,shape,dtype,arm,slot,samples,median_ns,p10_ns,p90_ns,md5,
+ *   bit_exact,variant,eps,input,stopping_reason,discarded,noise,mean_ns,min_ns,
+ *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id
+ *
+ * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
+ * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by
+ * '+' in tensor order; bit_exact and ref_ok are 1 only when they hold for
+ * every output, mismatches is their sum, max_abs_err and max_err_ratio the
+ * largest. A slot without outputs leaves those fields empty.
+ *
+ * Numbers: integers as integers; reals in the shortest of %.15g, %.16g,
+ * %.17g that reads back (strtod) to the same double, so values round-trip
+ * and integral nanoseconds print as plain integers. NAN (unknown) is an
+ * empty field. Fields that need it (a comma, a quote, a line break, or a
+ * leading or trailing blank) are quoted by libcsv (csv_fwrite); lines end
+ * in "\n".
+ */
+#ifndef AB_EXPORT_CSV_H
+#define AB_EXPORT_CSV_H
+
+#include "common/diag.h"
+#include "common/results.h"
+
+/* Writes r to path ("-" or NULL: stdout). A file is written under a
+ * temporary name in the same directory and renamed into place at the end,
+ * so a failed export never leaves a partial file (nor the temporary). */
+enum ab_rc export_csv_write(const struct results_run *r, const char *path, struct ab_diag *d);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * md.c - markdown escaping, tables, number formats and atomic output files
+ * for the report, compare and gate printers.
+ */
+#include "print/md.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* GitHub-flavoured markdown: a backslash escapes any ASCII punctuation;
+ * '<', '>' and '&' would otherwise start HTML or entities. */
+static void cell_char(FILE *f, char ch)
+{
+	switch (ch) {
+	case '\n': case '\r': case '\t':
+		fputc(' ', f);
+		return;
+	case '<':
+		fputs("&lt;", f);
+		return;
+	case '>':
+		fputs("&gt;", f);
+		return;
+	case '&':
+		fputs("&amp;", f);
+		return;
+	case '|': case '\\': case '*': case '_': case '`': case '[': case ']': case '~':
+		fputc('\\', f);
+		break;
+	}
+	fputc(ch, f);
+}
+
+void md_cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		cell_char(f, *s);
+}
+
+void md_code(FILE *f, const char *s)
+{
+	if (!s || !*s || strchr(s, '`')) {
+		md_cell(f, s);
+		return;
+	}
+	fputc('`', f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r' || *s == '\t')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('`', f);
+}
+
+static const char *delimiter(char align)
+{
+	switch (align) {
+	case 'r': return "---:";
+	case 'c': return ":---:";
+	default: return "---";
+	}
+}
+
+void md_table_head(FILE *f, int n, const char *const *cols, const char *align)
+{
+	fputc('|', f);
+	for (int i = 0; i < n; i++) {
+		fputc(' ', f);
+		md_cell(f, cols[i]);
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s|", delimiter(align ? align[i] : 'l'));
+	fputc('\n', f);
+}
+
+static bool path_boundary(const char *start, const char *p)
+{
+	return p == start || strchr(" \t=\"'(", p[-1]) != NULL;
+}
+
+static bool token_end(char ch)
+{
+	return ch == '\0' || strchr(" \t\n\"')", ch) != NULL;
+}
+
+/* Appends the last component of the path token [p, end) to the output. */
+static void put_basename(const char *p, const char *end, char *buf, size_t len, size_t *o)
+{
+	const char *e = end;
+	while (e > p + 1 && e[-1] == '/')
+		e--;
+	const char *b = e;
+	while (b > p && b[-1] != '/')
+		b--;
+	if (b == e) /* the token was "/" alone */
+		b = p;
+	for (; b < e && *o + 1 < len; b++)
+		buf[(*o)++] = *b;
+}
+
+char *md_scrub_paths(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (const char *p = s ? s : ""; *p && o + 1 < len;) {
+		if (*p == '/' && path_boundary(s, p)) {
+			const char *end = p;
+			while (!token_end(*end))
+				end++;
+			put_basename(p, end, buf, len, &o);
+			p = end;
+			continue;
+		}
+		buf[o++] = *p++;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *md_us(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.3f", ns / 1e3);
+	return buf;
+}
+
+char *md_pct(double frac, char *buf, size_t len)
+{
+	if (isnan(frac))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f%%", frac * 100);
+	return buf;
+}
+
+char *md_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "n/a");
+	else if (p < 1e-6)
+		snprintf(buf, len, "<1e-6");
+	else if (p < 0.01)
+		snprintf(buf, len, "%.1e", p);
+	else
+		snprintf(buf, len, "%.3f", p);
+	return buf;
+}
+
+enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)
+{
+	mf->f = NULL;
+	if (snprintf(mf->path, sizeof mf->path, "%s", path) >= (int)sizeof mf->path)
+		return ab_fail(d, AB_ERR_USAGE, "path too long '%.64s...'", path);
+	snprintf(mf->tmp, sizeof mf->tmp, "%s.tmp", path);
+	mf->f = fopen(mf->tmp, "w");
+	if (!mf->f)
+		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", mf->tmp, strerror(errno));
+	return AB_OK;
+}
+
+enum ab_rc md_file_commit(struct md_file *mf, struct ab_diag *d)
+{
+	FILE *f = mf->f;
+	bool bad = fflush(f) != 0 || ferror(f);
+	int err = errno;
+
+	mf->f = NULL;
+	if (fclose(f) != 0 && !bad) {
+		bad = true;
+		err = errno;
+	}
+	if (bad) {
+		unlink(mf->tmp);
+		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", mf->tmp, strerror(err));
+	}
+	if (rename(mf->tmp, mf->path) != 0) {
+		err = errno;
+		unlink(mf->tmp);
+		return ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", mf->tmp, mf->path, strerror(err));
+	}
+	return AB_OK;
+}
+
+void md_file_abort(struct md_file *mf)
+{
+	if (!mf->f)
+		return;
+	fclose(mf->f);
+	mf->f = NULL;
+	unlink(mf->tmp);
+}
+
+enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!*dir)
+		return ab_fail(d, AB_ERR_USAGE, "empty directory name");
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+		return ab_fail(d, AB_ERR_USAGE, "path too long '%.64s...'", dir);
+	for (char *p = path + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char saved = *p;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			return ab_fail(d, AB_ERR_IO, "cannot create directory '%s': %s", path, strerror(errno));
+		*p = saved;
+		if (saved == '\0')
+			break;
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return ab_fail(d, AB_ERR_IO, "'%s' is not a directory", dir);
+	return AB_OK;
+}

@@ -1,0 +1,67 @@
+/*
+ * md.h - writing markdown documents: escaping, tables, number formats, and
+ * output files that appear whole or not at all.
+ *
+ * The report, compare and gate printers share these so that every table
+ * renders on GitHub whatever a kernel, case or device is called: a cell never
+ * breaks its row ('|' and newlines are escaped), never turns into HTML ('<'
+ * and '>' become entities) and never starts emphasis by accident. Text that
+ * came from the machine (command lines, notes, scenario paths) goes through
+ * md_scrub_paths so that no absolute path of this machine leaks into a
+ * document meant to be pasted into a pull request.
+ *
+ * Output files are written to "NAME.tmp" and renamed over NAME when
+ * complete, so a reader or CI job never sees half a report.
+ */
+#ifndef AB_MD_H
+#define AB_MD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/diag.h"
+
+/* Writes s as the text of one table cell (escaped; NULL writes nothing). */
+void md_cell(FILE *f, const char *s);
+
+/* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
+ * to md_cell when s holds a backtick. */
+void md_code(FILE *f, const char *s);
+
+/* Writes a header row and its delimiter row. align is one character per
+ * column: 'l', 'r' or 'c' (NULL: all left). */
+void md_table_head(FILE *f, int n, const char *const *cols, const char *align);
+
+/* Copies s into buf with every absolute path token ("/a/b/c" at the start,
+ * after a space, '=', quote or '(') replaced by its last component, so
+ * "--db /tmp/x/ab.db" becomes "--db ab.db". Returns buf. */
+char *md_scrub_paths(const char *s, char *buf, size_t len);
+
+/* Number formats used in every table (fixed units so that columns compare
+ * and tests can recompute them):
+ *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns); "n/a" for NAN
+ *   md_pct:  a fraction as a percentage with sign, "+1.23%"; "n/a" for NAN
+ *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
+ * Each writes into buf and returns it. */
+char *md_us(double ns, char *buf, size_t len);
+char *md_pct(double frac, char *buf, size_t len);
+char *md_p(double p, char *buf, size_t len);
+
+/* An output file written atomically: open writes to "path.tmp", commit
+ * checks the stream, closes it and renames it over path; abort removes the
+ * temporary file. After commit or abort the struct is closed. */
+struct md_file {
+	FILE *f;
+	char path[4096];
+	char tmp[4100];
+};
+
+enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d);
+enum ab_rc md_file_commit(struct md_file *mf, struct ab_diag *d);
+void md_file_abort(struct md_file *mf);
+
+/* Creates dir and its missing parents (mkdir -p). */
+enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * dump.c - `run --dump DIR`: tensors as .npy files and a JSON manifest.
+ */
+#include "run/dump.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/npy.h"
+
+enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
+{
+	struct stat sb;
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return ab_fail(d, AB_ERR_IO, "cannot create dump directory '%s': %s", dir, strerror(errno));
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return ab_fail(d, AB_ERR_USAGE, "dump path '%s' is not a directory", dir);
+	if (access(dir, W_OK) != 0)
+		return ab_fail(d, AB_ERR_IO, "dump directory '%s' is not writable: %s", dir, strerror(errno));
+	return AB_OK;
+}
+
+/* numpy shape of a tensor: activations keep the case's [B, T, W] (or
+ * [B, T, H, D]); per-batch vectors are [B, W]; row vectors [N]; statistics
+ * [rows]. */
+static int tensor_shape(const struct site_tensor *t, const struct site_dims *dm, int64_t *shape)
+{
+	switch (t->extent) {
+	case SITE_EXT_FULL:
+		shape[0] = dm->batch;
+		shape[1] = dm->tokens;
+		if (dm->heads > 1 || dm->row_len != dm->width) {
+			shape[2] = dm->heads;
+			shape[3] = dm->row_len;
+			return 4;
+		}
+		shape[2] = dm->width;
+		return 3;
+	case SITE_EXT_BATCH_VEC:
+		shape[0] = dm->batch;
+		shape[1] = dm->width;
+		return 2;
+	case SITE_EXT_ROW_VEC:
+		shape[0] = dm->row_len;
+		return 1;
+	case SITE_EXT_ROWS:
+		shape[0] = dm->rows;
+		return 1;
+	}
+	return 0;
+}
+
+enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
+		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d)
+{
+	char path[4096];
+	int64_t shape[4];
+	const struct site_tensor *t = &s->tensors[tensor_index];
+	snprintf(path, sizeof path, "%s/%s", dir, case_name);
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
+	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, case_name, file_stem);
+	int rank = tensor_shape(t, dims, shape);
+	return npy_write(path, data, t->dtype == SITE_F32 ? NPY_F4 : NPY_U2, rank, shape, d);
+}
+
+/* Case and tensor names are [A-Za-z0-9_.-], so they need no JSON escaping;
+ * the scenario name and input description are escaped anyway. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void manifest_slot(FILE *f, const struct results_slot *sl, const char *case_name, const struct site_desc *s)
+{
+	fprintf(f, "        {\"slot\": \"%s\", \"arm\": \"%c\", \"variant\": \"%s\", \"files\": {", sl->label, sl->arm,
+		sl->variant);
+	bool first = true;
+	for (int i = 0; s && i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (r != SITE_OUT && r != SITE_AUX)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s_%s_%s.npy", case_name, sl->label, sl->variant, s->tensors[i].name);
+		if (r == SITE_AUX || r == SITE_OUT) {
+			fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
+			first = false;
+		}
+	}
+	fprintf(f, "}, \"md5\": {");
+	for (int o = 0; o < sl->n_outputs; o++)
+		fprintf(f, "%s\"%s\": \"%s\"", o ? ", " : "", sl->outputs[o].tensor, sl->outputs[o].md5);
+	fprintf(f, "}}");
+}
+
+static void manifest_case(FILE *f, const struct results_case *c)
+{
+	const struct site_desc *s = site_find(c->site);
+	fprintf(f, "    {\"name\": \"%s\", \"site\": \"%s\", \"shape\": \"%s\", \"eps\": %.9g, \"affine\": %s, ",
+		c->name, c->site, c->shape, c->eps, c->affine ? "true" : "false");
+	fprintf(f, "\"input\": ");
+	json_string(f, c->input);
+	fprintf(f, ",\n     \"inputs\": {");
+	bool first = true;
+	for (int i = 0; s && i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if ((t->role != SITE_IN_ACT && t->role != SITE_IN_PARAM) || !site_tensor_present(t, c->affine))
+			continue;
+		fprintf(f, "%s\"%s\": \"%s/in_%s.npy\"", first ? "" : ", ", t->name, c->name, t->name);
+		first = false;
+	}
+	fprintf(f, "},\n     \"slots\": [\n");
+	int written = 0;
+	for (int p = 0; p < c->n_slots; p++) {
+		bool first_of_arm = true;
+		for (int q = 0; q < p; q++)
+			first_of_arm = first_of_arm && c->slots[q].arm != c->slots[p].arm;
+		if (!first_of_arm)
+			continue;
+		fprintf(f, "%s", written++ ? ",\n" : "");
+		manifest_slot(f, &c->slots[p], c->name, s);
+	}
+	fprintf(f, "\n     ]}");
+}
+
+enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab_diag *d)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/manifest.json", dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+	fprintf(f, "{\n  \"format\": \"abbench-dump-1\",\n  \"run_id\": %lld,\n  \"scenario\": ", (long long)r->id);
+	json_string(f, r->scenario_name);
+	fprintf(f, ",\n  \"backend\": \"%s\",\n  \"bf16_storage\": \"<u2 raw bits\",\n  \"cases\": [\n", r->backend);
+	for (int i = 0; i < r->n_cases; i++) {
+		fprintf(f, "%s", i ? ",\n" : "");
+		manifest_case(f, &r->cases[i]);
+	}
+	fprintf(f, "\n  ]\n}\n");
+	if (fflush(f) != 0 || ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+	}
+	fclose(f);
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		return ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+	}
+	return AB_OK;
+}

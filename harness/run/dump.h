@@ -1,0 +1,27 @@
+/*
+ * dump.h - `run --dump DIR`: each case's inputs and each arm's outputs as
+ * .npy files (bf16 as '<u2' raw bits, float32 as '<f4') plus DIR/manifest.json
+ * describing them, so other tools (scripts/torch_oracle.py) can load them.
+ *
+ * Layout: DIR/CASE/in_TENSOR.npy, DIR/CASE/SLOT_VARIANT_TENSOR.npy (outputs
+ * and statistics of the first slot of each arm). The manifest is written
+ * last, through a temporary file and a rename.
+ */
+#ifndef AB_DUMP_H
+#define AB_DUMP_H
+
+#include "kernels/site.h"
+#include "common/diag.h"
+#include "common/results.h"
+
+/* Creates DIR if needed and checks it is writable. */
+enum ab_rc dump_prepare(const char *dir, struct ab_diag *d);
+
+/* Writes tensor i of the site (host memory) as DIR/CASE/NAME.npy. */
+enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
+		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d);
+
+/* The manifest of every case and slot of the run (files named as above). */
+enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab_diag *d);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * refcheck.h - compares an arm's bf16 output with the float64 reference.
+ *
+ * The site computes ref and tol (see site_desc.reference). An element
+ * passes when tol is NAN (outside float32's range: counted in ref_skipped),
+ * when ref is NaN and the output is NaN, when ref is +-Inf and the output is
+ * the same infinity, or when |out - ref| <= tol.
+ */
+#ifndef AB_REFCHECK_H
+#define AB_REFCHECK_H
+
+#include <stdint.h>
+
+#include "kernels/bf16.h"
+#include "common/results.h"
+
+void refcheck_compare(const bf16_t *out, const double *ref, const double *tol, int64_t n, struct results_output *res);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * run_case.c - measures one case: inputs from the seeded generator, then
+ * each slot of the bracket (warm-up, samples until the stopping rule says
+ * enough), then the checks of the slot's outputs.
+ */
+#include "run/run_case.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/digest.h"
+#include "run/dump.h"
+#include "run/inputs.h"
+#include "run/refcheck.h"
+#include "analysis/stats.h"
+#include "run/stopping.h"
+
+/* Host copies of a case's tensors, its reference and the bytes of the
+ * first A slot's outputs, which every later slot is compared with. */
+struct case_data {
+	const struct site_desc *site;
+	struct site_args host;
+	size_t bytes[SITE_MAX_TENSORS];
+	int n_out;
+	int out_index[RESULTS_MAX_OUTPUTS];
+	double *ref[RESULTS_MAX_OUTPUTS], *tol[RESULTS_MAX_OUTPUTS];
+	void *first_a[RESULTS_MAX_OUTPUTS];
+	bool have_first_a;
+};
+
+static void case_data_free(struct case_data *cd)
+{
+	for (int i = 0; i < SITE_MAX_TENSORS; i++)
+		free(cd->host.t[i]);
+	for (int o = 0; o < RESULTS_MAX_OUTPUTS; o++) {
+		free(cd->ref[o]);
+		free(cd->tol[o]);
+		free(cd->first_a[o]);
+	}
+}
+
+static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_data *cd, struct ab_diag *d)
+{
+	const struct site_desc *s = c->site;
+	cd->site = s;
+	cd->host.dims = c->dims;
+	cd->host.eps = (float)c->eps;
+	cd->host.affine = c->affine;
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (!site_tensor_present(t, c->affine))
+			continue;
+		cd->bytes[i] = (size_t)site_tensor_elems(t, &c->dims) * site_dtype_size(t->dtype);
+		cd->host.t[i] = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
+		if (!cd->host.t[i])
+			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate '%s' (%zu bytes)", c->name, t->name,
+				       cd->bytes[i]);
+		if (t->role == SITE_OUT) {
+			if (cd->n_out == RESULTS_MAX_OUTPUTS)
+				return ab_fail(d, AB_ERR_INTERNAL, "site '%s' has too many outputs", s->name);
+			cd->out_index[cd->n_out++] = i;
+		}
+	}
+	return AB_OK;
+}
+
+/* Every input from its own seeded stream: the tensor's index in the site
+ * keys the stream, so adding an output never changes an input's bytes. */
+static void case_fill_inputs(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd)
+{
+	const struct site_desc *s = cd->site;
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (!cd->host.t[i] || (t->role != SITE_IN_ACT && t->role != SITE_IN_PARAM))
+			continue;
+		struct inputs_rng rng;
+		int64_t n = site_tensor_elems(t, &c->dims);
+		inputs_rng_seed(&rng, scn->seed, c->name, i);
+		if (t->role == SITE_IN_ACT)
+			inputs_fill_activation(cd->host.t[i], n, c->dims.row_len, &c->input, &rng);
+		else
+			inputs_fill_param(cd->host.t[i], n, t->param, &rng);
+	}
+}
+
+static enum ab_rc case_reference(const struct scenario_case *c, struct case_data *cd, struct ab_diag *d)
+{
+	for (int o = 0; o < cd->n_out; o++) {
+		int64_t n = site_tensor_elems(&cd->site->tensors[cd->out_index[o]], &c->dims);
+		cd->ref[o] = malloc((size_t)n * sizeof(double));
+		cd->tol[o] = malloc((size_t)n * sizeof(double));
+		if (!cd->ref[o] || !cd->tol[o])
+			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate the float64 reference", c->name);
+	}
+	cd->site->reference(&cd->host, cd->ref, cd->tol);
+	return AB_OK;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Slot labels: A1, A2, ... always numbered; B alone when the bracket has a
+ * single B (ABA -> A1 B A2), else B1, B2, ... */
+static void slot_label(const char *bracket, int position, char *buf, size_t len)
+{
+	char letter = bracket[position];
+	int nth = 0, total = 0;
+	for (int i = 0; bracket[i]; i++) {
+		if (bracket[i] != letter)
+			continue;
+		total++;
+		if (i <= position)
+			nth++;
+	}
+	if (letter == 'B' && total == 1)
+		snprintf(buf, len, "B");
+	else
+		snprintf(buf, len, "%c%d", letter, nth % 100); /* brackets are at most 16 letters */
+}
+
+static void progress_line(const struct run_case_env *env, const char *case_name, const struct results_slot *sl, int n,
+			  bool done)
+{
+	if (!env->progress)
+		return;
+	fprintf(stderr, "\r[%d/%d] %-20s %-3s %-8s %5d samples%s", env->case_index + 1, env->n_cases, case_name,
+		sl->label, sl->variant, n, done ? "\n" : "");
+	fflush(stderr);
+}
+
+static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
+{
+	sl->samples_ns = malloc((size_t)cap * sizeof(double));
+	sl->kernel_ns = malloc((size_t)cap * sizeof(double));
+	if (!sl->samples_ns || !sl->kernel_ns)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", cap);
+	return AB_OK;
+}
+
+/* Warm-up, then samples until the stopping rule says enough. */
+static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *case_name, const struct site_variant *v,
+				   struct attrib_collector *kc, struct results_slot *sl, uint32_t *kept_ids, struct ab_diag *d)
+{
+	struct bk_sample smp;
+	struct stopping_state st;
+	struct timespec t0;
+	enum ab_rc rc;
+	for (int i = 0; i < env->sampling.warmup; i++)
+		if ((rc = env->ops->sample(env->bk, v, ATTRIB_UNTIMED, kc, &smp, d)))
+			return rc;
+	stopping_init(&st, &env->sampling);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (uint32_t id = 1;; id++) {
+		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d)))
+			return rc;
+		double elapsed_ns = seconds_since(&t0) * 1e9;
+		bool stop;
+		if (smp.discarded) {
+			sl->n_discarded++;
+			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= env->sampling.max_samples;
+		} else {
+			kept_ids[sl->n_samples] = id;
+			sl->samples_ns[sl->n_samples++] = smp.wall_ns;
+			stop = stopping_add(&st, smp.wall_ns, elapsed_ns);
+		}
+		if ((id & 15) == 0)
+			progress_line(env, case_name, sl, sl->n_samples, false);
+		if (stop || (int)id >= env->sampling.max_samples)
+			break;
+	}
+	if (st.reason == STOPPING_NOT_YET)
+		st.reason = sl->n_samples >= env->sampling.max_samples ? STOPPING_MAX_SAMPLES : STOPPING_MAX_TIME;
+	snprintf(sl->stopping_reason, sizeof sl->stopping_reason, "%s", stopping_reason_str(st.reason));
+	sl->noise = stopping_noise(&st);
+	return AB_OK;
+}
+
+/* Sample ids run over kept and discarded samples alike; kernel sums are
+ * per id. Take them in the kept samples' order. */
+static void slot_kernel_sums(const struct attrib_collector *kc, const uint32_t *kept_ids, struct results_slot *sl)
+{
+	for (int k = 0; k < sl->n_samples; k++) {
+		uint32_t id = kept_ids[k];
+		sl->kernel_ns[k] = (int)id <= kc->max_samples ? kc->sample_kernel_ns[id - 1] : NAN;
+	}
+}
+
+static void slot_summarise(struct results_slot *sl)
+{
+	int n = sl->n_samples;
+	sl->median_ns = stats_median(sl->samples_ns, n);
+	sl->p10_ns = stats_quantile(sl->samples_ns, n, 0.10);
+	sl->p90_ns = stats_quantile(sl->samples_ns, n, 0.90);
+	sl->min_ns = stats_quantile(sl->samples_ns, n, 0.0);
+	sl->max_ns = stats_quantile(sl->samples_ns, n, 1.0);
+	sl->mean_ns = stats_mean(sl->samples_ns, n);
+	int known = 0;
+	double *tmp = malloc((size_t)(n ? n : 1) * sizeof(double));
+	for (int i = 0; tmp && i < n; i++)
+		if (!isnan(sl->kernel_ns[i]))
+			tmp[known++] = sl->kernel_ns[i];
+	sl->kernel_median_ns = known ? stats_median(tmp, known) : NAN;
+	free(tmp);
+}
+
+/* md5, byte compare with the first A slot, reference check, per output. */
+static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+				     struct results_slot *sl, struct ab_diag *d)
+{
+	enum ab_rc rc;
+	bool is_first_a = (sl->arm == 'a' && !cd->have_first_a);
+	sl->n_outputs = cd->n_out;
+	for (int o = 0; o < cd->n_out; o++) {
+		int ti = cd->out_index[o];
+		struct results_output *ro = &sl->outputs[o];
+		void *buf = cd->host.t[ti];
+		int64_t n = site_tensor_elems(&cd->site->tensors[ti], &c->dims);
+		if ((rc = env->ops->read_tensor(env->bk, ti, buf, cd->bytes[ti], d)))
+			return rc;
+		snprintf(ro->tensor, sizeof ro->tensor, "%s", cd->site->tensors[ti].name);
+		ro->bytes = (int64_t)cd->bytes[ti];
+		if ((rc = digest_md5_hex(buf, cd->bytes[ti], ro->md5, d)))
+			return rc;
+		if (is_first_a) {
+			cd->first_a[o] = malloc(cd->bytes[ti]);
+			if (!cd->first_a[o])
+				return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot keep the A outputs", c->name);
+			memcpy(cd->first_a[o], buf, cd->bytes[ti]);
+		}
+		const bf16_t *a = cd->first_a[o], *x = buf;
+		ro->mismatches = 0;
+		for (int64_t e = 0; e < n; e++)
+			ro->mismatches += a[e] != x[e];
+		ro->bit_exact = ro->mismatches == 0;
+		refcheck_compare(x, cd->ref[o], cd->tol[o], n, ro);
+	}
+	if (is_first_a)
+		cd->have_first_a = true;
+	return AB_OK;
+}
+
+/* The first slot of each arm dumps its outputs and statistics. */
+static enum ab_rc slot_dump(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+			    const struct results_slot *sl, struct ab_diag *d)
+{
+	const struct site_desc *s = cd->site;
+	for (int i = 0; i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (!cd->host.t[i] || (r != SITE_OUT && r != SITE_AUX))
+			continue;
+		enum ab_rc rc;
+		if (r == SITE_AUX && (rc = env->ops->read_tensor(env->bk, i, cd->host.t[i], cd->bytes[i], d)))
+			return rc;
+		char stem[128];
+		snprintf(stem, sizeof stem, "%s_%s_%s", sl->label, sl->variant, s->tensors[i].name);
+		if ((rc = dump_tensor(env->dump_dir, c->name, stem, s, i, &c->dims, cd->host.t[i], d)))
+			return rc;
+	}
+	return AB_OK;
+}
+
+static bool first_slot_of_arm(const char *bracket, int position)
+{
+	for (int i = 0; i < position; i++)
+		if (bracket[i] == bracket[position])
+			return false;
+	return true;
+}
+
+/* The timed part of a slot: begin, warm-up and samples, end, kernel table. */
+static enum ab_rc slot_measure(const struct run_case_env *env, const struct scenario_case *c, const struct site_variant *v,
+			       struct attrib_collector *kc, struct results_slot *sl, uint32_t *kept_ids, struct ab_diag *d)
+{
+	char range[160];
+	struct timespec t0;
+	enum ab_rc rc;
+	snprintf(range, sizeof range, "%s/%s/%s", c->name, sl->variant, sl->label);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	attrib_reset(kc);
+	if ((rc = env->ops->slot_begin(env->bk, v, range, &sl->clocks_before, d)))
+		return rc;
+	if ((rc = slot_sample_loop(env, c->name, v, kc, sl, kept_ids, d)))
+		return rc;
+	if ((rc = env->ops->slot_end(env->bk, kc, &sl->clocks_after, d)))
+		return rc;
+	sl->elapsed_s = seconds_since(&t0);
+	progress_line(env, c->name, sl, sl->n_samples, true);
+	if ((rc = attrib_export(kc, sl, d)))
+		return rc;
+	slot_kernel_sums(kc, kept_ids, sl);
+	return AB_OK;
+}
+
+static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd, int position,
+			   struct attrib_collector *kc, struct results_slot *sl, struct ab_diag *d)
+{
+	const struct scenario *scn = env->scn;
+	enum ab_rc rc;
+	sl->arm = scn->bracket[position] == 'A' ? 'a' : 'b';
+	sl->position = position;
+	sl->warmup = env->sampling.warmup;
+	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
+	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? scn->arm_a : scn->arm_b);
+	const struct site_variant *v = site_find_variant(c->site, sl->variant);
+	if (!v)
+		return ab_fail(d, AB_ERR_INPUT, "case '%s': site '%s' has no variant '%s'", c->name, c->site->name,
+			       sl->variant);
+	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
+		return rc;
+	uint32_t *kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *kept_ids);
+	if (!kept_ids)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate sample ids");
+	rc = slot_measure(env, c, v, kc, sl, kept_ids, d);
+	free(kept_ids);
+	if (rc)
+		return rc;
+	slot_summarise(sl);
+	if ((rc = slot_check_outputs(env, c, cd, sl, d)))
+		return rc;
+	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
+		return slot_dump(env, c, cd, sl, d);
+	return AB_OK;
+}
+
+static void case_header(const struct scenario_case *c, struct results_case *out, const struct scenario *scn)
+{
+	snprintf(out->name, sizeof out->name, "%s", c->name);
+	snprintf(out->site, sizeof out->site, "%s", c->site->name);
+	site_format_shape(&c->shape, out->shape, sizeof out->shape);
+	snprintf(out->dtype, sizeof out->dtype, "%s", scn->dtype);
+	out->eps = c->eps;
+	out->affine = c->affine;
+	out->count = c->count;
+	scenario_input_describe(&c->input, out->input, sizeof out->input);
+}
+
+static enum ab_rc case_dump_inputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+				   struct ab_diag *d)
+{
+	const struct site_desc *s = cd->site;
+	for (int i = 0; i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (!cd->host.t[i] || (r != SITE_IN_ACT && r != SITE_IN_PARAM))
+			continue;
+		char stem[64];
+		snprintf(stem, sizeof stem, "in_%s", s->tensors[i].name);
+		enum ab_rc rc = dump_tensor(env->dump_dir, c->name, stem, s, i, &c->dims, cd->host.t[i], d);
+		if (rc)
+			return rc;
+	}
+	return AB_OK;
+}
+
+static enum ab_rc case_measure(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+			       struct results_case *out, struct ab_diag *d)
+{
+	const struct scenario *scn = env->scn;
+	struct attrib_collector kc;
+	enum ab_rc rc;
+	int n_slots = (int)strlen(scn->bracket);
+	out->slots = calloc((size_t)n_slots, sizeof *out->slots);
+	if (!out->slots)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate slots");
+	out->n_slots = n_slots;
+	if ((rc = attrib_init(&kc, env->sampling.max_samples, d)))
+		return rc;
+	rc = env->ops->case_begin(env->bk, c->site, &cd->host, c->name, d);
+	for (int p = 0; !rc && p < n_slots; p++)
+		rc = slot_run(env, c, cd, p, &kc, &out->slots[p], d);
+	env->ops->case_end(env->bk);
+	attrib_free(&kc);
+	return rc;
+}
+
+enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d)
+{
+	struct case_data cd;
+	enum ab_rc rc;
+	memset(&cd, 0, sizeof cd);
+	case_header(c, out, env->scn);
+	rc = case_data_alloc(c, &cd, d);
+	if (!rc) {
+		case_fill_inputs(env->scn, c, &cd);
+		rc = case_reference(c, &cd, d);
+	}
+	if (!rc && env->dump_dir)
+		rc = case_dump_inputs(env, c, &cd, d);
+	if (!rc)
+		rc = case_measure(env, c, &cd, out, d);
+	case_data_free(&cd);
+	if (rc)
+		return ab_wrap(d, rc, "case '%s'", c->name);
+	return AB_OK;
+}

@@ -1,0 +1,28 @@
+/*
+ * run_case.h - one case of a run: inputs, the bracket of slots, the output
+ * checks (md5, byte compare with the first A slot, float64 reference).
+ */
+#ifndef AB_RUN_CASE_H
+#define AB_RUN_CASE_H
+
+#include <stdbool.h>
+
+#include "backend/backend.h"
+#include "common/diag.h"
+#include "common/results.h"
+#include "config/scenario.h"
+
+struct run_case_env {
+	const struct scenario *scn;
+	const struct backend_ops *ops;
+	struct backend *bk;
+	struct scenario_sampling sampling;
+	const char *dump_dir;  /* NULL: no dump */
+	bool progress;
+	int case_index, n_cases;
+};
+
+/* Measures c into out (which the caller releases with the run). */
+enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);
+
+#endif

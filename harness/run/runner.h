@@ -1,0 +1,39 @@
+/*
+ * runner.h - runs a scenario: plans cases, measures A/B/A brackets on a
+ * backend, checks outputs, and stores the run.
+ *
+ * Everything that can be checked before measuring is checked first (the
+ * backend is available, the dump directory is writable, the database
+ * opens), so bad input never leaves a run row behind. Then the run row is
+ * written 'running'; all results are committed in one transaction at the
+ * end and the row set to 'ok', or the row is set to 'failed'.
+ */
+#ifndef AB_RUNNER_H
+#define AB_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/diag.h"
+#include "config/scenario.h"
+
+struct runner_options {
+	const char *db_path;
+	const char *dump_dir;      /* NULL: no dump */
+	const char *label;         /* NULL: none */
+	bool quick;                /* cap samples for a fast look */
+	bool have_backend;         /* backend overrides the scenario's */
+	enum scenario_backend backend;
+	bool progress;             /* progress lines on stderr */
+	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
+	const char *command_line;
+};
+
+/* Measures the scenario and stores the run; *run_id is set once the run row
+ * exists (also when the run then fails). */
+enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d);
+
+/* The sampling rule a --quick run uses instead of the scenario's. */
+struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *from);
+
+#endif

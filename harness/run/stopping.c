@@ -1,0 +1,120 @@
+/*
+ * stopping.c - the adaptive sample count of one slot (see stopping.h).
+ *
+ * Checks run after every kept sample, in this order, the first that holds
+ * ending the slot:
+ *   1. target_noise    - once min_samples and min_time are reached, the
+ *                        relative noise (stdev / mean of all kept samples)
+ *                        is strictly under target_noise (0 disables it);
+ *   2. noise_converged - same precondition; each such check pushes its noise
+ *                        estimate into a window of the last STOPPING_HISTORY ones;
+ *                        with a full window whose range (max - min) is under
+ *                        1% of its mean (or exactly 0), more samples would not
+ *                        lower the noise;
+ *   3. max_samples     - n >= max_samples (when max_samples > 0);
+ *   4. max_time        - slot_elapsed_ns >= max_time_ms * 1e6 (when > 0).
+ * Once a reason is set the state is frozen and every later call says stop.
+ */
+#include "run/stopping.h"
+
+#include <math.h>
+#include <string.h>
+
+void stopping_init(struct stopping_state *s, const struct scenario_sampling *rule)
+{
+	memset(s, 0, sizeof *s);
+	s->rule = *rule;
+	s->reason = STOPPING_NOT_YET;
+}
+
+double stopping_noise(const struct stopping_state *s)
+{
+	if (s->n < 2)
+		return NAN;
+	double mean = s->sum / s->n;
+	double var = (s->sum_sq - s->sum * mean) / (s->n - 1);
+	if (var < 0) /* rounding of the one-pass formula */
+		var = 0;
+	return sqrt(var) / mean;
+}
+
+static bool stop_with(struct stopping_state *s, enum stopping_reason r)
+{
+	s->reason = r;
+	return true;
+}
+
+/* Pushes a noise estimate into the window, dropping the oldest when full. */
+static void history_push(struct stopping_state *s, double noise)
+{
+	if (s->n_history == STOPPING_HISTORY) {
+		memmove(s->history, s->history + 1, (STOPPING_HISTORY - 1) * sizeof s->history[0]);
+		s->n_history--;
+	}
+	s->history[s->n_history++] = noise;
+}
+
+static bool history_converged(const struct stopping_state *s)
+{
+	if (s->n_history < STOPPING_HISTORY)
+		return false;
+	double lo = s->history[0], hi = s->history[0], sum = 0;
+	for (int i = 0; i < s->n_history; i++) {
+		lo = fmin(lo, s->history[i]);
+		hi = fmax(hi, s->history[i]);
+		sum += s->history[i];
+	}
+	return hi - lo == 0 || hi - lo < 0.01 * (sum / s->n_history);
+}
+
+/* Checks 1 and 2 of the file comment; false while the minimums are unmet. */
+static bool noise_done(struct stopping_state *s)
+{
+	if (s->n < s->rule.min_samples || s->measured_ns < s->rule.min_time_ms * 1e6)
+		return false;
+	double noise = stopping_noise(s);
+	if (isnan(noise))
+		return false;
+	if (noise < s->rule.target_noise)
+		return stop_with(s, STOPPING_TARGET_NOISE);
+	history_push(s, noise);
+	if (history_converged(s))
+		return stop_with(s, STOPPING_NOISE_CONVERGED);
+	return false;
+}
+
+bool stopping_check_time(struct stopping_state *s, double slot_elapsed_ns)
+{
+	if (s->reason != STOPPING_NOT_YET)
+		return true;
+	if (s->rule.max_time_ms > 0 && slot_elapsed_ns >= s->rule.max_time_ms * 1e6)
+		return stop_with(s, STOPPING_MAX_TIME);
+	return false;
+}
+
+bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapsed_ns)
+{
+	if (s->reason != STOPPING_NOT_YET)
+		return true;
+	s->n++;
+	s->sum += sample_ns;
+	s->sum_sq += sample_ns * sample_ns;
+	s->measured_ns += sample_ns;
+	if (noise_done(s))
+		return true;
+	if (s->rule.max_samples > 0 && s->n >= s->rule.max_samples)
+		return stop_with(s, STOPPING_MAX_SAMPLES);
+	return stopping_check_time(s, slot_elapsed_ns);
+}
+
+const char *stopping_reason_str(enum stopping_reason r)
+{
+	switch (r) {
+	case STOPPING_NOT_YET: return "not_yet";
+	case STOPPING_TARGET_NOISE: return "target_noise";
+	case STOPPING_NOISE_CONVERGED: return "noise_converged";
+	case STOPPING_MAX_SAMPLES: return "max_samples";
+	case STOPPING_MAX_TIME: return "max_time";
+	}
+	return "unknown";
+}

@@ -1,0 +1,1524 @@
+/*
+ * store.c - the SQLite store of runs: schema and migrations, one run written
+ * in one transaction, read back whole into a results_run.
+ *
+ * Every value goes through sqlite3_bind_*; the only SQL text assembled at
+ * run time is "PRAGMA user_version = N" with N taken from the migration
+ * table (PRAGMA values cannot be bound). Doubles that are NAN are stored as
+ * NULL and NULL reads back as NAN. Text columns are NOT NULL and hold ''
+ * for "none", except runs.finished_at (NULL while running) and the two
+ * malloc'd strings scenario_text and command_line (NULL <-> NULL).
+ * docs/SCHEMA.md describes the tables.
+ */
+#include "store/store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#define STORE_BUSY_MS 5000
+/* PRAGMA application_id of abbench databases: "abbe" in ASCII. */
+#define STORE_APP_ID 0x61626265
+
+struct store {
+	sqlite3 *db;
+	char path[4096];
+};
+
+/* ---- schema ---------------------------------------------------------- */
+
+/* Migration i (0-based) takes user_version i to i + 1. Append only: a
+ * released migration is never edited, a change is a new entry. */
+static const char *const migrations[] = {
+	/* 1: the first schema */
+	"CREATE TABLE devices ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL, uuid TEXT NOT NULL, backend TEXT NOT NULL,"
+	" cc_major INTEGER NOT NULL, cc_minor INTEGER NOT NULL, sm_count INTEGER NOT NULL,"
+	" l2_bytes INTEGER NOT NULL, mem_bytes INTEGER NOT NULL,"
+	" driver_version TEXT NOT NULL, runtime_version TEXT NOT NULL,"
+	" default_sm_mhz INTEGER NOT NULL, copy_gbps REAL NOT NULL DEFAULT 0,"
+	" UNIQUE (uuid, name, backend, driver_version, runtime_version));"
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" started_at TEXT NOT NULL, finished_at TEXT,"
+	" status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),"
+	" error TEXT NOT NULL DEFAULT '', label TEXT NOT NULL DEFAULT '',"
+	" scenario_name TEXT NOT NULL, scenario_path TEXT NOT NULL, scenario_text TEXT,"
+	" scenario_hash TEXT NOT NULL, command_line TEXT, git_commit TEXT NOT NULL,"
+	" host TEXT NOT NULL, backend TEXT NOT NULL, version TEXT NOT NULL,"
+	" quick INTEGER NOT NULL CHECK (quick IN (0, 1)), bracket TEXT NOT NULL,"
+	" arm_a TEXT NOT NULL, arm_b TEXT NOT NULL,"
+	" steps INTEGER NOT NULL, forwards_per_step INTEGER NOT NULL,"
+	" launch_gaps TEXT NOT NULL, l2_flush INTEGER NOT NULL CHECK (l2_flush IN (0, 1)),"
+	" notes TEXT NOT NULL DEFAULT '',"
+	" device_id INTEGER NOT NULL REFERENCES devices(id));"
+	"CREATE INDEX runs_device ON runs(device_id);"
+	"CREATE INDEX runs_label ON runs(label);"
+	"CREATE INDEX runs_started ON runs(started_at);"
+	"CREATE TABLE cases ("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" ordinal INTEGER NOT NULL,"
+	" name TEXT NOT NULL, site TEXT NOT NULL, shape TEXT NOT NULL, dtype TEXT NOT NULL,"
+	" eps REAL, affine INTEGER NOT NULL CHECK (affine IN (0, 1)),"
+	" count INTEGER NOT NULL, input TEXT NOT NULL,"
+	" UNIQUE (run_id, ordinal));"
+	"CREATE TABLE slots ("
+	" id INTEGER PRIMARY KEY,"
+	" case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+	" position INTEGER NOT NULL, label TEXT NOT NULL,"
+	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), variant TEXT NOT NULL,"
+	" warmup INTEGER NOT NULL, n_samples INTEGER NOT NULL, n_discarded INTEGER NOT NULL,"
+	" stopping_reason TEXT NOT NULL, elapsed_s REAL,"
+	" median_ns REAL, p10_ns REAL, p90_ns REAL, min_ns REAL, max_ns REAL, mean_ns REAL,"
+	" noise REAL, kernel_median_ns REAL, kernel_records_bad INTEGER NOT NULL,"
+	" before_valid INTEGER NOT NULL CHECK (before_valid IN (0, 1)),"
+	" before_sm_mhz INTEGER NOT NULL, before_mem_mhz INTEGER NOT NULL,"
+	" before_throttle_reasons INTEGER NOT NULL, before_temp_c INTEGER NOT NULL,"
+	" after_valid INTEGER NOT NULL CHECK (after_valid IN (0, 1)),"
+	" after_sm_mhz INTEGER NOT NULL, after_mem_mhz INTEGER NOT NULL,"
+	" after_throttle_reasons INTEGER NOT NULL, after_temp_c INTEGER NOT NULL,"
+	" UNIQUE (case_id, position));"
+	"CREATE TABLE samples ("
+	" slot_id INTEGER NOT NULL REFERENCES slots(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, wall_ns REAL, kernel_ns REAL,"
+	" PRIMARY KEY (slot_id, idx)) WITHOUT ROWID;"
+	"CREATE TABLE kernel_times ("
+	" id INTEGER PRIMARY KEY,"
+	" slot_id INTEGER NOT NULL REFERENCES slots(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, family TEXT NOT NULL, launches INTEGER NOT NULL,"
+	" total_ns REAL, min_ns REAL, max_ns REAL);"
+	"CREATE INDEX kernel_times_slot ON kernel_times(slot_id);"
+	"CREATE TABLE outputs ("
+	" id INTEGER PRIMARY KEY,"
+	" slot_id INTEGER NOT NULL REFERENCES slots(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, tensor TEXT NOT NULL, md5 TEXT NOT NULL,"
+	" bytes INTEGER NOT NULL, bit_exact INTEGER NOT NULL CHECK (bit_exact IN (0, 1)),"
+	" mismatches INTEGER NOT NULL, max_abs_err REAL, max_err_ratio REAL,"
+	" ref_ok INTEGER NOT NULL CHECK (ref_ok IN (0, 1)), ref_skipped INTEGER NOT NULL,"
+	" UNIQUE (slot_id, idx));"
+	"CREATE TABLE baselines ("
+	" name TEXT PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" set_at TEXT NOT NULL);"
+	"CREATE INDEX baselines_run ON baselines(run_id);"
+	"PRAGMA application_id = 1633837669;", /* STORE_APP_ID */
+};
+
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* Column lists shared by the INSERT and the SELECT of a table, so that the
+ * bind_* and read_* functions below follow one order. */
+#define DEVICE_COLS                                                                              \
+	"name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes, driver_version, " \
+	"runtime_version, default_sm_mhz, copy_gbps"
+#define RUN_COLS                                                                                 \
+	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
+	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
+	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id"
+#define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
+#define SLOT_COLS                                                                                \
+	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
+	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \
+	"kernel_records_bad, before_valid, before_sm_mhz, before_mem_mhz, "                        \
+	"before_throttle_reasons, before_temp_c, after_valid, after_sm_mhz, after_mem_mhz, "       \
+	"after_throttle_reasons, after_temp_c"
+#define KERNEL_COLS "name, family, launches, total_ns, min_ns, max_ns"
+#define OUTPUT_COLS                                                                              \
+	"tensor, md5, bytes, bit_exact, mismatches, max_abs_err, max_err_ratio, ref_ok, "          \
+	"ref_skipped"
+
+int store_schema_version(void)
+{
+	return N_MIGRATIONS;
+}
+
+/* ---- errors and small helpers ---------------------------------------- */
+
+static enum ab_rc db_vfail(struct store *st, struct ab_diag *d, const char *fmt, va_list ap)
+{
+	char what[256];
+	vsnprintf(what, sizeof what, fmt, ap);
+	return ab_fail(d, AB_ERR_DB, "cannot %s: %s", what, sqlite3_errmsg(st->db));
+}
+
+/* AB_ERR_DB "cannot WHAT: sqlite message". Call before anything else
+ * touches the connection (a ROLLBACK would replace the message). */
+static enum ab_rc db_fail(struct store *st, struct ab_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static enum ab_rc db_fail(struct store *st, struct ab_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	enum ab_rc rc = db_vfail(st, d, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static enum ab_rc nomem(struct ab_diag *d, const char *what)
+{
+	return ab_fail(d, AB_ERR_NOMEM, "cannot %s: out of memory", what);
+}
+
+/* Static SQL only (transactions, pragmas, the migrations). */
+static enum ab_rc exec(struct store *st, const char *sql, const char *what, struct ab_diag *d)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(st, d, "%s", what);
+	return AB_OK;
+}
+
+static void rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static enum ab_rc prepare(struct store *st, const char *sql, sqlite3_stmt **s, struct ab_diag *d)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
+		return db_fail(st, d, "prepare '%.60s'", sql);
+	}
+	return AB_OK;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Grows a malloc'd array so that element n fits; NULL when out of memory
+ * (the old block stays valid). */
+static void *grow(void *p, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return p;
+	int nc = *cap ? *cap * 2 : 8;
+	void *q = realloc(p, (size_t)nc * size);
+	if (q)
+		*cap = nc;
+	return q;
+}
+
+/* ---- binding parameters in order ------------------------------------- */
+
+struct bind {
+	sqlite3_stmt *s;
+	int i;     /* parameters bound so far */
+	int rc;    /* first sqlite error */
+	bool once; /* from prepare_bind: run_bound finalizes s instead of resetting it */
+};
+
+static struct bind bind_start(sqlite3_stmt *s)
+{
+	return (struct bind){ .s = s, .i = 0, .rc = SQLITE_OK, .once = false };
+}
+
+static void b_null(struct bind *b)
+{
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_null(b->s, i);
+}
+
+/* NULL pointer -> NULL. The text must outlive the statement's step. */
+static void b_text(struct bind *b, const char *v)
+{
+	if (!v) {
+		b_null(b);
+		return;
+	}
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_text(b->s, i, v, -1, SQLITE_STATIC);
+}
+
+/* A fixed char array, bounded by its size even if not terminated. */
+static void b_str(struct bind *b, const char *v, size_t cap)
+{
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_text(b->s, i, v, (int)strnlen(v, cap), SQLITE_STATIC);
+}
+#define B_STR(b, arr) b_str((b), (arr), sizeof(arr))
+
+/* One character as a one-letter text, copied by SQLite. */
+static void b_char(struct bind *b, char ch)
+{
+	char v[2] = { ch, '\0' };
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_text(b->s, i, v, ch ? 1 : 0, SQLITE_TRANSIENT);
+}
+
+static void b_i64(struct bind *b, int64_t v)
+{
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_int64(b->s, i, v);
+}
+
+/* NAN -> NULL. */
+static void b_real(struct bind *b, double v)
+{
+	if (isnan(v)) {
+		b_null(b);
+		return;
+	}
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_double(b->s, i, v);
+}
+
+/* Prepares sql and starts binding its parameters: the first step of a
+ * statement used once (finished by run_bound or sqlite3_finalize(b->s)). */
+static enum ab_rc prepare_bind(struct store *st, const char *sql, struct bind *b, struct ab_diag *d)
+{
+	sqlite3_stmt *s;
+	enum ab_rc rc = prepare(st, sql, &s, d);
+	*b = bind_start(s);
+	b->once = true;
+	return rc;
+}
+
+/* The first step after binding: SQLITE_ROW, SQLITE_DONE or an error code
+ * (a failed bind's included). */
+static int step_bound(const struct bind *b)
+{
+	return b->rc == SQLITE_OK ? sqlite3_step(b->s) : b->rc;
+}
+
+/* Steps a statement that returns no row, then resets it for the next use
+ * (or finalizes it, when it came from prepare_bind). fmt names what was
+ * being done, for the message. */
+static enum ab_rc run_bound(struct store *st, struct bind *b, struct ab_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static enum ab_rc run_bound(struct store *st, struct bind *b, struct ab_diag *d, const char *fmt, ...)
+{
+	enum ab_rc rc = AB_OK;
+	if (b->i != sqlite3_bind_parameter_count(b->s)) {
+		rc = ab_fail(d, AB_ERR_INTERNAL, "bound %d of %d parameters of '%.60s'", b->i,
+			     sqlite3_bind_parameter_count(b->s), sqlite3_sql(b->s));
+	} else if (step_bound(b) != SQLITE_DONE) {
+		va_list ap;
+		va_start(ap, fmt);
+		rc = db_vfail(st, d, fmt, ap);
+		va_end(ap);
+	}
+	if (b->once) {
+		sqlite3_finalize(b->s);
+		return rc;
+	}
+	sqlite3_reset(b->s);
+	sqlite3_clear_bindings(b->s);
+	return rc;
+}
+
+/* Statements prepared together and finalized together (NULL entries of a
+ * failed prepare_all are harmless to finalize_all). */
+static enum ab_rc prepare_all(struct store *st, const char *const *sql, sqlite3_stmt **s, int n, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < n; i++)
+		rc = prepare(st, sql[i], &s[i], d);
+	return rc;
+}
+
+static void finalize_all(sqlite3_stmt **s, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_finalize(s[i]);
+}
+
+/* ---- reading columns in order ---------------------------------------- */
+
+struct col {
+	sqlite3_stmt *s;
+	int i;
+};
+
+static void c_str(struct col *c, char *dst, size_t cap)
+{
+	const unsigned char *t = sqlite3_column_text(c->s, c->i++);
+	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+#define C_STR(c, arr) c_str((c), (arr), sizeof(arr))
+
+/* NULL stays NULL; *ok turns false when out of memory. */
+static char *c_dup(struct col *c, bool *ok)
+{
+	const unsigned char *t = sqlite3_column_text(c->s, c->i++);
+	if (!t)
+		return NULL;
+	char *p = strdup((const char *)t);
+	if (!p)
+		*ok = false;
+	return p;
+}
+
+static int64_t c_i64(struct col *c)
+{
+	return sqlite3_column_int64(c->s, c->i++);
+}
+
+static int c_int(struct col *c)
+{
+	return sqlite3_column_int(c->s, c->i++);
+}
+
+static bool c_bool(struct col *c)
+{
+	return sqlite3_column_int(c->s, c->i++) != 0;
+}
+
+/* NULL -> NAN. */
+static double c_real(struct col *c)
+{
+	int i = c->i++;
+	return sqlite3_column_type(c->s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(c->s, i);
+}
+
+/* ---- opening, checking and migrating --------------------------------- */
+
+const char *store_default_path(const char *cli_value)
+{
+	if (cli_value)
+		return cli_value;
+	const char *env = getenv("ABBENCH_DB");
+	return env && *env ? env : "abbench.db";
+}
+
+/* The first read of a file tells whether it is SQLite at all. */
+static enum ab_rc read_error(struct store *st, int src, const char *what, struct ab_diag *d)
+{
+	if ((src & 0xff) == SQLITE_NOTADB)
+		return ab_fail(d, AB_ERR_DATA, "'%s' is not an abbench database (%s)", st->path,
+			       sqlite3_errmsg(st->db));
+	return db_fail(st, d, "read %s of '%s'", what, st->path);
+}
+
+/* One integer from a statement without parameters (PRAGMA, count). */
+static enum ab_rc query_int(struct store *st, const char *sql, int64_t *v, struct ab_diag *d)
+{
+	sqlite3_stmt *s = NULL;
+	int src = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (src == SQLITE_OK) {
+		src = sqlite3_step(s);
+		if (src == SQLITE_ROW) {
+			*v = sqlite3_column_int64(s, 0);
+			src = SQLITE_OK;
+		}
+	}
+	enum ab_rc rc = src == SQLITE_OK ? AB_OK : read_error(st, src, sql, d);
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static enum ab_rc version_too_new(struct store *st, int64_t v, struct ab_diag *d)
+{
+	return ab_fail(d, AB_ERR_DATA, "database '%s' has schema version %" PRId64 ", this abbench knows up to %d",
+		       st->path, v, N_MIGRATIONS);
+}
+
+/* Refuses files that are not SQLite, SQLite files of other programs, and
+ * schemas newer than this build. */
+static enum ab_rc check_header(struct store *st, bool create, struct ab_diag *d)
+{
+	int64_t version = 0, app = 0, tables = 0;
+	enum ab_rc rc = query_int(st, "PRAGMA user_version", &version, d);
+	if (!rc)
+		rc = query_int(st, "PRAGMA application_id", &app, d);
+	if (!rc && version == 0)
+		rc = query_int(st, "SELECT count(*) FROM sqlite_master", &tables, d);
+	if (rc)
+		return rc;
+	if ((version != 0 && app != STORE_APP_ID) || tables > 0)
+		return ab_fail(d, AB_ERR_DATA, "'%s' is an SQLite database but not an abbench one", st->path);
+	if (version > N_MIGRATIONS)
+		return version_too_new(st, version, d);
+	if (version == 0 && !create)
+		return ab_fail(d, AB_ERR_DATA, "database '%s' is empty (run 'abbench run' first or pass --db)",
+			       st->path);
+	return AB_OK;
+}
+
+/* Applies migration v (user_version v -> v + 1) inside the open transaction. */
+static enum ab_rc apply_migration(struct store *st, int v, struct ab_diag *d)
+{
+	char sql[64];
+	if (sqlite3_exec(st->db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(st, d, "migrate '%s' to schema version %d", st->path, v + 1);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+	return exec(st, sql, "set the schema version", d);
+}
+
+/* Forward migrations, one transaction each. The version is re-read under
+ * the write lock so that two processes opening a new file do not both
+ * migrate it. */
+static enum ab_rc migrate(struct store *st, struct ab_diag *d)
+{
+	for (;;) {
+		int64_t v = 0;
+		enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "lock the database to migrate it", d);
+		if (!rc)
+			rc = query_int(st, "PRAGMA user_version", &v, d);
+		if (!rc && v > N_MIGRATIONS)
+			rc = version_too_new(st, v, d);
+		if (!rc && v < N_MIGRATIONS)
+			rc = apply_migration(st, (int)v, d);
+		if (!rc)
+			rc = exec(st, "COMMIT", "commit the migration", d);
+		if (rc) {
+			rollback(st);
+			return rc;
+		}
+		if (v == N_MIGRATIONS)
+			return AB_OK;
+	}
+}
+
+static enum ab_rc configure(struct store *st, struct ab_diag *d)
+{
+	enum ab_rc rc = exec(st, "PRAGMA foreign_keys = ON", "enable foreign keys", d);
+	if (!rc)
+		rc = exec(st, "PRAGMA journal_mode = WAL", "switch to WAL mode", d);
+	return rc;
+}
+
+enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+{
+	struct stat sb;
+	*out = NULL;
+	if (!create && stat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return ab_fail(d, AB_ERR_DATA, "no database '%s' (run 'abbench run' first or pass --db)", path);
+		return ab_fail(d, AB_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	}
+	struct store *st = calloc(1, sizeof *st);
+	if (!st)
+		return nomem(d, "open the database");
+	snprintf(st->path, sizeof st->path, "%s", path);
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	enum ab_rc rc = AB_OK;
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK)
+		rc = ab_fail(d, AB_ERR_DB, "cannot open database '%s': %s", path,
+			     st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	else
+		sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (!rc)
+		rc = check_header(st, create, d);
+	if (!rc)
+		rc = configure(st, d);
+	if (!rc)
+		rc = migrate(st, d);
+	if (rc) {
+		store_close(st);
+		return rc;
+	}
+	*out = st;
+	return AB_OK;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st);
+}
+
+/* ---- devices and the run row ----------------------------------------- */
+
+static void bind_device(struct bind *b, const struct results_device *dv)
+{
+	B_STR(b, dv->name);
+	B_STR(b, dv->uuid);
+	B_STR(b, dv->backend);
+	b_i64(b, dv->cc_major);
+	b_i64(b, dv->cc_minor);
+	b_i64(b, dv->sm_count);
+	b_i64(b, dv->l2_bytes);
+	b_i64(b, dv->mem_bytes);
+	B_STR(b, dv->driver_version);
+	B_STR(b, dv->runtime_version);
+	b_i64(b, dv->default_sm_mhz);
+	b_real(b, isfinite(dv->copy_gbps) && dv->copy_gbps > 0 ? dv->copy_gbps : 0);
+}
+
+static void read_device(struct col *c, struct results_device *dv)
+{
+	C_STR(c, dv->name);
+	C_STR(c, dv->uuid);
+	C_STR(c, dv->backend);
+	dv->cc_major = c_int(c);
+	dv->cc_minor = c_int(c);
+	dv->sm_count = c_int(c);
+	dv->l2_bytes = c_i64(c);
+	dv->mem_bytes = c_i64(c);
+	C_STR(c, dv->driver_version);
+	C_STR(c, dv->runtime_version);
+	dv->default_sm_mhz = c_int(c);
+	dv->copy_gbps = c_real(c);
+}
+
+/* Looks the device up by its identity; *id = 0 when absent. */
+static enum ab_rc device_find(struct store *st, const struct results_device *dv, int64_t *id, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st,
+				     "SELECT id FROM devices WHERE uuid = ? AND name = ? AND backend = ?"
+				     " AND driver_version = ? AND runtime_version = ?",
+				     &b, d);
+	if (rc)
+		return rc;
+	B_STR(&b, dv->uuid);
+	B_STR(&b, dv->name);
+	B_STR(&b, dv->backend);
+	B_STR(&b, dv->driver_version);
+	B_STR(&b, dv->runtime_version);
+	int src = step_bound(&b);
+	*id = src == SQLITE_ROW ? sqlite3_column_int64(b.s, 0) : 0;
+	if (src != SQLITE_ROW && src != SQLITE_DONE)
+		rc = db_fail(st, d, "look up device '%s'", dv->name);
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
+/* Caches a newly measured copy bandwidth on the device row. */
+static enum ab_rc device_set_copy(struct store *st, int64_t id, double gbps, struct ab_diag *d)
+{
+	struct bind b;
+	if (!(isfinite(gbps) && gbps > 0))
+		return AB_OK;
+	enum ab_rc rc = prepare_bind(st, "UPDATE devices SET copy_gbps = ? WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_real(&b, gbps);
+	b_i64(&b, id);
+	return run_bound(st, &b, d, "update the copy bandwidth of device %" PRId64, id);
+}
+
+/* The existing row for this device (same uuid, name, backend, driver and
+ * runtime), else a new one. */
+static enum ab_rc device_upsert(struct store *st, const struct results_device *dv, int64_t *id, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = device_find(st, dv, id, d);
+	if (rc || *id)
+		return rc ? rc : device_set_copy(st, *id, dv->copy_gbps, d);
+	rc = prepare_bind(st, "INSERT INTO devices (" DEVICE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &b, d);
+	if (rc)
+		return rc;
+	bind_device(&b, dv);
+	rc = run_bound(st, &b, d, "insert device '%s'", dv->name);
+	*id = sqlite3_last_insert_rowid(st->db);
+	return rc;
+}
+
+static void bind_run(struct bind *b, const struct results_run *r, int64_t device_id)
+{
+	B_STR(b, r->started_at);
+	b_null(b); /* finished_at: set by store_finish_run / store_fail_run */
+	B_STR(b, r->status);
+	B_STR(b, r->error);
+	B_STR(b, r->label);
+	B_STR(b, r->scenario_name);
+	B_STR(b, r->scenario_path);
+	b_text(b, r->scenario_text);
+	B_STR(b, r->scenario_hash);
+	b_text(b, r->command_line);
+	B_STR(b, r->git_commit);
+	B_STR(b, r->host);
+	B_STR(b, r->backend);
+	B_STR(b, r->version);
+	b_i64(b, r->quick);
+	B_STR(b, r->bracket);
+	B_STR(b, r->arm_a);
+	B_STR(b, r->arm_b);
+	b_i64(b, r->steps);
+	b_i64(b, r->forwards_per_step);
+	B_STR(b, r->launch_gaps);
+	b_i64(b, r->l2_flush);
+	B_STR(b, r->notes);
+	b_i64(b, device_id);
+}
+
+/* Returns the device_id column. */
+static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
+{
+	C_STR(c, r->started_at);
+	C_STR(c, r->finished_at);
+	C_STR(c, r->status);
+	C_STR(c, r->error);
+	C_STR(c, r->label);
+	C_STR(c, r->scenario_name);
+	C_STR(c, r->scenario_path);
+	r->scenario_text = c_dup(c, ok);
+	C_STR(c, r->scenario_hash);
+	r->command_line = c_dup(c, ok);
+	C_STR(c, r->git_commit);
+	C_STR(c, r->host);
+	C_STR(c, r->backend);
+	C_STR(c, r->version);
+	r->quick = c_bool(c);
+	C_STR(c, r->bracket);
+	C_STR(c, r->arm_a);
+	C_STR(c, r->arm_b);
+	r->steps = c_int(c);
+	r->forwards_per_step = c_int(c);
+	C_STR(c, r->launch_gaps);
+	r->l2_flush = c_bool(c);
+	C_STR(c, r->notes);
+	return c_i64(c);
+}
+
+static enum ab_rc insert_run(struct store *st, const struct results_run *r, int64_t device_id, int64_t *id,
+			     struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st,
+				     "INSERT INTO runs (" RUN_COLS ") VALUES "
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     &b, d);
+	if (rc)
+		return rc;
+	bind_run(&b, r, device_id);
+	rc = run_bound(st, &b, d, "insert run of scenario '%s'", r->scenario_name);
+	*id = sqlite3_last_insert_rowid(st->db);
+	return rc;
+}
+
+enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d)
+{
+	int64_t device_id = 0, id = 0;
+	if (!r->started_at[0])
+		utc_now(r->started_at, sizeof r->started_at);
+	snprintf(r->status, sizeof r->status, "running");
+	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin the run", d);
+	if (!rc)
+		rc = device_upsert(st, &r->device, &device_id, d);
+	if (!rc)
+		rc = insert_run(st, r, device_id, &id, d);
+	if (!rc)
+		rc = exec(st, "COMMIT", "commit the new run", d);
+	if (rc) {
+		rollback(st);
+		return rc;
+	}
+	r->id = id;
+	return AB_OK;
+}
+
+/* ---- finishing a run: every result in one transaction ---------------- */
+
+/* The writer's statements, prepared once per run and indexed by W_*. */
+enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
+
+static const char *const writer_sql[W_N] = {
+	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?)",
+	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+		   ",?,?,?,?,?,?,?,?,?,?,?)",
+	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
+	[W_KERNEL] = "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
+	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+};
+
+struct writer {
+	struct store *st;
+	sqlite3_stmt *s[W_N];
+};
+
+static void bind_case(struct bind *b, const struct results_case *c)
+{
+	B_STR(b, c->name);
+	B_STR(b, c->site);
+	B_STR(b, c->shape);
+	B_STR(b, c->dtype);
+	b_real(b, c->eps);
+	b_i64(b, c->affine);
+	b_i64(b, c->count);
+	B_STR(b, c->input);
+}
+
+static void read_case(struct col *c, struct results_case *k)
+{
+	C_STR(c, k->name);
+	C_STR(c, k->site);
+	C_STR(c, k->shape);
+	C_STR(c, k->dtype);
+	k->eps = c_real(c);
+	k->affine = c_bool(c);
+	k->count = c_int(c);
+	C_STR(c, k->input);
+}
+
+static void bind_clocks(struct bind *b, const struct results_clocks *k)
+{
+	b_i64(b, k->valid);
+	b_i64(b, k->sm_mhz);
+	b_i64(b, k->mem_mhz);
+	b_i64(b, (int64_t)k->throttle_reasons); /* the bit pattern, as SQLite has no unsigned */
+	b_i64(b, k->temp_c);
+}
+
+static void read_clocks(struct col *c, struct results_clocks *k)
+{
+	k->valid = c_bool(c);
+	k->sm_mhz = c_int(c);
+	k->mem_mhz = c_int(c);
+	k->throttle_reasons = (uint64_t)c_i64(c);
+	k->temp_c = c_int(c);
+}
+
+static void bind_slot(struct bind *b, const struct results_slot *s)
+{
+	b_i64(b, s->position);
+	B_STR(b, s->label);
+	b_char(b, s->arm);
+	B_STR(b, s->variant);
+	b_i64(b, s->warmup);
+	b_i64(b, s->n_samples);
+	b_i64(b, s->n_discarded);
+	B_STR(b, s->stopping_reason);
+	b_real(b, s->elapsed_s);
+	b_real(b, s->median_ns);
+	b_real(b, s->p10_ns);
+	b_real(b, s->p90_ns);
+	b_real(b, s->min_ns);
+	b_real(b, s->max_ns);
+	b_real(b, s->mean_ns);
+	b_real(b, s->noise);
+	b_real(b, s->kernel_median_ns);
+	b_i64(b, s->kernel_records_bad);
+	bind_clocks(b, &s->clocks_before);
+	bind_clocks(b, &s->clocks_after);
+}
+
+static void read_slot(struct col *c, struct results_slot *s)
+{
+	char arm[2];
+	s->position = c_int(c);
+	C_STR(c, s->label);
+	C_STR(c, arm);
+	s->arm = arm[0];
+	C_STR(c, s->variant);
+	s->warmup = c_int(c);
+	s->n_samples = c_int(c);
+	s->n_discarded = c_int(c);
+	C_STR(c, s->stopping_reason);
+	s->elapsed_s = c_real(c);
+	s->median_ns = c_real(c);
+	s->p10_ns = c_real(c);
+	s->p90_ns = c_real(c);
+	s->min_ns = c_real(c);
+	s->max_ns = c_real(c);
+	s->mean_ns = c_real(c);
+	s->noise = c_real(c);
+	s->kernel_median_ns = c_real(c);
+	s->kernel_records_bad = c_i64(c);
+	read_clocks(c, &s->clocks_before);
+	read_clocks(c, &s->clocks_after);
+}
+
+static void bind_kernel(struct bind *b, const struct results_kernel *k)
+{
+	B_STR(b, k->name);
+	B_STR(b, k->family);
+	b_i64(b, k->launches);
+	b_real(b, k->total_ns);
+	b_real(b, k->min_ns);
+	b_real(b, k->max_ns);
+}
+
+static void read_kernel(struct col *c, struct results_kernel *k)
+{
+	C_STR(c, k->name);
+	C_STR(c, k->family);
+	k->launches = c_i64(c);
+	k->total_ns = c_real(c);
+	k->min_ns = c_real(c);
+	k->max_ns = c_real(c);
+}
+
+static void bind_output(struct bind *b, const struct results_output *o)
+{
+	B_STR(b, o->tensor);
+	B_STR(b, o->md5);
+	b_i64(b, o->bytes);
+	b_i64(b, o->bit_exact);
+	b_i64(b, o->mismatches);
+	b_real(b, o->max_abs_err);
+	b_real(b, o->max_err_ratio);
+	b_i64(b, o->ref_ok);
+	b_i64(b, o->ref_skipped);
+}
+
+static void read_output(struct col *c, struct results_output *o)
+{
+	C_STR(c, o->tensor);
+	C_STR(c, o->md5);
+	o->bytes = c_i64(c);
+	o->bit_exact = c_bool(c);
+	o->mismatches = c_i64(c);
+	o->max_abs_err = c_real(c);
+	o->max_err_ratio = c_real(c);
+	o->ref_ok = c_bool(c);
+	o->ref_skipped = c_i64(c);
+}
+
+static enum ab_rc write_samples(struct writer *w, int64_t slot_id, const struct results_slot *s, const char *cname,
+				struct ab_diag *d)
+{
+	if (s->n_samples > 0 && !s->samples_ns)
+		return ab_fail(d, AB_ERR_INTERNAL, "slot '%s' of case '%s' has %d samples and no array", s->label,
+			       cname, s->n_samples);
+	for (int i = 0; i < s->n_samples; i++) {
+		struct bind b = bind_start(w->s[W_SAMPLE]);
+		b_i64(&b, slot_id);
+		b_i64(&b, i);
+		b_real(&b, s->samples_ns[i]);
+		b_real(&b, s->kernel_ns ? s->kernel_ns[i] : NAN);
+		enum ab_rc rc = run_bound(w->st, &b, d, "insert sample %d of slot '%s' of case '%s'", i, s->label,
+					  cname);
+		if (rc)
+			return rc;
+	}
+	return AB_OK;
+}
+
+static enum ab_rc write_kernels(struct writer *w, int64_t slot_id, const struct results_slot *s, const char *cname,
+				struct ab_diag *d)
+{
+	for (int i = 0; i < s->n_kernels; i++) {
+		struct bind b = bind_start(w->s[W_KERNEL]);
+		b_i64(&b, slot_id);
+		bind_kernel(&b, &s->kernels[i]);
+		enum ab_rc rc = run_bound(w->st, &b, d, "insert kernel '%.80s' of slot '%s' of case '%s'",
+					  s->kernels[i].name, s->label, cname);
+		if (rc)
+			return rc;
+	}
+	return AB_OK;
+}
+
+static enum ab_rc write_outputs(struct writer *w, int64_t slot_id, const struct results_slot *s, const char *cname,
+				struct ab_diag *d)
+{
+	if (s->n_outputs < 0 || s->n_outputs > RESULTS_MAX_OUTPUTS)
+		return ab_fail(d, AB_ERR_INTERNAL, "slot '%s' of case '%s' has %d outputs", s->label, cname,
+			       s->n_outputs);
+	for (int i = 0; i < s->n_outputs; i++) {
+		struct bind b = bind_start(w->s[W_OUTPUT]);
+		b_i64(&b, slot_id);
+		b_i64(&b, i);
+		bind_output(&b, &s->outputs[i]);
+		enum ab_rc rc = run_bound(w->st, &b, d, "insert output '%s' of slot '%s' of case '%s'",
+					  s->outputs[i].tensor, s->label, cname);
+		if (rc)
+			return rc;
+	}
+	return AB_OK;
+}
+
+static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct results_case *c, const struct results_slot *s,
+			     struct ab_diag *d)
+{
+	struct bind b = bind_start(w->s[W_SLOT]);
+	b_i64(&b, case_id);
+	bind_slot(&b, s);
+	enum ab_rc rc = run_bound(w->st, &b, d, "insert slot '%s' of case '%s'", s->label, c->name);
+	int64_t slot_id = sqlite3_last_insert_rowid(w->st->db);
+	if (!rc)
+		rc = write_samples(w, slot_id, s, c->name, d);
+	if (!rc)
+		rc = write_kernels(w, slot_id, s, c->name, d);
+	if (!rc)
+		rc = write_outputs(w, slot_id, s, c->name, d);
+	return rc;
+}
+
+static enum ab_rc write_case(struct writer *w, int64_t run_id, int ordinal, const struct results_case *c,
+			     struct ab_diag *d)
+{
+	struct bind b = bind_start(w->s[W_CASE]);
+	b_i64(&b, run_id);
+	b_i64(&b, ordinal);
+	bind_case(&b, c);
+	enum ab_rc rc = run_bound(w->st, &b, d, "insert case '%s'", c->name);
+	int64_t case_id = sqlite3_last_insert_rowid(w->st->db);
+	for (int i = 0; !rc && i < c->n_slots; i++)
+		rc = write_slot(w, case_id, c, &c->slots[i], d);
+	return rc;
+}
+
+/* The run must exist and still be 'running': results are written once. */
+static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "SELECT status FROM runs WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, id);
+	int src = step_bound(&b);
+	if (src == SQLITE_DONE)
+		rc = ab_fail(d, AB_ERR_DATA, "no run %" PRId64 " in '%s'", id, st->path);
+	else if (src != SQLITE_ROW)
+		rc = db_fail(st, d, "read the status of run %" PRId64, id);
+	else if (strcmp((const char *)sqlite3_column_text(b.s, 0), "running") != 0)
+		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id,
+			     (const char *)sqlite3_column_text(b.s, 0));
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
+static enum ab_rc mark_ok(struct store *st, const struct results_run *r, struct ab_diag *d)
+{
+	struct bind b;
+	char now[32];
+	enum ab_rc rc = prepare_bind(st, "UPDATE runs SET status = 'ok', finished_at = ?, notes = ? WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	utc_now(now, sizeof now);
+	if (r->finished_at[0])
+		B_STR(&b, r->finished_at);
+	else
+		b_text(&b, now);
+	B_STR(&b, r->notes);
+	b_i64(&b, r->id);
+	return run_bound(st, &b, d, "mark run %" PRId64 " 'ok'", r->id);
+}
+
+/* The copy bandwidth may have been measured after store_begin_run. */
+static enum ab_rc update_run_device(struct store *st, const struct results_run *r, struct ab_diag *d)
+{
+	int64_t device_id = 0;
+	enum ab_rc rc = device_find(st, &r->device, &device_id, d);
+	if (rc || !device_id)
+		return rc;
+	return device_set_copy(st, device_id, r->device.copy_gbps, d);
+}
+
+enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d)
+{
+	struct writer w = { .st = st };
+	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin writing the results", d);
+	if (!rc)
+		rc = check_running(st, r->id, d);
+	if (!rc)
+		rc = prepare_all(st, writer_sql, w.s, W_N, d);
+	for (int i = 0; !rc && i < r->n_cases; i++)
+		rc = write_case(&w, r->id, i, &r->cases[i], d);
+	if (!rc)
+		rc = mark_ok(st, r, d);
+	if (!rc)
+		rc = update_run_device(st, r, d);
+	finalize_all(w.s, W_N);
+	if (!rc)
+		rc = exec(st, "COMMIT", "commit the results", d);
+	if (rc)
+		rollback(st);
+	return rc;
+}
+
+static enum ab_rc mark_failed(struct store *st, int64_t id, const char *error, struct ab_diag *d)
+{
+	struct bind b;
+	char now[32];
+	enum ab_rc rc =
+		prepare_bind(st, "UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	utc_now(now, sizeof now);
+	b_text(&b, error ? error : "");
+	b_text(&b, now);
+	b_i64(&b, id);
+	return run_bound(st, &b, d, "mark run %" PRId64 " 'failed'", id);
+}
+
+/* Results of a failed run never stay (the cascade removes slots and below). */
+static enum ab_rc drop_cases(struct store *st, int64_t id, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "DELETE FROM cases WHERE run_id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, id);
+	return run_bound(st, &b, d, "delete the results of run %" PRId64, id);
+}
+
+enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d)
+{
+	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin marking the run failed", d);
+	if (!rc)
+		rc = check_running(st, run_id, d);
+	if (!rc)
+		rc = drop_cases(st, run_id, d);
+	if (!rc)
+		rc = mark_failed(st, run_id, error, d);
+	if (!rc)
+		rc = exec(st, "COMMIT", "commit the failed run", d);
+	if (rc)
+		rollback(st);
+	return rc;
+}
+
+/* ---- listing and resolving runs -------------------------------------- */
+
+/* Every row of sql (no parameters) read by read_row into a malloc'd array
+ * of size-byte elements; nothing on failure. what ("list runs") names the
+ * work in the messages. */
+static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void (*read_row)(struct col *, void *),
+			    void **out, int *n, const char *what, struct ab_diag *d)
+{
+	sqlite3_stmt *s;
+	void *v = NULL;
+	int cap = 0, src;
+	*out = NULL;
+	*n = 0;
+	enum ab_rc rc = prepare(st, sql, &s, d);
+	if (rc)
+		return rc;
+	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
+		void *q = grow(v, *n, &cap, size);
+		if (!q) {
+			rc = nomem(d, what);
+			break;
+		}
+		v = q;
+		struct col c = { s, 0 };
+		read_row(&c, (char *)v + (size_t)(*n)++ * size);
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(st, d, "%s of '%s'", what, st->path);
+	sqlite3_finalize(s);
+	if (rc) {
+		free(v);
+		*n = 0;
+		return rc;
+	}
+	*out = v;
+	return AB_OK;
+}
+
+static void read_summary(struct col *c, void *p)
+{
+	struct results_run_summary *m = p;
+	m->id = c_i64(c);
+	C_STR(c, m->started_at);
+	C_STR(c, m->status);
+	C_STR(c, m->label);
+	C_STR(c, m->scenario_name);
+	C_STR(c, m->backend);
+	C_STR(c, m->device);
+	m->n_cases = c_int(c);
+}
+
+enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
+{
+	void *v;
+	enum ab_rc rc = list_rows(st,
+				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
+				  " ORDER BY r.started_at DESC, r.id DESC",
+				  sizeof **out, read_summary, &v, n, "list runs", d);
+	*out = v;
+	return rc;
+}
+
+/* One id from a query with at most one text or integer parameter. */
+static enum ab_rc query_id(struct store *st, const char *sql, const char *text, int64_t num, int64_t *id,
+			   bool *found, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, sql, &b, d);
+	if (rc)
+		return rc;
+	if (text)
+		b_text(&b, text);
+	else if (sqlite3_bind_parameter_count(b.s) > 0)
+		b_i64(&b, num);
+	int src = step_bound(&b);
+	*found = src == SQLITE_ROW;
+	if (*found)
+		*id = sqlite3_column_int64(b.s, 0);
+	else if (src != SQLITE_DONE)
+		rc = db_fail(st, d, "look up a run in '%s'", st->path);
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
+/* A run id written in decimal, nothing else around it. */
+static bool parse_id(const char *spec, int64_t *id)
+{
+	char *end;
+	if (*spec < '0' || *spec > '9')
+		return false;
+	errno = 0;
+	long long v = strtoll(spec, &end, 10);
+	if (errno || *end || v <= 0)
+		return false;
+	*id = v;
+	return true;
+}
+
+enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, struct ab_diag *d)
+{
+	bool found = false;
+	int64_t num = 0;
+	enum ab_rc rc;
+	if (!spec || strcmp(spec, "last") == 0)
+		rc = query_id(st, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", NULL, 0, id,
+			      &found, d);
+	else if (parse_id(spec, &num))
+		rc = query_id(st, "SELECT id FROM runs WHERE id = ?", NULL, num, id, &found, d);
+	else
+		rc = query_id(st, "SELECT id FROM runs WHERE label = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+			      spec, 0, id, &found, d);
+	if (!rc && !found)
+		rc = ab_fail(d, AB_ERR_DATA, "no run '%s' in '%s'", spec ? spec : "last", st->path);
+	return rc;
+}
+
+/* ---- loading a run back ---------------------------------------------- */
+
+/* The loader's child queries, one parameter each (the parent's id), indexed by L_*. */
+enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_N };
+
+static const char *const loader_sql[L_N] = {
+	[L_CASES] = "SELECT id, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
+	[L_SLOTS] = "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
+	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
+	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
+	[L_OUTPUTS] = "SELECT " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
+};
+
+struct loader {
+	struct store *st;
+	sqlite3_stmt *s[L_N];
+};
+
+/* Binds the parent id of a child query (always parameter 1). */
+static enum ab_rc bind_parent(struct loader *L, sqlite3_stmt *s, int64_t id, struct ab_diag *d)
+{
+	sqlite3_reset(s);
+	if (sqlite3_bind_int64(s, 1, id) != SQLITE_OK)
+		return db_fail(L->st, d, "bind id %" PRId64, id);
+	return AB_OK;
+}
+
+/* Samples are stored one row per index 0..n_samples-1; anything else
+ * means the file was edited or damaged. */
+static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
+			       struct ab_diag *d)
+{
+	int n = 0, src = SQLITE_DONE;
+	if (s->n_samples <= 0)
+		return AB_OK;
+	s->samples_ns = malloc((size_t)s->n_samples * sizeof *s->samples_ns);
+	s->kernel_ns = malloc((size_t)s->n_samples * sizeof *s->kernel_ns);
+	if (!s->samples_ns || !s->kernel_ns)
+		return nomem(d, "load samples");
+	enum ab_rc rc = bind_parent(L, L->s[L_SAMPLES], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_SAMPLES])) == SQLITE_ROW) {
+		struct col c = { L->s[L_SAMPLES], 0 };
+		if (c_i64(&c) != n || n >= s->n_samples)
+			break;
+		s->samples_ns[n] = c_real(&c);
+		s->kernel_ns[n++] = c_real(&c);
+	}
+	if (!rc && src != SQLITE_DONE && src != SQLITE_ROW)
+		rc = db_fail(L->st, d, "read samples of slot '%s' of case '%s'", s->label, cname);
+	else if (!rc && (src == SQLITE_ROW || n != s->n_samples))
+		rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' should have %d samples 0..%d, has others",
+			     s->label, cname, L->st->path, s->n_samples, s->n_samples - 1);
+	sqlite3_reset(L->s[L_SAMPLES]);
+	return rc;
+}
+
+static enum ab_rc load_kernels(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
+			       struct ab_diag *d)
+{
+	int cap = 0, src = SQLITE_DONE;
+	enum ab_rc rc = bind_parent(L, L->s[L_KERNELS], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_KERNELS])) == SQLITE_ROW) {
+		void *q = grow(s->kernels, s->n_kernels, &cap, sizeof *s->kernels);
+		if (!q)
+			rc = nomem(d, "load kernel times");
+		else {
+			s->kernels = q;
+			struct col c = { L->s[L_KERNELS], 0 };
+			read_kernel(&c, &s->kernels[s->n_kernels++]);
+		}
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(L->st, d, "read kernel times of slot '%s' of case '%s'", s->label, cname);
+	sqlite3_reset(L->s[L_KERNELS]);
+	return rc;
+}
+
+static enum ab_rc load_outputs(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
+			       struct ab_diag *d)
+{
+	int src = SQLITE_DONE;
+	enum ab_rc rc = bind_parent(L, L->s[L_OUTPUTS], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_OUTPUTS])) == SQLITE_ROW) {
+		if (s->n_outputs == RESULTS_MAX_OUTPUTS) {
+			rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' has more than %d outputs", s->label,
+				     cname, L->st->path, RESULTS_MAX_OUTPUTS);
+			break;
+		}
+		struct col c = { L->s[L_OUTPUTS], 0 };
+		read_output(&c, &s->outputs[s->n_outputs++]);
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(L->st, d, "read outputs of slot '%s' of case '%s'", s->label, cname);
+	sqlite3_reset(L->s[L_OUTPUTS]);
+	return rc;
+}
+
+static enum ab_rc load_slot_children(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
+				     struct ab_diag *d)
+{
+	enum ab_rc rc = load_samples(L, slot_id, s, cname, d);
+	if (!rc)
+		rc = load_kernels(L, slot_id, s, cname, d);
+	if (!rc)
+		rc = load_outputs(L, slot_id, s, cname, d);
+	return rc;
+}
+
+static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct results_case *k, struct ab_diag *d)
+{
+	int cap = 0, src = SQLITE_DONE;
+	enum ab_rc rc = bind_parent(L, L->s[L_SLOTS], case_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_SLOTS])) == SQLITE_ROW) {
+		void *q = grow(k->slots, k->n_slots, &cap, sizeof *k->slots);
+		if (!q) {
+			rc = nomem(d, "load slots");
+			break;
+		}
+		k->slots = q;
+		struct results_slot *s = &k->slots[k->n_slots++];
+		memset(s, 0, sizeof *s);
+		struct col c = { L->s[L_SLOTS], 0 };
+		int64_t slot_id = c_i64(&c);
+		read_slot(&c, s);
+		rc = load_slot_children(L, slot_id, s, k->name, d);
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(L->st, d, "read slots of case '%s'", k->name);
+	sqlite3_reset(L->s[L_SLOTS]);
+	return rc;
+}
+
+static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_diag *d)
+{
+	int cap = 0, src = SQLITE_DONE;
+	enum ab_rc rc = bind_parent(L, L->s[L_CASES], r->id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_CASES])) == SQLITE_ROW) {
+		void *q = grow(r->cases, r->n_cases, &cap, sizeof *r->cases);
+		if (!q) {
+			rc = nomem(d, "load cases");
+			break;
+		}
+		r->cases = q;
+		struct results_case *k = &r->cases[r->n_cases++];
+		memset(k, 0, sizeof *k);
+		struct col c = { L->s[L_CASES], 0 };
+		int64_t case_id = c_i64(&c);
+		read_case(&c, k);
+		rc = load_slots(L, case_id, k, d);
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(L->st, d, "read cases of run %" PRId64, r->id);
+	sqlite3_reset(L->s[L_CASES]);
+	return rc;
+}
+
+static enum ab_rc load_device(struct store *st, int64_t device_id, struct results_device *dv, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = prepare_bind(st, "SELECT " DEVICE_COLS " FROM devices WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, device_id);
+	int src = step_bound(&b);
+	if (src == SQLITE_ROW) {
+		struct col c = { b.s, 0 };
+		read_device(&c, dv);
+	} else if (src == SQLITE_DONE) {
+		rc = ab_fail(d, AB_ERR_DATA, "no device %" PRId64 " in '%s'", device_id, st->path);
+	} else {
+		rc = db_fail(st, d, "read device %" PRId64, device_id);
+	}
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
+static enum ab_rc load_header(struct store *st, int64_t id, struct results_run *r, struct ab_diag *d)
+{
+	struct bind b;
+	int64_t device_id = 0;
+	bool ok = true;
+	enum ab_rc rc = prepare_bind(st, "SELECT id, " RUN_COLS " FROM runs WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, id);
+	int src = step_bound(&b);
+	if (src == SQLITE_ROW) {
+		struct col c = { b.s, 0 };
+		r->id = c_i64(&c);
+		device_id = read_run(&c, r, &ok);
+		if (!ok)
+			rc = nomem(d, "load the run");
+	} else if (src == SQLITE_DONE) {
+		rc = ab_fail(d, AB_ERR_DATA, "no run '%" PRId64 "' in '%s'", id, st->path);
+	} else {
+		rc = db_fail(st, d, "read run %" PRId64, id);
+	}
+	sqlite3_finalize(b.s);
+	if (!rc)
+		rc = load_device(st, device_id, &r->device, d);
+	return rc;
+}
+
+/* One read transaction, so that the run is read from one snapshot. */
+enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out, struct ab_diag *d)
+{
+	struct loader L = { .st = st };
+	*out = NULL;
+	struct results_run *r = calloc(1, sizeof *r);
+	if (!r)
+		return nomem(d, "load the run");
+	enum ab_rc rc = exec(st, "BEGIN", "begin reading the run", d);
+	if (!rc)
+		rc = load_header(st, id, r, d);
+	if (!rc)
+		rc = prepare_all(st, loader_sql, L.s, L_N, d);
+	if (!rc)
+		rc = load_cases(&L, r, d);
+	finalize_all(L.s, L_N);
+	rollback(st); /* read only: nothing to commit */
+	if (rc) {
+		results_run_free(r);
+		return rc;
+	}
+	*out = r;
+	return AB_OK;
+}
+
+enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results_run **out, struct ab_diag *d)
+{
+	int64_t id;
+	*out = NULL;
+	enum ab_rc rc = store_resolve_run(st, spec, &id, d);
+	return rc ? rc : store_load_run(st, id, out, d);
+}
+
+enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results_run **out, struct ab_diag *d)
+{
+	struct store *st;
+	*out = NULL;
+	enum ab_rc rc = store_open(db_path, false, &st, d);
+	if (rc)
+		return rc;
+	rc = store_resolve_load(st, spec, out, d);
+	store_close(st);
+	return rc;
+}
+
+/* ---- baselines and the device cache ---------------------------------- */
+
+static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d)
+{
+	bool found = false;
+	int64_t id;
+	enum ab_rc rc = query_id(st, "SELECT id FROM runs WHERE id = ?", NULL, run_id, &id, &found, d);
+	if (!rc && !found)
+		rc = ab_fail(d, AB_ERR_DATA, "no run '%" PRId64 "' in '%s'", run_id, st->path);
+	return rc;
+}
+
+enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d)
+{
+	struct bind b;
+	char now[32];
+	size_t max = sizeof ((struct store_baseline *)0)->name - 1;
+	if (!*name || strlen(name) > max)
+		return ab_fail(d, AB_ERR_USAGE, "baseline name '%s' must be 1 to %zu characters", name, max);
+	enum ab_rc rc = run_exists(st, run_id, d);
+	if (!rc)
+		rc = prepare_bind(st, "INSERT OR REPLACE INTO baselines (name, run_id, set_at) VALUES (?, ?, ?)", &b, d);
+	if (rc)
+		return rc;
+	utc_now(now, sizeof now);
+	b_text(&b, name);
+	b_i64(&b, run_id);
+	b_text(&b, now);
+	return run_bound(st, &b, d, "set baseline '%s'", name);
+}
+
+enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d)
+{
+	bool found = false;
+	enum ab_rc rc = query_id(st, "SELECT run_id FROM baselines WHERE name = ?", name, 0, run_id, &found, d);
+	if (!rc && !found)
+		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'", name, st->path);
+	return rc;
+}
+
+static void read_baseline(struct col *c, void *p)
+{
+	struct store_baseline *e = p;
+	C_STR(c, e->name);
+	e->run_id = c_i64(c);
+	C_STR(c, e->set_at);
+	C_STR(c, e->scenario_name);
+	C_STR(c, e->device);
+}
+
+enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, int *n, struct ab_diag *d)
+{
+	void *v;
+	enum ab_rc rc = list_rows(st,
+				  "SELECT b.name, b.run_id, b.set_at, r.scenario_name, dv.name FROM baselines b"
+				  " JOIN runs r ON r.id = b.run_id JOIN devices dv ON dv.id = r.device_id"
+				  " ORDER BY b.name",
+				  sizeof **out, read_baseline, &v, n, "list baselines", d);
+	*out = v;
+	return rc;
+}
+
+enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d)
+{
+	struct bind b;
+	*gbps = 0;
+	enum ab_rc rc = prepare_bind(st,
+				     "SELECT copy_gbps FROM devices WHERE uuid = ? AND copy_gbps > 0"
+				     " ORDER BY id DESC LIMIT 1",
+				     &b, d);
+	if (rc)
+		return rc;
+	b_text(&b, uuid);
+	int src = step_bound(&b);
+	if (src == SQLITE_ROW)
+		*gbps = sqlite3_column_double(b.s, 0);
+	else if (src != SQLITE_DONE)
+		rc = db_fail(st, d, "read the copy bandwidth of device '%s'", uuid);
+	sqlite3_finalize(b.s);
+	return rc;
+}

@@ -1,0 +1,80 @@
+/*
+ * store.h - the SQLite store of runs.
+ *
+ * Schema versioned with PRAGMA user_version and forward migrations (a newer
+ * schema than this build knows is refused). WAL mode, a busy timeout,
+ * prepared statements only. A run's row is inserted with status 'running'
+ * and committed before measuring starts; every result of the run is then
+ * written in one transaction that also sets the status to 'ok'. A run that
+ * fails is marked 'failed' with its error and keeps no partial results.
+ *
+ * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
+ * baselines (named pointers to runs). See docs/ARCHITECTURE.md.
+ */
+#ifndef AB_STORE_H
+#define AB_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/diag.h"
+#include "common/results.h"
+
+struct store;
+
+/* Where the database is: the --db value, else $ABBENCH_DB, else "abbench.db". */
+const char *store_default_path(const char *cli_value);
+
+/* Opens (create = true: creating and migrating as needed) the database.
+ * create = false on a missing file is AB_ERR_DATA ("no database 'x'"). */
+enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d);
+void store_close(struct store *st);
+
+/* Inserts the run row as 'running' (plus its device row) from r's header
+ * fields and commits; sets r->id. */
+enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d);
+
+/* In one transaction: every case, slot, sample, kernel and output of r, and
+ * the run's status 'ok' with its finish time. On failure nothing of it stays. */
+enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d);
+
+/* Marks the run 'failed' with the message (results are never written). */
+enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d);
+
+/* Newest first. *out is malloc'd (free()). */
+enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d);
+
+/* Resolves "RUN": NULL or "last" = newest run, a number = that id, anything
+ * else = newest run with that label. AB_ERR_DATA when nothing matches. */
+enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, struct ab_diag *d);
+
+/* Loads the whole run. Release with results_run_free. */
+enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out, struct ab_diag *d);
+
+/* store_resolve_run, then store_load_run of the run it names. */
+enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results_run **out, struct ab_diag *d);
+
+/* Opens db_path (create = false: it must exist), resolves spec, loads that
+ * run and closes the database: what the commands that read one run need.
+ * *out is NULL on failure; release it with results_run_free. */
+enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results_run **out, struct ab_diag *d);
+
+/* Baselines: named pointers to runs. */
+enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d);
+enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d);
+struct store_baseline {
+	char name[64];
+	int64_t run_id;
+	char set_at[32];
+	char scenario_name[64];
+	char device[128];
+};
+enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, int *n, struct ab_diag *d);
+
+/* Copy bandwidth measured once per device, cached by uuid (0 = none yet). */
+enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d);
+
+/* The schema version this build writes. */
+int store_schema_version(void);
+
+#endif
