@@ -111,6 +111,13 @@ static bool qk_geometry(const struct site_shape *s, struct site_dims *d, char *e
 #define T_STAT(nm) { .name = nm, .role = SITE_AUX, .dtype = SITE_F32, .extent = SITE_EXT_ROWS }
 #define T_SCRATCH(nm, ext) { .name = nm, .role = SITE_SCRATCH, .dtype = SITE_BF16, .extent = ext }
 
+/* The eager chains' traffic (site_launch_io): the tensors each launch reads
+ * and writes, as PyTorch's kernels do (the LayerNorm also writes mean and
+ * rstd; every intermediate is written once and read back once). */
+#define IO1(a) SITE_IO(a)
+#define IO2(a, b) (SITE_IO(a) | SITE_IO(b))
+#define IO3(a, b, c) (SITE_IO(a) | SITE_IO(b) | SITE_IO(c))
+
 /* ln_modulate and ln_continuous differ only in name and summary (and so in
  * the scenario's count): one definition for both. */
 #define LN_MODULATE_SITE(site_name, site_summary)                                                          \
@@ -141,6 +148,13 @@ static bool qk_geometry(const struct site_shape *s, struct site_dims *d, char *e
 			  false, &cpu_ln_modulate_twopass, NULL },                                         \
 		},                                                                                         \
 		.geometry = ln_geometry, .reference = reference_ln_modulate,                               \
+		.n_eager_launches = 4,                                                                     \
+		.eager_io = {                                                                              \
+			{ IO3(LNM_X, LNM_WEIGHT, LNM_BIAS), IO3(LNM_LN_OUT, LNM_MEAN, LNM_RSTD) },         \
+			{ IO1(LNM_SCALE), IO1(LNM_SCALE1) },                                               \
+			{ IO2(LNM_LN_OUT, LNM_SCALE1), IO1(LNM_MOD_MUL) },                                 \
+			{ IO2(LNM_MOD_MUL, LNM_SHIFT), IO1(LNM_OUT) },                                     \
+		},                                                                                         \
 	}
 
 const struct site_desc site_registry[] = {
@@ -174,6 +188,11 @@ const struct site_desc site_registry[] = {
 		},
 		.geometry = qk_geometry,
 		.reference = reference_qk_layernorm,
+		.n_eager_launches = 2,
+		.eager_io = {
+			{ IO3(QK_Q, QK_WEIGHT, QK_BIAS), IO3(QK_Q_OUT, QK_Q_MEAN, QK_Q_RSTD) },
+			{ IO3(QK_K, QK_WEIGHT, QK_BIAS), IO3(QK_K_OUT, QK_K_MEAN, QK_K_RSTD) },
+		},
 	},
 	{
 		.name = "residual_gate_add",
@@ -196,6 +215,11 @@ const struct site_desc site_registry[] = {
 		},
 		.geometry = gate_geometry,
 		.reference = reference_residual_gate_add,
+		.n_eager_launches = 2,
+		.eager_io = {
+			{ IO2(RGA_FF, RGA_GATE), IO1(RGA_FF_GATED) },
+			{ IO2(RGA_X, RGA_FF_GATED), IO1(RGA_OUT) },
+		},
 	},
 	{ .name = NULL },
 };

@@ -72,6 +72,66 @@ size_t site_dtype_size(enum site_dtype dt)
 	return 0;
 }
 
+int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d)
+{
+	return site_tensor_elems(t, d) * (int64_t)site_dtype_size(t->dtype);
+}
+
+/* Bytes of the present tensors whose bit is set in mask. */
+static int64_t mask_bytes(const struct site_desc *s, uint32_t mask, const struct site_dims *d, bool affine)
+{
+	int64_t sum = 0;
+	for (int i = 0; i < s->n_tensors; i++)
+		if ((mask & SITE_IO(i)) && site_tensor_present(&s->tensors[i], affine))
+			sum += site_tensor_bytes(&s->tensors[i], d);
+	return sum;
+}
+
+int64_t site_min_bytes(const struct site_desc *s, const struct site_dims *d, bool affine)
+{
+	uint32_t mask = 0;
+	for (int i = 0; i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (r == SITE_IN_ACT || r == SITE_IN_PARAM || r == SITE_OUT)
+			mask |= SITE_IO(i);
+	}
+	return mask_bytes(s, mask, d, affine);
+}
+
+int64_t site_eager_bytes(const struct site_desc *s, const struct site_dims *d, bool affine)
+{
+	int64_t sum = 0;
+	for (int l = 0; l < s->n_eager_launches; l++)
+		sum += mask_bytes(s, s->eager_io[l].reads, d, affine) + mask_bytes(s, s->eager_io[l].writes, d, affine);
+	return sum;
+}
+
+int64_t site_variant_bytes(const struct site_desc *s, const char *variant, const struct site_dims *d, bool affine)
+{
+	if (variant && strcmp(variant, "eager") == 0 && s->n_eager_launches > 0)
+		return site_eager_bytes(s, d, affine);
+	return site_min_bytes(s, d, affine);
+}
+
+void site_axis_name(const struct site_desc *s, int dim, char *buf, size_t len)
+{
+	const char *p = s ? s->shape_help : NULL;
+	int k = 0;
+	/* "BxTxW, ...": single upper-case letters joined by 'x'. */
+	while (p && *p >= 'A' && *p <= 'Z') {
+		if (k == dim) {
+			snprintf(buf, len, "%c", *p);
+			return;
+		}
+		k++;
+		p++;
+		if (*p != 'x')
+			break;
+		p++;
+	}
+	snprintf(buf, len, "d%d", dim);
+}
+
 /* Parses one positive decimal dimension at *p, advancing *p past it. */
 static bool parse_dim(const char **p, int64_t *out)
 {

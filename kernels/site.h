@@ -112,10 +112,21 @@ struct site_variant {
 	site_cuda_launch_fn cuda;        /* NULL when absent or not built */
 };
 
+/* One launch of the eager chain and its global-memory traffic: bit i of
+ * reads (writes) is set when the launch reads (writes) all of tensors[i]
+ * (SITE_IO(i)). A tensor absent from the case (affine-only) moves nothing.
+ * Per-batch vectors broadcast over tokens count once: they stay in L2. */
+struct site_launch_io {
+	uint32_t reads, writes;
+};
+#define SITE_IO(i) (1u << (i))
+
 struct site_desc {
 	const char *name;
 	const char *summary;
-	const char *shape_help; /* e.g. "BxTxW, W % 4 == 0" */
+	/* e.g. "BxTxW, W % 4 == 0": starts with the shape's axis letters, which
+	 * name a swept dimension ("T" in "img_ln_modulate[T=1024]") */
+	const char *shape_help;
 	int n_tensors;
 	struct site_tensor tensors[SITE_MAX_TENSORS];
 	int n_variants;
@@ -132,6 +143,12 @@ struct site_desc {
 	 * sum of squares past FLT_MAX) and no comparison is meaningful. A NaN
 	 * ref means the arm must produce NaN there; +-Inf the same infinity. */
 	void (*reference)(const struct site_args *inputs, double *const *ref, double *const *tol);
+	/* Bytes (site_arm_bytes): what the eager chain really moves, launch by
+	 * launch, PyTorch's order. What an arm must move at least is not
+	 * declared: it is every input read once and every output written once,
+	 * from the tensor table's roles. */
+	int n_eager_launches;
+	struct site_launch_io eager_io[SITE_MAX_STEPS];
 };
 
 /* The table; ends with an entry whose name is NULL. */
@@ -144,6 +161,23 @@ int site_tensor_index(const struct site_desc *s, const char *tensor);
 /* Elements of tensor i for these dims. */
 int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d);
 size_t site_dtype_size(enum site_dtype dt);
+
+/* Bytes of tensor t for these dims (elements x element size). */
+int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d);
+/* The bytes an arm must move: every present input (SITE_IN_*) read once
+ * and every output (SITE_OUT) written once. The floor of any fused arm. */
+int64_t site_min_bytes(const struct site_desc *s, const struct site_dims *d, bool affine);
+/* The eager chain's real traffic: the sum over eager_io's launches of the
+ * tensors each reads and writes; 0 when the site declares none. */
+int64_t site_eager_bytes(const struct site_desc *s, const struct site_dims *d, bool affine);
+/* The traffic credited to a variant: the eager chain's for "eager", the
+ * minimum for every other (a fused arm is held to the floor, nvbench's
+ * convention for global-memory throughput). */
+int64_t site_variant_bytes(const struct site_desc *s, const char *variant, const struct site_dims *d, bool affine);
+
+/* The letter of dimension dim of the site's shape ("T" for dim 1 of
+ * "BxTxW"), from shape_help; "d<dim>" when shape_help names none. */
+void site_axis_name(const struct site_desc *s, int dim, char *buf, size_t len);
 
 /* Parses "1x4096x4096" (1 to SITE_MAX_RANK positive dims). */
 bool site_parse_shape(const char *text, struct site_shape *out);

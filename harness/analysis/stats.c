@@ -68,6 +68,45 @@ double stats_median(const double *x, int n)
 	return stats_quantile(x, n, 0.5);
 }
 
+double stats_z_two_sided(double level)
+{
+	/* Bisection on erfc: P(|Z| >= z) = erfc(z / sqrt 2) = 1 - level. */
+	double lo = 0, hi = 40;
+	for (int i = 0; i < 100; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (erfc(mid / sqrt(2.0)) > 1 - level)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+struct stats_interval stats_median_ci_sorted(const double *sorted, int n, double z)
+{
+	struct stats_interval ci = { NAN, NAN, NAN };
+	if (n <= 0)
+		return ci;
+	double half = z * sqrt((double)n) / 2;
+	int j = (int)floor(n / 2.0 - half), k = (int)ceil(n / 2.0 + 1 + half);
+	if (j < 1 || k > n)
+		return ci;
+	ci.point = quantile_sorted(sorted, n, 0.5);
+	ci.low = sorted[j - 1];
+	ci.high = sorted[k - 1];
+	return ci;
+}
+
+struct stats_interval stats_median_ci(const double *x, int n, double level)
+{
+	struct stats_interval ci = { NAN, NAN, NAN };
+	double *s = n > 0 ? sorted_copy(x, n) : NULL;
+	if (s)
+		ci = stats_median_ci_sorted(s, n, stats_z_two_sided(level));
+	free(s);
+	return ci;
+}
+
 double stats_mean(const double *x, int n)
 {
 	if (n <= 0)

@@ -35,7 +35,7 @@ struct bk_options {
 	bool l2_flush;
 	enum scenario_launch_gaps launch_gaps;
 	bool cupti;           /* per-kernel records (CUDA); the CPU always times steps */
-	int device_index;
+	int device_index;     /* --device: the CUDA device; the CPU has only 0 (else AB_ERR_USAGE) */
 };
 
 struct bk_sample {
@@ -70,6 +70,8 @@ struct backend_ops {
 };
 
 extern const struct backend_ops backend_cpu;
+/* Whether the CPU backend runs on its fake timer (ABBENCH_FAKE_TIMER=1). */
+bool backend_cpu_fake_timer(void);
 /* NULL in a build without nvcc. */
 extern const struct backend_ops *const backend_cuda_ops;
 

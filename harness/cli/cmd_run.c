@@ -31,13 +31,15 @@ int cmd_run(int argc, char **argv)
 {
 	const char *db = NULL, *backend = NULL, *dump = NULL, *label = NULL, *only = NULL;
 	bool quick = false, no_progress = false, no_cupti = false;
+	int device = 0;
 	const struct cli_option opts[] = {
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		{ "backend", CLI_STRING, &backend, "auto|cpu|cuda", "override the scenario's backend" },
 		{ "quick", CLI_FLAG, &quick, NULL, "cap samples (3 to 10 per slot, 1 s) for a fast look" },
 		{ "dump", CLI_STRING, &dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
 		{ "label", CLI_STRING, &label, "NAME", "label the run (e.g. main, pr) for compare and gate" },
-		{ "only", CLI_STRING, &only, "CASE", "run only the named case" },
+		{ "only", CLI_STRING, &only, "CASES", "run only these cases: names or globs, comma-separated ('img_*,qk*')" },
+		{ "device", CLI_INT, &device, "N", "cuda device N (default 0; numbered after CUDA_VISIBLE_DEVICES)" },
 		{ "no-progress", CLI_FLAG, &no_progress, NULL, "no progress lines even on a terminal" },
 		{ "no-cupti", CLI_FLAG, &no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		CLI_OPT_END,
@@ -63,7 +65,12 @@ int cmd_run(int argc, char **argv)
 		.quick = quick,
 		.progress = !no_progress && isatty(STDERR_FILENO),
 		.no_cupti = no_cupti,
+		.device_index = device,
 	};
+	if (device < 0) {
+		ab_error("run: --device must be a device index (0, 1, ...), not %d", device);
+		return AB_EXIT_USAGE;
+	}
 	if (backend && !parse_backend(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);
 		return AB_EXIT_USAGE;

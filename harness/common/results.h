@@ -75,6 +75,11 @@ struct results_case {
 	bool affine;
 	int count;
 	char input[128];        /* scenario_input_describe() */
+	char sweep[64];         /* the swept [case] this one was expanded from; '' when not swept */
+	char axis[8];           /* the swept dimension ("T"); '' when not swept */
+	int64_t axis_value;     /* its value in this case; 0 when not swept */
+	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
+	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (site_variant_bytes); 0 unknown */
 	int n_slots;
 	struct results_slot *slots;
 };
@@ -109,6 +114,9 @@ struct results_run {
 	char backend[8];
 	char version[32];
 	bool quick;
+	bool fake_timer;        /* CPU backend under ABBENCH_FAKE_TIMER=1: the times are a cost model */
+	int device_index;       /* --device N: the CUDA device (0 on the CPU) */
+	char noise_measure[8];  /* the stopping rule's noise: "median" or "mean" */
 	char bracket[17];
 	char arm_a[32], arm_b[32];
 	int steps, forwards_per_step;
@@ -130,6 +138,7 @@ struct results_run_summary {
 	char backend[8];
 	char device[128];
 	int n_cases;
+	bool quick, fake_timer;
 };
 
 void results_run_free(struct results_run *r);

@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -70,6 +71,14 @@ struct scope {
 	int line[MAX_KEYS];
 };
 
+/* The values a case's shape lists for its swept dimension (dim < 0: none),
+ * kept until the case is expanded once the file is read. */
+struct sweep {
+	int dim;
+	int n;
+	int64_t v[SCENARIO_SWEEP_MAX];
+};
+
 struct pctx {
 	struct scenario *scn;
 	struct ab_diag *d;
@@ -80,6 +89,7 @@ struct pctx {
 	int cur;                   /* current case index */
 	struct scope fixed[SEC_CASE]; /* [scenario], [arms], [model] */
 	struct scope *cscope;      /* one per case */
+	struct sweep *sweeps;      /* one per case */
 	int cap;
 	struct scenario_input dflt; /* the [scenario] input defaults */
 };
@@ -363,13 +373,125 @@ static enum ab_rc set_site(struct pctx *c, const struct key_def *k, void *field,
 	return AB_OK;
 }
 
+static enum ab_rc set_noise(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	static const char *const words[] = { "median", "mean", NULL };
+	static const enum scenario_noise map[] = { SCENARIO_NOISE_MEDIAN, SCENARIO_NOISE_MEAN };
+	int i = word_index(words, val);
+	if (i < 0)
+		return word_err(c, k->name, val, words);
+	*(enum scenario_noise *)field = map[i];
+	return AB_OK;
+}
+
+/* ---- sweeps: one dimension of a shape in braces ------------------------- */
+
+#define SWEEP_DIM_MAX ((int64_t)1 << 31) /* site_parse_shape's largest dimension */
+
+/* One positive integer at *p (advanced past it), at most SWEEP_DIM_MAX. */
+static bool sweep_number(const char **p, int64_t *out)
+{
+	int64_t v = 0;
+	const char *s = *p;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++)
+		if ((v = v * 10 + (*s - '0')) > SWEEP_DIM_MAX)
+			return false;
+	*p = s;
+	*out = v;
+	return v > 0;
+}
+
+static enum ab_rc sweep_add(struct pctx *c, struct sweep *sw, int64_t v, const char *text)
+{
+	for (int i = 0; i < sw->n; i++)
+		if (sw->v[i] == v)
+			return perr(c, c->line, "shape", "sweep '%s' lists %lld twice", text, (long long)v);
+	if (sw->n == SCENARIO_SWEEP_MAX)
+		return perr(c, c->line, "shape", "sweep '%s' has more than %d values (the limit of one sweep)", text,
+			    SCENARIO_SWEEP_MAX);
+	sw->v[sw->n++] = v;
+	return AB_OK;
+}
+
+/* "256,1024,4096" */
+static enum ab_rc sweep_list(struct pctx *c, const char *in, struct sweep *sw, const char *text)
+{
+	for (const char *p = in;; p++) {
+		int64_t v;
+		if (!sweep_number(&p, &v) || (*p != ',' && *p != '\0'))
+			return perr(c, c->line, "shape", "sweep '%s' is not a list of positive integers, as in {256,1024}",
+				    text);
+		if (sweep_add(c, sw, v, text) != AB_OK || *p == '\0')
+			return c->rc;
+	}
+}
+
+/* "256:16384:x2" (times 2) or "256:1024:+256" (plus 256): lo, then every
+ * step while the value stays <= hi. */
+static enum ab_rc sweep_range(struct pctx *c, const char *in, struct sweep *sw, const char *text)
+{
+	int64_t lo, hi, step;
+	const char *p = in;
+	char op;
+	if (!sweep_number(&p, &lo) || *p++ != ':' || !sweep_number(&p, &hi) || *p++ != ':' ||
+	    ((op = *p++) != 'x' && op != '+') || !sweep_number(&p, &step) || *p)
+		return perr(c, c->line, "shape", "sweep '%s' is not a range LOW:HIGH:xFACTOR or LOW:HIGH:+STEP, as in "
+			    "{256:16384:x2}", text);
+	if (lo > hi)
+		return perr(c, c->line, "shape", "sweep '%s' starts above its end", text);
+	if (op == 'x' && step < 2)
+		return perr(c, c->line, "shape", "sweep '%s' multiplies by %lld: the factor must be at least 2", text,
+			    (long long)step);
+	for (int64_t v = lo; v <= hi; v = op == 'x' ? v * step : v + step)
+		if (sweep_add(c, sw, v, text) != AB_OK)
+			return c->rc;
+	return AB_OK;
+}
+
+/* The dimension at open ('{') of val: its index, and the braces' text
+ * checked to be a whole dimension. */
+static enum ab_rc sweep_parse(struct pctx *c, const char *val, const char *open, struct sweep *sw)
+{
+	const char *close = strchr(open, '}');
+	char inner[256];
+	if (!close)
+		return perr(c, c->line, "shape", "'%s' opens a sweep with '{' and never closes it", val);
+	if (strchr(close + 1, '{') || memchr(open + 1, '{', (size_t)(close - open - 1)))
+		return perr(c, c->line, "shape", "'%s' sweeps more than one dimension (one per case)", val);
+	if ((open != val && open[-1] != 'x') || (close[1] != '\0' && close[1] != 'x'))
+		return perr(c, c->line, "shape", "'%s': a sweep in braces must be a whole dimension, as in 1x{256,1024}x4096",
+			    val);
+	snprintf(inner, sizeof inner, "%.*s", (int)(close - open - 1), open + 1);
+	sw->dim = 0;
+	for (const char *p = val; p < open; p++)
+		sw->dim += *p == 'x';
+	sw->n = 0;
+	return strchr(inner, ':') ? sweep_range(c, inner, sw, inner) : sweep_list(c, inner, sw, inner);
+}
+
+static enum ab_rc shape_err(struct pctx *c, const struct key_def *k, const char *val)
+{
+	return perr(c, c->line, k->name, "'%s' is not a shape (1 to %d positive dimensions joined by 'x', as in %s)",
+		    val, SITE_MAX_RANK, strchr(val, '{') ? "1x{256:16384:x2}x4096" : "1x4096x4096");
+}
+
+/* A plain shape, or a swept one: the case keeps the first value in its
+ * shape, the sweep keeps them all. */
 static enum ab_rc set_shape(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	if (!site_parse_shape(val, field))
-		return perr(c, c->line, k->name,
-			    "'%s' is not a shape (1 to %d positive dimensions joined by 'x', as in 1x4096x4096)", val,
-			    SITE_MAX_RANK);
-	return AB_OK;
+	const char *open = strchr(val, '{');
+	struct sweep *sw = &c->sweeps[c->cur];
+	char first[256];
+	if (!open) {
+		sw->dim = -1;
+		return site_parse_shape(val, field) ? AB_OK : shape_err(c, k, val);
+	}
+	if (sweep_parse(c, val, open, sw) != AB_OK)
+		return c->rc;
+	snprintf(first, sizeof first, "%.*s%lld%s", (int)(open - val), val, (long long)sw->v[0], strchr(open, '}') + 1);
+	return site_parse_shape(first, field) ? AB_OK : shape_err(c, k, val);
 }
 
 /* ---- key tables ---------------------------------------------------------- */
@@ -400,6 +522,7 @@ static const struct key_def scenario_keys[] = {
 	KEY_NUM("max_time_ms", K_DOUBLE, B_SCN, struct scenario, sampling.max_time_ms, 0, HUGE_VAL, KF_OPEN_LO),
 	KEY_NUM("target_noise", K_DOUBLE, B_SCN, struct scenario, sampling.target_noise, 0, 1,
 		KF_OPEN_LO | KF_OPEN_HI),
+	KEY_FN("noise_measure", B_SCN, struct scenario, sampling.noise, set_noise, 0),
 	KEY_NUM("l2_flush", K_BOOL, B_SCN, struct scenario, l2_flush, 0, 0, 0),
 	KEY_FN("launch_gaps", B_SCN, struct scenario, launch_gaps, set_gaps, 0),
 	INPUT_KEYS,
@@ -610,12 +733,17 @@ static enum ab_rc add_case(struct pctx *c, const char *name)
 		if (!ns)
 			return nomem(c);
 		c->cscope = ns;
+		struct sweep *nw = realloc(c->sweeps, (size_t)cap * sizeof *nw);
+		if (!nw)
+			return nomem(c);
+		c->sweeps = nw;
 		c->cap = cap;
 	}
 	struct scenario_case *cs = &s->cases[s->n_cases];
 	*cs = (struct scenario_case){ .eps = 1e-5, .affine = false, .count = 1, .line = c->line };
 	memcpy(cs->name, name, strlen(name) + 1);
 	c->cscope[s->n_cases] = (struct scope){ .header_line = c->line };
+	c->sweeps[s->n_cases].dim = -1;
 	c->cur = s->n_cases++;
 	c->sec = SEC_CASE;
 	return AB_OK;
@@ -823,6 +951,90 @@ static enum ab_rc check_arms(struct pctx *c, const struct scenario_case *cs)
 	return AB_OK;
 }
 
+/* ---- expanding sweeps ------------------------------------------------------ */
+
+/* Every value of case i's sweep against the site's shape rule (the case's
+ * own shape holds the first), and the length of each expanded name. */
+static enum ab_rc check_sweep(struct pctx *c, int i)
+{
+	const struct scenario_case *cs = &c->scn->cases[i];
+	const struct sweep *sw = &c->sweeps[i];
+	int line = key_line(&c->cscope[i], case_keys, "shape");
+	char axis[8], err[256], shape[96], name[128];
+	site_axis_name(cs->site, sw->dim, axis, sizeof axis);
+	for (int v = 0; v < sw->n; v++) {
+		struct site_shape sh = cs->shape;
+		struct site_dims dims;
+		sh.dim[sw->dim] = sw->v[v];
+		err[0] = '\0';
+		if (!cs->site->geometry(&sh, &dims, err, sizeof err)) {
+			site_format_shape(&sh, shape, sizeof shape);
+			return perr(c, line, "shape", "site '%s' rejects '%s' (%s=%lld of the sweep): %s", cs->site->name,
+				    shape, axis, (long long)sw->v[v], err);
+		}
+		int n = snprintf(name, sizeof name, "%s[%s=%lld]", cs->name, axis, (long long)sw->v[v]);
+		if (n >= SCENARIO_NAME_MAX)
+			return perr(c, cs->line, NULL, "[case %s]: expanded case name '%s' is %d characters long, at most %d "
+				    "allowed (shorten the case name)", cs->name, name, n, SCENARIO_NAME_MAX - 1);
+	}
+	return AB_OK;
+}
+
+/* The cases the scenario will have once expanded; an error past
+ * SCENARIO_CASES_MAX, at the case that crosses it. */
+static enum ab_rc count_expanded(struct pctx *c, int *total)
+{
+	*total = 0;
+	for (int i = 0; i < c->scn->n_cases; i++) {
+		const struct sweep *sw = &c->sweeps[i];
+		*total += sw->dim >= 0 ? sw->n : 1;
+		if (*total > SCENARIO_CASES_MAX)
+			return perr(c, sw->dim >= 0 ? key_line(&c->cscope[i], case_keys, "shape") : c->scn->cases[i].line,
+				    NULL, "[case %s]: the scenario expands to more than %d cases (the limit)",
+				    c->scn->cases[i].name, SCENARIO_CASES_MAX);
+	}
+	return AB_OK;
+}
+
+/* Case i's sweep value v as a case of its own, "NAME[T=1024]". */
+static void expanded_case(const struct scenario_case *base, const struct sweep *sw, int v, struct scenario_case *out)
+{
+	*out = *base;
+	out->shape.dim[sw->dim] = sw->v[v];
+	base->site->geometry(&out->shape, &out->dims, NULL, 0); /* checked by check_sweep */
+	site_axis_name(base->site, sw->dim, out->axis, sizeof out->axis);
+	out->axis_value = sw->v[v];
+	snprintf(out->sweep, sizeof out->sweep, "%s", base->name);
+	char name[128]; /* fits out->name: check_sweep said so */
+	snprintf(name, sizeof name, "%s[%s=%lld]", base->name, out->axis, (long long)sw->v[v]);
+	snprintf(out->name, sizeof out->name, "%.*s", (int)sizeof out->name - 1, name);
+}
+
+/* Replaces every swept case, in place, by one case per value. */
+static enum ab_rc expand_sweeps(struct pctx *c)
+{
+	struct scenario *s = c->scn;
+	int total, k = 0;
+	if (count_expanded(c, &total) != AB_OK)
+		return c->rc;
+	if (total == s->n_cases)
+		return AB_OK;
+	struct scenario_case *out = calloc((size_t)total, sizeof *out);
+	if (!out)
+		return nomem(c);
+	for (int i = 0; i < s->n_cases; i++) {
+		const struct sweep *sw = &c->sweeps[i];
+		if (sw->dim < 0)
+			out[k++] = s->cases[i];
+		for (int v = 0; sw->dim >= 0 && v < sw->n; v++)
+			expanded_case(&s->cases[i], sw, v, &out[k++]);
+	}
+	free(s->cases);
+	s->cases = out;
+	s->n_cases = total;
+	return AB_OK;
+}
+
 static enum ab_rc finish(struct pctx *c)
 {
 	struct scenario *s = c->scn;
@@ -831,12 +1043,12 @@ static enum ab_rc finish(struct pctx *c)
 	if (s->n_cases == 0)
 		return perr(c, c->line, NULL, "no case: a scenario needs at least one [case NAME] section");
 	for (int i = 0; i < s->n_cases; i++)
-		if (finish_case(c, i) != AB_OK)
+		if (finish_case(c, i) != AB_OK || (c->sweeps[i].dim >= 0 && check_sweep(c, i) != AB_OK))
 			return c->rc;
 	for (int i = 0; i < s->n_cases; i++)
 		if (check_arms(c, &s->cases[i]) != AB_OK)
 			return c->rc;
-	return AB_OK;
+	return expand_sweeps(c);
 }
 
 /* ---- entry points ------------------------------------------------------------ */
@@ -862,7 +1074,8 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 	strcpy(s->bracket, "ABA");
 	s->seed = 1;
 	s->sampling = (struct scenario_sampling){ .warmup = 3, .min_samples = 10, .max_samples = 1000,
-					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005 };
+					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005,
+					     .noise = SCENARIO_NOISE_MEDIAN };
 	s->l2_flush = true;
 	s->launch_gaps = SCENARIO_GAPS_INCLUDE;
 	strcpy(s->arm_a, "eager");
@@ -903,6 +1116,7 @@ static enum ab_rc parse_owned(const char *path, char *text, struct scenario **ou
 	if (c.rc == AB_OK)
 		finish(&c);
 	free(c.cscope);
+	free(c.sweeps);
 	if (c.rc != AB_OK) {
 		scenario_free(s);
 		return c.rc;
@@ -1001,18 +1215,58 @@ void scenario_free(struct scenario *s)
 	free(s);
 }
 
-enum ab_rc scenario_keep_only(struct scenario *s, const char *case_name, struct ab_diag *d)
+/* Whether case name matches one pattern of the list: equal to it, or
+ * matched by it as a glob. */
+static bool case_matches(const char *name, const char *pat)
+{
+	return strcmp(name, pat) == 0 || fnmatch(pat, name, 0) == 0;
+}
+
+/* The next pattern of a comma-separated list into buf; false at the end. */
+static bool next_pattern(const char **p, char *buf, size_t len)
+{
+	if (!**p)
+		return false;
+	size_t n = strcspn(*p, ",");
+	snprintf(buf, len, "%.*s", (int)n, *p);
+	*p += n + ((*p)[n] == ',');
+	return true;
+}
+
+static enum ab_rc no_match(const struct scenario *s, const char *pat, struct ab_diag *d)
 {
 	char list[256] = "";
-	for (int i = 0; i < s->n_cases; i++) {
-		if (strcmp(s->cases[i].name, case_name) == 0) {
-			s->cases[0] = s->cases[i];
-			s->n_cases = 1;
-			return AB_OK;
-		}
+	for (int i = 0; i < s->n_cases; i++)
 		list_add(list, sizeof list, s->cases[i].name);
+	return ab_fail(d, AB_ERR_USAGE, "no case matches '%s' in '%s' (cases: %s%s)", pat, s->path, list,
+		       strlen(list) >= sizeof list - 1 ? "..." : "");
+}
+
+enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct ab_diag *d)
+{
+	char pat[256];
+	int kept = 0;
+	for (const char *p = patterns; next_pattern(&p, pat, sizeof pat);) {
+		bool any = false;
+		for (int i = 0; i < s->n_cases && !any; i++)
+			any = case_matches(s->cases[i].name, pat);
+		if (!any || !*pat)
+			return no_match(s, pat, d);
 	}
-	return ab_fail(d, AB_ERR_USAGE, "no case '%s' in '%s' (cases: %s)", case_name, s->path, list);
+	for (int i = 0; i < s->n_cases; i++) {
+		bool keep = false;
+		for (const char *p = patterns; !keep && next_pattern(&p, pat, sizeof pat);)
+			keep = case_matches(s->cases[i].name, pat);
+		if (keep)
+			s->cases[kept++] = s->cases[i];
+	}
+	s->n_cases = kept;
+	return kept ? AB_OK : no_match(s, patterns, d);
+}
+
+const char *scenario_noise_str(enum scenario_noise n)
+{
+	return n == SCENARIO_NOISE_MEAN ? "mean" : "median";
 }
 
 const char *scenario_backend_str(enum scenario_backend b)

@@ -14,6 +14,13 @@
  *   [case NAME] site, shape (1x4096x4096), eps, affine (true|false),
  *               count (launch sites per forward), input overrides as above
  *
+ * Sweeps: one dimension of a case's shape may list values in braces,
+ * `1x{256,1024,4096}x4096` or a range `1x{256:16384:x2}x4096` (x: times,
+ * +: plus); the case is expanded, in place and in value order, into one case
+ * per value named `NAME[T=1024]` (the axis letter from the site's shape),
+ * which records the sweep it came from. SCENARIO_SWEEP_MAX values per
+ * sweep, SCENARIO_CASES_MAX cases per scenario once expanded.
+ *
  * Every error names file:line and the key and leaves nothing half-built: on
  * failure scn_parse frees what it made and returns AB_ERR_INPUT.
  */
@@ -28,6 +35,8 @@
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16
+#define SCENARIO_SWEEP_MAX 64    /* values of one swept dimension */
+#define SCENARIO_CASES_MAX 1024  /* cases of a scenario, sweeps expanded */
 
 enum scenario_backend { SCENARIO_BACKEND_AUTO, SCENARIO_BACKEND_CPU, SCENARIO_BACKEND_CUDA };
 
@@ -39,6 +48,11 @@ enum scenario_dist {
 };
 
 enum scenario_launch_gaps { SCENARIO_GAPS_INCLUDE, SCENARIO_GAPS_HIDE };
+
+/* The stopping rule's noise (stopping.h): the relative half-width of the
+ * median's confidence interval (the default), or stdev / mean (the rule
+ * before it, kept selectable for one release to compare the two). */
+enum scenario_noise { SCENARIO_NOISE_MEDIAN, SCENARIO_NOISE_MEAN };
 
 struct scenario_input {
 	enum scenario_dist dist;
@@ -57,6 +71,9 @@ struct scenario_case {
 	int count;          /* how many times the site runs per forward */
 	struct scenario_input input;
 	int line;           /* where [case NAME] starts, for messages */
+	char sweep[SCENARIO_NAME_MAX]; /* the swept case's own name; "" when not swept */
+	char axis[8];       /* the swept dimension's letter ("T"); "" when not swept */
+	int64_t axis_value; /* its value in this case; 0 when not swept */
 };
 
 struct scenario_sampling {
@@ -66,6 +83,7 @@ struct scenario_sampling {
 	double min_time_ms;
 	double max_time_ms;
 	double target_noise; /* relative, e.g. 0.005 */
+	enum scenario_noise noise; /* what target_noise is compared with */
 };
 
 struct scenario {
@@ -96,9 +114,14 @@ enum ab_rc scenario_parse_text(const char *path, const char *text, struct scenar
 
 void scenario_free(struct scenario *s);
 
-/* Keeps only the case named case_name (for `run --only`); AB_ERR_USAGE when
- * no case has that name. */
-enum ab_rc scenario_keep_only(struct scenario *s, const char *case_name, struct ab_diag *d);
+/* Keeps only the cases that `run --only` names, in their order: patterns is
+ * a comma-separated list of case names or fnmatch(3) globs ("img_*",
+ * "qk_layernorm[[]T=*"); a name equal to a pattern matches it even when
+ * the pattern reads as a glob (so "img_ln_modulate[T=1024]" names that
+ * case). AB_ERR_USAGE when some pattern matches no case. */
+enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct ab_diag *d);
+
+const char *scenario_noise_str(enum scenario_noise n);
 
 const char *scenario_backend_str(enum scenario_backend b);
 const char *scenario_dist_str(enum scenario_dist d);

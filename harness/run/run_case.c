@@ -155,11 +155,16 @@ static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *c
 	for (int i = 0; i < env->sampling.warmup; i++)
 		if ((rc = env->ops->sample(env->bk, v, ATTRIB_UNTIMED, kc, &smp, d)))
 			return rc;
-	stopping_init(&st, &env->sampling);
+	double *sorted = malloc((size_t)env->sampling.max_samples * sizeof *sorted);
+	if (!sorted)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", env->sampling.max_samples);
+	stopping_init(&st, &env->sampling, sorted, env->sampling.max_samples);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t id = 1;; id++) {
-		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d)))
+		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d))) {
+			free(sorted);
 			return rc;
+		}
 		double elapsed_ns = seconds_since(&t0) * 1e9;
 		bool stop;
 		if (smp.discarded) {
@@ -179,6 +184,7 @@ static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *c
 		st.reason = sl->n_samples >= env->sampling.max_samples ? STOPPING_MAX_SAMPLES : STOPPING_MAX_TIME;
 	snprintf(sl->stopping_reason, sizeof sl->stopping_reason, "%s", stopping_reason_str(st.reason));
 	sl->noise = stopping_noise(&st);
+	free(sorted);
 	return AB_OK;
 }
 
@@ -339,6 +345,12 @@ static void case_header(const struct scenario_case *c, struct results_case *out,
 	out->affine = c->affine;
 	out->count = c->count;
 	scenario_input_describe(&c->input, out->input, sizeof out->input);
+	snprintf(out->sweep, sizeof out->sweep, "%s", c->sweep);
+	snprintf(out->axis, sizeof out->axis, "%s", c->axis);
+	out->axis_value = c->axis_value;
+	out->bytes_min = site_min_bytes(c->site, &c->dims, c->affine);
+	out->bytes_a = site_variant_bytes(c->site, scn->arm_a, &c->dims, c->affine);
+	out->bytes_b = site_variant_bytes(c->site, scn->arm_b, &c->dims, c->affine);
 }
 
 static enum ab_rc case_dump_inputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,

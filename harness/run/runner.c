@@ -51,6 +51,9 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->backend, sizeof r->backend, "%s", ops->name);
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
 	r->quick = o->quick;
+	r->fake_timer = ops == &backend_cpu && backend_cpu_fake_timer();
+	r->device_index = o->device_index;
+	snprintf(r->noise_measure, sizeof r->noise_measure, "%s", scenario_noise_str(s->sampling.noise));
 	snprintf(r->bracket, sizeof r->bracket, "%s", s->bracket);
 	snprintf(r->arm_a, sizeof r->arm_a, "%s", s->arm_a);
 	snprintf(r->arm_b, sizeof r->arm_b, "%s", s->arm_b);
@@ -140,7 +143,8 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	struct backend *bk = NULL;
 	struct store *st = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
+				 .device_index = o->device_index };
 	enum ab_rc rc;
 	*run_id = 0;
 	if (!r)

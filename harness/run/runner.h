@@ -26,6 +26,7 @@ struct runner_options {
 	enum scenario_backend backend;
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
+	int device_index;          /* --device: the CUDA device (0 on the CPU) */
 	const char *command_line;
 };
 

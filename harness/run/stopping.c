@@ -4,14 +4,16 @@
  * Checks run after every kept sample, in this order, the first that holds
  * ending the slot:
  *   1. target_noise    - once min_samples and min_time are reached, the
- *                        relative noise (stdev / mean of all kept samples)
- *                        is strictly under target_noise (0 disables it);
- *   2. noise_converged - same precondition; each such check pushes its noise
+ *                        relative noise (the rule's measure, stopping.h) is
+ *                        strictly under target_noise (0 disables it);
+ *   2. noise_converged - mean measure only, same precondition; each such
+ *                        check pushes its noise
  *                        estimate into a window of the last STOPPING_HISTORY ones;
  *                        with a full window whose range (max - min) is under
  *                        1% of its mean (or exactly 0), more samples would not
  *                        lower the noise;
- *   3. max_samples     - n >= max_samples (when max_samples > 0);
+ *   3. max_samples     - n >= max_samples (when max_samples > 0), or the
+ *                        median measure's scratch is full;
  *   4. max_time        - slot_elapsed_ns >= max_time_ms * 1e6 (when > 0).
  * Once a reason is set the state is frozen and every later call says stop.
  */
@@ -20,15 +22,51 @@
 #include <math.h>
 #include <string.h>
 
-void stopping_init(struct stopping_state *s, const struct scenario_sampling *rule)
+#include "analysis/stats.h"
+
+void stopping_init(struct stopping_state *s, const struct scenario_sampling *rule, double *sorted, int cap)
 {
 	memset(s, 0, sizeof *s);
 	s->rule = *rule;
+	s->sorted = sorted;
+	s->cap = sorted ? cap : 0;
+	s->z = stats_z_two_sided(STOPPING_CI_LEVEL);
 	s->reason = STOPPING_NOT_YET;
+}
+
+static bool median_measure(const struct stopping_state *s)
+{
+	return s->rule.noise == SCENARIO_NOISE_MEDIAN;
+}
+
+/* Inserts v into the sorted scratch (one memmove: a slot keeps at most
+ * max_samples values, a few thousand). */
+static void sorted_insert(struct stopping_state *s, double v)
+{
+	int lo = 0, hi = s->n - 1; /* s->n already counts v */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (s->sorted[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->sorted + lo + 1, s->sorted + lo, (size_t)(s->n - 1 - lo) * sizeof *s->sorted);
+	s->sorted[lo] = v;
+}
+
+static double median_noise(const struct stopping_state *s)
+{
+	struct stats_interval ci = stats_median_ci_sorted(s->sorted, s->n, s->z);
+	if (isnan(ci.point) || !(ci.point > 0))
+		return NAN;
+	return (ci.high - ci.low) / (2 * ci.point);
 }
 
 double stopping_noise(const struct stopping_state *s)
 {
+	if (median_measure(s))
+		return median_noise(s);
 	if (s->n < 2)
 		return NAN;
 	double mean = s->sum / s->n;
@@ -77,6 +115,8 @@ static bool noise_done(struct stopping_state *s)
 		return false;
 	if (noise < s->rule.target_noise)
 		return stop_with(s, STOPPING_TARGET_NOISE);
+	if (median_measure(s))
+		return false;
 	history_push(s, noise);
 	if (history_converged(s))
 		return stop_with(s, STOPPING_NOISE_CONVERGED);
@@ -96,13 +136,17 @@ bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapse
 {
 	if (s->reason != STOPPING_NOT_YET)
 		return true;
+	if (median_measure(s) && s->n >= s->cap)
+		return stop_with(s, STOPPING_MAX_SAMPLES); /* the scratch is full: the caller's sample cap */
 	s->n++;
 	s->sum += sample_ns;
 	s->sum_sq += sample_ns * sample_ns;
 	s->measured_ns += sample_ns;
+	if (median_measure(s))
+		sorted_insert(s, sample_ns);
 	if (noise_done(s))
 		return true;
-	if (s->rule.max_samples > 0 && s->n >= s->rule.max_samples)
+	if ((s->rule.max_samples > 0 && s->n >= s->rule.max_samples) || (median_measure(s) && s->n >= s->cap))
 		return stop_with(s, STOPPING_MAX_SAMPLES);
 	return stopping_check_time(s, slot_elapsed_ns);
 }

@@ -112,6 +112,20 @@ static const char *const migrations[] = {
 	" set_at TEXT NOT NULL);"
 	"CREATE INDEX baselines_run ON baselines(run_id);"
 	"PRAGMA application_id = 1633837669;", /* STORE_APP_ID */
+	/* 2: sweeps and bandwidth on cases; how a run was measured. Runs made
+	 * before it used stdev/mean as the stopping rule's noise, and the fake
+	 * timer always named its device "CPU fake timer (...)". */
+	"ALTER TABLE cases ADD COLUMN sweep TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE cases ADD COLUMN axis TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE cases ADD COLUMN axis_value INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN bytes_min INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN bytes_a INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN bytes_b INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN fake_timer INTEGER NOT NULL DEFAULT 0 CHECK (fake_timer IN (0, 1));"
+	"ALTER TABLE runs ADD COLUMN device_index INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN noise_measure TEXT NOT NULL DEFAULT 'mean';"
+	"UPDATE runs SET fake_timer = 1 WHERE device_id IN"
+	" (SELECT id FROM devices WHERE backend = 'cpu' AND name LIKE 'CPU fake timer%');",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -124,8 +138,11 @@ static const char *const migrations[] = {
 #define RUN_COLS                                                                                 \
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
-	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id"
-#define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
+	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id, "  \
+	"fake_timer, device_index, noise_measure"
+#define CASE_COLS                                                                                \
+	"name, site, shape, dtype, eps, affine, count, input, sweep, axis, axis_value, bytes_min, "  \
+	"bytes_a, bytes_b"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
 	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \
@@ -654,6 +671,9 @@ static void bind_run(struct bind *b, const struct results_run *r, int64_t device
 	b_i64(b, r->l2_flush);
 	B_STR(b, r->notes);
 	b_i64(b, device_id);
+	b_i64(b, r->fake_timer);
+	b_i64(b, r->device_index);
+	B_STR(b, r->noise_measure);
 }
 
 /* Returns the device_id column. */
@@ -682,7 +702,11 @@ static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->launch_gaps);
 	r->l2_flush = c_bool(c);
 	C_STR(c, r->notes);
-	return c_i64(c);
+	int64_t device_id = c_i64(c);
+	r->fake_timer = c_bool(c);
+	r->device_index = c_int(c);
+	C_STR(c, r->noise_measure);
+	return device_id;
 }
 
 static enum ab_rc insert_run(struct store *st, const struct results_run *r, int64_t device_id, int64_t *id,
@@ -691,7 +715,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -728,7 +752,7 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
 
 static const char *const writer_sql[W_N] = {
-	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?)",
+	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 		   ",?,?,?,?,?,?,?,?,?,?,?)",
 	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
@@ -751,6 +775,12 @@ static void bind_case(struct bind *b, const struct results_case *c)
 	b_i64(b, c->affine);
 	b_i64(b, c->count);
 	B_STR(b, c->input);
+	B_STR(b, c->sweep);
+	B_STR(b, c->axis);
+	b_i64(b, c->axis_value);
+	b_i64(b, c->bytes_min);
+	b_i64(b, c->bytes_a);
+	b_i64(b, c->bytes_b);
 }
 
 static void read_case(struct col *c, struct results_case *k)
@@ -763,6 +793,12 @@ static void read_case(struct col *c, struct results_case *k)
 	k->affine = c_bool(c);
 	k->count = c_int(c);
 	C_STR(c, k->input);
+	C_STR(c, k->sweep);
+	C_STR(c, k->axis);
+	k->axis_value = c_i64(c);
+	k->bytes_min = c_i64(c);
+	k->bytes_a = c_i64(c);
+	k->bytes_b = c_i64(c);
 }
 
 static void bind_clocks(struct bind *b, const struct results_clocks *k)
@@ -1124,6 +1160,8 @@ static void read_summary(struct col *c, void *p)
 	C_STR(c, m->backend);
 	C_STR(c, m->device);
 	m->n_cases = c_int(c);
+	m->quick = c_bool(c);
+	m->fake_timer = c_bool(c);
 }
 
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
@@ -1131,7 +1169,7 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
 	void *v;
 	enum ab_rc rc = list_rows(st,
 				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
-				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id), r.quick, r.fake_timer"
 				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
 				  " ORDER BY r.started_at DESC, r.id DESC",
 				  sizeof **out, read_summary, &v, n, "list runs", d);

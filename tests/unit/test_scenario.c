@@ -353,7 +353,7 @@ static void test_keep_only(void **state)
 	struct ab_diag d = { "" };
 	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
 	assert_int_equal(scenario_keep_only(s, "nope", &d), AB_ERR_USAGE);
-	assert_string_equal(d.msg, "no case 'nope' in 'scenarios/glm_1024.ini' (cases: img_ln_modulate, "
+	assert_string_equal(d.msg, "no case matches 'nope' in 'scenarios/glm_1024.ini' (cases: img_ln_modulate, "
 				   "txt_ln_modulate, qk_layernorm, ln_continuous, img_gate_add, txt_gate_add)");
 	assert_int_equal(s->n_cases, 6);
 	assert_int_equal(scenario_keep_only(s, "ln_continuous", &d), AB_OK);

@@ -7,6 +7,12 @@
  * 900, 1100 ns and min_samples 100, the noise estimates at n = 100..107 are
  * 0.100504, 0.100593, 0.100494, 0.100582, 0.100484, 0.100571, 0.100475,
  * 0.100560 (range 1.2e-4 < 1% of 0.1005), so the slot ends at n = 107.
+ * Those tests use the mean measure (noise_measure = mean); the median
+ * measure's figures come from the same rule in Python (ranks j, k of
+ * stats.h with z = 1.959963984540054): values 1..10 give (10 - 1) / (2 *
+ * 5.5) = 0.8181..., 7 values no interval, 8 values (8 - 1) / (2 * 4.5);
+ * the stream 1000 + (37 i mod 100) first has a half-width under 0.5% at
+ * n = 389 (0.0047619).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +33,15 @@ static struct scenario_sampling rule(int min_samples, int max_samples, double mi
 	r.min_time_ms = min_time_ms;
 	r.max_time_ms = max_time_ms;
 	r.target_noise = target_noise;
+	r.noise = SCENARIO_NOISE_MEAN;
+	return r;
+}
+
+/* The same rule with the median measure. */
+static struct scenario_sampling median_rule(int min_samples, int max_samples, double target_noise)
+{
+	struct scenario_sampling r = rule(min_samples, max_samples, 0, 0, target_noise);
+	r.noise = SCENARIO_NOISE_MEDIAN;
 	return r;
 }
 
@@ -67,7 +82,7 @@ static void test_noise_value(void **state)
 	struct scenario_sampling r = rule(1000, 0, 0, 0, 0);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_true(isnan(stopping_noise(&s)));
 	for (int i = 1; i <= 4; i++)
 		stopping_add(&s, i, 0);
@@ -81,7 +96,7 @@ static void test_target_noise_waits_for_min_samples(void **state)
 	struct scenario_sampling r = rule(10, 1000, 0, 0, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, quiet, 1000), 10);
 	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 	assert_string_equal(stopping_reason_str(s.reason), "target_noise");
@@ -94,7 +109,7 @@ static void test_target_noise_waits_for_min_time(void **state)
 	struct scenario_sampling r = rule(2, 1000, 0.05, 0, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, quiet, 1000), 50);
 	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 }
@@ -104,7 +119,7 @@ static void test_noise_converged(void **state)
 	struct scenario_sampling r = rule(100, 10000, 0, 0, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, alternating, 10000), 107);
 	assert_int_equal(s.reason, STOPPING_NOISE_CONVERGED);
 	assert_int_equal(s.n_history, STOPPING_HISTORY);
@@ -118,7 +133,7 @@ static void test_zero_noise_converges(void **state)
 	struct scenario_sampling r = rule(2, 1000, 0, 0, 0);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, constant, 1000), 9);
 	assert_int_equal(s.reason, STOPPING_NOISE_CONVERGED);
 }
@@ -128,7 +143,7 @@ static void test_max_samples(void **state)
 	struct scenario_sampling r = rule(10, 40, 0, 0, 0.001);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, drifting, 1000), 40);
 	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
 	assert_string_equal(stopping_reason_str(s.reason), "max_samples");
@@ -143,7 +158,7 @@ static void test_max_time(void **state)
 	struct scenario_sampling r = rule(1000, 0, 0, 0.025, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_int_equal(feed(&s, quiet, 1000), 25);
 	assert_int_equal(s.reason, STOPPING_MAX_TIME);
 	assert_string_equal(stopping_reason_str(s.reason), "max_time");
@@ -154,7 +169,7 @@ static void test_check_time_for_discarded(void **state)
 	struct scenario_sampling r = rule(5, 100, 0, 1, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	assert_false(stopping_check_time(&s, 999999));
 	assert_int_equal(s.reason, STOPPING_NOT_YET);
 	assert_true(stopping_check_time(&s, 1e6));
@@ -168,18 +183,96 @@ static void test_order_target_before_caps(void **state)
 	struct scenario_sampling r = rule(10, 10, 0, 0.001, 0.01);
 	struct stopping_state s;
 	(void)state;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	for (int i = 1; i < 10; i++)
 		assert_false(stopping_add(&s, quiet(i), 10));
 	assert_true(stopping_add(&s, quiet(10), 1e6));
 	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 	/* without the target, max_samples comes before max_time */
 	r.target_noise = 0;
-	stopping_init(&s, &r);
+	stopping_init(&s, &r, NULL, 0);
 	for (int i = 1; i < 10; i++)
 		assert_false(stopping_add(&s, drifting(i), 10));
 	assert_true(stopping_add(&s, drifting(10), 1e6));
 	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
+}
+
+static double spread(int i)
+{
+	return 1000 + (37 * i) % 100;
+}
+
+static void test_median_noise_value(void **state)
+{
+	static const double shuffled[10] = { 7, 3, 10, 1, 5, 9, 2, 8, 4, 6 };
+	struct scenario_sampling r = median_rule(1000, 10, 0);
+	struct stopping_state s;
+	double buf[10];
+	(void)state;
+	stopping_init(&s, &r, buf, 10);
+	for (int i = 0; i < 7; i++)
+		stopping_add(&s, shuffled[i], 0);
+	assert_true(isnan(stopping_noise(&s))); /* 7 values: no 95% interval */
+	stopping_add(&s, shuffled[7], 0);
+	/* 7 3 10 1 5 9 2 8 sorted: 1 2 3 5 7 8 9 10, median 6, ranks 1 and 8 */
+	assert_true(fabs(stopping_noise(&s) - 9.0 / 12.0) < 1e-15);
+	stopping_add(&s, shuffled[8], 0);
+	stopping_add(&s, shuffled[9], 0);
+	for (int i = 0; i < 10; i++)
+		assert_true(buf[i] == i + 1); /* kept sorted */
+	assert_true(fabs(stopping_noise(&s) - 9.0 / 11.0) < 1e-15);
+}
+
+static void test_median_reaches_target(void **state)
+{
+	struct scenario_sampling r = median_rule(10, 5000, 0.005);
+	struct stopping_state s;
+	static double buf[5000];
+	(void)state;
+	stopping_init(&s, &r, buf, 5000);
+	assert_int_equal(feed(&s, spread, 5000), 389);
+	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
+	assert_true(fabs(stopping_noise(&s) - 0.0047619047619047619) < 1e-12);
+}
+
+static void test_median_never_converges(void **state)
+{
+	/* Two values: the interval always spans both (10% half-width), and the
+	 * mean rule's convergence escape (107 samples above) does not apply. */
+	struct scenario_sampling r = median_rule(100, 3000, 0.005);
+	struct stopping_state s;
+	static double buf[3000];
+	(void)state;
+	stopping_init(&s, &r, buf, 3000);
+	assert_int_equal(feed(&s, alternating, 5000), 3000);
+	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
+	assert_true(fabs(stopping_noise(&s) - 0.1) < 1e-15);
+}
+
+static void test_median_scratch_caps(void **state)
+{
+	/* max_samples 0 (no cap) but room for 20: the scratch is the cap */
+	struct scenario_sampling r = median_rule(10, 0, 0.0001);
+	struct stopping_state s;
+	double buf[20];
+	(void)state;
+	stopping_init(&s, &r, buf, 20);
+	assert_int_equal(feed(&s, spread, 100), 20);
+	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
+	assert_int_equal(s.n, 20);
+}
+
+static void test_median_zero_width_stops(void **state)
+{
+	/* a coarse timer: every sample equal, width 0 under any target once
+	 * the minimums are met (and 8 samples give an interval) */
+	struct scenario_sampling r = median_rule(10, 100, 0.005);
+	struct stopping_state s;
+	double buf[100];
+	(void)state;
+	stopping_init(&s, &r, buf, 100);
+	assert_int_equal(feed(&s, constant, 100), 10);
+	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
 }
 
 int main(void)
@@ -194,6 +287,11 @@ int main(void)
 		cmocka_unit_test(test_max_time),
 		cmocka_unit_test(test_check_time_for_discarded),
 		cmocka_unit_test(test_order_target_before_caps),
+		cmocka_unit_test(test_median_noise_value),
+		cmocka_unit_test(test_median_reaches_target),
+		cmocka_unit_test(test_median_never_converges),
+		cmocka_unit_test(test_median_scratch_caps),
+		cmocka_unit_test(test_median_zero_width_stops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -529,7 +529,7 @@ static void test_schema_version(void **state)
 	(void)state;
 	struct store *st = open_db();
 	store_close(st);
-	assert_int_equal(store_schema_version(), 1);
+	assert_int_equal(store_schema_version(), 2);
 	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
 	/* reopening an up-to-date file is fine, with or without create */

@@ -228,8 +228,8 @@ static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
 	if ((rc = CK(d, cudaGetDeviceCount(&n))))
 		return rc;
 	if (b->dev < 0 || b->dev >= n)
-		return ab_fail(d, AB_ERR_BACKEND, "cuda device %d does not exist: the driver reports %d device%s",
-			       b->dev, n, n == 1 ? "" : "s");
+		return ab_fail(d, AB_ERR_USAGE, "--device %d: no such cuda device, the driver reports %d (0 to %d; "
+			       "CUDA_VISIBLE_DEVICES renumbers them)", b->dev, n, n - 1);
 	cuda_start_cupti(b);
 	if ((rc = CK(d, cudaSetDevice(b->dev))) || (rc = cuda_read_device(b, bus_id, sizeof bus_id, d)) ||
 	    (rc = cuda_alloc_state(b, d)))
