@@ -116,6 +116,9 @@ static struct results_run *make_run(const char *label, const char *started_at, c
 	snprintf(r->backend, sizeof r->backend, "cpu");
 	snprintf(r->version, sizeof r->version, "0.1.0");
 	r->quick = true;
+	r->fake_timer = true;
+	r->device_index = 3;
+	snprintf(r->noise_measure, sizeof r->noise_measure, "median");
 	snprintf(r->bracket, sizeof r->bracket, "ABA");
 	snprintf(r->arm_a, sizeof r->arm_a, "eager");
 	snprintf(r->arm_b, sizeof r->arm_b, "fused");
@@ -142,6 +145,14 @@ static struct results_run *make_run(const char *label, const char *started_at, c
 		c->eps = ci ? 1e-6 : 1e-5;
 		c->affine = ci == 1;
 		c->count = 30;
+		if (ci == 1) {
+			snprintf(c->sweep, sizeof c->sweep, "qk");
+			snprintf(c->axis, sizeof c->axis, "T");
+			c->axis_value = 16384;
+		}
+		c->bytes_min = (int64_t)5 << 32 | ci; /* past 32 bits */
+		c->bytes_a = 3 * c->bytes_min;
+		c->bytes_b = c->bytes_min;
 	}
 	return r;
 }
@@ -234,6 +245,10 @@ static void assert_same_case(const struct results_case *a, const struct results_
 	assert_int_equal(a->affine, b->affine);
 	assert_int_equal(a->count, b->count);
 	assert_string_equal(a->input, b->input);
+	assert_string_equal(a->sweep, b->sweep);
+	assert_string_equal(a->axis, b->axis);
+	assert_true(a->axis_value == b->axis_value);
+	assert_true(a->bytes_min == b->bytes_min && a->bytes_a == b->bytes_a && a->bytes_b == b->bytes_b);
 	assert_int_equal(a->n_slots, b->n_slots);
 	for (int i = 0; i < a->n_slots; i++)
 		assert_same_slot(&a->slots[i], &b->slots[i]);
@@ -272,6 +287,9 @@ static void assert_same_header(const struct results_run *a, const struct results
 	assert_string_equal(a->backend, b->backend);
 	assert_string_equal(a->version, b->version);
 	assert_int_equal(a->quick, b->quick);
+	assert_int_equal(a->fake_timer, b->fake_timer);
+	assert_int_equal(a->device_index, b->device_index);
+	assert_string_equal(a->noise_measure, b->noise_measure);
 	assert_string_equal(a->bracket, b->bracket);
 	assert_string_equal(a->arm_a, b->arm_a);
 	assert_string_equal(a->arm_b, b->arm_b);
@@ -433,6 +451,7 @@ static void test_list_and_resolve(void **state)
 	assert_string_equal(v[1].scenario_name, "glm_small");
 	assert_string_equal(v[1].backend, "cpu");
 	assert_string_equal(v[1].started_at, "2025-01-01T00:00:02Z");
+	assert_true(v[1].quick && v[1].fake_timer);
 	free(v);
 
 	int64_t id = 0;
@@ -541,7 +560,9 @@ static void test_schema_version(void **state)
 	st = (struct store *)&d; /* must be reset to NULL on failure */
 	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
 	assert_null(st);
-	assert_non_null(strstr(d.msg, "has schema version 99, this abbench knows up to 1"));
+	char want[96];
+	snprintf(want, sizeof want, "has schema version 99, this abbench knows up to %d", store_schema_version());
+	assert_non_null(strstr(d.msg, want));
 }
 
 static void test_not_a_database(void **state)
@@ -622,6 +643,46 @@ static void test_baselines(void **state)
 	store_close(st);
 }
 
+/* A file at schema version 1 (made here by dropping what migration 2
+ * adds): opening it migrates it, keeps its run readable with the new
+ * fields at their defaults, and marks runs of the fake timer's device. */
+static void test_migration_from_1(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("old", "2025-01-01T00:00:00Z", "cpu-h", 0);
+	snprintf(r->device.name, sizeof r->device.name, "CPU fake timer (ABBENCH_FAKE_TIMER=1)");
+	snprintf(r->device.backend, sizeof r->device.backend, "cpu");
+	begin(st, r);
+	finish(st, r);
+	store_close(st);
+	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
+					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
+					     "runs.noise_measure" };
+	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+		char sql[128];
+		const char *dot = strchr(added[i], '.');
+		snprintf(sql, sizeof sql, "ALTER TABLE %.*s DROP COLUMN %s", (int)(dot - added[i]), added[i], dot + 1);
+		sql_exec(sql);
+	}
+	sql_exec("PRAGMA user_version = 1");
+
+	st = open_db();
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	struct results_run *back = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_load_run(st, r->id, &back, &d), AB_OK);
+	assert_true(back->fake_timer);
+	assert_int_equal(back->device_index, 0);
+	assert_string_equal(back->noise_measure, "mean"); /* the rule of every run before it */
+	assert_string_equal(back->cases[1].sweep, "");
+	assert_true(back->cases[1].axis_value == 0 && back->cases[1].bytes_a == 0);
+	assert_string_equal(back->cases[1].shape, r->cases[1].shape);
+	results_run_free(back);
+	results_run_free(r);
+	store_close(st);
+}
+
 static void test_copy_gbps_cache(void **state)
 {
 	(void)state;
@@ -683,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fail_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_from_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),
