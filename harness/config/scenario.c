@@ -1015,10 +1015,11 @@ static enum ab_rc expand_sweeps(struct pctx *c)
 {
 	struct scenario *s = c->scn;
 	int total, k = 0;
-	if (count_expanded(c, &total) != AB_OK)
+	bool any = false;
+	for (int i = 0; i < s->n_cases; i++)
+		any = any || c->sweeps[i].dim >= 0;
+	if (count_expanded(c, &total) != AB_OK || !any)
 		return c->rc;
-	if (total == s->n_cases)
-		return AB_OK;
 	struct scenario_case *out = calloc((size_t)total, sizeof *out);
 	if (!out)
 		return nomem(c);
@@ -1222,14 +1223,15 @@ static bool case_matches(const char *name, const char *pat)
 	return strcmp(name, pat) == 0 || fnmatch(pat, name, 0) == 0;
 }
 
-/* The next pattern of a comma-separated list into buf; false at the end. */
+/* The next pattern of a comma-separated list into buf (empty ones
+ * included: they match nothing); false at the end, where *p is NULL. */
 static bool next_pattern(const char **p, char *buf, size_t len)
 {
-	if (!**p)
+	if (!*p)
 		return false;
 	size_t n = strcspn(*p, ",");
 	snprintf(buf, len, "%.*s", (int)n, *p);
-	*p += n + ((*p)[n] == ',');
+	*p = (*p)[n] == ',' ? *p + n + 1 : NULL;
 	return true;
 }
 
@@ -1250,7 +1252,7 @@ enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct a
 		bool any = false;
 		for (int i = 0; i < s->n_cases && !any; i++)
 			any = case_matches(s->cases[i].name, pat);
-		if (!any || !*pat)
+		if (!any)
 			return no_match(s, pat, d);
 	}
 	for (int i = 0; i < s->n_cases; i++) {

@@ -363,6 +363,164 @@ static void test_keep_only(void **state)
 	scenario_free(s);
 }
 
+/* ---- sweeps ------------------------------------------------------------- */
+
+static const char *geometry_reason(const char *site, const char *shape);
+static void expect_error(const char *text, const char *msg);
+
+static void assert_swept(const struct scenario_case *c, const char *name, const char *sweep, const char *axis,
+			 int64_t value, const char *shape)
+{
+	assert_string_equal(c->name, name);
+	assert_string_equal(c->sweep, sweep);
+	assert_string_equal(c->axis, axis);
+	assert_true(c->axis_value == value);
+	assert_shape(c, shape);
+}
+
+static void test_sweep_expansion(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok("[case first]\nsite = residual_gate_add\nshape = 1x16x256\n"
+					   "[case img]\nshape = 1x{1024,256,4096}x4096\nsite = ln_modulate\ncount = 3\n"
+					   "[case q]\nsite = qk_layernorm\nshape = 2x64x8x{64:128:+32}\n"
+					   "[case w]\nsite = ln_continuous\nshape = {1:8:x2}x16x256\n");
+	assert_int_equal(s->n_cases, 1 + 3 + 3 + 4);
+	assert_swept(&s->cases[0], "first", "", "", 0, "1x16x256");
+	/* in place, in the order written, each with the case's other keys */
+	assert_swept(&s->cases[1], "img[T=1024]", "img", "T", 1024, "1x1024x4096");
+	assert_swept(&s->cases[2], "img[T=256]", "img", "T", 256, "1x256x4096");
+	assert_swept(&s->cases[3], "img[T=4096]", "img", "T", 4096, "1x4096x4096");
+	assert_int_equal(s->cases[3].count, 3);
+	assert_true(s->cases[3].dims.tokens == 4096 && s->cases[3].dims.rows == 4096);
+	/* the axis letter from the site's shape: BxTxHxD */
+	assert_swept(&s->cases[4], "q[D=64]", "q", "D", 64, "2x64x8x64");
+	assert_swept(&s->cases[5], "q[D=96]", "q", "D", 96, "2x64x8x96");
+	assert_swept(&s->cases[6], "q[D=128]", "q", "D", 128, "2x64x8x128");
+	assert_true(s->cases[6].dims.row_len == 128 && s->cases[6].dims.rows == 2 * 64 * 8);
+	assert_swept(&s->cases[7], "w[B=1]", "w", "B", 1, "1x16x256");
+	assert_swept(&s->cases[10], "w[B=8]", "w", "B", 8, "8x16x256");
+	scenario_free(s);
+	/* a range stops at the last value not above its end */
+	s = parse_text_ok("[case g]\nsite = residual_gate_add\nshape = 1x{3:20:x3}x256\n");
+	assert_int_equal(s->n_cases, 2); /* 3, 9 */
+	assert_string_equal(s->cases[1].name, "g[T=9]");
+	scenario_free(s);
+	s = parse_text_ok("[case g]\nsite = residual_gate_add\nshape = 1x{5}x256\n");
+	assert_swept(&s->cases[0], "g[T=5]", "g", "T", 5, "1x5x256");
+	scenario_free(s);
+}
+
+static void test_glm_sweep(void **state)
+{
+	(void)state;
+	static const char *const sweeps[] = { "ln_modulate", "ln_continuous", "qk_layernorm", "gate_add" };
+	struct scenario *s = parse_file_ok("scenarios/glm_sweep.ini");
+	assert_int_equal(s->n_cases, 4 * 7);
+	for (int i = 0; i < s->n_cases; i++) {
+		const struct scenario_case *c = &s->cases[i];
+		char name[64];
+		int64_t t = (int64_t)256 << (i % 7);
+		snprintf(name, sizeof name, "%s[T=%lld]", sweeps[i / 7], (long long)t);
+		assert_string_equal(c->name, name);
+		assert_true(c->axis_value == t && c->dims.tokens == t);
+		assert_true(c->dims.width == 4096);
+		assert_true(c->dims.row_len == (i / 7 == 2 ? 128 : 4096));
+	}
+	assert_int_equal(s->sampling.noise, SCENARIO_NOISE_MEDIAN);
+	scenario_free(s);
+}
+
+static void test_sweep_errors(void **state)
+{
+	(void)state;
+	char many[64 * 6 + 64], want[256];
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32x256\n",
+		     "t.ini:3: shape: '1x{16,32x256' opens a sweep with '{' and never closes it");
+	expect_error("[case a]\nsite = ln_modulate\nshape = {1,2}x{16,32}x256\n",
+		     "t.ini:3: shape: '{1,2}x{16,32}x256' sweeps more than one dimension (one per case)");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x1{6,7}x256\n",
+		     "t.ini:3: shape: '1x1{6,7}x256': a sweep in braces must be a whole dimension, as in "
+		     "1x{256,1024}x4096");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,,32}x256\n",
+		     "t.ini:3: shape: sweep '16,,32' is not a list of positive integers, as in {256,1024}");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{}x256\n",
+		     "t.ini:3: shape: sweep '' is not a list of positive integers, as in {256,1024}");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,0}x256\n",
+		     "t.ini:3: shape: sweep '16,0' is not a list of positive integers, as in {256,1024}");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32,16}x256\n",
+		     "t.ini:3: shape: sweep '16,32,16' lists 16 twice");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16:64}x256\n",
+		     "t.ini:3: shape: sweep '16:64' is not a range LOW:HIGH:xFACTOR or LOW:HIGH:+STEP, as in "
+		     "{256:16384:x2}");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16:64:*2}x256\n",
+		     "t.ini:3: shape: sweep '16:64:*2' is not a range LOW:HIGH:xFACTOR or LOW:HIGH:+STEP, as in "
+		     "{256:16384:x2}");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{64:16:x2}x256\n",
+		     "t.ini:3: shape: sweep '64:16:x2' starts above its end");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16:64:x1}x256\n",
+		     "t.ini:3: shape: sweep '16:64:x1' multiplies by 1: the factor must be at least 2");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{1:65:+1}x256\n",
+		     "t.ini:3: shape: sweep '1:65:+1' has more than 64 values (the limit of one sweep)");
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32}x256x5x5\n",
+		     "t.ini:3: shape: '1x{16,32}x256x5x5' is not a shape (1 to 4 positive dimensions joined by 'x', as "
+		     "in 1x{256:16384:x2}x4096)");
+	/* every value meets the site's rule, reported at the shape line */
+	snprintf(want, sizeof want, "t.ini:2: shape: site 'ln_modulate' rejects '1x16x250' (W=250 of the sweep): %s",
+		 geometry_reason("ln_modulate", "1x16x250"));
+	expect_error("[case a]\nshape = 1x16x{256,250}\nsite = ln_modulate\n", want);
+	/* a 57-character name fits with [T=16] (63), not with [T=128] (64) */
+	expect_error("[case abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz01234]\nsite = ln_modulate\n"
+		     "shape = 1x{16,128}x256\n",
+		     "t.ini:1: [case abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz01234]: expanded case name "
+		     "'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz01234[T=128]' is 64 characters long, at most "
+		     "63 allowed (shorten the case name)");
+	/* 17 sweeps of 64: 1088 cases, past the limit at the 17th */
+	char text[17 * 80 + 1] = "";
+	for (int i = 0; i < 17; i++) {
+		snprintf(many, sizeof many, "[case c%d]\nsite = residual_gate_add\nshape = 1x{1:64:+1}x4\n", i);
+		strcat(text, many);
+	}
+	expect_error(text, "t.ini:51: [case c16]: the scenario expands to more than 1024 cases (the limit)");
+}
+
+static void test_keep_only_globs(void **state)
+{
+	(void)state;
+	struct ab_diag d = { "" };
+	struct scenario *s = parse_file_ok("scenarios/glm_sweep.ini");
+	assert_int_equal(scenario_keep_only(s, "qk_layernorm[T=1024]", &d), AB_OK); /* a name, not a glob */
+	assert_int_equal(s->n_cases, 1);
+	assert_string_equal(s->cases[0].name, "qk_layernorm[T=1024]");
+	scenario_free(s);
+	s = parse_file_ok("scenarios/glm_sweep.ini");
+	assert_int_equal(scenario_keep_only(s, "gate_add*,ln_*[[]T=256]", &d), AB_OK);
+	assert_int_equal(s->n_cases, 7 + 2);
+	assert_string_equal(s->cases[0].name, "ln_modulate[T=256]"); /* scenario order, not pattern order */
+	assert_string_equal(s->cases[1].name, "ln_continuous[T=256]");
+	assert_string_equal(s->cases[8].name, "gate_add[T=16384]");
+	assert_int_equal(scenario_keep_only(s, "gate_add*,nothing*", &d), AB_ERR_USAGE);
+	assert_non_null(strstr(d.msg, "no case matches 'nothing*' in 'scenarios/glm_sweep.ini' (cases: "));
+	assert_int_equal(s->n_cases, 9); /* untouched on error */
+	assert_int_equal(scenario_keep_only(s, "gate_add*,", &d), AB_ERR_USAGE);
+	scenario_free(s);
+}
+
+static void test_noise_measure(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok(MIN_TEXT);
+	assert_int_equal(s->sampling.noise, SCENARIO_NOISE_MEDIAN);
+	assert_string_equal(scenario_noise_str(s->sampling.noise), "median");
+	scenario_free(s);
+	s = parse_text_ok("[scenario]\nnoise_measure = mean\n" MIN_TEXT);
+	assert_int_equal(s->sampling.noise, SCENARIO_NOISE_MEAN);
+	assert_string_equal(scenario_noise_str(s->sampling.noise), "mean");
+	scenario_free(s);
+	expect_error("[scenario]\nnoise_measure = mad\n" MIN_TEXT,
+		     "t.ini:2: noise_measure: 'mad' is not one of: median, mean");
+}
+
 static void test_strings(void **state)
 {
 	(void)state;
@@ -680,6 +838,11 @@ int main(void)
 		cmocka_unit_test(test_input_overrides),
 		cmocka_unit_test(test_value_forms),
 		cmocka_unit_test(test_keep_only),
+		cmocka_unit_test(test_sweep_expansion),
+		cmocka_unit_test(test_glm_sweep),
+		cmocka_unit_test(test_sweep_errors),
+		cmocka_unit_test(test_keep_only_globs),
+		cmocka_unit_test(test_noise_measure),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_errors_structure),
 		cmocka_unit_test(test_errors_keys),

@@ -151,9 +151,31 @@ static void test_speedup_ci_properties(void **state)
 	assert_true(isnan(none.point));
 }
 
+/* Conover's ranks with z = 1.959963984540054 (scipy.stats.norm.ppf(0.975)):
+ * n = 10 -> ranks 1 and 10; n = 100 -> 40 and 61; n = 7 -> none. */
+static void test_median_ci(void **state)
+{
+	(void)state;
+	double x[100];
+	assert_true(fabs(stats_z_two_sided(0.95) - 1.959963984540054) < 1e-9);
+	assert_true(fabs(stats_z_two_sided(0.99) - 2.5758293035489004) < 1e-9);
+	for (int i = 0; i < 100; i++)
+		x[i] = 100 - i; /* descending: stats_median_ci sorts a copy */
+	struct stats_interval ci = stats_median_ci(x, 100, 0.95);
+	assert_true(ci.point == 50.5 && ci.low == 40 && ci.high == 61);
+	assert_true(x[0] == 100);
+	ci = stats_median_ci(x + 90, 10, 0.95); /* 10 .. 1 */
+	assert_true(ci.point == 5.5 && ci.low == 1 && ci.high == 10);
+	ci = stats_median_ci(x + 93, 7, 0.95);
+	assert_true(isnan(ci.point) && isnan(ci.low) && isnan(ci.high));
+	ci = stats_median_ci(x, 0, 0.95);
+	assert_true(isnan(ci.point));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_quantile_type7),
 		cmocka_unit_test(test_mean_stdev_drift),
 		cmocka_unit_test(test_mwu_scipy_doc_example),
