@@ -72,7 +72,16 @@ bool summary_case(const struct results_case *c, struct summary_case *s)
 		return false;
 	s->drift = summary_a_drift(c);
 	sum_exactness(c, s);
+	s->bw_a = s->bw_b = (struct bandwidth_arm){ NAN, NAN, NAN };
+	s->floor_ns = NAN;
 	return true;
+}
+
+void summary_case_bandwidth(const struct results_case *c, const struct bandwidth_ref *copy, struct summary_case *s)
+{
+	s->bw_a = bandwidth_arm(c->bytes_a, s->median_a_ns, copy);
+	s->bw_b = bandwidth_arm(c->bytes_b, s->median_b_ns, copy);
+	s->floor_ns = bandwidth_floor_ns(c->bytes_min, copy);
 }
 
 bool summary_projection(const struct results_run *r, struct summary_projection *p)

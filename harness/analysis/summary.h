@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/bandwidth.h"
 #include "common/results.h"
 #include "analysis/stats.h"
 
@@ -28,6 +29,8 @@ struct summary_case {
 	bool a_deterministic;              /* every A slot equals A1 */
 	bool ref_ok;                       /* every slot within the float64 reference's tolerance */
 	double saving_per_forward_ns;      /* count x (median A - median B) */
+	struct bandwidth_arm bw_a, bw_b;   /* summary_case_bandwidth(); NAN until then */
+	double floor_ns;                   /* bytes_min / copy bandwidth */
 };
 
 /* Largest |A_k - A1| / A1 over the later A slots (slot medians); NAN
@@ -36,6 +39,9 @@ double summary_a_drift(const struct results_case *c);
 
 /* Fills s for case c. Returns false when out of memory. */
 bool summary_case(const struct results_case *c, struct summary_case *s);
+
+/* The bandwidth fields of s (filled by summary_case) against copy. */
+void summary_case_bandwidth(const struct results_case *c, const struct bandwidth_ref *copy, struct summary_case *s);
 
 struct summary_projection {
 	double per_forward_ns, per_step_ns, per_image_ns;

@@ -18,11 +18,13 @@
 
 #include <csv.h>
 
+#include "analysis/bandwidth.h"
+
 static const char *const header[] = {
 	"case", "site", "shape", "dtype", "arm", "slot", "samples", "median_ns", "p10_ns",
 	"p90_ns", "md5", "bit_exact", "variant", "eps", "input", "stopping_reason", "discarded", "noise",
 	"mean_ns", "min_ns", "max_ns", "kernel_median_ns", "mismatches", "max_abs_err",
-	"max_err_ratio", "ref_ok", "run_id", NULL,
+	"max_err_ratio", "ref_ok", "run_id", "sweep", "axis", "axis_value", "bytes", "gbps", "pct_copy", NULL,
 };
 
 struct row {
@@ -108,8 +110,34 @@ static void put_verdict(struct row *w, const struct results_slot *s, int64_t v)
 		put(w, "");
 }
 
+/* The sweep's name, axis and value: empty for a case that is not swept. */
+static void put_sweep(struct row *w, const struct results_case *c)
+{
+	put(w, c->sweep);
+	put(w, c->axis);
+	if (c->axis[0])
+		put_i64(w, c->axis_value);
+	else
+		put(w, "");
+}
+
+/* The bytes of the slot's arm, and its GB/s and % of copy bandwidth at the
+ * slot's median; empty when unknown. */
+static void put_bandwidth(struct row *w, const struct results_case *c, const struct results_slot *s,
+			  const struct bandwidth_ref *copy)
+{
+	int64_t bytes = s->arm == 'a' ? c->bytes_a : c->bytes_b;
+	struct bandwidth_arm bw = bandwidth_arm(bytes, s->median_ns, copy);
+	if (bytes > 0)
+		put_i64(w, bytes);
+	else
+		put(w, "");
+	put_real(w, bw.gbps);
+	put_real(w, bw.pct_copy);
+}
+
 static void write_slot_row(struct row *w, const struct results_run *r, const struct results_case *c,
-			   const struct results_slot *s)
+			   const struct results_slot *s, const struct bandwidth_ref *copy)
 {
 	struct out_summary o;
 	char arm[2] = { s->arm, '\0' };
@@ -141,18 +169,21 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_real(w, o.max_err_ratio);
 	put_verdict(w, s, o.ref_ok);
 	put_i64(w, r->id);
+	put_sweep(w, c);
+	put_bandwidth(w, c, s, copy);
 	end_row(w);
 }
 
 static void write_rows(FILE *f, const struct results_run *r)
 {
 	struct row w = { f, 0 };
+	struct bandwidth_ref copy = bandwidth_copy_lookup(r);
 	for (int i = 0; header[i]; i++)
 		put(&w, header[i]);
 	end_row(&w);
 	for (int i = 0; i < r->n_cases; i++)
 		for (int j = 0; j < r->cases[i].n_slots; j++)
-			write_slot_row(&w, r, &r->cases[i], &r->cases[i].slots[j]);
+			write_slot_row(&w, r, &r->cases[i], &r->cases[i].slots[j], &copy);
 }
 
 static enum ab_rc write_stdout(const struct results_run *r, struct ab_diag *d)

@@ -6,13 +6,20 @@
  *
  *   case,site,shape,dtype,arm,slot,samples,median_ns,p10_ns,p90_ns,md5,
  *   bit_exact,variant,eps,input,stopping_reason,discarded,noise,mean_ns,min_ns,
- *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id
+ *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id,
+ *   sweep,axis,axis_value,bytes,gbps,pct_copy
  *
  * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
  * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by
  * '+' in tensor order; bit_exact and ref_ok are 1 only when they hold for
  * every output, mismatches is their sum, max_abs_err and max_err_ratio the
  * largest. A slot without outputs leaves those fields empty.
+ *
+ * sweep, axis and axis_value name the swept [case] a case was expanded from
+ * and its value there (empty when not swept). bytes is what the slot's arm
+ * moves (analysis/bandwidth.h), gbps that over the slot's median_ns, and
+ * pct_copy that as a percentage of the device's copy bandwidth (the run's
+ * measured one, else its profile's); empty when unknown.
  *
  * Numbers: integers as integers; reals in the shortest of %.15g, %.16g,
  * %.17g that reads back (strtod) to the same double, so values round-trip

@@ -15,8 +15,11 @@ static void show_header(const struct results_run *r, FILE *out)
 	fprintf(out, "backend %s  device %s", r->backend, r->device.name);
 	if (r->device.copy_gbps > 0)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
-	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s%s\n", r->bracket, r->arm_a, r->arm_b,
-		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
+	if (r->device_index)
+		fprintf(out, "  (cuda device %d)", r->device_index);
+	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", r->bracket, r->arm_a,
+		r->arm_b, r->l2_flush ? "on" : "off", r->launch_gaps, r->noise_measure,
+		r->quick ? "  (quick: capped samples)" : "");
 	if (!strcmp(r->status, "failed"))
 		fprintf(out, "error: %s\n", r->error);
 	if (r->notes[0])
@@ -69,12 +72,41 @@ static void show_slot(const struct results_slot *sl, FILE *out)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-static int show_case(const struct results_case *c, const struct results_run *r, FILE *out)
+/* "201.4 MB, 1234 GB/s (29.4% of copy)" */
+static void show_arm_bw(const struct bandwidth_arm *a, FILE *out)
+{
+	if (isnan(a->bytes)) {
+		fputs("n/a", out);
+		return;
+	}
+	fprintf(out, "%.1f MB, %.0f GB/s", a->bytes / 1e6, a->gbps);
+	if (!isnan(a->pct_copy))
+		fprintf(out, " (%.1f%% of copy)", a->pct_copy);
+}
+
+/* Bytes and bandwidth of both arms, and the floor. */
+static void show_bandwidth(const struct results_run *r, const struct summary_case *s,
+			   const struct bandwidth_ref *copy, FILE *out)
+{
+	char fl[24];
+	fprintf(out, "  bandwidth: a %s ", r->arm_a);
+	show_arm_bw(&s->bw_a, out);
+	fprintf(out, "; b %s ", r->arm_b);
+	show_arm_bw(&s->bw_b, out);
+	if (!isnan(s->floor_ns))
+		fprintf(out, "; floor %s at %.0f GB/s (%s)", summary_format_ns(s->floor_ns, fl, sizeof fl), copy->gbps,
+			bandwidth_source_str(copy->source));
+	fputc('\n', out);
+}
+
+static int show_case(const struct results_case *c, const struct results_run *r, const struct bandwidth_ref *copy,
+		     FILE *out)
 {
 	struct summary_case s;
 	char a[24], b[24];
 	if (!summary_case(c, &s))
 		return -1;
+	summary_case_bandwidth(c, copy, &s);
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", c->name, c->site, c->shape,
 		c->dtype, c->input, c->count, c->affine ? "  affine" : "");
 	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
@@ -88,6 +120,7 @@ static int show_case(const struct results_case *c, const struct results_run *r, 
 		fprintf(out, ", drift A %.2f%%", 100.0 * s.drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s.b_byte_equal ? "yes" : "NO",
 		s.a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
+	show_bandwidth(r, &s, copy, out);
 	return 0;
 }
 
@@ -106,9 +139,10 @@ static int show_projection(const struct results_run *r, FILE *out)
 
 int show_run(const struct results_run *r, FILE *out)
 {
+	struct bandwidth_ref copy = bandwidth_copy_lookup(r);
 	show_header(r, out);
 	for (int i = 0; i < r->n_cases; i++)
-		if (show_case(&r->cases[i], r, out))
+		if (show_case(&r->cases[i], r, &copy, out))
 			return -1;
 	if (r->n_cases)
 		return show_projection(r, out);

@@ -32,7 +32,7 @@ done
 
 expect_exit 0 "show the fake-timer run" "$AB" show f1
 check "its device line names the fake timer and its copy rate" \
-	grep -qx 'backend cpu  device CPU fake timer (ABBENCH_FAKE_TIMER=1)  copy 8 GB/s' "$T/out"
+	grep -qx 'backend cpu  device CPU fake timer (ABBENCH_FAKE_TIMER=1)  copy 16 GB/s' "$T/out"
 
 expect_exit 0 "a real-timer run" env -u ABBENCH_FAKE_TIMER "$AB" run scenarios/smoke.ini --backend cpu --quick --label real --no-progress
 expect_exit 0 "show it" "$AB" show real

@@ -140,6 +140,12 @@ static struct results_run *make_run(void)
 	r->id = 42;
 	for (int ci = 0; ci < r->n_cases; ci++)
 		r->cases[ci].eps = 1e-5;
+	r->cases[0].bytes_a = 3000;
+	r->cases[0].bytes_b = 1000;
+	snprintf(r->cases[1].sweep, sizeof r->cases[1].sweep, "qk");
+	snprintf(r->cases[1].axis, sizeof r->cases[1].axis, "T");
+	r->cases[1].axis_value = 4360;
+	r->device.copy_gbps = 2.0;
 	return r;
 }
 
@@ -226,6 +232,20 @@ static void test_header_and_rows(void **state)
 	assert_string_equal(cell(&t, 1, "slot"), "A1");
 	assert_string_equal(cell(&t, 3, "slot"), "A2");
 	assert_string_equal(cell(&t, 3, "arm"), "a");
+	/* sweeps and bandwidth: B's 1000 bytes in 1000 ns, 1 GB/s, 50% of 2 GB/s */
+	assert_string_equal(cell(&t, 2, "sweep"), "");
+	assert_string_equal(cell(&t, 2, "axis_value"), "");
+	assert_string_equal(cell(&t, 5, "sweep"), "qk");
+	assert_string_equal(cell(&t, 5, "axis"), "T");
+	assert_string_equal(cell(&t, 5, "axis_value"), "4360");
+	assert_string_equal(cell(&t, 2, "bytes"), "1000");
+	assert_string_equal(cell(&t, 2, "gbps"), "1");
+	assert_string_equal(cell(&t, 2, "pct_copy"), "50");
+	assert_string_equal(cell(&t, 3, "bytes"), "3000");
+	assert_true(strtod(cell(&t, 3, "gbps"), NULL) == 3000 / 3000.75);
+	assert_string_equal(cell(&t, 5, "bytes"), ""); /* unknown: a run from before the bytes */
+	assert_string_equal(cell(&t, 5, "gbps"), "");
+	assert_string_equal(cell(&t, 5, "pct_copy"), "");
 	table_free(&t);
 	free(text);
 	results_run_free(r);

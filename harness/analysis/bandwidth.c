@@ -1,0 +1,57 @@
+/*
+ * bandwidth.c - GB/s of an arm and its share of the copy bandwidth (see
+ * bandwidth.h).
+ */
+#include "analysis/bandwidth.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+struct bandwidth_ref bandwidth_copy(const struct results_run *r, const struct profile *p)
+{
+	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0)
+		return (struct bandwidth_ref){ r->device.copy_gbps, BANDWIDTH_MEASURED };
+	if (p && isfinite(p->dram_gbps) && p->dram_gbps > 0)
+		return (struct bandwidth_ref){ p->dram_gbps, BANDWIDTH_PROFILE };
+	return (struct bandwidth_ref){ NAN, BANDWIDTH_NONE };
+}
+
+struct bandwidth_ref bandwidth_copy_lookup(const struct results_run *r)
+{
+	struct profile p;
+	struct ab_diag d;
+	bool fell_back;
+	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0)
+		return bandwidth_copy(r, NULL);
+	return bandwidth_copy(r, profile_find(r->device.name, r->backend, &p, &fell_back, &d) == AB_OK ? &p : NULL);
+}
+
+struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct bandwidth_ref *copy)
+{
+	struct bandwidth_arm a = { NAN, NAN, NAN };
+	if (bytes <= 0)
+		return a;
+	a.bytes = (double)bytes;
+	if (isfinite(median_ns) && median_ns > 0)
+		a.gbps = a.bytes / median_ns;
+	if (copy->source != BANDWIDTH_NONE)
+		a.pct_copy = 100 * a.gbps / copy->gbps;
+	return a;
+}
+
+double bandwidth_floor_ns(int64_t bytes_min, const struct bandwidth_ref *copy)
+{
+	if (bytes_min <= 0 || copy->source == BANDWIDTH_NONE)
+		return NAN;
+	return (double)bytes_min / copy->gbps;
+}
+
+const char *bandwidth_source_str(enum bandwidth_source s)
+{
+	switch (s) {
+	case BANDWIDTH_MEASURED: return "measured";
+	case BANDWIDTH_PROFILE: return "profile";
+	case BANDWIDTH_NONE: break;
+	}
+	return "none";
+}

@@ -1,0 +1,62 @@
+/*
+ * bandwidth.h - an arm's bytes per second, against the device's copy
+ * bandwidth: how close a memory-bound kernel runs to the floor.
+ *
+ * Each case stores, from the site's declarations at run time
+ * (kernels/site.h), the bytes its arms move: bytes_a and bytes_b (the eager
+ * chain's real traffic, launch by launch, for the eager arm; the minimum
+ * for any other) and bytes_min (every input read once, every output
+ * written once). An arm's GB/s is its bytes over its median time (bytes
+ * per ns = GB/s); its share of the copy bandwidth is that over the
+ * device's copy bandwidth (read + write, as a device-to-device copy counts
+ * it): the one the run measured when it has one, else the device
+ * profile's dram_gbps, else unknown. The floor of a case is bytes_min over
+ * the copy bandwidth: the time no arm can beat by streaming.
+ *
+ * Runs stored before the bytes existed (schema 1) have 0 bytes: every
+ * figure here is NAN for them, and printers write n/a.
+ */
+#ifndef AB_BANDWIDTH_H
+#define AB_BANDWIDTH_H
+
+#include <stdint.h>
+
+#include "common/results.h"
+#include "config/profile.h"
+
+enum bandwidth_source {
+	BANDWIDTH_NONE,     /* neither the run nor a profile knows it */
+	BANDWIDTH_MEASURED, /* the run's device: results_device.copy_gbps */
+	BANDWIDTH_PROFILE,  /* the device profile's dram_gbps */
+};
+
+struct bandwidth_ref {
+	double gbps; /* NAN when source is BANDWIDTH_NONE */
+	enum bandwidth_source source;
+};
+
+struct bandwidth_arm {
+	double bytes;    /* NAN when unknown */
+	double gbps;     /* bytes / median_ns */
+	double pct_copy; /* 100 * gbps / copy bandwidth */
+};
+
+/* The copy bandwidth a run's figures are held against: measured, else the
+ * profile's (p may be NULL), else none. */
+struct bandwidth_ref bandwidth_copy(const struct results_run *r, const struct profile *p);
+
+/* The same, finding the run's device profile itself (profile_find); a
+ * missing or broken profile is simply no profile here (report and gate
+ * warn about profiles; show and export stay quiet). */
+struct bandwidth_ref bandwidth_copy_lookup(const struct results_run *r);
+
+/* An arm that moved bytes (0: unknown) in median_ns. */
+struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct bandwidth_ref *copy);
+
+/* bytes_min / copy bandwidth in ns; NAN when either is unknown. */
+double bandwidth_floor_ns(int64_t bytes_min, const struct bandwidth_ref *copy);
+
+/* "measured", "profile", "none". */
+const char *bandwidth_source_str(enum bandwidth_source s);
+
+#endif
