@@ -88,6 +88,7 @@ enum ab_rc compare_case_pair(const struct results_case *a, const struct results_
 	out->ratio = (struct stats_interval){ NAN, NAN, NAN };
 	out->p_value = NAN;
 	out->a = out->b = (struct compare_arm){ NAN, NAN, NAN, 0 };
+	out->bw_a = out->bw_b = (struct bandwidth_arm){ NAN, NAN, NAN };
 	if (!a || !b) {
 		out->verdict = a ? COMPARE_MISSING_B : COMPARE_MISSING_A;
 		return AB_OK;
@@ -110,8 +111,20 @@ static const struct results_case *find_case(const struct results_run *r, const c
 	return NULL;
 }
 
+/* The B arms' bandwidth of a compared pair, each against its run's copy
+ * bandwidth. */
+static void pair_bandwidth(const struct results_case *a, const struct results_case *b, const struct bandwidth_ref copy[2],
+			   struct compare_case *out)
+{
+	if (a && b) {
+		out->bw_a = bandwidth_arm(a->bytes_b, out->a.median_ns, &copy[0]);
+		out->bw_b = bandwidth_arm(b->bytes_b, out->b.median_ns, &copy[1]);
+	}
+}
+
 enum ab_rc compare_runs(const struct results_run *a, const struct results_run *b, struct compare_result *out, struct ab_diag *d)
 {
+	const struct bandwidth_ref copy[2] = { bandwidth_copy_lookup(a), bandwidth_copy_lookup(b) };
 	memset(out, 0, sizeof *out);
 	if (strcmp(a->scenario_name, b->scenario_name))
 		return ab_fail(d, AB_ERR_DATA, "runs %lld and %lld measured different scenarios ('%s' and '%s')",
@@ -120,8 +133,11 @@ enum ab_rc compare_runs(const struct results_run *a, const struct results_run *b
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory comparing runs");
 	enum ab_rc rc = AB_OK;
-	for (int i = 0; rc == AB_OK && i < a->n_cases; i++)
-		rc = compare_case_pair(&a->cases[i], find_case(b, a->cases[i].name), &out->cases[out->n_cases++], d);
+	for (int i = 0; rc == AB_OK && i < a->n_cases; i++) {
+		const struct results_case *cb = find_case(b, a->cases[i].name);
+		rc = compare_case_pair(&a->cases[i], cb, &out->cases[out->n_cases], d);
+		pair_bandwidth(&a->cases[i], cb, copy, &out->cases[out->n_cases++]);
+	}
 	for (int i = 0; rc == AB_OK && i < b->n_cases; i++)
 		if (!find_case(a, b->cases[i].name))
 			rc = compare_case_pair(NULL, &b->cases[i], &out->cases[out->n_cases++], d);
@@ -179,6 +195,18 @@ static void print_md5(FILE *f, const struct compare_case *c)
 		fprintf(f, "**no** (%d of %d differ)", c->md5_differ, c->md5_compared);
 }
 
+/* "1234 / 1250 GB/s (29.4% / 29.8% of copy)" */
+static void print_bandwidth(FILE *f, const struct compare_case *c)
+{
+	if (isnan(c->bw_a.gbps) || isnan(c->bw_b.gbps)) {
+		fputs("n/a", f);
+		return;
+	}
+	fprintf(f, "%.1f / %.1f", c->bw_a.gbps, c->bw_b.gbps);
+	if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
+		fprintf(f, " (%.1f%% / %.1f%%)", c->bw_a.pct_copy, c->bw_b.pct_copy);
+}
+
 static void print_row(FILE *f, const struct compare_case *c)
 {
 	char p[32], pct[32];
@@ -196,6 +224,22 @@ static void print_row(FILE *f, const struct compare_case *c)
 	fputs(" | ", f);
 	print_md5(f, c);
 	fputs(" |\n", f);
+}
+
+/* The B arms' bandwidth, a table of its own below the verdicts. */
+static void print_bandwidth_table(FILE *f, const struct compare_result *r)
+{
+	static const char *const cols[] = { "case", "B GB/s first / second (% of copy)" };
+	fputs("\nBandwidth: the bytes each run's B arm moves over its median, and their share of that run's device "
+	      "copy bandwidth (measured, else the device profile's).\n\n", f);
+	md_table_head(f, 2, cols, "lr");
+	for (int i = 0; i < r->n_cases; i++) {
+		fputs("| ", f);
+		md_code(f, r->cases[i].name);
+		fputs(" | ", f);
+		print_bandwidth(f, &r->cases[i]);
+		fputs(" |\n", f);
+	}
 }
 
 static void print_run_line(FILE *f, const char *which, const struct results_run *r)
@@ -231,6 +275,7 @@ enum ab_rc compare_print(FILE *f, const struct results_run *a, const struct resu
 	md_table_head(f, 7, cols, "lrrrrlc");
 	for (int i = 0; i < r->n_cases; i++)
 		print_row(f, &r->cases[i]);
+	print_bandwidth_table(f, r);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
 	if (ferror(f))

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "common/diag.h"
+#include "analysis/bandwidth.h"
 #include "common/results.h"
 #include "analysis/stats.h"
 
@@ -51,6 +52,7 @@ struct compare_case {
 	enum compare_verdict verdict;
 	int md5_compared;           /* outputs present in both, matched by slot and tensor */
 	int md5_differ;             /* of those, how many differ */
+	struct bandwidth_arm bw_a, bw_b; /* the B arm's GB/s in run A and run B (compare_runs) */
 };
 
 struct compare_result {
@@ -74,7 +76,8 @@ void compare_print_arm(FILE *f, const struct compare_arm *a);
 enum ab_rc compare_case_pair(const struct results_case *a, const struct results_case *b, struct compare_case *out,
 			 struct ab_diag *d);
 
-/* Every case of run a (in its order), then those only in run b.
+/* Every case of run a (in its order), then those only in run b, with the
+ * B arms' bandwidth against each run's copy bandwidth (bandwidth.h).
  * AB_ERR_DATA when the scenario names differ. Free with compare_result_free. */
 enum ab_rc compare_runs(const struct results_run *a, const struct results_run *b, struct compare_result *out, struct ab_diag *d);
 void compare_result_free(struct compare_result *r);

@@ -153,6 +153,41 @@ static void test_markdown(void **state)
 	assert_non_null(strstr(buf, "n=30 | 1.2000 ["));
 	assert_non_null(strstr(buf, "| slower (+20.00%) | yes (3 outputs) |"));
 	assert_non_null(strstr(buf, "different devices"));
+	assert_non_null(strstr(buf, "| `a\\|b` | n/a |")); /* no bytes recorded: no bandwidth */
+	free(buf);
+	compare_result_free(&res);
+	results_run_free(a);
+	results_run_free(b);
+}
+
+/* The B arm's bytes over its median: 50e3 bytes in run 1's B median
+ * (about 50 us) is about 1 GB/s; run 2 measured a copy bandwidth of 4 GB/s
+ * (run 1 none, its empty device name finding no profile with one). */
+static void test_bandwidth(void **state)
+{
+	(void)state;
+	const struct fake_case fa[] = { { "x", 100e3, 50e3, 30, true } };
+	const struct fake_case fb[] = { { "x", 100e3, 25e3, 30, true } };
+	struct results_run *a = fake_run(1, "smoke", "", fa, 1), *b = fake_run(2, "smoke", "", fb, 1);
+	struct compare_result res;
+	struct ab_diag d;
+	a->cases[0].bytes_b = b->cases[0].bytes_b = 50000;
+	b->device.copy_gbps = 4;
+	assert_int_equal(compare_runs(a, b, &res, &d), AB_OK);
+	const struct compare_case *c = &res.cases[0];
+	assert_true(c->bw_a.bytes == 50000 && c->bw_a.gbps == 50000 / c->a.median_ns);
+	assert_true(isnan(c->bw_a.pct_copy));
+	assert_true(c->bw_b.gbps == 50000 / c->b.median_ns);
+	assert_true(fabs(c->bw_b.pct_copy - 100 * c->bw_b.gbps / 4) < 1e-12);
+	assert_true(fabs(c->bw_b.gbps - 2.0) < 0.02);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(compare_print(f, a, b, &res, &d), AB_OK);
+	fclose(f);
+	char want[96];
+	snprintf(want, sizeof want, "| `x` | %.1f / %.1f |", c->bw_a.gbps, c->bw_b.gbps);
+	assert_non_null(strstr(buf, want));
 	free(buf);
 	compare_result_free(&res);
 	results_run_free(a);
@@ -162,6 +197,7 @@ static void test_markdown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_arm_samples_pool_slots),
 		cmocka_unit_test(test_same_runs),
 		cmocka_unit_test(test_slower_and_faster),
