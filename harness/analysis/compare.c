@@ -42,18 +42,17 @@ struct compare_arm compare_arm_summary(const double *x, int n)
 	return a;
 }
 
-/* Counts outputs present in both cases (same slot label, same tensor) and
- * how many of them have different md5s. */
-static void md5_agreement(const struct results_case *a, const struct results_case *b, struct compare_case *out)
+void compare_md5_agreement(const struct results_case *a, const struct results_case *b, int *compared, int *differ)
 {
+	*compared = *differ = 0;
 	for (int i = 0; i < a->n_slots; i++) {
 		const struct results_slot *sa = &a->slots[i], *sb = results_case_slot(b, sa->label);
 		for (int o = 0; sb && o < sa->n_outputs; o++) {
 			for (int p = 0; p < sb->n_outputs; p++) {
 				if (strcmp(sa->outputs[o].tensor, sb->outputs[p].tensor))
 					continue;
-				out->md5_compared++;
-				out->md5_differ += strcmp(sa->outputs[o].md5, sb->outputs[p].md5) != 0;
+				(*compared)++;
+				*differ += strcmp(sa->outputs[o].md5, sb->outputs[p].md5) != 0;
 			}
 		}
 	}
@@ -96,7 +95,7 @@ enum ab_rc compare_case_pair(const struct results_case *a, const struct results_
 	if ((rc = compare_arm_samples(a, 'b', &xa, &na, d)) == AB_OK &&
 	    (rc = compare_arm_samples(b, 'b', &xb, &nb, d)) == AB_OK) {
 		compare_samples(xa, na, xb, nb, out);
-		md5_agreement(a, b, out);
+		compare_md5_agreement(a, b, &out->md5_compared, &out->md5_differ);
 	}
 	free(xa);
 	free(xb);

@@ -71,6 +71,10 @@ struct compare_arm compare_arm_summary(const double *x, int n);
  * the one format compare, gate and report print an arm in. */
 void compare_print_arm(FILE *f, const struct compare_arm *a);
 
+/* Outputs present in both cases (same slot label, same tensor) and how
+ * many of those have different md5s. */
+void compare_md5_agreement(const struct results_case *a, const struct results_case *b, int *compared, int *differ);
+
 /* Compares the B arms of one case measured in two runs; either case may
  * be NULL (the verdict then says which is missing). */
 enum ab_rc compare_case_pair(const struct results_case *a, const struct results_case *b, struct compare_case *out,

@@ -243,6 +243,168 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 	return write_pair(dir, stem, p, boxes_dat, boxes_gp, d);
 }
 
+/* ---- sweeps: three panels against a log2 axis ---- */
+
+/* Columns of a sweep's .dat, one block (gnuplot index) per series. */
+enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B };
+
+static void sweep_dat(FILE *f, const void *vp)
+{
+	const struct plot_sweep *p = vp;
+	for (int s = 0; s < p->n_series; s++) {
+		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
+		dat_string(f, p->series_names[s]);
+		fputs("\n# x, A median lo hi (us), B median lo hi (us), speedup lo hi, A % of copy, B % of copy\n", f);
+		for (int i = 0; i < p->n_points; i++) {
+			int k = s * p->n_points + i;
+			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
+					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
+					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k] };
+			fprintf(f, "%.9g", p->x[i]);
+			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
+				dat_number(f, v[j]);
+			fputc('\n', f);
+		}
+	}
+}
+
+static bool any_finite(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			return true;
+	return false;
+}
+
+/* One clause of a plot command; the first names the data file. */
+static void sweep_clause(FILE *f, const char *stem, bool *first, int s, const char *using_, const char *style,
+			 const char *title)
+{
+	if (*first)
+		fprintf(f, "plot \"%s.dat\"", stem);
+	else
+		fputs(", \\\n     \"\"", f);
+	*first = false;
+	fprintf(f, " index %d using %s with %s lc %d ", s, using_, style, s + 1);
+	if (title) {
+		fputs("title ", f);
+		gp_string(f, title);
+	} else
+		fputs("notitle", f);
+}
+
+/* "GPU (run 3): B (fused)" */
+static const char *series_arm(const struct plot_sweep *p, int s, int arm, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: %s", p->series_names[s], p->arm_names[arm]);
+	return buf;
+}
+
+static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep *p)
+{
+	char using_[32], title[300];
+	bool first = true;
+	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
+	fputs("set ylabel \"us\"\nset logscale y\nset yrange [*:*]\n", f);
+	for (int s = 0; s < p->n_series; s++)
+		for (int a = 0; a < 2; a++) {
+			int c = a ? SW_B : SW_A;
+			snprintf(using_, sizeof using_, "1:%d:%d", c + 1, c + 2);
+			sweep_clause(f, stem, &first, s, using_, "filledcurves fs transparent solid 0.2 noborder", NULL);
+			snprintf(using_, sizeof using_, "1:%d", c);
+			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
+				     series_arm(p, s, a, title, sizeof title));
+		}
+	fputs("\nunset logscale y\n", f);
+}
+
+static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_sweep *p)
+{
+	char using_[32];
+	bool first = true;
+	fputs("set title \"speedup median(A) / median(B), band = 95% bootstrap interval\"\n", f);
+	fputs("set ylabel \"speedup (x)\"\nset yrange [0:*]\n", f);
+	fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3\n", f);
+	for (int s = 0; s < p->n_series; s++) {
+		snprintf(using_, sizeof using_, "1:%d:%d", SW_SP_LO, SW_SP_HI);
+		sweep_clause(f, stem, &first, s, using_, "filledcurves fs transparent solid 0.2 noborder", NULL);
+		snprintf(using_, sizeof using_, "1:%d", SW_SP);
+		sweep_clause(f, stem, &first, s, using_, "linespoints pt 7 dt 1", p->series_names[s]);
+	}
+	fputs("\nunset arrow 1\n", f);
+}
+
+static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep *p)
+{
+	char using_[32], title[300];
+	bool first = true;
+	int n = p->n_series * p->n_points;
+	fputs("set title \"bandwidth: bytes moved / median, % of the device's copy bandwidth\"\n", f);
+	fputs("set ylabel \"% of copy bandwidth\"\nset yrange [0:*]\n", f);
+	if (!any_finite(p->pct_copy[0], n) && !any_finite(p->pct_copy[1], n)) {
+		/* nothing to draw: an empty panel that says why (an all-missing
+		 * plot is a gnuplot error) */
+		fputs("set label 1 \"no copy bandwidth known for these runs\" at graph 0.5, graph 0.5 center\n", f);
+		fputs("set yrange [0:100]\nplot 1/0 notitle\nunset label 1\n", f);
+		return;
+	}
+	for (int s = 0; s < p->n_series; s++)
+		for (int a = 0; a < 2; a++) {
+			snprintf(using_, sizeof using_, "1:%d", a ? SW_PCT_B : SW_PCT_A);
+			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
+				     series_arm(p, s, a, title, sizeof title));
+		}
+	fputc('\n', f);
+}
+
+/* Characters of the longest key entry: the right margin, in character
+ * widths, that holds the keys of all three panels (a fixed margin keeps
+ * their x axes aligned). */
+static int sweep_key_chars(const struct plot_sweep *p)
+{
+	int w = 0;
+	for (int s = 0; s < p->n_series; s++)
+		for (int a = 0; a < 2; a++) {
+			int n = (int)(strlen(p->series_names[s]) + 2 + strlen(p->arm_names[a]));
+			w = n > w ? n : w;
+		}
+	return w < 120 ? w : 120;
+}
+
+static void sweep_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_sweep *p = vp;
+	int key = sweep_key_chars(p);
+	fputs("# Written by abbench. Redraw with: gnuplot ", f);
+	fprintf(f, "%s.gp (in this directory)\n", stem);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.png\"\n", stem);
+	fprintf(f, "set terminal pngcairo size %d,1300 noenhanced font \"sans,10\"\nset output outfile\n",
+		1000 + 7 * key);
+	fputs("set datafile missing \"?\"\nset multiplot layout 3,1 title ", f);
+	gp_string(f, p->title);
+	fputs("\nset logscale x 2\nset format x \"%.0f\"\nset xlabel ", f);
+	gp_string(f, p->xlabel);
+	fputs("\nset grid xtics ytics\nset key outside right top\nset lmargin 10\n", f);
+	fprintf(f, "set rmargin %d\n", key + 10);
+	fprintf(f, "set xrange [%.9g:%.9g]\n", p->x[0] / 1.2, p->x[p->n_points - 1] * 1.2);
+	sweep_panel_time(f, stem, p);
+	sweep_panel_speedup(f, stem, p);
+	sweep_panel_copy(f, stem, p);
+	fputs("unset multiplot\n", f);
+}
+
+enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d)
+{
+	if (p->n_points < 1 || p->n_series < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	for (int i = 0; i < p->n_points; i++)
+		if (!(p->x[i] > 0) || (i && !(p->x[i] > p->x[i - 1])))
+			return ab_fail(d, AB_ERR_INTERNAL, "plot '%s': x values must be positive and ascending", stem);
+	if (!any_finite(p->time[0], p->n_series * p->n_points) && !any_finite(p->time[1], p->n_series * p->n_points))
+		return ab_fail(d, AB_ERR_DATA, "plot '%s': no time to draw", stem);
+	return write_pair(dir, stem, p, sweep_dat, sweep_gp, d);
+}
+
 /* ---- running gnuplot ---- */
 
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)

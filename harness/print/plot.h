@@ -8,6 +8,10 @@
  *            (speedup per case and device, with the bootstrap interval)
  *   stacked  rows x segments, stacked (per-kernel time per arm)
  *   boxes    one box plot per group of values (samples per slot)
+ *   sweep    three panels against a swept size on a log2 axis: time per
+ *            arm with its confidence interval as a band, speedup with its
+ *            band, and % of copy bandwidth per arm; a colour per series
+ *            (one per GPU), A dashed and B solid
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
@@ -48,9 +52,22 @@ struct plot_boxes {
 	const int *n_values;              /* each >= 1 */
 };
 
+struct plot_sweep {
+	const char *title, *xlabel;
+	int n_points, n_series;
+	const double *x;                  /* [n_points], > 0 (log2 axis) */
+	const char *const *series_names;  /* [n_series] */
+	const char *arm_names[2];         /* A, B */
+	/* [series * n_points + point]; times in us */
+	const double *time[2], *time_lo[2], *time_hi[2];
+	const double *speedup, *speedup_lo, *speedup_hi;
+	const double *pct_copy[2];
+};
+
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d);
 enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d);
+enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d);
 
 /* Finds an executable "gnuplot" on $PATH; on failure fills why (a
  * sentence saying what to install) and returns false. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bandwidth.h"
 #include "analysis/compare.h"
 #include "print/md.h"
 #include "analysis/summary.h"
@@ -30,10 +31,27 @@ struct plot_ref {
 	char note[300];
 };
 
+/* The figures of one case in one run (this run or a peer). */
+struct point {
+	bool present;                      /* the run has the case */
+	struct compare_arm a, b;           /* pooled arm summaries */
+	struct stats_interval med_a, med_b; /* the medians' 95% distribution-free intervals */
+	struct stats_interval speedup;     /* median(A) / median(B), bootstrap */
+	struct bandwidth_arm bw_a, bw_b;   /* against the run's copy bandwidth */
+};
+
+/* A run of the report and the copy bandwidth its figures are held against:
+ * series 0 is the reported run, the others its peers (one per GPU). */
+struct series {
+	const struct results_run *run;
+	struct bandwidth_ref copy;
+	char name[160];                    /* "NVIDIA H200 (run 3)" */
+};
+
 struct case_info {
 	const struct results_case *c;
-	struct compare_arm a, b;          /* pooled arm summaries */
-	struct stats_interval speedup; /* median(A) / median(B) */
+	struct point p;
+	double floor_ns;              /* bytes_min / copy bandwidth */
 	double drift;                 /* max over later A slots of |Ak - A1| / A1 */
 	int n_outputs, n_not_exact;
 	char stem[STEM_MAX];
@@ -50,12 +68,24 @@ struct arm_kernels {
 	int64_t bad;
 };
 
+/* The cases one [case] was swept into, ascending along its axis. */
+struct sweep_info {
+	const char *name, *axis;
+	int n;
+	int *idx;                     /* into rpt.ci */
+	struct plot_ref plot;
+};
+
 struct rpt {
 	const struct results_run *run;
 	const struct report_options *o;
 	struct report_outcome *out;
 	int n;
 	struct case_info *ci;
+	int n_ser;
+	struct series *ser;
+	int n_sweeps;
+	struct sweep_info *sw;
 	struct plot_ref speedup;
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
@@ -64,7 +94,9 @@ struct rpt {
 /* ------------------------------------------------------------------ */
 /* per-case numbers                                                    */
 
-static enum ab_rc arm_numbers(const struct results_case *c, struct case_info *ci, struct ab_diag *d)
+/* Every figure of case c in a run whose copy bandwidth is copy. */
+static enum ab_rc point_of(const struct results_case *c, const struct bandwidth_ref *copy, struct point *pt,
+			   struct ab_diag *d)
 {
 	double *a = NULL, *b = NULL;
 	int na = 0, nb = 0;
@@ -72,15 +104,53 @@ static enum ab_rc arm_numbers(const struct results_case *c, struct case_info *ci
 	if (rc == AB_OK)
 		rc = compare_arm_samples(c, 'b', &b, &nb, d);
 	if (rc == AB_OK) {
-		ci->a = compare_arm_summary(a, na);
-		ci->b = compare_arm_summary(b, nb);
-		ci->speedup = stats_speedup_ci(a, na, b, nb, COMPARE_CI_LEVEL, COMPARE_RESAMPLES, COMPARE_SEED);
+		pt->present = true;
+		pt->a = compare_arm_summary(a, na);
+		pt->b = compare_arm_summary(b, nb);
+		pt->med_a = stats_median_ci(a, na, COMPARE_CI_LEVEL);
+		pt->med_b = stats_median_ci(b, nb, COMPARE_CI_LEVEL);
+		pt->speedup = stats_speedup_ci(a, na, b, nb, COMPARE_CI_LEVEL, COMPARE_RESAMPLES, COMPARE_SEED);
+		pt->bw_a = bandwidth_arm(c->bytes_a, pt->a.median_ns, copy);
+		pt->bw_b = bandwidth_arm(c->bytes_b, pt->b.median_ns, copy);
 	}
 	free(a);
 	free(b);
 	return rc;
 }
 
+static const struct results_case *case_named(const struct results_run *r, const char *name)
+{
+	for (int i = 0; i < r->n_cases; i++)
+		if (!strcmp(r->cases[i].name, name))
+			return &r->cases[i];
+	return NULL;
+}
+
+/* The figures of the case named name in series s (present false when
+ * its run lacks the case). */
+static enum ab_rc series_point(const struct rpt *R, int s, const char *name, struct point *pt, struct ab_diag *d)
+{
+	const struct results_case *c = case_named(R->ser[s].run, name);
+	memset(pt, 0, sizeof *pt);
+	return c ? point_of(c, &R->ser[s].copy, pt, d) : AB_OK;
+}
+
+/* Series 0 is the run, held against its measured copy bandwidth or its
+ * profile's; peers against theirs (bandwidth_copy_lookup). */
+static enum ab_rc make_series(struct rpt *R, struct ab_diag *d)
+{
+	R->n_ser = 1 + R->o->n_peers;
+	R->ser = calloc((size_t)R->n_ser, sizeof *R->ser);
+	if (!R->ser)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
+	for (int s = 0; s < R->n_ser; s++) {
+		struct series *x = &R->ser[s];
+		x->run = s ? R->o->peers[s - 1] : R->run;
+		x->copy = s ? bandwidth_copy_lookup(x->run) : bandwidth_copy(R->run, R->o->profile);
+		snprintf(x->name, sizeof x->name, "%s (run %lld)", x->run->device.name, (long long)x->run->id);
+	}
+	return AB_OK;
+}
 
 static void count_exact(const struct results_case *c, struct case_info *ci)
 {
@@ -111,6 +181,44 @@ static void make_stem(struct rpt *R, int i)
 		}
 }
 
+/* Cases of sweep w, ascending along its axis (insertion sort: a sweep
+ * has at most SCENARIO_SWEEP_MAX values). */
+static void sweep_sort(struct rpt *R, struct sweep_info *w)
+{
+	for (int i = 1; i < w->n; i++)
+		for (int j = i; j > 0 && R->ci[w->idx[j]].c->axis_value < R->ci[w->idx[j - 1]].c->axis_value; j--) {
+			int t = w->idx[j];
+			w->idx[j] = w->idx[j - 1];
+			w->idx[j - 1] = t;
+		}
+}
+
+/* Groups the swept cases by the [case] they came from, in run order. */
+static enum ab_rc find_sweeps(struct rpt *R, struct ab_diag *d)
+{
+	R->sw = calloc((size_t)R->n + 1, sizeof *R->sw);
+	if (!R->sw)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
+	for (int i = 0; i < R->n; i++) {
+		const struct results_case *c = R->ci[i].c;
+		int g = 0;
+		while (g < R->n_sweeps && (strcmp(R->sw[g].name, c->sweep) || strcmp(R->sw[g].axis, c->axis)))
+			g++;
+		if (!c->sweep[0] || !c->axis[0] || g < R->n_sweeps)
+			continue;
+		struct sweep_info *w = &R->sw[R->n_sweeps++];
+		w->name = c->sweep;
+		w->axis = c->axis;
+		if (!(w->idx = calloc((size_t)R->n, sizeof *w->idx)))
+			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
+		for (int j = i; j < R->n; j++)
+			if (!strcmp(R->ci[j].c->sweep, c->sweep) && !strcmp(R->ci[j].c->axis, c->axis))
+				w->idx[w->n++] = j;
+		sweep_sort(R, w);
+	}
+	return AB_OK;
+}
+
 static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
 {
 	R->n = R->run->n_cases;
@@ -120,14 +228,15 @@ static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
 	for (int i = 0; i < R->n; i++) {
 		struct case_info *ci = &R->ci[i];
 		ci->c = &R->run->cases[i];
-		enum ab_rc rc = arm_numbers(ci->c, ci, d);
+		enum ab_rc rc = point_of(ci->c, &R->ser[0].copy, &ci->p, d);
 		if (rc != AB_OK)
 			return rc;
+		ci->floor_ns = bandwidth_floor_ns(ci->c->bytes_min, &R->ser[0].copy);
 		ci->drift = summary_a_drift(ci->c);
 		count_exact(ci->c, ci);
 		make_stem(R, i);
 	}
-	return AB_OK;
+	return find_sweeps(R, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -225,7 +334,6 @@ static enum ab_rc wrote(struct rpt *R, struct plot_ref *p, enum ab_rc rc, struct
 struct bars_data {
 	double *value, *low, *high;
 	const char **rows, **series;
-	char (*series_buf)[160];
 };
 
 static void bars_free(struct bars_data *b)
@@ -235,36 +343,21 @@ static void bars_free(struct bars_data *b)
 	free(b->high);
 	free(b->rows);
 	free(b->series);
-	free(b->series_buf);
 }
 
-static const struct results_case *case_named(const struct results_run *r, const char *name)
+/* Fills column s of the bars from series s. */
+static enum ab_rc speedup_series(struct rpt *R, int s, int ns, struct bars_data *b, struct ab_diag *d)
 {
-	for (int i = 0; i < r->n_cases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
-
-/* Fills column s of the bars from run r (this run or a peer). */
-static enum ab_rc speedup_series(struct rpt *R, const struct results_run *r, int s, int ns, struct bars_data *b,
-				 struct ab_diag *d)
-{
-	snprintf(b->series_buf[s], sizeof b->series_buf[s], "%s (run %lld)", r->device.name, (long long)r->id);
-	b->series[s] = b->series_buf[s];
+	b->series[s] = R->ser[s].name;
 	for (int i = 0; i < R->n; i++) {
-		const struct results_case *c = case_named(r, R->ci[i].c->name);
-		struct case_info tmp = { 0 };
+		struct point pt;
 		int k = i * ns + s;
-		b->value[k] = b->low[k] = b->high[k] = NAN;
-		if (!c)
-			continue;
-		enum ab_rc rc = arm_numbers(c, &tmp, d);
+		enum ab_rc rc = series_point(R, s, R->ci[i].c->name, &pt, d);
 		if (rc != AB_OK)
 			return rc;
-		b->value[k] = tmp.speedup.point;
-		b->low[k] = tmp.speedup.low;
-		b->high[k] = tmp.speedup.high;
+		b->value[k] = pt.present ? pt.speedup.point : NAN;
+		b->low[k] = pt.present ? pt.speedup.low : NAN;
+		b->high[k] = pt.present ? pt.speedup.high : NAN;
 	}
 	return AB_OK;
 }
@@ -277,21 +370,20 @@ static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struc
 	b->high = calloc(cells, sizeof *b->high);
 	b->rows = calloc((size_t)R->n + 1, sizeof *b->rows);
 	b->series = calloc((size_t)ns, sizeof *b->series);
-	b->series_buf = calloc((size_t)ns, sizeof *b->series_buf);
-	if (!b->value || !b->low || !b->high || !b->rows || !b->series || !b->series_buf)
+	if (!b->value || !b->low || !b->high || !b->rows || !b->series)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	for (int i = 0; i < R->n; i++)
 		b->rows[i] = R->ci[i].c->name;
-	enum ab_rc rc = speedup_series(R, R->run, 0, ns, b, d);
-	for (int s = 1; rc == AB_OK && s < ns; s++)
-		rc = speedup_series(R, R->o->peers[s - 1], s, ns, b, d);
+	enum ab_rc rc = AB_OK;
+	for (int s = 0; rc == AB_OK && s < ns; s++)
+		rc = speedup_series(R, s, ns, b, d);
 	return rc;
 }
 
 static enum ab_rc chart_speedup(struct rpt *R, struct ab_diag *d)
 {
 	struct bars_data b = { 0 };
-	int ns = 1 + R->o->n_peers;
+	int ns = R->n_ser;
 	snprintf(R->speedup.stem, sizeof R->speedup.stem, "speedup");
 	enum ab_rc rc = speedup_data(R, &b, ns, d);
 	if (rc == AB_OK) {
@@ -425,6 +517,80 @@ static enum ab_rc chart_samples(struct rpt *R, struct case_info *ci, struct ab_d
 	return rc;
 }
 
+/* The arrays of one sweep chart: [series * n_points + point]. */
+struct sweep_data {
+	double *x, *v[11];
+	const char **names;
+};
+
+enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_N };
+
+static void sweep_data_free(struct sweep_data *sd)
+{
+	free(sd->x);
+	for (int k = 0; k < SD_N; k++)
+		free(sd->v[k]);
+	free(sd->names);
+}
+
+/* Point i of series s: the figures of the case at that axis value. */
+static void sweep_cell(struct sweep_data *sd, int k, const struct point *pt)
+{
+	const double v[SD_N] = {
+		pt->a.median_ns / 1e3, pt->med_a.low / 1e3, pt->med_a.high / 1e3,
+		pt->b.median_ns / 1e3, pt->med_b.low / 1e3, pt->med_b.high / 1e3,
+		pt->speedup.point, pt->speedup.low, pt->speedup.high, pt->bw_a.pct_copy, pt->bw_b.pct_copy,
+	};
+	for (int j = 0; j < SD_N; j++)
+		sd->v[j][k] = pt->present ? v[j] : NAN;
+}
+
+static enum ab_rc sweep_fill(struct rpt *R, const struct sweep_info *w, struct sweep_data *sd, struct ab_diag *d)
+{
+	size_t cells = (size_t)w->n * (size_t)R->n_ser;
+	sd->x = calloc((size_t)w->n, sizeof *sd->x);
+	sd->names = calloc((size_t)R->n_ser, sizeof *sd->names);
+	bool ok = sd->x && sd->names;
+	for (int k = 0; k < SD_N; k++)
+		ok = (sd->v[k] = calloc(cells, sizeof *sd->v[k])) && ok;
+	if (!ok)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
+	for (int i = 0; i < w->n; i++)
+		sd->x[i] = (double)R->ci[w->idx[i]].c->axis_value;
+	for (int s = 0; s < R->n_ser; s++) {
+		sd->names[s] = R->ser[s].name;
+		for (int i = 0; i < w->n; i++) {
+			struct point pt;
+			enum ab_rc rc = s ? series_point(R, s, R->ci[w->idx[i]].c->name, &pt, d) : AB_OK;
+			if (rc != AB_OK)
+				return rc;
+			sweep_cell(sd, s * w->n + i, s ? &pt : &R->ci[w->idx[i]].p);
+		}
+	}
+	return AB_OK;
+}
+
+static enum ab_rc chart_sweep(struct rpt *R, struct sweep_info *w, struct ab_diag *d)
+{
+	struct sweep_data sd = { 0 };
+	char title[200], arm_a[48], arm_b[48];
+	snprintf(title, sizeof title, "%s: %s over %s", w->name, R->run->scenario_name, w->axis);
+	snprintf(arm_a, sizeof arm_a, "A (%s)", R->run->arm_a);
+	snprintf(arm_b, sizeof arm_b, "B (%s)", R->run->arm_b);
+	snprintf(w->plot.stem, sizeof w->plot.stem, "sweep-%.60s", w->name);
+	enum ab_rc rc = sweep_fill(R, w, &sd, d);
+	if (rc == AB_OK) {
+		struct plot_sweep p = {
+			title, w->axis, w->n, R->n_ser, sd.x, sd.names, { arm_a, arm_b },
+			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
+			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
+		};
+		rc = wrote(R, &w->plot, plot_write_sweep(R->o->out_dir, w->plot.stem, &p, d), d);
+	}
+	sweep_data_free(&sd);
+	return rc;
+}
+
 static enum ab_rc charts(struct rpt *R, struct ab_diag *d)
 {
 	char why[256] = "charts turned off";
@@ -435,6 +601,8 @@ static enum ab_rc charts(struct rpt *R, struct ab_diag *d)
 		snprintf(R->out->plots_note, sizeof R->out->plots_note, "%s", why);
 	}
 	enum ab_rc rc = chart_speedup(R, d);
+	for (int i = 0; rc == AB_OK && i < R->n_sweeps; i++)
+		rc = chart_sweep(R, &R->sw[i], d);
 	for (int i = 0; rc == AB_OK && i < R->n; i++) {
 		rc = chart_kernels(R, &R->ci[i], d);
 		if (rc == AB_OK)
@@ -504,6 +672,9 @@ static void section_title(FILE *f, const struct rpt *R)
 	if (r->quick)
 		fputs("> **Quick run** (`--quick`): fewer samples than the scenario asks for. Do not quote these "
 		      "numbers.\n\n", f);
+	if (r->fake_timer)
+		fputs("> **Fake timer** (`ABBENCH_FAKE_TIMER=1`): the times are the CPU backend's cost model, not "
+		      "measurements.\n\n", f);
 }
 
 static void section_summary(FILE *f, const struct rpt *R)
@@ -524,15 +695,268 @@ static void section_summary(FILE *f, const struct rpt *R)
 		fputs(" | ", f);
 		md_cell(f, ci->c->shape);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->a);
+		compare_print_arm(f, &ci->p.a);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->b);
+		compare_print_arm(f, &ci->p.b);
 		fputs(" | ", f);
-		put_speedup(f, &ci->speedup);
+		put_speedup(f, &ci->p.speedup);
 		fprintf(f, " | %s |\n", exact_str(ci));
 	}
 	fputs("\n", f);
 	put_plot(f, R, &R->speedup, "speedup per case and device");
+}
+
+/* ---- bandwidth ---- */
+
+/* "67.13 MB", "20.5 kB", or n/a when the run has no bytes (stored before
+ * them). */
+static void put_mb(FILE *f, int64_t bytes)
+{
+	if (bytes <= 0)
+		fputs("n/a", f);
+	else if (bytes < 1000000)
+		fprintf(f, "%.1f kB", (double)bytes / 1e3);
+	else
+		fprintf(f, "%.2f MB", (double)bytes / 1e6);
+}
+
+/* "2873.4 (68.4%)", or with unit "2873.4 GB/s (68.4%)". */
+static void put_gbps_unit(FILE *f, const struct bandwidth_arm *a, bool unit)
+{
+	if (isnan(a->gbps)) {
+		fputs("n/a", f);
+		return;
+	}
+	fprintf(f, "%.1f%s", a->gbps, unit ? " GB/s" : "");
+	if (!isnan(a->pct_copy))
+		fprintf(f, " (%.1f%%)", a->pct_copy);
+}
+
+static void put_gbps(FILE *f, const struct bandwidth_arm *a)
+{
+	put_gbps_unit(f, a, false);
+}
+
+static void copy_words(FILE *f, const struct rpt *R, const struct bandwidth_ref *c)
+{
+	if (c->source == BANDWIDTH_NONE) {
+		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
+		return;
+	}
+	fprintf(f, "%.0f GB/s (", c->gbps);
+	if (c->source == BANDWIDTH_MEASURED)
+		fputs("measured by this run's backend, read + write", f);
+	else {
+		fputs("the device profile ", f);
+		md_code(f, R->o->profile ? R->o->profile->name : "?");
+		fputs("'s dram_gbps: this run measured none", f);
+	}
+	fputc(')', f);
+}
+
+static void bandwidth_row(FILE *f, const struct case_info *ci)
+{
+	char fl[32];
+	fputs("| ", f);
+	md_code(f, ci->c->name);
+	fputs(" | ", f);
+	put_mb(f, ci->c->bytes_a);
+	fputs(" | ", f);
+	put_mb(f, ci->c->bytes_b);
+	fputs(" | ", f);
+	put_mb(f, ci->c->bytes_min);
+	fputs(" | ", f);
+	put_gbps(f, &ci->p.bw_a);
+	fputs(" | ", f);
+	put_gbps(f, &ci->p.bw_b);
+	fprintf(f, " | %s | ", md_us(ci->floor_ns, fl, sizeof fl));
+	if (isnan(ci->floor_ns) || !(ci->p.b.median_ns > 0))
+		fputs("n/a |\n", f);
+	else
+		fprintf(f, "%.2fx |\n", ci->p.b.median_ns / ci->floor_ns);
+}
+
+static void section_bandwidth(FILE *f, const struct rpt *R)
+{
+	char ha[64], hb[64];
+	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", R->run->arm_a);
+	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", R->run->arm_b);
+	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor us", "B / floor" };
+	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/site.h): the `eager` "
+	      "arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
+	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
+	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
+	copy_words(f, R, &R->ser[0].copy);
+	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
+	      "B / floor is how far the B arm is from it.\n\n", f);
+	md_table_head(f, 8, cols, "lrrrrrrr");
+	for (int i = 0; i < R->n; i++)
+		bandwidth_row(f, &R->ci[i]);
+	fputc('\n', f);
+}
+
+/* ---- sweeps ---- */
+
+/* "38.500 [37.912, 39.104] n=30" in us: a median, its interval (n/a
+ * under 8 samples) and its sample count. */
+static void put_med_ci(FILE *f, const struct compare_arm *a, const struct stats_interval *m)
+{
+	char p[32], lo[32], hi[32];
+	fprintf(f, "%s ", md_us(a->median_ns, p, sizeof p));
+	if (isnan(m->low))
+		fputs("[n/a]", f);
+	else
+		fprintf(f, "[%s, %s]", md_us(m->low, lo, sizeof lo), md_us(m->high, hi, sizeof hi));
+	fprintf(f, " n=%d", a->n);
+}
+
+static void sweep_row(FILE *f, const struct case_info *ci)
+{
+	fprintf(f, "| %lld | ", (long long)ci->c->axis_value);
+	put_med_ci(f, &ci->p.a, &ci->p.med_a);
+	fputs(" | ", f);
+	put_med_ci(f, &ci->p.b, &ci->p.med_b);
+	fputs(" | ", f);
+	put_speedup(f, &ci->p.speedup);
+	fputs(" | ", f);
+	put_gbps(f, &ci->p.bw_a);
+	fputs(" | ", f);
+	put_gbps(f, &ci->p.bw_b);
+	fputs(" |\n", f);
+}
+
+static void section_sweeps(FILE *f, const struct rpt *R)
+{
+	char ha[64], hb[64], ga[64], gb[64];
+	if (!R->n_sweeps)
+		return;
+	snprintf(ha, sizeof ha, "A %s median us [95%% CI]", R->run->arm_a);
+	snprintf(hb, sizeof hb, "B %s median us [95%% CI]", R->run->arm_b);
+	snprintf(ga, sizeof ga, "A GB/s (%% of copy)");
+	snprintf(gb, sizeof gb, "B GB/s (%% of copy)");
+	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
+		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s. The chart draws "
+		   "them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy bandwidth%s.\n\n",
+		R->n_ser > 1 ? ", one colour per GPU (the runs of section Per GPU)" : "");
+	for (int g = 0; g < R->n_sweeps; g++) {
+		const struct sweep_info *w = &R->sw[g];
+		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", ga, gb };
+		char alt[128];
+		fputs("### ", f);
+		md_code(f, w->name);
+		fprintf(f, " over %s\n\n", w->axis);
+		md_table_head(f, 6, cols, "rrrrrr");
+		for (int i = 0; i < w->n; i++)
+			sweep_row(f, &R->ci[w->idx[i]]);
+		fputc('\n', f);
+		snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
+		put_plot(f, R, &w->plot, alt);
+	}
+}
+
+/* ---- per GPU ---- */
+
+static void per_gpu_cell(FILE *f, const struct point *pt)
+{
+	if (!pt->present) {
+		fputs("n/a", f);
+		return;
+	}
+	put_speedup(f, &pt->speedup);
+	fputs(", B ", f);
+	put_gbps_unit(f, &pt->bw_b, true);
+}
+
+/* md5 of every output of every slot of the case, in every series that
+ * has it, against series 0's. */
+static void per_gpu_md5(FILE *f, const struct rpt *R, const struct results_case *c)
+{
+	int compared = 0, differ = 0, runs = 0;
+	for (int s = 1; s < R->n_ser; s++) {
+		const struct results_case *o = case_named(R->ser[s].run, c->name);
+		int k = 0, x = 0;
+		if (!o)
+			continue;
+		compare_md5_agreement(c, o, &k, &x);
+		compared += k;
+		differ += x;
+		runs++;
+	}
+	if (!compared)
+		fputs("n/a", f);
+	else if (!differ)
+		fprintf(f, "yes (%d outputs, %d run%s)", compared, runs, runs == 1 ? "" : "s");
+	else
+		fprintf(f, "**no** (%d of %d differ)", differ, compared);
+}
+
+static void per_gpu_runs(FILE *f, const struct rpt *R)
+{
+	for (int s = 0; s < R->n_ser; s++) {
+		const struct results_run *r = R->ser[s].run;
+		fprintf(f, "- run %lld: ", (long long)r->id);
+		md_cell(f, r->device.name);
+		fprintf(f, " (backend %s, commit ", r->backend);
+		md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
+		fprintf(f, ", started %s)%s%s, copy bandwidth ", r->started_at, r->quick ? ", **quick run**" : "",
+			r->fake_timer ? ", **fake timer**" : "");
+		if (R->ser[s].copy.source == BANDWIDTH_NONE)
+			fputs("unknown\n", f);
+		else
+			fprintf(f, "%.0f GB/s (%s)\n", R->ser[s].copy.gbps, bandwidth_source_str(R->ser[s].copy.source));
+	}
+	fputc('\n', f);
+}
+
+static enum ab_rc section_per_gpu(FILE *f, const struct rpt *R, struct ab_diag *d)
+{
+	if (R->n_ser < 2)
+		return AB_OK;
+	fprintf(f, "## Per GPU\n\nThe scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
+		   "bootstrap interval and the B arm's GB/s (%% of that device's copy bandwidth). md5: every output "
+		   "of every slot compared with run %lld's, slot by slot and tensor by tensor.\n\n",
+		R->o->peers_named ? "as named on the command line"
+				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
+				    "are left out unless named: `abbench report RUN RUN...`)",
+		(long long)R->run->id);
+	per_gpu_runs(f, R);
+	fputs("| case |", f);
+	for (int s = 0; s < R->n_ser; s++) {
+		fputc(' ', f);
+		md_cell(f, R->ser[s].name);
+		fputs(" |", f);
+	}
+	fputs(" md5 across GPUs |\n|---|", f);
+	for (int s = 0; s < R->n_ser; s++)
+		fputs("---:|", f);
+	fputs(":---:|\n", f);
+	for (int i = 0; i < R->n; i++) {
+		fputs("| ", f);
+		md_code(f, R->ci[i].c->name);
+		fputs(" |", f);
+		for (int s = 0; s < R->n_ser; s++) {
+			struct point pt;
+			enum ab_rc rc = s ? series_point(R, s, R->ci[i].c->name, &pt, d) : AB_OK;
+			if (rc != AB_OK)
+				return rc;
+			fputc(' ', f);
+			per_gpu_cell(f, s ? &pt : &R->ci[i].p);
+			fputs(" |", f);
+		}
+		fputc(' ', f);
+		per_gpu_md5(f, R, R->ci[i].c);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	return AB_OK;
+}
+
+/* What the slot's noise is, in words, after the run's stopping rule. */
+static const char *noise_words(const struct results_run *r)
+{
+	if (!strcmp(r->noise_measure, "median"))
+		return "relative noise (half-width of the median's 95% interval over the median)";
+	return "relative noise (stdev / mean)";
 }
 
 static void put_slot_cell(FILE *f, const struct results_slot *s)
@@ -559,8 +983,8 @@ static void put_drift(FILE *f, const struct rpt *R, double drift)
 
 static void bracket_intro(FILE *f, const struct rpt *R)
 {
-	fputs("## A/B/A brackets\n\nMedian of each slot in us, its relative noise (stdev / mean) and sample "
-	      "count. Drift = |A_k - A1| / A1, the largest over the later A slots; ", f);
+	fprintf(f, "## A/B/A brackets\n\nMedian of each slot in us, its %s and sample count. Drift = |A_k - A1| / "
+		   "A1, the largest over the later A slots; ", noise_words(R->run));
 	if (R->o->profile) {
 		fprintf(f, "above the noise floor of %.2f%% (profile ", R->o->profile->noise_floor * 100);
 		md_code(f, R->o->profile->name);
@@ -710,7 +1134,7 @@ static void projection_row(FILE *f, const struct case_info *ci, int fps, double 
 {
 	char a[32], b[32], s[32];
 	double k = (double)ci->c->count * fps;
-	double ta = k * ci->a.median_ns, tb = k * ci->b.median_ns;
+	double ta = k * ci->p.a.median_ns, tb = k * ci->p.b.median_ns;
 	sums[0] += ta;
 	sums[1] += tb;
 	sums[2] += ta - tb;
@@ -896,16 +1320,18 @@ static void run_list(FILE *f, const struct results_run *r)
 	md_code(f, r->arm_a);
 	fputs(", B = ", f);
 	md_code(f, r->arm_b);
-	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s\n\n", r->l2_flush ? "on" : "off",
-		r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no");
+	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s, fake timer %s, stopping noise %s, device index %d\n\n",
+		r->l2_flush ? "on" : "off", r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no",
+		r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
 }
 
 static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
-	fputs("### Sampling\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
-	      "noise_converged, max_samples or max_time); discarded samples failed the throttle probe.\n\n", f);
+	fprintf(f, "### Sampling\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
+		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
+		   "probe.\n\n", noise_words(R->run));
 	md_table_head(f, 9, cols, "lllrrrlrr");
 	for (int i = 0; i < R->n; i++) {
 		const struct results_case *c = R->ci[i].c;
@@ -966,8 +1392,13 @@ static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
 		return rc;
 	section_title(mf.f, R);
 	section_summary(mf.f, R);
-	section_bracket(mf.f, R);
-	rc = section_kernels(mf.f, R, d);
+	section_bandwidth(mf.f, R);
+	section_sweeps(mf.f, R);
+	rc = section_per_gpu(mf.f, R, d);
+	if (rc == AB_OK) {
+		section_bracket(mf.f, R);
+		rc = section_kernels(mf.f, R, d);
+	}
 	if (rc != AB_OK) {
 		md_file_abort(&mf);
 		return rc;
@@ -988,11 +1419,17 @@ enum ab_rc report_write(const struct results_run *run, const struct report_optio
 			       run->status);
 	enum ab_rc rc = md_mkdirs(o->out_dir, d);
 	if (rc == AB_OK)
+		rc = make_series(&R, d);
+	if (rc == AB_OK)
 		rc = derive(&R, d);
 	if (rc == AB_OK)
 		rc = charts(&R, d);
 	if (rc == AB_OK)
 		rc = write_markdown(&R, d);
+	for (int i = 0; i < R.n_sweeps; i++)
+		free(R.sw[i].idx);
+	free(R.sw);
+	free(R.ser);
 	free(R.ci);
 	return rc;
 }
@@ -1005,8 +1442,10 @@ int report_pick_peers(const struct results_run_summary *runs, int n, const struc
 		bool seen = !strcmp(s->device, run->device.name);
 		for (int j = 0; j < i && !seen; j++)
 			seen = !strcmp(runs[j].device, s->device) && !strcmp(runs[j].status, "ok") &&
-			       !strcmp(runs[j].scenario_name, run->scenario_name);
-		if (!seen && !strcmp(s->status, "ok") && !strcmp(s->scenario_name, run->scenario_name))
+			       !strcmp(runs[j].scenario_name, run->scenario_name) && !runs[j].quick &&
+			       !runs[j].fake_timer;
+		if (!seen && !strcmp(s->status, "ok") && !strcmp(s->scenario_name, run->scenario_name) && !s->quick &&
+		    !s->fake_timer && !run->fake_timer)
 			ids[k++] = s->id;
 	}
 	return k;
@@ -1015,4 +1454,15 @@ int report_pick_peers(const struct results_run_summary *runs, int n, const struc
 void report_default_dir(int64_t run_id, char *buf, size_t len)
 {
 	snprintf(buf, len, "reports/run-%lld", (long long)run_id);
+}
+
+void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len)
+{
+	if (n <= 1) {
+		report_default_dir(n ? ids[0] : 0, buf, len);
+		return;
+	}
+	size_t used = (size_t)snprintf(buf, len, "reports/runs");
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "-%lld", (long long)ids[i]);
 }

@@ -4,16 +4,24 @@
  *
  * report_write writes DIR/report.md (atomically) and, beside it, the charts:
  *
- *   speedup.{dat,gp,png}        speedup per case, one bar per device (this
- *                               run and the latest 'ok' run of the same
- *                               scenario on every other device), with the
- *                               bootstrap interval as error bars
+ *   speedup.{dat,gp,png}        speedup per case, one bar per run (this run
+ *                               and its peers: the runs named with it, else
+ *                               the latest 'ok' run of the same scenario on
+ *                               every other device), with the bootstrap
+ *                               interval as error bars
+ *   sweep-NAME.{dat,gp,png}     per swept [case]: time per arm (band: the
+ *                               median's 95% interval), speedup (band: its
+ *                               bootstrap interval) and % of copy bandwidth
+ *                               against the swept size on a log2 axis, one
+ *                               colour per run
  *   kernels-CASE.{dat,gp,png}   per-kernel time per sample, stacked, per arm
  *   samples-CASE.{dat,gp,png}   box plot of the samples of every slot
  *
  * Sections of report.md: summary (per case: A and B medians with spread and
- * sample count, speedup with its 95% bootstrap interval, bit-exact), the
- * A/B/A brackets with drift and its verdict against the device's noise
+ * sample count, speedup with its 95% bootstrap interval, bit-exact),
+ * bandwidth (bytes, GB/s and % of copy bandwidth per arm, the floor),
+ * sweeps (a table and chart per swept case), per GPU (with peers: a case x
+ * run table of speedup, B GB/s and md5 agreement), the A/B/A brackets with drift and its verdict against the device's noise
  * floor, kernel attribution per arm, accuracy (md5 of every slot's outputs,
  * byte equality, error against the float64 reference), the model-level
  * projection from the scenario's [model] section, and provenance.
@@ -39,6 +47,7 @@ struct report_options {
 	const struct results_run *const *peers;  /* same scenario, other devices (report_pick_peers) */
 	int n_peers;
 	bool no_plots;                       /* write .dat/.gp but do not run gnuplot */
+	bool peers_named;                    /* peers were named by the user, not picked */
 };
 
 struct report_outcome {
@@ -53,10 +62,16 @@ enum ab_rc report_write(const struct results_run *run, const struct report_optio
 		     struct ab_diag *d);
 
 /* From runs listed newest first, the ids of the newest 'ok' run of run's
- * scenario on each device other than run's, at most max; returns how many. */
+ * scenario on each device other than run's, at most max; returns how
+ * many. Quick and fake-timer runs are never picked (they are compared only
+ * when named), and a fake-timer run gets no peers. */
 int report_pick_peers(const struct results_run_summary *runs, int n, const struct results_run *run, int64_t *ids, int max);
 
 /* "reports/run-ID" */
 void report_default_dir(int64_t run_id, char *buf, size_t len);
+
+/* "reports/runs-ID-ID-..." for a report of several runs (ids[0] first);
+ * "reports/run-ID" for one. */
+void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len);
 
 #endif

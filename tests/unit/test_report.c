@@ -176,7 +176,7 @@ static void contains(const char *text, const char *want)
 
 static void write_report(const struct results_run *r, bool no_plots, struct report_outcome *out)
 {
-	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots };
+	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots, false };
 	struct ab_diag d = { "" };
 	if (report_write(r, &o, out, &d) != AB_OK)
 		fail_msg("report_write: %s", d.msg);
@@ -288,7 +288,7 @@ static void test_pngs_valid(void **state)
 	}
 	struct results_run *r = make_run(12, "NVIDIA H200"), *peer = make_run(9, "CPU Xeon");
 	const struct results_run *peers[] = { peer };
-	struct report_options o = { dir, &PROFILE, NULL, peers, 1, false };
+	struct report_options o = { dir, &PROFILE, NULL, peers, 1, false, false };
 	struct report_outcome out;
 	struct ab_diag d = { "" };
 	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
@@ -354,7 +354,7 @@ static void test_no_model_and_no_profile(void **state)
 	(void)state;
 	struct results_run *r = make_run(3, "NVIDIA H200");
 	r->steps = 0;
-	struct report_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true };
+	struct report_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true, false };
 	struct report_outcome out;
 	struct ab_diag d;
 	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
@@ -371,7 +371,7 @@ static void test_refuses_unfinished_run(void **state)
 	(void)state;
 	struct results_run *r = make_run(4, "NVIDIA H200");
 	snprintf(r->status, sizeof r->status, "failed");
-	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, true };
+	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, true, false };
 	struct report_outcome out;
 	struct ab_diag d;
 	assert_int_equal(report_write(r, &o, &out, &d), AB_ERR_DATA);
