@@ -145,6 +145,19 @@ char *md_pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
+char *md_bytes(double bytes, char *buf, size_t len)
+{
+	if (!(bytes > 0))
+		snprintf(buf, len, "n/a");
+	else if (bytes < 1e6)
+		snprintf(buf, len, "%.1f kB", bytes / 1e3);
+	else if (bytes < 1e9)
+		snprintf(buf, len, "%.2f MB", bytes / 1e6);
+	else
+		snprintf(buf, len, "%.2f GB", bytes / 1e9);
+	return buf;
+}
+
 char *md_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))

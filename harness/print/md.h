@@ -43,10 +43,13 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
  *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns); "n/a" for NAN
  *   md_pct:  a fraction as a percentage with sign, "+1.23%"; "n/a" for NAN
  *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
+ *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0,
+ *            negative or NAN (unknown)
  * Each writes into buf and returns it. */
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
+char *md_bytes(double bytes, char *buf, size_t len);
 
 /* An output file written atomically: open writes to "path.tmp", commit
  * checks the stream, closes it and renames it over path; abort removes the

@@ -708,16 +708,10 @@ static void section_summary(FILE *f, const struct rpt *R)
 
 /* ---- bandwidth ---- */
 
-/* "67.13 MB", "20.5 kB", or n/a when the run has no bytes (stored before
- * them). */
 static void put_mb(FILE *f, int64_t bytes)
 {
-	if (bytes <= 0)
-		fputs("n/a", f);
-	else if (bytes < 1000000)
-		fprintf(f, "%.1f kB", (double)bytes / 1e3);
-	else
-		fprintf(f, "%.2f MB", (double)bytes / 1e6);
+	char b[32];
+	fputs(md_bytes((double)bytes, b, sizeof b), f);
 }
 
 /* "2873.4 (68.4%)", or with unit "2873.4 GB/s (68.4%)". */

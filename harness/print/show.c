@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/summary.h"
+#include "print/md.h"
 
 static void show_header(const struct results_run *r, FILE *out)
 {
@@ -72,14 +73,15 @@ static void show_slot(const struct results_slot *sl, FILE *out)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-/* "201.4 MB, 1234 GB/s (29.4% of copy)" */
+/* "201.39 MB, 1234.5 GB/s (29.4% of copy)" */
 static void show_arm_bw(const struct bandwidth_arm *a, FILE *out)
 {
+	char b[32];
 	if (isnan(a->bytes)) {
 		fputs("n/a", out);
 		return;
 	}
-	fprintf(out, "%.1f MB, %.0f GB/s", a->bytes / 1e6, a->gbps);
+	fprintf(out, "%s, %.1f GB/s", md_bytes(a->bytes, b, sizeof b), a->gbps);
 	if (!isnan(a->pct_copy))
 		fprintf(out, " (%.1f%% of copy)", a->pct_copy);
 }
