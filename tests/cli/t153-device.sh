@@ -19,5 +19,5 @@ expect_exit 2 "--device x" "$AB" run "$scn" --backend cpu --db "$db" --no-progre
 check "one run row: the bad ones left none" test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq 1
 expect_exit 0 "run --help" "$AB" run --help
 check "--help documents --device beside CUDA_VISIBLE_DEVICES" grep -q -- '--device N .*CUDA_VISIBLE_DEVICES' "$T/out"
-check "README documents it too" grep -q -- '--device N.*CUDA_VISIBLE_DEVICES\|CUDA_VISIBLE_DEVICES.*--device' README.md
+check "README documents it beside CUDA_VISIBLE_DEVICES" bash -c "grep -A2 -- '^\*\*Which GPU.\*\* \`--device N\`' README.md | grep -q CUDA_VISIBLE_DEVICES"
 finish
