@@ -15,8 +15,8 @@ names=$(sqlite3 "$db" "SELECT name FROM cases ORDER BY ordinal" | tr '\n' ' ')
 check "expanded in place and in written order ($names)" \
 	test "$names" = "ln[T=16] ln[T=32] ln[T=64] ln[T=128] qk[T=64] qk[T=16] plain "
 check "each stores its sweep, axis and value" test "$(sqlite3 "$db" \
-	"SELECT group_concat(sweep || ':' || axis || ':' || axis_value || ':' || shape, ' ') FROM cases")" = \
-	"ln:T:16:1x16x256 ln:T:32:1x32x256 ln:T:64:1x64x256 ln:T:128:1x128x256 qk:T:64:1x64x4x64 qk:T:16:1x16x4x64 ::0:1x16x256"
+	-separator : "SELECT sweep, axis, axis_value, shape FROM cases ORDER BY ordinal" | tr '\n' ' ')" = \
+	"ln:T:16:1x16x256 ln:T:32:1x32x256 ln:T:64:1x64x256 ln:T:128:1x128x256 qk:T:64:1x64x4x64 qk:T:16:1x16x4x64 ::0:1x16x256 "
 expect_exit 0 "show" "$AB" show --db "$db"
 check "show names the expanded cases" grep -q '^case qk\[T=16\]  site qk_layernorm  shape 1x16x4x64 ' "$T/out"
 expect_exit 0 "export" "$AB" export --db "$db" --csv "$T/s.csv"
@@ -41,7 +41,8 @@ runs=$(sqlite3 "$db" "SELECT count(*) FROM runs")
 expect_exit 2 "--only matching nothing" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --only 'ln*,nope*'
 check "names the pattern and the cases" grep -q "no case matches 'nope\*' in '$scn' (cases: ln\[T=16\], " "$T/err"
 expect_exit 2 "--only with an empty pattern" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --only 'ln*,'
-check "no run row for either" test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq "$runs"
+now=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+check "neither left a run row" test "$now" -eq "$runs"
 
 # bad sweeps: FILE:LINE, exit 2, nothing stored
 bad() { # description, shape line, expected message after FILE:3:
@@ -57,5 +58,6 @@ bad "a value the site rejects" '1x16x{256,250}' "site 'ln_modulate' rejects '1x1
 for i in $(seq 1 17); do printf '[case c%d]\nsite = residual_gate_add\nshape = 1x{1:64:+1}x4\n' "$i"; done >"$T/many.ini"
 expect_exit 2 "17 x 64 cases: past the 1024 limit" "$AB" run "$T/many.ini" --backend cpu --db "$db" --no-progress
 check "  at the case that crosses it" grep -qF "$T/many.ini:51: [case c17]: the scenario expands to more than 1024 cases (the limit)" "$T/err"
-check "no run row for any of them" test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq "$runs"
+now=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+check "no run row from any of them" test "$now" -eq "$runs"
 finish
