@@ -14,9 +14,8 @@ expect_exit 0 "run the sweeps" "$AB" run "$scn" --backend cpu --db "$db" --no-pr
 names=$(sqlite3 "$db" "SELECT name FROM cases ORDER BY ordinal" | tr '\n' ' ')
 check "expanded in place and in written order ($names)" \
 	test "$names" = "ln[T=16] ln[T=32] ln[T=64] ln[T=128] qk[T=64] qk[T=16] plain "
-check "each stores its sweep, axis and value" test "$(sqlite3 "$db" \
-	-separator : "SELECT sweep, axis, axis_value, shape FROM cases ORDER BY ordinal" | tr '\n' ' ')" = \
-	"ln:T:16:1x16x256 ln:T:32:1x32x256 ln:T:64:1x64x256 ln:T:128:1x128x256 qk:T:64:1x64x4x64 qk:T:16:1x16x4x64 ::0:1x16x256 "
+v=$(sqlite3 "$db" -separator : "SELECT sweep, axis, axis_value, shape FROM cases ORDER BY ordinal" | tr '\n' ' ')
+check "each stores its sweep, axis and value" test "$v" = "ln:T:16:1x16x256 ln:T:32:1x32x256 ln:T:64:1x64x256 ln:T:128:1x128x256 qk:T:64:1x64x4x64 qk:T:16:1x16x4x64 ::0:1x16x256 "
 expect_exit 0 "show" "$AB" show --db "$db"
 check "show names the expanded cases" grep -q '^case qk\[T=16\]  site qk_layernorm  shape 1x16x4x64 ' "$T/out"
 expect_exit 0 "export" "$AB" export --db "$db" --csv "$T/s.csv"

@@ -14,10 +14,10 @@ db="$T/b.db"
 scn=tests/scenarios/sweep_small.ini
 
 expect_exit 0 "fake-timer run" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --label one
-check "bytes of ln[T=16]: min 17408, a (eager) 51328, b (fused) 17408" test "$(sqlite3 "$db" \
-	-separator ' ' "SELECT bytes_min, bytes_a, bytes_b FROM cases WHERE name = 'ln[T=16]'")" = "17408 51328 17408"
-check "minimum bytes: 1024 T (x, out) + 1024 (scale, shift)" test "$(sqlite3 "$db" \
-	"SELECT group_concat(bytes_min, ' ') FROM cases WHERE sweep = 'ln'")" = "17408 33792 66560 132096"
+v=$(sqlite3 "$db" -separator ' ' "SELECT bytes_min, bytes_a, bytes_b FROM cases WHERE name = 'ln[T=16]'")
+check "bytes of ln[T=16]: min 17408, a (eager) 51328, b (fused) 17408" test "$v" = "17408 51328 17408"
+v=$(sqlite3 "$db" "SELECT group_concat(bytes_min, ' ') FROM cases WHERE sweep = 'ln'")
+check "minimum bytes: 1024 T (x, out) + 1024 (scale, shift)" test "$v" = "17408 33792 66560 132096"
 check "the fake device's copy bandwidth is 16 GB/s" \
 	test "$(sqlite3 "$db" "SELECT copy_gbps FROM devices d JOIN runs r ON r.device_id = d.id")" = 16.0
 

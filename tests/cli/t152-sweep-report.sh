@@ -14,7 +14,8 @@ scn=tests/scenarios/sweep_small.ini
 
 expect_exit 0 "fake-timer run" env ABBENCH_FAKE_TIMER=1 "$AB" run "$scn" --backend cpu --db "$db" --no-progress --label fake
 expect_exit 0 "real-timer quick run" env -u ABBENCH_FAKE_TIMER "$AB" run "$scn" --backend cpu --db "$db" --no-progress --quick --label real
-check "the runs record fake_timer and quick" test "$(sqlite3 -separator : "$db" "SELECT label, fake_timer, quick FROM runs" | tr '\n' ' ')" = "fake:1:0 real:0:1 "
+v=$(sqlite3 -separator : "$db" "SELECT label, fake_timer, quick FROM runs" | tr '\n' ' ')
+check "the runs record fake_timer and quick" test "$v" = "fake:1:0 real:0:1 "
 
 # one run: its peers are picked, and a fake-timer run is never one of them
 expect_exit 0 "report of the real run" "$AB" report real --db "$db" --out "$T/one" --no-plots

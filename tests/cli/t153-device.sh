@@ -10,13 +10,15 @@ db="$T/d.db"
 scn=tests/scenarios/sweep_small.ini
 
 expect_exit 0 "--device 0" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --device 0 --only plain
-check "recorded as device_index 0" test "$(sqlite3 "$db" "SELECT device_index FROM runs")" = 0
+v=$(sqlite3 "$db" "SELECT device_index FROM runs")
+check "recorded as device_index 0" test "$v" = 0
 expect_exit 2 "--device 1 on the cpu backend" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --device 1 --only plain
 check "says why" grep -q "error: --device 1: the cpu backend has one device, 0 (--device picks a cuda device)" "$T/err"
 expect_exit 2 "--device -1" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --device -1
 check "says what it wants" grep -q "run: --device must be a device index (0, 1, ...), not -1" "$T/err"
 expect_exit 2 "--device x" "$AB" run "$scn" --backend cpu --db "$db" --no-progress --device x
-check "one run row: the bad ones left none" test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq 1
+v=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+check "one run row: the bad ones left none" test "$v" -eq 1
 expect_exit 0 "run --help" "$AB" run --help
 check "--help documents --device beside CUDA_VISIBLE_DEVICES" grep -q -- '--device N .*CUDA_VISIBLE_DEVICES' "$T/out"
 check "README documents it beside CUDA_VISIBLE_DEVICES" bash -c "grep -A2 -- '^\*\*Which GPU.\*\* \`--device N\`' README.md | grep -q CUDA_VISIBLE_DEVICES"

@@ -15,11 +15,16 @@ sed 's/^min_time_ms = .*/min_time_ms = 0.001/' "$scn" >"$T/med.ini"
 sed 's/^\[scenario\]$/[scenario]\nnoise_measure = mean/' "$T/med.ini" >"$T/mean.ini"
 expect_exit 0 "median rule (the default)" "$AB" run "$T/med.ini" --backend cpu --db "$db" --no-progress --label med
 expect_exit 0 "mean rule" "$AB" run "$T/mean.ini" --backend cpu --db "$db" --no-progress --label mean
-check "each run records its measure" test "$(sqlite3 -separator : "$db" "SELECT label, noise_measure FROM runs" | tr '\n' ' ')" = "med:median mean:mean "
-check "median: every slot ended by target_noise" test "$(sqlite3 "$db" "SELECT count(*) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = 'med' AND s.stopping_reason != 'target_noise'")" -eq 0
-check "both: 10 samples a slot, the minimum" test "$(sqlite3 -separator ' ' "$db" "SELECT min(n_samples), max(n_samples) FROM slots")" = "10 10"
-check "mean: every slot ended by target_noise too" test "$(sqlite3 "$db" "SELECT count(*) FROM slots WHERE stopping_reason != 'target_noise'")" -eq 0
-check "median: the stored noise is under the 0.005 target" test "$(sqlite3 "$db" "SELECT max(noise) < 0.005 FROM slots s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 1")" -eq 1
+v=$(sqlite3 -separator : "$db" "SELECT label, noise_measure FROM runs" | tr '\n' ' ')
+check "each run records its measure" test "$v" = "med:median mean:mean "
+v=$(sqlite3 "$db" "SELECT count(*) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = 'med' AND s.stopping_reason != 'target_noise'")
+check "median: every slot ended by target_noise" test "$v" -eq 0
+v=$(sqlite3 -separator ' ' "$db" "SELECT min(n_samples), max(n_samples) FROM slots")
+check "both: 10 samples a slot, the minimum" test "$v" = "10 10"
+v=$(sqlite3 "$db" "SELECT count(*) FROM slots WHERE stopping_reason != 'target_noise'")
+check "mean: every slot ended by target_noise too" test "$v" -eq 0
+v=$(sqlite3 "$db" "SELECT max(noise) < 0.005 FROM slots s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 1")
+check "median: the stored noise is under the 0.005 target" test "$v" -eq 1
 expect_exit 0 "show" "$AB" show med --db "$db"
 check "show names the measure" grep -q '  noise median$' "$T/out"
 expect_exit 0 "report" "$AB" report med --db "$db" --out "$T/rep" --no-plots
