@@ -17,6 +17,10 @@
  *     img|txt A 3 x 2 x 104.75 = 628.500, B 300.000, saving 328.500;
  *     totals 1228.500 / 600.000 / 628.500; per image x 30: 36.855 ms,
  *     18.000 ms, saving 18.855 ms = 628.5 / 1228.5 = 51.2%.
+ * Sweeps and bandwidth: three cases ln[T=64], ln[T=16], ln[T=32] of one
+ * sweep (out of order), B moving 50000 bytes in its 50 us median: 1.0 GB/s,
+ * 25.0% of a measured 4 GB/s copy bandwidth; the floor 50000 / 4 = 12.5 us,
+ * B / floor 4.00x. A peer run on another device, B at 100 us: 0.5 GB/s.
  * PNG checks need gnuplot and are skipped (visibly, cmocka "SKIPPED")
  * without it.
  */
@@ -265,6 +269,81 @@ static void test_charts_written_with_relative_data(void **state)
 	results_run_free(r);
 }
 
+/* A run of one sweep over T, given out of order; B at b_ns. */
+static struct results_run *make_sweep_run(int64_t id, const char *device, double b_ns)
+{
+	static const int64_t t[3] = { 64, 16, 32 };
+	struct results_run *r = make_run(id, device);
+	for (int i = 0; i < r->n_cases; i++) {
+		for (int k = 0; k < r->cases[i].n_slots; k++)
+			results_slot_release(&r->cases[i].slots[k]);
+		free(r->cases[i].slots);
+	}
+	free(r->cases);
+	r->n_cases = 3;
+	r->cases = calloc(3, sizeof *r->cases);
+	r->device.copy_gbps = 4;
+	for (int i = 0; i < 3; i++) {
+		struct results_case *c = &r->cases[i];
+		char name[32];
+		snprintf(name, sizeof name, "ln[T=%lld]", (long long)t[i]);
+		make_case(c, name, 100e3);
+		results_slot_release(&c->slots[1]);
+		make_slot(&c->slots[1], "B", 'b', b_ns);
+		snprintf(c->sweep, sizeof c->sweep, "ln");
+		snprintf(c->axis, sizeof c->axis, "T");
+		c->axis_value = t[i];
+		c->bytes_min = c->bytes_b = 50000;
+		c->bytes_a = 150000;
+	}
+	return r;
+}
+
+static void test_sweeps_bandwidth_per_gpu(void **state)
+{
+	(void)state;
+	struct results_run *r = make_sweep_run(12, "NVIDIA H200", 50e3), *peer = make_sweep_run(9, "NVIDIA A100", 100e3);
+	const struct results_run *peers[] = { peer };
+	struct report_options o = { dir, &PROFILE, NULL, peers, 1, true, true };
+	struct report_outcome out;
+	struct ab_diag d = { "" };
+	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
+	char *md = slurp("report.md");
+	contains(md, "\n## Bandwidth\n");
+	contains(md, "| `ln[T=64]` | 150.0 kB | 50.0 kB | 50.0 kB | 1.5 (37.5%) | 1.0 (25.0%) | 12.500 | 4.00x |\n");
+	contains(md, "4 GB/s (measured by this run's backend, read + write)");
+	contains(md, "\n## Sweeps\n");
+	contains(md, "\n### `ln` over T\n");
+	/* the sweep table ascends along T */
+	const char *t16 = strstr(md, "\n| 16 | "), *t32 = strstr(md, "\n| 32 | "), *t64 = strstr(md, "\n| 64 | ");
+	assert_true(t16 && t32 && t64 && t16 < t32 && t32 < t64);
+	/* A pools ten samples, 90 90 95 95 100 100 105 105 110 110: ranks 1 and
+	 * 10 (stats.h); B has five, too few for an interval */
+	contains(md, "| 16 | 100.000 [90.000, 110.000] n=10 | 50.000 [n/a] n=5 | **2.000x** [");
+	contains(md, "\n## Per GPU\n");
+	contains(md, "as named on the command line");
+	contains(md, "| case | NVIDIA H200 (run 12) | NVIDIA A100 (run 9) | md5 across GPUs |\n");
+	contains(md, "B 1.0 GB/s (25.0%) | **1.000x** [");
+	contains(md, "B 0.5 GB/s (12.5%) | yes (3 outputs, 1 run) |\n");
+	free(md);
+	char *dat = slurp("sweep-ln.dat");
+	contains(dat, "# block 0: \"NVIDIA H200 (run 12)\"\n");
+	contains(dat, "# block 1: \"NVIDIA A100 (run 9)\"\n");
+	contains(dat, "\n16 100 90 110 50 ? ? 2 ");
+	const char *b1 = strstr(dat, "# block 1");
+	assert_non_null(b1);
+	assert_non_null(strstr(b1, "\n16 100 90 110 100 ? ? 1 "));
+	assert_true(strstr(dat, "\n16 ") < strstr(dat, "\n32 ") && strstr(dat, "\n32 ") < strstr(dat, "\n64 "));
+	free(dat);
+	char *gp = slurp("sweep-ln.gp");
+	contains(gp, "set multiplot layout 3,1");
+	contains(gp, "set logscale x 2\n");
+	contains(gp, "plot \"sweep-ln.dat\" index 0 using 1:3:4 with filledcurves");
+	free(gp);
+	results_run_free(r);
+	results_run_free(peer);
+}
+
 static bool have_gnuplot(void)
 {
 	char path[PATH_MAX], why[256];
@@ -399,9 +478,27 @@ static void test_pick_peers(void **state)
 	assert_int_equal(n, 2);
 	assert_true(ids[0] == 6 && ids[1] == 5);
 	assert_int_equal(report_pick_peers(list, 7, r, ids, 1), 1);
+	/* quick and fake-timer runs are never picked: the next ok run of that
+	 * device is; and a fake-timer run gets no peers */
+	const struct results_run_summary list2[] = {
+		{ .id = 9, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA H200" },
+		{ .id = 8, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100", .quick = true },
+		{ .id = 7, .status = "ok", .scenario_name = "smoke", .device = "CPU fake", .fake_timer = true },
+		{ .id = 6, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100" },
+	};
+	assert_int_equal(report_pick_peers(list2, 4, r, ids, 8), 1);
+	assert_true(ids[0] == 6);
+	r->fake_timer = true;
+	assert_int_equal(report_pick_peers(list2, 4, r, ids, 8), 0);
+
 	char buf[64];
 	report_default_dir(42, buf, sizeof buf);
 	assert_string_equal(buf, "reports/run-42");
+	int64_t three[3] = { 4, 7, 12 };
+	report_default_dir_runs(three, 3, buf, sizeof buf);
+	assert_string_equal(buf, "reports/runs-4-7-12");
+	report_default_dir_runs(three, 1, buf, sizeof buf);
+	assert_string_equal(buf, "reports/run-4");
 	results_run_free(r);
 }
 
@@ -414,6 +511,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_gnuplot, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_no_model_and_no_profile, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_refuses_unfinished_run, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_sweeps_bandwidth_per_gpu, make_dir, remove_dir),
 		cmocka_unit_test(test_pick_peers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
