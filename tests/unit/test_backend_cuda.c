@@ -294,6 +294,22 @@ static void test_gpu_describe_and_copy(void **state)
 	backend_cuda_ops->close(b);
 }
 
+/* --device past the device count is bad usage (exit 2), not a device
+ * failure, and names the index and the count. */
+static void test_gpu_bad_device_index(void **state)
+{
+	struct bk_options o = {.l2_flush = false, .launch_gaps = SCENARIO_GAPS_INCLUDE, .cupti = false, .device_index = 4096};
+	struct backend *b = NULL;
+	struct ab_diag d = {{0}};
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	assert_int_equal(backend_cuda_ops->open(&b, &o, &d), AB_ERR_USAGE);
+	assert_null(b);
+	assert_non_null(strstr(d.msg, "--device 4096: no such cuda device, the driver reports "));
+	assert_non_null(strstr(d.msg, "CUDA_VISIBLE_DEVICES renumbers them"));
+}
+
 /* Launch gaps hidden, L2 flushed, CUPTI on: every tiny launch of a
  * measured sample is attributed to it, and nothing else is. */
 static void test_gpu_hide_flush_cupti(void **state)
@@ -394,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_cupti_bogus_path),
 		cmocka_unit_test(test_cupti_start_without_driver),
 		cmocka_unit_test(test_gpu_describe_and_copy),
+		cmocka_unit_test(test_gpu_bad_device_index),
 		cmocka_unit_test(test_gpu_without_cupti),
 		cmocka_unit_test(test_gpu_hide_flush_cupti),
 		cmocka_unit_test(test_gpu_include_noflush),
