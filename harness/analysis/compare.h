@@ -20,7 +20,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 /* One set of constants for every printer and the gate, so that the same
  * samples give the same interval and verdict everywhere. */

@@ -14,7 +14,7 @@
 
 #include "print/md.h"
 #include "analysis/summary.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 static enum ab_rc check_status(const struct results_run *r, const char *what, struct ab_diag *d)
 {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "common/results.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 #define SUMMARY_BOOTSTRAP_RESAMPLES 2000
 #define SUMMARY_BOOTSTRAP_SEED 0x5eed2026u

@@ -19,7 +19,7 @@
 #include "print/md.h"
 #include "analysis/summary.h"
 #include "print/plot.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 #define STEM_MAX 64
 #define SEGMENT_NAME_MAX 48

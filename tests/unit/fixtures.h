@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "common/results.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 /* ---- a run on a deterministic fake timer ----
  *

@@ -35,7 +35,7 @@
 #include <cmocka.h>
 
 #include "analysis/gate.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 #include "fixtures.h"
 
 

@@ -34,7 +34,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cupti.h"
 #include "backend/cuda/nvml.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 #define CUDA_SPIN_TIMEOUT_NS 1000000000ull /* 1 s: far beyond any sample's queueing time */
 #define CUDA_PROBE_WINDOW_NS 4000u         /* per probe; a 1 us timer tick keeps the error near 1% */
