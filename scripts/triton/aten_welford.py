@@ -143,3 +143,83 @@ def stats_tail(sigma2, n, eps):
     """rstd from the folded sigma2: rsqrt.approx(sigma2 / N + eps), N a float."""
     var = tl.math.div_rn(sigma2, tl.full(sigma2.shape, 0.0, tl.float32) + n)
     return rsqrt_approx(var + eps)
+
+
+# ---- real warp shuffles ------------------------------------------------------
+#
+# The split-based folds above are exact whatever layout Triton picks, but
+# Triton tends to pick replicated layouts for a tree's tail (every thread
+# holding every remaining state), which costs registers. The folds below use
+# the shuffles aten uses, as inline PTX on a [128] state tensor whose
+# element t must live in lane t % 32 (of warp t // 32, or in a register
+# holding the same lane): the layout Triton gives the slices of the [128, 4]
+# load tile. That is a property of the compiled kernel, not of the language,
+# so export.py's byte check against PyTorch is what proves each build.
+
+
+@triton.jit
+def shfl_down(x, OFFSET: tl.constexpr):
+    """__shfl_down_sync(0xffffffff, x, OFFSET, 32) on each element of a float tensor."""
+    off = tl.full(x.shape, OFFSET, tl.int32)
+    y = tl.inline_asm_elementwise("shfl.sync.down.b32 $0, $1, $2, 31, 0xffffffff;", "=r,r,r",
+                                  [x.to(tl.int32, bitcast=True), off], dtype=tl.int32, is_pure=True, pack=1)
+    return y.to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def shfl_lane0(x):
+    """__shfl_sync(0xffffffff, x, 0, 32): lane 0's value in every lane."""
+    y = tl.inline_asm_elementwise("shfl.sync.idx.b32 $0, $1, 0, 31, 0xffffffff;", "=r,r",
+                                  [x.to(tl.int32, bitcast=True)], dtype=tl.int32, is_pure=True, pack=1)
+    return y.to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def warp_results(x):
+    """[128] with lane 0 of each warp holding its warp's result -> [4]: lane
+    0's value broadcast in its warp, then the max of 32 equal values (exact,
+    -0 and NaN included: every operand is the same bits)."""
+    return tl.max(tl.reshape(shfl_lane0(x), (4, 32)), axis=1)
+
+
+@triton.jit
+def _shfl_level_uniform(m, s, c, OFFSET: tl.constexpr):
+    """One shuffle-down level: each lane combines its state with lane + OFFSET's."""
+    return combine_uniform(m, s, shfl_down(m, OFFSET), shfl_down(s, OFFSET), c, c)
+
+
+@triton.jit
+def _shfl_level(m, s, c, OFFSET: tl.constexpr):
+    return combine(m, s, c, shfl_down(m, OFFSET), shfl_down(s, OFFSET), shfl_down(c, OFFSET))
+
+
+@triton.jit
+def fold_block_shfl_uniform(m, s, c):
+    """aten's compute_stats fold of a (32, 4) block, every thread's count the
+    scalar c: shuffle-down levels 16..1 in each warp, then warps 0,1 take
+    2,3 and warp 0 takes 1. m, s: [128]. Returns [1, 1] mean and sigma2."""
+    m, s = _shfl_level_uniform(m, s, c, 16)
+    m, s = _shfl_level_uniform(m, s, 2.0 * c, 8)
+    m, s = _shfl_level_uniform(m, s, 4.0 * c, 4)
+    m, s = _shfl_level_uniform(m, s, 8.0 * c, 2)
+    m, s = _shfl_level_uniform(m, s, 16.0 * c, 1)
+    m = tl.reshape(warp_results(m), (1, 4))
+    s = tl.reshape(warp_results(s), (1, 4))
+    m, s = fold_half_uniform(m, s, 32.0 * c, 1, 4)
+    return fold_half_uniform(m, s, 64.0 * c, 1, 2)
+
+
+@triton.jit
+def fold_block_shfl(m, s, c):
+    """fold_block_shfl_uniform() with a count per thread (c: [128])."""
+    m, s, c = _shfl_level(m, s, c, 16)
+    m, s, c = _shfl_level(m, s, c, 8)
+    m, s, c = _shfl_level(m, s, c, 4)
+    m, s, c = _shfl_level(m, s, c, 2)
+    m, s, c = _shfl_level(m, s, c, 1)
+    m = tl.reshape(warp_results(m), (1, 4))
+    s = tl.reshape(warp_results(s), (1, 4))
+    c = tl.reshape(warp_results(c), (1, 4))
+    m, s, c = fold_half(m, s, c, 1, 4)
+    m, s, c = fold_half(m, s, c, 1, 2)
+    return m, s

@@ -24,7 +24,7 @@ ln_modulate_welford: aten's vectorized_layer_norm_kernel statistics: 128
 import triton
 import triton.language as tl
 
-from aten_welford import fold_half, fold_half_uniform, fold_warp, fold_warp_uniform, online, split4, stats_tail
+from aten_welford import fold_block_shfl, fold_block_shfl_uniform, fold_half, fold_warp, online, split4, stats_tail
 
 PARAMS = ("x", "scale", "shift", "out", "T", "N", "eps")
 
@@ -59,23 +59,18 @@ def ln_modulate_naive(x, scale, shift, out, T, N, eps, BLOCK_N: tl.constexpr):
     tl.store(out + base + cols, o, mask=mask)
 
 
-@triton.jit(do_not_specialize=["T", "N"])
-def ln_modulate_welford(x, scale, shift, out, T, N, eps, ITERS: tl.constexpr):
-    """ITERS: vectors per aten thread at the largest N served (N <= 512 * ITERS)."""
-    TPB: tl.constexpr = 128
-    row = tl.program_id(0).to(tl.int64)
-    base = tl.multiple_of(row * N, 4)
-    pbase = tl.multiple_of((row // T) * N, 4)
+@triton.jit
+def _thread_welford(x, base, nvec, ITERS: tl.constexpr, TPB: tl.constexpr):
+    """Pass 1: aten thread t folds vector j * 128 + t, its 4 values in order,
+    for j < ITERS. An active thread's count before vector j is 4 j, so the
+    reciprocals are constants: 1.0 / k is rounded to double, then to float,
+    which for k < 2^28 is the correctly rounded float reciprocal aten
+    computes. Returns the [128] (mean, sigma2, count) states."""
     t = tl.arange(0, TPB)
     e = tl.arange(0, 4)
-    nvec = N // 4
     mean = tl.zeros((TPB, ), tl.float32)
     sigma2 = tl.zeros((TPB, ), tl.float32)
     count = tl.zeros((TPB, ), tl.float32)
-    # Pass 1: thread t folds vector j * 128 + t, its 4 values in order. An
-    # active thread's count before vector j is 4 j, so the reciprocals are
-    # constants: 1.0 / k is rounded to double, then to float, which for
-    # k < 2^28 is the correctly rounded float reciprocal aten computes.
     for j in tl.static_range(ITERS):
         vec = j * TPB + t
         act = vec < nvec
@@ -86,20 +81,14 @@ def ln_modulate_welford(x, scale, shift, out, T, N, eps, ITERS: tl.constexpr):
         mean, sigma2 = online(v2, mean, sigma2, tl.full((TPB, ), 1.0 / (4 * j + 3), tl.float32), act)
         mean, sigma2 = online(v3, mean, sigma2, tl.full((TPB, ), 1.0 / (4 * j + 4), tl.float32), act)
         count = tl.where(act, 4.0 * j + 4.0, count)
-    # Each warp's shuffle-down fold, then warps 0,1 take 2,3 and warp 0 takes 1.
-    if nvec % TPB == 0:
-        # Every aten thread holds nvec / 128 vectors: all counts are equal,
-        # so the fold's reciprocals are scalars (same roundings, less work).
-        c0 = (nvec // TPB * 4).to(tl.float32)
-        m, s = fold_warp_uniform(tl.reshape(mean, (4, 32)), tl.reshape(sigma2, (4, 32)), c0, 4)
-        m, s = fold_half_uniform(tl.reshape(m, (1, 4)), tl.reshape(s, (1, 4)), 32.0 * c0, 1, 4)
-        m, s = fold_half_uniform(m, s, 64.0 * c0, 1, 2)
-    else:
-        m, s, c = fold_warp(tl.reshape(mean, (4, 32)), tl.reshape(sigma2, (4, 32)), tl.reshape(count, (4, 32)), 4)
-        m, s, c = fold_half(tl.reshape(m, (1, 4)), tl.reshape(s, (1, 4)), tl.reshape(c, (1, 4)), 1, 4)
-        m, s, c = fold_half(m, s, c, 1, 2)
-    rstd = stats_tail(s, N.to(tl.float32), eps)  # [1, 1]
-    # Pass 2: rstd * (x - mean), then the chain (the row comes back from L1/L2).
+    return mean, sigma2, count
+
+
+@triton.jit
+def _normalize_modulate(x, scale, shift, out, base, pbase, nvec, m, rstd, ITERS: tl.constexpr, TPB: tl.constexpr):
+    """Pass 2: rstd * (x - mean), then the chain (the row comes back from L1/L2)."""
+    t = tl.arange(0, TPB)
+    e = tl.arange(0, 4)
     for j in tl.static_range(ITERS):
         vec = j * TPB + t
         act = (vec < nvec)[:, None]
@@ -108,6 +97,45 @@ def ln_modulate_welford(x, scale, shift, out, T, N, eps, ITERS: tl.constexpr):
         ln = (rstd * (v - m)).to(tl.bfloat16)
         o = _modulate(ln, scale + pbase, shift + pbase, offs, act)
         tl.store(out + base + offs, o, mask=act)
+
+
+@triton.jit(do_not_specialize=["T", "N"])
+def ln_modulate_welford(x, scale, shift, out, T, N, eps, ITERS: tl.constexpr):
+    """ITERS: vectors per aten thread at the largest N served (N <= 512 * ITERS).
+    The fold by tl.split levels: exact whatever layout Triton picks."""
+    TPB: tl.constexpr = 128
+    row = tl.program_id(0).to(tl.int64)
+    base = tl.multiple_of(row * N, 4)
+    pbase = tl.multiple_of((row // T) * N, 4)
+    nvec = N // 4
+    mean, sigma2, count = _thread_welford(x, base, nvec, ITERS, TPB)
+    # Each warp's shuffle-down fold, then warps 0,1 take 2,3 and warp 0 takes 1.
+    m, s, c = fold_warp(tl.reshape(mean, (4, 32)), tl.reshape(sigma2, (4, 32)), tl.reshape(count, (4, 32)), 4)
+    m, s, c = fold_half(tl.reshape(m, (1, 4)), tl.reshape(s, (1, 4)), tl.reshape(c, (1, 4)), 1, 4)
+    m, s, c = fold_half(m, s, c, 1, 2)
+    rstd = stats_tail(s, N.to(tl.float32), eps)  # [1, 1]
+    _normalize_modulate(x, scale, shift, out, base, pbase, nvec, m, rstd, ITERS, TPB)
+
+
+@triton.jit(do_not_specialize=["T", "N"])
+def ln_modulate_welford_shfl(x, scale, shift, out, T, N, eps, ITERS: tl.constexpr):
+    """ln_modulate_welford with the lane fold made of real shuffles
+    (aten_welford.fold_block_shfl*): exact only while the states keep
+    aten's thread-to-lane mapping, which export.py's byte check proves per
+    build. When every aten thread has the same count (N % 512 == 0) the
+    fold's reciprocals are scalars."""
+    TPB: tl.constexpr = 128
+    row = tl.program_id(0).to(tl.int64)
+    base = tl.multiple_of(row * N, 4)
+    pbase = tl.multiple_of((row // T) * N, 4)
+    nvec = N // 4
+    mean, sigma2, count = _thread_welford(x, base, nvec, ITERS, TPB)
+    if nvec % TPB == 0:
+        m, s = fold_block_shfl_uniform(mean, sigma2, (nvec // TPB * 4).to(tl.float32))
+    else:
+        m, s = fold_block_shfl(mean, sigma2, count)
+    rstd = stats_tail(s, N.to(tl.float32), eps)  # [1, 1]
+    _normalize_modulate(x, scale, shift, out, base, pbase, nvec, m, rstd, ITERS, TPB)
 
 
 def variants(n_max=4096):
@@ -121,6 +149,9 @@ def variants(n_max=4096):
         "ln_modulate_welford": dict(kernel=ln_modulate_welford, constexprs=dict(ITERS=iters),
                                     options=dict(num_warps=4, enable_fp_fusion=False),
                                     n_max=iters * 4 * ATEN_THREADS, exact=True),
+        "ln_modulate_welford_shfl": dict(kernel=ln_modulate_welford_shfl, constexprs=dict(ITERS=iters),
+                                         options=dict(num_warps=4, enable_fp_fusion=False),
+                                         n_max=iters * 4 * ATEN_THREADS, exact=True),
     }
 
 
