@@ -221,6 +221,32 @@ def eval_grid(expr, vals):
     return int(eval(expr.replace("/", "//"), {"__builtins__": {}}, env))
 
 
+# ---- the scenarios that run the exports ------------------------------------
+
+
+def check_scenario(path, entry):
+    """scenarios/triton_glm/NAME.ini against the manifest entry: its [arm
+    NAME] must point at NAME.json and give the same grid and params. Returns
+    a list of problems (empty when it matches)."""
+    import configparser
+    if not os.path.exists(path):
+        return [f"{path}: missing"]
+    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), interpolation=None)
+    cp.read(path)
+    sec = "arm " + entry["name"]
+    if sec not in cp:
+        return [f"{path}: no [{sec}]"]
+    arm, bad = cp[sec], []
+    norm = lambda t: ",".join(p.strip() for p in t.split(","))
+    if os.path.basename(arm.get("triton", "")) != entry["json"]:
+        bad.append(f"{path}: [{sec}] triton = {arm.get('triton')}, the export is {entry['json']}")
+    if norm(arm.get("grid", "")) != norm(entry["grid"]):
+        bad.append(f"{path}: [{sec}] grid = {arm.get('grid')}, the kernel needs {entry['grid']}")
+    if norm(arm.get("params", "")) != norm(", ".join(entry["params"])):
+        bad.append(f"{path}: [{sec}] params = {arm.get('params')}, the kernel takes {', '.join(entry['params'])}")
+    return bad
+
+
 # ---- timing ------------------------------------------------------------------
 
 
@@ -361,6 +387,9 @@ def main():
                 failures += 1
                 continue
             manifest.append({k: v for k, v in entry.items() if k != "dir"})
+            for problem in check_scenario(os.path.join(REPO, "scenarios", "triton_glm", name + ".ini"), entry):
+                print(f"export: {problem}", flush=True)
+                failures += 1
             all_rows += rows
             failures += sum(1 for r in rows if r.get("driver_differing", 1) != 0)
             failures += sum(1 for r in rows if spec["exact"] and r["differing"] != 0)

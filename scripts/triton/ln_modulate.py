@@ -19,7 +19,13 @@ ln_modulate_welford: aten's vectorized_layer_norm_kernel statistics: 128
     aten threads (a tensor axis of 128), thread t folding its vectors t,
     t + 128, ... element by element (Welford), the shuffle-down fold of each
     warp's 32 lanes, the fold of the 4 warps, rsqrt.approx; then the chain.
-    Compiled with enable_fp_fusion=False (aten_welford.py says why).
+    Compiled with enable_fp_fusion=False (aten_welford.py says why). The
+    tree is made of tl.split levels: exact whatever layout Triton picks,
+    slow (Triton replicates the tree's tail in every thread: 179 registers).
+ln_modulate_welford_shfl: the same, the lane levels done by warp shuffles
+    (inline PTX): 56 registers, 2.2x faster; exact while Triton keeps aten's
+    thread-to-lane mapping, which export.py's byte check proves per build.
+Launch configurations: docs/PERF_NOTES.md, "Triton kernels".
 """
 import triton
 import triton.language as tl
