@@ -6,14 +6,20 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 struct bandwidth_ref bandwidth_copy(const struct results_run *r, const struct profile *p)
 {
-	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0)
-		return (struct bandwidth_ref){ r->device.copy_gbps, BANDWIDTH_MEASURED };
-	if (p && isfinite(p->dram_gbps) && p->dram_gbps > 0)
-		return (struct bandwidth_ref){ p->dram_gbps, BANDWIDTH_PROFILE };
-	return (struct bandwidth_ref){ NAN, BANDWIDTH_NONE };
+	struct bandwidth_ref ref = { NAN, BANDWIDTH_NONE, "" };
+	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
+		ref.gbps = r->device.copy_gbps;
+		ref.source = BANDWIDTH_MEASURED;
+	} else if (p && isfinite(p->dram_gbps) && p->dram_gbps > 0) {
+		ref.gbps = p->dram_gbps;
+		ref.source = BANDWIDTH_PROFILE;
+		snprintf(ref.profile, sizeof ref.profile, "%s", p->name);
+	}
+	return ref;
 }
 
 struct bandwidth_ref bandwidth_copy_lookup(const struct results_run *r)

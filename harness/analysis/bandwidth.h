@@ -33,6 +33,7 @@ enum bandwidth_source {
 struct bandwidth_ref {
 	double gbps; /* NAN when source is BANDWIDTH_NONE */
 	enum bandwidth_source source;
+	char profile[64]; /* BANDWIDTH_PROFILE: the profile's name */
 };
 
 struct bandwidth_arm {

@@ -2,19 +2,19 @@
  * cmd_report.c - `abbench report [RUN...] [--out DIR]`: a run as markdown
  * with gnuplot charts (report.c), by default in reports/run-ID/.
  *
- * Besides the run it loads the device profile (for the drift verdict and
- * the copy bandwidth when the run measured none) and its peers, the runs
- * set beside it per GPU: the other runs named on the command line (runs
- * of the same scenario, quick and fake-timer ones included since they were
- * named), else the newest 'ok' run of the same scenario on every other
- * device (never a quick or fake-timer one). A missing profile or gnuplot
- * is a warning, not a failure: the report is still written and says what
- * is missing.
+ * Besides the run it loads the device profile (for the drift verdict) and
+ * its peers, the runs set beside it per GPU: the other runs named on the
+ * command line (runs of the same scenario, quick and fake-timer ones
+ * included since they were named), else the newest 'ok' run of the same
+ * scenario on every other device (never a quick or fake-timer one). Every
+ * run is summarised once. A missing profile or gnuplot is a warning, not a
+ * failure: the report is still written and says what is missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -24,17 +24,21 @@
 
 #define MAX_RUNS 16
 
+/* The runs: run[0] is reported, the others are its peers. */
 struct runs {
-	struct results_run *run[MAX_RUNS]; /* run[0] is reported, the others are its peers */
-	int n;
+	struct results_run *run[MAX_RUNS];
+	struct summary_run sum[MAX_RUNS];
+	const struct summary_run *ptr[MAX_RUNS];
+	int n, n_summed;
 	bool named;                        /* peers named on the command line */
 };
 
 static void runs_free(struct runs *p)
 {
+	for (int i = 0; i < p->n_summed; i++)
+		summary_free(&p->sum[i]);
 	for (int i = 0; i < p->n; i++)
 		results_run_free(p->run[i]);
-	p->n = 0;
 }
 
 /* The newest 'ok' run of run[0]'s scenario on each other device. */
@@ -71,7 +75,8 @@ static enum ab_rc check_named(const struct runs *p, int i, struct ab_diag *d)
 	return AB_OK;
 }
 
-/* The runs named (or the newest one), then the peers picked for it. */
+/* The runs named (or the newest one), the peers picked for it, and every
+ * run's summary. */
 static enum ab_rc load_runs(struct store *st, const char *const *pos, int n_pos, struct runs *p, struct ab_diag *d)
 {
 	enum ab_rc rc = AB_OK;
@@ -81,6 +86,11 @@ static enum ab_rc load_runs(struct store *st, const char *const *pos, int n_pos,
 	p->named = p->n > 1;
 	if (!rc && !p->named)
 		rc = pick_peers(st, p, d);
+	for (int i = 0; !rc && i < p->n; i++)
+		if (!(rc = summary_compute(p->run[i], SUMMARY_FULL, &p->sum[i], d))) {
+			p->ptr[i] = &p->sum[i];
+			p->n_summed++;
+		}
 	return rc;
 }
 
@@ -103,15 +113,15 @@ static const struct profile *find_profile(const struct results_run *r, struct pr
 	return buf;
 }
 
-static enum ab_rc make_report(const struct runs *p, const char *out, bool no_plots, struct ab_diag *d)
+static enum ab_rc write_report(const struct runs *p, const char *out, bool no_plots, struct ab_diag *d)
 {
+	const struct results_run *r = p->run[0];
 	struct profile prof;
 	struct report_outcome res;
 	char dir[4096], note[600] = "";
 	int64_t ids[MAX_RUNS];
-	struct results_run *r = p->run[0];
-	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), NULL,
-				 (const struct results_run *const *)p->run + 1, p->n - 1, no_plots, p->named };
+	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), NULL, p->ptr + 1, p->n - 1,
+				    no_plots, p->named };
 	o.profile_note = note[0] ? note : NULL;
 	if (!out) {
 		for (int i = 0; i < p->n; i++)
@@ -119,7 +129,7 @@ static enum ab_rc make_report(const struct runs *p, const char *out, bool no_plo
 		report_default_dir_runs(ids, p->named ? p->n : 1, dir, sizeof dir);
 		o.out_dir = dir;
 	}
-	enum ab_rc rc = report_write(r, &o, &res, d);
+	enum ab_rc rc = report_write(&p->sum[0], &o, &res, d);
 	if (!rc && res.plots_skipped && !no_plots)
 		ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", res.plots_note);
 	if (!rc && res.n_plot_failures)
@@ -157,14 +167,17 @@ int cmd_report(int argc, char **argv)
 
 	struct ab_diag d;
 	struct store *st;
-	struct runs p = { .n = 0 };
+	struct runs *p = calloc(1, sizeof *p);
+	if (!p)
+		return cli_exit_rc(ab_fail(&d, AB_ERR_NOMEM, "out of memory"), &d, "report");
 	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
 	if (!rc) {
-		rc = load_runs(st, pos, n_pos, &p, &d);
+		rc = load_runs(st, pos, n_pos, p, &d);
 		store_close(st);
 	}
 	if (!rc)
-		rc = make_report(&p, out, no_plots, &d);
-	runs_free(&p);
+		rc = write_report(p, out, no_plots, &d);
+	runs_free(p);
+	free(p);
 	return cli_exit_rc(rc, &d, "report");
 }

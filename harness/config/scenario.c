@@ -292,12 +292,8 @@ static enum ab_rc set_description(struct pctx *c, const struct key_def *k, void 
 
 static enum ab_rc set_backend(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	static const char *const words[] = { "auto", "cpu", "cuda", NULL };
-	static const enum scenario_backend map[] = { SCENARIO_BACKEND_AUTO, SCENARIO_BACKEND_CPU, SCENARIO_BACKEND_CUDA };
-	int i = word_index(words, val);
-	if (i < 0)
-		return word_err(c, k->name, val, words);
-	*(enum scenario_backend *)field = map[i];
+	if (!backend_choice_parse(val, field))
+		return word_err(c, k->name, val, backend_choice_names);
 	return AB_OK;
 }
 
@@ -326,11 +322,11 @@ static enum ab_rc set_bracket(struct pctx *c, const struct key_def *k, void *fie
 static enum ab_rc set_gaps(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
 	static const char *const words[] = { "include", "hide", NULL };
-	static const enum scenario_launch_gaps map[] = { SCENARIO_GAPS_INCLUDE, SCENARIO_GAPS_HIDE };
+	static const enum backend_launch_gaps map[] = { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 	int i = word_index(words, val);
 	if (i < 0)
 		return word_err(c, k->name, val, words);
-	*(enum scenario_launch_gaps *)field = map[i];
+	*(enum backend_launch_gaps *)field = map[i];
 	return AB_OK;
 }
 
@@ -1070,7 +1066,7 @@ static void default_name(struct scenario *s)
 
 static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 {
-	s->backend = SCENARIO_BACKEND_AUTO;
+	s->backend = BACKEND_AUTO;
 	strcpy(s->dtype, "bf16");
 	strcpy(s->bracket, "ABA");
 	s->seed = 1;
@@ -1078,7 +1074,7 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005,
 					     .noise = SCENARIO_NOISE_MEDIAN };
 	s->l2_flush = true;
-	s->launch_gaps = SCENARIO_GAPS_INCLUDE;
+	s->launch_gaps = BACKEND_GAPS_INCLUDE;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");
 	s->steps = 1;
@@ -1269,16 +1265,6 @@ enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct a
 const char *scenario_noise_str(enum scenario_noise n)
 {
 	return n == SCENARIO_NOISE_MEAN ? "mean" : "median";
-}
-
-const char *scenario_backend_str(enum scenario_backend b)
-{
-	switch (b) {
-	case SCENARIO_BACKEND_AUTO: return "auto";
-	case SCENARIO_BACKEND_CPU: return "cpu";
-	case SCENARIO_BACKEND_CUDA: return "cuda";
-	}
-	return "unknown";
 }
 
 const char *scenario_dist_str(enum scenario_dist dist)

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "common/diag.h"
 #include "kernels/site.h"
 
@@ -38,16 +39,12 @@
 #define SCENARIO_SWEEP_MAX 64    /* values of one swept dimension */
 #define SCENARIO_CASES_MAX 1024  /* cases of a scenario, sweeps expanded */
 
-enum scenario_backend { SCENARIO_BACKEND_AUTO, SCENARIO_BACKEND_CPU, SCENARIO_BACKEND_CUDA };
-
 enum scenario_dist {
 	SCENARIO_DIST_NORMAL,   /* input_mean + input_std * N(0,1) */
 	SCENARIO_DIST_UNIFORM,  /* uniform in [input_low, input_high) */
 	SCENARIO_DIST_CONSTANT, /* every element input_value */
 	SCENARIO_DIST_SPECIAL,  /* normal, with NaN, +-Inf, bf16 subnormals, +-max finite injected */
 };
-
-enum scenario_launch_gaps { SCENARIO_GAPS_INCLUDE, SCENARIO_GAPS_HIDE };
 
 /* The stopping rule's noise (stopping.h): the relative half-width of the
  * median's confidence interval (the default), or stdev / mean (the rule
@@ -92,13 +89,13 @@ struct scenario {
 	char hash[65];      /* sha256 hex of text */
 	char name[SCENARIO_NAME_MAX];
 	char description[256];
-	enum scenario_backend backend;
+	enum backend_choice backend;
 	char dtype[8];      /* "bf16" */
 	char bracket[SCENARIO_BRACKET_MAX + 1];
 	uint64_t seed;
 	struct scenario_sampling sampling;
 	bool l2_flush;
-	enum scenario_launch_gaps launch_gaps;
+	enum backend_launch_gaps launch_gaps;
 	char arm_a[32], arm_b[32]; /* variant names */
 	int steps, forwards_per_step;
 	int n_cases;
@@ -123,7 +120,6 @@ enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct a
 
 const char *scenario_noise_str(enum scenario_noise n);
 
-const char *scenario_backend_str(enum scenario_backend b);
 const char *scenario_dist_str(enum scenario_dist d);
 /* "normal(mean=0,std=1)" and the like, for the store and reports. */
 void scenario_input_describe(const struct scenario_input *in, char *buf, size_t len);

@@ -7,19 +7,28 @@
  *   case,site,shape,dtype,arm,slot,samples,median_ns,p10_ns,p90_ns,md5,
  *   bit_exact,variant,eps,input,stopping_reason,discarded,noise,mean_ns,min_ns,
  *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id,
- *   sweep,axis,axis_value,bytes,gbps,pct_copy
+ *   arm_samples,arm_median_ns,arm_p10_ns,arm_p90_ns,speedup,speedup_low,
+ *   speedup_high,drift,case_bit_exact,sweep,axis,axis_value,bytes,gbps,pct_copy
  *
- * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
- * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by
- * '+' in tensor order; bit_exact and ref_ok are 1 only when they hold for
- * every output, mismatches is their sum, max_abs_err and max_err_ratio the
- * largest. A slot without outputs leaves those fields empty.
+ * The columns up to run_id are the slot's; the last nine are its case's
+ * figures from the summary (analysis/summary.h), the same numbers show and
+ * report print: arm_* the row's arm, all its slots pooled (count, median,
+ * p10, p90); speedup = median(A) / median(B) with its 95% bootstrap
+ * interval; drift the largest |A_k - A1| / A1 (empty under two A slots);
+ * case_bit_exact 1 when every output of every slot of the case is
+ * byte-equal to the first A slot's (empty without outputs).
  *
  * sweep, axis and axis_value name the swept [case] a case was expanded from
  * and its value there (empty when not swept). bytes is what the slot's arm
  * moves (analysis/bandwidth.h), gbps that over the slot's median_ns, and
  * pct_copy that as a percentage of the device's copy bandwidth (the run's
  * measured one, else its profile's); empty when unknown.
+ *
+ * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
+ * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by
+ * '+' in tensor order; bit_exact and ref_ok are 1 only when they hold for
+ * every output, mismatches is their sum, max_abs_err and max_err_ratio the
+ * largest. A slot without outputs leaves those fields empty.
  *
  * Numbers: integers as integers; reals in the shortest of %.15g, %.16g,
  * %.17g that reads back (strtod) to the same double, so values round-trip
@@ -31,12 +40,12 @@
 #ifndef AB_EXPORT_CSV_H
 #define AB_EXPORT_CSV_H
 
+#include "analysis/summary.h"
 #include "common/diag.h"
-#include "common/results.h"
 
-/* Writes r to path ("-" or NULL: stdout). A file is written under a
+/* Writes the run of s to path ("-" or NULL: stdout). A file is written under a
  * temporary name in the same directory and renamed into place at the end,
  * so a failed export never leaves a partial file (nor the temporary). */
-enum ab_rc export_csv_write(const struct results_run *r, const char *path, struct ab_diag *d);
+enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d);
 
 #endif

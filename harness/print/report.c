@@ -1,11 +1,11 @@
 /*
  * report.c - the markdown report of one run and its gnuplot charts.
  *
- * Three phases: derive the per-case numbers once (pooled arm medians,
- * speedup interval, drift, bit-exactness), write and draw the charts (so
- * the text knows which PNGs exist), then print the sections in order. The
- * numbers in the text are the stored slot statistics or come from
- * compare.c and stats.c, so report, compare and gate agree to the digit.
+ * Two phases: write and draw the charts (so the text knows which PNGs
+ * exist), then print the sections in order. Every figure comes from the
+ * run's summary (analysis/summary.h: pooled arm medians, speedup interval,
+ * drift, exactness, kernels per arm, projection) or is a stored slot
+ * figure, so report, show, export, compare and gate agree to the digit.
  */
 #include "print/report.h"
 
@@ -15,12 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/bandwidth.h"
 #include "analysis/compare.h"
-#include "print/md.h"
 #include "analysis/summary.h"
+#include "print/md.h"
 #include "print/plot.h"
-#include "analysis/stats.h"
 
 #define STEM_MAX 64
 #define SEGMENT_NAME_MAX 48
@@ -31,41 +29,12 @@ struct plot_ref {
 	char note[300];
 };
 
-/* The figures of one case in one run (this run or a peer). */
-struct point {
-	bool present;                      /* the run has the case */
-	struct compare_arm a, b;           /* pooled arm summaries */
-	struct stats_interval med_a, med_b; /* the medians' 95% distribution-free intervals */
-	struct stats_interval speedup;     /* median(A) / median(B), bootstrap */
-	struct bandwidth_arm bw_a, bw_b;   /* against the run's copy bandwidth */
-};
-
-/* A run of the report and the copy bandwidth its figures are held against:
- * series 0 is the reported run, the others its peers (one per GPU). */
-struct series {
-	const struct results_run *run;
-	struct bandwidth_ref copy;
-	char name[160];                    /* "NVIDIA H200 (run 3)" */
-};
-
+/* A case's summary and its charts. */
 struct case_info {
+	const struct summary_case *s;
 	const struct results_case *c;
-	struct point p;
-	double floor_ns;              /* bytes_min / copy bandwidth */
-	double drift;                 /* max over later A slots of |Ak - A1| / A1 */
-	int n_outputs, n_not_exact;
 	char stem[STEM_MAX];
 	struct plot_ref kernels, samples;
-};
-
-/* The kernels of one arm of a case, merged over its slots by name. */
-struct arm_kernels {
-	int n;
-	struct results_kernel *k;
-	int n_samples;
-	double wall_ns;   /* sum of the samples: the window */
-	double kernel_ns; /* sum of every kernel's total self-time */
-	int64_t bad;
 };
 
 /* The cases one [case] was swept into, ascending along its axis. */
@@ -77,13 +46,15 @@ struct sweep_info {
 };
 
 struct rpt {
+	const struct summary_run *S;
 	const struct results_run *run;
 	const struct report_options *o;
 	struct report_outcome *out;
 	int n;
 	struct case_info *ci;
-	int n_ser;
-	struct series *ser;
+	int n_ser;                    /* series: this run, then its peers (one per GPU) */
+	const struct summary_run **ser;
+	char (*ser_name)[160];        /* "NVIDIA H200 (run 3)" */
 	int n_sweeps;
 	struct sweep_info *sw;
 	struct plot_ref speedup;
@@ -92,74 +63,7 @@ struct rpt {
 };
 
 /* ------------------------------------------------------------------ */
-/* per-case numbers                                                    */
-
-/* Every figure of case c in a run whose copy bandwidth is copy. */
-static enum ab_rc point_of(const struct results_case *c, const struct bandwidth_ref *copy, struct point *pt,
-			   struct ab_diag *d)
-{
-	double *a = NULL, *b = NULL;
-	int na = 0, nb = 0;
-	enum ab_rc rc = compare_arm_samples(c, 'a', &a, &na, d);
-	if (rc == AB_OK)
-		rc = compare_arm_samples(c, 'b', &b, &nb, d);
-	if (rc == AB_OK) {
-		pt->present = true;
-		pt->a = compare_arm_summary(a, na);
-		pt->b = compare_arm_summary(b, nb);
-		pt->med_a = stats_median_ci(a, na, COMPARE_CI_LEVEL);
-		pt->med_b = stats_median_ci(b, nb, COMPARE_CI_LEVEL);
-		pt->speedup = stats_speedup_ci(a, na, b, nb, COMPARE_CI_LEVEL, COMPARE_RESAMPLES, COMPARE_SEED);
-		pt->bw_a = bandwidth_arm(c->bytes_a, pt->a.median_ns, copy);
-		pt->bw_b = bandwidth_arm(c->bytes_b, pt->b.median_ns, copy);
-	}
-	free(a);
-	free(b);
-	return rc;
-}
-
-static const struct results_case *case_named(const struct results_run *r, const char *name)
-{
-	for (int i = 0; i < r->n_cases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
-
-/* The figures of the case named name in series s (present false when
- * its run lacks the case). */
-static enum ab_rc series_point(const struct rpt *R, int s, const char *name, struct point *pt, struct ab_diag *d)
-{
-	const struct results_case *c = case_named(R->ser[s].run, name);
-	memset(pt, 0, sizeof *pt);
-	return c ? point_of(c, &R->ser[s].copy, pt, d) : AB_OK;
-}
-
-/* Series 0 is the run, held against its measured copy bandwidth or its
- * profile's; peers against theirs (bandwidth_copy_lookup). */
-static enum ab_rc make_series(struct rpt *R, struct ab_diag *d)
-{
-	R->n_ser = 1 + R->o->n_peers;
-	R->ser = calloc((size_t)R->n_ser, sizeof *R->ser);
-	if (!R->ser)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
-	for (int s = 0; s < R->n_ser; s++) {
-		struct series *x = &R->ser[s];
-		x->run = s ? R->o->peers[s - 1] : R->run;
-		x->copy = s ? bandwidth_copy_lookup(x->run) : bandwidth_copy(R->run, R->o->profile);
-		snprintf(x->name, sizeof x->name, "%s (run %lld)", x->run->device.name, (long long)x->run->id);
-	}
-	return AB_OK;
-}
-
-static void count_exact(const struct results_case *c, struct case_info *ci)
-{
-	for (int i = 0; i < c->n_slots; i++)
-		for (int k = 0; k < c->slots[i].n_outputs; k++) {
-			ci->n_outputs++;
-			ci->n_not_exact += !c->slots[i].outputs[k].bit_exact;
-		}
-}
+/* per-case chart names                                                */
 
 /* A file-name-safe stem for the case, unique among the first i cases. */
 static void make_stem(struct rpt *R, int i)
@@ -219,74 +123,35 @@ static enum ab_rc find_sweeps(struct rpt *R, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* Series 0 is the run, the others its peers, each named by its device. */
+static enum ab_rc make_series(struct rpt *R, struct ab_diag *d)
+{
+	R->n_ser = 1 + R->o->n_peers;
+	R->ser = calloc((size_t)R->n_ser, sizeof *R->ser);
+	R->ser_name = calloc((size_t)R->n_ser, sizeof *R->ser_name);
+	if (!R->ser || !R->ser_name)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
+	for (int s = 0; s < R->n_ser; s++) {
+		R->ser[s] = s ? R->o->peers[s - 1] : R->S;
+		snprintf(R->ser_name[s], sizeof R->ser_name[s], "%s (run %lld)", R->ser[s]->run->device.name,
+			 (long long)R->ser[s]->run->id);
+	}
+	return AB_OK;
+}
+
 static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
 {
-	R->n = R->run->n_cases;
+	R->n = R->S->n_cases;
 	R->ci = calloc((size_t)R->n + 1, sizeof *R->ci);
 	if (!R->ci)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
 	for (int i = 0; i < R->n; i++) {
-		struct case_info *ci = &R->ci[i];
-		ci->c = &R->run->cases[i];
-		enum ab_rc rc = point_of(ci->c, &R->ser[0].copy, &ci->p, d);
-		if (rc != AB_OK)
-			return rc;
-		ci->floor_ns = bandwidth_floor_ns(ci->c->bytes_min, &R->ser[0].copy);
-		ci->drift = summary_a_drift(ci->c);
-		count_exact(ci->c, ci);
+		R->ci[i].s = &R->S->cases[i];
+		R->ci[i].c = R->S->cases[i].c;
 		make_stem(R, i);
 	}
-	return find_sweeps(R, d);
-}
-
-/* ------------------------------------------------------------------ */
-/* kernels per arm                                                     */
-
-static int cmp_total_desc(const void *pa, const void *pb)
-{
-	const struct results_kernel *a = pa, *b = pb;
-	return (a->total_ns < b->total_ns) - (a->total_ns > b->total_ns);
-}
-
-static void merge_kernel(struct arm_kernels *ak, const struct results_kernel *k)
-{
-	for (int i = 0; i < ak->n; i++) {
-		struct results_kernel *m = &ak->k[i];
-		if (strcmp(m->name, k->name))
-			continue;
-		m->launches += k->launches;
-		m->total_ns += k->total_ns;
-		m->min_ns = fmin(m->min_ns, k->min_ns);
-		m->max_ns = fmax(m->max_ns, k->max_ns);
-		return;
-	}
-	ak->k[ak->n++] = *k;
-}
-
-static enum ab_rc arm_kernels(const struct results_case *c, char arm, struct arm_kernels *ak, struct ab_diag *d)
-{
-	int cap = 0;
-	memset(ak, 0, sizeof *ak);
-	for (int i = 0; i < c->n_slots; i++)
-		cap += c->slots[i].arm == arm ? c->slots[i].n_kernels : 0;
-	ak->k = calloc((size_t)cap + 1, sizeof *ak->k);
-	if (!ak->k)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory merging kernels of '%s'", c->name);
-	for (int i = 0; i < c->n_slots; i++) {
-		const struct results_slot *s = &c->slots[i];
-		if (s->arm != arm)
-			continue;
-		for (int j = 0; j < s->n_samples; j++)
-			ak->wall_ns += s->samples_ns[j];
-		ak->n_samples += s->n_samples;
-		ak->bad += s->kernel_records_bad;
-		for (int k = 0; k < s->n_kernels; k++)
-			merge_kernel(ak, &s->kernels[k]);
-	}
-	for (int i = 0; i < ak->n; i++)
-		ak->kernel_ns += ak->k[i].total_ns;
-	qsort(ak->k, (size_t)ak->n, sizeof *ak->k, cmp_total_desc);
-	return AB_OK;
+	enum ab_rc rc = make_series(R, d);
+	return rc == AB_OK ? find_sweeps(R, d) : rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -345,21 +210,18 @@ static void bars_free(struct bars_data *b)
 	free(b->series);
 }
 
-/* Fills column s of the bars from series s. */
-static enum ab_rc speedup_series(struct rpt *R, int s, int ns, struct bars_data *b, struct ab_diag *d)
+/* Fills column s of the bars from series s (this run or a peer). */
+static void speedup_series(struct rpt *R, int s, int ns, struct bars_data *b)
 {
-	b->series[s] = R->ser[s].name;
+	const struct summary_run *S = R->ser[s];
+	b->series[s] = R->ser_name[s];
 	for (int i = 0; i < R->n; i++) {
-		struct point pt;
+		const struct summary_case *c = summary_find(S, R->ci[i].c->name);
 		int k = i * ns + s;
-		enum ab_rc rc = series_point(R, s, R->ci[i].c->name, &pt, d);
-		if (rc != AB_OK)
-			return rc;
-		b->value[k] = pt.present ? pt.speedup.point : NAN;
-		b->low[k] = pt.present ? pt.speedup.low : NAN;
-		b->high[k] = pt.present ? pt.speedup.high : NAN;
+		b->value[k] = c ? c->speedup.point : NAN;
+		b->low[k] = c ? c->speedup.low : NAN;
+		b->high[k] = c ? c->speedup.high : NAN;
 	}
-	return AB_OK;
 }
 
 static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struct ab_diag *d)
@@ -374,10 +236,9 @@ static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struc
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	for (int i = 0; i < R->n; i++)
 		b->rows[i] = R->ci[i].c->name;
-	enum ab_rc rc = AB_OK;
-	for (int s = 0; rc == AB_OK && s < ns; s++)
-		rc = speedup_series(R, s, ns, b, d);
-	return rc;
+	for (int s = 0; s < ns; s++)
+		speedup_series(R, s, ns, b);
+	return AB_OK;
 }
 
 static enum ab_rc chart_speedup(struct rpt *R, struct ab_diag *d)
@@ -430,9 +291,9 @@ static void shorten(const char *name, char *buf, size_t len)
 		snprintf(buf, len, "%.*s...", (int)len - 4, name);
 }
 
-static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2], struct ab_diag *d)
+static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
 {
-	int cap = ak[0].n + ak[1].n + 1;
+	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
 	kc->full = calloc((size_t)cap, sizeof *kc->full);
 	kc->label = calloc((size_t)cap, sizeof *kc->label);
 	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
@@ -440,14 +301,14 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2],
 	if (!kc->full || !kc->label || !kc->buf || !kc->v)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a].n; k++)
-			segment_of(kc, ak[a].k[k].name);
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			segment_of(kc, ak[a]->kernels[k].name);
 	int gaps = segment_of(kc, "launch gaps and host overhead");
 	for (int a = 0; a < 2; a++) {
-		double per = ak[a].n_samples ? 1e3 * ak[a].n_samples : NAN;
-		for (int k = 0; k < ak[a].n; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a].k[k].name)] = ak[a].k[k].total_ns / per;
-		kc->v[a * kc->n + gaps] = fmax(0, ak[a].wall_ns - ak[a].kernel_ns) / per;
+		double per = ak[a]->time.n ? 1e3 * ak[a]->time.n : NAN;
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kernels[k].total_ns / per;
+		kc->v[a * kc->n + gaps] = fmax(0, ak[a]->wall_ns - ak[a]->kernel_ns) / per;
 	}
 	for (int i = 0; i < kc->n; i++) {
 		shorten(kc->full[i], kc->buf[i], sizeof kc->buf[i]);
@@ -458,7 +319,7 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2],
 
 static enum ab_rc chart_kernels(struct rpt *R, struct case_info *ci, struct ab_diag *d)
 {
-	struct arm_kernels ak[2] = { { 0 }, { 0 } };
+	const struct summary_arm *const ak[2] = { &ci->s->a, &ci->s->b };
 	struct kchart kc = { 0 };
 	char rows[2][48], title[160];
 	const char *row_names[2] = { rows[0], rows[1] };
@@ -466,18 +327,12 @@ static enum ab_rc chart_kernels(struct rpt *R, struct case_info *ci, struct ab_d
 	snprintf(rows[1], sizeof rows[1], "B (%s)", R->run->arm_b);
 	snprintf(title, sizeof title, "%s: mean time per sample, per kernel", ci->c->name);
 	snprintf(ci->kernels.stem, sizeof ci->kernels.stem, "kernels-%s", ci->stem);
-	enum ab_rc rc = arm_kernels(ci->c, 'a', &ak[0], d);
-	if (rc == AB_OK)
-		rc = arm_kernels(ci->c, 'b', &ak[1], d);
-	if (rc == AB_OK)
-		rc = kchart_fill(&kc, ak, d);
+	enum ab_rc rc = kchart_fill(&kc, ak, d);
 	if (rc == AB_OK) {
 		struct plot_stack p = { title, "us per sample", 2, kc.n, row_names, kc.label, kc.v };
 		rc = wrote(R, &ci->kernels, plot_write_stacked(R->o->out_dir, ci->kernels.stem, &p, d), d);
 	}
 	kchart_free(&kc);
-	free(ak[0].k);
-	free(ak[1].k);
 	return rc;
 }
 
@@ -518,55 +373,50 @@ static enum ab_rc chart_samples(struct rpt *R, struct case_info *ci, struct ab_d
 }
 
 /* The arrays of one sweep chart: [series * n_points + point]. */
-struct sweep_data {
-	double *x, *v[11];
-	const char **names;
-};
-
 enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_N };
+
+struct sweep_data {
+	double *x, *v[SD_N];
+};
 
 static void sweep_data_free(struct sweep_data *sd)
 {
 	free(sd->x);
 	for (int k = 0; k < SD_N; k++)
 		free(sd->v[k]);
-	free(sd->names);
 }
 
-/* Point i of series s: the figures of the case at that axis value. */
-static void sweep_cell(struct sweep_data *sd, int k, const struct point *pt)
+/* Cell k from a case's summary (NULL: the series lacks the case). */
+static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s)
 {
+	if (!s) {
+		for (int j = 0; j < SD_N; j++)
+			sd->v[j][k] = NAN;
+		return;
+	}
 	const double v[SD_N] = {
-		pt->a.median_ns / 1e3, pt->med_a.low / 1e3, pt->med_a.high / 1e3,
-		pt->b.median_ns / 1e3, pt->med_b.low / 1e3, pt->med_b.high / 1e3,
-		pt->speedup.point, pt->speedup.low, pt->speedup.high, pt->bw_a.pct_copy, pt->bw_b.pct_copy,
+		s->a.time.median_ns / 1e3, s->a.median_ci.low / 1e3, s->a.median_ci.high / 1e3,
+		s->b.time.median_ns / 1e3, s->b.median_ci.low / 1e3, s->b.median_ci.high / 1e3,
+		s->speedup.point, s->speedup.low, s->speedup.high, s->a.bw.pct_copy, s->b.bw.pct_copy,
 	};
 	for (int j = 0; j < SD_N; j++)
-		sd->v[j][k] = pt->present ? v[j] : NAN;
+		sd->v[j][k] = v[j];
 }
 
-static enum ab_rc sweep_fill(struct rpt *R, const struct sweep_info *w, struct sweep_data *sd, struct ab_diag *d)
+static enum ab_rc sweep_fill(const struct rpt *R, const struct sweep_info *w, struct sweep_data *sd,
+			     struct ab_diag *d)
 {
 	size_t cells = (size_t)w->n * (size_t)R->n_ser;
-	sd->x = calloc((size_t)w->n, sizeof *sd->x);
-	sd->names = calloc((size_t)R->n_ser, sizeof *sd->names);
-	bool ok = sd->x && sd->names;
+	bool ok = (sd->x = calloc((size_t)w->n, sizeof *sd->x)) != NULL;
 	for (int k = 0; k < SD_N; k++)
 		ok = (sd->v[k] = calloc(cells, sizeof *sd->v[k])) && ok;
 	if (!ok)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
 	for (int i = 0; i < w->n; i++)
 		sd->x[i] = (double)R->ci[w->idx[i]].c->axis_value;
-	for (int s = 0; s < R->n_ser; s++) {
-		sd->names[s] = R->ser[s].name;
-		for (int i = 0; i < w->n; i++) {
-			struct point pt;
-			enum ab_rc rc = s ? series_point(R, s, R->ci[w->idx[i]].c->name, &pt, d) : AB_OK;
-			if (rc != AB_OK)
-				return rc;
-			sweep_cell(sd, s * w->n + i, s ? &pt : &R->ci[w->idx[i]].p);
-		}
-	}
+	for (int s = 0; s < R->n_ser; s++)
+		for (int i = 0; i < w->n; i++)
+			sweep_cell(sd, s * w->n + i, summary_find(R->ser[s], R->ci[w->idx[i]].c->name));
 	return AB_OK;
 }
 
@@ -574,6 +424,11 @@ static enum ab_rc chart_sweep(struct rpt *R, struct sweep_info *w, struct ab_dia
 {
 	struct sweep_data sd = { 0 };
 	char title[200], arm_a[48], arm_b[48];
+	const char **names = calloc((size_t)R->n_ser, sizeof *names);
+	if (!names)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
+	for (int s = 0; s < R->n_ser; s++)
+		names[s] = R->ser_name[s];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, R->run->scenario_name, w->axis);
 	snprintf(arm_a, sizeof arm_a, "A (%s)", R->run->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", R->run->arm_b);
@@ -581,13 +436,14 @@ static enum ab_rc chart_sweep(struct rpt *R, struct sweep_info *w, struct ab_dia
 	enum ab_rc rc = sweep_fill(R, w, &sd, d);
 	if (rc == AB_OK) {
 		struct plot_sweep p = {
-			title, w->axis, w->n, R->n_ser, sd.x, sd.names, { arm_a, arm_b },
+			title, w->axis, w->n, R->n_ser, sd.x, names, { arm_a, arm_b },
 			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
 			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
 		};
 		rc = wrote(R, &w->plot, plot_write_sweep(R->o->out_dir, w->plot.stem, &p, d), d);
 	}
 	sweep_data_free(&sd);
+	free(names);
 	return rc;
 }
 
@@ -641,11 +497,11 @@ static void put_speedup(FILE *f, const struct stats_interval *s)
 		fprintf(f, "**%.3fx** [%.3f, %.3f]", s->point, s->low, s->high);
 }
 
-static const char *exact_str(const struct case_info *ci)
+static const char *exact_str(const struct summary_case *s)
 {
-	if (!ci->n_outputs)
+	if (!s->n_outputs)
 		return "n/a (no outputs recorded)";
-	return ci->n_not_exact ? "**no**" : "yes";
+	return s->n_not_exact ? "**no**" : "yes";
 }
 
 static void section_title(FILE *f, const struct rpt *R)
@@ -686,21 +542,21 @@ static void section_summary(FILE *f, const struct rpt *R)
 	fputs("## Summary\n\n", f);
 	fprintf(f, "All slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
 		   "(%d resamples, fixed seed); bit-exact = every output of every slot byte-equal to the first A "
-		   "slot's.\n\n", COMPARE_CI_LEVEL * 100, COMPARE_RESAMPLES);
+		   "slot's.\n\n", SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES);
 	md_table_head(f, 6, cols, "llrrrc");
 	for (int i = 0; i < R->n; i++) {
-		const struct case_info *ci = &R->ci[i];
+		const struct summary_case *s = R->ci[i].s;
 		fputs("| ", f);
-		md_code(f, ci->c->name);
+		md_code(f, s->c->name);
 		fputs(" | ", f);
-		md_cell(f, ci->c->shape);
+		md_cell(f, s->c->shape);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->p.a);
+		md_spread(f, &s->a.time);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->p.b);
+		md_spread(f, &s->b.time);
 		fputs(" | ", f);
-		put_speedup(f, &ci->p.speedup);
-		fprintf(f, " | %s |\n", exact_str(ci));
+		put_speedup(f, &s->speedup);
+		fprintf(f, " | %s |\n", exact_str(s));
 	}
 	fputs("\n", f);
 	put_plot(f, R, &R->speedup, "speedup per case and device");
@@ -708,7 +564,7 @@ static void section_summary(FILE *f, const struct rpt *R)
 
 /* ---- bandwidth ---- */
 
-static void put_mb(FILE *f, int64_t bytes)
+static void put_bytes(FILE *f, int64_t bytes)
 {
 	char b[32];
 	fputs(md_bytes((double)bytes, b, sizeof b), f);
@@ -731,7 +587,7 @@ static void put_gbps(FILE *f, const struct bandwidth_arm *a)
 	put_gbps_unit(f, a, false);
 }
 
-static void copy_words(FILE *f, const struct rpt *R, const struct bandwidth_ref *c)
+static void copy_words(FILE *f, const struct bandwidth_ref *c)
 {
 	if (c->source == BANDWIDTH_NONE) {
 		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
@@ -742,32 +598,32 @@ static void copy_words(FILE *f, const struct rpt *R, const struct bandwidth_ref 
 		fputs("measured by this run's backend, read + write", f);
 	else {
 		fputs("the device profile ", f);
-		md_code(f, R->o->profile ? R->o->profile->name : "?");
+		md_code(f, c->profile);
 		fputs("'s dram_gbps: this run measured none", f);
 	}
 	fputc(')', f);
 }
 
-static void bandwidth_row(FILE *f, const struct case_info *ci)
+static void bandwidth_row(FILE *f, const struct summary_case *s)
 {
 	char fl[32];
 	fputs("| ", f);
-	md_code(f, ci->c->name);
+	md_code(f, s->c->name);
 	fputs(" | ", f);
-	put_mb(f, ci->c->bytes_a);
+	put_bytes(f, s->c->bytes_a);
 	fputs(" | ", f);
-	put_mb(f, ci->c->bytes_b);
+	put_bytes(f, s->c->bytes_b);
 	fputs(" | ", f);
-	put_mb(f, ci->c->bytes_min);
+	put_bytes(f, s->c->bytes_min);
 	fputs(" | ", f);
-	put_gbps(f, &ci->p.bw_a);
+	put_gbps(f, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &ci->p.bw_b);
-	fprintf(f, " | %s | ", md_us(ci->floor_ns, fl, sizeof fl));
-	if (isnan(ci->floor_ns) || !(ci->p.b.median_ns > 0))
+	put_gbps(f, &s->b.bw);
+	fprintf(f, " | %s | ", md_us(s->floor_ns, fl, sizeof fl));
+	if (isnan(s->floor_ns) || !(s->b.time.median_ns > 0))
 		fputs("n/a |\n", f);
 	else
-		fprintf(f, "%.2fx |\n", ci->p.b.median_ns / ci->floor_ns);
+		fprintf(f, "%.2fx |\n", s->b.time.median_ns / s->floor_ns);
 }
 
 static void section_bandwidth(FILE *f, const struct rpt *R)
@@ -780,12 +636,12 @@ static void section_bandwidth(FILE *f, const struct rpt *R)
 	      "arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
-	copy_words(f, R, &R->ser[0].copy);
+	copy_words(f, &R->S->copy);
 	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
 	      "B / floor is how far the B arm is from it.\n\n", f);
 	md_table_head(f, 8, cols, "lrrrrrrr");
 	for (int i = 0; i < R->n; i++)
-		bandwidth_row(f, &R->ci[i]);
+		bandwidth_row(f, R->ci[i].s);
 	fputc('\n', f);
 }
 
@@ -793,55 +649,53 @@ static void section_bandwidth(FILE *f, const struct rpt *R)
 
 /* "38.500 [37.912, 39.104] n=30" in us: a median, its interval (n/a
  * under 8 samples) and its sample count. */
-static void put_med_ci(FILE *f, const struct compare_arm *a, const struct stats_interval *m)
+static void put_med_ci(FILE *f, const struct summary_arm *a)
 {
 	char p[32], lo[32], hi[32];
-	fprintf(f, "%s ", md_us(a->median_ns, p, sizeof p));
-	if (isnan(m->low))
+	fprintf(f, "%s ", md_us(a->time.median_ns, p, sizeof p));
+	if (isnan(a->median_ci.low))
 		fputs("[n/a]", f);
 	else
-		fprintf(f, "[%s, %s]", md_us(m->low, lo, sizeof lo), md_us(m->high, hi, sizeof hi));
-	fprintf(f, " n=%d", a->n);
+		fprintf(f, "[%s, %s]", md_us(a->median_ci.low, lo, sizeof lo), md_us(a->median_ci.high, hi, sizeof hi));
+	fprintf(f, " n=%d", a->time.n);
 }
 
-static void sweep_row(FILE *f, const struct case_info *ci)
+static void sweep_row(FILE *f, const struct summary_case *s)
 {
-	fprintf(f, "| %lld | ", (long long)ci->c->axis_value);
-	put_med_ci(f, &ci->p.a, &ci->p.med_a);
+	fprintf(f, "| %lld | ", (long long)s->c->axis_value);
+	put_med_ci(f, &s->a);
 	fputs(" | ", f);
-	put_med_ci(f, &ci->p.b, &ci->p.med_b);
+	put_med_ci(f, &s->b);
 	fputs(" | ", f);
-	put_speedup(f, &ci->p.speedup);
+	put_speedup(f, &s->speedup);
 	fputs(" | ", f);
-	put_gbps(f, &ci->p.bw_a);
+	put_gbps(f, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &ci->p.bw_b);
+	put_gbps(f, &s->b.bw);
 	fputs(" |\n", f);
 }
 
 static void section_sweeps(FILE *f, const struct rpt *R)
 {
-	char ha[64], hb[64], ga[64], gb[64];
+	char ha[64], hb[64];
 	if (!R->n_sweeps)
 		return;
 	snprintf(ha, sizeof ha, "A %s median us [95%% CI]", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s median us [95%% CI]", R->run->arm_b);
-	snprintf(ga, sizeof ga, "A GB/s (%% of copy)");
-	snprintf(gb, sizeof gb, "B GB/s (%% of copy)");
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s. The chart draws "
 		   "them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy bandwidth%s.\n\n",
 		R->n_ser > 1 ? ", one colour per GPU (the runs of section Per GPU)" : "");
 	for (int g = 0; g < R->n_sweeps; g++) {
 		const struct sweep_info *w = &R->sw[g];
-		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", ga, gb };
+		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
 		char alt[128];
 		fputs("### ", f);
 		md_code(f, w->name);
 		fprintf(f, " over %s\n\n", w->axis);
 		md_table_head(f, 6, cols, "rrrrrr");
 		for (int i = 0; i < w->n; i++)
-			sweep_row(f, &R->ci[w->idx[i]]);
+			sweep_row(f, R->ci[w->idx[i]].s);
 		fputc('\n', f);
 		snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
 		put_plot(f, R, &w->plot, alt);
@@ -850,15 +704,15 @@ static void section_sweeps(FILE *f, const struct rpt *R)
 
 /* ---- per GPU ---- */
 
-static void per_gpu_cell(FILE *f, const struct point *pt)
+static void per_gpu_cell(FILE *f, const struct summary_case *s)
 {
-	if (!pt->present) {
+	if (!s) {
 		fputs("n/a", f);
 		return;
 	}
-	put_speedup(f, &pt->speedup);
+	put_speedup(f, &s->speedup);
 	fputs(", B ", f);
-	put_gbps_unit(f, &pt->bw_b, true);
+	put_gbps_unit(f, &s->b.bw, true);
 }
 
 /* md5 of every output of every slot of the case, in every series that
@@ -867,11 +721,11 @@ static void per_gpu_md5(FILE *f, const struct rpt *R, const struct results_case 
 {
 	int compared = 0, differ = 0, runs = 0;
 	for (int s = 1; s < R->n_ser; s++) {
-		const struct results_case *o = case_named(R->ser[s].run, c->name);
+		const struct summary_case *o = summary_find(R->ser[s], c->name);
 		int k = 0, x = 0;
 		if (!o)
 			continue;
-		compare_md5_agreement(c, o, &k, &x);
+		compare_md5_agreement(c, o->c, &k, &x);
 		compared += k;
 		differ += x;
 		runs++;
@@ -887,25 +741,26 @@ static void per_gpu_md5(FILE *f, const struct rpt *R, const struct results_case 
 static void per_gpu_runs(FILE *f, const struct rpt *R)
 {
 	for (int s = 0; s < R->n_ser; s++) {
-		const struct results_run *r = R->ser[s].run;
+		const struct results_run *r = R->ser[s]->run;
+		const struct bandwidth_ref *c = &R->ser[s]->copy;
 		fprintf(f, "- run %lld: ", (long long)r->id);
 		md_cell(f, r->device.name);
 		fprintf(f, " (backend %s, commit ", r->backend);
 		md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
 		fprintf(f, ", started %s)%s%s, copy bandwidth ", r->started_at, r->quick ? ", **quick run**" : "",
 			r->fake_timer ? ", **fake timer**" : "");
-		if (R->ser[s].copy.source == BANDWIDTH_NONE)
+		if (c->source == BANDWIDTH_NONE)
 			fputs("unknown\n", f);
 		else
-			fprintf(f, "%.0f GB/s (%s)\n", R->ser[s].copy.gbps, bandwidth_source_str(R->ser[s].copy.source));
+			fprintf(f, "%.0f GB/s (%s)\n", c->gbps, bandwidth_source_str(c->source));
 	}
 	fputc('\n', f);
 }
 
-static enum ab_rc section_per_gpu(FILE *f, const struct rpt *R, struct ab_diag *d)
+static void section_per_gpu(FILE *f, const struct rpt *R)
 {
 	if (R->n_ser < 2)
-		return AB_OK;
+		return;
 	fprintf(f, "## Per GPU\n\nThe scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
 		   "bootstrap interval and the B arm's GB/s (%% of that device's copy bandwidth). md5: every output "
 		   "of every slot compared with run %lld's, slot by slot and tensor by tensor.\n\n",
@@ -917,7 +772,7 @@ static enum ab_rc section_per_gpu(FILE *f, const struct rpt *R, struct ab_diag *
 	fputs("| case |", f);
 	for (int s = 0; s < R->n_ser; s++) {
 		fputc(' ', f);
-		md_cell(f, R->ser[s].name);
+		md_cell(f, R->ser_name[s]);
 		fputs(" |", f);
 	}
 	fputs(" md5 across GPUs |\n|---|", f);
@@ -929,12 +784,8 @@ static enum ab_rc section_per_gpu(FILE *f, const struct rpt *R, struct ab_diag *
 		md_code(f, R->ci[i].c->name);
 		fputs(" |", f);
 		for (int s = 0; s < R->n_ser; s++) {
-			struct point pt;
-			enum ab_rc rc = s ? series_point(R, s, R->ci[i].c->name, &pt, d) : AB_OK;
-			if (rc != AB_OK)
-				return rc;
 			fputc(' ', f);
-			per_gpu_cell(f, s ? &pt : &R->ci[i].p);
+			per_gpu_cell(f, summary_find(R->ser[s], R->ci[i].c->name));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
@@ -942,7 +793,6 @@ static enum ab_rc section_per_gpu(FILE *f, const struct rpt *R, struct ab_diag *
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
-	return AB_OK;
 }
 
 /* What the slot's noise is, in words, after the run's stopping rule. */
@@ -1010,7 +860,7 @@ static void section_bracket(FILE *f, const struct rpt *R)
 			fputs(" |", f);
 		}
 		fputc(' ', f);
-		put_drift(f, R, R->ci[i].drift);
+		put_drift(f, R, R->ci[i].s->drift);
 		fputs(" |\n", f);
 	}
 	fputs("\n### Sample distributions\n\n", f);
@@ -1021,19 +871,19 @@ static void section_bracket(FILE *f, const struct rpt *R)
 	}
 }
 
-static void kernel_row(FILE *f, const struct results_kernel *k, const struct arm_kernels *ak)
+static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_arm *ak)
 {
 	char t[32];
 	fputs("| ", f);
 	md_code(f, k->name);
 	fputs(" | ", f);
 	md_cell(f, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_us(k->total_ns / ak->n_samples, t, sizeof t),
-		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->n_samples);
+	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_us(k->total_ns / ak->time.n, t, sizeof t),
+		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->time.n);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
-static void arm_table(FILE *f, const char *which, const char *variant, const struct arm_kernels *ak)
+static void arm_table(FILE *f, const char *which, const char *variant, const struct summary_arm *ak)
 {
 	static const char *const cols[] = { "kernel", "family", "self-time per sample (us)", "share of window",
 					    "launches per sample" };
@@ -1041,58 +891,49 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	fprintf(f, "**%s (", which);
 	md_code(f, variant);
 	fputs(")**", f);
-	if (!ak->n_samples || !(ak->wall_ns > 0)) {
+	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
 		return;
 	}
 	double ratio = ak->kernel_ns / ak->wall_ns;
 	fprintf(f, ": window %s us per sample (mean wall time, n=%d); kernels sum to %s us, kernel sum / wall = "
-		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.", md_us(ak->wall_ns / ak->n_samples, w, sizeof w),
-		ak->n_samples, md_us(ak->kernel_ns / ak->n_samples, k, sizeof k), ratio, 100 * (1 - ratio));
-	if (ak->bad)
-		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.", (long long)ak->bad);
+		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
+		md_us(ak->wall_ns / ak->time.n, w, sizeof w), ak->time.n, md_us(ak->kernel_ns / ak->time.n, k, sizeof k),
+		ratio, 100 * (1 - ratio));
+	if (ak->kernel_records_bad)
+		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
+			(long long)ak->kernel_records_bad);
 	fputs("\n\n", f);
-	if (!ak->n) {
+	if (!ak->n_kernels) {
 		fputs("No kernel records for this arm.\n\n", f);
 		return;
 	}
 	md_table_head(f, 5, cols, "llrrr");
-	for (int i = 0; i < ak->n; i++)
-		kernel_row(f, &ak->k[i], ak);
+	for (int i = 0; i < ak->n_kernels; i++)
+		kernel_row(f, &ak->kernels[i], ak);
 	fputc('\n', f);
 }
 
-static enum ab_rc kernels_of_case(FILE *f, const struct rpt *R, const struct case_info *ci, struct ab_diag *d)
+static void kernels_of_case(FILE *f, const struct rpt *R, const struct case_info *ci)
 {
-	struct arm_kernels ak[2] = { { 0 }, { 0 } };
 	char alt[128];
-	enum ab_rc rc = arm_kernels(ci->c, 'a', &ak[0], d);
-	if (rc == AB_OK)
-		rc = arm_kernels(ci->c, 'b', &ak[1], d);
-	if (rc == AB_OK) {
-		fputs("### ", f);
-		md_code(f, ci->c->name);
-		fputs("\n\n", f);
-		arm_table(f, "A", R->run->arm_a, &ak[0]);
-		arm_table(f, "B", R->run->arm_b, &ak[1]);
-		snprintf(alt, sizeof alt, "per-kernel time of %s", ci->c->name);
-		put_plot(f, R, &ci->kernels, alt);
-	}
-	free(ak[0].k);
-	free(ak[1].k);
-	return rc;
+	fputs("### ", f);
+	md_code(f, ci->c->name);
+	fputs("\n\n", f);
+	arm_table(f, "A", R->run->arm_a, &ci->s->a);
+	arm_table(f, "B", R->run->arm_b, &ci->s->b);
+	snprintf(alt, sizeof alt, "per-kernel time of %s", ci->c->name);
+	put_plot(f, R, &ci->kernels, alt);
 }
 
-static enum ab_rc section_kernels(FILE *f, const struct rpt *R, struct ab_diag *d)
+static void section_kernels(FILE *f, const struct rpt *R)
 {
 	fputs("## Kernel attribution\n\nPer arm, all its slots together. Self-time is the kernel's own "
 	      "execution time (CUPTI activity records on CUDA, per-step clocks on the CPU) averaged per sample; "
 	      "the window is the sample's wall time, so the share of all kernels falls short of 100% by the "
 	      "launch gaps.\n\n", f);
-	enum ab_rc rc = AB_OK;
-	for (int i = 0; rc == AB_OK && i < R->n; i++)
-		rc = kernels_of_case(f, R, &R->ci[i], d);
-	return rc;
+	for (int i = 0; i < R->n; i++)
+		kernels_of_case(f, R, &R->ci[i]);
 }
 
 static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
@@ -1124,43 +965,37 @@ static void section_accuracy(FILE *f, const struct rpt *R)
 	fputc('\n', f);
 }
 
-static void projection_row(FILE *f, const struct case_info *ci, int fps, double sums[3])
+static void projection_row(FILE *f, const struct summary_case *s)
 {
-	char a[32], b[32], s[32];
-	double k = (double)ci->c->count * fps;
-	double ta = k * ci->p.a.median_ns, tb = k * ci->p.b.median_ns;
-	sums[0] += ta;
-	sums[1] += tb;
-	sums[2] += ta - tb;
+	char a[32], b[32], sv[32];
 	fputs("| ", f);
-	md_code(f, ci->c->name);
-	fprintf(f, " | %d | %s | %s | %s |\n", ci->c->count, md_us(ta, a, sizeof a), md_us(tb, b, sizeof b),
-		md_us(ta - tb, s, sizeof s));
+	md_code(f, s->c->name);
+	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_us(s->per_step.a_ns, a, sizeof a),
+		md_us(s->per_step.b_ns, b, sizeof b), md_us(s->per_step.saving_ns, sv, sizeof sv));
 }
 
 static void section_projection(FILE *f, const struct rpt *R)
 {
 	static const char *const cols[] = { "case", "count per forward", "A per step (us)", "B per step (us)",
 					    "saving per step (us)" };
-	const struct results_run *r = R->run;
-	double sums[3] = { 0, 0, 0 };
+	const struct summary_run *S = R->S;
 	char a[32], b[32], s[32];
 	fputs("## Model-level projection\n\n", f);
-	if (r->steps <= 0 || r->forwards_per_step <= 0) {
+	if (!S->have_model) {
 		fputs("The scenario has no [model] section (steps, forwards_per_step): no projection.\n\n", f);
 		return;
 	}
 	fprintf(f, "From the scenario's [model] section: %d steps per image, %d forwards per step. Per step, each "
 		   "case contributes count x forwards per step x its median; only the measured sites are counted, "
-		   "the rest of the model is not.\n\n", r->steps, r->forwards_per_step);
+		   "the rest of the model is not.\n\n", S->run->steps, S->run->forwards_per_step);
 	md_table_head(f, 5, cols, "lrrrr");
-	for (int i = 0; i < R->n; i++)
-		projection_row(f, &R->ci[i], r->forwards_per_step, sums);
-	fprintf(f, "| **total** | | %s | %s | **%s** |\n\n", md_us(sums[0], a, sizeof a), md_us(sums[1], b, sizeof b),
-		md_us(sums[2], s, sizeof s));
+	for (int i = 0; i < S->n_cases; i++)
+		projection_row(f, &S->cases[i]);
+	fprintf(f, "| **total** | | %s | %s | **%s** |\n\n", md_us(S->per_step.a_ns, a, sizeof a),
+		md_us(S->per_step.b_ns, b, sizeof b), md_us(S->per_step.saving_ns, s, sizeof s));
 	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
-		r->steps, sums[0] * r->steps / 1e6, sums[1] * r->steps / 1e6, sums[2] * r->steps / 1e6,
-		sums[0] > 0 ? 100 * sums[2] / sums[0] : 0.0);
+		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
+		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 /* NVML clocks-event reason bits (nvml.h, nvmlClocksEventReason*). */
@@ -1319,7 +1154,7 @@ static void run_list(FILE *f, const struct results_run *r)
 		r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
 }
 
-static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
+static void sampling_table(FILE *f, const struct rpt *R)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
@@ -1331,7 +1166,6 @@ static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
 		const struct results_case *c = R->ci[i].c;
 		for (int k = 0; k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
-			*discarded += s->n_discarded;
 			fputs("| ", f);
 			md_code(f, c->name);
 			fprintf(f, " | %s | ", s->label);
@@ -1344,9 +1178,10 @@ static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
 	fputc('\n', f);
 }
 
-static void notes_list(FILE *f, const struct rpt *R, int discarded)
+static void notes_list(FILE *f, const struct rpt *R)
 {
 	char clean[1024];
+	int discarded = R->S->n_discarded;
 	fputs("### Notes\n\n", f);
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", discarded, discarded == 1 ? "" : "s");
 	if (R->run->notes[0]) {
@@ -1365,14 +1200,13 @@ static void notes_list(FILE *f, const struct rpt *R, int discarded)
 
 static void section_provenance(FILE *f, const struct rpt *R)
 {
-	int discarded = 0;
 	fputs("## Provenance\n\n", f);
 	device_list(f, R);
 	profile_list(f, R);
 	run_list(f, R->run);
 	clocks_table(f, R);
-	sampling_table(f, R, &discarded);
-	notes_list(f, R, discarded);
+	sampling_table(f, R);
+	notes_list(f, R);
 }
 
 static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
@@ -1388,32 +1222,25 @@ static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
 	section_summary(mf.f, R);
 	section_bandwidth(mf.f, R);
 	section_sweeps(mf.f, R);
-	rc = section_per_gpu(mf.f, R, d);
-	if (rc == AB_OK) {
-		section_bracket(mf.f, R);
-		rc = section_kernels(mf.f, R, d);
-	}
-	if (rc != AB_OK) {
-		md_file_abort(&mf);
-		return rc;
-	}
+	section_per_gpu(mf.f, R);
+	section_bracket(mf.f, R);
+	section_kernels(mf.f, R);
 	section_accuracy(mf.f, R);
 	section_projection(mf.f, R);
 	section_provenance(mf.f, R);
 	return md_file_commit(&mf, d);
 }
 
-enum ab_rc report_write(const struct results_run *run, const struct report_options *o, struct report_outcome *out,
-		     struct ab_diag *d)
+enum ab_rc report_write(const struct summary_run *S, const struct report_options *o, struct report_outcome *out,
+			struct ab_diag *d)
 {
-	struct rpt R = { .run = run, .o = o, .out = out };
+	const struct results_run *run = S->run;
+	struct rpt R = { .S = S, .run = run, .o = o, .out = out };
 	memset(out, 0, sizeof *out);
 	if (strcmp(run->status, "ok"))
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,
 			       run->status);
 	enum ab_rc rc = md_mkdirs(o->out_dir, d);
-	if (rc == AB_OK)
-		rc = make_series(&R, d);
 	if (rc == AB_OK)
 		rc = derive(&R, d);
 	if (rc == AB_OK)
@@ -1424,6 +1251,7 @@ enum ab_rc report_write(const struct results_run *run, const struct report_optio
 		free(R.sw[i].idx);
 	free(R.sw);
 	free(R.ser);
+	free(R.ser_name);
 	free(R.ci);
 	return rc;
 }

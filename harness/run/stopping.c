@@ -22,7 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 void stopping_init(struct stopping_state *s, const struct scenario_sampling *rule, double *sorted, int cap)
 {
