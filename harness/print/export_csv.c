@@ -24,7 +24,7 @@ static const char *const header[] = {
 	"mean_ns", "min_ns", "max_ns", "kernel_median_ns", "mismatches", "max_abs_err",
 	"max_err_ratio", "ref_ok", "run_id", "arm_samples", "arm_median_ns", "arm_p10_ns", "arm_p90_ns", "speedup",
 	"speedup_low", "speedup_high", "drift", "case_bit_exact", "sweep", "axis", "axis_value", "bytes", "gbps",
-	"pct_copy", NULL,
+	"pct_copy", "arm_gbps", "arm_pct_copy", NULL,
 };
 
 struct row {
@@ -158,6 +158,8 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_i64(w, r->id);
 	put_case_figures(w, sc, s->arm);
 	put_sweep_bandwidth(w, c, ss);
+	put_real(w, (s->arm == 'a' ? &sc->a : &sc->b)->bw.gbps);
+	put_real(w, (s->arm == 'a' ? &sc->a : &sc->b)->bw.pct_copy);
 	end_row(w);
 }
 

@@ -8,7 +8,8 @@
  *   bit_exact,variant,eps,input,stopping_reason,discarded,noise,mean_ns,min_ns,
  *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id,
  *   arm_samples,arm_median_ns,arm_p10_ns,arm_p90_ns,speedup,speedup_low,
- *   speedup_high,drift,case_bit_exact,sweep,axis,axis_value,bytes,gbps,pct_copy
+ *   speedup_high,drift,case_bit_exact,sweep,axis,axis_value,bytes,gbps,pct_copy,
+ *   arm_gbps,arm_pct_copy
  *
  * The columns up to run_id are the slot's; the last nine are its case's
  * figures from the summary (analysis/summary.h), the same numbers show and
@@ -22,7 +23,9 @@
  * and its value there (empty when not swept). bytes is what the slot's arm
  * moves (analysis/bandwidth.h), gbps that over the slot's median_ns, and
  * pct_copy that as a percentage of the device's copy bandwidth (the run's
- * measured one, else its profile's); empty when unknown.
+ * measured one, else its profile's); empty when unknown. arm_gbps and
+ * arm_pct_copy are the same for the row's arm at its pooled median (the
+ * figures show and report print).
  *
  * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
  * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by

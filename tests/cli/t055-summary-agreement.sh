@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # show, report and the CSV export print the same figures for the same run:
 # per case the pooled A and B medians (p10, p90, sample counts), the speedup
-# with its 95% interval, the A drift and the exactness verdict
+# with its 95% interval, the A drift, the exactness verdict and each arm's GB/s
 # (tests/tools/summary_agree.py parses all three). Three runs: smoke on the
 # fake timer; a real-timer --quick run of it (drift not zero, intervals of
 # real noise); the twopass scenario, whose B arm is not byte-equal. Before

@@ -4,7 +4,8 @@
 Parses what `abbench show`, `abbench report` and `abbench export --csv`
 printed for one run and checks, case by case, that they print the same
 figures: the pooled A and B medians (with p10, p90 and sample counts), the
-speedup and its 95% interval, the A drift and the case's exactness.
+speedup and its 95% interval, the A drift, the case's exactness, and each
+arm's GB/s and % of copy bandwidth.
 
 The CSV carries full precision (shortest round-trip reals), so each figure
 is taken from it and formatted the way each printer formats it (show:
@@ -52,6 +53,19 @@ SHOW_CASE = re.compile(r"^case (\S+)  site ")
 SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(\S+), (\S+)\] 95% CI "
                        r"\(n=(\d+)/(\d+)\)(?:, drift A (\S+)%)?$")
 SHOW_EXACT = re.compile(r"^  b byte-equal to a: (yes|NO)(.*)$")
+SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; floor .*)?$")
+
+
+def show_bw(text):
+    """show.c's show_arm_bw: "51.3 kB, 3.2 GB/s (19.8% of copy)" -> ("3.2", "19.8") or None."""
+    m = re.match(r"^.+?, (\S+) GB/s(?: \((\S+)% of copy\))?$", text)
+    return m.groups() if m else None
+
+
+def report_bw(text):
+    """report.c's put_gbps: "3.2 (19.8%)" -> ("3.2", "19.8") or None."""
+    m = re.match(r"^(\S+)(?: \((\S+)%\))?$", text)
+    return m.groups() if m and text != "n/a" else None
 
 
 def parse_show(path):
@@ -71,6 +85,10 @@ def parse_show(path):
         m = SHOW_EXACT.match(line)
         if m and name:
             cases[name]["exact"] = m.group(1) == "yes" and "warning" not in m.group(2)
+            continue
+        m = SHOW_BW.match(line)
+        if m and name:
+            cases[name]["bw"] = (show_bw(m.group(1)), show_bw(m.group(2)))
     return cases
 
 
@@ -97,6 +115,8 @@ def parse_report(path):
                                               exact=c[5])
         elif section == "A/B/A brackets":
             cases.setdefault(name, {})["drift"] = c[-2]
+        elif section == "Bandwidth":
+            cases.setdefault(name, {})["bw"] = (report_bw(c[4]), report_bw(c[5]))
     return cases
 
 
@@ -140,6 +160,11 @@ def main():
         check(f"{name}: show's exactness ({s['exact']}) is the csv's", s["exact"] == exact)
         check(f"{name}: report's bit-exact '{r['exact']}' is the csv's",
               r["exact"] == ("yes" if exact else "**no**"))
+        for k, (arm, row) in enumerate((("a", a), ("b", b))):
+            g, p = real(row["arm_gbps"]), real(row["arm_pct_copy"])
+            want = None if math.isnan(g) else ("%.1f" % g, None if math.isnan(p) else "%.1f" % p)
+            check(f"{name}: show's {arm} GB/s {s['bw'][k]} is the csv's", s["bw"][k] == want, str(want))
+            check(f"{name}: report's {arm} GB/s {r['bw'][k]} is the csv's", r["bw"][k] == want, str(want))
     sys.exit(1 if failures else 0)
 
 
