@@ -384,7 +384,7 @@ static void sweep_gp(FILE *f, const char *stem, const void *vp)
 	gp_string(f, p->title);
 	fputs("\nset logscale x 2\nset format x \"%.0f\"\nset xlabel ", f);
 	gp_string(f, p->xlabel);
-	fputs("\nset grid xtics ytics\nset key outside right top\nset lmargin 10\n", f);
+	fputs("\nset grid xtics ytics\nset key outside right top\nset lmargin 12\n", f);
 	fprintf(f, "set rmargin %d\n", key + 10);
 	fprintf(f, "set xrange [%.9g:%.9g]\n", p->x[0] / 1.2, p->x[p->n_points - 1] * 1.2);
 	sweep_panel_time(f, stem, p);
