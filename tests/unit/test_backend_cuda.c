@@ -297,7 +297,7 @@ static void test_gpu_describe_and_copy(void **state)
  * failure, and names the index and the count. */
 static void test_gpu_bad_device_index(void **state)
 {
-	struct bk_options o = {.l2_flush = false, .launch_gaps = SCENARIO_GAPS_INCLUDE, .cupti = false, .device_index = 4096};
+	struct bk_options o = {.l2_flush = false, .launch_gaps = BACKEND_GAPS_INCLUDE, .cupti = false, .device_index = 4096};
 	struct backend *b = NULL;
 	struct ab_diag d = {{0}};
 	(void)state;
