@@ -45,17 +45,21 @@ struct exclude_list {
 	int n;
 };
 
-/* A baseline name first; else the spec as a run (id, label, 'last'). */
-static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *id, bool *is_name,
-				   struct ab_diag *d)
+/* A baseline name first; else the spec as a run (id, label, 'last',
+ * set:ID). */
+static enum ab_rc load_baseline(struct store *st, const char *spec, struct results_run **base, bool *is_name,
+				struct ab_diag *d)
 {
-	enum ab_rc rc = store_baseline_get(st, spec, id, d);
+	int64_t id;
+	enum ab_rc rc = store_baseline_get(st, spec, &id, d);
 	*is_name = !rc;
+	if (!rc)
+		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if (store_resolve_run(st, spec, id, d))
+	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec))
 		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
-	return AB_OK;
+	return rc;
 }
 
 /* Case names, one per line; blank lines and '#' comments skipped. */
@@ -194,15 +198,10 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
 {
 	struct results_run *base = NULL, *run = NULL;
-	int64_t base_id, run_id;
 	bool is_name;
-	enum ab_rc rc = resolve_baseline(st, a->baseline, &base_id, &is_name, d);
+	enum ab_rc rc = load_baseline(st, a->baseline, &base, &is_name, d);
 	if (!rc)
-		rc = store_resolve_run(st, a->run, &run_id, d);
-	if (!rc)
-		rc = store_load_run(st, base_id, &base, d);
-	if (!rc)
-		rc = store_load_run(st, run_id, &run, d);
+		rc = store_resolve_load(st, a->run, &run, d);
 	if (!rc)
 		rc = judge(a, base, run, is_name ? a->baseline : NULL, status, d);
 	results_run_free(base);
