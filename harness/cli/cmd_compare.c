@@ -10,19 +10,23 @@
 #include "cli/commands.h"
 #include "analysis/compare.h"
 #include "common/diag.h"
+#include "print/json_out.h"
+#include "print/json_verdict.h"
 #include "print/md.h"
 #include "store/store.h"
 
 /* Compares and prints to stdout or, atomically, to path. */
 static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *path,
-				    struct ab_diag *d)
+				    bool json, struct ab_diag *d)
 {
 	struct compare_result res;
 	struct md_file mf;
 	enum ab_rc rc = compare_runs(a, b, &res, d);
 	if (rc)
 		return rc;
-	if (!path)
+	if (json)
+		rc = json_out_write(json_verdict_compare(a, b, &res), path, d);
+	else if (!path)
 		rc = compare_print(stdout, a, b, &res, d);
 	else if (!(rc = md_file_open(&mf, path, d))) {
 		rc = compare_print(mf.f, a, b, &res, d);
@@ -38,8 +42,10 @@ static enum ab_rc compare_and_print(const struct results_run *a, const struct re
 int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL, *out = NULL;
+	bool json = false;
 	const struct cli_option opts[] = {
 		{ "out", CLI_STRING, &out, "FILE", "write the markdown to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &json, NULL, "write JSON (format abbench.compare, docs/JSON.md) instead of markdown" },
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
@@ -61,7 +67,7 @@ int cmd_compare(int argc, char **argv)
 	if (!rc)
 		rc = store_load_spec(store_default_path(db), pos[1], &b, &d);
 	if (!rc)
-		rc = compare_and_print(a, b, out, &d);
+		rc = compare_and_print(a, b, out, json, &d);
 	results_run_free(a);
 	results_run_free(b);
 	return cli_exit_rc(rc, &d, "compare");

@@ -21,6 +21,8 @@
 #include "cli/commands.h"
 #include "common/diag.h"
 #include "analysis/gate.h"
+#include "print/json_out.h"
+#include "print/json_verdict.h"
 #include "print/md.h"
 #include "config/profile.h"
 #include "store/store.h"
@@ -29,6 +31,7 @@
 
 struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
+	bool json;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
 };
@@ -181,7 +184,9 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	if (!rc)
 		rc = gate_check(base, run, &o, &res, d);
 	struct verdict_ctx v = { base, run, &o, &res };
-	if (!rc)
+	if (!rc && a->json)
+		rc = json_out_write(json_verdict_gate(base, run, &o, &res), a->out, d);
+	else if (!rc)
 		rc = emit(a->out, print_verdict, &v, d);
 	if (!rc && a->failing)
 		rc = emit(a->failing, print_failing, &v, d);
@@ -218,6 +223,7 @@ int cmd_gate(int argc, char **argv)
 		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &a.json, NULL, "write the verdict as JSON (format abbench.gate, docs/JSON.md) instead of markdown" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },

@@ -71,7 +71,10 @@ static enum ab_rc make_report(struct store *st, struct results_run *r, const cha
 	if (!rc) {
 		struct report_options o = { out, find_profile(r, &prof, note, sizeof note), note[0] ? note : NULL,
 					 (const struct results_run *const *)p.run, p.n, no_plots };
-		if (!out) {
+		if (!out && r->n_set_runs) {
+			snprintf(dir, sizeof dir, "reports/set-%s", r->run_set);
+			o.out_dir = dir;
+		} else if (!out) {
 			report_default_dir(r->id, dir, sizeof dir);
 			o.out_dir = dir;
 		}
