@@ -108,8 +108,12 @@ json_t *json_export_run(const struct results_run *r)
 			ok = json_out_push(slots, slot(&c->slots[k]));
 		ok = json_out_push(cases, ok ? case_of(c, slots) : (json_decref(slots), NULL)) && ok;
 	}
-	ok = json_out_set(run, "cases", ok ? cases : (json_decref(cases), NULL)) && ok;
-	return json_out_document("abbench.export", ok ? json_pack("{s:o}", "run", run) : (json_decref(run), NULL));
+	if (!ok) {
+		json_decref(cases);
+		json_decref(run);
+		return NULL;
+	}
+	return json_out_document("abbench.export", json_pack("{s:o, s:o}", "run", run, "cases", cases));
 }
 
 /* ---- abbench.show: the figures show prints ------------------------------ */

@@ -742,8 +742,7 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 	int64_t device_id = 0, id = 0;
 	if (!r->started_at[0])
 		utc_now(r->started_at, sizeof r->started_at);
-	if (!r->uuid[0])
-		new_uuid(r->uuid, sizeof r->uuid);
+	new_uuid(r->uuid, sizeof r->uuid); /* a new run: a new identity */
 	snprintf(r->status, sizeof r->status, "running");
 	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin the run", d);
 	if (!rc)

@@ -31,7 +31,7 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
 void store_close(struct store *st);
 
 /* Inserts the run row as 'running' (plus its device row) from r's header
- * fields and commits; sets r->id. */
+ * fields and commits; sets r->id and a new random r->uuid. */
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d);
 
 /* In one transaction: every case, slot, sample, kernel and output of r, and
