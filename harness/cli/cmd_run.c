@@ -25,23 +25,10 @@ struct run_args {
 	int device;
 };
 
-static bool parse_backend(const char *s, enum scenario_backend *out)
-{
-	static const struct { const char *name; enum scenario_backend b; } names[] = {
-		{ "auto", SCENARIO_BACKEND_AUTO }, { "cpu", SCENARIO_BACKEND_CPU }, { "cuda", SCENARIO_BACKEND_CUDA },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(s, names[i].name)) {
-			*out = names[i].b;
-			return true;
-		}
-	return false;
-}
-
 /* Options that cannot go together, and the shard and run set syntax. */
 static enum ab_rc check_args(const struct run_args *a, struct runner_options *o, struct ab_diag *d)
 {
-	if (a->backend && !parse_backend(a->backend, &o->backend))
+	if (a->backend && !backend_choice_parse(a->backend, &o->backend))
 		return ab_fail(d, AB_ERR_USAGE, "--backend must be auto, cpu or cuda, not '%s'", a->backend);
 	o->have_backend = a->backend != NULL;
 	if (a->device < 0)

@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -29,17 +30,17 @@ int cmd_show(int argc, char **argv)
 
 	struct ab_diag d;
 	struct results_run *r;
+	struct summary_run s;
 	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &r, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, NULL);
-	if (json) {
-		rc = json_out_write(json_export_show(r), NULL, &d);
-		results_run_free(r);
-		return cli_exit_rc(rc, &d, "show");
+	if (!(rc = summary_compute(r, SUMMARY_FULL, &s, &d))) {
+		if (json)
+			rc = json_out_write(json_export_show(&s), NULL, &d);
+		else
+			show_run(&s, stdout);
+		summary_free(&s);
 	}
-	int status = show_run(r, stdout) ? AB_EXIT_FAILURE : AB_EXIT_OK;
-	if (status)
-		ab_error("show: out of memory");
 	results_run_free(r);
-	return cli_finish(status);
+	return cli_exit_rc(rc, &d, "show");
 }

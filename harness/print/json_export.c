@@ -6,7 +6,6 @@
 
 #include <math.h>
 
-#include "analysis/summary.h"
 #include "print/json_out.h"
 
 /* ---- abbench.export: everything ---------------------------------------- */
@@ -118,78 +117,70 @@ json_t *json_export_run(const struct results_run *r)
 
 /* ---- abbench.show: the figures show prints ------------------------------ */
 
-static json_t *md5s(const struct results_slot *s, bool *exact, bool *ref)
+static json_t *md5s(const struct results_slot *s)
 {
 	json_t *a = json_array();
 	bool ok = a != NULL;
-	*exact = *ref = true;
-	for (int i = 0; ok && i < s->n_outputs; i++) {
+	for (int i = 0; ok && i < s->n_outputs; i++)
 		ok = json_out_push(a, json_string(s->outputs[i].md5));
-		*exact = *exact && s->outputs[i].bit_exact;
-		*ref = *ref && s->outputs[i].ref_ok;
-	}
 	if (!ok)
 		json_decref(a);
 	return ok ? a : NULL;
 }
 
-static json_t *show_slot(const struct results_slot *s)
+static json_t *show_slot(const struct summary_slot *ss)
 {
+	const struct results_slot *s = ss->slot;
 	char arm[2] = { s->arm, '\0' };
-	bool exact, ref;
-	json_t *m = md5s(s, &exact, &ref);
 	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b}", "label", s->label, "arm", arm,
 			 "variant", s->variant, "n_samples", s->n_samples, "median_ns", json_out_num(s->median_ns), "p10_ns",
 			 json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "kernel_median_ns",
-			 json_out_num(s->kernel_median_ns), "stopping_reason", s->stopping_reason, "md5", m, "bit_exact",
-			 exact, "ref_ok", ref);
+			 json_out_num(s->kernel_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
+			 "bit_exact", ss->bit_exact, "ref_ok", ss->ref_ok);
 }
 
 static json_t *summary_of(const struct summary_case *s)
 {
 	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:o}", "median_a_ns",
-			 json_out_num(s->median_a_ns), "median_b_ns", json_out_num(s->median_b_ns), "n_a", s->n_a, "n_b",
-			 s->n_b, "speedup", json_out_interval(s->speedup), "drift", json_out_num(s->drift), "b_byte_equal",
-			 s->b_byte_equal, "a_deterministic", s->a_deterministic, "ref_ok", s->ref_ok,
-			 "saving_per_forward_ns", json_out_num(s->saving_per_forward_ns));
+			 json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
+			 s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
+			 json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
+			 "ref_ok", s->ref_ok, "saving_per_forward_ns", json_out_num(s->per_forward.saving_ns));
 }
 
-static json_t *show_case(const struct results_case *c)
+static json_t *show_case(const struct summary_case *sc)
 {
-	struct summary_case s;
+	const struct results_case *c = sc->c;
 	json_t *slots = json_array();
-	bool ok = slots && summary_case(c, &s);
-	for (int k = 0; ok && k < c->n_slots; k++)
-		ok = json_out_push(slots, show_slot(&c->slots[k]));
+	bool ok = slots != NULL;
+	for (int k = 0; ok && k < sc->n_slots; k++)
+		ok = json_out_push(slots, show_slot(&sc->slots[k]));
 	if (!ok) {
 		json_decref(slots);
 		return NULL;
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o, s:o}", "name", c->name, "site", c->site, "shape", c->shape,
 			 "dtype", c->dtype, "input", c->input, "count", c->count, "slots", slots, "summary",
-			 summary_of(&s));
+			 summary_of(sc));
 }
 
-static json_t *projection(const struct results_run *r)
+static json_t *projection(const struct summary_run *s)
 {
-	struct summary_projection p;
-	if (!summary_projection(r, &p))
-		return NULL;
-	return json_pack("{s:o, s:o, s:o, s:o}", "per_forward_ns", json_out_num(p.per_forward_ns), "per_step_ns",
-			 json_out_num(p.per_step_ns), "per_image_ns", json_out_num(p.per_image_ns), "eager_per_step_ns",
-			 json_out_num(p.eager_per_step_ns));
+	return json_pack("{s:o, s:o, s:o, s:o}", "per_forward_ns", json_out_num(s->per_forward.saving_ns),
+			 "per_step_ns", json_out_num(s->per_step.saving_ns), "per_image_ns",
+			 json_out_num(s->per_image.saving_ns), "eager_per_step_ns", json_out_num(s->per_step.a_ns));
 }
 
-json_t *json_export_show(const struct results_run *r)
+json_t *json_export_show(const struct summary_run *s)
 {
 	json_t *cases = json_array();
 	bool ok = cases != NULL;
-	for (int i = 0; ok && i < r->n_cases; i++)
-		ok = json_out_push(cases, show_case(&r->cases[i]));
+	for (int i = 0; ok && i < s->n_cases; i++)
+		ok = json_out_push(cases, show_case(&s->cases[i]));
 	if (!ok) {
 		json_decref(cases);
 		return NULL;
 	}
-	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o}", "run", json_out_run(r, false), "cases", cases,
-							   "projection", projection(r)));
+	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o}", "run", json_out_run(s->run, false), "cases",
+							   cases, "projection", projection(s)));
 }

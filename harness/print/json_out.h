@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 #include "common/diag.h"
 #include "common/results.h"
 

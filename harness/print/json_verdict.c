@@ -6,13 +6,11 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "analysis/summary.h"
 #include "print/json_out.h"
 
 /* An arm's median, p10, p90 and count; null when it has no samples. */
-static json_t *arm(const struct compare_arm *a)
+static json_t *arm(const struct summary_spread *a)
 {
 	if (a->n == 0)
 		return json_null();
@@ -42,7 +40,7 @@ static json_t *compare_case(const struct compare_case *c)
 			 c->md5_compared, "md5_differ", c->md5_differ);
 }
 
-json_t *json_verdict_compare(const struct results_run *a, const struct results_run *b, const struct compare_result *r)
+json_t *json_verdict_compare(const struct summary_run *a, const struct summary_run *b, const struct compare_result *r)
 {
 	json_t *cases = json_array();
 	bool ok = cases != NULL;
@@ -53,8 +51,8 @@ json_t *json_verdict_compare(const struct results_run *a, const struct results_r
 		return NULL;
 	}
 	return json_out_document("abbench.compare",
-				 json_pack("{s:o, s:o, s:f, s:o}", "first", json_out_run(a, false), "second",
-					   json_out_run(b, false), "alpha", COMPARE_ALPHA, "cases", cases));
+				 json_pack("{s:o, s:o, s:f, s:o}", "first", json_out_run(a->run, false), "second",
+					   json_out_run(b->run, false), "alpha", COMPARE_ALPHA, "cases", cases));
 }
 
 /* ---- gate --------------------------------------------------------------- */
@@ -145,42 +143,34 @@ json_t *json_verdict_gate(const struct results_run *base, const struct results_r
 
 /* ---- customSmallerIsBetter ---------------------------------------------- */
 
-/* One arm's entry; absent (NULL, *skip) when the arm has no samples. */
-static json_t *bench_entry(const struct results_run *r, const struct results_case *c, char which,
-			   const struct summary_case *s, struct ab_diag *d, bool *skip)
+/* One arm's entry; NULL with *skip when the arm has no samples. */
+static json_t *bench_entry(const struct summary_run *s, const struct summary_case *c, const struct summary_arm *a,
+			   bool *skip)
 {
-	double *x = NULL;
-	int n = 0;
+	const struct results_run *r = s->run;
 	char name[256], range[64], extra[512];
-	const char *variant = which == 'a' ? r->arm_a : r->arm_b;
-	*skip = false;
-	if (compare_arm_samples(c, which, &x, &n, d))
+	const struct summary_spread *t = &a->time;
+	*skip = t->n == 0 || !isfinite(t->median_ns);
+	if (*skip)
 		return NULL;
-	struct compare_arm a = compare_arm_summary(x, n);
-	free(x);
-	if (n == 0 || !isfinite(a.median_ns)) {
-		*skip = true;
-		return NULL;
-	}
-	snprintf(name, sizeof name, "%s/%s/%c:%s", r->scenario_name, c->name, which, variant);
-	snprintf(range, sizeof range, "± %.1f", (a.p90_ns - a.p10_ns) / 2);
-	snprintf(extra, sizeof extra, "n=%d p10=%.1f p90=%.1f ns; speedup a/b %.4fx [%.4f, %.4f]; %s", n, a.p10_ns,
-		 a.p90_ns, s->speedup.point, s->speedup.low, s->speedup.high, r->device.name);
-	return json_pack("{s:s, s:s, s:f, s:s, s:s}", "name", name, "unit", "ns", "value", a.median_ns, "range", range,
+	snprintf(name, sizeof name, "%s/%s/%c:%s", r->scenario_name, c->c->name, a->arm,
+		 a->variant[0] ? a->variant : a->arm == 'a' ? r->arm_a : r->arm_b);
+	snprintf(range, sizeof range, "± %.1f", (t->p90_ns - t->p10_ns) / 2);
+	snprintf(extra, sizeof extra, "n=%d p10=%.1f p90=%.1f ns; speedup a/b %.4fx [%.4f, %.4f]; %s", t->n, t->p10_ns,
+		 t->p90_ns, c->speedup.point, c->speedup.low, c->speedup.high, r->device.name);
+	return json_pack("{s:s, s:s, s:f, s:s, s:s}", "name", name, "unit", "ns", "value", t->median_ns, "range", range,
 			 "extra", extra);
 }
 
-json_t *json_verdict_benchmark(const struct results_run *r)
+json_t *json_verdict_benchmark(const struct summary_run *s)
 {
-	struct ab_diag d;
 	json_t *list = json_array();
 	bool ok = list != NULL;
-	for (int i = 0; ok && i < r->n_cases; i++) {
-		struct summary_case s;
-		ok = summary_case(&r->cases[i], &s);
-		for (const char *w = "ba"; ok && *w; w++) {
+	for (int i = 0; ok && i < s->n_cases; i++) {
+		const struct summary_arm *arms[2] = { &s->cases[i].b, &s->cases[i].a };
+		for (int k = 0; ok && k < 2; k++) {
 			bool skip;
-			json_t *e = bench_entry(r, &r->cases[i], *w, &s, &d, &skip);
+			json_t *e = bench_entry(s, &s->cases[i], arms[k], &skip);
 			ok = skip || json_out_push(list, e);
 		}
 	}

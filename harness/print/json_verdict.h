@@ -13,10 +13,11 @@
 
 #include "analysis/compare.h"
 #include "analysis/gate.h"
+#include "analysis/summary.h"
 #include "common/results.h"
 
 /* NULL when out of memory, for each. */
-json_t *json_verdict_compare(const struct results_run *a, const struct results_run *b, const struct compare_result *r);
+json_t *json_verdict_compare(const struct summary_run *a, const struct summary_run *b, const struct compare_result *r);
 json_t *json_verdict_gate(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
 			  const struct gate_result *r);
 
@@ -24,6 +25,6 @@ json_t *json_verdict_gate(const struct results_run *base, const struct results_r
  * {name, unit "ns", value (the arm's pooled median), range ("± half the
  * p10-p90 spread"), extra (samples, p10, p90, speedup with its interval,
  * device)}. */
-json_t *json_verdict_benchmark(const struct results_run *r);
+json_t *json_verdict_benchmark(const struct summary_run *s);
 
 #endif

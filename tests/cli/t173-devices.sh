@@ -22,13 +22,14 @@ for dev in 0 1 2; do
 	check "an end line for device $dev" grep -qE "^device $dev: shard $((dev + 1))/3 done after [0-9.]+ s" "$T/err"
 done
 check "the worker directory is gone" bash -c "! ls -d '$db'.workers.* 2>/dev/null"
-check "3 runs of run set d3 in the database" test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE run_set = 'd3' AND status = 'ok'")" -eq 3
+ok_d3="SELECT count(*) FROM runs WHERE run_set = 'd3' AND status = 'ok'"
+check "3 runs of run set d3 in the database" test "$(sqlite3 "$db" "$ok_d3")" -eq 3
 "$AB" export plain --db "$db" --json "$T/plain.json"
 "$AB" export set:d3 --db "$db" --json "$T/d3.json"
 strip() { python3 tests/tools/json_strip.py "$1"; }
 check "the set equals the plain run, sample for sample" cmp -s <(strip "$T/plain.json") <(strip "$T/d3.json")
-check "each worker pinned its device (--device in its command line)" test \
-	"$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE run_set = 'd3' AND command_line LIKE '%--device ' || (shard_index - 1) || ' %'")" -eq 3
+pinned="SELECT count(*) FROM runs WHERE run_set = 'd3' AND command_line LIKE '%--device ' || (shard_index - 1) || ' %'"
+check "each worker pinned its device (--device in its command line)" test "$(sqlite3 "$db" "$pinned")" -eq 3
 expect_exit 0 "a list of devices, no run set id given" env ABBENCH_CPU_DEVICES=3 \
 	"$AB" run "$T/s.ini" --backend cpu --devices 2,0 --db "$db" --quick
 set_id=$(sed -n "s/^run set '\([^']*\)'.*/\1/p" "$T/out")
@@ -43,13 +44,15 @@ check "the command fails with the worker's message" \
 	grep -q "abbench: error: run: device 5 (shard 2/2): cpu device 5 does not exist: the cpu backend has 2 devices (run set incomplete)" "$T/err"
 expect_exit 2 "no 'ok' run set" "$AB" show set:bad --db "$db"
 check "it is incomplete" grep -q "run set 'bad' is incomplete: shard 2/2 has no run" "$T/err"
-check "shard 1's run is kept (merged)" test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE run_set = 'bad'")" -eq 1
+in_bad="SELECT count(*) FROM runs WHERE run_set = 'bad'"
+check "shard 1's run is kept (merged)" test "$(sqlite3 "$db" "$in_bad")" -eq 1
 
 # one device: a plain run
 n_before=$(sqlite3 "$db" "SELECT count(*) FROM runs")
 expect_exit 0 "--devices all on one device" "$AB" run "$T/s.ini" --backend cpu --devices all --db "$db" --label one
 check "a plain run in this process" grep -q "^run [0-9]* stored in" "$T/out"
-check "one more run, in no run set" test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE label = 'one' AND run_set = ''")" -eq 1 -a \
+one_plain="SELECT count(*) FROM runs WHERE label = 'one' AND run_set = ''"
+check "one more run, in no run set" test "$(sqlite3 "$db" "$one_plain")" -eq 1 -a \
 	"$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq $((n_before + 1))
 "$AB" export one --db "$db" --json "$T/one.json"
 check "equal to the plain run" cmp -s <(strip "$T/plain.json") <(strip "$T/one.json")
