@@ -52,8 +52,8 @@ n_before=$(sqlite3 "$db" "SELECT count(*) FROM runs")
 expect_exit 0 "--devices all on one device" "$AB" run "$T/s.ini" --backend cpu --devices all --db "$db" --label one
 check "a plain run in this process" grep -q "^run [0-9]* stored in" "$T/out"
 one_plain="SELECT count(*) FROM runs WHERE label = 'one' AND run_set = ''"
-check "one more run, in no run set" test "$(sqlite3 "$db" "$one_plain")" -eq 1 -a \
-	"$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq $((n_before + 1))
+n_after=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+check "one more run, in no run set" test "$(sqlite3 "$db" "$one_plain")" -eq 1 -a "$n_after" -eq $((n_before + 1))
 "$AB" export one --db "$db" --json "$T/one.json"
 check "equal to the plain run" cmp -s <(strip "$T/plain.json") <(strip "$T/one.json")
 
