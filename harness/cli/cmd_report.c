@@ -123,7 +123,10 @@ static enum ab_rc write_report(const struct runs *p, const char *out, bool no_pl
 	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), NULL, p->ptr + 1, p->n - 1,
 				    no_plots, p->named };
 	o.profile_note = note[0] ? note : NULL;
-	if (!out) {
+	if (!out && !p->named && r->n_set_runs) {
+		snprintf(dir, sizeof dir, "reports/set-%s", r->run_set);
+		o.out_dir = dir;
+	} else if (!out) {
 		for (int i = 0; i < p->n; i++)
 			ids[i] = p->run[i]->id;
 		report_default_dir_runs(ids, p->named ? p->n : 1, dir, sizeof dir);

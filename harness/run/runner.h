@@ -17,6 +17,7 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "config/scenario.h"
+#include "run/shard.h"
 
 struct runner_options {
 	const char *db_path;
@@ -27,8 +28,10 @@ struct runner_options {
 	enum backend_choice backend;
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
-	int device_index;          /* --device: the CUDA device (0 on the CPU) */
 	const char *command_line;
+	struct shard shard;        /* count 0: every case */
+	const char *run_set;       /* NULL: none (a plain run) */
+	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 };
 
 /* Measures the scenario and stores the run; *run_id is set once the run row

@@ -305,8 +305,8 @@ static void test_gpu_bad_device_index(void **state)
 		skip();
 	assert_int_equal(backend_cuda_ops->open(&b, &o, &d), AB_ERR_USAGE);
 	assert_null(b);
-	assert_non_null(strstr(d.msg, "--device 4096: no such cuda device, the driver reports "));
-	assert_non_null(strstr(d.msg, "CUDA_VISIBLE_DEVICES renumbers them"));
+	assert_non_null(strstr(d.msg, "cuda device 4096 does not exist: the driver reports "));
+	assert_non_null(strstr(d.msg, "(numbered after CUDA_VISIBLE_DEVICES)"));
 }
 
 /* Launch gaps hidden, L2 flushed, CUPTI on: every tiny launch of a

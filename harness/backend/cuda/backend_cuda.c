@@ -118,6 +118,14 @@ static bool cuda_available(char *why, size_t len)
 	return true;
 }
 
+/* The devices this process may use (after CUDA_VISIBLE_DEVICES). */
+static int cuda_device_count(void)
+{
+	int n = 0;
+	cuda_load_modules_eagerly();
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi writes it. */
 static void cuda_format_uuid(const unsigned char u[16], char *buf, size_t len)
 {
@@ -227,7 +235,8 @@ static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
 	if ((rc = CK(d, cudaGetDeviceCount(&n))))
 		return rc;
 	if (b->dev < 0 || b->dev >= n)
-		return ab_fail(d, AB_ERR_USAGE, "--device %d: no such cuda device, the driver reports %d (0 to %d; "
+		return ab_fail(d, AB_ERR_USAGE, "cuda device %d does not exist: the driver reports %d device%s (numbered "
+			       "after CUDA_VISIBLE_DEVICES)", b->dev, n, n == 1 ? "" : "s"); "
 			       "CUDA_VISIBLE_DEVICES renumbers them)", b->dev, n, n - 1);
 	cuda_start_cupti(b);
 	if ((rc = CK(d, cudaSetDevice(b->dev))) || (rc = cuda_read_device(b, bus_id, sizeof bus_id, d)) ||
@@ -675,6 +684,7 @@ static const char *cuda_notes(struct backend *b)
 static const struct backend_ops cuda_ops = {
 	.name = "cuda",
 	.available = cuda_available,
+	.device_count = cuda_device_count,
 	.open = cuda_open,
 	.close = cuda_close,
 	.describe = cuda_describe,
