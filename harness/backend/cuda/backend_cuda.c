@@ -236,8 +236,7 @@ static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
 		return rc;
 	if (b->dev < 0 || b->dev >= n)
 		return ab_fail(d, AB_ERR_USAGE, "cuda device %d does not exist: the driver reports %d device%s (numbered "
-			       "after CUDA_VISIBLE_DEVICES)", b->dev, n, n == 1 ? "" : "s"); "
-			       "CUDA_VISIBLE_DEVICES renumbers them)", b->dev, n, n - 1);
+			       "after CUDA_VISIBLE_DEVICES)", b->dev, n, n == 1 ? "" : "s");
 	cuda_start_cupti(b);
 	if ((rc = CK(d, cudaSetDevice(b->dev))) || (rc = cuda_read_device(b, bus_id, sizeof bus_id, d)) ||
 	    (rc = cuda_alloc_state(b, d)))
