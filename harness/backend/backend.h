@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 #include "backend/attrib.h"
 #include "common/diag.h"
 #include "common/results.h"

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 #include "common/rng.h"
 
 #define CPU_FLUSH_BYTES (64u << 20)

@@ -123,8 +123,8 @@ static void list_add(char *buf, size_t len, const char *s)
 static void site_names(char *buf, size_t len)
 {
 	buf[0] = '\0';
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		list_add(buf, len, s->name);
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		list_add(buf, len, (*s)->name);
 }
 
 static void variant_names(const struct site_desc *s, char *buf, size_t len)
@@ -338,14 +338,14 @@ static enum ab_rc set_dist(struct pctx *c, const struct key_def *k, void *field,
 
 static enum ab_rc set_arm(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		if (site_find_variant(s, val))
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		if (site_find_variant(*s, val))
 			return set_text(c, k->name, field, k->size, val);
 	/* Variants of the first site that has the most of them. */
-	const struct site_desc *most = site_registry;
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		if (s->n_variants > most->n_variants)
-			most = s;
+	const struct site_desc *most = site_registry[0];
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		if ((*s)->n_variants > most->n_variants)
+			most = *s;
 	char list[128];
 	variant_names(most, list, sizeof list);
 	return perr(c, c->line, k->name, "unknown variant '%s' (variants: %s)", val, list);

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "common/diag.h"
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16

@@ -553,10 +553,11 @@ static void test_errors_sites(void **state)
 	snprintf(missing_shape, sizeof missing_shape, "t.ini:2: [case b]: missing key 'shape' (qk_layernorm takes %s)",
 		 site_find("qk_layernorm")->shape_help);
 	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
-	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass)");
+	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass, "
+					     "fused.r1h, fused.h1, fused.r1p, fused.r1, fused.generic)");
 	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
 		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
-		     "(it has: eager, fused)");
+		     "(it has: eager, fused, fused.h1, fused.h2, fused.r1)");
 	expect_error("[case g]\nsite = residual_gate_add\nshape = 1x16x256\naffine = true\n",
 		     "t.ini:4: affine: site 'residual_gate_add' has no weight or bias (affine = true applies to "
 		     "LayerNorm sites)");

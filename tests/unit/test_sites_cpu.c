@@ -24,9 +24,11 @@
 #include <math.h>
 
 #include "run/refcheck.h"
-#include "kernels/bf16.h"
-#include "kernels/site.h"
-#include "kernels/site_layout.h"
+#include "kernels/common/bf16.h"
+#include "kernels/common/site.h"
+#include "kernels/ln_modulate/ln_modulate.h"
+#include "kernels/qk_layernorm/qk_layernorm.h"
+#include "kernels/residual_gate_add/residual_gate_add.h"
 
 /* ---- a case: the site, its args and every tensor's buffer ---- */
 
@@ -261,7 +263,7 @@ static void test_registry(void **state)
 	assert_int_equal(site_tensor_index(g, "ff_gated"), RGA_FF_GATED);
 	assert_null(site_find_variant(g, "twopass"));
 	int n = 0;
-	for (const struct site_desc *p = site_registry; p->name; p++)
+	for (const struct site_desc *const *p = site_registry; *p; p++)
 		n++;
 	assert_int_equal(n, 4);
 }
