@@ -1,7 +1,8 @@
 # abbench - build, test and run.
 #
 #   make            build/abbench (CUDA backend included when nvcc is found)
-#   make run        deps + build + the GLM-Image scenario + its summary
+#   make run        deps + build + the GLM-Image scenario + its summary (on a
+#                   CPU without a GPU: the same sites at CPU-sized shapes)
 #   make test       deps + build + unit and CLI tests
 #   make deps       install missing Debian packages (root) or print the command
 #   make sanitize   the unit and CLI tests under ASan + UBSan
@@ -13,7 +14,8 @@ CC       ?= cc
 CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 BUILD    ?= build
-SCENARIO ?= scenarios/glm_1024.ini
+# Empty: glm_1024.ini when a CUDA device answers, else glm_cpu.ini (scripts/make_run.sh).
+SCENARIO ?=
 
 ifeq ($(V),1)
 Q :=

@@ -633,7 +633,7 @@ static int lnf_launch_tuning(const struct site_args *a, const lnf_ptrs &p, enum 
  * flushed, median of 50): at 1x4096x4096 r1h 21.95 us, h1 22.34, h2 22.29,
  * r1p 22.86, r1 25.44, w1 25.95, r2 25.06, generic 34.30; at 1x264x4096
  * r1h 8.26 (r1 8.40). The losers h2, h1f, w1, w4, w1f, h1p and r2 left the
- * build; scenarios/tuning_glm_ln.ini re-measures the rest with abbench.
+ * build; scenarios/tuning_glm/ln_*.ini re-measure the rest with abbench.
  */
 static const enum lnf_tuning LNF_CHAIN[] = { LNF_R1H, LNF_R1, LNF_GENERIC };
 

@@ -415,7 +415,7 @@ static int qkf_launch_tuning(const struct site_args *a, const qkf_ptrs &p, enum 
  * L2 flushed, 1x4360x32x128, q + k): x8s2 40.51 us, x8s4 40.99, s1 42.40,
  * s2 42.53, x4s1 43.36, x4s2 44.40, rt1 46.00, x2s1 54.48; with affine
  * x8s2 41.41 against s1 42.22. The losers s1 (= s2), rt1, x4s2 and x2s1
- * left the build; scenarios/tuning_glm_qk.ini re-measures the rest.
+ * left the build; scenarios/tuning_glm/qk_*.ini re-measure the rest.
  */
 static const enum qkf_tuning QKF_CHAIN[] = { QKF_X8S2, QKF_S2, QKF_RT2 };
 

@@ -211,7 +211,7 @@ static int rgf_vec_width(const struct site_args *a)
  * h1 28.77 us, r1 29.06, h4 29.82, r2/h2 29.92, p4 30.00, r4 30.08, p2
  * 30.18, r8 30.19; at 1x264x4096 h1 5.94 (r1 6.22). h1 (one row per
  * thread, bf16x2 math) wins both; r2, r4, r8, h4, p2 and p4 left the
- * build; scenarios/tuning_glm_gate.ini re-measures the rest. Every tuning
+ * build; scenarios/tuning_glm/gate_*.ini re-measure the rest. Every tuning
  * takes every shape (VEC adapts to W and the pointers), so there is no
  * fallback.
  */

@@ -3,10 +3,13 @@
  * LayerNorm (kernels/common/welford.c).
  *
  * Hand-computed cases check update and combine; a second, deliberately
- * naive emulation written here (all 32 lanes of every warp, shuffle-down
- * read from a snapshot, lanes past the end keeping their own state) checks
- * the library's shortcut fold bit for bit; a double two-pass computation
- * checks that the statistics are right to float accuracy.
+ * naive emulation written here (scalar, thread by thread, all 32 lanes of
+ * every warp, shuffle-down read from a snapshot, lanes past the end
+ * keeping their own state) checks the library's vectorized row functions
+ * bit for bit, both of them (the eager kernel's work and the fused
+ * kernels'), on rows of every length a qk head can have and on hostile
+ * values; a double two-pass computation checks that the statistics are
+ * right to float accuracy.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,26 +122,80 @@ static struct welford_state naive_block(const bf16_t *row, int64_t n, float *var
 	return wd[0];
 }
 
+/* Both row functions against the naive emulation on the row as it is. */
+static void check_row_against_naive(const bf16_t *row, int64_t n, const char *what)
+{
+	float m, v, fm, fv, nv;
+	struct welford_state nw = naive_block(row, n, &nv);
+	welford_row(row, n, &m, &v);
+	welford_row_fused(row, n, &fm, &fv);
+	if (!same_bits(m, nw.mean) || !same_bits(v, nv))
+		fail_msg("%s n=%lld: mean %a var %a, naive %a %a", what, (long long)n, m, v, nw.mean, nv);
+	if (!same_bits(fm, nw.mean) || !same_bits(fv, nv))
+		fail_msg("%s n=%lld: fused mean %a var %a, naive %a %a", what, (long long)n, fm, fv, nw.mean, nv);
+}
+
 static void check_against_naive(int64_t n, double mean, double std)
 {
 	static bf16_t row[65536];
 	fill_normal(row, n, mean, std);
-	float m, v, nv;
-	struct welford_state nw = naive_block(row, n, &nv);
-	welford_row(row, n, &m, &v);
-	if (!same_bits(m, nw.mean) || !same_bits(v, nv))
-		fail_msg("n=%lld: mean %a var %a, naive %a %a", (long long)n, m, v, nw.mean, nv);
+	check_row_against_naive(row, n, "normal");
 }
 
 static void test_fold_matches_naive_emulation(void **state)
 {
 	(void)state;
-	const int64_t ns[] = { 4, 12, 64, 96, 128, 132, 512, 516, 3072, 4096, 4100, 65536 };
+	const int64_t ns[] = { 4, 12, 64, 96, 128, 132, 384, 388, 512, 516, 3072, 4096, 4100, 65536 };
 	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
 		check_against_naive(ns[i], 0.0, 1.0);
 		check_against_naive(ns[i], 1000.0, 1.0);
 		check_against_naive(ns[i], 0.0, 100.0);
 	}
+	/* every row length up to 1040 (heads of any D, every partial warp and
+	 * round), on offset data where the order of operations shows */
+	for (int64_t n = 4; n <= 1040; n += 4)
+		check_against_naive(n, 3.0, 0.5);
+}
+
+/* Hostile rows: NaN, infinities, the largest bf16 (sums overflow),
+ * subnormals, negative zeros, constants: the vectorized selects and the
+ * empty-warp states must give exactly the naive bits (NaN for NaN). */
+static void test_hostile_rows_match_naive(void **state)
+{
+	(void)state;
+	static bf16_t row[4096];
+	static const bf16_t special[] = { 0x7FC0, 0xFFC1, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F, 0x0001,
+					  0x8003, 0x8000, 0x0000, 0x007F, 0x0080 };
+	const int64_t ns[] = { 4, 8, 12, 32, 64, 96, 124, 128, 132, 388, 4096 };
+	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+		const int64_t n = ns[k];
+		for (size_t s = 0; s < sizeof special / sizeof special[0]; s++) {
+			fill_normal(row, n, 0.0, 1.0);
+			row[(int64_t)(s * 7) % n] = special[s];
+			check_row_against_naive(row, n, "one special value");
+			for (int64_t j = 0; j < n; j++)
+				row[j] = special[s];
+			check_row_against_naive(row, n, "all special");
+		}
+		for (int64_t j = 0; j < n; j++) /* -0 and +0 mixed */
+			row[j] = (j % 3) ? 0x8000 : 0x0000;
+		check_row_against_naive(row, n, "signed zeros");
+	}
+}
+
+/* An empty warp's tree gives exactly the empty state: combining two
+ * (0, 0, 0) states is (+0, +0, 0) at every level, which is why the fused
+ * row function may leave those trees out. */
+static void test_empty_warp_fold_is_empty(void **state)
+{
+	(void)state;
+	struct welford_state e = { 0.f, 0.f, 0.f }, lane[32];
+	for (int l = 0; l < 32; l++)
+		lane[l] = e;
+	for (int o = 16; o > 0; o /= 2)
+		for (int l = 0; l < o; l++)
+			lane[l] = welford_combine(lane[l], lane[l + o]);
+	assert_true(same_bits(lane[0].mean, 0.f) && same_bits(lane[0].sigma2, 0.f) && lane[0].count == 0.f);
 }
 
 /* Float statistics vs a double two-pass computation on the same bf16
@@ -281,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_combine_by_hand),
 		cmocka_unit_test(test_combine_with_empty),
 		cmocka_unit_test(test_fold_matches_naive_emulation),
+		cmocka_unit_test(test_hostile_rows_match_naive),
+		cmocka_unit_test(test_empty_warp_fold_is_empty),
 		cmocka_unit_test(test_close_to_double),
 		cmocka_unit_test(test_order_sensitive),
 		cmocka_unit_test(test_n128_only_warp0),
