@@ -339,7 +339,10 @@ static void test_geometry(void **state)
 
 /* ---- arms ---- */
 
-static const char *ln_shapes[] = { "1x3x8", "2x5x64", "1x1x4096", "1x33x3072" };
+/* The fused ln arm works in blocks of 8 rows of a batch and chunks of 512
+ * columns: token counts and widths around both (33 tokens: 4 blocks and 1
+ * row; 2 batches of 9; W = 1028: two chunks and 4 columns). */
+static const char *ln_shapes[] = { "1x3x8", "2x5x64", "1x1x4096", "1x33x3072", "2x9x1028" };
 /* Heads of 128, 64, 96, and narrow ones (4, 12, 32) that leave lanes of
  * warp 0 empty: the fused arm reduces only the lanes that hold data. */
 static const char *qk_shapes[] = { "1x3x2x128", "1x5x4x64", "1x2x3x96", "1x3x2x4", "2x2x3x12", "1x4x2x32" };
@@ -385,7 +388,7 @@ static void check_site(const char *site, const char **shapes, size_t n_shapes, b
 static void test_ln_modulate_fused_equals_eager(void **state)
 {
 	(void)state;
-	check_site("ln_modulate", ln_shapes, 4, true);
+	check_site("ln_modulate", ln_shapes, sizeof ln_shapes / sizeof ln_shapes[0], true);
 	check_site("ln_continuous", ln_shapes, 2, false);
 }
 
