@@ -26,7 +26,7 @@ endif
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
 # Include roots: harness/ (its layers: "store/store.h") and the top level
-# ("kernels/site.h"); no relative includes.
+# ("kernels/common/site.h"); no relative includes.
 INCLUDES := -Iharness -I.
 CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXTRA_CFLAGS)
 # The CPU kernels spell every fused multiply-add out with fmaf(): the
