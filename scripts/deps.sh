@@ -11,7 +11,7 @@
 set -euo pipefail
 
 # Libraries and toolchain (no program of their own that a test calls).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev)
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libcjson-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox

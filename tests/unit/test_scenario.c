@@ -411,7 +411,7 @@ static void test_errors_structure(void **state)
 	expect_error("; only a comment\n", "t.ini:1: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenario]\nseed = 1\n", "t.ini:2: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenari]\n" CASE_A,
-		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME])");
+		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME])");
 	expect_error(CASE_A "[model]\nsteps = 2\n[model]\n", "t.ini:6: [model]: section repeated (first at line 4)");
 	expect_error(CASE_A "[case a]\n", "t.ini:4: [case a]: duplicate case name (first at line 1)");
 	expect_error("[case]\n", "t.ini:1: [case]: a case needs a name, as in [case img_ln_modulate]");
@@ -425,7 +425,7 @@ static void test_errors_structure(void **state)
 	expect_error(CASE_A "junk here\n", "t.ini:4: expected '[section]', 'key = value' or a comment, not 'junk here'");
 	expect_error(CASE_A "= 5\n", "t.ini:4: missing key name before '='");
 	expect_error("seed = 1\n" CASE_A,
-		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model] or [case NAME])");
+		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
 	/* an indented line is a key of its own, not a continuation of seed */
 	expect_error("[scenario]\nseed = 1\n   seed = 2\n" CASE_A, "t.ini:3: seed: duplicate key (first set at line 2)");
 }
@@ -553,7 +553,7 @@ static void test_errors_sites(void **state)
 	snprintf(missing_shape, sizeof missing_shape, "t.ini:2: [case b]: missing key 'shape' (qk_layernorm takes %s)",
 		 site_find("qk_layernorm")->shape_help);
 	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
-	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass)");
+	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass; or an [arm NAME], or plugin:PATH:ARM)");
 	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
 		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
 		     "(it has: eager, fused)");
