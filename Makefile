@@ -92,8 +92,11 @@ PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))
 PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD -MP -DPLUGIN_HAVE_CUDA=$(HAVE_CUDA)
 # Example kernels for cubin arms (examples/cubin): for sm_90 (the H200),
 # as PTX, and for sm_80 (a binary for another GPU, refused by name).
+# ln_tritonlike is ln_twopass shaped as Triton compiles kernels, with a
+# metadata .json beside it as Triton's cache has.
 CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
-	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin)
+	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin \
+	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
 
 .PHONY: all run test unit cli deps clean sanitize ptxas-report
 all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
@@ -148,6 +151,15 @@ $(BUILD)/examples/cubin/%_sm80.cubin: examples/cubin/%.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_80 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/ln_tritonlike.cubin: examples/cubin/ln_twopass.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -DLN_TRITON_STYLE -o $@ $<
+
+$(BUILD)/examples/cubin/%.json: examples/cubin/%.json
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
 
 $(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
 	@mkdir -p $(dir $@)

@@ -13,6 +13,10 @@
  *   block  = 256
  *   shared = 256 * 4                  ; one float per thread
  *   params = x, scale, shift, out, N, T, eps
+ *
+ * Built with -DLN_TRITON_STYLE it is ln_tritonlike, shaped as Triton
+ * compiles kernels, to exercise abbench's reading of Triton's metadata
+ * (ln_tritonlike.json) without Triton.
  */
 #include <cuda_bf16.h>
 #include <stdint.h>
@@ -42,9 +46,21 @@ static __device__ float block_sum(float v, float *red)
 	return total;
 }
 
+#ifndef LN_TRITON_STYLE
 extern "C" __global__ void ln_twopass_modulate(const uint16_t *x, const uint16_t *scale, const uint16_t *shift,
 					       uint16_t *out, int n, int tokens, float eps)
 {
+#else
+/* The same kernel with the parameter list Triton gives its kernels: the
+ * user arguments, then the global and profile scratch pointers. Each
+ * program (block) stores its row's mean in its 4 bytes of global scratch
+ * when it has one (ln_tritonlike.json: global_scratch_size 4). */
+extern "C" __global__ void ln_tritonlike(const uint16_t *x, const uint16_t *scale, const uint16_t *shift,
+					 uint16_t *out, int n, int tokens, float eps, float *global_scratch,
+					 void *profile_scratch)
+{
+	(void)profile_scratch;
+#endif
 	extern __shared__ float red[];
 	const uint16_t *row = x + (long long)blockIdx.x * n;
 	const uint16_t *sc = scale + (long long)(blockIdx.x / tokens) * n, *sh = shift + (long long)(blockIdx.x / tokens) * n;
@@ -52,6 +68,10 @@ extern "C" __global__ void ln_twopass_modulate(const uint16_t *x, const uint16_t
 	for (int i = threadIdx.x; i < n; i += blockDim.x)
 		s += bf(row[i]);
 	float mean = block_sum(s, red) / n;
+#ifdef LN_TRITON_STYLE
+	if (global_scratch && threadIdx.x == 0)
+		global_scratch[blockIdx.x] = mean;
+#endif
 	float q = 0.0f;
 	for (int i = threadIdx.x; i < n; i += blockDim.x) {
 		float dv = bf(row[i]) - mean;

@@ -54,14 +54,14 @@ static enum ab_rc plan_plugin(struct arms *A, struct user_arm *u, const char *ba
 static enum ab_rc plan_cubin(struct arms *A, struct user_arm *u, const char *backend, struct ab_diag *d)
 {
 	const struct scenario *s = A->scn;
-	if (strcmp(backend, "cuda") != 0)
-		return arm_spec_fail(d, AB_ERR_INPUT, s->path, u->spec, u->spec->lines.header,
-				     "a cubin arm runs on the cuda backend only, and this run uses the %s backend", backend);
 	for (int i = 0; i < s->n_cases; i++) {
 		enum ab_rc rc = cubin_arm_check_case(u->cubin, &s->cases[i], d);
 		if (rc)
 			return rc;
 	}
+	if (strcmp(backend, "cuda") != 0)
+		return arm_spec_fail(d, AB_ERR_INPUT, s->path, u->spec, u->spec->lines.header,
+				     "a cubin arm runs on the cuda backend only, and this run uses the %s backend", backend);
 	snprintf(u->summary, sizeof u->summary, "cubin arm");
 	u->variant.ext = cubin_arm_ext(u->cubin);
 	return AB_OK;

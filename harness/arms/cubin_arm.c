@@ -111,10 +111,15 @@ static enum ab_rc check_sizes(const struct cubin_arm *ca, int n, const int *size
 {
 	const struct arm_spec *sp = ca->spec;
 	int scratch = ca->n_args - sp->n_params;
+	if (n != ca->n_args && scratch)
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.params,
+				     "kernel '%s' takes %d parameters (%s): params lists %d, and Triton's %d scratch "
+				     "pointers make %d",
+				     ca->kernel, n, source, sp->n_params, scratch, ca->n_args);
 	if (n != ca->n_args)
 		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.params,
-				     "kernel '%s' takes %d parameters (%s), params lists %d%s", ca->kernel, n, source,
-				     sp->n_params, scratch ? " plus Triton's scratch pointers" : "");
+				     "kernel '%s' takes %d parameters (%s), params lists %d", ca->kernel, n, source,
+				     sp->n_params);
 	for (int i = 0; i < n; i++) {
 		if (size[i] == ca->arg_size[i])
 			continue;

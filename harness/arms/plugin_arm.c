@@ -70,9 +70,10 @@ static void fill_call(const struct plugin_arm *pa, const struct site_args *a, vo
 					    a->dims.heads };
 }
 
-/* Calls fn; on failure err holds "plugin arm 'x' failed (status N): msg". */
-static int invoke(const struct plugin_arm *pa, abbench_arm_fn fn, const struct site_args *a, void *stream, char *err,
-		  size_t len)
+/* Calls fn (the arm's function called what); on failure err holds "the
+ * plugin's cpu function failed (status N): msg". */
+static int invoke(const struct plugin_arm *pa, abbench_arm_fn fn, const char *what, const struct site_args *a,
+		  void *stream, char *err, size_t len)
 {
 	struct abbench_tensor t[SITE_MAX_TENSORS];
 	struct abbench_call call;
@@ -81,7 +82,7 @@ static int invoke(const struct plugin_arm *pa, abbench_arm_fn fn, const struct s
 	int status = fn(&call);
 	if (status != ABBENCH_OK) {
 		msg[sizeof msg - 1] = '\0';
-		snprintf(err, len, "plugin arm '%s' failed (status %d): %s", pa->arm->name, status,
+		snprintf(err, len, "the plugin's %s function failed (status %d): %s", what, status,
 			 msg[0] ? msg : "no message");
 	}
 	return status;
@@ -90,13 +91,13 @@ static int invoke(const struct plugin_arm *pa, abbench_arm_fn fn, const struct s
 static int ext_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
 {
 	const struct plugin_arm *pa = ctx;
-	return invoke(pa, pa->arm->cpu, a, NULL, err, len);
+	return invoke(pa, pa->arm->cpu, "cpu", a, NULL, err, len);
 }
 
 static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
 {
 	const struct plugin_arm *pa = ctx;
-	return invoke(pa, pa->arm->cuda, a, stream, err, len);
+	return invoke(pa, pa->arm->cuda, "cuda", a, stream, err, len);
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -247,7 +248,7 @@ enum ab_rc plugin_arm_check_case(struct plugin_arm *pa, const struct scenario_ca
 	if (!pa->arm->check)
 		return AB_OK;
 	plugin_arm_begin_case(pa, c);
-	if (invoke(pa, pa->arm->check, &a, NULL, err, sizeof err) == ABBENCH_OK)
+	if (invoke(pa, pa->arm->check, "check", &a, NULL, err, sizeof err) == ABBENCH_OK)
 		return AB_OK;
 	return ab_fail(d, AB_ERR_INPUT, "refuses case '%s' (line %d): %s", c->name, c->line, err);
 }

@@ -32,7 +32,7 @@ struct triton_meta {
 	int warp_size;       /* target.warp_size: 32 */
 	bool cooperative;    /* launch_cooperative_grid */
 	bool pdl;            /* launch_pdl: programmatic dependent launch (not used by abbench) */
-	char version[32];    /* triton_version, "" when absent */
+	char version[64];    /* triton_version, "" when absent */
 };
 
 /* Parses the JSON text; false with one line in err (the key that is

@@ -199,7 +199,7 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 	}
 	char err[AB_DIAG_MAX / 2] = "";
 	if (v->ext && v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, false, err, sizeof err))
-		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, v->name, err);
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
 	return AB_OK;
 }
 
@@ -235,7 +235,7 @@ static enum ab_rc cpu_step(struct backend *b, const struct site_variant *v, int 
 	char err[AB_DIAG_MAX / 2] = "";
 	*name = v->ext->cpu_step;
 	if (v->ext->cpu(v->ext->ctx, &b->args, err, sizeof err))
-		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, v->name, err);
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
 	return AB_OK;
 }
 
@@ -280,8 +280,8 @@ static enum ab_rc cpu_check_guards(struct backend *b, struct ab_diag *d)
 		if (!b->args.t[i])
 			continue;
 		if (!guard_check(cpu_base(b, i), (unsigned char *)b->args.t[i] + b->bytes[i], why, sizeof why))
-			return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': wrote outside tensor '%s': %s", b->case_name,
-				       b->arm, b->site->tensors[i].name, why);
+			return ab_fail(d, AB_ERR_BACKEND, "arm '%s': wrote outside tensor '%s': %s", b->arm,
+				       b->site->tensors[i].name, why);
 	}
 	return AB_OK;
 }
