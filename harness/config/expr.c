@@ -84,10 +84,11 @@ static bool parse_number(struct parser *ps)
 {
 	int64_t v = 0;
 	const char *start = ps->p;
-	for (; isdigit((unsigned char)*ps->p); ps->p++) {
-		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *ps->p - '0', &v))
-			return fail(ps, "'%s': the number '%.*s...' is too large", ps->text, (int)(ps->p - start), start);
-	}
+	bool over = false;
+	for (; isdigit((unsigned char)*ps->p); ps->p++)
+		over = over || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *ps->p - '0', &v);
+	if (over)
+		return fail(ps, "'%s': the number '%.*s' is too large", ps->text, (int)(ps->p - start), start);
 	if (isalpha((unsigned char)*ps->p) || *ps->p == '_')
 		return fail(ps, "'%s': '%.20s' is not a number", ps->text, start);
 	return emit(ps, OP_CONST, 0, v);
