@@ -1,21 +1,24 @@
 /*
  * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE]`: the same
- * scenario measured by two builds, case by case (compare.c), as markdown.
+ * scenario measured by two builds, case by case (analysis/compare.c), as
+ * markdown (print/compare_print.c).
  * Exit 0 whatever the verdicts (the gate is the command that judges);
  * 2 when the runs measured different scenarios or do not exist.
  */
 #include <stdio.h>
 
+#include "analysis/compare.h"
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "analysis/compare.h"
 #include "common/diag.h"
+#include "print/compare_print.h"
 #include "print/md.h"
 #include "store/store.h"
 
-/* Compares and prints to stdout or, atomically, to path. */
-static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *path,
-				    struct ab_diag *d)
+/* Compares the summaries and prints to stdout or, atomically, to path. */
+static enum ab_rc print_comparison(const struct summary_run *a, const struct summary_run *b, const char *path,
+				   struct ab_diag *d)
 {
 	struct compare_result res;
 	struct md_file mf;
@@ -23,15 +26,31 @@ static enum ab_rc compare_and_print(const struct results_run *a, const struct re
 	if (rc)
 		return rc;
 	if (!path)
-		rc = compare_print(stdout, a, b, &res, d);
+		rc = compare_print_table(stdout, a, b, &res, d);
 	else if (!(rc = md_file_open(&mf, path, d))) {
-		rc = compare_print(mf.f, a, b, &res, d);
+		rc = compare_print_table(mf.f, a, b, &res, d);
 		if (rc)
 			md_file_abort(&mf);
 		else
 			rc = md_file_commit(&mf, d);
 	}
 	compare_result_free(&res);
+	return rc;
+}
+
+/* Summarises both runs (no A/B intervals: compare does not print them). */
+static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *path,
+				    struct ab_diag *d)
+{
+	struct summary_run sa, sb;
+	enum ab_rc rc = summary_compute(a, SUMMARY_NO_INTERVALS, &sa, d);
+	if (rc)
+		return rc;
+	if (!(rc = summary_compute(b, SUMMARY_NO_INTERVALS, &sb, d))) {
+		rc = print_comparison(&sa, &sb, path, d);
+		summary_free(&sb);
+	}
+	summary_free(&sa);
 	return rc;
 }
 

@@ -3,29 +3,16 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
+#include "config/scenario.h"
 #include "run/provenance.h"
 #include "run/runner.h"
-#include "config/scenario.h"
 #include "store/store.h"
-
-static bool parse_backend(const char *s, enum scenario_backend *out)
-{
-	static const struct { const char *name; enum scenario_backend b; } names[] = {
-		{ "auto", SCENARIO_BACKEND_AUTO }, { "cpu", SCENARIO_BACKEND_CPU }, { "cuda", SCENARIO_BACKEND_CUDA },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(s, names[i].name)) {
-			*out = names[i].b;
-			return true;
-		}
-	return false;
-}
 
 int cmd_run(int argc, char **argv)
 {
@@ -64,7 +51,7 @@ int cmd_run(int argc, char **argv)
 		.progress = !no_progress && isatty(STDERR_FILENO),
 		.no_cupti = no_cupti,
 	};
-	if (backend && !parse_backend(backend, &o.backend)) {
+	if (backend && !backend_choice_parse(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);
 		return AB_EXIT_USAGE;
 	}
