@@ -91,11 +91,12 @@ plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$
 PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))
 PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD -MP -DPLUGIN_HAVE_CUDA=$(HAVE_CUDA)
 # Example kernels for cubin arms (examples/cubin): for sm_90 (the H200),
-# as PTX, and for sm_80 (a binary for another GPU, refused by name).
+# as PTX, as a fatbin (sm_80 + sm_90), and for sm_80 alone (a binary for
+# another GPU, refused by name).
 # ln_tritonlike is ln_twopass shaped as Triton compiles kernels, with a
 # metadata .json beside it as Triton's cache has.
 CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
-	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin \
+	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
 	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
 
 .PHONY: all run test unit cli deps clean sanitize ptxas-report
@@ -165,6 +166,11 @@ $(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/%.fatbin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -O3 -o $@ $<
 
 $(BUILD)/examples/cubin/%.ptx: examples/cubin/%.cu
 	@mkdir -p $(dir $@)
