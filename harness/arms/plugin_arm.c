@@ -2,7 +2,8 @@
  * plugin_arm.c - plugin libraries (plugin_arm.h).
  *
  * Load: read the file (its sha256 is the run's provenance), dlopen it
- * (RTLD_NOW: an unresolved symbol fails here, not mid-run), find
+ * (RTLD_NOW: an unresolved symbol fails here, not mid-run; it is never
+ * closed, see plugin_arm_free), find
  * abbench_plugin_entry, call it with our ABI version, check the table's
  * version, find the arm by name, check its site exists (and is the one
  * the [arm] section names). Each call builds a struct abbench_call from
@@ -210,12 +211,11 @@ enum ab_rc plugin_arm_load(const char *scn, const struct arm_spec *spec, struct 
 	return AB_OK;
 }
 
+/* The library itself stays loaded until abbench exits: a CUDA runtime
+ * linked into a plugin expects to be torn down at process exit, after
+ * the backend's context work, not in the middle of it. */
 void plugin_arm_free(struct plugin_arm *pa)
 {
-	if (!pa)
-		return;
-	if (pa->lib)
-		dlclose(pa->lib);
 	free(pa);
 }
 

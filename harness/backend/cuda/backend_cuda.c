@@ -612,6 +612,23 @@ static enum ab_rc cuda_check_guards(struct backend *b, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* An arm from outside: its prepare (scratch, arguments), then one launch
+ * outside any timed span, waited for. A CUDA runtime linked into a plugin
+ * initialises itself and loads its modules at its first launch, which
+ * must not happen behind the spin kernel of launch_gaps = hide (it would
+ * wait for the device). The outputs are poisoned after it. */
+static enum ab_rc cuda_prime_ext(struct backend *b, const struct site_variant *v, struct ab_diag *d)
+{
+	b->ext_err[0] = '\0';
+	if (v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, true, b->ext_err, sizeof b->ext_err))
+		return ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
+	int e = v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	if (e)
+		return b->ext_err[0] ? ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err)
+				     : ab_check_call(e, &cuda_api, "the arm's first launch", __FILE__, __LINE__, d);
+	return CK(d, cudaStreamSynchronize(b->stream));
+}
+
 static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *v, const char *range_name,
 				  struct results_clocks *before, struct ab_diag *d)
 {
@@ -624,12 +641,12 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	if (v->ext && (rc = cuda_prime_ext(b, v, d)))
+		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
 	/* Records left from before the slot (nothing of it) are dropped. */
 	if ((rc = cuda_poison(b, d)) || (b->cupti && (rc = cupti_collect(b->cupti, NULL, &stale, d))) ||
 	    (rc = nvml_read(b->nvml, before, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
-	if (v->ext && v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, true, b->ext_err, sizeof b->ext_err))
-		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, b->arm, b->ext_err);
 	if (b->range_open)
 		nvtxRangePop();
 	nvtxRangePushA(range_name);
