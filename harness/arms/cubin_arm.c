@@ -17,8 +17,8 @@
 
 #include "arms/blob.h"
 #include "arms/cubin_file.h"
+#include "arms/driver.h"
 #include "arms/triton_meta.h"
-#include "backend/cuda/driver.h"
 
 #define CUBIN_FILE_LIMIT ((size_t)1 << 30)
 #define CUBIN_MAX_ARGS (ARM_SPEC_MAX_PARAMS + 2)

@@ -14,7 +14,10 @@
  * Errors name the driver call and its message (cuGetErrorString). A load
  * the image itself makes fail (no code for this GPU, bad PTX, an image
  * the driver cannot read) is AB_ERR_INPUT: the user's file is wrong.
- * In a build without CUDA every function fails with AB_ERR_BACKEND.
+ *
+ * It needs no CUDA header and builds without nvcc (the few types and
+ * constants of cuda.h it uses are spelled out in driver.c); only the CUDA
+ * backend makes a context for it to work in.
  */
 #ifndef AB_DRIVER_H
 #define AB_DRIVER_H
@@ -22,13 +25,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "common/diag.h"
 
 #define DRIVER_MAX_PARAMS 64
-
-#if AB_HAVE_CUDA
 
 /* Loads image (a NUL-terminated text for PTX); the JIT's log goes into the
  * message of a failed PTX load. */
@@ -55,63 +55,5 @@ const char *driver_errstr(int code, char *buf, size_t len);
 
 enum ab_rc driver_alloc(size_t bytes, uint64_t *ptr, struct ab_diag *d);
 void driver_free(uint64_t ptr);
-
-#else
-
-static inline enum ab_rc driver_unavailable(struct ab_diag *d)
-{
-	return ab_fail(d, AB_ERR_BACKEND, "this abbench was built without CUDA: no driver API");
-}
-static inline enum ab_rc driver_module_load(const void *image, void **module, struct ab_diag *d)
-{
-	(void)image, (void)module;
-	return driver_unavailable(d);
-}
-static inline void driver_module_unload(void *module)
-{
-	(void)module;
-}
-static inline enum ab_rc driver_function(void *module, const char *name, void **fn, struct ab_diag *d)
-{
-	(void)module, (void)name, (void)fn;
-	return driver_unavailable(d);
-}
-static inline int driver_param_sizes(void *fn, size_t sizes[DRIVER_MAX_PARAMS])
-{
-	(void)fn, (void)sizes;
-	return -1;
-}
-static inline enum ab_rc driver_max_threads(void *fn, int *threads, struct ab_diag *d)
-{
-	(void)fn, (void)threads;
-	return driver_unavailable(d);
-}
-static inline enum ab_rc driver_set_max_shared(void *fn, int bytes, struct ab_diag *d)
-{
-	(void)fn, (void)bytes;
-	return driver_unavailable(d);
-}
-static inline int driver_launch(void *fn, const unsigned grid[3], const unsigned block[3], unsigned shared,
-				void *stream, void **params)
-{
-	(void)fn, (void)grid, (void)block, (void)shared, (void)stream, (void)params;
-	return 999; /* CUDA_ERROR_UNKNOWN */
-}
-static inline const char *driver_errstr(int code, char *buf, size_t len)
-{
-	snprintf(buf, len, "cuda error %d (this abbench was built without CUDA)", code);
-	return buf;
-}
-static inline enum ab_rc driver_alloc(size_t bytes, uint64_t *ptr, struct ab_diag *d)
-{
-	(void)bytes, (void)ptr;
-	return driver_unavailable(d);
-}
-static inline void driver_free(uint64_t ptr)
-{
-	(void)ptr;
-}
-
-#endif
 
 #endif

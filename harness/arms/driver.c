@@ -6,9 +6,8 @@
  * cuFuncGetParamInfo (before CUDA 12.4) still loads: that one pointer
  * stays NULL and driver_param_sizes says so.
  */
-#include "backend/cuda/driver.h"
+#include "arms/driver.h"
 
-#include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +15,31 @@
 #include <string.h>
 
 #define DRIVER_JIT_LOG 2048
+
+/* The driver API's types and the constants used here, as cuda.h defines
+ * them (values of the driver's ABI, stable across CUDA versions). */
+typedef int CUresult;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef int CUjit_option;
+typedef int CUfunction_attribute;
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_NOT_INITIALIZED = 3,
+	CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+	CUDA_ERROR_INVALID_PTX = 218,
+	CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+	CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+	CUDA_ERROR_INVALID_IMAGE = 200,
+	CUDA_ERROR_INVALID_SOURCE = 300,
+	CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND = 302,
+	CUDA_ERROR_NOT_FOUND = 500,
+};
+enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+enum { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 
 static struct {
 	void *lib;
