@@ -31,14 +31,10 @@ CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXT
 # The CPU kernels spell every fused multiply-add out with fmaf(): the
 # compiler must not contract anything on its own.
 KFLAGS   := -ffp-contract=off
-# Debian ships libcjson (Triton metadata) as a shared library only: it is
-# copied to $(BUILD)/lib and found through the rpath, so the binary and the
-# unit tests start on the GPU machine, which has none.
-CJSON_SO := $(firstword $(wildcard /usr/lib/*/libcjson.so.1))
-LDFLAGS  := -Wl,-rpath,'$$ORIGIN/lib:$$ORIGIN/../lib' $(EXTRA_LDFLAGS)
-# libcsv and inih are linked statically (Debian ships the .a files) so that
-# the binary starts on the GPU machine, which has neither.
-LDLIBS   := -Wl,-Bstatic -lcsv -linih -Wl,-Bdynamic -lcjson -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
+LDFLAGS  := $(EXTRA_LDFLAGS)
+# libcsv, inih and jansson are linked statically (Debian ships the .a files)
+# so that the binary starts on the GPU machine, which has none of them.
+LDLIBS   := -Wl,-Bstatic -lcsv -linih -ljansson -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
@@ -124,13 +120,9 @@ $(LIB): $(LIB_OBJ)
 $(BUILD)/gen/build_info.o: $(BUILD_INFO)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BIN): $(BUILD)/harness/cli/main.o $(LIB) | $(BUILD)/lib/libcjson.so.1
+$(BIN): $(BUILD)/harness/cli/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
-$(BUILD)/lib/libcjson.so.1: $(CJSON_SO)
-	@mkdir -p $(dir $@)
-	$(Q)cp -L $< $@
 
 $(BUILD)/%.pic.o: %.c
 	@mkdir -p $(dir $@)
@@ -177,10 +169,10 @@ $(BUILD)/examples/cubin/%.ptx: examples/cubin/%.cu
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -ptx -arch=sm_90 -O3 -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) | $(BUILD)/lib/libcjson.so.1
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
 $(BUILD)/gpu/test_cuda_kernels: tests/gpu/test_cuda_kernels.cu $(CUDA_SRC) $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h)
 	@mkdir -p $(dir $@)

@@ -1,9 +1,10 @@
 /*
- * triton_meta.c - Triton's kernel metadata JSON (triton_meta.h).
+ * triton_meta.c - Triton's kernel metadata JSON (triton_meta.h), read with
+ * jansson (linked statically, as for abbench's own JSON output).
  */
 #include "arms/triton_meta.h"
 
-#include <cjson/cJSON.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,48 +24,49 @@ static bool tm_fail(char *err, size_t len, const char *fmt, ...)
 
 /* An integer member in [lo, hi]; absent is an error when required, else
  * *present is false and *out keeps its value. */
-static bool get_int(const cJSON *obj, const char *key, bool required, int64_t lo, int64_t hi, int64_t *out,
+static bool get_int(const json_t *obj, const char *key, bool required, int64_t lo, int64_t hi, int64_t *out,
 		    bool *present, char *err, size_t len)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const json_t *v = json_object_get(obj, key);
 	if (present)
 		*present = v != NULL;
 	if (!v)
 		return required ? tm_fail(err, len, "no '%s' in the metadata", key) : true;
-	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
 	if (!(x >= (double)lo && x <= (double)hi) || x != floor(x))
 		return tm_fail(err, len, "'%s' is not an integer from %lld to %lld", key, (long long)lo, (long long)hi);
 	*out = (int64_t)x;
 	return true;
 }
 
-static bool get_str(const cJSON *obj, const char *key, bool required, char *out, size_t cap, char *err, size_t len)
+static bool get_str(const json_t *obj, const char *key, bool required, char *out, size_t cap, char *err, size_t len)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const json_t *v = json_object_get(obj, key);
 	if (!v)
 		return required ? tm_fail(err, len, "no '%s' in the metadata", key) : true;
-	if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= cap)
+	const char *str = json_string_value(v);
+	if (!str || !str[0] || strlen(str) >= cap)
 		return tm_fail(err, len, "'%s' is not a string of 1 to %zu characters", key, cap - 1);
-	memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
+	memcpy(out, str, strlen(str) + 1);
 	return true;
 }
 
-static bool get_bool(const cJSON *obj, const char *key, bool *out, char *err, size_t len)
+static bool get_bool(const json_t *obj, const char *key, bool *out, char *err, size_t len)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const json_t *v = json_object_get(obj, key);
 	if (!v)
 		return true;
-	if (!cJSON_IsBool(v))
+	if (!json_is_boolean(v))
 		return tm_fail(err, len, "'%s' is not true or false", key);
-	*out = cJSON_IsTrue(v);
+	*out = json_is_true(v);
 	return true;
 }
 
-static bool read_target(const cJSON *root, struct triton_meta *m, char *err, size_t len)
+static bool read_target(const json_t *root, struct triton_meta *m, char *err, size_t len)
 {
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "target");
+	const json_t *t = json_object_get(root, "target");
 	int64_t arch = 0, warp = 32;
-	if (!cJSON_IsObject(t))
+	if (!json_is_object(t))
 		return tm_fail(err, len, "no 'target' object in the metadata");
 	if (!get_str(t, "backend", true, m->backend, sizeof m->backend, err, len))
 		return false;
@@ -78,7 +80,7 @@ static bool read_target(const cJSON *root, struct triton_meta *m, char *err, siz
 	return true;
 }
 
-static bool read_scratch(const cJSON *root, struct triton_meta *m, char *err, size_t len)
+static bool read_scratch(const json_t *root, struct triton_meta *m, char *err, size_t len)
 {
 	int64_t big = (int64_t)1 << 40;
 	m->global_scratch_align = m->profile_scratch_align = 1;
@@ -90,10 +92,10 @@ static bool read_scratch(const cJSON *root, struct triton_meta *m, char *err, si
 	       get_int(root, "profile_scratch_align", false, 1, 1 << 20, &m->profile_scratch_align, NULL, err, len);
 }
 
-static bool read_all(const cJSON *root, struct triton_meta *m, char *err, size_t len)
+static bool read_all(const json_t *root, struct triton_meta *m, char *err, size_t len)
 {
 	int64_t warps = 0, ctas = 1, shared = 0;
-	if (!cJSON_IsObject(root))
+	if (!json_is_object(root))
 		return tm_fail(err, len, "the metadata is not a JSON object");
 	if (!get_str(root, "name", true, m->name, sizeof m->name, err, len) ||
 	    !get_int(root, "num_warps", true, 1, 32, &warps, NULL, err, len) ||
@@ -115,14 +117,13 @@ static bool read_all(const cJSON *root, struct triton_meta *m, char *err, size_t
 
 bool triton_meta_parse(const char *text, struct triton_meta *out, char *err, size_t len)
 {
+	json_error_t je;
 	memset(out, 0, sizeof *out);
-	cJSON *root = cJSON_Parse(text);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		return tm_fail(err, len, "not valid JSON (near '%.20s')", at ? at : "");
-	}
+	json_t *root = json_loads(text, JSON_DECODE_ANY, &je);
+	if (!root)
+		return tm_fail(err, len, "not valid JSON (line %d: %s)", je.line, je.text);
 	bool ok = read_all(root, out, err, len);
-	cJSON_Delete(root);
+	json_decref(root);
 	return ok;
 }
 

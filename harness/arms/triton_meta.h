@@ -1,6 +1,6 @@
 /*
  * triton_meta.h - the metadata Triton writes beside a compiled kernel
- * (NAME.json in its cache, next to NAME.cubin), read with cJSON.
+ * (NAME.json in its cache, next to NAME.cubin), read with jansson.
  *
  * What a launch needs from it: the kernel's name, num_warps (the block is
  * 32 * num_warps threads: Triton launches 1-D blocks), shared (dynamic

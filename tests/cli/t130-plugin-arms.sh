@@ -86,6 +86,10 @@ sed "s|^a = eager|a = plugin:$lib:rga_exact|" "$T/exact.ini" >"$T/aa.ini"
 expect_exit 0 "a = b = the same plugin arm" "$AB" run "$T/aa.ini" --db "$db" --label aa --no-progress
 expect_exit 0 "show the A/A plugin run" "$AB" show aa --db "$db"
 check "two provenance lines, a and b" test "$(grep -c '^arm [ab]=rga_exact: plugin ' "$T/out")" -eq 2
+expect_exit 0 "merge the database into another" "$AB" merge "$T/merged.db" "$db"
+expect_exit 0 "merging it again adds nothing (the arm sources compare equal)" "$AB" merge "$T/merged.db" "$db"
+expect_exit 0 "show the merged copy of the exact run" "$AB" show exact --db "$T/merged.db"
+check "the merged copy keeps the arm's provenance" grep -q "^arm b=rga_exact: plugin '.*librga_plugin.so' sha256 $(sha256sum "$lib" | cut -c1-16)" "$T/out"
 expect_exit 0 "report of the plugin run" "$AB" report exact --db "$db" --out "$T/rep" --no-plots
 check "the report's provenance names the plugin arm" grep -q '^- arm B `rga_exact` is a plugin: ' "$T/rep/report.md"
 finish

@@ -564,7 +564,7 @@ static void test_schema_version(void **state)
 	(void)state;
 	struct store *st = open_db();
 	store_close(st);
-	assert_int_equal(store_schema_version(), 2);
+	assert_true(store_schema_version() >= 2);
 	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
 	/* reopening an up-to-date file is fine, with or without create */
@@ -576,7 +576,9 @@ static void test_schema_version(void **state)
 	st = (struct store *)&d; /* must be reset to NULL on failure */
 	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
 	assert_null(st);
-	assert_non_null(strstr(d.msg, "has schema version 99, this abbench knows up to 2"));
+	char want[80];
+	snprintf(want, sizeof want, "has schema version 99, this abbench knows up to %d", store_schema_version());
+	assert_non_null(strstr(d.msg, want));
 }
 
 static void test_not_a_database(void **state)
