@@ -744,6 +744,22 @@ static void put_scrubbed(FILE *f, const char *label, const char *text)
 	fputc('\n', f);
 }
 
+/* The user arms (plugins, compiled binaries): what file ran, and its hash. */
+static void arm_sources_list(FILE *f, const struct results_run *r)
+{
+	char clean[1024];
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		fprintf(f, "- arm %c ", a->arm == 'a' ? 'A' : 'B');
+		md_code(f, a->name);
+		fprintf(f, " is a %s: ", a->kind);
+		md_code(f, md_scrub_paths(a->path, clean, sizeof clean));
+		fprintf(f, ", sha256 `%s`, ", a->sha256);
+		md_cell(f, a->detail);
+		fputc('\n', f);
+	}
+}
+
 static void run_list(FILE *f, const struct results_run *r)
 {
 	fprintf(f, "\n### Run\n\n- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status,
@@ -764,8 +780,10 @@ static void run_list(FILE *f, const struct results_run *r)
 	md_code(f, r->arm_a);
 	fputs(", B = ", f);
 	md_code(f, r->arm_b);
-	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s\n\n", r->l2_flush ? "on" : "off",
+	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s\n", r->l2_flush ? "on" : "off",
 		r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no");
+	arm_sources_list(f, r);
+	fputc('\n', f);
 }
 
 static void sampling_table(FILE *f, const struct rpt *R)

@@ -32,6 +32,11 @@ static void show_header(const struct results_run *r, FILE *out)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s%s\n", r->bracket, r->arm_a, r->arm_b,
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, a->name, a->kind, a->path, a->sha256,
+			a->detail);
+	}
 	if (r->n_set_runs) {
 		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
 		for (int i = 0; i < r->n_set_runs; i++)
