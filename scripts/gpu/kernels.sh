@@ -12,7 +12,10 @@
 #      against one contender (arm b) with abbench's own A/B/A measurement;
 #      B/A > 1 means the winner stays.
 # Last, a short table: run, case, arm (variant), median, md5.
-# Usage: scripts/gpu/kernels.sh [STAGE ...]   (default: selftest glm tuning)
+# Usage: scripts/gpu/kernels.sh [STAGE ...]   (default: selftest glm tuning;
+# selftest-quick instead of selftest runs the self-test's --quick set).
+# Through scripts/gpu/session.sh: kernels:600 (the full self-test plus about
+# 16 s of glm_1024 and 8 tuning runs of up to 15 s each).
 # Results: $OUT (or ./gpu-out) gets kernels.db, kernels-logs.tar.gz (every
 # log, the CSV exports) and kernels-summary.txt (the table).
 # Exit status: 0 when every stage ran, the self-test passed and every
@@ -37,9 +40,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=cs
 "$AB" --version || { echo "kernels.sh: abbench does not start here"; exit 1; }
 "$AB" backends
 
-if want selftest; then
+if want selftest || want selftest-quick; then
 	step selftest
-	if build/gpu/test_cuda_kernels 2>&1 | tee "$LOGS/selftest.log"; then
+	quick=""
+	want selftest-quick && ! want selftest && quick=--quick
+	if build/gpu/test_cuda_kernels $quick 2>&1 | tee "$LOGS/selftest.log"; then
 		echo "selftest PASS" >"$LOGS/selftest.verdict"
 	else
 		echo "selftest FAIL" >"$LOGS/selftest.verdict"
