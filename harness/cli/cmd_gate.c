@@ -5,7 +5,9 @@
  * from the device profile or --min-change-ns). The exit status is the
  * contract: 0 every case passed, 1 a case regressed in time, lost
  * bit-exactness or is missing, 2 usage or data errors (no such baseline or
- * run, different scenario or device, a run not 'ok'), 3 failures. The
+ * run, different scenario or device, a run not 'ok'), 3 failures, 4
+ * inconclusive (too little evidence to pass: --quick, slots under
+ * --min-samples, a partial run). The
  * markdown verdict goes to stdout or --out; the cases that failed on time
  * alone go, one per line, to --failing-cases so that scripts/nightly.sh
  * can measure them again without parsing markdown.
@@ -31,6 +33,7 @@ struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
+	int min_samples;       /* 0: GATE_MIN_SAMPLES */
 };
 
 /* The gate's bars with where each came from, for the verdict's text. */
@@ -160,7 +163,7 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 			const char *base_name, int *status, struct ab_diag *d)
 {
 	struct exclude_list *x = calloc(1, sizeof *x);
-	struct gate_options o = { .baseline_name = base_name, .only = a->only };
+	struct gate_options o = { .baseline_name = base_name, .only = a->only, .min_samples = a->min_samples };
 	struct gate_result res = { 0 };
 	struct gate_limits L = { 0 };
 	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
@@ -183,8 +186,9 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 		rc = emit(a->failing, print_failing, &v, d);
 	if (!rc) {
 		*status = gate_exit_status(&res);
-		fprintf(stderr, "gate: %s (%d of %d cases failed)\n", *status ? "FAIL" : "pass", res.n_failed,
-			res.n_cases);
+		fprintf(stderr, "gate: %s (%d of %d cases failed, %d inconclusive, %d not measured)\n",
+			*status == AB_EXIT_VERDICT ? "FAIL" : *status == AB_EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "pass",
+			res.n_failed, res.n_cases, res.n_inconclusive, res.n_not_measured);
 	}
 	gate_result_free(&res);
 	free(x);
@@ -221,6 +225,7 @@ int cmd_gate(int argc, char **argv)
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
+		{ "min-samples", CLI_INT, &a.min_samples, "N", "a case with a slot under N samples cannot pass: INCONCLUSIVE (default 10)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		CLI_OPT_END,
@@ -234,8 +239,11 @@ int cmd_gate(int argc, char **argv)
 		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
 		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
 		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
-		"raw B times are judged instead. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
-		"run, different scenario or device, a run not 'ok'), 3 failure. Rule: docs/REPORTS.md.",
+		"raw B times are judged instead. A case that did not fail but has a slot under --min-samples\n"
+		"samples, a run or baseline made with --quick, or a partial run (run --only) lacking cases\n"
+		"cannot pass: INCONCLUSIVE. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
+		"run, different scenario or device, a run not 'ok'), 3 failure, 4 inconclusive.\n"
+		"Rule: docs/REPORTS.md.",
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
@@ -249,6 +257,10 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
 		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
+		return AB_EXIT_USAGE;
+	}
+	if (a.min_samples < 0) {
+		ab_error("gate: --min-samples must be 0 or more, not %d", a.min_samples);
 		return AB_EXIT_USAGE;
 	}
 	if (!isnan(a.min_change_ns) && !(a.min_change_ns >= 0)) {

@@ -63,6 +63,7 @@ int cmd_run(int argc, char **argv)
 		.quick = quick,
 		.progress = !no_progress && isatty(STDERR_FILENO),
 		.no_cupti = no_cupti,
+		.only = only,
 	};
 	if (backend && !parse_backend(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);

@@ -10,13 +10,16 @@
 
 static void show_header(const struct results_run *r, FILE *out)
 {
-	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s\n", (long long)r->id, r->started_at, r->scenario_name,
-		r->status, r->label[0] ? "  label " : "", r->label);
+	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id, r->started_at,
+		r->scenario_name, r->status, r->label[0] ? "  label " : "", r->label,
+		r->git_commit[0] ? r->git_commit : "unknown");
 	fprintf(out, "backend %s  device %s", r->backend, r->device.name);
 	if (r->device.copy_gbps > 0)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s%s\n", r->bracket, r->arm_a, r->arm_b,
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
+	if (r->only_cases[0])
+		fprintf(out, "partial: only %s (run --only)\n", r->only_cases);
 	if (!strcmp(r->status, "failed"))
 		fprintf(out, "error: %s\n", r->error);
 	if (r->notes[0])

@@ -59,6 +59,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
 		 s->launch_gaps == SCENARIO_GAPS_HIDE ? "hide" : "include");
 	r->l2_flush = s->l2_flush;
+	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
 
 static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,

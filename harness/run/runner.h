@@ -27,6 +27,7 @@ struct runner_options {
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
+	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
 };
 
 /* Measures the scenario and stores the run; *run_id is set once the run row

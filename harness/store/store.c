@@ -112,6 +112,8 @@ static const char *const migrations[] = {
 	" set_at TEXT NOT NULL);"
 	"CREATE INDEX baselines_run ON baselines(run_id);"
 	"PRAGMA application_id = 1633837669;", /* STORE_APP_ID */
+	/* 2: the cases a run was restricted to (run --only), '' for all */
+	"ALTER TABLE runs ADD COLUMN only_cases TEXT NOT NULL DEFAULT '';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -124,7 +126,8 @@ static const char *const migrations[] = {
 #define RUN_COLS                                                                                 \
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
-	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id"
+	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id, "     \
+	"only_cases"
 #define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
@@ -468,7 +471,7 @@ static enum ab_rc apply_migration(struct store *st, int v, struct ab_diag *d)
 /* Forward migrations, one transaction each. The version is re-read under
  * the write lock so that two processes opening a new file do not both
  * migrate it. */
-static enum ab_rc migrate(struct store *st, struct ab_diag *d)
+static enum ab_rc migrate(struct store *st, int target, struct ab_diag *d)
 {
 	for (;;) {
 		int64_t v = 0;
@@ -477,7 +480,7 @@ static enum ab_rc migrate(struct store *st, struct ab_diag *d)
 			rc = query_int(st, "PRAGMA user_version", &v, d);
 		if (!rc && v > N_MIGRATIONS)
 			rc = version_too_new(st, v, d);
-		if (!rc && v < N_MIGRATIONS)
+		if (!rc && v < target)
 			rc = apply_migration(st, (int)v, d);
 		if (!rc)
 			rc = exec(st, "COMMIT", "commit the migration", d);
@@ -485,7 +488,7 @@ static enum ab_rc migrate(struct store *st, struct ab_diag *d)
 			rollback(st);
 			return rc;
 		}
-		if (v == N_MIGRATIONS)
+		if (v >= target)
 			return AB_OK;
 	}
 }
@@ -498,7 +501,8 @@ static enum ab_rc configure(struct store *st, struct ab_diag *d)
 	return rc;
 }
 
-enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+/* store_open, migrating up to schema version target only. */
+static enum ab_rc open_to(const char *path, bool create, int target, struct store **out, struct ab_diag *d)
 {
 	struct stat sb;
 	*out = NULL;
@@ -523,13 +527,26 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
 	if (!rc)
 		rc = configure(st, d);
 	if (!rc)
-		rc = migrate(st, d);
+		rc = migrate(st, target, d);
 	if (rc) {
 		store_close(st);
 		return rc;
 	}
 	*out = st;
 	return AB_OK;
+}
+
+enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+{
+	return open_to(path, create, N_MIGRATIONS, out, d);
+}
+
+enum ab_rc store_open_version(const char *path, int version, struct store **out, struct ab_diag *d)
+{
+	*out = NULL;
+	if (version < 1 || version > N_MIGRATIONS)
+		return ab_fail(d, AB_ERR_USAGE, "no schema version %d (1 to %d)", version, N_MIGRATIONS);
+	return open_to(path, true, version, out, d);
 }
 
 void store_close(struct store *st)
@@ -654,9 +671,10 @@ static void bind_run(struct bind *b, const struct results_run *r, int64_t device
 	b_i64(b, r->l2_flush);
 	B_STR(b, r->notes);
 	b_i64(b, device_id);
+	B_STR(b, r->only_cases);
 }
 
-/* Returns the device_id column. */
+/* Returns the device_id column (only_cases follows it). */
 static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 {
 	C_STR(c, r->started_at);
@@ -682,7 +700,9 @@ static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->launch_gaps);
 	r->l2_flush = c_bool(c);
 	C_STR(c, r->notes);
-	return c_i64(c);
+	int64_t device_id = c_i64(c);
+	C_STR(c, r->only_cases);
+	return device_id;
 }
 
 static enum ab_rc insert_run(struct store *st, const struct results_run *r, int64_t device_id, int64_t *id,
@@ -691,7 +711,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -1124,6 +1144,9 @@ static void read_summary(struct col *c, void *p)
 	C_STR(c, m->backend);
 	C_STR(c, m->device);
 	m->n_cases = c_int(c);
+	C_STR(c, m->git_commit);
+	m->quick = c_bool(c);
+	C_STR(c, m->only_cases);
 }
 
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
@@ -1131,7 +1154,8 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
 	void *v;
 	enum ab_rc rc = list_rows(st,
 				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
-				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
+				  " r.git_commit, r.quick, r.only_cases"
 				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
 				  " ORDER BY r.started_at DESC, r.id DESC",
 				  sizeof **out, read_summary, &v, n, "list runs", d);
