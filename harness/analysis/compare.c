@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/summary.h"
 #include "print/md.h"
 
 enum ab_rc compare_arm_samples(const struct results_case *c, char arm, double **out, int *n, struct ab_diag *d)
@@ -96,6 +97,9 @@ enum ab_rc compare_case_pair(const struct results_case *a, const struct results_
 	    (rc = compare_arm_samples(b, 'b', &xb, &nb, d)) == AB_OK) {
 		compare_samples(xa, na, xb, nb, out);
 		md5_agreement(a, b, out);
+		double da = summary_a_drift(a), db = summary_a_drift(b);
+		out->noise_floor = fmax(isnan(da) ? 0 : da, isnan(db) ? 0 : db);
+		out->change_ns = out->b.median_ns - out->a.median_ns;
 	}
 	free(xa);
 	free(xb);
@@ -130,6 +134,33 @@ enum ab_rc compare_runs(const struct results_run *a, const struct results_run *b
 	return rc;
 }
 
+/* The bar that holds a significant change back, if any. */
+static enum compare_hold hold_of(const struct compare_case *c, const struct compare_floors *fl)
+{
+	double change = fabs(c->ratio.point - 1);
+	if (!(change > fl->threshold))
+		return COMPARE_HELD_THRESHOLD;
+	if (!(change > c->noise_floor))
+		return COMPARE_HELD_DRIFT;
+	if (!(fabs(c->change_ns) > fl->min_ns))
+		return COMPARE_HELD_ABSOLUTE;
+	return COMPARE_HELD_NONE;
+}
+
+void compare_apply_floors(struct compare_result *r, const struct compare_floors *fl)
+{
+	r->floored = true;
+	r->floors = *fl;
+	for (int i = 0; i < r->n_cases; i++) {
+		struct compare_case *c = &r->cases[i];
+		if (c->verdict != COMPARE_FASTER && c->verdict != COMPARE_SLOWER)
+			continue;
+		c->held = hold_of(c, fl);
+		if (c->held != COMPARE_HELD_NONE)
+			c->verdict = COMPARE_WITHIN_FLOORS;
+	}
+}
+
 void compare_result_free(struct compare_result *r)
 {
 	free(r->cases);
@@ -145,6 +176,7 @@ const char *compare_verdict_str(enum compare_verdict v)
 	case COMPARE_SLOWER: return "slower";
 	case COMPARE_MISSING_A: return "only in the second run";
 	case COMPARE_MISSING_B: return "only in the first run";
+	case COMPARE_WITHIN_FLOORS: return "no change beyond the floors";
 	}
 	return "?";
 }
@@ -179,7 +211,26 @@ static void print_md5(FILE *f, const struct compare_case *c)
 		fprintf(f, "**no** (%d of %d differ)", c->md5_differ, c->md5_compared);
 }
 
-static void print_row(FILE *f, const struct compare_case *c)
+/* " (+1.56%, within the 15.00% threshold)": why a significant change was
+ * not called. */
+static void print_held(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
+{
+	char pct[32], us[32], floor_us[32];
+	fprintf(f, " (%s, ", md_pct(c->ratio.point - 1, pct, sizeof pct));
+	switch (c->held) {
+	case COMPARE_HELD_THRESHOLD:
+		fprintf(f, "within the %.2f%% threshold)", fl->threshold * 100);
+		break;
+	case COMPARE_HELD_DRIFT:
+		fprintf(f, "within the A arm's drift of %.2f%%)", c->noise_floor * 100);
+		break;
+	default:
+		fprintf(f, "%s us, within the absolute floor of %s us)", md_us(c->change_ns, us, sizeof us),
+			md_us(fl->min_ns, floor_us, sizeof floor_us));
+	}
+}
+
+static void print_row(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
 {
 	char p[32], pct[32];
 	fputs("| ", f);
@@ -193,14 +244,20 @@ static void print_row(FILE *f, const struct compare_case *c)
 	fprintf(f, " | %s | %s", md_p(c->p_value, p, sizeof p), compare_verdict_str(c->verdict));
 	if (c->verdict == COMPARE_FASTER || c->verdict == COMPARE_SLOWER)
 		fprintf(f, " (%s)", md_pct(c->ratio.point - 1, pct, sizeof pct));
+	if (c->verdict == COMPARE_WITHIN_FLOORS)
+		print_held(f, c, fl);
 	fputs(" | ", f);
 	print_md5(f, c);
 	fputs(" |\n", f);
 }
 
-static void print_run_line(FILE *f, const char *which, const struct results_run *r)
+static void print_run_line(FILE *f, const char *which, const struct results_run *r, const char *db)
 {
 	fprintf(f, "- %s: run %lld", which, (long long)r->id);
+	if (db[0]) {
+		fputs(" of ", f);
+		md_code(f, db);
+	}
 	if (r->label[0]) {
 		fputs(" label ", f);
 		md_code(f, r->label);
@@ -222,15 +279,25 @@ enum ab_rc compare_print(FILE *f, const struct results_run *a, const struct resu
 	fprintf(f, "## compare: run %lld vs run %lld, scenario ", (long long)a->id, (long long)b->id);
 	md_code(f, a->scenario_name);
 	fputs("\n\n", f);
-	print_run_line(f, "first", a);
-	print_run_line(f, "second", b);
+	print_run_line(f, "first", a, r->db_a);
+	print_run_line(f, "second", b, r->db_b);
 	fprintf(f, "\nThe B arm of each case in both runs, all B slots pooled. Ratio of the medians with its %.0f%% "
 		   "bootstrap interval (%d resamples); p from a two-sided Mann-Whitney U test; a difference is "
-		   "called when p < %g. md5 compares every output of every slot present in both runs.\n\n",
-		COMPARE_CI_LEVEL * 100, COMPARE_RESAMPLES, COMPARE_ALPHA);
+		   "called when p < %g", COMPARE_CI_LEVEL * 100, COMPARE_RESAMPLES, COMPARE_ALPHA);
+	if (r->floored) {
+		char us[32];
+		fprintf(f, " and the change clears the gate's floors: beyond %.2f%% (", r->floors.threshold * 100);
+		md_cell(f, r->floors.threshold_source);
+		fputs(") and the noise floor (the larger A-arm drift |A_k - A1| / A1 of the two runs), and in time "
+		      "beyond the absolute floor of ", f);
+		fprintf(f, "%s us (", md_us(r->floors.min_ns, us, sizeof us));
+		md_cell(f, r->floors.min_source);
+		fputc(')', f);
+	}
+	fputs(". md5 compares every output of every slot present in both runs.\n\n", f);
 	md_table_head(f, 7, cols, "lrrrrlc");
 	for (int i = 0; i < r->n_cases; i++)
-		print_row(f, &r->cases[i]);
+		print_row(f, &r->cases[i], &r->floors);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
 	if (ferror(f))

@@ -57,8 +57,10 @@ static bool sum_arms(const struct results_case *c, struct summary_case *s, bool 
 	s->median_a_ns = stats_median(a, s->n_a);
 	s->median_b_ns = stats_median(b, s->n_b);
 	s->speedup.point = s->speedup.low = s->speedup.high = NAN;
+	bool enough = s->n_a >= SUMMARY_MIN_SAMPLES && s->n_b >= SUMMARY_MIN_SAMPLES;
 	if (with_ci && s->n_a > 0 && s->n_b > 0)
-		s->speedup = stats_speedup_ci(a, s->n_a, b, s->n_b, 0.95, SUMMARY_BOOTSTRAP_RESAMPLES, SUMMARY_BOOTSTRAP_SEED);
+		s->speedup = stats_speedup_ci(a, s->n_a, b, s->n_b, 0.95, enough ? SUMMARY_BOOTSTRAP_RESAMPLES : 0,
+					      SUMMARY_BOOTSTRAP_SEED);
 	free(a);
 	free(b);
 	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
@@ -72,7 +74,13 @@ bool summary_case(const struct results_case *c, struct summary_case *s)
 		return false;
 	s->drift = summary_a_drift(c);
 	sum_exactness(c, s);
+	s->improved = summary_beyond_noise(&s->speedup, s->drift);
 	return true;
+}
+
+bool summary_beyond_noise(const struct stats_interval *speedup, double drift)
+{
+	return speedup->low > 1 && speedup->point - 1 > (isnan(drift) ? 0 : drift);
 }
 
 bool summary_projection(const struct results_run *r, struct summary_projection *p)

@@ -21,10 +21,10 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/floors.h"
 #include "common/diag.h"
 #include "analysis/gate.h"
 #include "print/md.h"
-#include "config/profile.h"
 #include "store/store.h"
 
 #define MAX_EXCLUDE 256
@@ -34,12 +34,6 @@ struct gate_args {
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
 	int min_samples;       /* 0: GATE_MIN_SAMPLES */
-};
-
-/* The gate's bars with where each came from, for the verdict's text. */
-struct gate_limits {
-	double pct, min_ns;
-	char pct_src[96], min_src[96];
 };
 
 struct exclude_list {
@@ -94,36 +88,6 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	return rc;
 }
 
-/* --max-regression and --min-change-ns, else the run's device profile
- * (read only when one of them is not given). */
-static enum ab_rc limits(const struct gate_args *a, const struct results_run *r, struct gate_limits *L,
-			 struct ab_diag *d)
-{
-	struct profile p;
-	bool fell_back;
-	L->pct = a->max_regression;
-	L->min_ns = a->min_change_ns;
-	snprintf(L->pct_src, sizeof L->pct_src, "--max-regression");
-	snprintf(L->min_src, sizeof L->min_src, "--min-change-ns");
-	if (!isnan(L->pct) && !isnan(L->min_ns))
-		return AB_OK;
-	if (profile_find(r->device.name, r->backend, &p, &fell_back, d))
-		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold or absolute floor (give --max-regression "
-					       "PCT and --min-change-ns NS)");
-	if (fell_back)
-		ab_warn("gate: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
-			PROFILE_DEFAULT_FILE);
-	if (isnan(L->pct)) {
-		L->pct = p.gate_max_regression_pct;
-		snprintf(L->pct_src, sizeof L->pct_src, "device profile '%s'", p.name);
-	}
-	if (isnan(L->min_ns)) {
-		L->min_ns = p.gate_min_change_ns;
-		snprintf(L->min_src, sizeof L->min_src, "device profile '%s'", p.name);
-	}
-	return AB_OK;
-}
-
 /* Writes through print to stdout (path NULL) or atomically to path. */
 static enum ab_rc emit(const char *path, enum ab_rc (*print)(FILE *, const void *, struct ab_diag *),
 		       const void *ctx, struct ab_diag *d)
@@ -165,12 +129,12 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	struct exclude_list *x = calloc(1, sizeof *x);
 	struct gate_options o = { .baseline_name = base_name, .only = a->only, .min_samples = a->min_samples };
 	struct gate_result res = { 0 };
-	struct gate_limits L = { 0 };
+	struct floors L = { 0 };
 	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
 	if (!rc && a->exclude_file)
 		rc = read_exclude(a->exclude_file, x, d);
 	if (!rc)
-		rc = limits(a, run, &L, d);
+		rc = floors_resolve(a->max_regression, a->min_change_ns, run, "gate", &L, d);
 	o.max_regression_pct = L.pct;
 	o.threshold_source = L.pct_src;
 	o.min_change_ns = L.min_ns;

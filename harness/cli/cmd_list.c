@@ -52,7 +52,7 @@ static void flags(const struct results_run_summary *s, char *buf, size_t len)
 static void print_runs(const struct results_run_summary *runs, int n, const struct list_filter *f)
 {
 	int shown = 0, hidden = 0;
-	printf("%-5s %-20s %-20s %-24s %-14s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label", "commit",
+	printf("%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label", "commit",
 	       "cases", "status", "flags", "backend/device");
 	for (int i = 0; i < n && (!f->count || shown < f->count); i++) {
 		const struct results_run_summary *s = &runs[i];
@@ -62,7 +62,7 @@ static void print_runs(const struct results_run_summary *runs, int n, const stru
 			continue;
 		}
 		flags(s, fl, sizeof fl);
-		printf("%-5lld %-20s %-20s %-24s %-14s %-5d %-8s %-20s %s/%s\n", (long long)s->id, s->started_at,
+		printf("%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id, s->started_at,
 		       s->scenario_name, s->label[0] ? s->label : "-", s->git_commit[0] ? s->git_commit : "-", s->n_cases,
 		       s->status, fl, s->backend, s->device);
 		shown++;

@@ -12,6 +12,7 @@
 #include "run/provenance.h"
 #include "run/runner.h"
 #include "config/scenario.h"
+#include "print/show.h"
 #include "store/store.h"
 
 static bool parse_backend(const char *s, enum scenario_backend *out)
@@ -27,10 +28,30 @@ static bool parse_backend(const char *s, enum scenario_backend *out)
 	return false;
 }
 
+/* The stored run's summary table, read back from the database: what the
+ * run measured, as every other command will see it. */
+static int print_summary(const char *db_path, int64_t run_id)
+{
+	struct ab_diag d;
+	struct results_run *r;
+	char id[32];
+	snprintf(id, sizeof id, "%lld", (long long)run_id);
+	enum ab_rc rc = store_load_spec(db_path, id, &r, &d);
+	if (rc)
+		return cli_exit_rc(rc, &d, "run");
+	int bad = show_summary_table(r, stdout);
+	results_run_free(r);
+	if (bad) {
+		ab_error("run: out of memory printing the summary");
+		return AB_EXIT_FAILURE;
+	}
+	return cli_finish(AB_EXIT_OK);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *db = NULL, *backend = NULL, *dump = NULL, *label = NULL, *only = NULL;
-	bool quick = false, no_progress = false, no_cupti = false;
+	bool quick = false, no_progress = false, progress = false, no_cupti = false;
 	const struct cli_option opts[] = {
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		{ "backend", CLI_STRING, &backend, "auto|cpu|cuda", "override the scenario's backend" },
@@ -39,6 +60,7 @@ int cmd_run(int argc, char **argv)
 		{ "label", CLI_STRING, &label, "NAME", "label the run (e.g. main, pr) for compare and gate" },
 		{ "only", CLI_STRING, &only, "CASE", "run only the named case" },
 		{ "no-progress", CLI_FLAG, &no_progress, NULL, "no progress lines even on a terminal" },
+		{ "progress", CLI_FLAG, &progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		CLI_OPT_END,
 	};
@@ -61,7 +83,7 @@ int cmd_run(int argc, char **argv)
 		.dump_dir = dump,
 		.label = label,
 		.quick = quick,
-		.progress = !no_progress && isatty(STDERR_FILENO),
+		.progress = !no_progress && (progress || isatty(STDERR_FILENO)),
 		.no_cupti = no_cupti,
 		.only = only,
 	};
@@ -97,5 +119,5 @@ int cmd_run(int argc, char **argv)
 		return ab_rc_exit_status(rc);
 	}
 	printf("run %lld stored in '%s' (abbench show %lld)\n", (long long)run_id, o.db_path, (long long)run_id);
-	return cli_finish(AB_EXIT_OK);
+	return print_summary(o.db_path, run_id);
 }

@@ -72,6 +72,18 @@ static void show_slot(const struct results_slot *sl, FILE *out)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
+/* "3.993x [3.980, 4.014]", "3.993x [n/a]" (too few samples), "n/a". */
+static const char *show_speedup(const struct stats_interval *v, char *buf, size_t len)
+{
+	if (isnan(v->point))
+		snprintf(buf, len, "n/a");
+	else if (isnan(v->low))
+		snprintf(buf, len, "%.3fx [n/a]", v->point);
+	else
+		snprintf(buf, len, "%.3fx [%.3f, %.3f]", v->point, v->low, v->high);
+	return buf;
+}
+
 static int show_case(const struct results_case *c, const struct results_run *r, FILE *out)
 {
 	struct summary_case s;
@@ -84,9 +96,10 @@ static int show_case(const struct results_case *c, const struct results_run *r, 
 		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
 	for (int i = 0; i < c->n_slots; i++)
 		show_slot(&c->slots[i], out);
-	fprintf(out, "  %s / %s: a %s, b %s, speedup %.3fx [%.3f, %.3f] 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
+	char sp[64];
+	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
 		summary_format_ns(s.median_a_ns, a, sizeof a), summary_format_ns(s.median_b_ns, b, sizeof b),
-		s.speedup.point, s.speedup.low, s.speedup.high, s.n_a, s.n_b);
+		show_speedup(&s.speedup, sp, sizeof sp), s.n_a, s.n_b);
 	if (!isnan(s.drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s.drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s.b_byte_equal ? "yes" : "NO",
@@ -104,6 +117,27 @@ static int show_projection(const struct results_run *r, FILE *out)
 		     "image\n",
 		r->steps, r->forwards_per_step, summary_format_ns(p.per_forward_ns, f, sizeof f),
 		summary_format_ns(p.per_step_ns, st, sizeof st), summary_format_ns(p.per_image_ns, im, sizeof im));
+	return 0;
+}
+
+int show_summary_table(const struct results_run *r, FILE *out)
+{
+	char ha[48], hb[48];
+	snprintf(ha, sizeof ha, "A %s", r->arm_a);
+	snprintf(hb, sizeof hb, "B %s", r->arm_b);
+	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
+		"bit-exact");
+	for (int i = 0; i < r->n_cases; i++) {
+		const struct results_case *c = &r->cases[i];
+		struct summary_case s;
+		char a[24], b[24], sp[64], n[24];
+		if (!summary_case(c, &s))
+			return -1;
+		snprintf(n, sizeof n, "%d/%d", s.n_a, s.n_b);
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", c->name, c->shape,
+			summary_format_ns(s.median_a_ns, a, sizeof a), summary_format_ns(s.median_b_ns, b, sizeof b),
+			show_speedup(&s.speedup, sp, sizeof sp), n, s.b_byte_equal ? "yes" : "NO");
+	}
 	return 0;
 }
 

@@ -14,4 +14,9 @@
  * model-level projection. Returns false when out of memory. */
 int show_run(const struct results_run *r, FILE *out);
 
+/* One line per case: shape, A and B medians, the speedup with its 95%
+ * interval ("n/a" under SUMMARY_MIN_SAMPLES an arm), sample counts and
+ * bit-exactness: what `abbench run` ends with. -1 when out of memory. */
+int show_summary_table(const struct results_run *r, FILE *out);
+
 #endif

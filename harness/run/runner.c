@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/backend.h"
 #include "backend/cuda/backend_cuda.h"
@@ -100,6 +101,7 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.progress = o->progress,
 		.n_cases = s->n_cases,
 	};
+	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	r->cases = calloc((size_t)s->n_cases, sizeof *r->cases);
 	if (!r->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
