@@ -48,6 +48,20 @@ char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
 
+/* Times whose unit scales with their size, as `abbench show` prints them:
+ * under 1 us in ns ("850 ns"), under 1 ms in us with 2 decimals ("4.06
+ * us"), under 1 s in ms with 3 ("1.234 ms"), else s. A unit is chosen for
+ * one reference time (md_time_unit) so that an interval prints in the unit
+ * of its point: md_time_in(low, &u) "4.05". NAN prints "n/a". */
+struct md_unit {
+	const char *name;  /* "ns", "us", "ms", "s" */
+	double div;        /* ns per unit */
+	int decimals;
+};
+struct md_unit md_time_unit(double ns);
+char *md_time(double ns, char *buf, size_t len);                          /* "4.06 us" */
+char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* "4.06" */
+
 /* An output file written atomically: open writes to "path.tmp", commit
  * checks the stream, closes it and renames it over path; abort removes the
  * temporary file. After commit or abort the struct is closed. */

@@ -243,6 +243,78 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 	return write_pair(dir, stem, p, boxes_dat, boxes_gp, d);
 }
 
+/* ---- trends over runs ---- */
+
+/* Block 0: a row per point. Block 1: the levels, a horizontal segment per
+ * stretch of equal level from half a point before it to half after. */
+static void trend_dat(FILE *f, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	fputs("# x value low high level commit date\n", f);
+	for (int i = 0; i < p->n; i++) {
+		fprintf(f, "%d", i + 1);
+		dat_number(f, p->value[i]);
+		dat_number(f, p->low[i]);
+		dat_number(f, p->high[i]);
+		dat_number(f, p->level[i]);
+		fputc(' ', f);
+		dat_string(f, p->commits[i]);
+		fputc(' ', f);
+		dat_string(f, p->dates[i]);
+		fputc('\n', f);
+	}
+	fputs("\n\n# levels: x level, one segment per stretch\n", f);
+	for (int i = 0; i < p->n; i++) {
+		if (i && p->level[i] == p->level[i - 1])
+			continue;
+		int j = i;
+		while (j + 1 < p->n && p->level[j + 1] == p->level[i])
+			j++;
+		fprintf(f, "%s%g", i ? "\n" : "", i + 0.5);
+		dat_number(f, p->level[i]);
+		fprintf(f, "\n%g", j + 1.5);
+		dat_number(f, p->level[i]);
+		fputc('\n', f);
+	}
+}
+
+/* A vertical line at x with a label at the top. */
+static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const char *text, double at_y)
+{
+	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
+	fputs("set label ", f);
+	gp_string(f, text);
+	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
+}
+
+static void trend_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	gp_head(f, stem, p->title, p->ylabel, 1000);
+	fputs(p->log_y ? "set logscale y\nset yrange [*:*]\n" : "set yrange [*:*]\n", f);
+	fputs("set offsets 0, 0, graph 0.12, graph 0.08\nset key bottom left opaque box\n", f);
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
+	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	if (p->baseline >= 0)
+		gp_vline(f, p->baseline + 1, "#2a9d3a", "dt 3", p->baseline_name, 0.97);
+	for (int k = 0; k < p->n_steps; k++)
+		gp_vline(f, p->step_at[k] + 0.5, "#c0392b", "dt 1", p->step_text[k], 0.90 - 0.07 * (k % 3));
+	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
+		   "title \"95%% interval\", \\\n", stem);
+	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
+	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(6).\"\\n\".stringcolumn(7)) with linespoints pt 7 ps 0.9 lw 1.5 "
+	      "lc rgb \"#1f4e9c\" title ", f);
+	gp_string(f, p->value_name);
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
+{
+	if (p->n < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return write_pair(dir, stem, p, trend_dat, trend_gp, d);
+}
+
 /* ---- running gnuplot ---- */
 
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
