@@ -21,6 +21,7 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	chromium:chromium
 )
 
 if [ "${1:-}" = --programs ]; then

@@ -67,6 +67,7 @@ struct plot_trend {
 	const int *step_at;           /* [n_steps]: index of the first point after the step */
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
+	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -227,6 +228,26 @@ static void fill_values(const struct history *h, const struct history_series *s,
 	}
 }
 
+/* At least +-TREND_MIN_SPAN around the series' median, and everything
+ * drawn: a flat series stays flat on the chart instead of its last-digit
+ * noise filling the height (the step detector's min_step is the scale
+ * that matters). */
+#define TREND_MIN_SPAN 0.10
+
+static void y_range(const struct history_series *s, const struct trend_arrays *a, double *lo, double *hi)
+{
+	double c = stats_median(a->value, s->n);
+	*lo = c * (1 - TREND_MIN_SPAN);
+	*hi = c * (1 + TREND_MIN_SPAN);
+	for (int i = 0; i < s->n; i++) {
+		*lo = fmin(*lo, isnan(a->low[i]) ? a->value[i] : fmin(a->low[i], a->value[i]));
+		*hi = fmax(*hi, isnan(a->high[i]) ? a->value[i] : fmax(a->high[i], a->value[i]));
+	}
+	double pad = (*hi - *lo) * 0.12;
+	*lo = fmax(0, *lo - pad * 1.5);
+	*hi += pad * 3; /* a strip above the data for the step and baseline labels */
+}
+
 static int baseline_index(const struct history_series *s, const char **name)
 {
 	for (int i = s->n - 1; i >= 0; i--)
@@ -256,7 +277,8 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 		bool sp = h->metric == HISTORY_SPEEDUP;
 		struct plot_trend p = { title, sp ? "speedup (x)" : "time (us)", sp ? "speedup of the run" : "median of the run",
 					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
-					s->steps.n_segments - 1, a.step_at, a.step_text, false };
+					s->steps.n_segments - 1, a.step_at, a.step_text, false, NAN, NAN };
+		y_range(s, &a, &p.y_min, &p.y_max);
 		rc = plot_write_trend(dir, stem, &p, d);
 	}
 	arrays_free(&a);
