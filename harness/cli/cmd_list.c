@@ -9,14 +9,12 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "analysis/history.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
 #include "store/store.h"
-
-#define RECHECK_SUFFIX "-recheck"
 
 struct list_filter {
 	const char *scenario, *label; /* glob patterns, NULL: any */
@@ -26,8 +24,7 @@ struct list_filter {
 
 static bool is_recheck(const struct results_run_summary *s)
 {
-	size_t n = strlen(s->label), k = strlen(RECHECK_SUFFIX);
-	return n >= k && !strcmp(s->label + n - k, RECHECK_SUFFIX);
+	return history_is_recheck(s->label);
 }
 
 static bool matches(const char *pattern, const char *text)
