@@ -112,9 +112,9 @@
 #define AB_GATE_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "common/results.h"
 
@@ -132,7 +132,7 @@ enum gate_verdict {
 /* The fewest samples a slot needs before the gate lets its case pass:
  * below 6 a side the Mann-Whitney test cannot reach p < 0.01 at all, and
  * with 6 only a complete separation does. */
-#define GATE_MIN_SAMPLES 10
+#define GATE_MIN_SAMPLES SUMMARY_MIN_SAMPLES
 
 /* What a case's time verdict was computed from. */
 enum gate_basis {
@@ -201,10 +201,11 @@ struct gate_result {
  * baseline, an INCONCLUSIVE case, or a case a partial run did not measure. */
 bool gate_inconclusive(const struct gate_result *r);
 
-/* Judges run against base. AB_ERR_DATA for the mismatches above and when
+/* Judges run against base (their summaries; SUMMARY_NO_INTERVALS is
+ * enough). AB_ERR_DATA for the mismatches above and when
  * `only` names a case the baseline does not have; AB_ERR_USAGE for a
  * threshold <= 0 or a min_change_ns < 0. Free the result with gate_result_free. */
-enum ab_rc gate_check(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
+enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *run, const struct gate_options *o,
 		      struct gate_result *out, struct ab_diag *d);
 void gate_result_free(struct gate_result *r);
 
@@ -213,17 +214,5 @@ void gate_result_free(struct gate_result *r);
 int gate_exit_status(const struct gate_result *r);
 
 const char *gate_verdict_str(enum gate_verdict v);
-
-/* The verdict as markdown: a headline (PASS/FAIL/INCONCLUSIVE) with what
- * made it inconclusive, one row per case (case, baseline and run B
- * medians, raw B change, normalised change, noise floor, the judged change
- * in us under a header naming the absolute floor, the judged p, bit-exact,
- * verdict), the tally, then the rule. */
-enum ab_rc gate_print(FILE *f, const struct results_run *base, const struct results_run *run, const struct gate_options *o,
-		      const struct gate_result *r, struct ab_diag *d);
-
-/* One case name per line, of the cases that failed on time alone (the
- * ones worth measuring again); nothing when there are none. */
-enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d);
 
 #endif

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
 #include "analysis/summary.h"
 
 static bool matches(const char *pattern, const char *text)
@@ -34,29 +33,21 @@ static bool run_wanted(const struct history_filter *f, const struct results_run_
 	       matches(f->device, s->device) && (f->rechecks || !history_is_recheck(s->label));
 }
 
-/* The figure of case c: B's median with its order-statistic interval, or
- * the speedup with its bootstrap interval. *n = 0 when it has none. */
-static enum ab_rc figure(const struct results_case *c, enum history_metric m, struct history_point *p,
-			 struct ab_diag *d)
+/* The figure of a summarised case: B's median with its order-statistic
+ * interval, or the speedup with its bootstrap interval. */
+static void figure(const struct summary_case *c, enum history_metric m, struct history_point *p)
 {
-	p->v = (struct stats_interval){ NAN, NAN, NAN };
 	if (m == HISTORY_SPEEDUP) {
-		struct summary_case s;
-		if (!summary_case(c, &s))
-			return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising '%s'", c->name);
-		p->v = s.speedup;
-		p->n = s.n_a < s.n_b ? s.n_a : s.n_b;
-		return AB_OK;
+		p->v = c->speedup;
+		p->n = c->a.time.n < c->b.time.n ? c->a.time.n : c->b.time.n;
+		return;
 	}
-	double *b = NULL;
-	enum ab_rc rc = compare_arm_samples(c, 'b', &b, &p->n, d);
-	if (!rc && p->n) {
-		p->v = stats_median_ci(b, p->n, COMPARE_CI_LEVEL);
-		if (p->n < SUMMARY_MIN_SAMPLES)
-			p->v.low = p->v.high = NAN;
-	}
-	free(b);
-	return rc;
+	p->n = c->b.time.n;
+	p->v = (struct stats_interval){ NAN, NAN, NAN };
+	if (p->n)
+		p->v = stats_median_ci(c->b.samples, p->n, SUMMARY_CI_LEVEL);
+	if (p->n < SUMMARY_MIN_SAMPLES)
+		p->v.low = p->v.high = NAN;
 }
 
 /* The series of (run's scenario and device, case), created when new. */
@@ -92,7 +83,7 @@ static const char *baseline_of(const struct store_baseline *b, int nb, int64_t r
 }
 
 /* Adds run r's point to series s (which has room for `last`). */
-static enum ab_rc add_point(struct history_series *s, const struct results_run *r, const struct results_case *c,
+static enum ab_rc add_point(struct history_series *s, const struct results_run *r, const struct summary_case *c,
 			    const char *baseline, enum history_metric m, int last, struct ab_diag *d)
 {
 	struct history_point p = { .run_id = r->id, .quick = r->quick, .partial = r->only_cases[0] != '\0' };
@@ -100,32 +91,36 @@ static enum ab_rc add_point(struct history_series *s, const struct results_run *
 	snprintf(p.commit, sizeof p.commit, "%s", r->git_commit);
 	snprintf(p.label, sizeof p.label, "%s", r->label);
 	snprintf(p.baseline, sizeof p.baseline, "%s", baseline);
-	enum ab_rc rc = figure(c, m, &p, d);
-	if (rc || !(p.v.point > 0) || !isfinite(p.v.point))
-		return rc; /* no samples of the figure: no point */
+	figure(c, m, &p);
+	if (!(p.v.point > 0) || !isfinite(p.v.point))
+		return AB_OK; /* no samples of the figure: no point */
 	if (!s->points && !(s->points = calloc((size_t)last, sizeof *s->points)))
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history of '%s'", c->name);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history of '%s'", c->c->name);
 	s->points[s->n++] = p;
 	return AB_OK;
 }
 
+/* Summarises run r (the speedup's bootstrap only when it is the metric)
+ * and adds a point for each of its matching cases. */
 static enum ab_rc add_run(struct history *h, const struct history_filter *f, const struct results_run *r,
 			  const struct store_baseline *b, int nb, int last, struct ab_diag *d)
 {
-	for (int i = 0; i < r->n_cases; i++) {
-		const struct results_case *c = &r->cases[i];
-		if (!matches(f->cases, c->name))
+	struct summary_run sr;
+	enum summary_detail detail = f->metric == HISTORY_SPEEDUP ? SUMMARY_FULL : SUMMARY_NO_INTERVALS;
+	enum ab_rc rc = summary_compute(r, detail, &sr, d);
+	for (int i = 0; !rc && i < sr.n_cases; i++) {
+		const struct summary_case *c = &sr.cases[i];
+		if (!matches(f->cases, c->c->name))
 			continue;
-		struct history_series *s = series_of(h, r, c);
+		struct history_series *s = series_of(h, r, c->c);
 		if (!s)
-			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history");
-		if (s->n >= last)
-			continue;
-		enum ab_rc rc = add_point(s, r, c, baseline_of(b, nb, r->id), f->metric, last, d);
-		if (rc)
-			return rc;
+			rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the history");
+		else if (s->n < last)
+			rc = add_point(s, r, c, baseline_of(b, nb, r->id), f->metric, last, d);
 	}
-	return AB_OK;
+	if (sr.cases)
+		summary_free(&sr);
+	return rc;
 }
 
 /* Loads the wanted runs newest first and adds their points. */

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 #include "analysis/steps.h"
 #include "common/diag.h"
 #include "store/store.h"

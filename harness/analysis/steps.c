@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 /* sqrt(2): successive differences of independent values have twice the
  * variance; 1.4826: the MAD of a normal distribution is 0.6745 sigma. */

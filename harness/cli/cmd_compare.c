@@ -1,22 +1,25 @@
 /*
  * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE] [--db-b FILE]`:
- * the same scenario measured by two builds, case by case (compare.c), as
- * markdown, held to the gate's floors (the relative threshold, the A arms'
- * drift and the absolute floor; from the options or the second run's device
- * profile) so that an A/A pair is not called slower for a shift no gate
- * would call. RUN_B may come from another database (--db-b). Exit 0
- * whatever the verdicts (the gate is the command that judges); 2 when the
- * runs measured different scenarios or do not exist.
+ * the same scenario measured by two builds, case by case
+ * (analysis/compare.c), as markdown (print/compare_print.c), held to the
+ * gate's floors (the relative threshold, the A arms' drift and the absolute
+ * floor; from the options or the second run's device profile) so that an
+ * A/A pair is not called slower for a shift no gate would call. RUN_B may
+ * come from another database (--db-b). Exit 0 whatever the verdicts (the
+ * gate is the command that judges); 2 when the runs measured different
+ * scenarios or do not exist.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/compare.h"
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/floors.h"
-#include "analysis/compare.h"
 #include "common/diag.h"
+#include "print/compare_print.h"
 #include "print/md.h"
 #include "store/store.h"
 
@@ -42,16 +45,16 @@ static enum ab_rc apply_floors(const struct results_run *b, const struct compare
 }
 
 /* Prints to stdout or, atomically, to path. */
-static enum ab_rc emit(const struct results_run *a, const struct results_run *b, const struct compare_result *res,
+static enum ab_rc emit(const struct summary_run *a, const struct summary_run *b, const struct compare_result *res,
 		       const char *path, struct ab_diag *d)
 {
 	struct md_file mf;
 	if (!path)
-		return compare_print(stdout, a, b, res, d);
+		return compare_print_table(stdout, a, b, res, d);
 	enum ab_rc rc = md_file_open(&mf, path, d);
 	if (rc)
 		return rc;
-	if ((rc = compare_print(mf.f, a, b, res, d))) {
+	if ((rc = compare_print_table(mf.f, a, b, res, d))) {
 		md_file_abort(&mf);
 		return rc;
 	}
@@ -65,8 +68,9 @@ static const char *base_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *db_a,
-				    const char *db_b, const struct compare_args *o, struct ab_diag *d)
+/* Compares the summaries, holds the verdicts to the floors and prints. */
+static enum ab_rc print_comparison(const struct summary_run *a, const struct summary_run *b, const char *db_a,
+				   const char *db_b, const struct compare_args *o, struct ab_diag *d)
 {
 	struct compare_result res;
 	enum ab_rc rc = compare_runs(a, b, &res, d);
@@ -77,10 +81,26 @@ static enum ab_rc compare_and_print(const struct results_run *a, const struct re
 		snprintf(res.db_b, sizeof res.db_b, "%s", base_of(db_b));
 	}
 	if (!o->no_floors)
-		rc = apply_floors(b, o, &res, d);
+		rc = apply_floors(b->run, o, &res, d);
 	if (!rc)
 		rc = emit(a, b, &res, o->out, d);
 	compare_result_free(&res);
+	return rc;
+}
+
+/* Summarises both runs (no A/B intervals: compare does not print them). */
+static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *db_a,
+				    const char *db_b, const struct compare_args *o, struct ab_diag *d)
+{
+	struct summary_run sa, sb;
+	enum ab_rc rc = summary_compute(a, SUMMARY_NO_INTERVALS, &sa, d);
+	if (rc)
+		return rc;
+	if (!(rc = summary_compute(b, SUMMARY_NO_INTERVALS, &sb, d))) {
+		rc = print_comparison(&sa, &sb, db_a, db_b, o, d);
+		summary_free(&sb);
+	}
+	summary_free(&sa);
 	return rc;
 }
 

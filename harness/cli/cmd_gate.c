@@ -1,14 +1,13 @@
 /*
  * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
- * (gate.c; gate.h holds the rule: B judged against its own run's A arm,
+ * (analysis/gate.c judges, print/gate_print.c prints; gate.h holds the rule: B judged against its own run's A arm,
  * with a noise floor from the A arm's drift and an absolute floor in ns
  * from the device profile or --min-change-ns). The exit status is the
  * contract: 0 every case passed, 1 a case regressed in time, lost
  * bit-exactness or is missing, 2 usage or data errors (no such baseline or
  * run, different scenario or device, a run not 'ok'), 3 failures, 4
  * inconclusive (too little evidence to pass: --quick, slots under
- * --min-samples, a partial run). The
- * markdown verdict goes to stdout or --out; the cases that failed on time
+ * --min-samples, a partial run). The markdown verdict goes to stdout or --out; the cases that failed on time
  * alone go, one per line, to --failing-cases so that scripts/nightly.sh
  * can measure them again without parsing markdown.
  */
@@ -19,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gate.h"
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/floors.h"
 #include "common/diag.h"
-#include "analysis/gate.h"
+#include "print/gate_print.h"
 #include "print/md.h"
 #include "store/store.h"
 
@@ -114,7 +115,7 @@ struct verdict_ctx {
 static enum ab_rc print_verdict(FILE *f, const void *p, struct ab_diag *d)
 {
 	const struct verdict_ctx *v = p;
-	return gate_print(f, v->base, v->run, v->o, v->r, d);
+	return gate_print_verdict(f, v->base, v->run, v->o, v->r, d);
 }
 
 static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
@@ -123,9 +124,10 @@ static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
 }
 
 /* Gates run against base and writes the outputs; *status gets the verdict. */
-static enum ab_rc judge(const struct gate_args *a, const struct results_run *base, const struct results_run *run,
+static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sbase, const struct summary_run *srun,
 			const char *base_name, int *status, struct ab_diag *d)
 {
+	const struct results_run *base = sbase->run, *run = srun->run;
 	struct exclude_list *x = calloc(1, sizeof *x);
 	struct gate_options o = { .baseline_name = base_name, .only = a->only, .min_samples = a->min_samples };
 	struct gate_result res = { 0 };
@@ -142,7 +144,7 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	o.exclude = x ? x->ptr : NULL;
 	o.n_exclude = x ? x->n : 0;
 	if (!rc)
-		rc = gate_check(base, run, &o, &res, d);
+		rc = gate_check(sbase, srun, &o, &res, d);
 	struct verdict_ctx v = { base, run, &o, &res };
 	if (!rc)
 		rc = emit(a->out, print_verdict, &v, d);
@@ -159,6 +161,24 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	return rc;
 }
 
+/* Summarises both runs (no A/B intervals: the gate does not print them),
+ * then judges. */
+static enum ab_rc summarise_and_judge(const struct gate_args *a, const struct results_run *base,
+				      const struct results_run *run, const char *base_name, int *status,
+				      struct ab_diag *d)
+{
+	struct summary_run sb, sr;
+	enum ab_rc rc = summary_compute(base, SUMMARY_NO_INTERVALS, &sb, d);
+	if (rc)
+		return rc;
+	if (!(rc = summary_compute(run, SUMMARY_NO_INTERVALS, &sr, d))) {
+		rc = judge(a, &sb, &sr, base_name, status, d);
+		summary_free(&sr);
+	}
+	summary_free(&sb);
+	return rc;
+}
+
 static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
 {
 	struct results_run *base = NULL, *run = NULL;
@@ -172,7 +192,7 @@ static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *stat
 	if (!rc)
 		rc = store_load_run(st, run_id, &run, d);
 	if (!rc)
-		rc = judge(a, base, run, is_name ? a->baseline : NULL, status, d);
+		rc = summarise_and_judge(a, base, run, is_name ? a->baseline : NULL, status, d);
 	results_run_free(base);
 	results_run_free(run);
 	return rc;

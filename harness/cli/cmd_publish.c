@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/history.h"
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -49,10 +50,12 @@ static int64_t newest_run(const struct history *h, const struct publish_group *g
 	return best ? best->run_id : 0;
 }
 
-/* The report of run r into DIR/runs/run-ID; a failure is a note on the page. */
-static enum ab_rc report_of(const struct publish_args *a, const struct results_run *r, struct publish_group *g,
+/* The report of the summarised run into DIR/runs/run-ID; a failure other
+ * than memory or IO is a note on the page. */
+static enum ab_rc report_of(const struct publish_args *a, const struct summary_run *s, struct publish_group *g,
 			    struct ab_diag *d)
 {
+	const struct results_run *r = s->run;
 	struct profile prof;
 	struct report_outcome out;
 	struct ab_diag pd = { "" };
@@ -63,7 +66,7 @@ static enum ab_rc report_of(const struct publish_args *a, const struct results_r
 	snprintf(g->report, sizeof g->report, "runs/run-%lld/report.md", (long long)r->id);
 	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", a->dir, (long long)r->id) >= (int)sizeof dir)
 		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-	enum ab_rc rc = report_write(r, &o, &out, d);
+	enum ab_rc rc = report_write(s, &o, &out, d);
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
 	if (rc) {
@@ -73,17 +76,21 @@ static enum ab_rc report_of(const struct publish_args *a, const struct results_r
 	return AB_OK;
 }
 
-/* Loads each group's newest run and writes its report. */
+/* Loads and summarises each group's newest run and writes its report. */
 static enum ab_rc newest_runs(struct store *st, const struct publish_args *a, const struct history *h,
-			      struct publish_group *g, int n, struct results_run **runs, struct ab_diag *d)
+			      struct publish_group *g, int n, struct results_run **runs, struct summary_run *sums,
+			      struct ab_diag *d)
 {
 	for (int k = 0; k < n; k++) {
 		int64_t id = newest_run(h, &g[k]);
 		enum ab_rc rc = store_load_run(st, id, &runs[k], d);
+		if (!rc)
+			rc = summary_compute(runs[k], SUMMARY_FULL, &sums[k], d);
 		if (rc)
 			return rc;
 		g[k].newest = runs[k];
-		if (!a->no_reports && (rc = report_of(a, runs[k], &g[k], d)))
+		g[k].summary = &sums[k];
+		if (!a->no_reports && (rc = report_of(a, &sums[k], &g[k], d)))
 			return rc;
 		if (a->no_reports)
 			snprintf(g[k].report_note, sizeof g[k].report_note, "reports turned off (--no-reports)");
@@ -96,16 +103,17 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 {
 	struct publish_group *g = calloc(MAX_GROUPS, sizeof *g);
 	struct results_run **runs = calloc(MAX_GROUPS, sizeof *runs);
+	struct summary_run *sums = calloc(MAX_GROUPS, sizeof *sums);
 	struct trend_outcome charts = { 0 };
 	char dir[4096];
-	enum ab_rc rc = g && runs ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
+	enum ab_rc rc = g && runs && sums ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
 	int n = rc ? 0 : publish_group_series(h, g, MAX_GROUPS);
 	if (!rc && snprintf(dir, sizeof dir, "%s/charts", a->dir) >= (int)sizeof dir)
 		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	if (!rc)
 		rc = trend_write_charts(dir, h, a->no_plots, &charts, d);
 	if (!rc)
-		rc = newest_runs(st, a, h, g, n, runs, d);
+		rc = newest_runs(st, a, h, g, n, runs, sums, d);
 	if (!rc) {
 		struct publish_input in = { a->title ? a->title : "abbench dashboard", h, &charts, n, g, h->n_runs };
 		rc = publish_write(a->dir, &in, d);
@@ -116,8 +124,11 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 		ab_warn("publish: %d chart(s) failed: %s", charts.n_failed, charts.note);
 	if (!rc)
 		printf("%s/index.html\n", a->dir);
-	for (int k = 0; runs && k < n; k++)
+	for (int k = 0; runs && sums && k < n; k++) {
+		summary_free(&sums[k]);
 		results_run_free(runs[k]);
+	}
+	free(sums);
 	trend_outcome_free(&charts);
 	free(g);
 	free(runs);

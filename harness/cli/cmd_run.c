@@ -3,30 +3,18 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
+#include "config/scenario.h"
 #include "run/provenance.h"
 #include "run/runner.h"
-#include "config/scenario.h"
+#include "analysis/summary.h"
 #include "print/show.h"
 #include "store/store.h"
-
-static bool parse_backend(const char *s, enum scenario_backend *out)
-{
-	static const struct { const char *name; enum scenario_backend b; } names[] = {
-		{ "auto", SCENARIO_BACKEND_AUTO }, { "cpu", SCENARIO_BACKEND_CPU }, { "cuda", SCENARIO_BACKEND_CUDA },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(s, names[i].name)) {
-			*out = names[i].b;
-			return true;
-		}
-	return false;
-}
 
 /* The stored run's summary table, read back from the database: what the
  * run measured, as every other command will see it. */
@@ -34,18 +22,18 @@ static int print_summary(const char *db_path, int64_t run_id)
 {
 	struct ab_diag d;
 	struct results_run *r;
+	struct summary_run s;
 	char id[32];
 	snprintf(id, sizeof id, "%lld", (long long)run_id);
 	enum ab_rc rc = store_load_spec(db_path, id, &r, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, "run");
-	int bad = show_summary_table(r, stdout);
-	results_run_free(r);
-	if (bad) {
-		ab_error("run: out of memory printing the summary");
-		return AB_EXIT_FAILURE;
+	if (!(rc = summary_compute(r, SUMMARY_FULL, &s, &d))) {
+		show_summary_table(&s, stdout);
+		summary_free(&s);
 	}
-	return cli_finish(AB_EXIT_OK);
+	results_run_free(r);
+	return cli_exit_rc(rc, &d, "run");
 }
 
 int cmd_run(int argc, char **argv)
@@ -87,7 +75,7 @@ int cmd_run(int argc, char **argv)
 		.no_cupti = no_cupti,
 		.only = only,
 	};
-	if (backend && !parse_backend(backend, &o.backend)) {
+	if (backend && !backend_choice_parse(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);
 		return AB_EXIT_USAGE;
 	}

@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -25,12 +26,14 @@ int cmd_show(int argc, char **argv)
 
 	struct ab_diag d;
 	struct results_run *r;
+	struct summary_run s;
 	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &r, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, NULL);
-	int status = show_run(r, stdout) ? AB_EXIT_FAILURE : AB_EXIT_OK;
-	if (status)
-		ab_error("show: out of memory");
+	if (!(rc = summary_compute(r, SUMMARY_FULL, &s, &d))) {
+		show_run(&s, stdout);
+		summary_free(&s);
+	}
 	results_run_free(r);
-	return cli_finish(status);
+	return cli_exit_rc(rc, &d, "show");
 }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/summary.h"
 #include "common/diag.h"
 
 /* Writes s as the text of one table cell (escaped; NULL writes nothing). */
@@ -47,6 +48,11 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
+
+/* An arm's time as "38.500 [37.912, 39.104] n=30" (us): median, p10-p90
+ * and count, or "n/a" without samples; the one format in which compare,
+ * gate and report print an arm. */
+void md_spread(FILE *f, const struct summary_spread *s);
 
 /* Times whose unit scales with their size, as `abbench show` prints them:
  * under 1 us in ns ("850 ns"), under 1 ms in us with 2 decimals ("4.06

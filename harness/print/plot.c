@@ -120,9 +120,11 @@ static void bars_dat(FILE *f, const void *vp)
 		dat_string(f, p->row_names[r]);
 		for (int s = 0; s < p->n_series; s++) {
 			int i = r * p->n_series + s;
+			bool ci = isfinite(p->low[i]) && isfinite(p->high[i]);
 			dat_number(f, p->value[i]);
-			dat_number(f, p->low[i]);
-			dat_number(f, p->high[i]);
+			/* no interval (too few samples): a bar without whiskers */
+			dat_number(f, ci ? p->low[i] : p->value[i]);
+			dat_number(f, ci ? p->high[i] : p->value[i]);
 		}
 		fputc('\n', f);
 	}

@@ -209,13 +209,6 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	fputs("</p>\n<div class=\"cards\">\n", f);
 }
 
-static const struct results_case *case_in(const struct results_run *r, const char *name)
-{
-	for (int i = 0; r && i < r->n_cases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
 
 static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
 {
@@ -227,13 +220,10 @@ static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
 }
 
 /* The newest run's figures of a case, as the report gives them. */
-static enum ab_rc latest_figures(FILE *f, const struct results_run *r, const struct results_case *c,
-				 struct ab_diag *d)
+static void latest_figures(FILE *f, const struct results_run *r, const struct summary_case *c)
 {
-	struct summary_case s;
+	const struct summary_case s = *c;
 	char a[48], b[48], sp[96], th[80], n[48];
-	if (!summary_case(c, &s))
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising '%s'", c->name);
 	if (isnan(s.speedup.point))
 		snprintf(sp, sizeof sp, "n/a");
 	else if (isnan(s.speedup.low))
@@ -242,15 +232,14 @@ static enum ab_rc latest_figures(FILE *f, const struct results_run *r, const str
 		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s.speedup.point, s.speedup.low, s.speedup.high);
 	fprintf(f, "<table>\n");
 	snprintf(th, sizeof th, "A (%s) median", r->arm_a);
-	figure_row(f, th, md_time(s.median_a_ns, a, sizeof a), NULL);
+	figure_row(f, th, md_time(s.a.time.median_ns, a, sizeof a), NULL);
 	snprintf(th, sizeof th, "B (%s) median", r->arm_b);
-	figure_row(f, th, md_time(s.median_b_ns, b, sizeof b), NULL);
+	figure_row(f, th, md_time(s.b.time.median_ns, b, sizeof b), NULL);
 	figure_row(f, "speedup A/B [95% CI]", sp, s.improved ? "better" : NULL);
-	snprintf(n, sizeof n, "%d / %d", s.n_a, s.n_b);
+	snprintf(n, sizeof n, "%d / %d", s.a.time.n, s.b.time.n);
 	figure_row(f, "samples A / B", n, NULL);
 	figure_row(f, "bit-exact", s.b_byte_equal ? "yes" : "NO", s.b_byte_equal ? NULL : "bad");
 	fputs("</table>\n", f);
-	return AB_OK;
 }
 
 static void card_chart(FILE *f, const struct publish_input *in, int i)
@@ -289,39 +278,34 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	fputs("</ul>\n", f);
 }
 
-static enum ab_rc card(FILE *f, const struct publish_input *in, const struct publish_group *g, int i,
-		       struct ab_diag *d)
+static void card(FILE *f, const struct publish_input *in, const struct publish_group *g, int i)
 {
 	const struct history_series *s = &in->history->series[i];
-	const struct results_case *c = case_in(g->newest, s->case_name);
+	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
 	fprintf(f, "<article class=\"card%s\">\n<h3><code>", s->steps.n_segments > 1 ? " step" : "");
 	html_text(f, s->case_name);
 	fputs("</code> <span class=\"shape\">", f);
 	html_text(f, s->shape);
 	fputs("</span></h3>\n", f);
 	card_chart(f, in, i);
-	enum ab_rc rc = AB_OK;
 	if (c)
-		rc = latest_figures(f, g->newest, c, d);
+		latest_figures(f, g->newest, c);
 	else
 		fputs("<p class=\"muted\">Not in the newest run of this scenario and device.</p>\n", f);
 	card_steps(f, in, s);
 	fputs("</article>\n", f);
-	return rc;
 }
 
-static enum ab_rc page_body(FILE *f, const struct publish_input *in, struct ab_diag *d)
+static void page_body(FILE *f, const struct publish_input *in)
 {
-	enum ab_rc rc = AB_OK;
 	matrix(f, in);
-	for (int k = 0; !rc && k < in->n_groups; k++) {
+	for (int k = 0; k < in->n_groups; k++) {
 		const struct publish_group *g = &in->groups[k];
 		group_head(f, in, g, k);
-		for (int i = g->first; !rc && i < g->first + g->n; i++)
-			rc = card(f, in, g, i, d);
+		for (int i = g->first; i < g->first + g->n; i++)
+			card(f, in, g, i);
 		fputs("</div>\n</section>\n", f);
 	}
-	return rc;
 }
 
 static enum ab_rc write_file(const char *dir, const char *name, const struct publish_input *in, bool page,
@@ -338,7 +322,7 @@ static enum ab_rc write_file(const char *dir, const char *name, const struct pub
 		fputs(style_css, mf.f);
 	else {
 		page_head(mf.f, in);
-		rc = page_body(mf.f, in, d);
+		page_body(mf.f, in);
 		fputs("</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; every link is "
 		      "relative.</footer>\n</body>\n</html>\n", mf.f);
 	}

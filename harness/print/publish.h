@@ -22,16 +22,18 @@
 #include <stdbool.h>
 
 #include "analysis/history.h"
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "common/results.h"
 #include "print/trend.h"
 
 /* One scenario on one device: its series are history->series[first ..
- * first + n), its newest run (NULL when it could not be loaded) and the
- * relative path of that run's report ("" when none was written). */
+ * first + n), its newest run and that run's summary, and the relative path
+ * of the run's report ("" when none was written). */
 struct publish_group {
 	int first, n;
 	const struct results_run *newest;
+	const struct summary_run *summary; /* of newest (NULL with it) */
 	char report[128];
 	char report_note[256]; /* why there is no report */
 };

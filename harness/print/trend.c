@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 #include "print/md.h"
 #include "print/plot.h"
 

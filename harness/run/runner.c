@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "backend/backend.h"
-#include "backend/cuda/backend_cuda.h"
 #include "run/dump.h"
 #include "run/provenance.h"
 #include "common/results.h"
@@ -58,7 +57,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->steps = s->steps;
 	r->forwards_per_step = s->forwards_per_step;
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
-		 s->launch_gaps == SCENARIO_GAPS_HIDE ? "hide" : "include");
+		 s->launch_gaps == BACKEND_GAPS_HIDE ? "hide" : "include");
 	r->l2_flush = s->l2_flush;
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
@@ -68,7 +67,7 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 {
 	char why[256];
 	bool fell_back;
-	enum scenario_backend want = o->have_backend ? o->backend : s->backend;
+	enum backend_choice want = o->have_backend ? o->backend : s->backend;
 	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
 	if (!rc && fell_back)
 		fprintf(stderr, "abbench: note: backend auto: no CUDA device (%s); running on the CPU backend\n", why);
@@ -121,8 +120,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 					struct results_run *r, struct ab_diag *d)
 {
 	enum ab_rc rc = run_cases(s, o, ops, bk, r, d);
-	if (ops == backend_cuda_ops)
-		snprintf(r->notes, sizeof r->notes, "%s", cuda_backend_notes(bk));
+	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "common/diag.h"
 #include "config/scenario.h"
 
@@ -23,7 +24,7 @@ struct runner_options {
 	const char *label;         /* NULL: none */
 	bool quick;                /* cap samples for a fast look */
 	bool have_backend;         /* backend overrides the scenario's */
-	enum scenario_backend backend;
+	enum backend_choice backend;
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
