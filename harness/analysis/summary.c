@@ -219,6 +219,8 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 	speedup_and_share(s, r->forwards_per_step, detail);
 	s->drift = a_drift(c);
 	s->improved = summary_beyond_noise(&s->speedup, s->drift);
+	struct stats_interval inverse = { 1 / s->speedup.point, 1 / s->speedup.high, 1 / s->speedup.low };
+	s->slower = summary_beyond_noise(&inverse, s->drift);
 	exactness(s);
 	return AB_OK;
 }
@@ -257,6 +259,23 @@ static void projection(struct summary_run *S)
 	S->have_model = r->steps > 0 && r->forwards_per_step > 0;
 }
 
+/* The counts behind the run's one-line verdict. */
+static void verdict_counts(struct summary_run *S)
+{
+	S->min_speedup = S->max_speedup = NAN;
+	for (int i = 0; i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		S->n_improved += c->improved;
+		S->n_slower += c->slower;
+		S->n_no_interval += isnan(c->speedup.low);
+		S->n_not_byte_equal += !c->b_byte_equal;
+		if (isnan(c->speedup.point))
+			continue;
+		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
+		S->max_speedup = isnan(S->max_speedup) ? c->speedup.point : fmax(S->max_speedup, c->speedup.point);
+	}
+}
+
 static int discarded(const struct results_run *r)
 {
 	int n = 0;
@@ -286,6 +305,7 @@ enum ab_rc summary_compute(const struct results_run *r, enum summary_detail deta
 	}
 	projection(out);
 	out->n_discarded = discarded(r);
+	verdict_counts(out);
 	return AB_OK;
 }
 

@@ -99,6 +99,8 @@ struct summary_case {
 	struct stats_interval speedup; /* median(A) / median(B), SUMMARY_CI_LEVEL bootstrap interval;
 					* low, high NAN under SUMMARY_MIN_SAMPLES an arm */
 	bool improved;                 /* summary_beyond_noise(speedup, drift): printed bold */
+	bool slower;                   /* the mirror: B slower than A beyond noise (interval below 1,
+					* 1 / speedup - 1 above the drift) */
 	double drift;                  /* largest |A_k - A1| / A1 over the later A slots (slot medians);
 				        * NAN with fewer than two A slots */
 	int n_outputs, n_not_exact;    /* over every output of every slot */
@@ -122,6 +124,11 @@ struct summary_run {
 	double saving_fraction;        /* per_step.saving / per_step.a; NAN when a is 0 */
 	bool have_model;               /* steps > 0 and forwards_per_step > 0 */
 	int n_discarded;               /* samples the throttle probe dropped, all slots */
+	/* the run's verdict in counts (the report's first line) */
+	int n_improved, n_slower;      /* cases with improved, slower */
+	int n_no_interval;             /* cases whose speedup has no interval (too few samples) */
+	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
+	double min_speedup, max_speedup; /* over the cases with a speedup; NAN when none */
 };
 
 /* Computes every figure of r into out (which owns its arrays: release it

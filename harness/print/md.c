@@ -168,6 +168,18 @@ char *md_time(double ns, char *buf, size_t len)
 	return buf;
 }
 
+void md_spread_time(FILE *f, const struct summary_spread *s)
+{
+	char m[32], lo[32], hi[32];
+	if (!s->n) {
+		fputs("n/a", f);
+		return;
+	}
+	struct md_unit u = md_time_unit(s->median_ns);
+	fprintf(f, "%s %s [%s, %s] n=%d", md_time_in(s->median_ns, &u, m, sizeof m), u.name,
+		md_time_in(s->p10_ns, &u, lo, sizeof lo), md_time_in(s->p90_ns, &u, hi, sizeof hi), s->n);
+}
+
 char *md_pct(double frac, char *buf, size_t len)
 {
 	if (isnan(frac))

@@ -68,6 +68,11 @@ struct md_unit md_time_unit(double ns);
 char *md_time(double ns, char *buf, size_t len);                          /* "4.06 us" */
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* "4.06" */
 
+/* An arm's time with a unit that scales, as the report prints it:
+ * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
+ * "n/a" without samples. */
+void md_spread_time(FILE *f, const struct summary_spread *s);
+
 /* An output file written atomically: open writes to "path.tmp", commit
  * checks the stream, closes it and renames it over path; abort removes the
  * temporary file. After commit or abort the struct is closed. */

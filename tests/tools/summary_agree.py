@@ -114,10 +114,24 @@ def parse_csv(path):
     return cases
 
 
+def unit(ns):
+    """md_time_unit: the unit and decimals of a time, from its size."""
+    a = abs(ns)
+    if math.isnan(ns) or a < 1e3:
+        return "ns", 1.0, 0
+    if a < 1e6:
+        return "us", 1e3, 2
+    if a < 1e9:
+        return "ms", 1e6, 3
+    return "s", 1e9, 3
+
+
 def spread(row):
-    """md_spread: "38.500 [37.912, 39.104] n=30" from the CSV's arm columns."""
-    med, p10, p90 = (real(row[k]) / 1e3 for k in ("arm_median_ns", "arm_p10_ns", "arm_p90_ns"))
-    return "%.3f [%.3f, %.3f] n=%s" % (med, p10, p90, row["arm_samples"])
+    """md_spread_time: "16.19 us [16.16, 16.23] n=40" from the CSV's arm
+    columns, p10 and p90 in the median's unit."""
+    med, p10, p90 = (real(row[k]) for k in ("arm_median_ns", "arm_p10_ns", "arm_p90_ns"))
+    name, div, dec = unit(med)
+    return "%.*f %s [%.*f, %.*f] n=%s" % (dec, med / div, name, dec, p10 / div, dec, p90 / div, row["arm_samples"])
 
 
 def main():
