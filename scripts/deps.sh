@@ -11,7 +11,8 @@
 set -euo pipefail
 
 # Libraries and toolchain (no program of their own that a test calls).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev)
+# python3-yaml and python3-jsonschema: modules the tests import (tests/tools).
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox
@@ -21,6 +22,7 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	shellcheck:shellcheck
 	chromium:chromium
 )
 

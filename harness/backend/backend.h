@@ -64,6 +64,8 @@ struct backend_ops {
 	/* Whether this backend can run here at all (a device answers). Fills a
 	 * reason when not. Cheap; no state. */
 	bool (*available)(char *why, size_t len);
+	/* How many devices `--devices all` spreads over (0 when none answers). */
+	int (*device_count)(void);
 	enum ab_rc (*open)(struct backend **out, const struct bk_options *o, struct ab_diag *d);
 	void (*close)(struct backend *b);
 	void (*describe)(struct backend *b, struct results_device *dev);

@@ -20,11 +20,14 @@
 #include "cli/floors.h"
 #include "common/diag.h"
 #include "print/compare_print.h"
+#include "print/json_out.h"
+#include "print/json_verdict.h"
 #include "print/md.h"
 #include "store/store.h"
 
 struct compare_args {
 	const char *out;
+	bool json;
 	double max_regression, min_change_ns; /* NAN: from the device profile */
 	bool no_floors;
 };
@@ -44,11 +47,13 @@ static enum ab_rc apply_floors(const struct results_run *b, const struct compare
 	return AB_OK;
 }
 
-/* Prints to stdout or, atomically, to path. */
+/* Prints to stdout or, atomically, to path: markdown, or JSON. */
 static enum ab_rc emit(const struct summary_run *a, const struct summary_run *b, const struct compare_result *res,
-		       const char *path, struct ab_diag *d)
+		       const char *path, bool json, struct ab_diag *d)
 {
 	struct md_file mf;
+	if (json)
+		return json_out_write(json_verdict_compare(a, b, res), path, d);
 	if (!path)
 		return compare_print_table(stdout, a, b, res, d);
 	enum ab_rc rc = md_file_open(&mf, path, d);
@@ -83,7 +88,7 @@ static enum ab_rc print_comparison(const struct summary_run *a, const struct sum
 	if (!o->no_floors)
 		rc = apply_floors(b->run, o, &res, d);
 	if (!rc)
-		rc = emit(a, b, &res, o->out, d);
+		rc = emit(a, b, &res, o->out, o->json, d);
 	compare_result_free(&res);
 	return rc;
 }
@@ -123,6 +128,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args o = { .max_regression = NAN, .min_change_ns = NAN };
 	const struct cli_option opts[] = {
 		{ "out", CLI_STRING, &o.out, "FILE", "write the markdown to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &o.json, NULL, "write JSON (format abbench.compare, docs/JSON.md) instead of markdown" },
 		{ "db-b", CLI_STRING, &db_b, "FILE", "read RUN_B from this database (default: the same as RUN_A)" },
 		{ "max-regression", CLI_DOUBLE, &o.max_regression, "PCT", "a change within PCT percent is no change (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &o.min_change_ns, "NS", "a change within NS nanoseconds is no change (default: device profile)" },
@@ -132,7 +138,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	const struct cli_spec spec = {
 		"compare", "RUN_A RUN_B", "compare the fused arm of two runs of one scenario, case by case",
-		"RUN is a run id, a label (e.g. main, pr) or 'last'; RUN_B is read from --db-b when given\n"
+		"RUN is a run id, a label (e.g. main, pr), 'last' or set:ID; RUN_B is read from --db-b when given\n"
 		"(two databases: a main branch's and a pull request's). Per case: median B-arm time in each\n"
 		"run, their ratio with a 95% bootstrap interval, Mann-Whitney p, a verdict, and whether the\n"
 		"outputs' md5 agree. A change is called faster or slower when p < 0.01 and it clears the\n"

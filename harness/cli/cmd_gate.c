@@ -25,6 +25,8 @@
 #include "cli/floors.h"
 #include "common/diag.h"
 #include "print/gate_print.h"
+#include "print/json_out.h"
+#include "print/json_verdict.h"
 #include "print/md.h"
 #include "store/store.h"
 
@@ -32,6 +34,7 @@
 
 struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
+	bool json;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
 	int min_samples;       /* 0: GATE_MIN_SAMPLES */
@@ -43,17 +46,21 @@ struct exclude_list {
 	int n;
 };
 
-/* A baseline name first; else the spec as a run (id, label, 'last'). */
-static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *id, bool *is_name,
-				   struct ab_diag *d)
+/* A baseline name first; else the spec as a run (id, label, 'last',
+ * set:ID). */
+static enum ab_rc load_baseline(struct store *st, const char *spec, struct results_run **base, bool *is_name,
+				struct ab_diag *d)
 {
-	enum ab_rc rc = store_baseline_get(st, spec, id, d);
+	int64_t id;
+	enum ab_rc rc = store_baseline_get(st, spec, &id, d);
 	*is_name = !rc;
+	if (!rc)
+		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if (store_resolve_run(st, spec, id, d))
+	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec))
 		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
-	return AB_OK;
+	return rc;
 }
 
 /* Case names, one per line; blank lines and '#' comments skipped. */
@@ -146,7 +153,9 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 	if (!rc)
 		rc = gate_check(sbase, srun, &o, &res, d);
 	struct verdict_ctx v = { base, run, &o, &res };
-	if (!rc)
+	if (!rc && a->json)
+		rc = json_out_write(json_verdict_gate(base, run, &o, &res), a->out, d);
+	else if (!rc)
 		rc = emit(a->out, print_verdict, &v, d);
 	if (!rc && a->failing)
 		rc = emit(a->failing, print_failing, &v, d);
@@ -182,15 +191,10 @@ static enum ab_rc summarise_and_judge(const struct gate_args *a, const struct re
 static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
 {
 	struct results_run *base = NULL, *run = NULL;
-	int64_t base_id, run_id;
 	bool is_name;
-	enum ab_rc rc = resolve_baseline(st, a->baseline, &base_id, &is_name, d);
+	enum ab_rc rc = load_baseline(st, a->baseline, &base, &is_name, d);
 	if (!rc)
-		rc = store_resolve_run(st, a->run, &run_id, d);
-	if (!rc)
-		rc = store_load_run(st, base_id, &base, d);
-	if (!rc)
-		rc = store_load_run(st, run_id, &run, d);
+		rc = store_resolve_load(st, a->run, &run, d);
 	if (!rc)
 		rc = summarise_and_judge(a, base, run, is_name ? a->baseline : NULL, status, d);
 	results_run_free(base);
@@ -207,6 +211,7 @@ int cmd_gate(int argc, char **argv)
 		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &a.json, NULL, "write the verdict as JSON (format abbench.gate, docs/JSON.md) instead of markdown" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
 		{ "min-samples", CLI_INT, &a.min_samples, "N", "a case with a slot under N samples cannot pass: INCONCLUSIVE (default 10)" },

@@ -88,7 +88,10 @@ static enum ab_rc write_report(const struct summary_run *s, const struct peers *
 	char dir[4096], note[600] = "";
 	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), note[0] ? note : NULL, p->ptr, p->n,
 				    no_plots };
-	if (!out) {
+	if (!out && r->n_set_runs) {
+		snprintf(dir, sizeof dir, "reports/set-%s", r->run_set);
+		o.out_dir = dir;
+	} else if (!out) {
 		report_default_dir(r->id, dir, sizeof dir);
 		o.out_dir = dir;
 	}

@@ -38,6 +38,14 @@ static void show_header(const struct results_run *r, FILE *out)
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", r->only_cases);
+	if (r->n_set_runs) {
+		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
+		for (int i = 0; i < r->n_set_runs; i++)
+			fprintf(out, "%s%lld", i ? ", " : " ", (long long)r->set_run_ids[i]);
+		fputc('\n', out);
+	} else if (r->run_set[0]) {
+		fprintf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, r->run_set);
+	}
 	if (!strcmp(r->status, "failed"))
 		fprintf(out, "error: %s\n", r->error);
 	if (r->notes[0])

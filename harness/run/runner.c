@@ -59,6 +59,9 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
 		 s->launch_gaps == BACKEND_GAPS_HIDE ? "hide" : "include");
 	r->l2_flush = s->l2_flush;
+	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
+	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
+	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
 
@@ -98,16 +101,20 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
-		.n_cases = s->n_cases,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &env.started);
-	r->cases = calloc((size_t)s->n_cases, sizeof *r->cases);
+	for (int k = 0; k < s->n_cases; k++)
+		env.n_cases += shard_has(&o->shard, k);
+	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
-	for (int i = 0; i < s->n_cases; i++) {
-		env.case_index = i;
-		r->n_cases = i + 1;
-		enum ab_rc rc = run_case_run(&env, &s->cases[i], &r->cases[i], d);
+	for (int k = 0; k < s->n_cases; k++) {
+		if (!shard_has(&o->shard, k))
+			continue;
+		env.case_index = r->n_cases;
+		struct results_case *c = &r->cases[r->n_cases++];
+		enum ab_rc rc = run_case_run(&env, &s->cases[k], c, d);
+		c->ordinal = k;
 		if (rc)
 			return rc;
 	}
@@ -141,7 +148,8 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	struct backend *bk = NULL;
 	struct store *st = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
+				 .device_index = o->device };
 	enum ab_rc rc;
 	*run_id = 0;
 	if (!r)

@@ -17,6 +17,7 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "config/scenario.h"
+#include "run/shard.h"
 
 struct runner_options {
 	const char *db_path;
@@ -28,6 +29,9 @@ struct runner_options {
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
+	struct shard shard;        /* count 0: every case */
+	const char *run_set;       /* NULL: none (a plain run) */
+	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
 };
 

@@ -34,6 +34,11 @@ plant harness/print/show.c '#include "../analysis/summary.h"' "a relative includ
 plant harness/cli/cmd_show.c '#include "cli.h"' "a bare include of its own folder in harness"
 
 rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
+mkdir "$T/tree/harness/newlayer" && echo 'int x;' >"$T/tree/harness/newlayer/x.c"
+expect_exit 1 "caught: a source file in a folder that is not a layer" python3 tests/tools/layer_check.py "$T/tree"
+check "  the message says where to give it a place" grep -q '^harness/newlayer/x.c: not in a known layer folder' "$T/out"
+
+rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
 printf '#include "common/diag.h"\n#include "store/store.h"\n#include "kernels/site.h"\n' >>"$T/tree/harness/run/stopping.c"
 expect_exit 0 "allowed: run includes common, store and kernels" python3 tests/tools/layer_check.py "$T/tree"
 finish

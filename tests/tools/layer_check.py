@@ -19,7 +19,9 @@ An include is classified by the file it names: relative to the including
 file first (how kernels/ spells its own), then by its first path component
 when that is a layer or "kernels". Includes that name neither (a CUDA or
 system header in quotes, a header outside the tree) are not judged. Prints
-one line per violation and exits 1 when there is any.
+one line per violation and exits 1 when there is any; a source file in a
+harness/ folder that is not a known layer is one too (a new folder needs
+its place in ORDER and in docs/ARCHITECTURE.md).
 """
 import os
 import re
@@ -90,6 +92,9 @@ def main():
                 rel = os.path.relpath(os.path.join(d, name), root)
                 src = layer_of(rel)
                 if src is None:
+                    print(f"{rel}: not in a known layer folder: give its folder a place in ORDER "
+                          f"(tests/tools/layer_check.py) and in docs/ARCHITECTURE.md")
+                    bad += 1
                     continue
                 for n, line in enumerate(open(os.path.join(root, rel), errors="replace"), 1):
                     m = INCLUDE.match(line)

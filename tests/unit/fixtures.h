@@ -113,6 +113,7 @@ static inline struct results_run *fake_run(int64_t id, const char *scenario, con
 	assert_non_null(r->cases);
 	for (int i = 0; i < n_cases; i++) {
 		struct results_case *c = &r->cases[i];
+		c->ordinal = i;
 		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
 		snprintf(c->shape, sizeof c->shape, "1x16x256");
 		c->count = 1;
@@ -144,6 +145,7 @@ static inline struct results_run *synth_run(void (*fill_slot)(struct results_slo
 	assert_non_null(r->cases);
 	for (int ci = 0; ci < 2; ci++) {
 		struct results_case *c = &r->cases[ci];
+		c->ordinal = ci;
 		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
 		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
 		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");

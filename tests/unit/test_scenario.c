@@ -367,9 +367,6 @@ static void test_strings(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_string_equal(backend_choice_name(BACKEND_AUTO), "auto");
-	assert_string_equal(backend_choice_name(BACKEND_CPU), "cpu");
-	assert_string_equal(backend_choice_name(BACKEND_CUDA), "cuda");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_NORMAL), "normal");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_UNIFORM), "uniform");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_CONSTANT), "constant");

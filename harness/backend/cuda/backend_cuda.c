@@ -118,6 +118,14 @@ static bool cuda_available(char *why, size_t len)
 	return true;
 }
 
+/* The devices this process may use (after CUDA_VISIBLE_DEVICES). */
+static int cuda_device_count(void)
+{
+	int n = 0;
+	cuda_load_modules_eagerly();
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi writes it. */
 static void cuda_format_uuid(const unsigned char u[16], char *buf, size_t len)
 {
@@ -675,6 +683,7 @@ static const char *cuda_notes(struct backend *b)
 static const struct backend_ops cuda_ops = {
 	.name = "cuda",
 	.available = cuda_available,
+	.device_count = cuda_device_count,
 	.open = cuda_open,
 	.close = cuda_close,
 	.describe = cuda_describe,
