@@ -71,6 +71,7 @@ static struct history_series *series_of(struct history *h, const struct results_
 	snprintf(s->shape, sizeof s->shape, "%s", c->shape);
 	snprintf(s->arm_a, sizeof s->arm_a, "%s", r->arm_a);
 	snprintf(s->arm_b, sizeof s->arm_b, "%s", r->arm_b);
+	s->seen = h->n_series - 1;
 	return s;
 }
 
@@ -166,11 +167,15 @@ static enum ab_rc finish_series(struct history_series *s, double min_step, struc
 	return rc;
 }
 
+/* By scenario, then device; within them, the cases in the order the
+ * newest run lists them. */
 static int by_scenario_device(const void *pa, const void *pb)
 {
 	const struct history_series *a = pa, *b = pb;
 	int c = strcmp(a->scenario, b->scenario);
-	return c ? c : strcmp(a->device, b->device);
+	if (!c)
+		c = strcmp(a->device, b->device);
+	return c ? c : (a->seen > b->seen) - (a->seen < b->seen);
 }
 
 /* Drops the series that got no point (a case whose runs had no samples). */
@@ -184,32 +189,6 @@ static void drop_empty(struct history *h)
 			free(h->series[i].points);
 	}
 	h->n_series = k;
-}
-
-/* Stable sort by scenario and device: the cases keep the order in which
- * the newest run lists them. */
-static enum ab_rc sort_series(struct history *h, struct ab_diag *d)
-{
-	int n = h->n_series;
-	struct history_series *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
-	int *done = calloc((size_t)(n ? n : 1), sizeof *done);
-	if (!tmp || !done) {
-		free(tmp);
-		free(done);
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory sorting the history");
-	}
-	for (int k = 0; k < n; k++) {
-		int pick = -1;
-		for (int i = 0; i < n; i++)
-			if (!done[i] && (pick < 0 || by_scenario_device(&h->series[i], &h->series[pick]) < 0))
-				pick = i;
-		done[pick] = 1;
-		tmp[k] = h->series[pick];
-	}
-	memcpy(h->series, tmp, (size_t)n * sizeof *tmp);
-	free(tmp);
-	free(done);
-	return AB_OK;
 }
 
 enum ab_rc history_collect(struct store *st, const struct history_filter *f, struct history *out, struct ab_diag *d)
@@ -232,7 +211,7 @@ enum ab_rc history_collect(struct store *st, const struct history_filter *f, str
 	for (int i = 0; !rc && i < out->n_series; i++)
 		rc = finish_series(&out->series[i], f->min_step, d);
 	if (!rc)
-		rc = sort_series(out, d);
+		qsort(out->series, (size_t)out->n_series, sizeof *out->series, by_scenario_device);
 	if (rc)
 		history_free(out);
 	return rc;

@@ -63,6 +63,7 @@ struct history_point {
 struct history_series {
 	char scenario[64], device[128], case_name[64], shape[64];
 	char arm_a[32], arm_b[32];  /* of the newest run */
+	int seen;                   /* order of first appearance, newest run first */
 	int n;
 	struct history_point *points; /* oldest first */
 	struct steps_result steps;    /* over points[].v.point */

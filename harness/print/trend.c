@@ -74,25 +74,35 @@ static bool is_outlier(const struct history_series *s, int i)
 	return false;
 }
 
+/* Appends ", TEXT" (or TEXT when buf is empty) to buf. */
+static void note_add(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+	/* a note cut at the end of buf is still a note: the length is not checked */
+	if (snprintf(buf + used, len - used, "%s%s", used ? ", " : "", text) < 0)
+		buf[used] = '\0';
+}
+
 static void point_notes(const struct history_series *s, int i, char *buf, size_t len)
 {
 	const struct history_point *p = &s->points[i];
-	char pct[32];
+	char pct[32], text[160];
 	int k = step_at(s, i);
-	size_t used = 0;
 	buf[0] = '\0';
-#define NOTE(...) used += (size_t)snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__)
-	if (k)
-		NOTE("%s<- step %s", used ? ", " : "", md_pct(steps_change(&s->steps, k), pct, sizeof pct));
+	if (k) {
+		snprintf(text, sizeof text, "<- step %s", md_pct(steps_change(&s->steps, k), pct, sizeof pct));
+		note_add(buf, len, text);
+	}
 	if (is_outlier(s, i))
-		NOTE("%soutlier", used ? ", " : "");
-	if (p->baseline[0])
-		NOTE("%sbaseline '%s'", used ? ", " : "", p->baseline);
+		note_add(buf, len, "outlier");
+	if (p->baseline[0]) {
+		snprintf(text, sizeof text, "baseline '%.64s'", p->baseline);
+		note_add(buf, len, text);
+	}
 	if (p->quick)
-		NOTE("%squick", used ? ", " : "");
+		note_add(buf, len, "quick");
 	if (p->partial)
-		NOTE("%spartial", used ? ", " : "");
-#undef NOTE
+		note_add(buf, len, "partial");
 }
 
 static void print_series(FILE *f, const struct history *h, const struct history_series *s)
