@@ -296,16 +296,21 @@ static void card(FILE *f, const struct publish_input *in, const struct publish_g
 	fputs("</article>\n", f);
 }
 
+/* The sections, those with a step first (what moved is what a reader
+ * comes for), each group keeping its number for the matrix's links. */
 static void page_body(FILE *f, const struct publish_input *in)
 {
 	matrix(f, in);
-	for (int k = 0; k < in->n_groups; k++) {
-		const struct publish_group *g = &in->groups[k];
-		group_head(f, in, g, k);
-		for (int i = g->first; i < g->first + g->n; i++)
-			card(f, in, g, i);
-		fputs("</div>\n</section>\n", f);
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < in->n_groups; k++) {
+			const struct publish_group *g = &in->groups[k];
+			if ((group_steps(in->history, g) > 0) != (pass == 0))
+				continue;
+			group_head(f, in, g, k);
+			for (int i = g->first; i < g->first + g->n; i++)
+				card(f, in, g, i);
+			fputs("</div>\n</section>\n", f);
+		}
 }
 
 static enum ab_rc write_file(const char *dir, const char *name, const struct publish_input *in, bool page,

@@ -11,7 +11,7 @@
  *
  * The page: a matrix of scenarios x devices (each cell: cases, steps, the
  * newest run, a link to its section), then a section per scenario and
- * device with the newest run's commit, date and report link, and a card
+ * device (those with a step first) with the newest run's commit, date and report link, and a card
  * per case: its trend chart (or why there is none), its latest figures
  * (A and B medians, speedup with its 95% interval, bit-exact, samples) and
  * the steps found in its history.
