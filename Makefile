@@ -23,9 +23,10 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
-# Include roots: harness/ (its layers: "store/store.h") and the top level
-# ("kernels/site.h"); no relative includes.
-INCLUDES := -Iharness -I.
+# Include roots: harness/ (its layers: "store/store.h"), the top level
+# ("kernels/site.h") and include/ (the public plugin ABI:
+# "abbench/plugin.h"); no relative includes.
+INCLUDES := -Iharness -I. -Iinclude
 CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXTRA_CFLAGS)
 # The CPU kernels spell every fused multiply-add out with fmaf(): the
 # compiler must not contract anything on its own.
@@ -45,7 +46,7 @@ $(shell mkdir -p $(BUILD)/gen && printf '#include "common/version.h"\nconst char
 	'$(GIT_COMMIT)$(GIT_DIRTY)' >$(BUILD_INFO).tmp && (cmp -s $(BUILD_INFO).tmp $(BUILD_INFO) || mv $(BUILD_INFO).tmp $(BUILD_INFO)); rm -f $(BUILD_INFO).tmp)
 
 # The layers of harness/ (docs/ARCHITECTURE.md); backend/cuda only with nvcc.
-HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config run analysis print cli)))
+HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config arms run analysis print cli)))
 HARNESS_SRC := $(filter-out harness/cli/main.c,$(HARNESS_SRC))
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/cpu/*.c)
 CUDA_SRC    :=
@@ -78,8 +79,24 @@ BIN      := $(BUILD)/abbench
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# Plugins (include/abbench/plugin.h): the examples and the faulty ones the
+# tests load. Each is NAME.c, plus NAME_cuda.cu when nvcc is found.
+PLUGIN_SRC := examples/plugin/rga_plugin examples/plugin/fault_plugin tests/plugins/abi_mismatch tests/plugins/no_entry
+plugin_lib  = $(BUILD)/$(dir $(1))lib$(notdir $(1)).so
+plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$(BUILD)/$(1)_cuda.pic.cu.o)
+PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))
+PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD -MP -DPLUGIN_HAVE_CUDA=$(HAVE_CUDA)
+# Example kernels for cubin arms (examples/cubin): for sm_90 (the H200),
+# as PTX, as a fatbin (sm_80 + sm_90), and for sm_80 alone (a binary for
+# another GPU, refused by name).
+# ln_tritonlike is ln_twopass shaped as Triton compiles kernels, with a
+# metadata .json beside it as Triton's cache has.
+CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
+	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
+	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
+
 .PHONY: all run test unit cli deps clean sanitize ptxas-report
-all: $(BIN) $(GPU_TESTS)
+all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
@@ -106,6 +123,51 @@ $(BUILD)/gen/build_info.o: $(BUILD_INFO)
 $(BIN): $(BUILD)/harness/cli/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.pic.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.pic.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Xcompiler -ffp-contract=off -Iinclude -MMD -MP -c $< -o $@
+
+$(foreach p,$(PLUGIN_SRC),$(eval $(call plugin_lib,$(p)): $(call plugin_objs,$(p))))
+$(PLUGINS):
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(if $(filter %.cu.o,$^),$(NVCC) -shared -o $@ $^,$(CC) -shared -o $@ $^)
+
+$(BUILD)/examples/cubin/%_sm80.cubin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_80 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/ln_tritonlike.cubin: examples/cubin/ln_twopass.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -DLN_TRITON_STYLE -o $@ $<
+
+$(BUILD)/examples/cubin/%.json: examples/cubin/%.json
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+$(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/%.fatbin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/%.ptx: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -ptx -arch=sm_90 -O3 -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -104,12 +104,27 @@ struct site_cpu_impl {
  * a cudaError_t (0 on success). Declared in kernels/cuda/cuda_arms.h. */
 typedef int (*site_cuda_launch_fn)(const struct site_args *a, void *stream);
 
+/* An arm from outside abbench: a plugin library's function or a compiled
+ * GPU binary (harness/arms/). The harness wraps it in a site_variant of its
+ * own at plan time, and the backends call these functions instead of cpu
+ * and cuda. Each takes the arm's context, returns 0, or non-zero with one
+ * line in err (the run then fails with it). */
+struct site_ext_arm {
+	void *ctx;
+	const char *cpu_step; /* the one timed step's name on the CPU backend */
+	/* Before a slot's samples, outside the timing: may allocate. NULL: none. */
+	int (*prepare)(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
+	int (*cpu)(void *ctx, const struct site_args *a, char *err, size_t len);        /* NULL: none */
+	int (*cuda)(void *ctx, const struct site_args *a, void *stream, char *err, size_t len); /* NULL: none */
+};
+
 struct site_variant {
 	const char *name;
 	const char *summary;
 	bool byte_equal_expected; /* false only for deliberately different variants */
 	const struct site_cpu_impl *cpu; /* NULL when absent on the CPU backend */
 	site_cuda_launch_fn cuda;        /* NULL when absent or not built */
+	const struct site_ext_arm *ext;  /* an arm from outside abbench; NULL for built-in variants */
 };
 
 struct site_desc {

@@ -427,6 +427,22 @@ static void put_scrubbed(FILE *f, const char *label, const char *text)
 	fputc('\n', f);
 }
 
+/* The user arms (plugins, compiled binaries): what file ran, and its hash. */
+static void arm_sources_list(FILE *f, const struct results_run *r)
+{
+	char clean[1024];
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		fprintf(f, "- arm %c ", a->arm == 'a' ? 'A' : 'B');
+		md_code(f, a->name);
+		fprintf(f, " is a %s: ", a->kind);
+		md_code(f, md_scrub_paths(a->path, clean, sizeof clean));
+		fprintf(f, ", sha256 `%s`, ", a->sha256);
+		md_cell(f, a->detail);
+		fputc('\n', f);
+	}
+}
+
 static void run_list(FILE *f, const struct results_run *r)
 {
 	fprintf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
@@ -453,6 +469,7 @@ static void run_list(FILE *f, const struct results_run *r)
 		md_code(f, r->only_cases);
 	}
 	fputc('\n', f);
+	arm_sources_list(f, r);
 }
 
 static void notes_list(FILE *f, const struct summary_run *S, const struct report_outcome *res)

@@ -38,6 +38,11 @@ static void show_header(const struct results_run *r, FILE *out)
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", r->only_cases);
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, a->name, a->kind, a->path, a->sha256,
+			a->detail);
+	}
 	if (r->n_set_runs) {
 		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
 		for (int i = 0; i < r->n_set_runs; i++)

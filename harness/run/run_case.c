@@ -1,7 +1,8 @@
 /*
  * run_case.c - measures one case: inputs from the seeded generator, then
  * each slot of the bracket (warm-up, samples until the stopping rule says
- * enough), then the checks of the slot's outputs.
+ * enough), then the checks of the slot's outputs and of its inputs (an
+ * arm must leave them as they were).
  */
 #include "run/run_case.h"
 
@@ -277,6 +278,29 @@ static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struc
 	return AB_OK;
 }
 
+/* Every input as the case made it: an arm that writes into an input would
+ * feed the next slots other data. */
+static enum ab_rc slot_check_inputs(const struct run_case_env *env, struct case_data *cd, const struct results_slot *sl,
+				    struct ab_diag *d)
+{
+	const struct site_desc *s = cd->site;
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (!cd->host.t[i] || (r != SITE_IN_ACT && r != SITE_IN_PARAM))
+			continue;
+		void *now = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
+		if (!now)
+			return ab_fail(d, AB_ERR_NOMEM, "cannot read back input '%s'", s->tensors[i].name);
+		rc = env->ops->read_tensor(env->bk, i, now, cd->bytes[i], d);
+		if (!rc && memcmp(now, cd->host.t[i], cd->bytes[i]) != 0)
+			rc = ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s) wrote into its input '%s'", sl->variant, sl->label,
+				     s->tensors[i].name);
+		free(now);
+	}
+	return rc;
+}
+
 /* The first slot of each arm dumps its outputs and statistics. */
 static enum ab_rc slot_dump(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
 			    const struct results_slot *sl, struct ab_diag *d)
@@ -339,7 +363,9 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? scn->arm_a : scn->arm_b);
-	const struct site_variant *v = site_find_variant(c->site, sl->variant);
+	const struct site_variant *v = arms_variant(env->arms, sl->arm);
+	if (!v)
+		v = site_find_variant(c->site, sl->variant);
 	if (!v)
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': site '%s' has no variant '%s'", c->name, c->site->name,
 			       sl->variant);
@@ -353,7 +379,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (rc)
 		return rc;
 	slot_summarise(sl);
-	if ((rc = slot_check_outputs(env, c, cd, sl, d)))
+	if ((rc = slot_check_outputs(env, c, cd, sl, d)) || (rc = slot_check_inputs(env, cd, sl, d)))
 		return rc;
 	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
 		return slot_dump(env, c, cd, sl, d);
@@ -423,8 +449,10 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 	}
 	if (!rc && env->dump_dir)
 		rc = case_dump_inputs(env, c, &cd, d);
-	if (!rc)
+	if (!rc) {
+		arms_begin_case(env->arms, c);
 		rc = case_measure(env, c, &cd, out, d);
+	}
 	case_data_free(&cd);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s'", c->name);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "arms/arms.h"
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "common/results.h"
@@ -18,6 +19,7 @@ struct run_case_env {
 	const struct backend_ops *ops;
 	struct backend *bk;
 	struct scenario_sampling sampling;
+	struct arms *arms;     /* the run's user arms (plugins, binaries) */
 	const char *dump_dir;  /* NULL: no dump */
 	bool progress;
 	int case_index, n_cases;

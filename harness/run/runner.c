@@ -1,10 +1,12 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: choose the backend, prepare the dump directory, open the store,
- * open the backend and describe the device (all before any row is written,
- * so a bad setup leaves the database as it was); write the run row as
- * 'running'; measure every case; commit everything in one transaction.
+ * Phases: choose the backend, prepare the dump directory, load the user
+ * arms (plugin libraries, compiled binaries: before the store is even
+ * opened), open the store, open the backend, describe the device and load
+ * the binaries into it (all before any row is written, so a bad setup
+ * leaves the database as it was); write the run row as 'running'; measure
+ * every case; commit everything in one transaction.
  */
 #include "run/runner.h"
 
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arms/arms.h"
 #include "backend/backend.h"
 #include "run/dump.h"
 #include "run/provenance.h"
@@ -92,12 +95,13 @@ static enum ab_rc run_device(const struct backend_ops *ops, struct backend *bk, 
 }
 
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct results_run *r, struct ab_diag *d)
+			    struct backend *bk, struct arms *arms, struct results_run *r, struct ab_diag *d)
 {
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
 		.bk = bk,
+		.arms = arms,
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
@@ -123,10 +127,10 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
-					const struct backend_ops *ops, struct backend *bk, struct store *st,
-					struct results_run *r, struct ab_diag *d)
+					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
+					struct store *st, struct results_run *r, struct ab_diag *d)
 {
-	enum ab_rc rc = run_cases(s, o, ops, bk, r, d);
+	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
 	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
@@ -147,6 +151,7 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	const struct backend_ops *ops;
 	struct backend *bk = NULL;
 	struct store *st = NULL;
+	struct arms *arms = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
 	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
 				 .device_index = o->device };
@@ -158,24 +163,28 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 		goto out;
 	if (o->dump_dir && (rc = dump_prepare(o->dump_dir, d)))
 		goto out;
+	if ((rc = arms_plan(s, ops->name, &arms, d)))
+		goto out;
 	if ((rc = store_open(o->db_path, true, &st, d)))
 		goto out;
 	if ((rc = ops->open(&bk, &bo, d)))
 		goto out;
 	run_header(s, o, ops, r);
+	arms_sources(arms, r);
 	if (!r->scenario_text || !r->command_line) {
 		rc = ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
 		goto out;
 	}
-	if ((rc = run_device(ops, bk, st, &r->device, d)))
+	if ((rc = run_device(ops, bk, st, &r->device, d)) || (rc = arms_bind(arms, &r->device, d)))
 		goto out;
 	if ((rc = store_begin_run(st, r, d)))
 		goto out;
 	*run_id = r->id;
-	rc = run_measure_and_store(s, o, ops, bk, st, r, d);
+	rc = run_measure_and_store(s, o, ops, bk, arms, st, r, d);
 out:
 	if (bk)
 		ops->close(bk);
+	arms_free(arms);
 	store_close(st);
 	results_run_free(r);
 	return rc;

@@ -125,7 +125,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX runs_run_set ON runs(run_set);"
 	"ALTER TABLE baselines ADD COLUMN run_set TEXT NOT NULL DEFAULT '';",
-	/* 3: the cases a run was restricted to (run --only), '' for all */
+	/* 3: where user arms came from (plugin libraries, compiled binaries) */
+	"CREATE TABLE run_arms ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), name TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK (kind IN ('plugin', 'cubin')),"
+	" path TEXT NOT NULL, sha256 TEXT NOT NULL, detail TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, arm)) WITHOUT ROWID;",
+	/* 4: the cases a run was restricted to (run --only), '' for all */
 	"ALTER TABLE runs ADD COLUMN only_cases TEXT NOT NULL DEFAULT '';",
 };
 
@@ -745,6 +752,56 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	return rc;
 }
 
+#define ARM_SOURCE_COLS "arm, name, kind, path, sha256, detail"
+
+/* The user arms' provenance, written with the run row. */
+static enum ab_rc insert_arm_sources(struct store *st, const struct results_run *r, int64_t id, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		struct bind b;
+		if ((rc = prepare_bind(st, "INSERT INTO run_arms (run_id, " ARM_SOURCE_COLS ") VALUES (?,?,?,?,?,?,?)", &b,
+				       d)))
+			break;
+		b_i64(&b, id);
+		b_char(&b, a->arm);
+		B_STR(&b, a->name);
+		B_STR(&b, a->kind);
+		B_STR(&b, a->path);
+		B_STR(&b, a->sha256);
+		B_STR(&b, a->detail);
+		rc = run_bound(st, &b, d, "insert the source of arm %c", a->arm);
+	}
+	return rc;
+}
+
+static enum ab_rc load_arm_sources(struct store *st, int64_t id, struct results_run *r, struct ab_diag *d)
+{
+	struct bind b;
+	int src;
+	enum ab_rc rc = prepare_bind(st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, id);
+	r->n_arm_sources = 0;
+	while ((src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < 2) {
+		struct results_arm_source *a = &r->arm_sources[r->n_arm_sources++];
+		struct col c = { b.s, 0 };
+		const unsigned char *arm = sqlite3_column_text(b.s, c.i++);
+		a->arm = arm ? (char)arm[0] : '?';
+		C_STR(&c, a->name);
+		C_STR(&c, a->kind);
+		C_STR(&c, a->path);
+		C_STR(&c, a->sha256);
+		C_STR(&c, a->detail);
+	}
+	if (src != SQLITE_ROW && src != SQLITE_DONE)
+		rc = db_fail(st, d, "read the arm sources of run %" PRId64, id);
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
 /* A random (version 4) UUID from SQLite's generator, which the OS seeds. */
 static void new_uuid(char *buf, size_t len)
 {
@@ -768,6 +825,8 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 		rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
 		rc = insert_run(st, r, device_id, &id, d);
+	if (!rc)
+		rc = insert_arm_sources(st, r, id, d);
 	if (!rc)
 		rc = exec(st, "COMMIT", "commit the new run", d);
 	if (rc) {
@@ -1474,6 +1533,8 @@ static enum ab_rc load_header(struct store *st, int64_t id, struct results_run *
 	sqlite3_finalize(b.s);
 	if (!rc)
 		rc = load_device(st, device_id, &r->device, d);
+	if (!rc)
+		rc = load_arm_sources(st, id, r, d);
 	return rc;
 }
 
@@ -1786,6 +1847,8 @@ enum ab_rc store_import_run(struct store *st, const struct results_run *r, int64
 	enum ab_rc rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
 		rc = insert_run(st, r, device_id, id, d);
+	if (!rc)
+		rc = insert_arm_sources(st, r, *id, d);
 	if (!rc)
 		rc = write_cases(st, r, *id, d);
 	return rc;

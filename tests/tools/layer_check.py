@@ -4,7 +4,7 @@
 Checks the layer rule of docs/ARCHITECTURE.md by reading the #include lines
 of every C, CUDA and header file under ROOT/harness and ROOT/kernels:
 
-    common < store | backend < config < run < analysis < print < cli
+    common < store | backend < config < arms < run < analysis < print < cli
 
 A file in harness/LAYER/ includes only its own layer or layers below it;
 store and backend are siblings (neither includes the other). backend/cuda/
@@ -27,8 +27,8 @@ import os
 import re
 import sys
 
-ORDER = {"common": 0, "store": 1, "backend": 1, "backend/cuda": 1, "config": 2, "run": 3, "analysis": 4,
-         "print": 5, "cli": 6}
+ORDER = {"common": 0, "store": 1, "backend": 1, "backend/cuda": 1, "config": 2, "arms": 3, "run": 4,
+         "analysis": 5, "print": 6, "cli": 7}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCES = (".c", ".h", ".cu", ".cuh")
 

@@ -498,6 +498,41 @@ static void test_fail_run(void **state)
 	store_close(st);
 }
 
+/* The user arms' provenance is written with the run row, so that a run
+ * that fails keeps it, and loads back in arm order. */
+static void test_arm_sources(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	r->n_arm_sources = 2;
+	r->arm_sources[0] = (struct results_arm_source){ 'b', "mine", "cubin", "/x/k.cubin", "ab12", "cubin kernel 'k'" };
+	r->arm_sources[1] = (struct results_arm_source){ 'a', "p", "plugin", "/x/lib.so", "cd34", "arm 'p'" };
+	int64_t id = begin(st, r);
+	struct ab_diag d = { "" };
+	assert_int_equal(store_fail_run(st, id, "it broke", &d), AB_OK);
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 2);
+	assert_int_equal(back->arm_sources[0].arm, 'a');
+	assert_string_equal(back->arm_sources[0].kind, "plugin");
+	assert_string_equal(back->arm_sources[0].path, "/x/lib.so");
+	assert_int_equal(back->arm_sources[1].arm, 'b');
+	assert_string_equal(back->arm_sources[1].name, "mine");
+	assert_string_equal(back->arm_sources[1].sha256, "ab12");
+	assert_string_equal(back->arm_sources[1].detail, "cubin kernel 'k'");
+	results_run_free(back);
+	/* a run without user arms has none */
+	struct results_run *plain = make_run("", "2025-01-02T00:00:00Z", "GPU-1", 0);
+	id = begin(st, plain);
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 0);
+	results_run_free(back);
+	results_run_free(plain);
+	results_run_free(r);
+	store_close(st);
+}
+
 /* The second case's last slot repeats position 1: the UNIQUE (case_id,
  * position) constraint fails after the first case, its slots, samples,
  * kernels and outputs and the second case's first slots were inserted. */
@@ -717,6 +752,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_and_resolve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
