@@ -34,7 +34,7 @@
 #include "backend/guard.h"
 #include "common/numparse.h"
 #include "common/rng.h"
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 #define CPU_FLUSH_BYTES (64u << 20)
 

@@ -22,7 +22,7 @@
 
 #include "common/diag.h"
 #include "config/expr.h"
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 #define ARM_SPEC_NAME_MAX 32   /* fits results_slot.variant */
 #define ARM_SPEC_PATH_MAX 4096

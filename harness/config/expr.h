@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 #define EXPR_MAX_OPS 48
 

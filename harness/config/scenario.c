@@ -127,8 +127,8 @@ static void list_add(char *buf, size_t len, const char *s)
 static void site_names(char *buf, size_t len)
 {
 	buf[0] = '\0';
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		list_add(buf, len, s->name);
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		list_add(buf, len, (*s)->name);
 }
 
 static void variant_names(const struct site_desc *s, char *buf, size_t len)
@@ -739,8 +739,8 @@ static enum ab_rc grow_arms(struct pctx *c)
 /* Whether name is a built-in variant of some site. */
 static bool is_variant(const char *name)
 {
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		if (site_find_variant(s, name))
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		if (site_find_variant(*s, name))
 			return true;
 	return false;
 }
@@ -1029,10 +1029,10 @@ static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const c
 {
 	const struct scenario *s = c->scn;
 	/* Variants of the first site that has the most of them. */
-	const struct site_desc *most = site_registry;
-	for (const struct site_desc *st = site_registry; st->name; st++)
-		if (st->n_variants > most->n_variants)
-			most = st;
+	const struct site_desc *most = site_registry[0];
+	for (const struct site_desc *const *st = site_registry; *st; st++)
+		if ((*st)->n_variants > most->n_variants)
+			most = *st;
 	char list[128], arms[128] = "";
 	variant_names(most, list, sizeof list);
 	for (int i = 0; i < s->n_arms; i++)

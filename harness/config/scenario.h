@@ -29,7 +29,7 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "config/arm_spec.h"
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16

@@ -80,6 +80,30 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 	return rc;
 }
 
+/* Every built-in arm of every case must exist on the chosen backend (the
+ * fused.<tuning> arms are CUDA only), checked before anything is written.
+ * Arms the registry does not know are someone else's to check. */
+static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
+{
+	const bool cpu = ops == &backend_cpu;
+	for (int i = 0; i < s->n_cases; i++) {
+		const struct scenario_case *c = &s->cases[i];
+		const char *arms[2] = { s->arm_a, s->arm_b };
+		for (int j = 0; j < 2; j++) {
+			if (s->arm_ref[j] >= 0) /* an [arm NAME] or plugin: arms/ checks it */
+				continue;
+			const struct site_variant *v = site_find_variant(c->site, arms[j]);
+			if (v && !(cpu ? v->cpu != NULL : v->cuda != NULL))
+				return ab_fail(d, AB_ERR_INPUT,
+					       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs "
+					       "on: %s)",
+					       s->path, c->line, c->name, "ab"[j], arms[j], c->site->name, ops->name,
+					       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
+		}
+	}
+	return AB_OK;
+}
+
 /* Device metadata, with the copy bandwidth measured once per device and
  * cached in the store. */
 static enum ab_rc run_device(const struct backend_ops *ops, struct backend *bk, struct store *st,
@@ -159,7 +183,7 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	*run_id = 0;
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
-	if ((rc = run_choose_backend(s, o, &ops, d)))
+	if ((rc = run_choose_backend(s, o, &ops, d)) || (rc = run_check_arms(s, ops, d)))
 		goto out;
 	if (o->dump_dir && (rc = dump_prepare(o->dump_dir, d)))
 		goto out;

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cuda/harness_kernels.h"
+#include "backend/cuda/harness_kernels.h"
 #include "backend/guard.h"
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cupti.h"
