@@ -18,5 +18,7 @@ int cmd_baseline(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_backends(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
 
 #endif

@@ -134,6 +134,7 @@ struct results_run {
 	char launch_gaps[16];
 	bool l2_flush;
 	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
+	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
 	int n_arm_sources;      /* user arms among a and b (0 to 2) */
 	struct results_arm_source arm_sources[2];
 	struct results_device device;
@@ -151,6 +152,9 @@ struct results_run_summary {
 	char backend[8];
 	char device[128];
 	int n_cases;
+	char git_commit[64];
+	bool quick;
+	char only_cases[256];
 };
 
 void results_run_free(struct results_run *r);

@@ -126,13 +126,44 @@ static void slot_label(const char *bracket, int position, char *buf, size_t len)
 		snprintf(buf, len, "%c%d", letter, nth % 100); /* brackets are at most 16 letters */
 }
 
+/* "1:05" or "1:02:05". */
+static void clock_text(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The share of the run done: whole slots before this one, plus this slot's
+ * samples against its cap (the stopping rule may end it sooner, so the
+ * estimate errs long). */
+static double progress_done(const struct run_case_env *env, const struct results_slot *sl, int n, bool done)
+{
+	int per_case = (int)strlen(env->scn->bracket);
+	double in_slot = done ? 1 : fmin(1, (double)n / (env->sampling.max_samples > 0 ? env->sampling.max_samples : 1));
+	double slots = (double)env->case_index * per_case + sl->position + in_slot;
+	return slots / ((double)env->n_cases * per_case);
+}
+
+/* "[2/5] ln_modulate B fused 120 samples  elapsed 0:12, left ~0:30"; the
+ * estimate of what is left is the elapsed time scaled by the share not
+ * yet done (shown once a twentieth of the run is). */
 static void progress_line(const struct run_case_env *env, const char *case_name, const struct results_slot *sl, int n,
 			  bool done)
 {
+	char el[32], left[32] = "?";
 	if (!env->progress)
 		return;
-	fprintf(stderr, "\r[%d/%d] %-20s %-3s %-8s %5d samples%s", env->case_index + 1, env->n_cases, case_name,
-		sl->label, sl->variant, n, done ? "\n" : "");
+	double elapsed = seconds_since(&env->started), frac = progress_done(env, sl, n, done);
+	clock_text(elapsed, el, sizeof el);
+	if (frac >= 0.05)
+		clock_text(elapsed * (1 - frac) / frac, left, sizeof left);
+	fprintf(stderr, "\r[%d/%d] %-20s %-3s %-8s %5d samples  elapsed %s, left ~%s   ", env->case_index + 1,
+		env->n_cases, case_name, sl->label, sl->variant, n, el, left);
+	if (done && env->case_index + 1 == env->n_cases && frac >= 1)
+		fputc('\n', stderr);
 	fflush(stderr);
 }
 

@@ -6,6 +6,7 @@
 #define AB_RUN_CASE_H
 
 #include <stdbool.h>
+#include <time.h>
 
 #include "arms/arms.h"
 #include "backend/backend.h"
@@ -22,6 +23,7 @@ struct run_case_env {
 	const char *dump_dir;  /* NULL: no dump */
 	bool progress;
 	int case_index, n_cases;
+	struct timespec started;  /* CLOCK_MONOTONIC at the first case: progress shows elapsed and left */
 };
 
 /* Measures c into out (which the caller releases with the run). */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arms/arms.h"
 #include "backend/backend.h"
@@ -64,6 +65,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
 	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
+	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
 
 static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,
@@ -128,6 +130,7 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
 	};
+	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
 		env.n_cases += shard_has(&o->shard, k);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);

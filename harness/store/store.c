@@ -132,6 +132,8 @@ static const char *const migrations[] = {
 	" kind TEXT NOT NULL CHECK (kind IN ('plugin', 'cubin')),"
 	" path TEXT NOT NULL, sha256 TEXT NOT NULL, detail TEXT NOT NULL,"
 	" PRIMARY KEY (run_id, arm)) WITHOUT ROWID;",
+	/* 4: the cases a run was restricted to (run --only), '' for all */
+	"ALTER TABLE runs ADD COLUMN only_cases TEXT NOT NULL DEFAULT '';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -145,7 +147,7 @@ static const char *const migrations[] = {
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
 	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, uuid, run_set, " \
-	"shard_index, shard_count, device_id"
+	"shard_index, shard_count, device_id, only_cases"
 #define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
@@ -489,7 +491,7 @@ static enum ab_rc apply_migration(struct store *st, int v, struct ab_diag *d)
 /* Forward migrations, one transaction each. The version is re-read under
  * the write lock so that two processes opening a new file do not both
  * migrate it. */
-static enum ab_rc migrate(struct store *st, struct ab_diag *d)
+static enum ab_rc migrate(struct store *st, int target, struct ab_diag *d)
 {
 	for (;;) {
 		int64_t v = 0;
@@ -498,7 +500,7 @@ static enum ab_rc migrate(struct store *st, struct ab_diag *d)
 			rc = query_int(st, "PRAGMA user_version", &v, d);
 		if (!rc && v > N_MIGRATIONS)
 			rc = version_too_new(st, v, d);
-		if (!rc && v < N_MIGRATIONS)
+		if (!rc && v < target)
 			rc = apply_migration(st, (int)v, d);
 		if (!rc)
 			rc = exec(st, "COMMIT", "commit the migration", d);
@@ -506,7 +508,7 @@ static enum ab_rc migrate(struct store *st, struct ab_diag *d)
 			rollback(st);
 			return rc;
 		}
-		if (v == N_MIGRATIONS)
+		if (v >= target)
 			return AB_OK;
 	}
 }
@@ -519,7 +521,8 @@ static enum ab_rc configure(struct store *st, struct ab_diag *d)
 	return rc;
 }
 
-enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+/* store_open, migrating up to schema version target only. */
+static enum ab_rc open_to(const char *path, bool create, int target, struct store **out, struct ab_diag *d)
 {
 	struct stat sb;
 	*out = NULL;
@@ -544,13 +547,26 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
 	if (!rc)
 		rc = configure(st, d);
 	if (!rc)
-		rc = migrate(st, d);
+		rc = migrate(st, target, d);
 	if (rc) {
 		store_close(st);
 		return rc;
 	}
 	*out = st;
 	return AB_OK;
+}
+
+enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+{
+	return open_to(path, create, N_MIGRATIONS, out, d);
+}
+
+enum ab_rc store_open_version(const char *path, int version, struct store **out, struct ab_diag *d)
+{
+	*out = NULL;
+	if (version < 1 || version > N_MIGRATIONS)
+		return ab_fail(d, AB_ERR_USAGE, "no schema version %d (1 to %d)", version, N_MIGRATIONS);
+	return open_to(path, true, version, out, d);
 }
 
 void store_close(struct store *st)
@@ -682,9 +698,10 @@ static void bind_run(struct bind *b, const struct results_run *r, int64_t device
 	b_i64(b, r->shard_index);
 	b_i64(b, r->shard_count);
 	b_i64(b, device_id);
+	B_STR(b, r->only_cases);
 }
 
-/* Returns the device_id column. */
+/* Returns the device_id column (only_cases follows it). */
 static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 {
 	C_STR(c, r->started_at);
@@ -714,7 +731,9 @@ static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->run_set);
 	r->shard_index = c_int(c);
 	r->shard_count = c_int(c);
-	return c_i64(c);
+	int64_t device_id = c_i64(c);
+	C_STR(c, r->only_cases);
+	return device_id;
 }
 
 static enum ab_rc insert_run(struct store *st, const struct results_run *r, int64_t device_id, int64_t *id,
@@ -723,7 +742,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -1239,6 +1258,9 @@ static void read_summary(struct col *c, void *p)
 	C_STR(c, m->backend);
 	C_STR(c, m->device);
 	m->n_cases = c_int(c);
+	C_STR(c, m->git_commit);
+	m->quick = c_bool(c);
+	C_STR(c, m->only_cases);
 }
 
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
@@ -1246,7 +1268,8 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
 	void *v;
 	enum ab_rc rc = list_rows(st,
 				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
-				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
+				  " r.git_commit, r.quick, r.only_cases"
 				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
 				  " ORDER BY r.started_at DESC, r.id DESC",
 				  sizeof **out, read_summary, &v, n, "list runs", d);

@@ -124,6 +124,7 @@ static struct results_run *make_run(const char *label, const char *started_at, c
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "include");
 	r->l2_flush = true;
 	snprintf(r->notes, sizeof r->notes, "cupti overhead 1.5%%");
+	snprintf(r->only_cases, sizeof r->only_cases, "ln_modulate");
 	struct results_device *dv = &r->device;
 	snprintf(dv->name, sizeof dv->name, "NVIDIA H200");
 	snprintf(dv->uuid, sizeof dv->uuid, "%s", uuid);
@@ -280,6 +281,7 @@ static void assert_same_header(const struct results_run *a, const struct results
 	assert_string_equal(a->launch_gaps, b->launch_gaps);
 	assert_int_equal(a->l2_flush, b->l2_flush);
 	assert_string_equal(a->notes, b->notes);
+	assert_string_equal(a->only_cases, b->only_cases);
 	assert_same_device(&a->device, &b->device);
 }
 
@@ -581,6 +583,38 @@ static void test_schema_version(void **state)
 	assert_non_null(strstr(d.msg, want));
 }
 
+/* A version-1 file (the first schema, before runs.only_cases) with a run
+ * in it: opening it applies every later migration, and the old run reads
+ * back as a run of every case. */
+static void test_migration_only_cases(void **state)
+{
+	(void)state;
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open_version(dbpath, 1, &st, &d), AB_OK);
+	store_close(st);
+	assert_int_equal(sql_int("PRAGMA user_version"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'only_cases'"), 0);
+	sql_exec("INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
+		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
+		 "INSERT INTO runs (id, started_at, finished_at, status, label, scenario_name, scenario_path,"
+		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
+		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, '2025-01-01T00:00:01Z',"
+		 " '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu', '0.1', 0, 'ABA',"
+		 " 'eager', 'fused', 1, 1, 'include', 1, 1)");
+
+	struct results_run *back = NULL;
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'only_cases'"), 1);
+	assert_int_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_string_equal(back->only_cases, "");
+	assert_string_equal(back->label, "old");
+	results_run_free(back);
+	store_close(st);
+	assert_int_equal(store_open_version(dbpath, store_schema_version() + 1, &st, &d), AB_ERR_USAGE);
+}
+
 static void test_not_a_database(void **state)
 {
 	(void)state;
@@ -721,6 +755,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),
