@@ -23,6 +23,7 @@ programs=(
 	cc:gcc
 	ar:binutils
 	shellcheck:shellcheck
+	chromium:chromium
 )
 
 if [ "${1:-}" = --programs ]; then

@@ -3,7 +3,7 @@
  * bandwidth: how close a memory-bound kernel runs to the floor.
  *
  * Each case stores, from the site's declarations at run time
- * (kernels/site.h), the bytes its arms move: bytes_a and bytes_b (the eager
+ * (kernels/common/site.h), the bytes its arms move: bytes_a and bytes_b (the eager
  * chain's real traffic, launch by launch, for the eager arm; the minimum
  * for any other) and bytes_min (every input read once, every output
  * written once). An arm's GB/s is its bytes over its median time (bytes

@@ -30,6 +30,7 @@ enum {
 	AB_EXIT_VERDICT = 1, /* the gate found a regression or lost bit-exactness */
 	AB_EXIT_USAGE = 2,   /* bad arguments, bad input files, missing data */
 	AB_EXIT_FAILURE = 3, /* the work itself failed: IO, database, device */
+	AB_EXIT_INCONCLUSIVE = 4, /* the gate: too little evidence to pass (--quick, few samples, partial run) */
 };
 
 #define AB_DIAG_MAX 512

@@ -68,44 +68,6 @@ double stats_median(const double *x, int n)
 	return stats_quantile(x, n, 0.5);
 }
 
-double stats_z_two_sided(double level)
-{
-	/* Bisection on erfc: P(|Z| >= z) = erfc(z / sqrt 2) = 1 - level. */
-	double lo = 0, hi = 40;
-	for (int i = 0; i < 100; i++) {
-		double mid = 0.5 * (lo + hi);
-		if (erfc(mid / sqrt(2.0)) > 1 - level)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
-}
-
-struct stats_interval stats_median_ci_sorted(const double *sorted, int n, double z)
-{
-	struct stats_interval ci = { NAN, NAN, NAN };
-	if (n <= 0)
-		return ci;
-	double half = z * sqrt((double)n) / 2;
-	int j = (int)floor(n / 2.0 - half), k = (int)ceil(n / 2.0 + 1 + half);
-	if (j < 1 || k > n)
-		return ci;
-	ci.point = quantile_sorted(sorted, n, 0.5);
-	ci.low = sorted[j - 1];
-	ci.high = sorted[k - 1];
-	return ci;
-}
-
-struct stats_interval stats_median_ci(const double *x, int n, double level)
-{
-	struct stats_interval ci = { NAN, NAN, NAN };
-	double *s = n > 0 ? sorted_copy(x, n) : NULL;
-	if (s)
-		ci = stats_median_ci_sorted(s, n, stats_z_two_sided(level));
-	free(s);
-	return ci;
-}
 
 double stats_mean(const double *x, int n)
 {
@@ -298,4 +260,51 @@ struct stats_mwu stats_mann_whitney(const double *a, int na, const double *b, in
 	r.z = copysign(dev / sqrt(var), r.u - mu);
 	r.p_value = fmin(1, erfc(fabs(r.z) / sqrt(2)));
 	return r;
+}
+
+/* P(Binomial(n, 1/2) = k), through lgamma so that large n do not overflow. */
+int stats_median_ci_rank(int n, double level)
+{
+	/* P(B = k) for B ~ Binomial(n, 1/2), summed from k = 0 in log space
+	 * (2^-n underflows a double past n = 1074): log pmf(k + 1) = log pmf(k)
+	 * + log((n - k) / (k + 1)). O(j) steps, no lgamma: cheap enough to ask
+	 * after every sample. */
+	double alpha = (1 - level) / 2, cdf = 0, log_pmf = -n * log(2.0);
+	int j = 0; /* ranks 1..j may be the lower bound: P(B <= j - 1) <= alpha */
+	if (n <= 0 || !(level > 0 && level < 1))
+		return 0;
+	while (j < n / 2) {
+		cdf += exp(log_pmf);
+		if (cdf > alpha)
+			break;
+		log_pmf += log((double)(n - j) / (j + 1));
+		j++;
+	}
+	return j;
+}
+
+struct stats_interval stats_median_ci_sorted(const double *sorted, int n, int j)
+{
+	struct stats_interval ci = { NAN, NAN, NAN };
+	if (n <= 0)
+		return ci;
+	ci.point = quantile_sorted(sorted, n, 0.5);
+	if (j >= 1 && j <= n / 2) {
+		ci.low = sorted[j - 1];
+		ci.high = sorted[n - j];
+	}
+	return ci;
+}
+
+struct stats_interval stats_median_ci(const double *x, int n, double level)
+{
+	struct stats_interval ci = { NAN, NAN, NAN };
+	if (n <= 0)
+		return ci;
+	double *s = sorted_copy(x, n);
+	if (!s)
+		return ci;
+	ci = stats_median_ci_sorted(s, n, stats_median_ci_rank(n, level));
+	free(s);
+	return ci;
 }

@@ -31,21 +31,20 @@ struct stats_interval {
 struct stats_interval stats_speedup_ci(const double *a, int na, const double *b, int nb, double level,
 				     int resamples, uint64_t seed);
 
-/* Distribution-free confidence interval of the median at level (0.95):
- * the order statistics x(j) and x(k) (1-based ranks) with
- *   j = floor(n/2 - z sqrt(n)/2),  k = ceil(n/2 + 1 + z sqrt(n)/2),
- * z the standard normal quantile of (1 + level) / 2 (the normal
- * approximation to Binomial(n, 1/2); Conover, Practical Nonparametric
- * Statistics, 3rd ed., p. 143). point is the median (type 7). All NAN when
- * j < 1 or k > n (fewer than 8 values at 95%). stats_median_ci sorts a
- * copy of x; stats_median_ci_sorted takes values sorted ascending and z
- * itself (stats_z_two_sided(level)), for callers that ask after every
- * sample (the stopping rule). */
+/* The median of n values and its distribution-free confidence interval at
+ * level (0.95) from order statistics: [x_(j), x_(n+1-j)] (1-based, sorted)
+ * with j the largest rank such that P(Binomial(n, 1/2) <= j - 1) <= (1 -
+ * level) / 2, so the coverage is at least level whatever the distribution
+ * (n = 20: ranks 6 and 15). NAN bounds when n is too small for the level
+ * (under 6 values at 0.95). The reports' intervals and the stopping rule's
+ * noise (run/stopping.h) both come from here. */
 struct stats_interval stats_median_ci(const double *x, int n, double level);
-struct stats_interval stats_median_ci_sorted(const double *sorted, int n, double z);
 
-/* The standard normal quantile z with P(|Z| < z) = level, 0 < level < 1. */
-double stats_z_two_sided(double level);
+/* The same in two steps, for a caller that keeps its values sorted and asks
+ * after every sample (the stopping rule): the rank j (0 when n is too
+ * small), then the interval of sorted values with it. */
+int stats_median_ci_rank(int n, double level);
+struct stats_interval stats_median_ci_sorted(const double *sorted, int n, int j);
 
 /* Mann-Whitney U test, two-sided, normal approximation with tie
  * correction and continuity correction. */

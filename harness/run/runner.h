@@ -32,13 +32,15 @@ struct runner_options {
 	struct shard shard;        /* count 0: every case */
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
+	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
 };
 
 /* Measures the scenario and stores the run; *run_id is set once the run row
  * exists (also when the run then fails). */
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d);
 
-/* The sampling rule a --quick run uses instead of the scenario's. */
+/* The sampling rule a --quick run uses instead of the scenario's (3 to 10
+ * samples a slot, at most 1 s, the mean noise measure). */
 struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *from);
 
 #endif

@@ -30,7 +30,6 @@ void stopping_init(struct stopping_state *s, const struct scenario_sampling *rul
 	s->rule = *rule;
 	s->sorted = sorted;
 	s->cap = sorted ? cap : 0;
-	s->z = stats_z_two_sided(STOPPING_CI_LEVEL);
 	s->reason = STOPPING_NOT_YET;
 }
 
@@ -57,7 +56,7 @@ static void sorted_insert(struct stopping_state *s, double v)
 
 static double median_noise(const struct stopping_state *s)
 {
-	struct stats_interval ci = stats_median_ci_sorted(s->sorted, s->n, s->z);
+	struct stats_interval ci = stats_median_ci_sorted(s->sorted, s->n, stats_median_ci_rank(s->n, STOPPING_CI_LEVEL));
 	if (isnan(ci.point) || !(ci.point > 0))
 		return NAN;
 	return (ci.high - ci.low) / (2 * ci.point);

@@ -11,8 +11,9 @@
  *
  * The noise is the scenario's noise_measure:
  *   median  the relative half-width of the median's 95% distribution-free
- *           confidence interval, (x(k) - x(j)) / (2 median) (stats.h), NAN
- *           under 8 samples. The default.
+ *           confidence interval, (x(n+1-j) - x(j)) / (2 median) with the
+ *           exact binomial rank j of stats_median_ci (common/stats.h: the
+ *           interval the reports print), NAN under 6 samples. The default.
  *   mean    stdev / mean of the samples (the rule before; kept for one
  *           release so that the two can be measured on one machine).
  * Why the median's interval: the figure every report shows is the median,
@@ -55,7 +56,6 @@ struct stopping_state {
 	double measured_ns;       /* sum of samples */
 	double *sorted;           /* median measure: the samples so far, ascending */
 	int cap;                  /* room in sorted */
-	double z;                 /* normal quantile of STOPPING_CI_LEVEL */
 	double history[STOPPING_HISTORY]; /* last noise estimates (mean measure) */
 	int n_history;
 	enum stopping_reason reason;
@@ -76,7 +76,7 @@ bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapse
 bool stopping_check_time(struct stopping_state *s, double slot_elapsed_ns);
 
 /* The rule's relative noise of the samples so far (see above): NAN under 2
- * samples (mean) or 8 (median). */
+ * samples (mean) or 6 (median). */
 double stopping_noise(const struct stopping_state *s);
 
 const char *stopping_reason_str(enum stopping_reason r);

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 static struct site_dims dims_of(const char *site, const char *shape)
 {
@@ -60,7 +60,8 @@ static void test_bytes(void **state)
 static void test_every_site_declares(void **state)
 {
 	(void)state;
-	for (const struct site_desc *s = site_registry; s->name; s++) {
+	for (const struct site_desc *const *p = site_registry; *p; p++) {
+		const struct site_desc *s = *p;
 		const struct site_variant *e = site_find_variant(s, "eager");
 		assert_non_null(e);
 		assert_int_equal(s->n_eager_launches, e->cpu->n_steps);

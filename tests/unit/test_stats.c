@@ -151,31 +151,56 @@ static void test_speedup_ci_properties(void **state)
 	assert_true(isnan(none.point));
 }
 
-/* Conover's ranks with z = 1.959963984540054 (scipy.stats.norm.ppf(0.975)):
- * n = 10 -> ranks 1 and 10; n = 100 -> 40 and 61; n = 7 -> none. */
+/* The order-statistic interval of a median: n = 20 at 95% is ranks 6 and
+ * 15 (P(B <= 5) = 0.0207 <= 0.025 < P(B <= 6) = 0.0577, the textbook
+ * table); n = 6 is the smallest n with an interval (2^-6 = 0.0156), ranks
+ * 1 and 6; n = 5 has none (2^-5 = 0.031). Values 10, 20, ... given in
+ * shuffled order, so rank k is 10 k. */
 static void test_median_ci(void **state)
 {
 	(void)state;
-	double x[100];
-	assert_true(fabs(stats_z_two_sided(0.95) - 1.959963984540054) < 1e-9);
-	assert_true(fabs(stats_z_two_sided(0.99) - 2.5758293035489004) < 1e-9);
-	for (int i = 0; i < 100; i++)
-		x[i] = 100 - i; /* descending: stats_median_ci sorts a copy */
-	struct stats_interval ci = stats_median_ci(x, 100, 0.95);
-	assert_true(ci.point == 50.5 && ci.low == 40 && ci.high == 61);
-	assert_true(x[0] == 100);
-	ci = stats_median_ci(x + 90, 10, 0.95); /* 10 .. 1 */
-	assert_true(ci.point == 5.5 && ci.low == 1 && ci.high == 10);
-	ci = stats_median_ci(x + 93, 7, 0.95);
-	assert_true(isnan(ci.point) && isnan(ci.low) && isnan(ci.high));
-	ci = stats_median_ci(x, 0, 0.95);
+	double x[20];
+	for (int i = 0; i < 20; i++)
+		x[i] = 10.0 * ((7 * i) % 20 + 1);
+	struct stats_interval ci = stats_median_ci(x, 20, 0.95);
+	assert_true(ci.point == 105 && ci.low == 60 && ci.high == 150);
+	double y[6] = { 30, 10, 60, 20, 50, 40 };
+	ci = stats_median_ci(y, 6, 0.95);
+	assert_true(ci.point == 35 && ci.low == 10 && ci.high == 60);
+	ci = stats_median_ci(y, 5, 0.95);
+	assert_true(ci.point == 30 && isnan(ci.low) && isnan(ci.high));
+	ci = stats_median_ci(y, 0, 0.95);
 	assert_true(isnan(ci.point));
+}
+
+/* The rank the interval uses, alone (the stopping rule asks for it after
+ * every sample): the same ranks as above; at n = 2000 the exact rank and
+ * the normal approximation n/2 - 0.98 sqrt(n) (= 956.2) agree to one; at
+ * n = 5000, where 2^-n underflows a double, the rank is still found
+ * (2500 - 69.3 = 2430.7). */
+static void test_median_ci_rank(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_median_ci_rank(20, 0.95), 6);
+	assert_int_equal(stats_median_ci_rank(6, 0.95), 1);
+	assert_int_equal(stats_median_ci_rank(5, 0.95), 0);
+	assert_int_equal(stats_median_ci_rank(0, 0.95), 0);
+	int j = stats_median_ci_rank(2000, 0.95);
+	assert_true(j >= 955 && j <= 957);
+	j = stats_median_ci_rank(5000, 0.95);
+	assert_true(j >= 2429 && j <= 2432);
+	double v[6] = { 1, 2, 3, 4, 5, 6 };
+	struct stats_interval ci = stats_median_ci_sorted(v, 6, 1);
+	assert_true(ci.point == 3.5 && ci.low == 1 && ci.high == 6);
+	ci = stats_median_ci_sorted(v, 6, 0);
+	assert_true(ci.point == 3.5 && isnan(ci.low));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_median_ci_rank),
 		cmocka_unit_test(test_quantile_type7),
 		cmocka_unit_test(test_mean_stdev_drift),
 		cmocka_unit_test(test_mwu_scipy_doc_example),
@@ -183,6 +208,8 @@ int main(void)
 		cmocka_unit_test(test_mwu_degenerate),
 		cmocka_unit_test(test_speedup_ci_golden),
 		cmocka_unit_test(test_speedup_ci_properties),
+		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_median_ci_rank),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,11 +8,11 @@
  * 0.100504, 0.100593, 0.100494, 0.100582, 0.100484, 0.100571, 0.100475,
  * 0.100560 (range 1.2e-4 < 1% of 0.1005), so the slot ends at n = 107.
  * Those tests use the mean measure (noise_measure = mean); the median
- * measure's figures come from the same rule in Python (ranks j, k of
- * stats.h with z = 1.959963984540054): values 1..10 give (10 - 1) / (2 *
- * 5.5) = 0.8181..., 7 values no interval, 8 values (8 - 1) / (2 * 4.5);
- * the stream 1000 + (37 i mod 100) first has a half-width under 0.5% at
- * n = 389 (0.0047619).
+ * measure's figures come from the same rule in Python (the exact binomial
+ * ranks j and n+1-j of stats.h, math.comb): 5 values no interval, 6 and 8
+ * values ranks 1 and n, 10 values ranks 2 and 9 ((9 - 2) / (2 x 5.5) for
+ * 1..10); the stream 1000 + (37 i mod 100) first has a half-width under
+ * 0.5% at n = 386 (0.00476417).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -210,17 +210,22 @@ static void test_median_noise_value(void **state)
 	double buf[10];
 	(void)state;
 	stopping_init(&s, &r, buf, 10);
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 5; i++)
 		stopping_add(&s, shuffled[i], 0);
-	assert_true(isnan(stopping_noise(&s))); /* 7 values: no 95% interval */
+	assert_true(isnan(stopping_noise(&s))); /* 5 values: no 95% interval */
+	stopping_add(&s, shuffled[5], 0);
+	/* 7 3 10 1 5 9 sorted: 1 3 5 7 9 10, median 6, ranks 1 and 6 */
+	assert_true(fabs(stopping_noise(&s) - 9.0 / 12.0) < 1e-15);
+	stopping_add(&s, shuffled[6], 0);
 	stopping_add(&s, shuffled[7], 0);
-	/* 7 3 10 1 5 9 2 8 sorted: 1 2 3 5 7 8 9 10, median 6, ranks 1 and 8 */
+	/* 1 2 3 5 7 8 9 10: median 6, still ranks 1 and 8 */
 	assert_true(fabs(stopping_noise(&s) - 9.0 / 12.0) < 1e-15);
 	stopping_add(&s, shuffled[8], 0);
 	stopping_add(&s, shuffled[9], 0);
 	for (int i = 0; i < 10; i++)
 		assert_true(buf[i] == i + 1); /* kept sorted */
-	assert_true(fabs(stopping_noise(&s) - 9.0 / 11.0) < 1e-15);
+	/* 1..10: median 5.5, ranks 2 and 9 */
+	assert_true(fabs(stopping_noise(&s) - 7.0 / 11.0) < 1e-15);
 }
 
 static void test_median_reaches_target(void **state)
@@ -230,9 +235,9 @@ static void test_median_reaches_target(void **state)
 	static double buf[5000];
 	(void)state;
 	stopping_init(&s, &r, buf, 5000);
-	assert_int_equal(feed(&s, spread, 5000), 389);
+	assert_int_equal(feed(&s, spread, 5000), 386);
 	assert_int_equal(s.reason, STOPPING_TARGET_NOISE);
-	assert_true(fabs(stopping_noise(&s) - 0.0047619047619047619) < 1e-12);
+	assert_true(fabs(stopping_noise(&s) - 0.004764173415912339) < 1e-12);
 }
 
 static void test_median_never_converges(void **state)

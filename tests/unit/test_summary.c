@@ -14,8 +14,8 @@
  * Bandwidth: with bytes_a = 2900, bytes_b = 1200, bytes_min = 600 and a
  *   measured copy of 40 GB/s: A 2900 / 145 = 20 GB/s = 50%, B 1200 / 60 =
  *   20 GB/s = 50%, the floor 600 / 40 = 15 ns; slot B 1200 / 60 again, slot
- *   A1 2900 / 120. The pooled A median's 95% interval: 10 values, ranks 1
- *   and 10 (stats.h), so [100, 190]; B's five values give none.
+ *   A1 2900 / 120. The pooled A median's 95% interval: 10 values, ranks 2
+ *   and 9 (stats.h), so [110, 180]; B's five values give none.
  * Intervals: constant samples give the point itself at both bounds; for
  * "x" the bounds must be those of stats_speedup_ci at the summary's one set
  * of constants (0.95, 2000 resamples, seed "abbe" = 0x61626265, the seed
@@ -120,13 +120,32 @@ static void test_speedup_and_interval(void **state)
 	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
 	const struct summary_case *x = &S->cases[0], *y = &S->cases[1];
 	near(x->speedup.point, 145.0 / 60.0);
-	assert_true(x->speedup.low < x->speedup.point && x->speedup.point < x->speedup.high);
-	assert_true(SUMMARY_SEED == UINT64_C(0x61626265) && SUMMARY_RESAMPLES == 2000 && SUMMARY_CI_LEVEL == 0.95);
-	struct stats_interval want = stats_speedup_ci(x->a.samples, 10, B, 5, 0.95, 2000, UINT64_C(0x61626265));
-	assert_true(x->speedup.low == want.low && x->speedup.high == want.high);
-	/* constant samples: every resample gives 3 */
-	assert_true(y->speedup.point == 3 && y->speedup.low == 3 && y->speedup.high == 3);
+	/* B has 5 samples, y's arms 8 and 4: under SUMMARY_MIN_SAMPLES (10), no interval */
+	assert_true(SUMMARY_MIN_SAMPLES == 10);
+	assert_true(isnan(x->speedup.low) && isnan(x->speedup.high));
+	assert_true(y->speedup.point == 3 && isnan(y->speedup.low) && isnan(y->speedup.high));
 	fx_summary_free(S);
+
+	/* 10 samples a slot (A 20, B 10): the interval is the seeded bootstrap's */
+	const struct fake_case fc[] = { { "z", 100e3, 50e3, 10, true }, { "c", 300, 100, 10, true } };
+	struct results_run *r10 = fake_run(2, "s", "cpu0", fc, 2);
+	for (int k = 0; k < 3; k++) {
+		double v[10];
+		for (int i = 0; i < 10; i++)
+			v[i] = k == 1 ? 100 : 300;
+		set_samples(&r10->cases[1].slots[k], v, 10);
+	}
+	S = fx_summary(r10, SUMMARY_FULL);
+	const struct summary_case *z = &S->cases[0], *c = &S->cases[1];
+	assert_true(z->speedup.low < z->speedup.point && z->speedup.point < z->speedup.high);
+	assert_true(SUMMARY_SEED == UINT64_C(0x61626265) && SUMMARY_RESAMPLES == 2000 && SUMMARY_CI_LEVEL == 0.95);
+	struct stats_interval want = stats_speedup_ci(z->a.samples, 20, z->b.samples, 10, 0.95, 2000, UINT64_C(0x61626265));
+	assert_true(z->speedup.low == want.low && z->speedup.high == want.high);
+	assert_true(z->improved); /* [1.98, 2.02]-ish, far above 1, no drift */
+	/* constant samples: every resample gives 3 */
+	assert_true(c->speedup.point == 3 && c->speedup.low == 3 && c->speedup.high == 3);
+	fx_summary_free(S);
+	results_run_free(r10);
 
 	/* without intervals: the same point, no bounds */
 	S = fx_summary(r, SUMMARY_NO_INTERVALS);
@@ -330,7 +349,7 @@ static void test_bandwidth(void **state)
 	near(x->floor_ns, 15);
 	near(x->slots[1].bw.gbps, 20);
 	near(x->slots[0].bw.gbps, 2900.0 / 120.0);
-	assert_true(x->a.median_ci.low == 100 && x->a.median_ci.high == 190);
+	assert_true(x->a.median_ci.low == 110 && x->a.median_ci.high == 180);
 	assert_true(isnan(x->b.median_ci.low));
 	/* y has no bytes: every figure unknown */
 	assert_true(isnan(y->a.bw.bytes) && isnan(y->b.bw.gbps) && isnan(y->floor_ns) && isnan(y->slots[0].bw.gbps));
