@@ -80,7 +80,8 @@ int cmd_baseline(int argc, char **argv)
 	const struct cli_spec spec = {
 		"baseline", "set NAME [RUN] | list", "name a run as a baseline for the gate, or list baselines",
 		"set NAME [RUN]: point NAME at RUN (an id, a label or 'last', the default); an existing NAME\n"
-		"moves. list: every baseline with its run, scenario and device.",
+		"moves. NAME is 1 to 63 characters, not all digits, not 'last' and not a run's label (any of\n"
+		"those would shadow a run). list: every baseline with its run, scenario and device.",
 		1, 3, opts,
 	};
 	const char *pos[3] = { NULL, NULL, NULL };
@@ -92,9 +93,11 @@ int cmd_baseline(int argc, char **argv)
 
 	struct ab_diag d;
 	struct store *st;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	bool set = !strcmp(pos[0], "set");
+	enum ab_rc rc = set ? store_open(store_default_path(db), false, &st, &d)
+			    : store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
-		rc = !strcmp(pos[0], "set") ? baseline_set(st, pos[1], pos[2], &d) : baseline_list(st, &d);
+		rc = set ? baseline_set(st, pos[1], pos[2], &d) : baseline_list(st, &d);
 		store_close(st);
 	}
 	return cli_exit_rc(rc, &d, "baseline");

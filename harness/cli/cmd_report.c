@@ -113,7 +113,7 @@ int cmd_report(int argc, char **argv)
 	struct ab_diag d;
 	struct store *st;
 	struct results_run *r = NULL;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		rc = store_resolve_load(st, pos[0], &r, &d);
 		if (!rc)

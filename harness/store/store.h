@@ -4,9 +4,11 @@
  * Schema versioned with PRAGMA user_version and forward migrations (a newer
  * schema than this build knows is refused). WAL mode, a busy timeout,
  * prepared statements only. A run's row is inserted with status 'running'
- * and committed before measuring starts; every result of the run is then
- * written in one transaction that also sets the status to 'ok'. A run that
- * fails is marked 'failed' with its error and keeps no partial results.
+ * (with the pid and identity of its process) and committed before
+ * measuring starts; every result of the run is then written in one
+ * transaction that also sets the status to 'ok'. A run that fails is
+ * marked 'failed' with its error, one stopped by a signal or whose process
+ * died 'interrupted'; neither keeps partial results.
  *
  * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
  * baselines (named pointers to runs). See docs/ARCHITECTURE.md.
@@ -25,9 +27,21 @@ struct store;
 /* Where the database is: the --db value, else $ABBENCH_DB, else "abbench.db". */
 const char *store_default_path(const char *cli_value);
 
-/* Opens (create = true: creating and migrating as needed) the database.
- * create = false on a missing file is AB_ERR_DATA ("no database 'x'"). */
+/* Opens the database read-write (create = true: creating it as needed),
+ * switches it to WAL mode and migrates it. create = false on a missing file
+ * is AB_ERR_DATA ("no database 'x'"). Several processes may open (and
+ * create) one file at once. Runs of this host left 'running' by a process
+ * that is gone are marked 'interrupted' (procid.h). */
 enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d);
+
+/* Opens an existing database for reading only: no WAL switch, no
+ * migration, nothing written through this connection (a database that
+ * needs migrating is AB_ERR_DATA, saying so). A WAL database on read-only
+ * media is opened as immutable. The stale runs store_open would mark are
+ * marked through a separate short connection when the file is writable. */
+enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d);
+bool store_is_read_only(const struct store *st);
+
 void store_close(struct store *st);
 
 /* Inserts the run row as 'running' (plus its device row) from r's header
@@ -41,11 +55,16 @@ enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struc
 /* Marks the run 'failed' with the message (results are never written). */
 enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d);
 
+/* Marks the run 'interrupted' (a signal stopped it) with why; likewise no
+ * results stay. */
+enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why, struct ab_diag *d);
+
 /* Newest first. *out is malloc'd (free()). */
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d);
 
-/* Resolves "RUN": NULL or "last" = newest run, a number = that id, anything
- * else = newest run with that label. AB_ERR_DATA when nothing matches. */
+/* Resolves "RUN": NULL or "last" = newest finished run (any status but
+ * 'running'), a number = that id, anything else = newest finished run with
+ * that label. AB_ERR_DATA when nothing matches. */
 enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, struct ab_diag *d);
 
 /* Loads the whole run. Release with results_run_free. */
@@ -54,7 +73,7 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out
 /* store_resolve_run, then store_load_run of the run it names. */
 enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results_run **out, struct ab_diag *d);
 
-/* Opens db_path (create = false: it must exist), resolves spec, loads that
+/* Opens db_path read-only (store_open_readonly), resolves spec, loads that
  * run and closes the database: what the commands that read one run need.
  * *out is NULL on failure; release it with results_run_free. */
 enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results_run **out, struct ab_diag *d);
