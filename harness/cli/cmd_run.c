@@ -36,7 +36,7 @@ int cmd_run(int argc, char **argv)
 		{ "backend", CLI_STRING, &backend, "auto|cpu|cuda", "override the scenario's backend" },
 		{ "quick", CLI_FLAG, &quick, NULL, "cap samples (3 to 10 per slot, 1 s) for a fast look" },
 		{ "dump", CLI_STRING, &dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
-		{ "label", CLI_STRING, &label, "NAME", "label the run (e.g. main, pr) for compare and gate" },
+		{ "label", CLI_STRING, &label, "NAME", "label the run (e.g. main, pr) for compare and gate; at most 63 characters, not all digits, not 'last'" },
 		{ "only", CLI_STRING, &only, "CASE", "run only the named case" },
 		{ "no-progress", CLI_FLAG, &no_progress, NULL, "no progress lines even on a terminal" },
 		{ "no-cupti", CLI_FLAG, &no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
@@ -72,7 +72,12 @@ int cmd_run(int argc, char **argv)
 
 	struct ab_diag d;
 	struct scenario *s;
-	enum ab_rc rc = scenario_parse_file(pos[0], &s, &d);
+	enum ab_rc rc = label ? store_check_label(label, &d) : AB_OK;
+	if (rc) {
+		ab_error("run: --label: %s", d.msg);
+		return ab_rc_exit_status(rc);
+	}
+	rc = scenario_parse_file(pos[0], &s, &d);
 	if (rc) {
 		/* An unreadable scenario is bad input like a malformed one. */
 		ab_error("%s", d.msg);

@@ -11,6 +11,7 @@
 #define AB_DIAG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum ab_rc {
 	AB_OK = 0,
@@ -52,10 +53,16 @@ enum ab_rc ab_fail(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Prints "abbench: error: MSG" to stderr and returns -1 (git's error()). */
+/* Prints "abbench: error: MSG" to stderr and returns -1 (git's error()).
+ * Messages echo what users and files gave (names, values, paths), so MSG
+ * goes through ab_put_escaped: a terminal never sees a control character. */
 int ab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "abbench: warning: MSG" to stderr. */
+/* Prints "abbench: warning: MSG" to stderr, escaped like ab_error. */
 void ab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes text with every control character (C0, DEL, C1) and every byte
+ * that is not valid UTF-8 written as \xNN; other text as it is. */
+void ab_put_escaped(FILE *f, const char *text);
 
 #endif

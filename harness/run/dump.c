@@ -3,7 +3,9 @@
  */
 #include "run/dump.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +13,19 @@
 
 #include "common/outfile.h"
 #include "run/npy.h"
+
+/* Whether dir holds anything besides "." and "..". */
+static bool dir_has_entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	bool any = false;
+	while (dp && !any && (e = readdir(dp)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (dp)
+		closedir(dp);
+	return any;
+}
 
 enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
 {
@@ -21,6 +36,11 @@ enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
 		return ab_fail(d, AB_ERR_USAGE, "dump path '%s' is not a directory", dir);
 	if (access(dir, W_OK) != 0)
 		return ab_fail(d, AB_ERR_IO, "dump directory '%s' is not writable: %s", dir, strerror(errno));
+	if (dir_has_entries(dir))
+		return ab_fail(d, AB_ERR_USAGE,
+			       "dump directory '%s' is not empty: give a new or empty directory (one run's files are "
+			       "never mixed with another's)",
+			       dir);
 	return AB_OK;
 }
 

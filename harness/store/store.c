@@ -1775,6 +1775,19 @@ static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d
 	return rc;
 }
 
+enum ab_rc store_check_label(const char *label, struct ab_diag *d)
+{
+	size_t max = sizeof ((struct results_run *)0)->label - 1, n = strlen(label);
+	if (n > max)
+		return ab_fail(d, AB_ERR_USAGE, "label '%.40s...' is %zu characters long, more than %zu", label, n, max);
+	if (n && (strspn(label, "0123456789") == n || !strcmp(label, "last")))
+		return ab_fail(d, AB_ERR_USAGE, "label '%s' would read as a run (an id or 'last'): choose another", label);
+	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+		if (*p < 0x20 || *p == 0x7F)
+			return ab_fail(d, AB_ERR_USAGE, "label '%s' holds a control character", label);
+	return AB_OK;
+}
+
 /* A baseline name must not read as a run spec (store_resolve_run): not a
  * run id, not 'last', not a label in use; and it must fit. */
 static enum ab_rc check_baseline_name(struct store *st, const char *name, struct ab_diag *d)

@@ -78,7 +78,14 @@ enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results
  * *out is NULL on failure; release it with results_run_free. */
 enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results_run **out, struct ab_diag *d);
 
-/* Baselines: named pointers to runs. */
+/* A run label must fit (63 characters), hold no control character, and
+ * not read as a run id or 'last' (it could never be named then). "" is no
+ * label. AB_ERR_USAGE otherwise. */
+enum ab_rc store_check_label(const char *label, struct ab_diag *d);
+
+/* Baselines: named pointers to runs. store_baseline_set refuses a name
+ * that is empty, over 63 characters, all digits, 'last' or the label of a
+ * run (AB_ERR_USAGE): it would shadow a run in 'gate --baseline'. */
 enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d);
 enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d);
 struct store_baseline {
