@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
+#include "run/interrupt.h"
 #include "run/provenance.h"
 #include "run/runner.h"
 #include "config/scenario.h"
@@ -30,7 +31,7 @@ static bool parse_backend(const char *s, enum scenario_backend *out)
 int cmd_run(int argc, char **argv)
 {
 	const char *db = NULL, *backend = NULL, *dump = NULL, *label = NULL, *only = NULL;
-	bool quick = false, no_progress = false, no_cupti = false;
+	bool quick = false, no_progress = false, no_cupti = false, no_wait = false;
 	const struct cli_option opts[] = {
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		{ "backend", CLI_STRING, &backend, "auto|cpu|cuda", "override the scenario's backend" },
@@ -40,6 +41,7 @@ int cmd_run(int argc, char **argv)
 		{ "only", CLI_STRING, &only, "CASE", "run only the named case" },
 		{ "no-progress", CLI_FLAG, &no_progress, NULL, "no progress lines even on a terminal" },
 		{ "no-cupti", CLI_FLAG, &no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
+		{ "no-wait", CLI_FLAG, &no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -47,7 +49,9 @@ int cmd_run(int argc, char **argv)
 		"Every case runs arm a and arm b in the scenario's bracket (ABA: A1, B, A2), each slot\n"
 		"warmed up and sampled until the stopping rule is met. Outputs are hashed (md5),\n"
 		"byte-compared with arm a's and checked against a float64 reference. Results go to\n"
-		"the database in one transaction; 'abbench show' prints them.",
+		"the database in one transaction; 'abbench show' prints them. One run measures a device at\n"
+		"a time: a second run on it waits for the first (see --no-wait). SIGINT or SIGTERM stops the run\n"
+		"at the next sample, marks it 'interrupted' and exits 130 or 143 (docs/RELIABILITY.md).",
 		1, 1, opts,
 	};
 	const char *pos[1];
@@ -63,6 +67,7 @@ int cmd_run(int argc, char **argv)
 		.quick = quick,
 		.progress = !no_progress && isatty(STDERR_FILENO),
 		.no_cupti = no_cupti,
+		.no_wait = no_wait,
 	};
 	if (backend && !parse_backend(backend, &o.backend)) {
 		ab_error("run: --backend must be auto, cpu or cuda, not '%s'", backend);
@@ -95,10 +100,12 @@ int cmd_run(int argc, char **argv)
 	free(cmdline);
 	scenario_free(s);
 	if (rc) {
+		bool signal = rc == AB_ERR_INTERRUPTED;
 		ab_error("%s", d.msg);
 		if (run_id)
-			fprintf(stderr, "abbench: run %lld marked failed in '%s'\n", (long long)run_id, o.db_path);
-		return ab_rc_exit_status(rc);
+			fprintf(stderr, "abbench: run %lld marked %s in '%s'\n", (long long)run_id,
+				signal ? "interrupted" : "failed", o.db_path);
+		return signal ? AB_EXIT_SIGNAL_BASE + interrupt_signal() : ab_rc_exit_status(rc);
 	}
 	printf("run %lld stored in '%s' (abbench show %lld)\n", (long long)run_id, o.db_path, (long long)run_id);
 	return cli_finish(AB_EXIT_OK);

@@ -19,6 +19,7 @@ const char *ab_rc_str(enum ab_rc rc)
 	case AB_ERR_BACKEND: return "backend error";
 	case AB_ERR_NOMEM: return "out of memory";
 	case AB_ERR_INTERNAL: return "internal error";
+	case AB_ERR_INTERRUPTED: return "interrupted";
 	}
 	return "unknown error";
 }
@@ -32,6 +33,8 @@ int ab_rc_exit_status(enum ab_rc rc)
 	case AB_ERR_INPUT:
 	case AB_ERR_DATA:
 		return AB_EXIT_USAGE;
+	case AB_ERR_INTERRUPTED:
+		return AB_EXIT_SIGNAL_BASE + 2; /* SIGINT's; `abbench run` gives the signal it caught */
 	default:
 		return AB_EXIT_FAILURE;
 	}

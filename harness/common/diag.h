@@ -23,6 +23,7 @@ enum ab_rc {
 	AB_ERR_BACKEND,  /* device, driver, CUDA, CUPTI or NVML failure */
 	AB_ERR_NOMEM,
 	AB_ERR_INTERNAL, /* a bug: an invariant did not hold */
+	AB_ERR_INTERRUPTED, /* a signal stopped the work (run/interrupt.h) */
 };
 
 /* Exit statuses, a documented contract (README "Exit status"). */
@@ -31,6 +32,9 @@ enum {
 	AB_EXIT_VERDICT = 1, /* the gate found a regression or lost bit-exactness */
 	AB_EXIT_USAGE = 2,   /* bad arguments, bad input files, missing data */
 	AB_EXIT_FAILURE = 3, /* the work itself failed: IO, database, device */
+	/* A run stopped by a signal exits 128 + its number, as a shell reports
+	 * a process the signal killed: 130 SIGINT, 143 SIGTERM, 129 SIGHUP. */
+	AB_EXIT_SIGNAL_BASE = 128,
 };
 
 #define AB_DIAG_MAX 512

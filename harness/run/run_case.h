@@ -6,6 +6,7 @@
 #define AB_RUN_CASE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "backend/backend.h"
 #include "common/diag.h"
@@ -21,6 +22,11 @@ struct run_case_env {
 	bool progress;
 	int case_index, n_cases;
 };
+
+/* The host memory run_case_run allocates for c beside the backend's: the
+ * host copy of every tensor, the float64 reference and tolerance of each
+ * output, the first A slot's outputs, the sample arrays. */
+uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots);
 
 /* Measures c into out (which the caller releases with the run). */
 enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);

@@ -1,10 +1,12 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: choose the backend, prepare the dump directory, open the store,
- * open the backend and describe the device (all before any row is written,
- * so a bad setup leaves the database as it was); write the run row as
- * 'running'; measure every case; commit everything in one transaction.
+ * Phases: choose and open the backend, check that every case fits in
+ * memory, prepare the dump directory, open the store (all before any row
+ * is written, so a bad setup leaves the database as it was; a refused case
+ * does not even create it); describe the device and take its lock; write
+ * the run row as 'running'; measure every case; commit everything in one
+ * transaction. Signals are caught for the whole of it (interrupt.h).
  */
 #include "run/runner.h"
 
@@ -14,7 +16,10 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/backend_cuda.h"
+#include "run/admission.h"
+#include "run/devlock.h"
 #include "run/dump.h"
+#include "run/interrupt.h"
 #include "run/provenance.h"
 #include "common/results.h"
 #include "run/run_case.h"
@@ -66,6 +71,10 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 {
 	char why[256];
 	bool fell_back;
+	if (o->ops) {
+		*ops = o->ops;
+		return AB_OK;
+	}
 	enum scenario_backend want = o->have_backend ? o->backend : s->backend;
 	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
 	if (!rc && fell_back)
@@ -73,18 +82,25 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 	return rc;
 }
 
-/* Device metadata, with the copy bandwidth measured once per device and
- * cached in the store. */
-static enum ab_rc run_device(const struct backend_ops *ops, struct backend *bk, struct store *st,
-			     struct results_device *dev, struct ab_diag *d)
+/* The copy bandwidth, measured once per device and cached in the store. */
+static enum ab_rc run_copy_gbps(const struct backend_ops *ops, struct backend *bk, struct store *st,
+				struct results_device *dev, struct ab_diag *d)
 {
 	enum ab_rc rc;
-	ops->describe(bk, dev);
 	if ((rc = store_device_copy_gbps(st, dev->uuid, &dev->copy_gbps, d)))
 		return rc;
 	if (dev->copy_gbps <= 0.0)
 		rc = ops->measure_copy_gbps(bk, &dev->copy_gbps, d);
 	return rc;
+}
+
+/* The device's lock, taken before anything is measured on it (the copy
+ * bandwidth included) and held until the run ends. */
+static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_options *o,
+				  const struct results_device *dev, struct devlock **lock, struct ab_diag *d)
+{
+	struct devlock_owner who = { .scenario = s->name, .label = o->label };
+	return devlock_acquire(dev->uuid, &who, !o->no_wait, lock, d);
 }
 
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
@@ -109,7 +125,18 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		if (rc)
 			return rc;
 	}
-	return AB_OK;
+	return interrupt_check(d); /* a signal after the last sample still stops the run */
+}
+
+/* A run that did not finish: 'interrupted' after a signal, else 'failed',
+ * with d's message. */
+static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d)
+{
+	struct ab_diag d2;
+	bool signal = rc == AB_ERR_INTERRUPTED;
+	enum ab_rc rc2 = signal ? store_interrupt_run(st, id, d->msg, &d2) : store_fail_run(st, id, d->msg, &d2);
+	if (rc2)
+		ab_error("could not mark run %lld %s: %s", (long long)id, signal ? "interrupted" : "failed", d2.msg);
 }
 
 /* After the run row exists: measure, then commit or mark failed. */
@@ -126,48 +153,72 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 		provenance_utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);
 	}
-	if (rc) {
-		struct ab_diag d2;
-		if (store_fail_run(st, r->id, d->msg, &d2))
-			fprintf(stderr, "abbench: error: could not mark run %lld failed: %s\n", (long long)r->id, d2.msg);
-	}
+	if (rc)
+		run_mark_unfinished(st, r->id, rc, d);
 	return rc;
+}
+
+/* Everything before the device is locked: backend, memory admission, dump
+ * directory, store. Nothing is written when any of it fails. */
+static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, const struct backend_ops **ops,
+			      struct backend **bk, struct store **st, struct ab_diag *d)
+{
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
+	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
+	enum ab_rc rc = run_choose_backend(s, o, ops, d);
+	if (!rc)
+		rc = (*ops)->open(bk, &bo, d);
+	if (!rc)
+		rc = admission_check(s, &sampling, *ops, *bk, d);
+	if (!rc && o->dump_dir)
+		rc = dump_prepare(o->dump_dir, d);
+	if (!rc)
+		rc = store_open(o->db_path, true, st, d);
+	return rc;
+}
+
+/* From the device's lock to the stored run. */
+static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
+			     struct backend *bk, struct store *st, struct results_run *r, int64_t *run_id,
+			     struct ab_diag *d)
+{
+	run_header(s, o, ops, r); /* started_at: now that the device is ours */
+	if (!r->scenario_text || !r->command_line)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
+	enum ab_rc rc = run_copy_gbps(ops, bk, st, &r->device, d);
+	if (!rc)
+		rc = interrupt_check(d);
+	if (!rc)
+		rc = store_begin_run(st, r, d);
+	if (rc)
+		return rc;
+	*run_id = r->id;
+	return run_measure_and_store(s, o, ops, bk, st, r, d);
 }
 
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d)
 {
-	const struct backend_ops *ops;
+	const struct backend_ops *ops = NULL;
 	struct backend *bk = NULL;
 	struct store *st = NULL;
+	struct devlock *lock = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
-	enum ab_rc rc;
 	*run_id = 0;
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
-	if ((rc = run_choose_backend(s, o, &ops, d)))
-		goto out;
-	if (o->dump_dir && (rc = dump_prepare(o->dump_dir, d)))
-		goto out;
-	if ((rc = store_open(o->db_path, true, &st, d)))
-		goto out;
-	if ((rc = ops->open(&bk, &bo, d)))
-		goto out;
-	run_header(s, o, ops, r);
-	if (!r->scenario_text || !r->command_line) {
-		rc = ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
-		goto out;
+	interrupt_install();
+	enum ab_rc rc = run_prepare(s, o, &ops, &bk, &st, d);
+	if (!rc) {
+		ops->describe(bk, &r->device);
+		rc = run_lock_device(s, o, &r->device, &lock, d);
 	}
-	if ((rc = run_device(ops, bk, st, &r->device, d)))
-		goto out;
-	if ((rc = store_begin_run(st, r, d)))
-		goto out;
-	*run_id = r->id;
-	rc = run_measure_and_store(s, o, ops, bk, st, r, d);
-out:
+	if (!rc)
+		rc = run_locked(s, o, ops, bk, st, r, run_id, d);
 	if (bk)
 		ops->close(bk);
+	devlock_release(lock);
 	store_close(st);
 	results_run_free(r);
+	interrupt_restore();
 	return rc;
 }
