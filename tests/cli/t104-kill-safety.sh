@@ -66,17 +66,25 @@ q() { sqlite3 "$db" "$1"; }
 check "integrity_check is ok" test "$(q 'PRAGMA integrity_check')" = ok
 check "foreign keys hold" test -z "$(q 'PRAGMA foreign_key_check')"
 # A complete run: 2 cases, 3 slots each, every slot with its n_samples rows.
-check "every 'ok' run is complete" test "$(q "SELECT count(*) FROM runs r WHERE status = 'ok' AND (
+cat >"$T/incomplete.sql" <<'EOF'
+SELECT count(*) FROM runs r WHERE status = 'ok' AND (
 	(SELECT count(*) FROM cases c WHERE c.run_id = r.id) <> 2 OR
 	(SELECT count(*) FROM slots s JOIN cases c ON s.case_id = c.id WHERE c.run_id = r.id) <> 6 OR
 	EXISTS (SELECT 1 FROM slots s JOIN cases c ON s.case_id = c.id WHERE c.run_id = r.id AND
-		s.n_samples <> (SELECT count(*) FROM samples m WHERE m.slot_id = s.id)))")" -eq 0
-check "no run that did not finish keeps results" test "$(q "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.status <> 'ok'")" -eq 0
-echo "# before any command opens it: $(q "SELECT group_concat(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM runs GROUP BY status)")"
+		s.n_samples <> (SELECT count(*) FROM samples m WHERE m.slot_id = s.id)));
+EOF
+check "every 'ok' run is complete" test "$(sqlite3 "$db" <"$T/incomplete.sql")" -eq 0
+cat >"$T/leftover.sql" <<'EOF'
+SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.status <> 'ok';
+EOF
+check "no run that did not finish keeps results" test "$(sqlite3 "$db" <"$T/leftover.sql")" -eq 0
+n_status() { sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = '$1'"; }
+by_status="SELECT status, count(*) FROM runs GROUP BY status"
+echo "# before any command opens it: $(q "$by_status" | tr '\n|' '; ')"
 expect_exit 0 "list after the kills" "$AB" list --db "$db"
-check "no row is left 'running'" test "$(q "SELECT count(*) FROM runs WHERE status = 'running'")" -eq 0
-check "every SIGKILLed run is 'interrupted'" test "$(q "SELECT count(*) FROM runs WHERE status = 'interrupted'")" -ge 1
-echo "# after: $(q "SELECT group_concat(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM runs GROUP BY status)")"
+check "no row is left 'running'" test "$(n_status running)" -eq 0
+check "the SIGKILLed runs are 'interrupted'" test "$(n_status interrupted)" -ge 1
+echo "# after: $(q "$by_status" | tr '\n|' '; ')"
 expect_exit 0 "a run after all that" "$AB" run "$T/k.ini" --backend cpu --no-progress --db "$db"
 expect_exit 0 "show last is that run" "$AB" show last --db "$db"
 check "integrity_check still ok" test "$(q 'PRAGMA integrity_check')" = ok

@@ -41,7 +41,8 @@ check "the lock file says who holds it" grep -q "^pid $first on host $(hostname)
 
 expect_exit 3 "a second run with --no-wait fails at once" "$AB" run "$T/slow.ini" --backend cpu --no-progress --db "$db" --no-wait --label nowait
 check "it says which device and for whom" grep -q "device 'cpu-.*' is in use by pid $first on host $(hostname), scenario 'slow' (label 'first'), since .*not waiting (--no-wait)" "$T/err"
-check "it wrote no run row" test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE label = 'nowait'")" -eq 0
+n_label() { sqlite3 "$db" "SELECT count(*) FROM runs WHERE label = '$1'"; }
+check "it wrote no run row" test "$(n_label nowait)" -eq 0
 
 (slow --label second >"$T/o2" 2>"$T/e2") &
 second=$!
@@ -53,8 +54,11 @@ check "the second said it waited, and for whom" grep -q "waiting for device 'cpu
 check "the second said when the device was free" grep -q "is free now" "$T/e2"
 # The second measured only after the first had finished (its row is
 # written once it holds the lock: started_at >= the first's finished_at).
-check "the runs did not overlap" test "$(sqlite3 "$db" "SELECT (SELECT started_at FROM runs WHERE label = 'second') >= (SELECT finished_at FROM runs WHERE label = 'first')")" -eq 1
-check "both are 'ok'" test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" -eq 2
+started2=$(sqlite3 "$db" "SELECT started_at FROM runs WHERE label = 'second'")
+finished1=$(sqlite3 "$db" "SELECT finished_at FROM runs WHERE label = 'first'")
+check "the runs did not overlap ($finished1 <= $started2)" test ! "$started2" \< "$finished1"
+n_ok() { sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = 'ok'"; }
+check "both are 'ok'" test "$(n_ok)" -eq 2
 check "the lock file is empty once free" test ! -s "$(ls "$ABBENCH_LOCK_DIR"/cpu-*.lock)"
 
 # A SIGKILLed holder leaves no lock behind.

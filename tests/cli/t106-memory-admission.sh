@@ -23,10 +23,10 @@ check "no database was created" test ! -e "$db"
 expect_exit 0 "a small run creates the database" "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$db"
 sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 before="$(md5sum <"$db") $(stat -c %Y "$db")"
-runs_before=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+runs_before=$(sqlite3 "$db" 'SELECT count(*) FROM runs')
 sleep 1
 expect_exit 2 "the huge case on an existing database" "$AB" run "$T/huge.ini" --backend cpu --db "$db" --dump "$T/dump"
-check "no run row was added" test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" -eq "$runs_before"
+check "no run row was added" test "$(sqlite3 "$db" 'SELECT count(*) FROM runs')" -eq "$runs_before"
 check "the database file is unchanged" test "$(md5sum <"$db") $(stat -c %Y "$db")" = "$before"
 check "no dump directory was made" test ! -e "$T/dump"
 
