@@ -11,7 +11,8 @@
 set -euo pipefail
 
 # Libraries and toolchain (no program of their own that a test calls).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev)
+# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libclang-rt-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox
@@ -21,6 +22,7 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	clang:clang
 )
 
 if [ "${1:-}" = --programs ]; then
