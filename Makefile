@@ -37,9 +37,9 @@ KFLAGS   := -ffp-contract=off
 KCC      ?= $(CC)
 KOPT     ?= $(OPT)
 LDFLAGS  := $(EXTRA_LDFLAGS)
-# libcsv and inih are linked statically (Debian ships the .a files) so that
-# the binary starts on the GPU machine, which has neither.
-LDLIBS   := -Wl,-Bstatic -lcsv -linih -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
+# libcsv, inih and jansson are linked statically (Debian ships the .a files)
+# so that the binary starts on the GPU machine, which has none of them.
+LDLIBS   := -Wl,-Bstatic -lcsv -linih -ljansson -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)

@@ -12,7 +12,9 @@ set -euo pipefail
 
 # Libraries and toolchain (no program of their own that a test calls).
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libclang-rt-dev)
+# python3-yaml and python3-jsonschema: modules the tests import (tests/tools).
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema
+	libclang-rt-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox
@@ -23,6 +25,7 @@ programs=(
 	cc:gcc
 	ar:binutils
 	clang:clang
+	shellcheck:shellcheck
 )
 
 if [ "${1:-}" = --programs ]; then

@@ -13,7 +13,7 @@
 set -uo pipefail
 build=${1:?usage: scripts/fuzz.sh BUILD SECONDS}
 seconds=${2:?usage: scripts/fuzz.sh BUILD SECONDS}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 seeds_of() { # NAME: the read-only seed directories of a harness
 	echo "tests/fuzz/corpus/$1"

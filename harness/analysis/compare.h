@@ -2,32 +2,24 @@
  * compare.h - one scenario measured by two builds, case by case.
  *
  * For every case the B arm (the fused kernel) of run A is compared with the
- * B arm of run B: medians with their spread and sample counts, the ratio
- * median(B of run B) / median(B of run A) with a seeded bootstrap interval,
- * a two-sided Mann-Whitney U test, and whether the outputs' md5 agree. The
- * gate builds on the same per-case comparison; the report uses the arm
- * pooling helper for its speedups.
- *
- * An arm's samples are those of all its slots pooled (A1 and A2 for the A
- * arm of an ABA bracket), in slot order.
+ * B arm of run B: their pooled time (summary.h), the ratio median(B of run
+ * B) / median(B of run A) with a seeded bootstrap interval (the summary's
+ * constants), a two-sided Mann-Whitney U test, and whether the outputs' md5
+ * agree. The gate builds on the same per-case comparison. Judging only:
+ * print/compare_print.c formats the result.
  */
 #ifndef AB_COMPARE_H
 #define AB_COMPARE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "analysis/summary.h"
 #include "common/diag.h"
-#include "common/results.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
-/* One set of constants for every printer and the gate, so that the same
- * samples give the same interval and verdict everywhere. */
-#define COMPARE_ALPHA 0.01        /* significance level of the Mann-Whitney test */
-#define COMPARE_CI_LEVEL 0.95
-#define COMPARE_RESAMPLES 2000
-#define COMPARE_SEED UINT64_C(0x61626265) /* "abbe" */
+/* Significance level of the Mann-Whitney test (compare and gate). */
+#define COMPARE_ALPHA 0.01
 
 enum compare_verdict {
 	COMPARE_SAME,      /* no significant difference */
@@ -37,20 +29,14 @@ enum compare_verdict {
 	COMPARE_MISSING_B, /* the case is only in run A */
 };
 
-/* Median, 10th and 90th percentile and count of one arm's pooled samples. */
-struct compare_arm {
-	double median_ns, p10_ns, p90_ns;
-	int n;
-};
-
 struct compare_case {
 	char name[64];
-	struct compare_arm a, b;        /* the B arm in run A and in run B */
-	struct stats_interval ratio; /* median(b) / median(a), COMPARE_CI_LEVEL bootstrap */
-	double p_value;             /* two-sided Mann-Whitney; NAN when not computed */
+	struct summary_spread a, b;  /* the B arm in run A and in run B */
+	struct stats_interval ratio; /* median(b) / median(a), SUMMARY_CI_LEVEL bootstrap */
+	double p_value;              /* two-sided Mann-Whitney; NAN when not computed */
 	enum compare_verdict verdict;
-	int md5_compared;           /* outputs present in both, matched by slot and tensor */
-	int md5_differ;             /* of those, how many differ */
+	int md5_compared;            /* outputs present in both, matched by slot and tensor */
+	int md5_differ;              /* of those, how many differ */
 };
 
 struct compare_result {
@@ -58,32 +44,16 @@ struct compare_result {
 	struct compare_case *cases;
 };
 
-/* The samples of every slot of arm ('a' or 'b') of c, pooled into a
- * malloc'd array (free()); *n may be 0 (then *out is NULL). */
-enum ab_rc compare_arm_samples(const struct results_case *c, char arm, double **out, int *n, struct ab_diag *d);
-
-/* Summary of n samples. */
-struct compare_arm compare_arm_summary(const double *x, int n);
-
-/* "38.500 [37.912, 39.104] n=30" (us): median, p10-p90 and count, or "n/a";
- * the one format compare, gate and report print an arm in. */
-void compare_print_arm(FILE *f, const struct compare_arm *a);
-
-/* Compares the B arms of one case measured in two runs; either case may
- * be NULL (the verdict then says which is missing). */
-enum ab_rc compare_case_pair(const struct results_case *a, const struct results_case *b, struct compare_case *out,
-			 struct ab_diag *d);
+/* Compares the B arms of one case summarised in two runs; either may be
+ * NULL (the verdict then says which is missing). */
+void compare_case_pair(const struct summary_case *a, const struct summary_case *b, struct compare_case *out);
 
 /* Every case of run a (in its order), then those only in run b.
  * AB_ERR_DATA when the scenario names differ. Free with compare_result_free. */
-enum ab_rc compare_runs(const struct results_run *a, const struct results_run *b, struct compare_result *out, struct ab_diag *d);
+enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b, struct compare_result *out,
+			struct ab_diag *d);
 void compare_result_free(struct compare_result *r);
 
 const char *compare_verdict_str(enum compare_verdict v);
-
-/* The markdown table of a comparison (stdout or a file). AB_ERR_IO when
- * the stream reports an error. */
-enum ab_rc compare_print(FILE *f, const struct results_run *a, const struct results_run *b, const struct compare_result *r,
-		     struct ab_diag *d);
 
 #endif

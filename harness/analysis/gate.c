@@ -1,7 +1,6 @@
 /*
  * gate.c - the regression gate: per-case verdicts of a run against a
- * baseline run, their markdown table and the list of cases to re-measure.
- * Time is judged on B relative to its own bracket's A arm, and in ns
+ * baseline run (print/gate_print.c formats them). Time is judged on B relative to its own bracket's A arm, and in ns
  * against an absolute floor (gate.h says why and gives the exact rule),
  * falling back to raw B times where the A arm is not the same kernel in
  * both runs.
@@ -9,12 +8,12 @@
 #include "analysis/gate.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/md.h"
 #include "analysis/summary.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 static enum ab_rc check_status(const struct results_run *r, const char *what, struct ab_diag *d)
 {
@@ -42,14 +41,6 @@ static enum ab_rc check_runs(const struct results_run *base, const struct result
 	if (!(o->min_change_ns >= 0) || !isfinite(o->min_change_ns))
 		return ab_fail(d, AB_ERR_USAGE, "the absolute floor must be 0 ns or more, not %g", o->min_change_ns);
 	return AB_OK;
-}
-
-static const struct results_case *find_case(const struct results_run *r, const char *name)
-{
-	for (int i = 0; i < r->n_cases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
 }
 
 static bool selected(const struct gate_options *o, const char *name)
@@ -129,45 +120,30 @@ static double best_p(int na, int nb)
 	return erfc((mu - 0.5) / sqrt(var) / sqrt(2));
 }
 
-/* The variant of c's A slots into buf; "" when it has none or they
- * disagree: then median(A) does not stand for one kernel. */
-static void a_variant(const struct results_case *c, char *buf, size_t len)
-{
-	const char *v = NULL;
-	for (int i = 0; i < c->n_slots; i++) {
-		if (c->slots[i].arm != 'a')
-			continue;
-		if (v && strcmp(v, c->slots[i].variant)) {
-			v = "";
-			break;
-		}
-		v = c->slots[i].variant;
-	}
-	snprintf(buf, len, "%s", v ? v : "");
-}
-
-
-/* One run's pooled samples of a case: B (divided by median(A) once
- * normalised) and median(A). */
+/* One run's pooled samples of a case: B (a copy, divided by median(A)
+ * once normalised) and median(A). */
 struct arm_pool {
-	double *a, *b;
-	int na, nb;
+	double *b;
+	int nb;
 	double med_a; /* NAN without A samples */
 };
 
-static enum ab_rc pool_case(const struct results_case *c, struct arm_pool *p, struct ab_diag *d)
+static enum ab_rc pool_case(const struct summary_case *c, struct arm_pool *p, struct ab_diag *d)
 {
 	memset(p, 0, sizeof *p);
-	enum ab_rc rc = compare_arm_samples(c, 'a', &p->a, &p->na, d);
-	if (rc == AB_OK)
-		rc = compare_arm_samples(c, 'b', &p->b, &p->nb, d);
-	p->med_a = p->na ? stats_median(p->a, p->na) : NAN;
-	return rc;
+	p->med_a = c->a.time.n ? c->a.time.median_ns : NAN;
+	p->nb = c->b.time.n;
+	if (!p->nb)
+		return AB_OK;
+	p->b = malloc((size_t)p->nb * sizeof *p->b);
+	if (!p->b)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating '%s'", c->c->name);
+	memcpy(p->b, c->b.samples, (size_t)p->nb * sizeof *p->b);
+	return AB_OK;
 }
 
 static void pool_free(struct arm_pool *p)
 {
-	free(p->a);
 	free(p->b);
 }
 
@@ -192,7 +168,7 @@ static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case
 	g->r_base = stats_median(pb->b, pb->nb);
 	g->r_run = stats_median(pr->b, pr->nb);
 	g->norm_change = g->r_run / g->r_base - 1;
-	g->norm_ratio = stats_speedup_ci(pr->b, pr->nb, pb->b, pb->nb, COMPARE_CI_LEVEL, COMPARE_RESAMPLES, COMPARE_SEED);
+	g->norm_ratio = stats_speedup_ci(pr->b, pr->nb, pb->b, pb->nb, SUMMARY_CI_LEVEL, SUMMARY_RESAMPLES, SUMMARY_SEED);
 	g->norm_p = stats_mann_whitney(pr->b, pr->nb, pb->b, pb->nb).p_value;
 }
 
@@ -200,7 +176,7 @@ static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case
  * normalised figures when it is normalised, the judged change (relative
  * and in ns of the baseline's B) and p, the noise floor and the A arm's
  * own move. */
-static enum ab_rc judge_time(const struct results_case *b, const struct results_case *r, struct gate_case *g,
+static enum ab_rc judge_time(const struct summary_case *b, const struct summary_case *r, struct gate_case *g,
 			     struct ab_diag *d)
 {
 	struct arm_pool pb, pr;
@@ -210,8 +186,8 @@ static enum ab_rc judge_time(const struct results_case *b, const struct results_
 	else
 		memset(&pr, 0, sizeof pr);
 	if (rc == AB_OK) {
-		a_variant(b, g->a_variant_base, sizeof g->a_variant_base);
-		a_variant(r, g->a_variant_run, sizeof g->a_variant_run);
+		snprintf(g->a_variant_base, sizeof g->a_variant_base, "%s", b->a.variant);
+		snprintf(g->a_variant_run, sizeof g->a_variant_run, "%s", r->a.variant);
 		g->basis = basis_of(g, &pb, &pr);
 		g->a_change = pr.med_a / pb.med_a - 1;
 		if (g->basis == GATE_NORMALISED && pb.nb && pr.nb)
@@ -220,8 +196,8 @@ static enum ab_rc judge_time(const struct results_case *b, const struct results_
 		g->change = norm ? g->norm_change : g->raw_change;
 		g->abs_change_ns = g->change * g->cmp.a.median_ns;
 		g->p_value = norm ? g->norm_p : g->cmp.p_value;
-		g->drift_base = summary_a_drift(b);
-		g->drift_run = summary_a_drift(r);
+		g->drift_base = b->drift;
+		g->drift_run = r->drift;
 		g->noise_floor = fmax(isnan(g->drift_base) ? 0 : g->drift_base, isnan(g->drift_run) ? 0 : g->drift_run);
 	}
 	pool_free(&pb);
@@ -285,19 +261,18 @@ static void clear_time(struct gate_case *g)
 }
 
 /* Judges one case; b or r may be NULL (missing, new). */
-static enum ab_rc judge_case(const struct results_case *b, const struct results_case *r, const struct limits *L,
+static enum ab_rc judge_case(const struct summary_case *b, const struct summary_case *r, const struct limits *L,
 			     struct gate_case *g, struct ab_diag *d)
 {
+	enum ab_rc rc;
 	memset(g, 0, sizeof *g);
-	enum ab_rc rc = compare_case_pair(b, r, &g->cmp, d);
-	if (rc != AB_OK)
-		return rc;
+	compare_case_pair(b, r, &g->cmp);
 	snprintf(g->name, sizeof g->name, "%s", g->cmp.name);
 	clear_time(g);
 	g->run_exact = r != NULL;
 	if (b && r) {
-		judge_run_slots(b, r, g);
-		judge_missing_outputs(b, r, g);
+		judge_run_slots(b->c, r->c, g);
+		judge_missing_outputs(b->c, r->c, g);
 		if (g->cmp.a.n > 0 && g->cmp.b.n == 0)
 			g->cmp.verdict = COMPARE_MISSING_B; /* the run kept no B samples of it */
 		if ((rc = judge_time(b, r, g, d)) != AB_OK)
@@ -322,20 +297,20 @@ static void count(struct gate_result *r, const struct gate_case *g)
 
 /* Fills out->cases: the baseline's selected cases in order, then the
  * run's selected cases that the baseline lacks. */
-static enum ab_rc judge_all(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
-			    struct gate_result *out, struct ab_diag *d)
+static enum ab_rc judge_all(const struct summary_run *base, const struct summary_run *run,
+			    const struct gate_options *o, struct gate_result *out, struct ab_diag *d)
 {
 	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns };
 	enum ab_rc rc = AB_OK;
 
 	for (int i = 0; rc == AB_OK && i < base->n_cases; i++) {
-		const struct results_case *b = &base->cases[i];
-		if (selected(o, b->name))
-			rc = judge_case(b, find_case(run, b->name), &L, &out->cases[out->n_cases++], d);
+		const struct summary_case *b = &base->cases[i];
+		if (selected(o, b->c->name))
+			rc = judge_case(b, summary_find(run, b->c->name), &L, &out->cases[out->n_cases++], d);
 	}
 	for (int i = 0; rc == AB_OK && i < run->n_cases; i++) {
-		const struct results_case *r = &run->cases[i];
-		if (selected(o, r->name) && !find_case(base, r->name))
+		const struct summary_case *r = &run->cases[i];
+		if (selected(o, r->c->name) && !summary_find(base, r->c->name))
 			rc = judge_case(NULL, r, &L, &out->cases[out->n_cases++], d);
 	}
 	for (int i = 0; rc == AB_OK && i < out->n_cases; i++)
@@ -343,21 +318,21 @@ static enum ab_rc judge_all(const struct results_run *base, const struct results
 	return rc;
 }
 
-enum ab_rc gate_check(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
+enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *run, const struct gate_options *o,
 		      struct gate_result *out, struct ab_diag *d)
 {
 	memset(out, 0, sizeof *out);
-	enum ab_rc rc = check_runs(base, run, o, d);
+	enum ab_rc rc = check_runs(base->run, run->run, o, d);
 	if (rc != AB_OK)
 		return rc;
-	if (o->only && !find_case(base, o->only))
+	if (o->only && !summary_find(base, o->only))
 		return ab_fail(d, AB_ERR_DATA, "case '%s' is not in the baseline (run %lld)", o->only,
-			       (long long)base->id);
+			       (long long)base->run->id);
 	out->max_regression_pct = o->max_regression_pct;
 	out->min_change_ns = o->min_change_ns;
 	out->cases = calloc((size_t)(base->n_cases + run->n_cases) + 1, sizeof *out->cases);
 	if (!out->cases)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating run %lld", (long long)run->id);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating run %lld", (long long)run->run->id);
 	rc = judge_all(base, run, o, out, d);
 	if (rc != AB_OK)
 		gate_result_free(out);
@@ -387,252 +362,4 @@ const char *gate_verdict_str(enum gate_verdict v)
 	case GATE_MISSING: return "MISSING from the run";
 	}
 	return "?";
-}
-
-/* ---- printing ---- */
-
-/* ratio - 1, with the last-bit residue of dividing two equal ratios
- * (an ulp under 1) taken as 0, so that it prints +0.00%, not -0.00%. */
-static double change_of(double ratio)
-{
-	double c = ratio - 1;
-	return fabs(c) < 1e-12 ? 0 : c;
-}
-
-/* "+7.67% [+4.42%, +11.97%]": a ratio - 1 with its interval; "n/a" for NAN. */
-static void print_change(FILE *f, const struct stats_interval *ratio)
-{
-	char c[32], lo[32], hi[32];
-	if (isnan(ratio->point)) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s [%s, %s]", md_pct(change_of(ratio->point), c, sizeof c),
-		md_pct(change_of(ratio->low), lo, sizeof lo), md_pct(change_of(ratio->high), hi, sizeof hi));
-}
-
-/* The normalised change, or why there is none. */
-static void print_norm_change(FILE *f, const struct gate_case *g)
-{
-	if (g->basis == GATE_NORMALISED)
-		print_change(f, &g->norm_ratio);
-	else
-		fputs(g->basis == GATE_RAW_VARIANT ? "n/a (A arm differs)" : "n/a (no A samples)", f);
-}
-
-static bool compared(const struct gate_case *g)
-{
-	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
-}
-
-static void print_floor(FILE *f, const struct gate_case *g)
-{
-	if (!compared(g) || (isnan(g->drift_base) && isnan(g->drift_run)))
-		fputs("n/a", f);
-	else
-		fprintf(f, "%.2f%%", g->noise_floor * 100);
-}
-
-/* The judged change in us of the baseline's B, signed: "+0.295"; under
- * half a ns (the residue of equal ratios) it prints 0.000, not -0.000. */
-static void print_abs_change(FILE *f, const struct gate_case *g)
-{
-	char us[32];
-	double ns = fabs(g->abs_change_ns) < 0.5 ? 0 : g->abs_change_ns;
-	if (!compared(g) || isnan(ns))
-		fputs("n/a", f);
-	else
-		fprintf(f, "%s%s", ns > 0 ? "+" : "", md_us(ns, us, sizeof us));
-}
-
-static void print_exact(FILE *f, const struct gate_case *g)
-{
-	if (g->verdict == GATE_MISSING && !g->cmp.b.n && !g->lost_exact)
-		fputs("n/a", f);
-	else if (g->lost_exact) {
-		fputs("**no**: ", f);
-		md_cell(f, g->exact_note);
-	} else
-		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
-}
-
-/* Why a slowdown beyond the threshold still passed. */
-static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
-{
-	char us[32], floor_us[32];
-	fputs(" (slower beyond the threshold, ", f);
-	if (!(g->p_value < COMPARE_ALPHA))
-		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
-	else if (!(g->change > g->noise_floor))
-		fprintf(f, "within the A arm's drift of %.2f%%", g->noise_floor * 100);
-	else if (!(g->abs_change_ns > min_ns))
-		fprintf(f, "by %s us, within the absolute floor of %s us", md_us(g->abs_change_ns, us, sizeof us),
-			md_us(min_ns, floor_us, sizeof floor_us));
-	else
-		fputs("against the A arm only, not in raw B time", f);
-	fputs(")", f);
-}
-
-/* A fallback to raw B times, said in the verdict. */
-static void print_fallback(FILE *f, const struct gate_case *g)
-{
-	if (g->basis == GATE_RAW_NO_A) {
-		fputs("; judged on raw B times: no A samples to normalise by", f);
-		return;
-	}
-	fputs("; judged on raw B times: the A arm is ", f);
-	md_code(f, g->a_variant_base[0] ? g->a_variant_base : "(mixed)");
-	fputs(" in the baseline, ", f);
-	md_code(f, g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
-	fputs(" in the run", f);
-}
-
-/* The A arm moved between the runs beyond the threshold while B's raw or
- * judged change is beyond it too: the machine, not the kernel, may be
- * what moved. Only said where A is the same kernel in both runs. */
-static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
-{
-	char pct[32];
-	if (!g->a_moved)
-		return;
-	if (!(fabs(g->raw_change) > thr) && !(fabs(g->change) > thr))
-		return;
-	bool same_way = g->a_change * g->raw_change > 0;
-	fprintf(f, "; the A arm moved %s%s: the machine may have changed", md_pct(g->a_change, pct, sizeof pct),
-		same_way ? " too" : "");
-}
-
-static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns)
-{
-	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
-	const char *mark = fail ? "**" : "";
-	fprintf(f, "%s%s%s", mark, gate_verdict_str(g->verdict), mark);
-	if (!compared(g))
-		return;
-	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
-		fputs(", also regressed", f);
-	if (g->verdict == GATE_PASS && g->change > thr)
-		print_pass_reason(f, g, min_ns);
-	if (g->basis != GATE_NORMALISED)
-		print_fallback(f, g);
-	print_a_moved(f, g, thr);
-}
-
-static void print_row(FILE *f, const struct gate_case *g, const struct gate_result *r)
-{
-	char p[32];
-	fputs("| ", f);
-	md_code(f, g->name);
-	fputs(" | ", f);
-	compare_print_arm(f, &g->cmp.a);
-	fputs(" | ", f);
-	compare_print_arm(f, &g->cmp.b);
-	fputs(" | ", f);
-	print_change(f, &g->cmp.ratio);
-	fputs(" | ", f);
-	print_norm_change(f, g);
-	fputs(" | ", f);
-	print_floor(f, g);
-	fputs(" | ", f);
-	print_abs_change(f, g);
-	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
-	print_exact(f, g);
-	fputs(" | ", f);
-	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns);
-	fputs(" |\n", f);
-}
-
-/* ", A arm `eager`", with the baseline's when it differs. */
-static void print_arm_name(FILE *f, const char *which, const char *run, const char *base)
-{
-	fprintf(f, ", %s arm ", which);
-	md_code(f, run);
-	if (strcmp(run, base)) {
-		fputs(" (baseline: ", f);
-		md_code(f, base);
-		fputs(")", f);
-	}
-}
-
-static void print_headline(FILE *f, const struct results_run *base, const struct results_run *run,
-			   const struct gate_options *o, const struct gate_result *r)
-{
-	fprintf(f, "## gate: %s: run %lld", r->n_failed ? "FAIL" : "PASS", (long long)run->id);
-	if (run->label[0]) {
-		fputs(" ", f);
-		md_code(f, run->label);
-	}
-	fputs(" against baseline ", f);
-	if (o->baseline_name) {
-		md_code(f, o->baseline_name);
-		fprintf(f, " (run %lld)\n\n", (long long)base->id);
-	} else
-		fprintf(f, "run %lld\n\n", (long long)base->id);
-	fputs("Scenario ", f);
-	md_code(f, run->scenario_name);
-	fputs(", device ", f);
-	md_cell(f, run->device.name);
-	print_arm_name(f, "A", run->arm_a, base->arm_a);
-	print_arm_name(f, "B", run->arm_b, base->arm_b);
-	fputs(".\n\n", f);
-}
-
-static void print_rule(FILE *f, const struct gate_options *o, const struct gate_result *r)
-{
-	char us[32];
-	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
-		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
-		   "r(run) / r(baseline) - 1 with its %.0f%% bootstrap interval, p from a two-sided Mann-Whitney U "
-		   "test on each run's B samples divided by that run's median(A). A case fails when its B/A change "
-		   "exceeds %.2f%% (", COMPARE_CI_LEVEL * 100, r->max_regression_pct);
-	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
-	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
-		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
-	md_cell(f, o->min_change_source ? o->min_change_source : "floor");
-	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than that "
-		   "threshold, the raw B change does too), when it lost bit-exactness, or when it is missing from "
-		   "the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
-		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
-		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
-		   "different variant in the two runs is judged on it alone (with the Mann-Whitney p of the raw "
-		   "samples), as its verdict says. Improvements never fail.\n\n", COMPARE_ALPHA);
-}
-
-static void print_tally(FILE *f, const struct gate_result *r)
-{
-	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness, %d missing), "
-		   "%d faster.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed, r->n_time_regressed,
-		r->n_lost_exact, r->n_missing, r->n_faster);
-	if (r->n_raw)
-		fprintf(f, "%d case%s judged on raw B times: the A arm differs between the runs, so normalising by "
-			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");
-}
-
-enum ab_rc gate_print(FILE *f, const struct results_run *base, const struct results_run *run, const struct gate_options *o,
-		      const struct gate_result *r, struct ab_diag *d)
-{
-	char abs_col[64], us[32];
-	snprintf(abs_col, sizeof abs_col, "change in us (floor %s)", md_us(r->min_change_ns, us, sizeof us));
-	const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
-				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col, "p",
-				     "bit-exact", "verdict" };
-	print_headline(f, base, run, o, r);
-	print_rule(f, o, r);
-	md_table_head(f, 10, cols, "lrrrrrrrll");
-	for (int i = 0; i < r->n_cases; i++)
-		print_row(f, &r->cases[i], r);
-	print_tally(f, r);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
-	return AB_OK;
-}
-
-enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)
-{
-	for (int i = 0; i < r->n_cases; i++)
-		if (r->cases[i].verdict == GATE_REGRESSED)
-			fprintf(f, "%s\n", r->cases[i].name);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the failing cases");
-	return AB_OK;
 }

@@ -99,9 +99,9 @@
 #define AB_GATE_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "common/results.h"
 
@@ -170,10 +170,11 @@ struct gate_result {
 	int n_raw;                     /* cases judged on raw B times (a fallback) */
 };
 
-/* Judges run against base. AB_ERR_DATA for the mismatches above and when
+/* Judges run against base (their summaries; SUMMARY_NO_INTERVALS is
+ * enough). AB_ERR_DATA for the mismatches above and when
  * `only` names a case the baseline does not have; AB_ERR_USAGE for a
  * threshold <= 0 or a min_change_ns < 0. Free the result with gate_result_free. */
-enum ab_rc gate_check(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
+enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *run, const struct gate_options *o,
 		      struct gate_result *out, struct ab_diag *d);
 void gate_result_free(struct gate_result *r);
 
@@ -181,16 +182,5 @@ void gate_result_free(struct gate_result *r);
 int gate_exit_status(const struct gate_result *r);
 
 const char *gate_verdict_str(enum gate_verdict v);
-
-/* The verdict as markdown: a headline (PASS/FAIL), the rule, and one row
- * per case (case, baseline and run B medians, raw B change, normalised
- * change, noise floor, the judged change in us under a header naming the
- * absolute floor, the judged p, bit-exact, verdict). */
-enum ab_rc gate_print(FILE *f, const struct results_run *base, const struct results_run *run, const struct gate_options *o,
-		      const struct gate_result *r, struct ab_diag *d);
-
-/* One case name per line, of the cases that failed on time alone (the
- * ones worth measuring again); nothing when there are none. */
-enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d);
 
 #endif

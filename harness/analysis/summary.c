@@ -1,35 +1,155 @@
 /*
- * summary.c - per-case figures (pooled medians, speedup CI, drift,
- * exactness) and the model-level projection.
+ * summary.c - a run's per-slot, per-arm, per-case and per-run figures,
+ * computed once (summary.h says which and how).
+ *
+ * Order of work for a case: fold each slot's outputs, pool each arm's
+ * samples and merge its kernels, then the figures that need both arms
+ * (speedup and its interval, the projection share), then drift and the
+ * exactness counts from the slots.
  */
 #include "analysis/summary.h"
-
-#include "analysis/compare.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void sum_exactness(const struct results_case *c, struct summary_case *s)
+/* ---- per slot ---- */
+
+static void fold_outputs(const struct results_slot *s, struct summary_slot *out)
 {
-	s->b_byte_equal = s->a_deterministic = s->ref_ok = true;
-	for (int i = 0; i < c->n_slots; i++) {
-		const struct results_slot *sl = &c->slots[i];
-		for (int o = 0; o < sl->n_outputs; o++) {
-			if (!sl->outputs[o].bit_exact) {
-				if (sl->arm == 'b')
-					s->b_byte_equal = false;
-				else
-					s->a_deterministic = false;
-			}
-			if (!sl->outputs[o].ref_ok)
-				s->ref_ok = false;
-		}
+	*out = (struct summary_slot){ .slot = s, .bit_exact = true, .ref_ok = true, .max_abs_err = NAN,
+				      .max_err_ratio = NAN };
+	for (int i = 0; i < s->n_outputs && i < RESULTS_MAX_OUTPUTS; i++) {
+		const struct results_output *o = &s->outputs[i];
+		if (i)
+			strcat(out->md5, "+");
+		strncat(out->md5, o->md5, 32);
+		out->mismatches += o->mismatches;
+		out->max_abs_err = fmax(out->max_abs_err, o->max_abs_err);
+		out->max_err_ratio = fmax(out->max_err_ratio, o->max_err_ratio);
+		out->bit_exact = out->bit_exact && o->bit_exact;
+		out->ref_ok = out->ref_ok && o->ref_ok;
 	}
 }
 
-double summary_a_drift(const struct results_case *c)
+/* ---- per arm ---- */
+
+static enum ab_rc pool_samples(const struct results_case *c, struct summary_arm *a, struct ab_diag *d)
+{
+	int total = 0, k = 0;
+	for (int i = 0; i < c->n_slots; i++)
+		if (c->slots[i].arm == a->arm)
+			total += c->slots[i].n_samples;
+	if (!total)
+		return AB_OK;
+	a->samples = malloc((size_t)total * sizeof *a->samples);
+	if (!a->samples)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory pooling samples of '%s'", c->name);
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct results_slot *s = &c->slots[i];
+		if (s->arm != a->arm)
+			continue;
+		memcpy(a->samples + k, s->samples_ns, (size_t)s->n_samples * sizeof *a->samples);
+		k += s->n_samples;
+	}
+	a->time.n = total;
+	return AB_OK;
+}
+
+static void spread_of(struct summary_arm *a)
+{
+	const double *x = a->samples;
+	int n = a->time.n;
+	a->time.median_ns = stats_median(x, n);
+	a->time.p10_ns = stats_quantile(x, n, 0.1);
+	a->time.p90_ns = stats_quantile(x, n, 0.9);
+	a->wall_ns = 0;
+	for (int i = 0; i < n; i++)
+		a->wall_ns += x[i];
+}
+
+/* The variant of the arm's slots; "" when they disagree or there are none:
+ * then the arm's median does not stand for one kernel. */
+static void variant_of(const struct results_case *c, struct summary_arm *a)
+{
+	const char *v = NULL;
+	bool mixed = false;
+	for (int i = 0; i < c->n_slots; i++) {
+		if (c->slots[i].arm != a->arm)
+			continue;
+		a->n_slots++;
+		mixed = mixed || (v && strcmp(v, c->slots[i].variant));
+		v = v ? v : c->slots[i].variant;
+	}
+	snprintf(a->variant, sizeof a->variant, "%s", v && !mixed ? v : "");
+}
+
+static int cmp_total_desc(const void *pa, const void *pb)
+{
+	const struct results_kernel *a = pa, *b = pb;
+	return (a->total_ns < b->total_ns) - (a->total_ns > b->total_ns);
+}
+
+static void merge_kernel(struct summary_arm *a, const struct results_kernel *k)
+{
+	for (int i = 0; i < a->n_kernels; i++) {
+		struct results_kernel *m = &a->kernels[i];
+		if (strcmp(m->name, k->name))
+			continue;
+		m->launches += k->launches;
+		m->total_ns += k->total_ns;
+		m->min_ns = fmin(m->min_ns, k->min_ns);
+		m->max_ns = fmax(m->max_ns, k->max_ns);
+		return;
+	}
+	a->kernels[a->n_kernels++] = *k;
+}
+
+static enum ab_rc merge_kernels(const struct results_case *c, struct summary_arm *a, struct ab_diag *d)
+{
+	int cap = 0;
+	for (int i = 0; i < c->n_slots; i++)
+		cap += c->slots[i].arm == a->arm ? c->slots[i].n_kernels : 0;
+	a->kernels = calloc((size_t)cap + 1, sizeof *a->kernels);
+	if (!a->kernels)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory merging kernels of '%s'", c->name);
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct results_slot *s = &c->slots[i];
+		if (s->arm != a->arm)
+			continue;
+		a->kernel_records_bad += s->kernel_records_bad;
+		for (int k = 0; k < s->n_kernels; k++)
+			merge_kernel(a, &s->kernels[k]);
+	}
+	for (int i = 0; i < a->n_kernels; i++)
+		a->kernel_ns += a->kernels[i].total_ns;
+	qsort(a->kernels, (size_t)a->n_kernels, sizeof *a->kernels, cmp_total_desc);
+	return AB_OK;
+}
+
+static enum ab_rc arm_of(const struct results_case *c, char arm, struct summary_arm *a, struct ab_diag *d)
+{
+	a->arm = arm;
+	variant_of(c, a);
+	enum ab_rc rc = pool_samples(c, a, d);
+	if (rc == AB_OK)
+		rc = merge_kernels(c, a, d);
+	spread_of(a);
+	return rc;
+}
+
+static void arm_free(struct summary_arm *a)
+{
+	free(a->samples);
+	free(a->kernels);
+	a->samples = NULL;
+	a->kernels = NULL;
+}
+
+/* ---- per case ---- */
+
+static double a_drift(const struct results_case *c)
 {
 	const struct results_slot *first = NULL;
 	double drift = NAN;
@@ -45,63 +165,136 @@ double summary_a_drift(const struct results_case *c)
 	return drift;
 }
 
-/* Pooled medians of both arms and, when with_ci, the bootstrap interval of
- * their ratio (the costly part: the projection needs the medians alone). */
-static bool sum_arms(const struct results_case *c, struct summary_case *s, bool with_ci)
+static void exactness(struct summary_case *s)
 {
-	double *a = NULL, *b = NULL;
-	if (compare_arm_samples(c, 'a', &a, &s->n_a, NULL) || compare_arm_samples(c, 'b', &b, &s->n_b, NULL)) {
-		free(a);
-		return false;
+	const struct results_case *c = s->c;
+	s->b_byte_equal = s->a_deterministic = s->ref_ok = true;
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct results_slot *sl = &c->slots[i];
+		for (int o = 0; o < sl->n_outputs; o++) {
+			s->n_outputs++;
+			s->n_not_exact += !sl->outputs[o].bit_exact;
+			if (!sl->outputs[o].bit_exact && sl->arm == 'b')
+				s->b_byte_equal = false;
+			else if (!sl->outputs[o].bit_exact)
+				s->a_deterministic = false;
+			s->ref_ok = s->ref_ok && sl->outputs[o].ref_ok;
+		}
 	}
-	s->median_a_ns = stats_median(a, s->n_a);
-	s->median_b_ns = stats_median(b, s->n_b);
-	s->speedup.point = s->speedup.low = s->speedup.high = NAN;
-	if (with_ci && s->n_a > 0 && s->n_b > 0)
-		s->speedup = stats_speedup_ci(a, s->n_a, b, s->n_b, 0.95, SUMMARY_BOOTSTRAP_RESAMPLES, SUMMARY_BOOTSTRAP_SEED);
-	free(a);
-	free(b);
-	s->saving_per_forward_ns = c->count * (s->median_a_ns - s->median_b_ns);
-	return true;
 }
 
-bool summary_case(const struct results_case *c, struct summary_case *s)
+static struct summary_share share_scaled(const struct summary_share *x, double k)
 {
-	memset(s, 0, sizeof *s);
-	if (!sum_arms(c, s, true))
-		return false;
-	s->drift = summary_a_drift(c);
-	sum_exactness(c, s);
-	return true;
+	return (struct summary_share){ x->a_ns * k, x->b_ns * k, x->saving_ns * k };
 }
 
-bool summary_projection(const struct results_run *r, struct summary_projection *p)
+static void speedup_and_share(struct summary_case *s, int forwards_per_step, enum summary_detail detail)
 {
-	memset(p, 0, sizeof *p);
-	for (int i = 0; i < r->n_cases; i++) {
-		struct summary_case s = { 0 };
-		if (!sum_arms(&r->cases[i], &s, false))
-			return false;
-		p->per_forward_ns += s.saving_per_forward_ns;
-		p->eager_per_step_ns += r->cases[i].count * s.median_a_ns * r->forwards_per_step;
+	int resamples = detail == SUMMARY_FULL ? SUMMARY_RESAMPLES : 0;
+	s->speedup = stats_speedup_ci(s->a.samples, s->a.time.n, s->b.samples, s->b.time.n, SUMMARY_CI_LEVEL,
+				      resamples, SUMMARY_SEED);
+	s->per_forward.a_ns = s->c->count * s->a.time.median_ns;
+	s->per_forward.b_ns = s->c->count * s->b.time.median_ns;
+	s->per_forward.saving_ns = s->per_forward.a_ns - s->per_forward.b_ns;
+	s->per_step = share_scaled(&s->per_forward, forwards_per_step);
+}
+
+static enum ab_rc case_of(const struct results_run *r, const struct results_case *c, enum summary_detail detail,
+			  struct summary_case *s, struct ab_diag *d)
+{
+	s->c = c;
+	s->speedup = (struct stats_interval){ NAN, NAN, NAN };
+	s->slots = calloc((size_t)c->n_slots + 1, sizeof *s->slots);
+	if (!s->slots)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising '%s'", c->name);
+	s->n_slots = c->n_slots;
+	for (int i = 0; i < c->n_slots; i++)
+		fold_outputs(&c->slots[i], &s->slots[i]);
+	enum ab_rc rc = arm_of(c, 'a', &s->a, d);
+	if (rc == AB_OK)
+		rc = arm_of(c, 'b', &s->b, d);
+	if (rc != AB_OK)
+		return rc;
+	speedup_and_share(s, r->forwards_per_step, detail);
+	s->drift = a_drift(c);
+	exactness(s);
+	return AB_OK;
+}
+
+static void case_free(struct summary_case *s)
+{
+	arm_free(&s->a);
+	arm_free(&s->b);
+	free(s->slots);
+	s->slots = NULL;
+}
+
+/* ---- per run ---- */
+
+static void add_share(struct summary_share *sum, const struct summary_share *x)
+{
+	sum->a_ns += x->a_ns;
+	sum->b_ns += x->b_ns;
+	sum->saving_ns += x->saving_ns;
+}
+
+static void projection(struct summary_run *S)
+{
+	const struct results_run *r = S->run;
+	for (int i = 0; i < S->n_cases; i++) {
+		add_share(&S->per_forward, &S->cases[i].per_forward);
+		add_share(&S->per_step, &S->cases[i].per_step);
 	}
-	p->per_step_ns = p->per_forward_ns * r->forwards_per_step;
-	p->per_image_ns = p->per_step_ns * r->steps;
-	return true;
+	S->per_image = share_scaled(&S->per_step, r->steps);
+	S->saving_fraction = S->per_step.a_ns > 0 ? S->per_step.saving_ns / S->per_step.a_ns : NAN;
+	S->have_model = r->steps > 0 && r->forwards_per_step > 0;
 }
 
-const char *summary_format_ns(double ns, char *buf, size_t len)
+static int discarded(const struct results_run *r)
 {
-	double a = fabs(ns);
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else if (a < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (a < 1e6)
-		snprintf(buf, len, "%.2f us", ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-	return buf;
+	int n = 0;
+	for (int i = 0; i < r->n_cases; i++)
+		for (int k = 0; k < r->cases[i].n_slots; k++)
+			n += r->cases[i].slots[k].n_discarded;
+	return n;
+}
+
+enum ab_rc summary_compute(const struct results_run *r, enum summary_detail detail, struct summary_run *out,
+			   struct ab_diag *d)
+{
+	memset(out, 0, sizeof *out);
+	out->run = r;
+	out->detail = detail;
+	out->cases = calloc((size_t)r->n_cases + 1, sizeof *out->cases);
+	if (!out->cases)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising run %lld", (long long)r->id);
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; rc == AB_OK && i < r->n_cases; i++) {
+		out->n_cases = i + 1;
+		rc = case_of(r, &r->cases[i], detail, &out->cases[i], d);
+	}
+	if (rc != AB_OK) {
+		summary_free(out);
+		return rc;
+	}
+	projection(out);
+	out->n_discarded = discarded(r);
+	return AB_OK;
+}
+
+void summary_free(struct summary_run *s)
+{
+	for (int i = 0; s->cases && i < s->n_cases; i++)
+		case_free(&s->cases[i]);
+	free(s->cases);
+	s->cases = NULL;
+	s->n_cases = 0;
+}
+
+const struct summary_case *summary_find(const struct summary_run *s, const char *name)
+{
+	for (int i = 0; i < s->n_cases; i++)
+		if (!strcmp(s->cases[i].c->name, name))
+			return &s->cases[i];
+	return NULL;
 }

@@ -1,10 +1,35 @@
 /*
- * backend.c - picks the backend a run uses: explicit cpu/cuda, or auto
- * (CUDA when a device answers, else the CPU, said loudly by the caller).
+ * backend.c - the backends' names and the choice of the one a run uses:
+ * explicit cpu/cuda, or auto (CUDA when a device answers, else the CPU,
+ * said loudly by the caller).
  */
 #include "backend/backend.h"
 
 #include <stdio.h>
+#include <string.h>
+
+const char *const backend_choice_names[] = { "auto", "cpu", "cuda", NULL };
+
+bool backend_choice_parse(const char *name, enum backend_choice *out)
+{
+	static const enum backend_choice choices[] = { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
+	for (int i = 0; backend_choice_names[i]; i++)
+		if (!strcmp(name, backend_choice_names[i])) {
+			*out = choices[i];
+			return true;
+		}
+	return false;
+}
+
+const char *backend_choice_name(enum backend_choice c)
+{
+	switch (c) {
+	case BACKEND_AUTO: return "auto";
+	case BACKEND_CPU: return "cpu";
+	case BACKEND_CUDA: return "cuda";
+	}
+	return "unknown";
+}
 
 #if !AB_HAVE_CUDA
 const struct backend_ops *const backend_cuda_ops = NULL;
@@ -19,21 +44,21 @@ static bool cuda_usable(char *why, size_t len)
 	return backend_cuda_ops->available(why, len);
 }
 
-enum ab_rc backend_choose(enum scenario_backend want, const struct backend_ops **out, bool *fell_back, char *why,
+enum ab_rc backend_choose(enum backend_choice want, const struct backend_ops **out, bool *fell_back, char *why,
 			  size_t why_len, struct ab_diag *d)
 {
 	*fell_back = false;
 	why[0] = '\0';
 	switch (want) {
-	case SCENARIO_BACKEND_CPU:
+	case BACKEND_CPU:
 		*out = &backend_cpu;
 		return AB_OK;
-	case SCENARIO_BACKEND_CUDA:
+	case BACKEND_CUDA:
 		if (!cuda_usable(why, why_len))
 			return ab_fail(d, AB_ERR_USAGE, "backend 'cuda' is not available: %s", why);
 		*out = backend_cuda_ops;
 		return AB_OK;
-	case SCENARIO_BACKEND_AUTO:
+	case BACKEND_AUTO:
 		if (cuda_usable(why, why_len)) {
 			*out = backend_cuda_ops;
 			return AB_OK;

@@ -23,17 +23,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/site.h"
 #include "backend/attrib.h"
 #include "common/diag.h"
 #include "common/results.h"
-#include "config/scenario.h"
+#include "kernels/site.h"
 
 struct backend;
 
+/* The backend a run asks for (a scenario's `backend =`, `run --backend`):
+ * its names are parsed here and nowhere else. */
+enum backend_choice { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
+
+/* "auto", "cpu", "cuda" in enum order, NULL-terminated: the one list of
+ * names (for messages that list them). */
+extern const char *const backend_choice_names[];
+
+/* Parses "auto", "cpu" or "cuda"; false for anything else. */
+bool backend_choice_parse(const char *name, enum backend_choice *out);
+const char *backend_choice_name(enum backend_choice c);
+
+/* Launch gaps between the arm's kernels: measured as they are, or hidden
+ * (CUDA: the launches captured in one graph). */
+enum backend_launch_gaps { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
+
 struct bk_options {
 	bool l2_flush;
-	enum scenario_launch_gaps launch_gaps;
+	enum backend_launch_gaps launch_gaps;
 	bool cupti;           /* per-kernel records (CUDA); the CPU always times steps */
 	int device_index;
 };
@@ -58,6 +73,8 @@ struct backend_ops {
 	/* Whether this backend can run here at all (a device answers). Fills a
 	 * reason when not. Cheap; no state. */
 	bool (*available)(char *why, size_t len);
+	/* How many devices `--devices all` spreads over (0 when none answers). */
+	int (*device_count)(void);
 	enum ab_rc (*open)(struct backend **out, const struct bk_options *o, struct ab_diag *d);
 	void (*close)(struct backend *b);
 	void (*describe)(struct backend *b, struct results_device *dev);
@@ -80,15 +97,21 @@ struct backend_ops {
 	 * affine flag, and the device's free memory; allocates nothing. */
 	enum ab_rc (*case_memory)(struct backend *b, const struct site_desc *s, const struct site_args *shape,
 				  struct bk_memory *m, struct ab_diag *d);
+	/* The backend's remarks for the run's notes (CUDA: where CUPTI came
+	 * from, its measured overhead, record counts, whether NVML answered;
+	 * "" when it has none). Asked after the last case, before close; the
+	 * string belongs to the backend (valid until the next call or close)
+	 * and fits results_run.notes. */
+	const char *(*notes)(struct backend *b);
 };
 
 extern const struct backend_ops backend_cpu;
 /* NULL in a build without nvcc. */
 extern const struct backend_ops *const backend_cuda_ops;
 
-/* Picks the backend for "auto|cpu|cuda". auto takes CUDA when a device
- * answers, else the CPU (and *fell_back is set, with the reason in why). */
-enum ab_rc backend_choose(enum scenario_backend want, const struct backend_ops **out, bool *fell_back, char *why,
+/* Picks the backend for a choice. auto takes CUDA when a device answers,
+ * else the CPU (and *fell_back is set, with the reason in why). */
+enum ab_rc backend_choose(enum backend_choice want, const struct backend_ops **out, bool *fell_back, char *why,
 			  size_t why_len, struct ab_diag *d);
 
 #endif

@@ -15,7 +15,7 @@
  * times a one-step fused arm on any machine, so the CLI tests of the gate,
  * compare and report get the same verdicts everywhere (hyperfine tests its
  * CLI with a fake timer for the same reason). Runs made with it say so in
- * their device name.
+ * their device name. ABBENCH_CPU_DEVICES=N gives it N devices (tests of --devices).
  */
 #include "backend/backend.h"
 
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "kernels/site.h"
+#include "common/numparse.h"
 #include "common/rng.h"
 
 #define CPU_FLUSH_BYTES (64u << 20)
@@ -49,8 +50,24 @@ static bool cpu_available(char *why, size_t len)
 	return true;
 }
 
+/* One device: the CPU. ABBENCH_CPU_DEVICES=N (a test hook, like the fake
+ * timer) makes it N interchangeable ones, so that `run --devices` and its
+ * workers are tested without a GPU. */
+static int cpu_device_count(void)
+{
+	const char *env = getenv("ABBENCH_CPU_DEVICES");
+	int n = 1;
+	if (env && *env && (!numparse_int(env, &n) || n < 1))
+		n = 1;
+	return n;
+}
+
 static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
 {
+	int n = cpu_device_count();
+	if (o->device_index < 0 || o->device_index >= n)
+		return ab_fail(d, AB_ERR_BACKEND, "cpu device %d does not exist: the cpu backend has %d device%s", o->device_index,
+			       n, n == 1 ? " (ABBENCH_CPU_DEVICES=N pretends to have N, for tests)" : "s");
 	struct backend *b = calloc(1, sizeof *b);
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");
@@ -271,9 +288,18 @@ static enum ab_rc cpu_case_memory(struct backend *b, const struct site_desc *s, 
 	return AB_OK;
 }
 
+/* The CPU backend has no remarks: its device line says when the fake
+ * timer ran. */
+static const char *cpu_notes(struct backend *b)
+{
+	(void)b;
+	return "";
+}
+
 const struct backend_ops backend_cpu = {
 	.name = "cpu",
 	.available = cpu_available,
+	.device_count = cpu_device_count,
 	.open = cpu_open,
 	.close = cpu_close,
 	.describe = cpu_describe,
@@ -285,4 +311,5 @@ const struct backend_ops backend_cpu = {
 	.read_tensor = cpu_read_tensor,
 	.case_end = cpu_case_end,
 	.case_memory = cpu_case_memory,
+	.notes = cpu_notes,
 };

@@ -26,9 +26,24 @@ static enum ab_rc check_ok(struct store *st, int64_t id, struct ab_diag *d)
 	return rc;
 }
 
+/* NAME -> a whole run set ("set:ID"), which must read as one run. */
+static enum ab_rc baseline_set_run_set(struct store *st, const char *name, const char *run, struct ab_diag *d)
+{
+	struct results_run *r;
+	enum ab_rc rc = store_resolve_load(st, run, &r, d);
+	if (!rc)
+		rc = store_baseline_set_run_set(st, name, r, d);
+	if (!rc)
+		printf("baseline '%s' -> run set '%s' (%d shards)\n", name, r->run_set, r->shard_count);
+	results_run_free(r);
+	return rc;
+}
+
 static enum ab_rc baseline_set(struct store *st, const char *name, const char *run, struct ab_diag *d)
 {
 	int64_t id;
+	if (store_set_spec(run))
+		return baseline_set_run_set(st, name, run, d);
 	enum ab_rc rc = store_resolve_run(st, run, &id, d);
 	if (!rc)
 		rc = check_ok(st, id, d);
@@ -47,9 +62,14 @@ static enum ab_rc baseline_list(struct store *st, struct ab_diag *d)
 	if (rc)
 		return rc;
 	printf("%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
-	for (int i = 0; i < n; i++)
-		printf("%-20s %-5lld %-20s %-20s %s\n", b[i].name, (long long)b[i].run_id, b[i].set_at,
-		       b[i].scenario_name, b[i].device);
+	for (int i = 0; i < n; i++) {
+		char run[80];
+		if (b[i].run_set[0])
+			snprintf(run, sizeof run, "%s%s", STORE_SET_PREFIX, b[i].run_set);
+		else
+			snprintf(run, sizeof run, "%lld", (long long)b[i].run_id);
+		printf("%-20s %-5s %-20s %-20s %s\n", b[i].name, run, b[i].set_at, b[i].scenario_name, b[i].device);
+	}
 	if (!n)
 		fprintf(stderr, "no baselines yet (abbench baseline set NAME [RUN])\n");
 	free(b);
@@ -79,9 +99,10 @@ int cmd_baseline(int argc, char **argv)
 	};
 	const struct cli_spec spec = {
 		"baseline", "set NAME [RUN] | list", "name a run as a baseline for the gate, or list baselines",
-		"set NAME [RUN]: point NAME at RUN (an id, a label or 'last', the default); an existing NAME\n"
-		"moves. NAME is 1 to 63 characters, not all digits, not 'last' and not a run's label (any of\n"
-		"those would shadow a run). list: every baseline with its run, scenario and device.",
+		"set NAME [RUN]: point NAME at RUN (an id, a label, 'last', the default, or a whole run set\n"
+		"set:ID); an existing NAME moves. NAME is 1 to 63 characters, not all digits, not 'last'\n"
+		"and not a run's label (any of those would shadow a run). list: every baseline with its\n"
+		"run, scenario and device.",
 		1, 3, opts,
 	};
 	const char *pos[3] = { NULL, NULL, NULL };

@@ -1,6 +1,6 @@
 /*
  * cmd_gate.c - `abbench gate [RUN] --baseline NAME|RUN`: the CI gate
- * (gate.c; gate.h holds the rule: B judged against its own run's A arm,
+ * (analysis/gate.c judges, print/gate_print.c prints; gate.h holds the rule: B judged against its own run's A arm,
  * with a noise floor from the A arm's drift and an absolute floor in ns
  * from the device profile or --min-change-ns). The exit status is the
  * contract: 0 every case passed, 1 a case regressed in time, lost
@@ -17,18 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gate.h"
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
-#include "analysis/gate.h"
-#include "print/md.h"
 #include "config/profile.h"
+#include "print/gate_print.h"
+#include "print/json_out.h"
+#include "print/json_verdict.h"
+#include "print/md.h"
 #include "store/store.h"
 
 #define MAX_EXCLUDE 256
 
 struct gate_args {
 	const char *run, *baseline, *out, *failing, *only, *exclude_file;
+	bool json;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
 };
@@ -45,17 +50,21 @@ struct exclude_list {
 	int n;
 };
 
-/* A baseline name first; else the spec as a run (id, label, 'last'). */
-static enum ab_rc resolve_baseline(struct store *st, const char *spec, int64_t *id, bool *is_name,
-				   struct ab_diag *d)
+/* A baseline name first; else the spec as a run (id, label, 'last',
+ * set:ID). */
+static enum ab_rc load_baseline(struct store *st, const char *spec, struct results_run **base, bool *is_name,
+				struct ab_diag *d)
 {
-	enum ab_rc rc = store_baseline_get(st, spec, id, d);
+	int64_t id;
+	enum ab_rc rc = store_baseline_get(st, spec, &id, d);
 	*is_name = !rc;
+	if (!rc)
+		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if (store_resolve_run(st, spec, id, d))
+	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec))
 		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
-	return AB_OK;
+	return rc;
 }
 
 /* Case names, one per line; blank lines and '#' comments skipped. */
@@ -147,7 +156,7 @@ struct verdict_ctx {
 static enum ab_rc print_verdict(FILE *f, const void *p, struct ab_diag *d)
 {
 	const struct verdict_ctx *v = p;
-	return gate_print(f, v->base, v->run, v->o, v->r, d);
+	return gate_print_verdict(f, v->base, v->run, v->o, v->r, d);
 }
 
 static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
@@ -156,9 +165,10 @@ static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
 }
 
 /* Gates run against base and writes the outputs; *status gets the verdict. */
-static enum ab_rc judge(const struct gate_args *a, const struct results_run *base, const struct results_run *run,
+static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sbase, const struct summary_run *srun,
 			const char *base_name, int *status, struct ab_diag *d)
 {
+	const struct results_run *base = sbase->run, *run = srun->run;
 	struct exclude_list *x = calloc(1, sizeof *x);
 	struct gate_options o = { .baseline_name = base_name, .only = a->only };
 	struct gate_result res = { 0 };
@@ -175,9 +185,11 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	o.exclude = x ? x->ptr : NULL;
 	o.n_exclude = x ? x->n : 0;
 	if (!rc)
-		rc = gate_check(base, run, &o, &res, d);
+		rc = gate_check(sbase, srun, &o, &res, d);
 	struct verdict_ctx v = { base, run, &o, &res };
-	if (!rc)
+	if (!rc && a->json)
+		rc = json_out_write(json_verdict_gate(base, run, &o, &res), a->out, d);
+	else if (!rc)
 		rc = emit(a->out, print_verdict, &v, d);
 	if (!rc && a->failing)
 		rc = emit(a->failing, print_failing, &v, d);
@@ -191,20 +203,33 @@ static enum ab_rc judge(const struct gate_args *a, const struct results_run *bas
 	return rc;
 }
 
+/* Summarises both runs (no A/B intervals: the gate does not print them),
+ * then judges. */
+static enum ab_rc summarise_and_judge(const struct gate_args *a, const struct results_run *base,
+				      const struct results_run *run, const char *base_name, int *status,
+				      struct ab_diag *d)
+{
+	struct summary_run sb, sr;
+	enum ab_rc rc = summary_compute(base, SUMMARY_NO_INTERVALS, &sb, d);
+	if (rc)
+		return rc;
+	if (!(rc = summary_compute(run, SUMMARY_NO_INTERVALS, &sr, d))) {
+		rc = judge(a, &sb, &sr, base_name, status, d);
+		summary_free(&sr);
+	}
+	summary_free(&sb);
+	return rc;
+}
+
 static enum ab_rc gate_in(struct store *st, const struct gate_args *a, int *status, struct ab_diag *d)
 {
 	struct results_run *base = NULL, *run = NULL;
-	int64_t base_id, run_id;
 	bool is_name;
-	enum ab_rc rc = resolve_baseline(st, a->baseline, &base_id, &is_name, d);
+	enum ab_rc rc = load_baseline(st, a->baseline, &base, &is_name, d);
 	if (!rc)
-		rc = store_resolve_run(st, a->run, &run_id, d);
+		rc = store_resolve_load(st, a->run, &run, d);
 	if (!rc)
-		rc = store_load_run(st, base_id, &base, d);
-	if (!rc)
-		rc = store_load_run(st, run_id, &run, d);
-	if (!rc)
-		rc = judge(a, base, run, is_name ? a->baseline : NULL, status, d);
+		rc = summarise_and_judge(a, base, run, is_name ? a->baseline : NULL, status, d);
 	results_run_free(base);
 	results_run_free(run);
 	return rc;
@@ -219,6 +244,7 @@ int cmd_gate(int argc, char **argv)
 		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
 		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &a.json, NULL, "write the verdict as JSON (format abbench.gate, docs/JSON.md) instead of markdown" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },

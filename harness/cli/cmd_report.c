@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -19,12 +20,15 @@
 
 #define MAX_PEERS 16
 
+/* Peers: loaded runs and their summaries (the speedup chart's bars). */
 struct peers {
 	struct results_run *run[MAX_PEERS];
+	struct summary_run sum[MAX_PEERS];
+	const struct summary_run *ptr[MAX_PEERS];
 	int n;
 };
 
-/* The newest 'ok' run of run's scenario on each other device. */
+/* The newest 'ok' run of run's scenario on each other device, summarised. */
 static enum ab_rc load_peers(struct store *st, const struct results_run *run, struct peers *p, struct ab_diag *d)
 {
 	struct results_run_summary *list = NULL;
@@ -35,10 +39,25 @@ static enum ab_rc load_peers(struct store *st, const struct results_run *run, st
 		return rc;
 	int k = report_pick_peers(list, n, run, ids, MAX_PEERS);
 	free(list);
-	for (int i = 0; !rc && i < k; i++)
-		if (!(rc = store_load_run(st, ids[i], &p->run[p->n], d)))
-			p->n++;
+	for (int i = 0; !rc && i < k; i++) {
+		if ((rc = store_load_run(st, ids[i], &p->run[p->n], d)))
+			break;
+		if ((rc = summary_compute(p->run[p->n], SUMMARY_FULL, &p->sum[p->n], d))) {
+			results_run_free(p->run[p->n]);
+			break;
+		}
+		p->ptr[p->n] = &p->sum[p->n];
+		p->n++;
+	}
 	return rc;
+}
+
+static void peers_free(struct peers *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		summary_free(&p->sum[i]);
+		results_run_free(p->run[i]);
+	}
 }
 
 /* The device profile; a failure is a warning and leaves *out NULL. */
@@ -60,31 +79,46 @@ static const struct profile *find_profile(const struct results_run *r, struct pr
 	return buf;
 }
 
-static enum ab_rc make_report(struct store *st, struct results_run *r, const char *out, bool no_plots,
-			      struct ab_diag *d)
+static enum ab_rc write_report(const struct summary_run *s, const struct peers *p, const char *out, bool no_plots,
+				struct ab_diag *d)
 {
-	struct peers p = { .n = 0 };
+	const struct results_run *r = s->run;
 	struct profile prof;
 	struct report_outcome res;
 	char dir[4096], note[600] = "";
-	enum ab_rc rc = load_peers(st, r, &p, d);
-	if (!rc) {
-		struct report_options o = { out, find_profile(r, &prof, note, sizeof note), note[0] ? note : NULL,
-					 (const struct results_run *const *)p.run, p.n, no_plots };
-		if (!out) {
-			report_default_dir(r->id, dir, sizeof dir);
-			o.out_dir = dir;
-		}
-		rc = report_write(r, &o, &res, d);
-		if (!rc && res.plots_skipped && !no_plots)
-			ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", res.plots_note);
-		if (!rc && res.n_plot_failures)
-			ab_warn("report: %d chart(s) failed: %s", res.n_plot_failures, res.plots_note);
-		if (!rc)
-			printf("%s/report.md\n", o.out_dir);
+	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), note[0] ? note : NULL, p->ptr, p->n,
+				    no_plots };
+	if (!out && r->n_set_runs) {
+		snprintf(dir, sizeof dir, "reports/set-%s", r->run_set);
+		o.out_dir = dir;
+	} else if (!out) {
+		report_default_dir(r->id, dir, sizeof dir);
+		o.out_dir = dir;
 	}
-	for (int i = 0; i < p.n; i++)
-		results_run_free(p.run[i]);
+	enum ab_rc rc = report_write(s, &o, &res, d);
+	if (!rc && res.plots_skipped && !no_plots)
+		ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", res.plots_note);
+	if (!rc && res.n_plot_failures)
+		ab_warn("report: %d chart(s) failed: %s", res.n_plot_failures, res.plots_note);
+	if (!rc)
+		printf("%s/report.md\n", o.out_dir);
+	return rc;
+}
+
+static enum ab_rc make_report(struct store *st, struct results_run *r, const char *out, bool no_plots,
+			      struct ab_diag *d)
+{
+	struct peers *p = calloc(1, sizeof *p);
+	struct summary_run s;
+	if (!p)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory");
+	enum ab_rc rc = load_peers(st, r, p, d);
+	if (!rc && !(rc = summary_compute(r, SUMMARY_FULL, &s, d))) {
+		rc = write_report(&s, p, out, no_plots, d);
+		summary_free(&s);
+	}
+	peers_free(p);
+	free(p);
 	return rc;
 }
 

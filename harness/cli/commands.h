@@ -16,5 +16,6 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "compare two runs of the same scenario case by case" },
 	{ "baseline", cmd_baseline, "name a run as a baseline, or list baselines" },
 	{ "gate", cmd_gate, "gate a run against a baseline: exit 1 on regression or lost bit-exactness" },
+	{ "merge", cmd_merge, "copy the runs of several databases into one (shards into a run set)" },
 	{ NULL, NULL, NULL },
 };
 

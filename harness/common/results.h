@@ -13,6 +13,7 @@
 #define AB_RESULTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RESULTS_MAX_OUTPUTS 4
@@ -67,6 +68,8 @@ struct results_slot {
 };
 
 struct results_case {
+	int ordinal;            /* place in the whole scenario's case list (0-based);
+				 * a shard's cases keep theirs, so shards merge in order */
 	char name[64];
 	char site[32];
 	char shape[64];
@@ -93,7 +96,13 @@ struct results_device {
 };
 
 struct results_run {
-	int64_t id;
+	int64_t id;             /* a run set read as one run: its first shard's id */
+	char uuid[37];          /* random (v4), the run's identity across databases */
+	char run_set[64];       /* '' or the run set this run is a shard of */
+	int shard_index;        /* 1..shard_count; 0 for a whole run (or a whole set) */
+	int shard_count;        /* 0 for a plain run */
+	int n_set_runs;         /* a run set read as one run: its shards' run ids */
+	int64_t *set_run_ids;
 	char started_at[32];    /* UTC, ISO 8601 */
 	char finished_at[32];
 	char status[16];        /* running, ok, failed, interrupted */
@@ -133,6 +142,13 @@ struct results_run_summary {
 };
 
 void results_run_free(struct results_run *r);
+
+/* Whether a and b hold the same results: every header field, the device's
+ * identity, every case, slot, sample, kernel record and output (the row id
+ * and the device's cached copy bandwidth aside). When they differ, why
+ * names the first difference ("case 'x' slot 'A1' sample 3"). */
+bool results_run_same(const struct results_run *a, const struct results_run *b, char *why, size_t len);
+
 void results_slot_release(struct results_slot *s);
 
 /* Slot of a case by label ("A1", "B"), NULL if absent. */

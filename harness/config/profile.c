@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "common/numparse.h"
 
 #define PROF_MAX_FILES 256
@@ -86,7 +87,8 @@ static int set_count(struct parse_ctx *c, const char *key, const char *value, in
 
 static int set_backend(struct parse_ctx *c, const char *value)
 {
-	if (strcmp(value, "cpu") && strcmp(value, "cuda"))
+	enum backend_choice b;
+	if (!backend_choice_parse(value, &b) || b == BACKEND_AUTO)
 		return fail_key(c, "'backend' must be cpu or cuda, not '%s'", value);
 	return set_string(c, "backend", value, c->p->backend, sizeof c->p->backend);
 }

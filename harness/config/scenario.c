@@ -282,12 +282,8 @@ static enum ab_rc set_description(struct pctx *c, const struct key_def *k, void 
 
 static enum ab_rc set_backend(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	static const char *const words[] = { "auto", "cpu", "cuda", NULL };
-	static const enum scenario_backend map[] = { SCENARIO_BACKEND_AUTO, SCENARIO_BACKEND_CPU, SCENARIO_BACKEND_CUDA };
-	int i = word_index(words, val);
-	if (i < 0)
-		return word_err(c, k->name, val, words);
-	*(enum scenario_backend *)field = map[i];
+	if (!backend_choice_parse(val, field))
+		return word_err(c, k->name, val, backend_choice_names);
 	return AB_OK;
 }
 
@@ -316,11 +312,11 @@ static enum ab_rc set_bracket(struct pctx *c, const struct key_def *k, void *fie
 static enum ab_rc set_gaps(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
 	static const char *const words[] = { "include", "hide", NULL };
-	static const enum scenario_launch_gaps map[] = { SCENARIO_GAPS_INCLUDE, SCENARIO_GAPS_HIDE };
+	static const enum backend_launch_gaps map[] = { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 	int i = word_index(words, val);
 	if (i < 0)
 		return word_err(c, k->name, val, words);
-	*(enum scenario_launch_gaps *)field = map[i];
+	*(enum backend_launch_gaps *)field = map[i];
 	return AB_OK;
 }
 
@@ -857,14 +853,14 @@ static void default_name(struct scenario *s)
 
 static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 {
-	s->backend = SCENARIO_BACKEND_AUTO;
+	s->backend = BACKEND_AUTO;
 	strcpy(s->dtype, "bf16");
 	strcpy(s->bracket, "ABA");
 	s->seed = 1;
 	s->sampling = (struct scenario_sampling){ .warmup = 3, .min_samples = 10, .max_samples = 1000,
 					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005 };
 	s->l2_flush = true;
-	s->launch_gaps = SCENARIO_GAPS_INCLUDE;
+	s->launch_gaps = BACKEND_GAPS_INCLUDE;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");
 	s->steps = 1;
@@ -1039,16 +1035,6 @@ enum ab_rc scenario_keep_only(struct scenario *s, const char *case_name, struct 
 		list_add(list, sizeof list, s->cases[i].name);
 	}
 	return ab_fail(d, AB_ERR_USAGE, "no case '%s' in '%s' (cases: %s)", case_name, s->path, list);
-}
-
-const char *scenario_backend_str(enum scenario_backend b)
-{
-	switch (b) {
-	case SCENARIO_BACKEND_AUTO: return "auto";
-	case SCENARIO_BACKEND_CPU: return "cpu";
-	case SCENARIO_BACKEND_CUDA: return "cuda";
-	}
-	return "unknown";
 }
 
 const char *scenario_dist_str(enum scenario_dist dist)

@@ -23,13 +23,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "common/diag.h"
 #include "kernels/site.h"
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16
-
-enum scenario_backend { SCENARIO_BACKEND_AUTO, SCENARIO_BACKEND_CPU, SCENARIO_BACKEND_CUDA };
 
 enum scenario_dist {
 	SCENARIO_DIST_NORMAL,   /* input_mean + input_std * N(0,1) */
@@ -37,8 +36,6 @@ enum scenario_dist {
 	SCENARIO_DIST_CONSTANT, /* every element input_value */
 	SCENARIO_DIST_SPECIAL,  /* normal, with NaN, +-Inf, bf16 subnormals, +-max finite injected */
 };
-
-enum scenario_launch_gaps { SCENARIO_GAPS_INCLUDE, SCENARIO_GAPS_HIDE };
 
 struct scenario_input {
 	enum scenario_dist dist;
@@ -74,13 +71,13 @@ struct scenario {
 	char hash[65];      /* sha256 hex of text */
 	char name[SCENARIO_NAME_MAX];
 	char description[256];
-	enum scenario_backend backend;
+	enum backend_choice backend;
 	char dtype[8];      /* "bf16" */
 	char bracket[SCENARIO_BRACKET_MAX + 1];
 	uint64_t seed;
 	struct scenario_sampling sampling;
 	bool l2_flush;
-	enum scenario_launch_gaps launch_gaps;
+	enum backend_launch_gaps launch_gaps;
 	char arm_a[32], arm_b[32]; /* variant names */
 	int steps, forwards_per_step;
 	int n_cases;
@@ -100,7 +97,6 @@ void scenario_free(struct scenario *s);
  * no case has that name. */
 enum ab_rc scenario_keep_only(struct scenario *s, const char *case_name, struct ab_diag *d);
 
-const char *scenario_backend_str(enum scenario_backend b);
 const char *scenario_dist_str(enum scenario_dist d);
 /* "normal(mean=0,std=1)" and the like, for the store and reports. */
 void scenario_input_describe(const struct scenario_input *in, char *buf, size_t len);

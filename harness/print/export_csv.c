@@ -24,7 +24,8 @@ static const char *const header[] = {
 	"case", "site", "shape", "dtype", "arm", "slot", "samples", "median_ns", "p10_ns",
 	"p90_ns", "md5", "bit_exact", "variant", "eps", "input", "stopping_reason", "discarded", "noise",
 	"mean_ns", "min_ns", "max_ns", "kernel_median_ns", "mismatches", "max_abs_err",
-	"max_err_ratio", "ref_ok", "run_id", NULL,
+	"max_err_ratio", "ref_ok", "run_id", "arm_samples", "arm_median_ns", "arm_p10_ns", "arm_p90_ns", "speedup",
+	"speedup_low", "speedup_high", "drift", "case_bit_exact", NULL,
 };
 
 struct row {
@@ -77,30 +78,6 @@ static void end_row(struct row *w)
 	w->n = 0;
 }
 
-/* The '+'-joined md5s and the all-outputs verdicts of one slot. */
-struct out_summary {
-	char md5[RESULTS_MAX_OUTPUTS * 33 + 1];
-	int64_t mismatches;
-	double max_abs_err, max_err_ratio; /* fmax: NAN only when all are */
-	bool bit_exact, ref_ok;
-};
-
-static void summarize_outputs(const struct results_slot *s, struct out_summary *o)
-{
-	*o = (struct out_summary){ .max_abs_err = NAN, .max_err_ratio = NAN, .bit_exact = true, .ref_ok = true };
-	for (int i = 0; i < s->n_outputs && i < RESULTS_MAX_OUTPUTS; i++) {
-		const struct results_output *x = &s->outputs[i];
-		if (i)
-			strcat(o->md5, "+");
-		strncat(o->md5, x->md5, 32);
-		o->mismatches += x->mismatches;
-		o->max_abs_err = fmax(o->max_abs_err, x->max_abs_err);
-		o->max_err_ratio = fmax(o->max_err_ratio, x->max_err_ratio);
-		o->bit_exact = o->bit_exact && x->bit_exact;
-		o->ref_ok = o->ref_ok && x->ref_ok;
-	}
-}
-
 /* A verdict over all outputs; empty when the slot has none. */
 static void put_verdict(struct row *w, const struct results_slot *s, int64_t v)
 {
@@ -110,12 +87,31 @@ static void put_verdict(struct row *w, const struct results_slot *s, int64_t v)
 		put(w, "");
 }
 
-static void write_slot_row(struct row *w, const struct results_run *r, const struct results_case *c,
-			   const struct results_slot *s)
+/* The case's figures from the summary: the row's arm pooled, the speedup
+ * with its interval, drift and the case's exactness. */
+static void put_case_figures(struct row *w, const struct summary_case *sc, char arm)
 {
-	struct out_summary o;
+	const struct summary_arm *a = arm == 'a' ? &sc->a : &sc->b;
+	put_i64(w, a->time.n);
+	put_real(w, a->time.median_ns);
+	put_real(w, a->time.p10_ns);
+	put_real(w, a->time.p90_ns);
+	put_real(w, sc->speedup.point);
+	put_real(w, sc->speedup.low);
+	put_real(w, sc->speedup.high);
+	put_real(w, sc->drift);
+	if (sc->n_outputs > 0)
+		put_i64(w, sc->n_not_exact == 0);
+	else
+		put(w, "");
+}
+
+static void write_slot_row(struct row *w, const struct results_run *r, const struct summary_case *sc,
+			   const struct summary_slot *ss)
+{
+	const struct results_case *c = sc->c;
+	const struct results_slot *s = ss->slot;
 	char arm[2] = { s->arm, '\0' };
-	summarize_outputs(s, &o);
 	put(w, c->name);
 	put(w, c->site);
 	put(w, c->shape);
@@ -126,8 +122,8 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_real(w, s->median_ns);
 	put_real(w, s->p10_ns);
 	put_real(w, s->p90_ns);
-	put(w, o.md5);
-	put_verdict(w, s, o.bit_exact);
+	put(w, ss->md5);
+	put_verdict(w, s, ss->bit_exact);
 	put(w, s->variant);
 	put_real(w, c->eps);
 	put(w, c->input);
@@ -138,32 +134,33 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_real(w, s->min_ns);
 	put_real(w, s->max_ns);
 	put_real(w, s->kernel_median_ns);
-	put_verdict(w, s, o.mismatches);
-	put_real(w, o.max_abs_err);
-	put_real(w, o.max_err_ratio);
-	put_verdict(w, s, o.ref_ok);
+	put_verdict(w, s, ss->mismatches);
+	put_real(w, ss->max_abs_err);
+	put_real(w, ss->max_err_ratio);
+	put_verdict(w, s, ss->ref_ok);
 	put_i64(w, r->id);
+	put_case_figures(w, sc, s->arm);
 	end_row(w);
 }
 
-static void write_rows(FILE *f, const struct results_run *r)
+static void write_rows(FILE *f, const struct summary_run *S)
 {
 	struct row w = { f, 0 };
 	for (int i = 0; header[i]; i++)
 		put(&w, header[i]);
 	end_row(&w);
-	for (int i = 0; i < r->n_cases; i++)
-		for (int j = 0; j < r->cases[i].n_slots; j++)
-			write_slot_row(&w, r, &r->cases[i], &r->cases[i].slots[j]);
+	for (int i = 0; i < S->n_cases; i++)
+		for (int j = 0; j < S->cases[i].n_slots; j++)
+			write_slot_row(&w, S->run, &S->cases[i], &S->cases[i].slots[j]);
 }
 
-enum ab_rc export_csv_write(const struct results_run *r, const char *path, struct ab_diag *d)
+enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d)
 {
 	struct outfile of;
 	enum ab_rc rc = outfile_open(&of, path ? path : "-", d);
 	if (rc)
 		return rc;
 	errno = 0;
-	write_rows(of.f, r);
+	write_rows(of.f, s);
 	return outfile_commit(&of, d);
 }

@@ -6,7 +6,17 @@
  *
  *   case,site,shape,dtype,arm,slot,samples,median_ns,p10_ns,p90_ns,md5,
  *   bit_exact,variant,eps,input,stopping_reason,discarded,noise,mean_ns,min_ns,
- *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id
+ *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id,
+ *   arm_samples,arm_median_ns,arm_p10_ns,arm_p90_ns,speedup,speedup_low,
+ *   speedup_high,drift,case_bit_exact
+ *
+ * The columns up to run_id are the slot's; the last nine are its case's
+ * figures from the summary (analysis/summary.h), the same numbers show and
+ * report print: arm_* the row's arm, all its slots pooled (count, median,
+ * p10, p90); speedup = median(A) / median(B) with its 95% bootstrap
+ * interval; drift the largest |A_k - A1| / A1 (empty under two A slots);
+ * case_bit_exact 1 when every output of every slot of the case is
+ * byte-equal to the first A slot's (empty without outputs).
  *
  * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
  * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by
@@ -24,13 +34,14 @@
 #ifndef AB_EXPORT_CSV_H
 #define AB_EXPORT_CSV_H
 
+#include "analysis/summary.h"
 #include "common/diag.h"
-#include "common/results.h"
 
-/* Writes r to path ("-" or NULL: stdout) as an outfile (common/outfile.h):
- * a regular file is written under a temporary name in the same directory
- * and renamed into place at the end, so a failed export never leaves a
- * partial file (nor the temporary); a FIFO or device is written in place. */
-enum ab_rc export_csv_write(const struct results_run *r, const char *path, struct ab_diag *d);
+/* Writes the run of s to path ("-" or NULL: stdout) as an outfile
+ * (common/outfile.h): a regular file is written under a temporary name in
+ * the same directory and renamed into place at the end, so a failed export
+ * never leaves a partial file (nor the temporary); a FIFO or device is
+ * written in place. */
+enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d);
 
 #endif

@@ -158,6 +158,17 @@ char *md_p(double p, char *buf, size_t len)
 	return buf;
 }
 
+void md_spread(FILE *f, const struct summary_spread *s)
+{
+	char m[32], lo[32], hi[32];
+	if (!s->n) {
+		fputs("n/a", f);
+		return;
+	}
+	fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
+		md_us(s->p90_ns, hi, sizeof hi), s->n);
+}
+
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)
 {
 	enum ab_rc rc = outfile_open(&mf->out, path, d);

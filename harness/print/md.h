@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "common/outfile.h"
 
@@ -49,6 +50,11 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
+
+/* An arm's time as "38.500 [37.912, 39.104] n=30" (us): median, p10-p90
+ * and count, or "n/a" without samples; the one format in which compare,
+ * gate and report print an arm. */
+void md_spread(FILE *f, const struct summary_spread *s);
 
 /* The printers' output file: an outfile (common/outfile.h) whose stream is
  * f. open, commit and abort are outfile_open, outfile_commit and

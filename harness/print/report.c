@@ -1,11 +1,11 @@
 /*
  * report.c - the markdown report of one run and its gnuplot charts.
  *
- * Three phases: derive the per-case numbers once (pooled arm medians,
- * speedup interval, drift, bit-exactness), write and draw the charts (so
- * the text knows which PNGs exist), then print the sections in order. The
- * numbers in the text are the stored slot statistics or come from
- * compare.c and stats.c, so report, compare and gate agree to the digit.
+ * Two phases: write and draw the charts (so the text knows which PNGs
+ * exist), then print the sections in order. Every figure comes from the
+ * run's summary (analysis/summary.h: pooled arm medians, speedup interval,
+ * drift, exactness, kernels per arm, projection) or is a stored slot
+ * figure, so report, show, export, compare and gate agree to the digit.
  */
 #include "print/report.h"
 
@@ -15,11 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "print/md.h"
 #include "analysis/summary.h"
+#include "print/md.h"
 #include "print/plot.h"
-#include "analysis/stats.h"
 
 #define STEM_MAX 64
 #define SEGMENT_NAME_MAX 48
@@ -30,27 +28,16 @@ struct plot_ref {
 	char note[300];
 };
 
+/* A case's summary and its charts. */
 struct case_info {
+	const struct summary_case *s;
 	const struct results_case *c;
-	struct compare_arm a, b;          /* pooled arm summaries */
-	struct stats_interval speedup; /* median(A) / median(B) */
-	double drift;                 /* max over later A slots of |Ak - A1| / A1 */
-	int n_outputs, n_not_exact;
 	char stem[STEM_MAX];
 	struct plot_ref kernels, samples;
 };
 
-/* The kernels of one arm of a case, merged over its slots by name. */
-struct arm_kernels {
-	int n;
-	struct results_kernel *k;
-	int n_samples;
-	double wall_ns;   /* sum of the samples: the window */
-	double kernel_ns; /* sum of every kernel's total self-time */
-	int64_t bad;
-};
-
 struct rpt {
+	const struct summary_run *S;
 	const struct results_run *run;
 	const struct report_options *o;
 	struct report_outcome *out;
@@ -62,34 +49,7 @@ struct rpt {
 };
 
 /* ------------------------------------------------------------------ */
-/* per-case numbers                                                    */
-
-static enum ab_rc arm_numbers(const struct results_case *c, struct case_info *ci, struct ab_diag *d)
-{
-	double *a = NULL, *b = NULL;
-	int na = 0, nb = 0;
-	enum ab_rc rc = compare_arm_samples(c, 'a', &a, &na, d);
-	if (rc == AB_OK)
-		rc = compare_arm_samples(c, 'b', &b, &nb, d);
-	if (rc == AB_OK) {
-		ci->a = compare_arm_summary(a, na);
-		ci->b = compare_arm_summary(b, nb);
-		ci->speedup = stats_speedup_ci(a, na, b, nb, COMPARE_CI_LEVEL, COMPARE_RESAMPLES, COMPARE_SEED);
-	}
-	free(a);
-	free(b);
-	return rc;
-}
-
-
-static void count_exact(const struct results_case *c, struct case_info *ci)
-{
-	for (int i = 0; i < c->n_slots; i++)
-		for (int k = 0; k < c->slots[i].n_outputs; k++) {
-			ci->n_outputs++;
-			ci->n_not_exact += !c->slots[i].outputs[k].bit_exact;
-		}
-}
+/* per-case chart names                                                */
 
 /* A file-name-safe stem for the case, unique among the first i cases. */
 static void make_stem(struct rpt *R, int i)
@@ -113,70 +73,15 @@ static void make_stem(struct rpt *R, int i)
 
 static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
 {
-	R->n = R->run->n_cases;
+	R->n = R->S->n_cases;
 	R->ci = calloc((size_t)R->n + 1, sizeof *R->ci);
 	if (!R->ci)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
 	for (int i = 0; i < R->n; i++) {
-		struct case_info *ci = &R->ci[i];
-		ci->c = &R->run->cases[i];
-		enum ab_rc rc = arm_numbers(ci->c, ci, d);
-		if (rc != AB_OK)
-			return rc;
-		ci->drift = summary_a_drift(ci->c);
-		count_exact(ci->c, ci);
+		R->ci[i].s = &R->S->cases[i];
+		R->ci[i].c = R->S->cases[i].c;
 		make_stem(R, i);
 	}
-	return AB_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* kernels per arm                                                     */
-
-static int cmp_total_desc(const void *pa, const void *pb)
-{
-	const struct results_kernel *a = pa, *b = pb;
-	return (a->total_ns < b->total_ns) - (a->total_ns > b->total_ns);
-}
-
-static void merge_kernel(struct arm_kernels *ak, const struct results_kernel *k)
-{
-	for (int i = 0; i < ak->n; i++) {
-		struct results_kernel *m = &ak->k[i];
-		if (strcmp(m->name, k->name))
-			continue;
-		m->launches += k->launches;
-		m->total_ns += k->total_ns;
-		m->min_ns = fmin(m->min_ns, k->min_ns);
-		m->max_ns = fmax(m->max_ns, k->max_ns);
-		return;
-	}
-	ak->k[ak->n++] = *k;
-}
-
-static enum ab_rc arm_kernels(const struct results_case *c, char arm, struct arm_kernels *ak, struct ab_diag *d)
-{
-	int cap = 0;
-	memset(ak, 0, sizeof *ak);
-	for (int i = 0; i < c->n_slots; i++)
-		cap += c->slots[i].arm == arm ? c->slots[i].n_kernels : 0;
-	ak->k = calloc((size_t)cap + 1, sizeof *ak->k);
-	if (!ak->k)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory merging kernels of '%s'", c->name);
-	for (int i = 0; i < c->n_slots; i++) {
-		const struct results_slot *s = &c->slots[i];
-		if (s->arm != arm)
-			continue;
-		for (int j = 0; j < s->n_samples; j++)
-			ak->wall_ns += s->samples_ns[j];
-		ak->n_samples += s->n_samples;
-		ak->bad += s->kernel_records_bad;
-		for (int k = 0; k < s->n_kernels; k++)
-			merge_kernel(ak, &s->kernels[k]);
-	}
-	for (int i = 0; i < ak->n; i++)
-		ak->kernel_ns += ak->k[i].total_ns;
-	qsort(ak->k, (size_t)ak->n, sizeof *ak->k, cmp_total_desc);
 	return AB_OK;
 }
 
@@ -238,35 +143,19 @@ static void bars_free(struct bars_data *b)
 	free(b->series_buf);
 }
 
-static const struct results_case *case_named(const struct results_run *r, const char *name)
+/* Fills column s of the bars from the summary of run S (this run or a peer). */
+static void speedup_series(struct rpt *R, const struct summary_run *S, int s, int ns, struct bars_data *b)
 {
-	for (int i = 0; i < r->n_cases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
-
-/* Fills column s of the bars from run r (this run or a peer). */
-static enum ab_rc speedup_series(struct rpt *R, const struct results_run *r, int s, int ns, struct bars_data *b,
-				 struct ab_diag *d)
-{
-	snprintf(b->series_buf[s], sizeof b->series_buf[s], "%s (run %lld)", r->device.name, (long long)r->id);
+	snprintf(b->series_buf[s], sizeof b->series_buf[s], "%s (run %lld)", S->run->device.name,
+		 (long long)S->run->id);
 	b->series[s] = b->series_buf[s];
 	for (int i = 0; i < R->n; i++) {
-		const struct results_case *c = case_named(r, R->ci[i].c->name);
-		struct case_info tmp = { 0 };
+		const struct summary_case *c = summary_find(S, R->ci[i].c->name);
 		int k = i * ns + s;
-		b->value[k] = b->low[k] = b->high[k] = NAN;
-		if (!c)
-			continue;
-		enum ab_rc rc = arm_numbers(c, &tmp, d);
-		if (rc != AB_OK)
-			return rc;
-		b->value[k] = tmp.speedup.point;
-		b->low[k] = tmp.speedup.low;
-		b->high[k] = tmp.speedup.high;
+		b->value[k] = c ? c->speedup.point : NAN;
+		b->low[k] = c ? c->speedup.low : NAN;
+		b->high[k] = c ? c->speedup.high : NAN;
 	}
-	return AB_OK;
 }
 
 static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struct ab_diag *d)
@@ -282,10 +171,10 @@ static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struc
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	for (int i = 0; i < R->n; i++)
 		b->rows[i] = R->ci[i].c->name;
-	enum ab_rc rc = speedup_series(R, R->run, 0, ns, b, d);
-	for (int s = 1; rc == AB_OK && s < ns; s++)
-		rc = speedup_series(R, R->o->peers[s - 1], s, ns, b, d);
-	return rc;
+	speedup_series(R, R->S, 0, ns, b);
+	for (int s = 1; s < ns; s++)
+		speedup_series(R, R->o->peers[s - 1], s, ns, b);
+	return AB_OK;
 }
 
 static enum ab_rc chart_speedup(struct rpt *R, struct ab_diag *d)
@@ -338,9 +227,9 @@ static void shorten(const char *name, char *buf, size_t len)
 		snprintf(buf, len, "%.*s...", (int)len - 4, name);
 }
 
-static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2], struct ab_diag *d)
+static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
 {
-	int cap = ak[0].n + ak[1].n + 1;
+	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
 	kc->full = calloc((size_t)cap, sizeof *kc->full);
 	kc->label = calloc((size_t)cap, sizeof *kc->label);
 	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
@@ -348,14 +237,14 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2],
 	if (!kc->full || !kc->label || !kc->buf || !kc->v)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a].n; k++)
-			segment_of(kc, ak[a].k[k].name);
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			segment_of(kc, ak[a]->kernels[k].name);
 	int gaps = segment_of(kc, "launch gaps and host overhead");
 	for (int a = 0; a < 2; a++) {
-		double per = ak[a].n_samples ? 1e3 * ak[a].n_samples : NAN;
-		for (int k = 0; k < ak[a].n; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a].k[k].name)] = ak[a].k[k].total_ns / per;
-		kc->v[a * kc->n + gaps] = fmax(0, ak[a].wall_ns - ak[a].kernel_ns) / per;
+		double per = ak[a]->time.n ? 1e3 * ak[a]->time.n : NAN;
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kernels[k].total_ns / per;
+		kc->v[a * kc->n + gaps] = fmax(0, ak[a]->wall_ns - ak[a]->kernel_ns) / per;
 	}
 	for (int i = 0; i < kc->n; i++) {
 		shorten(kc->full[i], kc->buf[i], sizeof kc->buf[i]);
@@ -366,7 +255,7 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct arm_kernels ak[2],
 
 static enum ab_rc chart_kernels(struct rpt *R, struct case_info *ci, struct ab_diag *d)
 {
-	struct arm_kernels ak[2] = { { 0 }, { 0 } };
+	const struct summary_arm *const ak[2] = { &ci->s->a, &ci->s->b };
 	struct kchart kc = { 0 };
 	char rows[2][48], title[160];
 	const char *row_names[2] = { rows[0], rows[1] };
@@ -374,18 +263,12 @@ static enum ab_rc chart_kernels(struct rpt *R, struct case_info *ci, struct ab_d
 	snprintf(rows[1], sizeof rows[1], "B (%s)", R->run->arm_b);
 	snprintf(title, sizeof title, "%s: mean time per sample, per kernel", ci->c->name);
 	snprintf(ci->kernels.stem, sizeof ci->kernels.stem, "kernels-%s", ci->stem);
-	enum ab_rc rc = arm_kernels(ci->c, 'a', &ak[0], d);
-	if (rc == AB_OK)
-		rc = arm_kernels(ci->c, 'b', &ak[1], d);
-	if (rc == AB_OK)
-		rc = kchart_fill(&kc, ak, d);
+	enum ab_rc rc = kchart_fill(&kc, ak, d);
 	if (rc == AB_OK) {
 		struct plot_stack p = { title, "us per sample", 2, kc.n, row_names, kc.label, kc.v };
 		rc = wrote(R, &ci->kernels, plot_write_stacked(R->o->out_dir, ci->kernels.stem, &p, d), d);
 	}
 	kchart_free(&kc);
-	free(ak[0].k);
-	free(ak[1].k);
 	return rc;
 }
 
@@ -473,11 +356,11 @@ static void put_speedup(FILE *f, const struct stats_interval *s)
 		fprintf(f, "**%.3fx** [%.3f, %.3f]", s->point, s->low, s->high);
 }
 
-static const char *exact_str(const struct case_info *ci)
+static const char *exact_str(const struct summary_case *s)
 {
-	if (!ci->n_outputs)
+	if (!s->n_outputs)
 		return "n/a (no outputs recorded)";
-	return ci->n_not_exact ? "**no**" : "yes";
+	return s->n_not_exact ? "**no**" : "yes";
 }
 
 static void section_title(FILE *f, const struct rpt *R)
@@ -515,21 +398,21 @@ static void section_summary(FILE *f, const struct rpt *R)
 	fputs("## Summary\n\n", f);
 	fprintf(f, "All slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
 		   "(%d resamples, fixed seed); bit-exact = every output of every slot byte-equal to the first A "
-		   "slot's.\n\n", COMPARE_CI_LEVEL * 100, COMPARE_RESAMPLES);
+		   "slot's.\n\n", SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES);
 	md_table_head(f, 6, cols, "llrrrc");
 	for (int i = 0; i < R->n; i++) {
-		const struct case_info *ci = &R->ci[i];
+		const struct summary_case *s = R->ci[i].s;
 		fputs("| ", f);
-		md_code(f, ci->c->name);
+		md_code(f, s->c->name);
 		fputs(" | ", f);
-		md_cell(f, ci->c->shape);
+		md_cell(f, s->c->shape);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->a);
+		md_spread(f, &s->a.time);
 		fputs(" | ", f);
-		compare_print_arm(f, &ci->b);
+		md_spread(f, &s->b.time);
 		fputs(" | ", f);
-		put_speedup(f, &ci->speedup);
-		fprintf(f, " | %s |\n", exact_str(ci));
+		put_speedup(f, &s->speedup);
+		fprintf(f, " | %s |\n", exact_str(s));
 	}
 	fputs("\n", f);
 	put_plot(f, R, &R->speedup, "speedup per case and device");
@@ -592,7 +475,7 @@ static void section_bracket(FILE *f, const struct rpt *R)
 			fputs(" |", f);
 		}
 		fputc(' ', f);
-		put_drift(f, R, R->ci[i].drift);
+		put_drift(f, R, R->ci[i].s->drift);
 		fputs(" |\n", f);
 	}
 	fputs("\n### Sample distributions\n\n", f);
@@ -603,19 +486,19 @@ static void section_bracket(FILE *f, const struct rpt *R)
 	}
 }
 
-static void kernel_row(FILE *f, const struct results_kernel *k, const struct arm_kernels *ak)
+static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_arm *ak)
 {
 	char t[32];
 	fputs("| ", f);
 	md_code(f, k->name);
 	fputs(" | ", f);
 	md_cell(f, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_us(k->total_ns / ak->n_samples, t, sizeof t),
-		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->n_samples);
+	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_us(k->total_ns / ak->time.n, t, sizeof t),
+		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->time.n);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
-static void arm_table(FILE *f, const char *which, const char *variant, const struct arm_kernels *ak)
+static void arm_table(FILE *f, const char *which, const char *variant, const struct summary_arm *ak)
 {
 	static const char *const cols[] = { "kernel", "family", "self-time per sample (us)", "share of window",
 					    "launches per sample" };
@@ -623,58 +506,49 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	fprintf(f, "**%s (", which);
 	md_code(f, variant);
 	fputs(")**", f);
-	if (!ak->n_samples || !(ak->wall_ns > 0)) {
+	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
 		return;
 	}
 	double ratio = ak->kernel_ns / ak->wall_ns;
 	fprintf(f, ": window %s us per sample (mean wall time, n=%d); kernels sum to %s us, kernel sum / wall = "
-		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.", md_us(ak->wall_ns / ak->n_samples, w, sizeof w),
-		ak->n_samples, md_us(ak->kernel_ns / ak->n_samples, k, sizeof k), ratio, 100 * (1 - ratio));
-	if (ak->bad)
-		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.", (long long)ak->bad);
+		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
+		md_us(ak->wall_ns / ak->time.n, w, sizeof w), ak->time.n, md_us(ak->kernel_ns / ak->time.n, k, sizeof k),
+		ratio, 100 * (1 - ratio));
+	if (ak->kernel_records_bad)
+		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
+			(long long)ak->kernel_records_bad);
 	fputs("\n\n", f);
-	if (!ak->n) {
+	if (!ak->n_kernels) {
 		fputs("No kernel records for this arm.\n\n", f);
 		return;
 	}
 	md_table_head(f, 5, cols, "llrrr");
-	for (int i = 0; i < ak->n; i++)
-		kernel_row(f, &ak->k[i], ak);
+	for (int i = 0; i < ak->n_kernels; i++)
+		kernel_row(f, &ak->kernels[i], ak);
 	fputc('\n', f);
 }
 
-static enum ab_rc kernels_of_case(FILE *f, const struct rpt *R, const struct case_info *ci, struct ab_diag *d)
+static void kernels_of_case(FILE *f, const struct rpt *R, const struct case_info *ci)
 {
-	struct arm_kernels ak[2] = { { 0 }, { 0 } };
 	char alt[128];
-	enum ab_rc rc = arm_kernels(ci->c, 'a', &ak[0], d);
-	if (rc == AB_OK)
-		rc = arm_kernels(ci->c, 'b', &ak[1], d);
-	if (rc == AB_OK) {
-		fputs("### ", f);
-		md_code(f, ci->c->name);
-		fputs("\n\n", f);
-		arm_table(f, "A", R->run->arm_a, &ak[0]);
-		arm_table(f, "B", R->run->arm_b, &ak[1]);
-		snprintf(alt, sizeof alt, "per-kernel time of %s", ci->c->name);
-		put_plot(f, R, &ci->kernels, alt);
-	}
-	free(ak[0].k);
-	free(ak[1].k);
-	return rc;
+	fputs("### ", f);
+	md_code(f, ci->c->name);
+	fputs("\n\n", f);
+	arm_table(f, "A", R->run->arm_a, &ci->s->a);
+	arm_table(f, "B", R->run->arm_b, &ci->s->b);
+	snprintf(alt, sizeof alt, "per-kernel time of %s", ci->c->name);
+	put_plot(f, R, &ci->kernels, alt);
 }
 
-static enum ab_rc section_kernels(FILE *f, const struct rpt *R, struct ab_diag *d)
+static void section_kernels(FILE *f, const struct rpt *R)
 {
 	fputs("## Kernel attribution\n\nPer arm, all its slots together. Self-time is the kernel's own "
 	      "execution time (CUPTI activity records on CUDA, per-step clocks on the CPU) averaged per sample; "
 	      "the window is the sample's wall time, so the share of all kernels falls short of 100% by the "
 	      "launch gaps.\n\n", f);
-	enum ab_rc rc = AB_OK;
-	for (int i = 0; rc == AB_OK && i < R->n; i++)
-		rc = kernels_of_case(f, R, &R->ci[i], d);
-	return rc;
+	for (int i = 0; i < R->n; i++)
+		kernels_of_case(f, R, &R->ci[i]);
 }
 
 static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
@@ -706,43 +580,37 @@ static void section_accuracy(FILE *f, const struct rpt *R)
 	fputc('\n', f);
 }
 
-static void projection_row(FILE *f, const struct case_info *ci, int fps, double sums[3])
+static void projection_row(FILE *f, const struct summary_case *s)
 {
-	char a[32], b[32], s[32];
-	double k = (double)ci->c->count * fps;
-	double ta = k * ci->a.median_ns, tb = k * ci->b.median_ns;
-	sums[0] += ta;
-	sums[1] += tb;
-	sums[2] += ta - tb;
+	char a[32], b[32], sv[32];
 	fputs("| ", f);
-	md_code(f, ci->c->name);
-	fprintf(f, " | %d | %s | %s | %s |\n", ci->c->count, md_us(ta, a, sizeof a), md_us(tb, b, sizeof b),
-		md_us(ta - tb, s, sizeof s));
+	md_code(f, s->c->name);
+	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_us(s->per_step.a_ns, a, sizeof a),
+		md_us(s->per_step.b_ns, b, sizeof b), md_us(s->per_step.saving_ns, sv, sizeof sv));
 }
 
 static void section_projection(FILE *f, const struct rpt *R)
 {
 	static const char *const cols[] = { "case", "count per forward", "A per step (us)", "B per step (us)",
 					    "saving per step (us)" };
-	const struct results_run *r = R->run;
-	double sums[3] = { 0, 0, 0 };
+	const struct summary_run *S = R->S;
 	char a[32], b[32], s[32];
 	fputs("## Model-level projection\n\n", f);
-	if (r->steps <= 0 || r->forwards_per_step <= 0) {
+	if (!S->have_model) {
 		fputs("The scenario has no [model] section (steps, forwards_per_step): no projection.\n\n", f);
 		return;
 	}
 	fprintf(f, "From the scenario's [model] section: %d steps per image, %d forwards per step. Per step, each "
 		   "case contributes count x forwards per step x its median; only the measured sites are counted, "
-		   "the rest of the model is not.\n\n", r->steps, r->forwards_per_step);
+		   "the rest of the model is not.\n\n", S->run->steps, S->run->forwards_per_step);
 	md_table_head(f, 5, cols, "lrrrr");
-	for (int i = 0; i < R->n; i++)
-		projection_row(f, &R->ci[i], r->forwards_per_step, sums);
-	fprintf(f, "| **total** | | %s | %s | **%s** |\n\n", md_us(sums[0], a, sizeof a), md_us(sums[1], b, sizeof b),
-		md_us(sums[2], s, sizeof s));
+	for (int i = 0; i < S->n_cases; i++)
+		projection_row(f, &S->cases[i]);
+	fprintf(f, "| **total** | | %s | %s | **%s** |\n\n", md_us(S->per_step.a_ns, a, sizeof a),
+		md_us(S->per_step.b_ns, b, sizeof b), md_us(S->per_step.saving_ns, s, sizeof s));
 	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
-		r->steps, sums[0] * r->steps / 1e6, sums[1] * r->steps / 1e6, sums[2] * r->steps / 1e6,
-		sums[0] > 0 ? 100 * sums[2] / sums[0] : 0.0);
+		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
+		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 /* NVML clocks-event reason bits (nvml.h, nvmlClocksEventReason*). */
@@ -900,7 +768,7 @@ static void run_list(FILE *f, const struct results_run *r)
 		r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no");
 }
 
-static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
+static void sampling_table(FILE *f, const struct rpt *R)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
@@ -911,7 +779,6 @@ static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
 		const struct results_case *c = R->ci[i].c;
 		for (int k = 0; k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
-			*discarded += s->n_discarded;
 			fputs("| ", f);
 			md_code(f, c->name);
 			fprintf(f, " | %s | ", s->label);
@@ -924,9 +791,10 @@ static void sampling_table(FILE *f, const struct rpt *R, int *discarded)
 	fputc('\n', f);
 }
 
-static void notes_list(FILE *f, const struct rpt *R, int discarded)
+static void notes_list(FILE *f, const struct rpt *R)
 {
 	char clean[1024];
+	int discarded = R->S->n_discarded;
 	fputs("### Notes\n\n", f);
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", discarded, discarded == 1 ? "" : "s");
 	if (R->run->notes[0]) {
@@ -945,14 +813,13 @@ static void notes_list(FILE *f, const struct rpt *R, int discarded)
 
 static void section_provenance(FILE *f, const struct rpt *R)
 {
-	int discarded = 0;
 	fputs("## Provenance\n\n", f);
 	device_list(f, R);
 	profile_list(f, R);
 	run_list(f, R->run);
 	clocks_table(f, R);
-	sampling_table(f, R, &discarded);
-	notes_list(f, R, discarded);
+	sampling_table(f, R);
+	notes_list(f, R);
 }
 
 static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
@@ -967,21 +834,18 @@ static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
 	section_title(mf.f, R);
 	section_summary(mf.f, R);
 	section_bracket(mf.f, R);
-	rc = section_kernels(mf.f, R, d);
-	if (rc != AB_OK) {
-		md_file_abort(&mf);
-		return rc;
-	}
+	section_kernels(mf.f, R);
 	section_accuracy(mf.f, R);
 	section_projection(mf.f, R);
 	section_provenance(mf.f, R);
 	return md_file_commit(&mf, d);
 }
 
-enum ab_rc report_write(const struct results_run *run, const struct report_options *o, struct report_outcome *out,
-		     struct ab_diag *d)
+enum ab_rc report_write(const struct summary_run *S, const struct report_options *o, struct report_outcome *out,
+			struct ab_diag *d)
 {
-	struct rpt R = { .run = run, .o = o, .out = out };
+	const struct results_run *run = S->run;
+	struct rpt R = { .S = S, .run = run, .o = o, .out = out };
 	memset(out, 0, sizeof *out);
 	if (strcmp(run->status, "ok"))
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,

@@ -28,15 +28,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/summary.h"
 #include "common/diag.h"
-#include "config/profile.h"
 #include "common/results.h"
+#include "config/profile.h"
 
 struct report_options {
 	const char *out_dir;                 /* created when missing */
 	const struct profile *profile;  /* NULL: no profile, drift is not judged */
 	const char *profile_note;            /* fallback or failure remark, printed; may be NULL */
-	const struct results_run *const *peers;  /* same scenario, other devices (report_pick_peers) */
+	const struct summary_run *const *peers;  /* same scenario, other devices (report_pick_peers) */
 	int n_peers;
 	bool no_plots;                       /* write .dat/.gp but do not run gnuplot */
 };
@@ -48,9 +49,10 @@ struct report_outcome {
 	char plots_note[512]; /* why skipped, or the first failure */
 };
 
-/* Writes the report of run (which must be 'ok'; AB_ERR_DATA otherwise). */
-enum ab_rc report_write(const struct results_run *run, const struct report_options *o, struct report_outcome *out,
-		     struct ab_diag *d);
+/* Writes the report of the run summarised in s (SUMMARY_FULL; the run must
+ * be 'ok': AB_ERR_DATA otherwise). */
+enum ab_rc report_write(const struct summary_run *s, const struct report_options *o, struct report_outcome *out,
+			struct ab_diag *d);
 
 /* From runs listed newest first, the ids of the newest 'ok' run of run's
  * scenario on each device other than run's, at most max; returns how many. */

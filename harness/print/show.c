@@ -1,12 +1,27 @@
 /*
- * show.c - prints a stored run for a terminal: one table per case.
+ * show.c - prints a run's summary for a terminal: one table per case.
  */
 #include "print/show.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "analysis/summary.h"
+/* "12.3 us", "1.234 ms", ... into buf. */
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	double a = fabs(ns);
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else if (a < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	return buf;
+}
 
 static void show_header(const struct results_run *r, FILE *out)
 {
@@ -17,13 +32,21 @@ static void show_header(const struct results_run *r, FILE *out)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s%s\n", r->bracket, r->arm_a, r->arm_b,
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
+	if (r->n_set_runs) {
+		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
+		for (int i = 0; i < r->n_set_runs; i++)
+			fprintf(out, "%s%lld", i ? ", " : " ", (long long)r->set_run_ids[i]);
+		fputc('\n', out);
+	} else if (r->run_set[0]) {
+		fprintf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, r->run_set);
+	}
 	if (!strcmp(r->status, "failed"))
 		fprintf(out, "error: %s\n", r->error);
 	if (r->notes[0])
 		fprintf(out, "notes: %s\n", r->notes);
 }
 
-/* md5 of a slot: outputs joined by '+'. */
+/* md5 of a slot: each output's first 8 hex digits, joined by '+'. */
 static void slot_md5(const struct results_slot *sl, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -32,27 +55,15 @@ static void slot_md5(const struct results_slot *sl, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%.8s", o ? "+" : "", sl->outputs[o].md5);
 }
 
-static void slot_verdicts(const struct results_slot *sl, const char **exact, const char **ref)
+static void show_slot(const struct summary_slot *ss, FILE *out)
 {
-	bool ex = true, ok = true;
-	for (int o = 0; o < sl->n_outputs; o++) {
-		ex = ex && sl->outputs[o].bit_exact;
-		ok = ok && sl->outputs[o].ref_ok;
-	}
-	*exact = ex ? "yes" : "NO";
-	*ref = ok ? "ok" : "FAIL";
-}
-
-static void show_slot(const struct results_slot *sl, FILE *out)
-{
+	const struct results_slot *sl = ss->slot;
 	char med[24], p10[24], p90[24], ks[24], md5[40];
-	const char *exact, *ref;
 	slot_md5(sl, md5, sizeof md5);
-	slot_verdicts(sl, &exact, &ref);
 	fprintf(out, "  %-4s %-3c %-9s %7d %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", sl->label, sl->arm,
-		sl->variant, sl->n_samples, summary_format_ns(sl->median_ns, med, sizeof med),
-		summary_format_ns(sl->p10_ns, p10, sizeof p10), summary_format_ns(sl->p90_ns, p90, sizeof p90),
-		summary_format_ns(sl->kernel_median_ns, ks, sizeof ks), sl->stopping_reason, md5, exact, ref);
+		sl->variant, sl->n_samples, fmt_ns(sl->median_ns, med, sizeof med), fmt_ns(sl->p10_ns, p10, sizeof p10),
+		fmt_ns(sl->p90_ns, p90, sizeof p90), fmt_ns(sl->kernel_median_ns, ks, sizeof ks), sl->stopping_reason,
+		md5, ss->bit_exact ? "yes" : "NO", ss->ref_ok ? "ok" : "FAIL");
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
 		if (!ro->bit_exact || !ro->ref_ok)
@@ -69,48 +80,39 @@ static void show_slot(const struct results_slot *sl, FILE *out)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-static int show_case(const struct results_case *c, const struct results_run *r, FILE *out)
+static void show_case(const struct summary_case *s, const struct results_run *r, FILE *out)
 {
-	struct summary_case s;
+	const struct results_case *c = s->c;
 	char a[24], b[24];
-	if (!summary_case(c, &s))
-		return -1;
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", c->name, c->site, c->shape,
 		c->dtype, c->input, c->count, c->affine ? "  affine" : "");
 	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
 		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
-	for (int i = 0; i < c->n_slots; i++)
-		show_slot(&c->slots[i], out);
+	for (int i = 0; i < s->n_slots; i++)
+		show_slot(&s->slots[i], out);
 	fprintf(out, "  %s / %s: a %s, b %s, speedup %.3fx [%.3f, %.3f] 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
-		summary_format_ns(s.median_a_ns, a, sizeof a), summary_format_ns(s.median_b_ns, b, sizeof b),
-		s.speedup.point, s.speedup.low, s.speedup.high, s.n_a, s.n_b);
-	if (!isnan(s.drift))
-		fprintf(out, ", drift A %.2f%%", 100.0 * s.drift);
-	fprintf(out, "\n  b byte-equal to a: %s%s\n", s.b_byte_equal ? "yes" : "NO",
-		s.a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
-	return 0;
+		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b), s->speedup.point,
+		s->speedup.low, s->speedup.high, s->a.time.n, s->b.time.n);
+	if (!isnan(s->drift))
+		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
+	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
+		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
 }
 
-static int show_projection(const struct results_run *r, FILE *out)
+static void show_projection(const struct summary_run *s, FILE *out)
 {
-	struct summary_projection p;
 	char f[24], st[24], im[24];
-	if (!summary_projection(r, &p))
-		return -1;
 	fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, %s per "
 		     "image\n",
-		r->steps, r->forwards_per_step, summary_format_ns(p.per_forward_ns, f, sizeof f),
-		summary_format_ns(p.per_step_ns, st, sizeof st), summary_format_ns(p.per_image_ns, im, sizeof im));
-	return 0;
+		s->run->steps, s->run->forwards_per_step, fmt_ns(s->per_forward.saving_ns, f, sizeof f),
+		fmt_ns(s->per_step.saving_ns, st, sizeof st), fmt_ns(s->per_image.saving_ns, im, sizeof im));
 }
 
-int show_run(const struct results_run *r, FILE *out)
+void show_run(const struct summary_run *s, FILE *out)
 {
-	show_header(r, out);
-	for (int i = 0; i < r->n_cases; i++)
-		if (show_case(&r->cases[i], r, out))
-			return -1;
-	if (r->n_cases)
-		return show_projection(r, out);
-	return 0;
+	show_header(s->run, out);
+	for (int i = 0; i < s->n_cases; i++)
+		show_case(&s->cases[i], s->run, out);
+	if (s->n_cases)
+		show_projection(s, out);
 }

@@ -6,12 +6,13 @@
 
 #include <stdio.h>
 
-#include "common/results.h"
+#include "analysis/summary.h"
 
-/* Prints the run: header, a table per case (slot, arm, variant, samples,
- * median, p10/p90, kernel sum, stop reason, md5, bit-exact, reference),
- * the speedup with its interval and bracket, clock warnings, and the
- * model-level projection. Returns false when out of memory. */
-int show_run(const struct results_run *r, FILE *out);
+/* Prints the run's summary: header, a table per case (slot, arm, variant,
+ * samples, median, p10/p90, kernel sum, stop reason, md5, bit-exact,
+ * reference), the speedup with its interval and the A drift, clock
+ * warnings, and the model-level projection. Formats only; the stream's
+ * errors are the caller's to check. */
+void show_run(const struct summary_run *s, FILE *out);
 
 #endif

@@ -63,12 +63,15 @@ static enum ab_rc check_case(const struct scenario *s, const struct scenario_cas
 	return AB_OK;
 }
 
-enum ab_rc admission_check(const struct scenario *s, const struct scenario_sampling *sampling,
-			   const struct backend_ops *ops, struct backend *bk, struct ab_diag *d)
+enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
+			   const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
+			   struct ab_diag *d)
 {
 	uint64_t host_avail = 0;
 	bool have_host = admission_host_available(&host_avail);
 	for (int i = 0; i < s->n_cases; i++) {
+		if (!shard_has(shard, i))
+			continue;
 		enum ab_rc rc = check_case(s, &s->cases[i], sampling, ops, bk, have_host, host_avail, d);
 		if (rc)
 			return rc;

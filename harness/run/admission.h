@@ -20,14 +20,17 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "config/scenario.h"
+#include "run/shard.h"
 
 /* MemAvailable of /proc/meminfo in bytes; false when it cannot be read (the
  * host check is then skipped). */
 bool admission_host_available(uint64_t *bytes);
 
-/* AB_ERR_INPUT naming FILE:LINE of the first case that does not fit, what
- * it needs and what is available; AB_OK when every case fits. */
-enum ab_rc admission_check(const struct scenario *s, const struct scenario_sampling *sampling,
-			   const struct backend_ops *ops, struct backend *bk, struct ab_diag *d);
+/* AB_ERR_INPUT naming FILE:LINE of the first case of the shard that does
+ * not fit, what it needs and what is available; AB_OK when every case the
+ * run will measure fits. */
+enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
+			   const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
+			   struct ab_diag *d);
 
 #endif

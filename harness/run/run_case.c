@@ -16,7 +16,7 @@
 #include "run/inputs.h"
 #include "run/interrupt.h"
 #include "run/refcheck.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 #include "run/stopping.h"
 
 /* Host copies of a case's tensors, its reference and the bytes of the

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "backend/cuda/backend_cuda.h"
 #include "run/admission.h"
 #include "run/devlock.h"
 #include "run/dump.h"
@@ -62,8 +61,11 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->steps = s->steps;
 	r->forwards_per_step = s->forwards_per_step;
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
-		 s->launch_gaps == SCENARIO_GAPS_HIDE ? "hide" : "include");
+		 s->launch_gaps == BACKEND_GAPS_HIDE ? "hide" : "include");
 	r->l2_flush = s->l2_flush;
+	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
+	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
+	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
 }
 
 static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,
@@ -75,7 +77,7 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 		*ops = o->ops;
 		return AB_OK;
 	}
-	enum scenario_backend want = o->have_backend ? o->backend : s->backend;
+	enum backend_choice want = o->have_backend ? o->backend : s->backend;
 	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
 	if (!rc && fell_back)
 		fprintf(stderr, "abbench: note: backend auto: no CUDA device (%s); running on the CPU backend\n", why);
@@ -113,15 +115,19 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
-		.n_cases = s->n_cases,
 	};
-	r->cases = calloc((size_t)s->n_cases, sizeof *r->cases);
+	for (int k = 0; k < s->n_cases; k++)
+		env.n_cases += shard_has(&o->shard, k);
+	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
-	for (int i = 0; i < s->n_cases; i++) {
-		env.case_index = i;
-		r->n_cases = i + 1;
-		enum ab_rc rc = run_case_run(&env, &s->cases[i], &r->cases[i], d);
+	for (int k = 0; k < s->n_cases; k++) {
+		if (!shard_has(&o->shard, k))
+			continue;
+		env.case_index = r->n_cases;
+		struct results_case *c = &r->cases[r->n_cases++];
+		enum ab_rc rc = run_case_run(&env, &s->cases[k], c, d);
+		c->ordinal = k;
 		if (rc)
 			return rc;
 	}
@@ -145,8 +151,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 					struct results_run *r, struct ab_diag *d)
 {
 	enum ab_rc rc = run_cases(s, o, ops, bk, r, d);
-	if (ops == backend_cuda_ops)
-		snprintf(r->notes, sizeof r->notes, "%s", cuda_backend_notes(bk));
+	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {
@@ -163,13 +168,14 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, const struct backend_ops **ops,
 			      struct backend **bk, struct store **st, struct ab_diag *d)
 {
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
+				 .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	enum ab_rc rc = run_choose_backend(s, o, ops, d);
 	if (!rc)
 		rc = (*ops)->open(bk, &bo, d);
 	if (!rc)
-		rc = admission_check(s, &sampling, *ops, *bk, d);
+		rc = admission_check(s, &o->shard, &sampling, *ops, *bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, d);
 	if (!rc)

@@ -20,6 +20,7 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "config/scenario.h"
+#include "run/shard.h"
 
 struct runner_options {
 	const char *db_path;
@@ -27,7 +28,7 @@ struct runner_options {
 	const char *label;         /* NULL: none */
 	bool quick;                /* cap samples for a fast look */
 	bool have_backend;         /* backend overrides the scenario's */
-	enum scenario_backend backend;
+	enum backend_choice backend;
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
@@ -35,6 +36,9 @@ struct runner_options {
 	/* When not NULL, this backend instead of the scenario's choice: the
 	 * unit tests drive the runner through a backend that fails on purpose. */
 	const struct backend_ops *ops;
+	struct shard shard;        /* count 0: every case */
+	const char *run_set;       /* NULL: none (a plain run) */
+	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 };
 
 /* Measures the scenario and stores the run; *run_id is set once the run row

@@ -11,6 +11,7 @@
  * docs/SCHEMA.md describes the tables.
  */
 #include "store/store.h"
+#include "store/runset.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -118,7 +119,19 @@ static const char *const migrations[] = {
 	" set_at TEXT NOT NULL);"
 	"CREATE INDEX baselines_run ON baselines(run_id);"
 	"PRAGMA application_id = 1633837669;", /* STORE_APP_ID */
-	/* 2: who owns a run, so that the runs of processes that died can be
+	/* 2: run UUIDs (existing runs get random ones), shards and run sets;
+	 * a baseline may name a run set */
+	"ALTER TABLE runs ADD COLUMN uuid TEXT NOT NULL DEFAULT '';"
+	"UPDATE runs SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' ||"
+	" substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (random() & 3), 1) ||"
+	" substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);"
+	"ALTER TABLE runs ADD COLUMN run_set TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX runs_run_set ON runs(run_set);"
+	"ALTER TABLE baselines ADD COLUMN run_set TEXT NOT NULL DEFAULT '';",
+	/* 3: who owns a run, so that the runs of processes that died can be
 	 * told from live ones (common/procid.h): its pid and process identity
 	 * (the host is already there); and status 'interrupted' for those and
 	 * for runs stopped by a signal. SQLite cannot alter a CHECK constraint:
@@ -147,7 +160,8 @@ static const char *const migrations[] = {
 #define RUN_COLS                                                                                 \
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
-	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, device_id"
+	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, uuid, run_set, " \
+	"shard_index, shard_count, device_id"
 #define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
@@ -696,7 +710,8 @@ static enum ab_rc check_readable(struct store *st, struct ab_diag *d)
 	return rc;
 }
 
-enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d)
+/* store_open_readonly, with (reap) or without the marking of stale runs. */
+static enum ab_rc open_readonly(const char *path, bool reap, struct store **out, struct ab_diag *d)
 {
 	struct store *st;
 	*out = NULL;
@@ -711,9 +726,15 @@ enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_d
 		store_close(st);
 		return rc;
 	}
-	reap_stale_from_reader(st);
+	if (reap)
+		reap_stale_from_reader(st);
 	*out = st;
 	return AB_OK;
+}
+
+enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d)
+{
+	return open_readonly(path, true, out, d);
 }
 
 bool store_is_read_only(const struct store *st)
@@ -820,7 +841,10 @@ static enum ab_rc device_upsert(struct store *st, const struct results_device *d
 static void bind_run(struct bind *b, const struct results_run *r, int64_t device_id)
 {
 	B_STR(b, r->started_at);
-	b_null(b); /* finished_at: set by store_finish_run / store_fail_run */
+	if (r->finished_at[0]) /* a run copied by store_import_run */
+		B_STR(b, r->finished_at);
+	else
+		b_null(b); /* set by store_finish_run / store_fail_run */
 	B_STR(b, r->status);
 	B_STR(b, r->error);
 	B_STR(b, r->label);
@@ -842,6 +866,10 @@ static void bind_run(struct bind *b, const struct results_run *r, int64_t device
 	B_STR(b, r->launch_gaps);
 	b_i64(b, r->l2_flush);
 	B_STR(b, r->notes);
+	B_STR(b, r->uuid);
+	B_STR(b, r->run_set);
+	b_i64(b, r->shard_index);
+	b_i64(b, r->shard_count);
 	b_i64(b, device_id);
 }
 
@@ -871,6 +899,10 @@ static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->launch_gaps);
 	r->l2_flush = c_bool(c);
 	C_STR(c, r->notes);
+	C_STR(c, r->uuid);
+	C_STR(c, r->run_set);
+	r->shard_index = c_int(c);
+	r->shard_count = c_int(c);
 	return c_i64(c);
 }
 
@@ -880,7 +912,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -907,11 +939,23 @@ static enum ab_rc claim_run(struct store *st, int64_t id, struct ab_diag *d)
 	return run_bound(st, &b, d, "record the owner of run %" PRId64, id);
 }
 
+/* A random (version 4) UUID from SQLite's generator, which the OS seeds. */
+static void new_uuid(char *buf, size_t len)
+{
+	unsigned char u[16];
+	sqlite3_randomness(sizeof u, u);
+	u[6] = (unsigned char)((u[6] & 0x0f) | 0x40);
+	u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+	snprintf(buf, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+		 u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d)
 {
 	int64_t device_id = 0, id = 0;
 	if (!r->started_at[0])
 		utc_now(r->started_at, sizeof r->started_at);
+	new_uuid(r->uuid, sizeof r->uuid); /* a new run: a new identity */
 	snprintf(r->status, sizeof r->status, "running");
 	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin the run", d);
 	if (!rc)
@@ -963,6 +1007,7 @@ static void bind_case(struct bind *b, const struct results_case *c)
 
 static void read_case(struct col *c, struct results_case *k)
 {
+	k->ordinal = c_int(c);
 	C_STR(c, k->name);
 	C_STR(c, k->site);
 	C_STR(c, k->shape);
@@ -1158,12 +1203,11 @@ static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct res
 	return rc;
 }
 
-static enum ab_rc write_case(struct writer *w, int64_t run_id, int ordinal, const struct results_case *c,
-			     struct ab_diag *d)
+static enum ab_rc write_case(struct writer *w, int64_t run_id, const struct results_case *c, struct ab_diag *d)
 {
 	struct bind b = bind_start(w->s[W_CASE]);
 	b_i64(&b, run_id);
-	b_i64(&b, ordinal);
+	b_i64(&b, c->ordinal);
 	bind_case(&b, c);
 	enum ab_rc rc = run_bound(w->st, &b, d, "insert case '%s'", c->name);
 	int64_t case_id = sqlite3_last_insert_rowid(w->st->db);
@@ -1219,21 +1263,28 @@ static enum ab_rc update_run_device(struct store *st, const struct results_run *
 	return device_set_copy(st, device_id, r->device.copy_gbps, d);
 }
 
-enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d)
+/* Every case of r (slots, samples, kernels, outputs) under run run_id. */
+static enum ab_rc write_cases(struct store *st, const struct results_run *r, int64_t run_id, struct ab_diag *d)
 {
 	struct writer w = { .st = st };
+	enum ab_rc rc = prepare_all(st, writer_sql, w.s, W_N, d);
+	for (int i = 0; !rc && i < r->n_cases; i++)
+		rc = write_case(&w, run_id, &r->cases[i], d);
+	finalize_all(w.s, W_N);
+	return rc;
+}
+
+enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d)
+{
 	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin writing the results", d);
 	if (!rc)
 		rc = check_running(st, r->id, d);
 	if (!rc)
-		rc = prepare_all(st, writer_sql, w.s, W_N, d);
-	for (int i = 0; !rc && i < r->n_cases; i++)
-		rc = write_case(&w, r->id, i, &r->cases[i], d);
+		rc = write_cases(st, r, r->id, d);
 	if (!rc)
 		rc = mark_ok(st, r, d);
 	if (!rc)
 		rc = update_run_device(st, r, d);
-	finalize_all(w.s, W_N);
 	if (!rc)
 		rc = exec(st, "COMMIT", "commit the results", d);
 	if (rc)
@@ -1399,8 +1450,9 @@ static void reap_stale_from_reader(struct store *st)
 /* Every row of sql (no parameters) read by read_row into a malloc'd array
  * of size-byte elements; nothing on failure. what ("list runs") names the
  * work in the messages. */
-static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void (*read_row)(struct col *, void *),
-			    void **out, int *n, const char *what, struct ab_diag *d)
+static enum ab_rc list_rows_of(struct store *st, const char *sql, const char *param, size_t size,
+			       void (*read_row)(struct col *, void *), void **out, int *n, const char *what,
+			       struct ab_diag *d)
 {
 	sqlite3_stmt *s;
 	void *v = NULL;
@@ -1410,6 +1462,11 @@ static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void
 	enum ab_rc rc = prepare(st, sql, &s, d);
 	if (rc)
 		return rc;
+	if (param && sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC) != SQLITE_OK) {
+		rc = db_fail(st, d, "%s of '%s'", what, st->path);
+		sqlite3_finalize(s);
+		return rc;
+	}
 	while ((src = sqlite3_step(s)) == SQLITE_ROW) {
 		void *q = grow(v, *n, &cap, size);
 		if (!q) {
@@ -1430,6 +1487,12 @@ static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void
 	}
 	*out = v;
 	return AB_OK;
+}
+
+static enum ab_rc list_rows(struct store *st, const char *sql, size_t size, void (*read_row)(struct col *, void *),
+			    void **out, int *n, const char *what, struct ab_diag *d)
+{
+	return list_rows_of(st, sql, NULL, size, read_row, out, n, what, d);
 }
 
 static void read_summary(struct col *c, void *p)
@@ -1499,6 +1562,8 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 	bool found = false;
 	int64_t num = 0;
 	enum ab_rc rc;
+	if (store_set_spec(spec))
+		return ab_fail(d, AB_ERR_USAGE, "'%s' names a run set; this takes one run", spec);
 	if (!spec || strcmp(spec, "last") == 0)
 		rc = query_id(st,
 			      "SELECT id FROM runs WHERE status <> 'running' ORDER BY started_at DESC, id DESC LIMIT 1",
@@ -1521,7 +1586,7 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_N };
 
 static const char *const loader_sql[L_N] = {
-	[L_CASES] = "SELECT id, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
+	[L_CASES] = "SELECT id, ordinal, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
 	[L_SLOTS] = "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
 	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
 	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
@@ -1718,15 +1783,17 @@ static enum ab_rc load_header(struct store *st, int64_t id, struct results_run *
 	return rc;
 }
 
-/* One read transaction, so that the run is read from one snapshot. */
+/* One read transaction, so that the run is read from one snapshot (or
+ * the caller's transaction: a merge reads what it wrote). */
 enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out, struct ab_diag *d)
 {
 	struct loader L = { .st = st };
+	bool own = sqlite3_get_autocommit(st->db) != 0;
 	*out = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
 	if (!r)
 		return nomem(d, "load the run");
-	enum ab_rc rc = exec(st, "BEGIN", "begin reading the run", d);
+	enum ab_rc rc = own ? exec(st, "BEGIN", "begin reading the run", d) : AB_OK;
 	if (!rc)
 		rc = load_header(st, id, r, d);
 	if (!rc)
@@ -1734,7 +1801,8 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out
 	if (!rc)
 		rc = load_cases(&L, r, d);
 	finalize_all(L.s, L_N);
-	rollback(st); /* read only: nothing to commit */
+	if (own)
+		rollback(st); /* read only: nothing to commit */
 	if (rc) {
 		results_run_free(r);
 		return rc;
@@ -1747,6 +1815,9 @@ enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results
 {
 	int64_t id;
 	*out = NULL;
+	const char *set = store_set_spec(spec);
+	if (set)
+		return runset_load(st, set, out, d);
 	enum ab_rc rc = store_resolve_run(st, spec, &id, d);
 	return rc ? rc : store_load_run(st, id, out, d);
 }
@@ -1780,8 +1851,9 @@ enum ab_rc store_check_label(const char *label, struct ab_diag *d)
 	size_t max = sizeof ((struct results_run *)0)->label - 1, n = strlen(label);
 	if (n > max)
 		return ab_fail(d, AB_ERR_USAGE, "label '%.40s...' is %zu characters long, more than %zu", label, n, max);
-	if (n && (strspn(label, "0123456789") == n || !strcmp(label, "last")))
-		return ab_fail(d, AB_ERR_USAGE, "label '%s' would read as a run (an id or 'last'): choose another", label);
+	if (n && (strspn(label, "0123456789") == n || !strcmp(label, "last") || store_set_spec(label)))
+		return ab_fail(d, AB_ERR_USAGE, "label '%s' would read as a run (an id, 'last' or 'set:ID'): choose another",
+			       label);
 	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
 		if (*p < 0x20 || *p == 0x7F)
 			return ab_fail(d, AB_ERR_USAGE, "label '%s' holds a control character", label);
@@ -1797,9 +1869,9 @@ static enum ab_rc check_baseline_name(struct store *st, const char *name, struct
 	int64_t id;
 	if (!*name || strlen(name) > max)
 		return ab_fail(d, AB_ERR_USAGE, "baseline name '%.80s' must be 1 to %zu characters", name, max);
-	if (strspn(name, "0123456789") == strlen(name) || !strcmp(name, "last"))
-		return ab_fail(d, AB_ERR_USAGE, "baseline name '%s' would read as a run (an id or 'last'): choose another",
-			       name);
+	if (strspn(name, "0123456789") == strlen(name) || !strcmp(name, "last") || store_set_spec(name))
+		return ab_fail(d, AB_ERR_USAGE,
+			       "baseline name '%s' would read as a run (an id, 'last' or 'set:ID'): choose another", name);
 	enum ab_rc rc = query_id(st, "SELECT id FROM runs WHERE label = ? LIMIT 1", name, 0, &id, &found, d);
 	if (!rc && found)
 		rc = ab_fail(d, AB_ERR_USAGE, "baseline name '%s' is the label of run %" PRId64 ": choose another", name,
@@ -1807,22 +1879,68 @@ static enum ab_rc check_baseline_name(struct store *st, const char *name, struct
 	return rc;
 }
 
-enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d)
+/* Points name at run_id, or at run_set when it is not '' (run_id is then
+ * one of its runs, for the cascade); set_at NULL: now. */
+static enum ab_rc baseline_point(struct store *st, const char *name, int64_t run_id, const char *run_set,
+				 const char *set_at, struct ab_diag *d)
 {
 	struct bind b;
 	char now[32];
-	enum ab_rc rc = check_baseline_name(st, name, d);
+	enum ab_rc rc = run_exists(st, run_id, d);
 	if (!rc)
-		rc = run_exists(st, run_id, d);
-	if (!rc)
-		rc = prepare_bind(st, "INSERT OR REPLACE INTO baselines (name, run_id, set_at) VALUES (?, ?, ?)", &b, d);
+		rc = prepare_bind(st,
+				  "INSERT OR REPLACE INTO baselines (name, run_id, set_at, run_set) VALUES (?, ?, ?, ?)",
+				  &b, d);
 	if (rc)
 		return rc;
 	utc_now(now, sizeof now);
 	b_text(&b, name);
 	b_i64(&b, run_id);
-	b_text(&b, now);
+	b_text(&b, set_at ? set_at : now);
+	b_text(&b, run_set);
 	return run_bound(st, &b, d, "set baseline '%s'", name);
+}
+
+enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d)
+{
+	enum ab_rc rc = check_baseline_name(st, name, d);
+	return rc ? rc : baseline_point(st, name, run_id, "", NULL, d);
+}
+
+enum ab_rc store_baseline_set_run_set(struct store *st, const char *name, const struct results_run *set,
+				      struct ab_diag *d)
+{
+	if (!set->run_set[0] || set->shard_index != 0)
+		return ab_fail(d, AB_ERR_INTERNAL, "baseline '%s': run %lld is not a whole run set", name,
+			       (long long)set->id);
+	enum ab_rc rc = check_baseline_name(st, name, d);
+	return rc ? rc : baseline_point(st, name, set->id, set->run_set, NULL, d);
+}
+
+enum ab_rc store_baseline_load(struct store *st, const char *name, struct results_run **out, struct ab_diag *d)
+{
+	struct bind b;
+	char set[64] = "";
+	int64_t run_id = 0;
+	*out = NULL;
+	enum ab_rc rc = prepare_bind(st, "SELECT run_id, run_set FROM baselines WHERE name = ?", &b, d);
+	if (rc)
+		return rc;
+	b_text(&b, name);
+	int src = step_bound(&b);
+	if (src == SQLITE_ROW) {
+		struct col c = { b.s, 0 };
+		run_id = c_i64(&c);
+		C_STR(&c, set);
+	} else if (src == SQLITE_DONE) {
+		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'", name, st->path);
+	} else {
+		rc = db_fail(st, d, "read baseline '%s'", name);
+	}
+	sqlite3_finalize(b.s);
+	if (rc)
+		return rc;
+	return set[0] ? runset_load(st, set, out, d) : store_load_run(st, run_id, out, d);
 }
 
 enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d)
@@ -1842,13 +1960,16 @@ static void read_baseline(struct col *c, void *p)
 	C_STR(c, e->set_at);
 	C_STR(c, e->scenario_name);
 	C_STR(c, e->device);
+	C_STR(c, e->run_set);
+	C_STR(c, e->run_uuid);
 }
 
 enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, int *n, struct ab_diag *d)
 {
 	void *v;
 	enum ab_rc rc = list_rows(st,
-				  "SELECT b.name, b.run_id, b.set_at, r.scenario_name, dv.name FROM baselines b"
+				  "SELECT b.name, b.run_id, b.set_at, r.scenario_name, dv.name, b.run_set, r.uuid"
+				  " FROM baselines b"
 				  " JOIN runs r ON r.id = b.run_id JOIN devices dv ON dv.id = r.device_id"
 				  " ORDER BY b.name",
 				  sizeof **out, read_baseline, &v, n, "list baselines", d);
@@ -1874,4 +1995,111 @@ enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gb
 		rc = db_fail(st, d, "read the copy bandwidth of device '%s'", uuid);
 	sqlite3_finalize(b.s);
 	return rc;
+}
+
+/* ---- run sets, UUIDs and copying runs between databases -------------- */
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+const char *store_set_spec(const char *spec)
+{
+	return spec && !strncmp(spec, STORE_SET_PREFIX, strlen(STORE_SET_PREFIX)) ? spec + strlen(STORE_SET_PREFIX)
+										      : NULL;
+}
+
+static void read_member(struct col *c, void *p)
+{
+	struct store_set_member *m = p;
+	m->id = c_i64(c);
+	m->shard_index = c_int(c);
+	m->shard_count = c_int(c);
+	C_STR(c, m->status);
+	C_STR(c, m->error);
+}
+
+enum ab_rc store_set_members(struct store *st, const char *set, struct store_set_member **out, int *n,
+			     struct ab_diag *d)
+{
+	void *v;
+	enum ab_rc rc = list_rows_of(st,
+				     "SELECT id, shard_index, shard_count, status, error FROM runs WHERE run_set = ?"
+				     " ORDER BY shard_index, started_at DESC, id DESC",
+				     set, sizeof **out, read_member, &v, n, "list the runs of a run set", d);
+	*out = v;
+	return rc;
+}
+
+static void read_ref(struct col *c, void *p)
+{
+	struct store_run_ref *m = p;
+	m->id = c_i64(c);
+	C_STR(c, m->uuid);
+	C_STR(c, m->status);
+}
+
+enum ab_rc store_list_refs(struct store *st, struct store_run_ref **out, int *n, struct ab_diag *d)
+{
+	void *v;
+	enum ab_rc rc = list_rows(st, "SELECT id, uuid, status FROM runs ORDER BY id", sizeof **out, read_ref, &v, n,
+				  "list runs", d);
+	*out = v;
+	return rc;
+}
+
+enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, struct ab_diag *d)
+{
+	bool found = false;
+	*id = 0;
+	enum ab_rc rc = query_id(st, "SELECT id FROM runs WHERE uuid = ?", uuid, 0, id, &found, d);
+	if (!found)
+		*id = 0;
+	return rc;
+}
+
+enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d)
+{
+	return open_readonly(path, false, out, d);
+}
+
+enum ab_rc store_write_begin(struct store *st, struct ab_diag *d)
+{
+	return exec(st, "BEGIN IMMEDIATE", "lock the database for writing", d);
+}
+
+enum ab_rc store_write_commit(struct store *st, struct ab_diag *d)
+{
+	enum ab_rc rc = exec(st, "COMMIT", "commit", d);
+	if (rc)
+		rollback(st);
+	return rc;
+}
+
+void store_write_rollback(struct store *st)
+{
+	rollback(st);
+}
+
+enum ab_rc store_import_run(struct store *st, const struct results_run *r, int64_t *id, struct ab_diag *d)
+{
+	int64_t device_id = 0;
+	*id = 0;
+	if (sqlite3_get_autocommit(st->db))
+		return ab_fail(d, AB_ERR_INTERNAL, "store_import_run outside a transaction");
+	if (!r->uuid[0] || !strcmp(r->status, "running"))
+		return ab_fail(d, AB_ERR_INTERNAL, "run %lld cannot be copied (no uuid or still running)",
+			       (long long)r->id);
+	enum ab_rc rc = device_upsert(st, &r->device, &device_id, d);
+	if (!rc)
+		rc = insert_run(st, r, device_id, id, d);
+	if (!rc)
+		rc = write_cases(st, r, *id, d);
+	return rc;
+}
+
+enum ab_rc store_baseline_copy(struct store *st, const struct store_baseline *b, int64_t run_id, struct ab_diag *d)
+{
+	return baseline_point(st, b->name, run_id, b->run_set, b->set_at, d);
 }

@@ -45,7 +45,7 @@ bool store_is_read_only(const struct store *st);
 void store_close(struct store *st);
 
 /* Inserts the run row as 'running' (plus its device row) from r's header
- * fields and commits; sets r->id. */
+ * fields and commits; sets r->id and a new random r->uuid. */
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d);
 
 /* In one transaction: every case, slot, sample, kernel and output of r, and
@@ -94,13 +94,80 @@ struct store_baseline {
 	char set_at[32];
 	char scenario_name[64];
 	char device[128];
+	char run_set[64];      /* '' or the run set the baseline names (run_id: one of its runs) */
+	char run_uuid[37];
 };
 enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, int *n, struct ab_diag *d);
+
+/* Points NAME at a whole run set (as loaded by store_resolve_load "set:ID"). */
+enum ab_rc store_baseline_set_run_set(struct store *st, const char *name, const struct results_run *set,
+				      struct ab_diag *d);
+/* Loads what NAME points at: its run, or its run set read as one run. */
+enum ab_rc store_baseline_load(struct store *st, const char *name, struct results_run **out, struct ab_diag *d);
 
 /* Copy bandwidth measured once per device, cached by uuid (0 = none yet). */
 enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d);
 
 /* The schema version this build writes. */
 int store_schema_version(void);
+
+/* ---- run sets, UUIDs and copying runs between databases ----
+ *
+ * A run set is the runs that share runs.run_set: shard I of N of one
+ * scenario each (`abbench run --shard I/N --run-set ID`). "set:ID" as a RUN
+ * reads the set as one run (store_resolve_load, runset.h). Runs carry a
+ * random UUID, their identity when `abbench merge` copies them. */
+
+#define STORE_SET_PREFIX "set:"
+
+/* The ID of a "set:ID" spec, else NULL. */
+const char *store_set_spec(const char *spec);
+
+/* The path the store was opened with, for messages. */
+const char *store_path(const struct store *st);
+
+struct store_set_member {
+	int64_t id;
+	int shard_index, shard_count;
+	char status[16];
+	char error[128];
+};
+
+/* The runs of a run set by shard, then newest first. *out malloc'd. */
+enum ab_rc store_set_members(struct store *st, const char *set, struct store_set_member **out, int *n,
+			     struct ab_diag *d);
+
+struct store_run_ref {
+	int64_t id;
+	char uuid[37];
+	char status[16];
+};
+
+/* Every run's id, UUID and status, oldest id first. *out malloc'd. */
+enum ab_rc store_list_refs(struct store *st, struct store_run_ref **out, int *n, struct ab_diag *d);
+
+/* The id of the run with this UUID, 0 when there is none. */
+enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, struct ab_diag *d);
+
+/* Opens an existing database read-only, as the input of a merge: as
+ * store_open_readonly (nothing is migrated, and a schema version other
+ * than this build's is AB_ERR_DATA), but nothing at all is written to the
+ * file, not even the marking of stale runs. */
+enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d);
+
+/* An explicit write transaction (BEGIN IMMEDIATE) around store_import_run
+ * and store_baseline_copy; commit rolls back when it fails. */
+enum ab_rc store_write_begin(struct store *st, struct ab_diag *d);
+enum ab_rc store_write_commit(struct store *st, struct ab_diag *d);
+void store_write_rollback(struct store *st);
+
+/* Inside a write transaction: inserts r (loaded from another database,
+ * 'ok' or 'failed', with its UUID, times and status) and every result it
+ * holds; its device row is reused or added. *id is the new run id. */
+enum ab_rc store_import_run(struct store *st, const struct results_run *r, int64_t *id, struct ab_diag *d);
+
+/* Inside a write transaction: b (from another database's
+ * store_baseline_list) pointed at run_id of this one, set_at kept. */
+enum ab_rc store_baseline_copy(struct store *st, const struct store_baseline *b, int64_t run_id, struct ab_diag *d);
 
 #endif

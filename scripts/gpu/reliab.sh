@@ -18,7 +18,7 @@
 #              error's text, nothing 'ok'; then the same under
 #              compute-sanitizer memcheck, which must name the fault
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 RESULTS=${OUT:-$PWD/gpu-out}
 mkdir -p "$RESULTS"
 TMP=${TMPDIR:-/tmp}/abbench-reliab

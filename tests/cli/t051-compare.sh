@@ -4,7 +4,7 @@
 # stdout or in a file; runs of different scenarios or runs that do not
 # exist are refused with exit 2.
 # The runs use the CPU backend's fake timer (ABBENCH_FAKE_TIMER=1, see
-# harness/backend_cpu.c), so the verdicts are the same on any machine: the
+# harness/backend/backend_cpu.c), so the verdicts are the same on any machine: the
 # same build gives the same samples (no significant difference), and a run
 # whose B arm is the eager chain is slower (and the other way, faster). The
 # scenario copies take exactly 20 samples a slot (min = max = 20, a time

@@ -4,7 +4,7 @@
 #   1  a regression planted honestly through the scenario (b = eager
 #      against a baseline where b = fused), lost bit-exactness (b = twopass),
 #      a case missing from the run
-# The time verdict is B relative to its own run's A arm (harness/gate.h):
+# The time verdict is B relative to its own run's A arm (harness/analysis/gate.h):
 # a run whose samples, both arms, are all 25% slower passes; a baseline with
 # another A variant makes the gate fall back to raw B times and say so.
 # A change must also exceed an absolute floor in ns (the CPU profile's
@@ -15,7 +15,7 @@
 #      exist, bad options
 #
 # Every run here uses the CPU backend's fake timer (ABBENCH_FAKE_TIMER=1,
-# see harness/backend_cpu.c): the steps still compute their outputs, but a
+# see harness/backend/backend_cpu.c): the steps still compute their outputs, but a
 # step's time is a cost model of its size with seeded noise keyed by the
 # sample id. Two runs of one scenario give the same samples, and the eager
 # chain of a case (2 or 4 steps in smoke.ini) costs 2x or 4x the one fused

@@ -33,7 +33,7 @@ EOF
 # A script's background job starts with SIGINT ignored (and abbench keeps
 # an ignored signal ignored): env puts the default back, and exec makes
 # $! abbench's own pid.
-long() { exec env --default-signal=INT "$AB" run "$T/long.ini" --backend cpu --no-progress --db "$db" "$@"; }
+long() { exec env --default-signal=INT "$AB" run "$T/long.ini" --backend cpu --no-progress --db "$db"; }
 status_of() { sqlite3 "$db" "SELECT status FROM runs WHERE id = $1"; }
 # wait_running N: until run N's row exists (the run is measuring), 20 s at most.
 wait_running() {
@@ -57,7 +57,7 @@ stop() {
 	rc=0; wait "$2" || rc=$?
 }
 
-expect_exit 0 "a finished run first" "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$db" --label done
+expect_exit 0 "a finished run first" "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$db" --label finished
 
 # SIGINT -> 130, 'interrupted', its error says so, no results.
 (long >"$T/o1" 2>"$T/e1") &
@@ -86,8 +86,8 @@ check "run 4 is measuring" wait_running 4
 check "the row records this host and the pid" test "$(sqlite3 "$db" 'SELECT host || pid FROM runs WHERE id = 4')" = "$(hostname)$pid"
 expect_exit 0 "show last while a run is going" "$AB" show last --db "$db"
 check "'last' is run 3, not the running run 4" grep -q '^run 3 ' "$T/out"
-expect_exit 0 "report last of the finished run 1" "$AB" report done --db "$db" --out "$T/rep" --no-plots
-expect_exit 0 "gate of the finished run 1 against itself" "$AB" gate done --baseline done --db "$db"
+expect_exit 0 "report last of the finished run 1" "$AB" report finished --db "$db" --out "$T/rep" --no-plots
+expect_exit 0 "gate of the finished run 1 against itself" "$AB" gate finished --baseline finished --db "$db"
 expect_exit 0 "list while run 4 is going" "$AB" list --db "$db"
 check "run 4 still 'running' (its process is alive)" test "$(status_of 4)" = running
 

@@ -12,6 +12,7 @@
  *   synth_run        a two-case, three-slot run skeleton whose slots the
  *                    test fills, for the tests that write or read every
  *                    field back (store, CSV export)
+ *   fx_summary ...   a run's summary (analysis/summary.h), malloc'd
  *   fx_tmpdir_*      a mkdtemp directory and its removal
  */
 #ifndef AB_TEST_FIXTURES_H
@@ -25,8 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/summary.h"
 #include "common/results.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 /* ---- a run on a deterministic fake timer ----
  *
@@ -111,6 +113,7 @@ static inline struct results_run *fake_run(int64_t id, const char *scenario, con
 	assert_non_null(r->cases);
 	for (int i = 0; i < n_cases; i++) {
 		struct results_case *c = &r->cases[i];
+		c->ordinal = i;
 		snprintf(c->name, sizeof c->name, "%s", fc[i].name);
 		snprintf(c->shape, sizeof c->shape, "1x16x256");
 		c->count = 1;
@@ -142,6 +145,7 @@ static inline struct results_run *synth_run(void (*fill_slot)(struct results_slo
 	assert_non_null(r->cases);
 	for (int ci = 0; ci < 2; ci++) {
 		struct results_case *c = &r->cases[ci];
+		c->ordinal = ci;
 		snprintf(c->name, sizeof c->name, "%s", ci ? "qk" : "img, \"big\"");
 		snprintf(c->site, sizeof c->site, "%s", ci ? "qk_layernorm" : "ln_modulate");
 		snprintf(c->shape, sizeof c->shape, "%s", ci ? "1x4360x32x128" : "1x4096x4096");
@@ -160,6 +164,26 @@ static inline struct results_run *synth_run(void (*fill_slot)(struct results_slo
 		}
 	}
 	return r;
+}
+
+/* ---- summaries ---- */
+
+/* The summary of r at the given detail; release with fx_summary_free
+ * (before r). */
+static inline struct summary_run *fx_summary(const struct results_run *r, enum summary_detail detail)
+{
+	struct summary_run *s = calloc(1, sizeof *s);
+	struct ab_diag d = { "" };
+	assert_non_null(s);
+	if (summary_compute(r, detail, s, &d) != AB_OK)
+		fail_msg("summary_compute: %s", d.msg);
+	return s;
+}
+
+static inline void fx_summary_free(struct summary_run *s)
+{
+	summary_free(s);
+	free(s);
 }
 
 /* ---- scratch directories ---- */

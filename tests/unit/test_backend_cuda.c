@@ -33,7 +33,6 @@
 #include <cuda_runtime_api.h>
 
 #include "backend/backend.h"
-#include "backend/cuda/backend_cuda.h"
 #include "backend/cuda/cupti.h"
 #include "kernels/cuda/harness_kernels.h"
 
@@ -102,7 +101,7 @@ static void test_unavailable_without_gpu(void **state)
 
 static void test_open_fails_cleanly(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = BACKEND_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct backend *b = NULL;
 	struct ab_diag d = {{0}};
 	char why[256];
@@ -268,7 +267,7 @@ static bool gpu_or_skip(void)
 
 static void test_gpu_describe_and_copy(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = false, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = BACKEND_GAPS_HIDE, .cupti = false, .device_index = 0};
 	struct backend *b = NULL;
 	struct results_device dev;
 	struct ab_diag d = {{0}};
@@ -288,9 +287,9 @@ static void test_gpu_describe_and_copy(void **state)
 	assert_non_null(strstr(dev.driver_version, "cuda "));
 	assert_int_equal(backend_cuda_ops->measure_copy_gbps(b, &gbps, &d), AB_OK);
 	print_message("device %s, %d SMs, L2 %lld B, copy %.0f GB/s, %s\n", dev.name, dev.sm_count,
-		      (long long)dev.l2_bytes, gbps, cuda_backend_notes(b));
+		      (long long)dev.l2_bytes, gbps, backend_cuda_ops->notes(b));
 	assert_true(gbps > 100.0);
-	assert_non_null(strstr(cuda_backend_notes(b), "cupti off"));
+	assert_non_null(strstr(backend_cuda_ops->notes(b), "cupti off"));
 	backend_cuda_ops->close(b);
 }
 
@@ -298,7 +297,7 @@ static void test_gpu_describe_and_copy(void **state)
  * measured sample is attributed to it, and nothing else is. */
 static void test_gpu_hide_flush_cupti(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = BACKEND_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct gpu g;
 	struct results_clocks before, after;
 	enum { W = 3, N = 20 };
@@ -309,7 +308,7 @@ static void test_gpu_hide_flush_cupti(void **state)
 	memset(&g, 0, sizeof g);
 	gpu_open(&g, &o);
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
-	const char *notes = cuda_backend_notes(g.b);
+	const char *notes = backend_cuda_ops->notes(g.b);
 	if (strstr(notes, "cupti unavailable"))
 		fail_msg("%s", notes);
 	gpu_slot(&g, W, N, wall, &before, &after);
@@ -325,7 +324,7 @@ static void test_gpu_hide_flush_cupti(void **state)
 		assert_true(g.k.sample_kernel_ns[i] > 0);
 		assert_true(g.k.sample_kernel_ns[i] < wall[i] + 1000.0);
 	}
-	notes = cuda_backend_notes(g.b);
+	notes = backend_cuda_ops->notes(g.b);
 	print_message("%s\n", notes);
 	assert_non_null(strstr(notes, "cupti overhead:"));
 	assert_non_null(strstr(notes, "40 tied to samples"));
@@ -339,7 +338,7 @@ static void test_gpu_hide_flush_cupti(void **state)
  * CUDA arm is refused at slot_begin. */
 static void test_gpu_include_noflush(void **state)
 {
-	struct bk_options o = {.l2_flush = false, .launch_gaps = SCENARIO_GAPS_INCLUDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = false, .launch_gaps = BACKEND_GAPS_INCLUDE, .cupti = true, .device_index = 0};
 	struct gpu g;
 	struct results_clocks before, after;
 	struct ab_diag d = {{0}};
@@ -364,7 +363,7 @@ static void test_gpu_include_noflush(void **state)
  * and its notes say CUPTI is unavailable. */
 static void test_gpu_without_cupti(void **state)
 {
-	struct bk_options o = {.l2_flush = true, .launch_gaps = SCENARIO_GAPS_HIDE, .cupti = true, .device_index = 0};
+	struct bk_options o = {.l2_flush = true, .launch_gaps = BACKEND_GAPS_HIDE, .cupti = true, .device_index = 0};
 	struct gpu g;
 	struct results_clocks before, after;
 	enum { N = 5 };
@@ -377,7 +376,7 @@ static void test_gpu_without_cupti(void **state)
 	gpu_open(&g, &o);
 	unsetenv("ABBENCH_CUPTI");
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
-	assert_non_null(strstr(cuda_backend_notes(g.b), "cupti unavailable"));
+	assert_non_null(strstr(backend_cuda_ops->notes(g.b), "cupti unavailable"));
 	gpu_slot(&g, 1, N, wall, &before, &after);
 	assert_int_equal(g.k.n_kernels, 0);
 	assert_int_equal(g.k.ignored_records, 0);

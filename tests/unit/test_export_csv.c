@@ -2,7 +2,9 @@
  * test_export_csv.c - the CSV export: written, parsed back with libcsv's
  * own parser (csv_parse), and checked field by field; quoting of a case
  * name with a comma and a quote; the '+'-joined md5s of a two-output
- * slot; number formatting; stdout; failed writes leave no file.
+ * slot; number formatting; the case figures from the summary (pooled arm,
+ * speedup and interval, drift, the case's exactness); stdout; failed
+ * writes leave no file.
  *
  * Expected strings were worked out by hand from the values put into the
  * synthetic run, and the tricky reals checked with Python:
@@ -106,10 +108,17 @@ static const char *cell(const struct table *t, int row, const char *name)
 
 /* ---- the synthetic run ---------------------------------------------------- */
 
-/* synth_run's slots (fixtures.h): label, arm, variant and position are set. */
+/* synth_run's slots (fixtures.h): label, arm, variant and position are set.
+ * Every sample of a slot equals its median, so the pooled A arm is 22
+ * samples of 3000.75 ns, B 11 of 1000 ns, and every bootstrap resample
+ * gives the speedup 3.00075 itself. */
 static void fill_slot(struct results_slot *s, int ci, int si)
 {
 	s->n_samples = 10 + si;
+	s->samples_ns = calloc((size_t)s->n_samples, sizeof *s->samples_ns);
+	assert_non_null(s->samples_ns);
+	for (int i = 0; i < s->n_samples; i++)
+		s->samples_ns[i] = si == 1 ? 1000 : 3000.75;
 	s->n_discarded = si;
 	snprintf(s->stopping_reason, sizeof s->stopping_reason, "target_noise");
 	s->median_ns = si == 1 ? 1000 : 3000.75;
@@ -171,10 +180,19 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* export_csv_write on the run's summary. */
+static enum ab_rc export_run(const struct results_run *r, const char *path, struct ab_diag *d)
+{
+	struct summary_run *s = fx_summary(r, SUMMARY_FULL);
+	enum ab_rc rc = export_csv_write(s, path, d);
+	fx_summary_free(s);
+	return rc;
+}
+
 static void write_ok(const struct results_run *r, const char *path)
 {
 	struct ab_diag d = { "" };
-	enum ab_rc rc = export_csv_write(r, path, &d);
+	enum ab_rc rc = export_run(r, path, &d);
 	if (rc)
 		fprintf(stderr, "export: %s\n", d.msg);
 	assert_int_equal(rc, AB_OK);
@@ -226,6 +244,40 @@ static void test_header_and_rows(void **state)
 	assert_string_equal(cell(&t, 1, "slot"), "A1");
 	assert_string_equal(cell(&t, 3, "slot"), "A2");
 	assert_string_equal(cell(&t, 3, "arm"), "a");
+	table_free(&t);
+	free(text);
+	results_run_free(r);
+}
+
+static void test_case_figures(void **state)
+{
+	(void)state;
+	struct results_run *r = make_run();
+	r->cases[1].slots[2].median_ns = 3750.9375; /* A2 of qk 25% above A1 */
+	write_ok(r, csvpath);
+	char *text = slurp(csvpath);
+	struct table t;
+	parse(text, &t);
+	const char *last[] = { "run_id", "arm_samples", "arm_median_ns", "arm_p10_ns", "arm_p90_ns", "speedup",
+			       "speedup_low", "speedup_high", "drift", "case_bit_exact" };
+	for (size_t i = 0; i < sizeof last / sizeof last[0]; i++)
+		assert_int_equal(col(&t, last[i]), 26 + (int)i);
+	for (int row = 1; row <= 3; row += 2) { /* A1 and A2 of case 0: the A arm pooled */
+		assert_string_equal(cell(&t, row, "arm_samples"), "22");
+		assert_string_equal(cell(&t, row, "arm_median_ns"), "3000.75");
+		assert_string_equal(cell(&t, row, "arm_p10_ns"), "3000.75");
+	}
+	assert_string_equal(cell(&t, 2, "arm_samples"), "11");
+	assert_string_equal(cell(&t, 2, "arm_p90_ns"), "1000");
+	for (int row = 1; row <= 6; row++) { /* every sample equal: a point interval */
+		assert_string_equal(cell(&t, row, "speedup"), "3.00075");
+		assert_string_equal(cell(&t, row, "speedup_low"), "3.00075");
+		assert_string_equal(cell(&t, row, "speedup_high"), "3.00075");
+	}
+	assert_string_equal(cell(&t, 1, "drift"), "0");
+	assert_string_equal(cell(&t, 4, "drift"), "0.25"); /* 750.1875 / 3000.75, exactly */
+	assert_string_equal(cell(&t, 2, "case_bit_exact"), "1");
+	assert_string_equal(cell(&t, 4, "case_bit_exact"), "0"); /* B's k_out differs */
 	table_free(&t);
 	free(text);
 	results_run_free(r);
@@ -323,7 +375,7 @@ static void test_stdout(void **state)
 	dup2(fd, 1);
 	close(fd);
 	struct ab_diag d = { "" };
-	enum ab_rc rc = export_csv_write(r, "-", &d);
+	enum ab_rc rc = export_run(r, "-", &d);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -345,7 +397,7 @@ static void test_failed_write_leaves_nothing(void **state)
 	struct ab_diag d = { "" };
 	char path[256];
 	snprintf(path, sizeof path, "%s/no/such/dir/out.csv", tmpdir);
-	assert_int_equal(export_csv_write(r, path, &d), AB_ERR_IO);
+	assert_int_equal(export_run(r, path, &d), AB_ERR_IO);
 	assert_non_null(strstr(d.msg, "cannot write '"));
 	assert_non_null(strstr(d.msg, "No such file or directory"));
 	assert_int_equal(access(path, F_OK), -1);
@@ -354,7 +406,7 @@ static void test_failed_write_leaves_nothing(void **state)
 	/* a directory is refused before anything is written */
 	snprintf(path, sizeof path, "%s/adir", tmpdir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(export_csv_write(r, path, &d), AB_ERR_USAGE);
+	assert_int_equal(export_run(r, path, &d), AB_ERR_USAGE);
 	assert_non_null(strstr(d.msg, "is a directory"));
 	assert_int_equal(count_entries(tmpdir), 1); /* only adir */
 	assert_int_equal(count_entries(path), 0);
@@ -365,6 +417,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_header_and_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_case_figures, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multi_output_md5, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replaces_and_mode, setup, teardown),

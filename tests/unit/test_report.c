@@ -37,6 +37,7 @@
 
 #include "print/plot.h"
 #include "print/report.h"
+#include "fixtures.h"
 
 static const double PATTERN[5] = { 1.0, 1.1, 0.9, 1.05, 0.95 };
 
@@ -174,11 +175,21 @@ static void contains(const char *text, const char *want)
 		fail_msg("report lacks \"%s\"", want);
 }
 
+/* report_write on the run's summary. */
+static enum ab_rc report_run(const struct results_run *r, const struct report_options *o, struct report_outcome *out,
+			     struct ab_diag *d)
+{
+	struct summary_run *s = fx_summary(r, SUMMARY_FULL);
+	enum ab_rc rc = report_write(s, o, out, d);
+	fx_summary_free(s);
+	return rc;
+}
+
 static void write_report(const struct results_run *r, bool no_plots, struct report_outcome *out)
 {
 	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots };
 	struct ab_diag d = { "" };
-	if (report_write(r, &o, out, &d) != AB_OK)
+	if (report_run(r, &o, out, &d) != AB_OK)
 		fail_msg("report_write: %s", d.msg);
 }
 
@@ -287,11 +298,13 @@ static void test_pngs_valid(void **state)
 		skip();
 	}
 	struct results_run *r = make_run(12, "NVIDIA H200"), *peer = make_run(9, "CPU Xeon");
-	const struct results_run *peers[] = { peer };
+	struct summary_run *peer_summary = fx_summary(peer, SUMMARY_FULL);
+	const struct summary_run *peers[] = { peer_summary };
 	struct report_options o = { dir, &PROFILE, NULL, peers, 1, false };
 	struct report_outcome out;
 	struct ab_diag d = { "" };
-	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
+	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
+	fx_summary_free(peer_summary);
 	assert_int_equal(out.n_plot_failures, 0);
 	assert_int_equal(out.n_plots, 5);
 	assert_false(out.plots_skipped);
@@ -357,7 +370,7 @@ static void test_no_model_and_no_profile(void **state)
 	struct report_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true };
 	struct report_outcome out;
 	struct ab_diag d;
-	assert_int_equal(report_write(r, &o, &out, &d), AB_OK);
+	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
 	char *md = slurp("report.md");
 	contains(md, "The scenario has no [model] section (steps, forwards_per_step): no projection.");
 	contains(md, "| 10.00% | not judged (no device profile) |");
@@ -374,7 +387,7 @@ static void test_refuses_unfinished_run(void **state)
 	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, true };
 	struct report_outcome out;
 	struct ab_diag d;
-	assert_int_equal(report_write(r, &o, &out, &d), AB_ERR_DATA);
+	assert_int_equal(report_run(r, &o, &out, &d), AB_ERR_DATA);
 	assert_string_equal(d.msg, "run 4 is 'failed', not 'ok': nothing to report");
 	assert_false(exists("report.md"));
 	results_run_free(r);

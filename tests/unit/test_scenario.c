@@ -96,7 +96,7 @@ static void test_glm_1024(void **state)
 	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
 	assert_string_equal(s->path, "scenarios/glm_1024.ini");
 	assert_string_equal(s->name, "glm_1024");
-	assert_int_equal(s->backend, SCENARIO_BACKEND_AUTO);
+	assert_int_equal(s->backend, BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 20261129u);
@@ -107,7 +107,7 @@ static void test_glm_1024(void **state)
 	assert_true(s->sampling.max_time_ms == 2000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_INCLUDE);
+	assert_int_equal(s->launch_gaps, BACKEND_GAPS_INCLUDE);
 	assert_string_equal(s->arm_a, "eager");
 	assert_string_equal(s->arm_b, "fused");
 	assert_int_equal(s->steps, 30);
@@ -241,7 +241,7 @@ static void test_defaults(void **state)
 	assert_int_equal(scenario_parse_text("some/dir/minimal.ini", MIN_TEXT, &s, &d), AB_OK);
 	assert_string_equal(s->name, "minimal");
 	assert_string_equal(s->description, "");
-	assert_int_equal(s->backend, SCENARIO_BACKEND_AUTO);
+	assert_int_equal(s->backend, BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 1);
@@ -251,7 +251,7 @@ static void test_defaults(void **state)
 	assert_true(s->sampling.min_time_ms == 500 && s->sampling.max_time_ms == 15000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_INCLUDE);
+	assert_int_equal(s->launch_gaps, BACKEND_GAPS_INCLUDE);
 	assert_string_equal(s->arm_a, "eager");
 	assert_string_equal(s->arm_b, "fused");
 	assert_int_equal(s->steps, 1);
@@ -327,10 +327,10 @@ static void test_value_forms(void **state)
 					   "affine = yes\r\n"
 					   "eps = 1e-6\r\n"
 					   "count = 7\r\n");
-	assert_int_equal(s->backend, SCENARIO_BACKEND_CPU);
+	assert_int_equal(s->backend, BACKEND_CPU);
 	assert_true(s->seed == UINT64_MAX);
 	assert_false(s->l2_flush);
-	assert_int_equal(s->launch_gaps, SCENARIO_GAPS_HIDE);
+	assert_int_equal(s->launch_gaps, BACKEND_GAPS_HIDE);
 	assert_string_equal(s->bracket, "ABABA");
 	assert_string_equal(s->description, "speed; not accuracy");
 	assert_true(s->sampling.target_noise == 0.02);
@@ -367,9 +367,6 @@ static void test_strings(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_AUTO), "auto");
-	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_CPU), "cpu");
-	assert_string_equal(scenario_backend_str(SCENARIO_BACKEND_CUDA), "cuda");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_NORMAL), "normal");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_UNIFORM), "uniform");
 	assert_string_equal(scenario_dist_str(SCENARIO_DIST_CONSTANT), "constant");

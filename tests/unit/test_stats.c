@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 /* cmocka 1.1 compares only floats; doubles need their own check. */
 #define assert_double_equal(a, b, tol)                                                  \

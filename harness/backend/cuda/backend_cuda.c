@@ -21,7 +21,6 @@
  * the arm.
  */
 #include "backend/backend.h"
-#include "backend/cuda/backend_cuda.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -34,7 +33,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cupti.h"
 #include "backend/cuda/nvml.h"
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 #define CUDA_SPIN_TIMEOUT_NS 1000000000ull /* 1 s: far beyond any sample's queueing time */
 #define CUDA_PROBE_WINDOW_NS 4000u         /* per probe; a 1 us timer tick keeps the error near 1% */
@@ -117,6 +116,14 @@ static bool cuda_available(char *why, size_t len)
 	if (len)
 		why[0] = '\0';
 	return true;
+}
+
+/* The devices this process may use (after CUDA_VISIBLE_DEVICES). */
+static int cuda_device_count(void)
+{
+	int n = 0;
+	cuda_load_modules_eagerly();
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi writes it. */
@@ -358,7 +365,7 @@ static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct
 		return rc;
 	if ((rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream))))
 		return rc;
-	if (b->opt.launch_gaps == SCENARIO_GAPS_HIDE)
+	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE)
 		return CK(d, hk_spin_launch(b->flags_dev, target, CUDA_SPIN_TIMEOUT_NS, b->flags_dev + 1, b->stream));
 	return AB_OK;
 }
@@ -398,7 +405,7 @@ static enum ab_rc cuda_timed_run(struct backend *b, region_fn fn, const void *ct
 		rc = cuda_queue_timed(b, fn, ctx, tag, d);
 	if (!rc)
 		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
-	if (b->opt.launch_gaps == SCENARIO_GAPS_HIDE) {
+	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE) {
 		b->spin_seq = target;
 		__atomic_store_n(&b->flags_host[0], target, __ATOMIC_RELEASE);
 	}
@@ -676,7 +683,7 @@ static enum ab_rc cuda_case_memory(struct backend *b, const struct site_desc *s,
 /* Notes                                                               */
 /* ------------------------------------------------------------------ */
 
-const char *cuda_backend_notes(struct backend *b)
+static const char *cuda_notes(struct backend *b)
 {
 	const struct cupti_counts *n = &b->counts;
 	char rec[300] = "";
@@ -697,6 +704,7 @@ const char *cuda_backend_notes(struct backend *b)
 static const struct backend_ops cuda_ops = {
 	.name = "cuda",
 	.available = cuda_available,
+	.device_count = cuda_device_count,
 	.open = cuda_open,
 	.close = cuda_close,
 	.describe = cuda_describe,
@@ -708,6 +716,7 @@ static const struct backend_ops cuda_ops = {
 	.read_tensor = cuda_read_tensor,
 	.case_end = cuda_case_end,
 	.case_memory = cuda_case_memory,
+	.notes = cuda_notes,
 };
 
 const struct backend_ops *const backend_cuda_ops = &cuda_ops;

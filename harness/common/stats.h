@@ -1,5 +1,8 @@
 /*
- * stats.h - the statistics every printer and the gate share.
+ * stats.h - the statistics every layer shares: the runner's slot figures,
+ * the CUDA backend's overhead probe, the summary, compare and the gate.
+ * Pure functions of their inputs, so they sit in common/ (below run/ and
+ * backend/, which need them) rather than in analysis/.
  *
  * Quantiles use linear interpolation between order statistics (NumPy's
  * default, "type 7"), so numbers can be checked with numpy.quantile.

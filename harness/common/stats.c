@@ -7,7 +7,7 @@
  * the same numbers from the same samples. NaN sorts after every number;
  * callers drop unknown values before asking for quantiles.
  */
-#include "analysis/stats.h"
+#include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

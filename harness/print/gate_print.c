@@ -1,0 +1,257 @@
+/*
+ * gate_print.c - the markdown of the gate's verdict: headline, the rule in
+ * words, a row per case with the reason a slowdown passed or failed, and
+ * the tally. Formats gate.c's figures; judges nothing.
+ */
+#include "print/gate_print.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "print/md.h"
+
+/* ratio - 1, with the last-bit residue of dividing two equal ratios
+ * (an ulp under 1) taken as 0, so that it prints +0.00%, not -0.00%. */
+static double change_of(double ratio)
+{
+	double c = ratio - 1;
+	return fabs(c) < 1e-12 ? 0 : c;
+}
+
+/* "+7.67% [+4.42%, +11.97%]": a ratio - 1 with its interval; "n/a" for NAN. */
+static void print_change(FILE *f, const struct stats_interval *ratio)
+{
+	char c[32], lo[32], hi[32];
+	if (isnan(ratio->point)) {
+		fputs("n/a", f);
+		return;
+	}
+	fprintf(f, "%s [%s, %s]", md_pct(change_of(ratio->point), c, sizeof c),
+		md_pct(change_of(ratio->low), lo, sizeof lo), md_pct(change_of(ratio->high), hi, sizeof hi));
+}
+
+/* The normalised change, or why there is none. */
+static void print_norm_change(FILE *f, const struct gate_case *g)
+{
+	if (g->basis == GATE_NORMALISED)
+		print_change(f, &g->norm_ratio);
+	else
+		fputs(g->basis == GATE_RAW_VARIANT ? "n/a (A arm differs)" : "n/a (no A samples)", f);
+}
+
+static bool compared(const struct gate_case *g)
+{
+	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
+}
+
+static void print_floor(FILE *f, const struct gate_case *g)
+{
+	if (!compared(g) || (isnan(g->drift_base) && isnan(g->drift_run)))
+		fputs("n/a", f);
+	else
+		fprintf(f, "%.2f%%", g->noise_floor * 100);
+}
+
+/* The judged change in us of the baseline's B, signed: "+0.295"; under
+ * half a ns (the residue of equal ratios) it prints 0.000, not -0.000. */
+static void print_abs_change(FILE *f, const struct gate_case *g)
+{
+	char us[32];
+	double ns = fabs(g->abs_change_ns) < 0.5 ? 0 : g->abs_change_ns;
+	if (!compared(g) || isnan(ns))
+		fputs("n/a", f);
+	else
+		fprintf(f, "%s%s", ns > 0 ? "+" : "", md_us(ns, us, sizeof us));
+}
+
+static void print_exact(FILE *f, const struct gate_case *g)
+{
+	if (g->verdict == GATE_MISSING && !g->cmp.b.n && !g->lost_exact)
+		fputs("n/a", f);
+	else if (g->lost_exact) {
+		fputs("**no**: ", f);
+		md_cell(f, g->exact_note);
+	} else
+		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
+}
+
+/* Why a slowdown beyond the threshold still passed. */
+static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
+{
+	char us[32], floor_us[32];
+	fputs(" (slower beyond the threshold, ", f);
+	if (!(g->p_value < COMPARE_ALPHA))
+		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
+	else if (!(g->change > g->noise_floor))
+		fprintf(f, "within the A arm's drift of %.2f%%", g->noise_floor * 100);
+	else if (!(g->abs_change_ns > min_ns))
+		fprintf(f, "by %s us, within the absolute floor of %s us", md_us(g->abs_change_ns, us, sizeof us),
+			md_us(min_ns, floor_us, sizeof floor_us));
+	else
+		fputs("against the A arm only, not in raw B time", f);
+	fputs(")", f);
+}
+
+/* A fallback to raw B times, said in the verdict. */
+static void print_fallback(FILE *f, const struct gate_case *g)
+{
+	if (g->basis == GATE_RAW_NO_A) {
+		fputs("; judged on raw B times: no A samples to normalise by", f);
+		return;
+	}
+	fputs("; judged on raw B times: the A arm is ", f);
+	md_code(f, g->a_variant_base[0] ? g->a_variant_base : "(mixed)");
+	fputs(" in the baseline, ", f);
+	md_code(f, g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
+	fputs(" in the run", f);
+}
+
+/* The A arm moved between the runs beyond the threshold while B's raw or
+ * judged change is beyond it too: the machine, not the kernel, may be
+ * what moved. Only said where A is the same kernel in both runs. */
+static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
+{
+	char pct[32];
+	if (!g->a_moved)
+		return;
+	if (!(fabs(g->raw_change) > thr) && !(fabs(g->change) > thr))
+		return;
+	bool same_way = g->a_change * g->raw_change > 0;
+	fprintf(f, "; the A arm moved %s%s: the machine may have changed", md_pct(g->a_change, pct, sizeof pct),
+		same_way ? " too" : "");
+}
+
+static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns)
+{
+	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
+	const char *mark = fail ? "**" : "";
+	fprintf(f, "%s%s%s", mark, gate_verdict_str(g->verdict), mark);
+	if (!compared(g))
+		return;
+	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
+		fputs(", also regressed", f);
+	if (g->verdict == GATE_PASS && g->change > thr)
+		print_pass_reason(f, g, min_ns);
+	if (g->basis != GATE_NORMALISED)
+		print_fallback(f, g);
+	print_a_moved(f, g, thr);
+}
+
+static void print_row(FILE *f, const struct gate_case *g, const struct gate_result *r)
+{
+	char p[32];
+	fputs("| ", f);
+	md_code(f, g->name);
+	fputs(" | ", f);
+	md_spread(f, &g->cmp.a);
+	fputs(" | ", f);
+	md_spread(f, &g->cmp.b);
+	fputs(" | ", f);
+	print_change(f, &g->cmp.ratio);
+	fputs(" | ", f);
+	print_norm_change(f, g);
+	fputs(" | ", f);
+	print_floor(f, g);
+	fputs(" | ", f);
+	print_abs_change(f, g);
+	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
+	print_exact(f, g);
+	fputs(" | ", f);
+	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns);
+	fputs(" |\n", f);
+}
+
+/* ", A arm `eager`", with the baseline's when it differs. */
+static void print_arm_name(FILE *f, const char *which, const char *run, const char *base)
+{
+	fprintf(f, ", %s arm ", which);
+	md_code(f, run);
+	if (strcmp(run, base)) {
+		fputs(" (baseline: ", f);
+		md_code(f, base);
+		fputs(")", f);
+	}
+}
+
+static void print_headline(FILE *f, const struct results_run *base, const struct results_run *run,
+			   const struct gate_options *o, const struct gate_result *r)
+{
+	fprintf(f, "## gate: %s: run %lld", r->n_failed ? "FAIL" : "PASS", (long long)run->id);
+	if (run->label[0]) {
+		fputs(" ", f);
+		md_code(f, run->label);
+	}
+	fputs(" against baseline ", f);
+	if (o->baseline_name) {
+		md_code(f, o->baseline_name);
+		fprintf(f, " (run %lld)\n\n", (long long)base->id);
+	} else
+		fprintf(f, "run %lld\n\n", (long long)base->id);
+	fputs("Scenario ", f);
+	md_code(f, run->scenario_name);
+	fputs(", device ", f);
+	md_cell(f, run->device.name);
+	print_arm_name(f, "A", run->arm_a, base->arm_a);
+	print_arm_name(f, "B", run->arm_b, base->arm_b);
+	fputs(".\n\n", f);
+}
+
+static void print_rule(FILE *f, const struct gate_options *o, const struct gate_result *r)
+{
+	char us[32];
+	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
+		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
+		   "r(run) / r(baseline) - 1 with its %.0f%% bootstrap interval, p from a two-sided Mann-Whitney U "
+		   "test on each run's B samples divided by that run's median(A). A case fails when its B/A change "
+		   "exceeds %.2f%% (", SUMMARY_CI_LEVEL * 100, r->max_regression_pct);
+	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
+	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
+		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
+	md_cell(f, o->min_change_source ? o->min_change_source : "floor");
+	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than that "
+		   "threshold, the raw B change does too), when it lost bit-exactness, or when it is missing from "
+		   "the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
+		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
+		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
+		   "different variant in the two runs is judged on it alone (with the Mann-Whitney p of the raw "
+		   "samples), as its verdict says. Improvements never fail.\n\n", COMPARE_ALPHA);
+}
+
+static void print_tally(FILE *f, const struct gate_result *r)
+{
+	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness, %d missing), "
+		   "%d faster.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed, r->n_time_regressed,
+		r->n_lost_exact, r->n_missing, r->n_faster);
+	if (r->n_raw)
+		fprintf(f, "%d case%s judged on raw B times: the A arm differs between the runs, so normalising by "
+			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");
+}
+
+enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const struct results_run *run,
+			      const struct gate_options *o, const struct gate_result *r, struct ab_diag *d)
+{
+	char abs_col[64], us[32];
+	snprintf(abs_col, sizeof abs_col, "change in us (floor %s)", md_us(r->min_change_ns, us, sizeof us));
+	const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
+				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col, "p",
+				     "bit-exact", "verdict" };
+	print_headline(f, base, run, o, r);
+	print_rule(f, o, r);
+	md_table_head(f, 10, cols, "lrrrrrrrll");
+	for (int i = 0; i < r->n_cases; i++)
+		print_row(f, &r->cases[i], r);
+	print_tally(f, r);
+	if (ferror(f))
+		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
+	return AB_OK;
+}
+
+enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)
+{
+	for (int i = 0; i < r->n_cases; i++)
+		if (r->cases[i].verdict == GATE_REGRESSED)
+			fprintf(f, "%s\n", r->cases[i].name);
+	if (ferror(f))
+		return ab_fail(d, AB_ERR_IO, "cannot write the failing cases");
+	return AB_OK;
+}

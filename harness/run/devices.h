@@ -1,0 +1,59 @@
+/*
+ * devices.h - `abbench run --devices all|LIST`: one worker per device on
+ * this host, each a shard of the scenario pinned to its device, merged
+ * into one run set at the end.
+ *
+ * Worker i of n is abbench itself (/proc/self/exe) started as
+ *
+ *   abbench run SCENARIO --backend B --device D_i --shard i/n --run-set ID
+ *               --db DIR/worker-D_i.db --no-progress [--quick] [--no-cupti] [--no-wait] [--label L]
+ *               [--only CASE]
+ *
+ * with its standard output and error in DIR/worker-D_i.log, DIR a fresh
+ * directory beside the database (DB.workers.XXXXXX). Each worker writes
+ * its own SQLite file, so no two processes contend for one write lock
+ * during the hours a large scenario takes. The parent prints a line per
+ * device when its worker starts and when it ends. When all have ended,
+ * every worker file is merged into the database (store/merge.h; failed
+ * runs are kept, as a plain run's would be) and DIR is removed.
+ *
+ * A worker that fails fails the command with its own message; its shard
+ * then has no 'ok' run, so the run set is incomplete and `set:ID` refuses
+ * to read it: there is no 'ok' run set.
+ */
+#ifndef AB_DEVICES_H
+#define AB_DEVICES_H
+
+#include <stdbool.h>
+
+#include "common/diag.h"
+
+#define DEVICES_MAX 64
+
+/* Parses "all" (devices 0..count_all-1) or a comma-separated list of
+ * distinct device indexes ("0,2,3") into dev[0..*n). AB_ERR_USAGE on bad
+ * text, AB_ERR_USAGE when "all" finds no device. */
+enum ab_rc devices_parse(const char *text, int count_all, int *dev, int *n, struct ab_diag *d);
+
+struct devices_job {
+	const char *scenario_path;
+	const char *db_path;
+	const char *backend;  /* the backend every worker uses ("cpu", "cuda") */
+	const char *run_set;
+	const char *label;    /* NULL: none */
+	const char *only;     /* NULL, or the one case (--only) */
+	bool quick, no_cupti, no_wait;
+	int n;                /* workers */
+	const int *device;    /* their device indexes */
+};
+
+/* Runs the workers and merges their files into j->db_path. AB_OK when
+ * every worker stored an 'ok' run and the merge succeeded; otherwise the
+ * first failed worker's message, with AB_ERR_DATA when it exited 2 and
+ * AB_ERR_BACKEND when it exited otherwise. */
+enum ab_rc devices_run(const struct devices_job *j, struct ab_diag *d);
+
+/* A run set id for a --devices run given none: "devices-YYYYMMDDTHHMMSSZ-PID". */
+void devices_default_set_id(char *buf, size_t len);
+
+#endif

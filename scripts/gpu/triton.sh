@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The Triton stage of a GPU session (issue 10 item 3), on the GPU machine,
+# with build/abbench made elsewhere (this script builds nothing):
+#   1. scripts/triton/export.py: compiles the Triton kernels of
+#      scripts/triton/, checks their bytes against PyTorch's eager chain and
+#      their driver-API launch against Triton's, exports NAME.cubin +
+#      NAME.json to triton-out/ (where scenarios/triton_glm/*.ini look);
+#   2. abbench runs every scenarios/triton_glm/NAME.ini (the Triton kernel
+#      as arm b against eager) and, for the comparison, glm_1024.ini's
+#      img_ln_modulate and qk_layernorm cases (the CUDA fused arm as b);
+#   3. a table last: case, slot, arm, median and CUPTI kernel time, whether
+#      the slot's outputs are byte-equal to A1's, how many elements differ,
+#      and the CUPTI kernel names.
+# Usage: scripts/gpu/triton.sh        Results: $OUT (or ./gpu-out) gets
+# triton.db and triton-logs.tar.gz (logs, export table, manifest, show
+# outputs). Exit status: 0 when every step ran and every kernel that claims
+# exactness was byte-equal in export.py; 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+RESULTS=${OUT:-$PWD/gpu-out}
+mkdir -p "$RESULTS"
+TMP=${TMPDIR:-/tmp}/abbench-triton
+rm -rf "$TMP" && mkdir -p "$TMP/logs"
+LOGS="$TMP/logs"
+AB=build/abbench
+DB="$RESULTS/triton.db"
+rm -f "$DB"
+export PYTHONUNBUFFERED=1
+export LD_LIBRARY_PATH=$PWD/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+status=0
+step() { echo; echo "=== $* ==="; }
+
+step device
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
+"$AB" --version || { echo "abbench does not start here"; exit 1; }
+
+step export
+if ! python3 scripts/triton/export.py --out triton-out 2>&1 | tee "$LOGS/export.log"; then
+	echo "triton.sh: export.py reported failures (see export.log)"
+	status=1
+fi
+cp triton-out/manifest.json "$LOGS/" 2>/dev/null
+
+for scn in scenarios/triton_glm/*.ini; do
+	name=$(basename "$scn" .ini)
+	step "$name"
+	if [ ! -f "triton-out/$name.json" ]; then
+		echo "triton.sh: no triton-out/$name.json (export failed?); skipped"
+		status=1
+		continue
+	fi
+	if "$AB" run "$scn" --backend cuda --db "$DB" --label "triton-$name" --no-progress 2>&1 |
+		tee "$LOGS/run_$name.log"; then
+		"$AB" show "triton-$name" --db "$DB" | tee "$LOGS/show_$name.txt"
+	else
+		echo "triton.sh: abbench run $scn failed"
+		status=1
+	fi
+done
+
+for c in img_ln_modulate qk_layernorm; do
+	step "cuda fused: glm_1024 $c"
+	if "$AB" run scenarios/glm_1024.ini --backend cuda --db "$DB" --only "$c" --label "fused-$c" --no-progress \
+		>"$LOGS/run_fused_$c.log" 2>&1; then
+		"$AB" show "fused-$c" --db "$DB" >"$LOGS/show_fused_$c.txt"
+	else
+		echo "triton.sh: glm_1024 --only $c failed"
+		status=1
+	fi
+done
+
+step table
+python3 - "$DB" <<'PY' | tee "$LOGS/table.txt"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+q = """
+SELECT r.label, c.name, s.label, s.variant, s.median_ns, s.kernel_median_ns,
+       (SELECT MIN(o.bit_exact) FROM outputs o WHERE o.slot_id = s.id),
+       (SELECT SUM(o.mismatches) FROM outputs o WHERE o.slot_id = s.id),
+       (SELECT SUM(o.bytes) / 2 FROM outputs o WHERE o.slot_id = s.id),
+       (SELECT GROUP_CONCAT(k.name, ' + ') FROM kernel_times k WHERE k.slot_id = s.id)
+FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id
+WHERE r.status = 'ok' ORDER BY r.id, c.ordinal, s.position"""
+print(f"{'run':<32} {'case':<18} {'slot':<4} {'arm':<24} {'median us':>9} {'kernel us':>9} "
+      f"{'byte-equal':>10} {'differing':>18}  CUPTI kernels")
+us = lambda v: f"{v / 1000:.2f}" if v is not None else "-"
+for run, case, slot, arm, med, kmed, exact, mism, n, kernels in db.execute(q):
+    eq = "-" if exact is None else "yes" if exact else "NO"
+    diff = "-" if mism is None else f"{mism}/{n}"
+    print(f"{run:<32} {case:<18} {slot:<4} {arm:<24} {us(med):>9} {us(kmed):>9} {eq:>10} {diff:>18}  "
+          f"{(kernels or '-')[:160]}")
+PY
+
+tar czf "$RESULTS/triton-logs.tar.gz" -C "$TMP" logs -C "$PWD" triton-out
+echo
+echo "triton.sh: results in $RESULTS (triton.db, triton-logs.tar.gz); status $status"
+exit $status

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The layer rule of docs/ARCHITECTURE.md, read from the #include lines
+# (tests/tools/layer_check.py): common < store | backend < config < run <
+# analysis < print < cli; a file includes only its own layer or layers
+# below; store and backend do not include each other; backend/cuda/ is
+# private to the CUDA backend; kernels/ sits at the bottom and never
+# includes harness/; harness/ spells includes from the include roots.
+# Then the checker is shown to catch each kind of violation, planted in a
+# copy of the tree.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 0 "the tree keeps the layer rule" python3 tests/tools/layer_check.py .
+check "it read the includes ($(tail -1 "$T/out"))" grep -Eq '^[1-9][0-9]+ includes checked, 0 violations$' "$T/out"
+if [ -s "$T/out" ] && [ "$(wc -l <"$T/out")" -gt 1 ]; then sed 's/^/    /' "$T/out" | head -20; fi
+
+# plant FILE LINE DESCRIPTION: a copy of the tree with LINE appended to FILE
+# must fail the check, naming FILE.
+plant() {
+	local file=$1 line=$2 desc=$3
+	rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
+	printf '%s\n' "$line" >>"$T/tree/$file"
+	expect_exit 1 "caught: $desc" python3 tests/tools/layer_check.py "$T/tree"
+	check "  the message names $file" grep -q "^$file:" "$T/out"
+}
+plant harness/analysis/summary.c '#include "print/md.h"' "analysis includes print (upward)"
+plant harness/store/store.c '#include "backend/backend.h"' "store includes backend (siblings)"
+plant harness/backend/backend.c '#include "store/store.h"' "backend includes store (siblings)"
+plant harness/backend/backend.h '#include "config/scenario.h"' "backend includes config (upward)"
+plant harness/run/runner.c '#include "backend/cuda/cupti.h"' "run includes backend/cuda (private)"
+plant harness/common/diag.c '#include "cli/cli.h"' "common includes cli"
+plant kernels/site.h '#include "common/diag.h"' "kernels includes harness by root"
+plant kernels/site.c '#include "../harness/common/diag.h"' "kernels includes harness by a relative path"
+plant harness/print/show.c '#include "../analysis/summary.h"' "a relative include in harness"
+plant harness/cli/cmd_show.c '#include "cli.h"' "a bare include of its own folder in harness"
+
+rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
+mkdir "$T/tree/harness/newlayer" && echo 'int x;' >"$T/tree/harness/newlayer/x.c"
+expect_exit 1 "caught: a source file in a folder that is not a layer" python3 tests/tools/layer_check.py "$T/tree"
+check "  the message says where to give it a place" grep -q '^harness/newlayer/x.c: not in a known layer folder' "$T/out"
+
+rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
+printf '#include "common/diag.h"\n#include "store/store.h"\n#include "kernels/site.h"\n' >>"$T/tree/harness/run/stopping.c"
+expect_exit 0 "allowed: run includes common, store and kernels" python3 tests/tools/layer_check.py "$T/tree"
+finish

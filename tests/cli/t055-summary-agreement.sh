@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# show, report and the CSV export print the same figures for the same run:
+# per case the pooled A and B medians (p10, p90, sample counts), the speedup
+# with its 95% interval, the A drift and the exactness verdict
+# (tests/tools/summary_agree.py parses all three). Three runs: smoke on the
+# fake timer; a real-timer --quick run of it (drift not zero, intervals of
+# real noise); the twopass scenario, whose B arm is not byte-equal. Before
+# the summary layer, show bootstrapped with its own seed and printed
+# ln_modulate_short's interval as [3.991, 4.009] where report printed
+# [3.991, 4.010]: the first run's checks catch that.
+. "$(dirname "$0")/lib.sh"
+export ABBENCH_DB="$T/s.db"
+
+expect_exit 0 "fake-timer smoke run" env ABBENCH_FAKE_TIMER=1 "$AB" run scenarios/smoke.ini --backend cpu --label fake --no-progress
+expect_exit 0 "real-timer smoke run" "$AB" run scenarios/smoke.ini --backend cpu --quick --label real --no-progress
+expect_exit 0 "twopass run (B not byte-equal)" "$AB" run tests/scenarios/twopass_smoke.ini --backend cpu --quick --label twopass --no-progress
+
+for run in fake real twopass; do
+	"$AB" show "$run" >"$T/$run.show" || fail "show $run"
+	"$AB" report "$run" --out "$T/$run-report" --no-plots >/dev/null 2>&1 || fail "report $run"
+	"$AB" export "$run" --csv "$T/$run.csv" || fail "export $run"
+	if python3 tests/tools/summary_agree.py "$T/$run.show" "$T/$run-report/report.md" "$T/$run.csv" >"$T/$run.agree"; then
+		ok "$run: show, report and export agree ($(grep -c '^ok' "$T/$run.agree") checks)"
+	else
+		fail "$run: show, report and export disagree"
+		grep '^not ok' "$T/$run.agree" | sed 's/^/    /'
+	fi
+done
+
+# The checker itself fails on a disagreement: one interval bound changed in show.
+sed -E '0,/speedup ([0-9.]+)x \[([0-9.]+), /s//speedup \1x [9\2, /' "$T/fake.show" >"$T/bad.show"
+check "the checker catches a changed interval bound" \
+	bash -c "! python3 tests/tools/summary_agree.py '$T/bad.show' '$T/fake-report/report.md' '$T/fake.csv' >/dev/null"
+check "the twopass run has a case that is not bit-exact" grep -q '^ok - .*exactness (False)' "$T/twopass.agree"
+check "the real-timer run has a drift above 0" grep -Eq "^ok - .*show's drift (0\.0[1-9]|0\.[1-9]|[1-9])" "$T/real.agree"
+finish

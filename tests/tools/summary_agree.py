@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""summary_agree.py SHOW.txt REPORT.md EXPORT.csv
+
+Parses what `abbench show`, `abbench report` and `abbench export --csv`
+printed for one run and checks, case by case, that they print the same
+figures: the pooled A and B medians (with p10, p90 and sample counts), the
+speedup and its 95% interval, the A drift and the case's exactness.
+
+The CSV carries full precision (shortest round-trip reals), so each figure
+is taken from it and formatted the way each printer formats it (show:
+fmt_ns and %.3f; report: md_us = %.3f us, %.2f%%); the printed string must
+match exactly. The speedup and drift strings of show and report are also
+compared with each other directly. Prints TAP-like "ok - ..." lines and
+exits 1 when any check fails.
+"""
+import csv
+import math
+import re
+import sys
+
+failures = 0
+
+
+def check(desc, cond, detail=""):
+    global failures
+    if cond:
+        print(f"ok - {desc}")
+    else:
+        failures += 1
+        print(f"not ok - {desc}{': ' + detail if detail else ''}")
+
+
+def fmt_ns(ns):
+    """show.c's fmt_ns."""
+    if math.isnan(ns):
+        return "n/a"
+    a = abs(ns)
+    if a < 1e3:
+        return "%.0f ns" % ns
+    if a < 1e6:
+        return "%.2f us" % (ns / 1e3)
+    if a < 1e9:
+        return "%.3f ms" % (ns / 1e6)
+    return "%.3f s" % (ns / 1e9)
+
+
+def real(s):
+    return float(s) if s != "" else math.nan
+
+
+SHOW_CASE = re.compile(r"^case (\S+)  site ")
+SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(\S+), (\S+)\] 95% CI "
+                       r"\(n=(\d+)/(\d+)\)(?:, drift A (\S+)%)?$")
+SHOW_EXACT = re.compile(r"^  b byte-equal to a: (yes|NO)(.*)$")
+
+
+def parse_show(path):
+    cases, name = {}, None
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = SHOW_CASE.match(line)
+        if m:
+            name = m.group(1)
+            cases[name] = {}
+            continue
+        m = SHOW_FIGS.match(line)
+        if m and name:
+            cases[name].update(a=m.group(1), b=m.group(2), speedup=m.group(3, 4, 5),
+                               n=(int(m.group(6)), int(m.group(7))), drift=m.group(8))
+            continue
+        m = SHOW_EXACT.match(line)
+        if m and name:
+            cases[name]["exact"] = m.group(1) == "yes" and "warning" not in m.group(2)
+    return cases
+
+
+def cells(row):
+    """The cells of a markdown table row ('\\|' is an escaped bar)."""
+    parts = re.split(r"(?<!\\)\|", row.strip())
+    return [p.strip() for p in parts[1:-1]]
+
+
+def parse_report(path):
+    cases, section = {}, None
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("## "):
+            section = line[3:]
+            continue
+        if not line.startswith("| `"):
+            continue
+        c = cells(line)
+        name = c[0].strip("`").replace("\\|", "|")
+        if section == "Summary":
+            m = re.match(r"^\*\*(\S+)x\*\* \[(\S+), (\S+)\]$", c[4])
+            cases.setdefault(name, {}).update(a=c[2], b=c[3], speedup=m.groups() if m else None,
+                                              exact=c[5])
+        elif section == "A/B/A brackets":
+            cases.setdefault(name, {})["drift"] = c[-2]
+    return cases
+
+
+def parse_csv(path):
+    cases = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            cases.setdefault(row["case"], {}).setdefault(row["arm"], row)
+    return cases
+
+
+def spread(row):
+    """md_spread: "38.500 [37.912, 39.104] n=30" from the CSV's arm columns."""
+    med, p10, p90 = (real(row[k]) / 1e3 for k in ("arm_median_ns", "arm_p10_ns", "arm_p90_ns"))
+    return "%.3f [%.3f, %.3f] n=%s" % (med, p10, p90, row["arm_samples"])
+
+
+def main():
+    show, report, export = parse_show(sys.argv[1]), parse_report(sys.argv[2]), parse_csv(sys.argv[3])
+    check("the three outputs name the same cases", set(show) == set(report) == set(export),
+          f"show {sorted(show)}, report {sorted(report)}, csv {sorted(export)}")
+    for name in sorted(set(show) & set(report) & set(export)):
+        s, r, a, b = show[name], report[name], export[name]["a"], export[name]["b"]
+        for arm, row in (("a", a), ("b", b)):
+            want = fmt_ns(real(row["arm_median_ns"]))
+            check(f"{name}: show's {arm} median is the csv's ({want})", s[arm] == want, s[arm])
+            want = spread(row)
+            check(f"{name}: report's {arm} cell is the csv's ({want})", r[arm] == want, r[arm])
+        n = (int(a["arm_samples"]), int(b["arm_samples"]))
+        check(f"{name}: show's n={s['n'][0]}/{s['n'][1]} is the csv's", s["n"] == n, str(n))
+        want = tuple("%.3f" % real(a[k]) for k in ("speedup", "speedup_low", "speedup_high"))
+        check(f"{name}: show's speedup {s['speedup']} is the csv's", s["speedup"] == want, str(want))
+        check(f"{name}: report's speedup {r['speedup']} is the csv's", r["speedup"] == want, str(want))
+        check(f"{name}: show and report print the same speedup and interval", s["speedup"] == r["speedup"])
+        drift = real(a["drift"])
+        want = None if math.isnan(drift) else "%.2f" % (100 * drift)
+        check(f"{name}: show's drift {s['drift']}% is the csv's", s["drift"] == want, str(want))
+        want_r = "n/a" if want is None else want + "%"
+        check(f"{name}: report's drift {r['drift']} is the csv's", r["drift"] == want_r, want_r)
+        exact = a["case_bit_exact"] == "1"
+        check(f"{name}: show's exactness ({s['exact']}) is the csv's", s["exact"] == exact)
+        check(f"{name}: report's bit-exact '{r['exact']}' is the csv's",
+              r["exact"] == ("yes" if exact else "**no**"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

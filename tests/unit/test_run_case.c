@@ -1,0 +1,269 @@
+/*
+ * test_run_case.c - one case measured on the CPU backend with the fake timer
+ * (ABBENCH_FAKE_TIMER=1), from a scenario held in memory: the slots in
+ * bracket order with their labels, arms and variants; the stopping rule's
+ * reasons (max_samples, target_noise, max_time); the outputs hashed, byte
+ * compared with the first A slot and checked against the float64
+ * reference (md5 equal in every slot when both arms are byte-equal, B
+ * flagged when they are not); the slot figures from the samples; the same
+ * samples and md5s on a second run; and the error of an unknown variant.
+ *
+ * Fake-timer numbers (backend_cpu.c): a step of a case of E activation
+ * elements costs (2000 + 0.5 E) ns +-0.5%, steps back to back, so a slot's
+ * kernel sums equal its wall times and its kernel median its median.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "backend/backend.h"
+#include "config/scenario.h"
+#include "run/run_case.h"
+
+static const char *const SCN = "[scenario]\n"
+			       "name = rc\n"
+			       "backend = cpu\n"
+			       "bracket = ABABA\n"
+			       "seed = 3\n"
+			       "warmup = 2\n"
+			       "min_samples = 3\n"
+			       "max_samples = 7\n"
+			       "min_time_ms = 0.001\n"
+			       "max_time_ms = 60000\n"
+			       "target_noise = 0.0000001\n"
+			       "[arms]\n"
+			       "a = eager\n"
+			       "b = fused\n"
+			       "[case ln]\n"
+			       "site = ln_modulate\n"
+			       "shape = 1x16x256\n"
+			       "count = 2\n"
+			       "[case qk]\n"
+			       "site = qk_layernorm\n"
+			       "shape = 1x8x4x128\n"
+			       "[case far]\n"
+			       "site = ln_modulate\n"
+			       "shape = 1x64x1024\n"
+			       "input_mean = 1000\n"
+			       "input_std = 8\n";
+
+struct fixture {
+	struct scenario *s;
+	struct backend *b;
+	struct run_case_env env;
+	struct results_case out;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct bk_options o = { .l2_flush = true, .launch_gaps = BACKEND_GAPS_INCLUDE };
+	struct ab_diag d;
+	setenv("ABBENCH_FAKE_TIMER", "1", 1);
+	if (!f || scenario_parse_text("rc.ini", SCN, &f->s, &d) != AB_OK) {
+		fprintf(stderr, "setup: %s\n", d.msg);
+		return -1;
+	}
+	if (backend_cpu.open(&f->b, &o, &d) != AB_OK)
+		return -1;
+	f->env = (struct run_case_env){ .scn = f->s, .ops = &backend_cpu, .bk = f->b, .sampling = f->s->sampling,
+					.n_cases = f->s->n_cases };
+	*state = f;
+	return 0;
+}
+
+static void case_release(struct results_case *c)
+{
+	for (int i = 0; i < c->n_slots; i++)
+		results_slot_release(&c->slots[i]);
+	free(c->slots);
+	memset(c, 0, sizeof *c);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	case_release(&f->out);
+	backend_cpu.close(f->b);
+	scenario_free(f->s);
+	free(f);
+	unsetenv("ABBENCH_FAKE_TIMER");
+	return 0;
+}
+
+/* Measures case i of the scenario into f->out. */
+static void run(struct fixture *f, int i)
+{
+	struct ab_diag d = { "" };
+	case_release(&f->out);
+	f->env.case_index = i;
+	enum ab_rc rc = run_case_run(&f->env, &f->s->cases[i], &f->out, &d);
+	if (rc != AB_OK)
+		fail_msg("run_case_run: %s", d.msg);
+}
+
+static void test_slots_in_bracket_order(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const labels[] = { "A1", "B1", "A2", "B2", "A3" };
+	run(f, 0);
+	const struct results_case *c = &f->out;
+	assert_string_equal(c->name, "ln");
+	assert_string_equal(c->site, "ln_modulate");
+	assert_string_equal(c->shape, "1x16x256");
+	assert_string_equal(c->dtype, "bf16");
+	assert_int_equal(c->count, 2);
+	assert_false(c->affine);
+	assert_non_null(strstr(c->input, "normal"));
+	assert_int_equal(c->n_slots, 5);
+	for (int i = 0; i < 5; i++) {
+		const struct results_slot *s = &c->slots[i];
+		assert_string_equal(s->label, labels[i]);
+		assert_int_equal(s->position, i);
+		assert_int_equal(s->arm, i % 2 ? 'b' : 'a');
+		assert_string_equal(s->variant, i % 2 ? "fused" : "eager");
+		assert_int_equal(s->warmup, 2);
+		assert_int_equal(s->n_discarded, 0);
+		assert_false(s->clocks_before.valid || s->clocks_after.valid);
+		assert_true(s->elapsed_s > 0);
+	}
+}
+
+/* The tiny target noise is never met: every slot stops at max_samples. */
+static void test_max_samples_and_slot_figures(void **state)
+{
+	struct fixture *f = *state;
+	run(f, 0);
+	const double step = 2000 + 0.5 * 4096;
+	for (int i = 0; i < f->out.n_slots; i++) {
+		const struct results_slot *s = &f->out.slots[i];
+		const struct site_variant *v = site_find_variant(site_find("ln_modulate"), s->variant);
+		double arm_ns = v->cpu->n_steps * step;
+		assert_int_equal(s->n_samples, 7);
+		assert_string_equal(s->stopping_reason, "max_samples");
+		assert_true(s->median_ns >= arm_ns * 0.995 && s->median_ns <= arm_ns * 1.005);
+		assert_true(s->min_ns <= s->p10_ns && s->p10_ns <= s->median_ns && s->median_ns <= s->p90_ns &&
+			    s->p90_ns <= s->max_ns);
+		assert_true(s->noise > 0 && s->noise < 0.005);
+		assert_true(s->kernel_median_ns == s->median_ns); /* back-to-back steps */
+		for (int k = 0; k < s->n_samples; k++)
+			assert_true(s->kernel_ns[k] == s->samples_ns[k]);
+		assert_true(s->n_kernels >= 1 && s->n_kernels <= v->cpu->n_steps);
+		assert_int_equal(s->kernel_records_bad, 0);
+	}
+}
+
+static void test_other_stop_reasons(void **state)
+{
+	struct fixture *f = *state;
+	f->env.sampling.target_noise = 0.5; /* met as soon as min_samples are in */
+	run(f, 0);
+	for (int i = 0; i < f->out.n_slots; i++) {
+		assert_string_equal(f->out.slots[i].stopping_reason, "target_noise");
+		assert_int_equal(f->out.slots[i].n_samples, 3);
+	}
+	f->env.sampling.target_noise = 1e-7;
+	f->env.sampling.max_samples = 1000;
+	f->env.sampling.max_time_ms = 1e-6; /* 1 ns of wall time: over after the first sample */
+	run(f, 0);
+	for (int i = 0; i < f->out.n_slots; i++) {
+		assert_string_equal(f->out.slots[i].stopping_reason, "max_time");
+		assert_int_equal(f->out.slots[i].n_samples, 1);
+	}
+}
+
+/* eager and fused are byte-equal: one md5 per output in every slot. */
+static void test_outputs_checked(void **state)
+{
+	struct fixture *f = *state;
+	run(f, 1);
+	const struct results_case *c = &f->out;
+	const struct results_slot *a1 = &c->slots[0];
+	assert_int_equal(a1->n_outputs, 2);
+	assert_string_equal(a1->outputs[0].tensor, "q_out");
+	assert_string_equal(a1->outputs[1].tensor, "k_out");
+	assert_string_not_equal(a1->outputs[0].md5, a1->outputs[1].md5);
+	assert_int_equal(a1->outputs[0].bytes, 8 * 4 * 128 * 2);
+	for (int i = 0; i < c->n_slots; i++)
+		for (int o = 0; o < 2; o++) {
+			const struct results_output *x = &c->slots[i].outputs[o];
+			assert_int_equal(strlen(x->md5), 32);
+			assert_string_equal(x->md5, a1->outputs[o].md5);
+			assert_true(x->bit_exact);
+			assert_int_equal(x->mismatches, 0);
+			assert_true(x->ref_ok);
+			assert_true(x->max_err_ratio <= 1);
+		}
+}
+
+/* The same scenario measured twice: the same samples and md5s. */
+static void test_deterministic(void **state)
+{
+	struct fixture *f = *state;
+	run(f, 0);
+	struct results_case first = f->out;
+	memset(&f->out, 0, sizeof f->out);
+	run(f, 0);
+	for (int i = 0; i < first.n_slots; i++) {
+		assert_int_equal(first.slots[i].n_samples, f->out.slots[i].n_samples);
+		assert_memory_equal(first.slots[i].samples_ns, f->out.slots[i].samples_ns,
+				    (size_t)first.slots[i].n_samples * sizeof(double));
+		assert_string_equal(first.slots[i].outputs[0].md5, f->out.slots[i].outputs[0].md5);
+	}
+	case_release(&first);
+}
+
+static void test_unknown_variant_fails(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_diag d = { "" };
+	snprintf(f->s->arm_b, sizeof f->s->arm_b, "nope");
+	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_INPUT);
+	assert_non_null(strstr(d.msg, "case 'ln'"));
+	assert_non_null(strstr(d.msg, "site 'ln_modulate' has no variant 'nope'"));
+	assert_string_equal(f->out.slots[0].label, "A1"); /* measured before B failed */
+	assert_true(f->out.slots[0].n_samples > 0);
+}
+
+/* A B arm that is not byte-equal by design: B flagged, the A slots not.
+ * Case "far" (rows around 1000, std 8, as tests/scenarios/twopass_smoke.ini)
+ * makes the two-pass statistics round differently from Welford's. */
+static void test_not_byte_equal(void **state)
+{
+	struct fixture *f = *state;
+	const struct site_variant *tp = site_find_variant(site_find("ln_modulate"), "twopass");
+	if (!tp || tp->byte_equal_expected || !tp->cpu)
+		skip();
+	snprintf(f->s->arm_b, sizeof f->s->arm_b, "twopass");
+	run(f, 2);
+	for (int i = 0; i < f->out.n_slots; i++) {
+		const struct results_output *x = &f->out.slots[i].outputs[0];
+		bool b = f->out.slots[i].arm == 'b';
+		assert_int_equal(x->bit_exact, !b);
+		assert_true(b ? x->mismatches > 0 : x->mismatches == 0);
+		assert_true(b == (strcmp(x->md5, f->out.slots[0].outputs[0].md5) != 0));
+		assert_true(x->ref_ok); /* different, and still within the reference's tolerance */
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_slots_in_bracket_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_samples_and_slot_figures, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_stop_reasons, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_outputs_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_variant_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_byte_equal, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,322 @@
+/*
+ * test_summary.c - the summary layer: known samples in, known figures out.
+ *
+ * The hand-built case "x" (ABA, count 3; the run has 2 forwards per step
+ * and 5 steps) has
+ *   A1 = 100 110 120 130 140, A2 = 150 160 170 180 190, B = 40 50 60 70 80
+ * so, by type-7 quantiles worked out by hand:
+ *   pooled A: 10 values 100..190; median (140 + 150) / 2 = 145, p10 at
+ *             h = 0.9: 109, p90 at h = 8.1: 181
+ *   B:        median 60, p10 at h = 0.4: 44, p90 at h = 3.6: 76
+ *   speedup   145 / 60; drift |170 - 120| / 120 = 5 / 12
+ *   per forward A 3 x 145 = 435, B 180, saving 255; per step x 2:
+ *   870, 360, 510; per image x 5: 4350, 1800, 2550; saving 510 / 870
+ * Intervals: constant samples give the point itself at both bounds; for
+ * "x" the bounds must be those of stats_speedup_ci at the summary's one set
+ * of constants (0.95, 2000 resamples, seed "abbe" = 0x61626265, the seed
+ * report, compare and gate always used), and bracket the point.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/summary.h"
+#include "common/stats.h"
+#include "fixtures.h"
+
+static const double A1[] = { 100, 110, 120, 130, 140 };
+static const double A2[] = { 150, 160, 170, 180, 190 };
+static const double B[] = { 40, 50, 60, 70, 80 };
+
+/* Replaces a slot's samples by x[0..n) and recomputes its stored figures. */
+static void set_samples(struct results_slot *s, const double *x, int n)
+{
+	free(s->samples_ns);
+	free(s->kernel_ns);
+	s->samples_ns = calloc((size_t)n + 1, sizeof *s->samples_ns);
+	s->kernel_ns = calloc((size_t)n + 1, sizeof *s->kernel_ns);
+	assert_non_null(s->samples_ns);
+	assert_non_null(s->kernel_ns);
+	memcpy(s->samples_ns, x, (size_t)n * sizeof *x);
+	s->n_samples = n;
+	fake_slot_stats(s);
+}
+
+/* Run 1 of scenario "s": case "x" as in the header, case "y" (count 1)
+ * with constant samples A = 300, B = 100. */
+static struct results_run *known_run(void)
+{
+	const struct fake_case fc[] = { { "x", 100, 50, 5, true }, { "y", 300, 100, 4, true } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 2);
+	struct results_case *x = &r->cases[0], *y = &r->cases[1];
+	set_samples(&x->slots[0], A1, 5);
+	set_samples(&x->slots[1], B, 5);
+	set_samples(&x->slots[2], A2, 5);
+	x->count = 3;
+	for (int s = 0; s < 3; s++) {
+		double v[4];
+		for (int i = 0; i < 4; i++)
+			v[i] = s == 1 ? 100 : 300;
+		set_samples(&y->slots[s], v, 4);
+	}
+	r->forwards_per_step = 2;
+	r->steps = 5;
+	return r;
+}
+
+static void near(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-9 * fmax(1, fabs(want))))
+		fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static void test_pooled_arms(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
+	const struct summary_case *x = &S->cases[0];
+	assert_int_equal(S->n_cases, 2);
+	assert_ptr_equal(x->c, &r->cases[0]);
+	assert_int_equal(x->a.arm, 'a');
+	assert_int_equal(x->a.n_slots, 2);
+	assert_int_equal(x->a.time.n, 10);
+	/* pooled in slot order: A1 then A2 */
+	for (int i = 0; i < 5; i++) {
+		assert_true(x->a.samples[i] == A1[i]);
+		assert_true(x->a.samples[5 + i] == A2[i]);
+	}
+	near(x->a.time.median_ns, 145);
+	near(x->a.time.p10_ns, 109);
+	near(x->a.time.p90_ns, 181);
+	assert_int_equal(x->b.time.n, 5);
+	near(x->b.time.median_ns, 60);
+	near(x->b.time.p10_ns, 44);
+	near(x->b.time.p90_ns, 76);
+	near(x->a.wall_ns, 1450);
+	assert_string_equal(x->a.variant, "eager");
+	assert_string_equal(x->b.variant, "fused");
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void test_speedup_and_interval(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
+	const struct summary_case *x = &S->cases[0], *y = &S->cases[1];
+	near(x->speedup.point, 145.0 / 60.0);
+	assert_true(x->speedup.low < x->speedup.point && x->speedup.point < x->speedup.high);
+	assert_true(SUMMARY_SEED == UINT64_C(0x61626265) && SUMMARY_RESAMPLES == 2000 && SUMMARY_CI_LEVEL == 0.95);
+	struct stats_interval want = stats_speedup_ci(x->a.samples, 10, B, 5, 0.95, 2000, UINT64_C(0x61626265));
+	assert_true(x->speedup.low == want.low && x->speedup.high == want.high);
+	/* constant samples: every resample gives 3 */
+	assert_true(y->speedup.point == 3 && y->speedup.low == 3 && y->speedup.high == 3);
+	fx_summary_free(S);
+
+	/* without intervals: the same point, no bounds */
+	S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	near(S->cases[0].speedup.point, 145.0 / 60.0);
+	assert_true(isnan(S->cases[0].speedup.low) && isnan(S->cases[0].speedup.high));
+	assert_int_equal(S->detail, SUMMARY_NO_INTERVALS);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void test_drift(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
+	near(S->cases[0].drift, 5.0 / 12.0);
+	assert_true(S->cases[1].drift == 0);
+	fx_summary_free(S);
+
+	/* one A slot: no drift */
+	r->cases[0].slots[2].arm = 'b';
+	S = fx_summary(r, SUMMARY_FULL);
+	assert_true(isnan(S->cases[0].drift));
+	assert_int_equal(S->cases[0].b.n_slots, 2);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void test_projection(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
+	const struct summary_case *x = &S->cases[0];
+	near(x->per_forward.a_ns, 435);
+	near(x->per_forward.b_ns, 180);
+	near(x->per_forward.saving_ns, 255);
+	near(x->per_step.a_ns, 870);
+	near(x->per_step.saving_ns, 510);
+	/* y: count 1, A 300, B 100: per step 600, 200, 400 */
+	near(S->per_forward.saving_ns, 255 + 200);
+	near(S->per_step.a_ns, 870 + 600);
+	near(S->per_step.b_ns, 360 + 200);
+	near(S->per_step.saving_ns, 510 + 400);
+	near(S->per_image.saving_ns, 5 * (510 + 400));
+	near(S->per_image.a_ns, 5 * (870 + 600));
+	near(S->saving_fraction, 910.0 / 1470.0);
+	assert_true(S->have_model);
+	fx_summary_free(S);
+
+	r->steps = 0;
+	S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	assert_false(S->have_model);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void test_exactness(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "ok", 100e3, 50e3, 5, true }, { "b_off", 100e3, 50e3, 5, false } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 2);
+	r->cases[0].slots[2].outputs[0].ref_ok = false;
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_case *ok = &S->cases[0], *off = &S->cases[1];
+	assert_int_equal(ok->n_outputs, 3);
+	assert_int_equal(ok->n_not_exact, 0);
+	assert_true(ok->b_byte_equal && ok->a_deterministic);
+	assert_false(ok->ref_ok);
+	assert_false(ok->slots[2].ref_ok);
+	assert_true(ok->slots[1].ref_ok);
+	assert_int_equal(off->n_not_exact, 1);
+	assert_false(off->b_byte_equal);
+	assert_true(off->a_deterministic && off->ref_ok);
+	assert_false(off->slots[1].bit_exact);
+	assert_int_equal(off->slots[1].mismatches, 17);
+	fx_summary_free(S);
+
+	/* an A slot that differs: the A arm is not deterministic */
+	r->cases[0].slots[2].outputs[0].bit_exact = false;
+	S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	assert_false(S->cases[0].a_deterministic);
+	assert_true(S->cases[0].b_byte_equal);
+	assert_int_equal(S->cases[0].n_not_exact, 1);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+/* Two outputs on one slot: md5s joined in tensor order, mismatches summed,
+ * the largest errors (a NAN ignored), verdicts over both. */
+static void test_slot_fold(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "qk", 100e3, 50e3, 5, true } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 1);
+	struct results_slot *b = &r->cases[0].slots[1];
+	b->n_outputs = 2;
+	b->outputs[1] = b->outputs[0];
+	snprintf(b->outputs[1].tensor, sizeof b->outputs[1].tensor, "k_out");
+	snprintf(b->outputs[1].md5, sizeof b->outputs[1].md5, "%s", "ffffffffffffffffffffffffffffffff");
+	b->outputs[0].max_abs_err = 0.25;
+	b->outputs[0].max_err_ratio = NAN;
+	b->outputs[1].max_abs_err = 0.5;
+	b->outputs[1].max_err_ratio = 0.75;
+	b->outputs[1].bit_exact = false;
+	b->outputs[1].mismatches = 4;
+	b->n_discarded = 2;
+	r->cases[0].slots[0].n_discarded = 1;
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_slot *sb = &S->cases[0].slots[1];
+	assert_ptr_equal(sb->slot, b);
+	assert_string_equal(sb->md5, "0123456789abcdef0123456789abcdef+ffffffffffffffffffffffffffffffff");
+	assert_int_equal(sb->mismatches, 4);
+	assert_true(sb->max_abs_err == 0.5 && sb->max_err_ratio == 0.75);
+	assert_false(sb->bit_exact);
+	assert_true(sb->ref_ok);
+	assert_int_equal(S->cases[0].n_outputs, 4);
+	assert_int_equal(S->n_discarded, 3);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void add_kernel(struct results_slot *s, const char *name, int64_t launches, double total, double lo, double hi)
+{
+	s->kernels = realloc(s->kernels, (size_t)(s->n_kernels + 1) * sizeof *s->kernels);
+	assert_non_null(s->kernels);
+	struct results_kernel *k = &s->kernels[s->n_kernels++];
+	memset(k, 0, sizeof *k);
+	snprintf(k->name, sizeof k->name, "%s", name);
+	snprintf(k->family, sizeof k->family, "other");
+	k->launches = launches;
+	k->total_ns = total;
+	k->min_ns = lo;
+	k->max_ns = hi;
+}
+
+static void test_kernels_merged(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100, 50, 5, true } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 1);
+	struct results_case *c = &r->cases[0];
+	add_kernel(&c->slots[0], "k1", 5, 10, 1, 3);
+	add_kernel(&c->slots[0], "k2", 5, 25, 4, 6);
+	add_kernel(&c->slots[2], "k1", 5, 20, 0.5, 4);
+	add_kernel(&c->slots[1], "fused", 5, 40, 7, 9);
+	c->slots[2].kernel_records_bad = 2;
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_arm *a = &S->cases[0].a, *b = &S->cases[0].b;
+	assert_int_equal(a->n_kernels, 2);
+	assert_string_equal(a->kernels[0].name, "k1"); /* largest total first */
+	assert_true(a->kernels[0].total_ns == 30 && a->kernels[0].launches == 10);
+	assert_true(a->kernels[0].min_ns == 0.5 && a->kernels[0].max_ns == 4);
+	assert_string_equal(a->kernels[1].name, "k2");
+	assert_true(a->kernel_ns == 55);
+	assert_int_equal(a->kernel_records_bad, 2);
+	assert_int_equal(b->n_kernels, 1);
+	assert_true(b->kernel_ns == 40);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+static void test_missing_arm_and_variants(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100, 50, 5, true } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 1);
+	struct results_case *c = &r->cases[0];
+	results_slot_release(&c->slots[1]); /* B kept no samples */
+	snprintf(c->slots[2].variant, sizeof c->slots[2].variant, "other");
+	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
+	const struct summary_case *x = &S->cases[0];
+	assert_int_equal(x->b.time.n, 0);
+	assert_null(x->b.samples);
+	assert_true(isnan(x->b.time.median_ns) && isnan(x->b.time.p10_ns));
+	assert_true(isnan(x->speedup.point) && isnan(x->speedup.low));
+	assert_string_equal(x->a.variant, ""); /* eager and other */
+	assert_string_equal(x->b.variant, "fused");
+	assert_ptr_equal(summary_find(S, "x"), x);
+	assert_null(summary_find(S, "nope"));
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pooled_arms),
+		cmocka_unit_test(test_speedup_and_interval),
+		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_projection),
+		cmocka_unit_test(test_exactness),
+		cmocka_unit_test(test_slot_fold),
+		cmocka_unit_test(test_kernels_merged),
+		cmocka_unit_test(test_missing_arm_and_variants),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
