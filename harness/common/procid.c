@@ -66,7 +66,7 @@ void procid_of(int64_t pid, char *buf, size_t len)
 
 enum procid_state procid_state(const char *host, int64_t pid, const char *identity)
 {
-	char me[256], prefix[PROCID_MAX], now[PROCID_MAX], state;
+	char me[256], prefix[PROCID_MAX], now[PROCID_MAX + 24], state;
 	unsigned long long ticks;
 	procid_host(me, sizeof me);
 	if (pid <= 0 || !identity[0] || strcmp(host, me) != 0 || !self_prefix(prefix, sizeof prefix))
