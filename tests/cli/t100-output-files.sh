@@ -15,6 +15,18 @@ expect_exit 0 "a smoke run" "$AB" run "$OLDPWD/scenarios/smoke.ini" --backend cp
 # -shm file (which a 1 KiB file-size limit would refuse).
 sqlite3 "$db" "PRAGMA journal_mode=DELETE" >/dev/null
 
+# reader_done PID: the FIFO's reader ends within 5 s once the writer is
+# done; one still blocked means nothing was written through (it is killed).
+reader_done() {
+	for _ in $(seq 50); do
+		kill -0 "$1" 2>/dev/null || { wait "$1"; return 0; }
+		sleep 0.1
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 1
+}
+
 # through_fifo NAME DESCRIPTION command... : runs the command with a reader
 # on the FIFO NAME; checks exit 0, the FIFO kept, what the reader got.
 through_fifo() {
@@ -24,7 +36,7 @@ through_fifo() {
 	cat "$fifo" >"$fifo.got" &
 	local reader=$!
 	expect_exit 0 "$desc" "$@"
-	wait "$reader"
+	check "$desc: the reader saw the end of the output" reader_done "$reader"
 	check "$desc: the FIFO is still a FIFO" test -p "$fifo"
 	check "$desc: the reader got the output" test -s "$fifo.got"
 }
@@ -37,8 +49,9 @@ check "the verdict came through" grep -qi 'gate' gate.fifo.got
 # --failing-cases of a passing gate is empty: check the node only.
 rm -f fail.fifo && mkfifo fail.fifo
 cat fail.fifo >fail.got &
+reader=$!
 expect_exit 0 "gate --failing-cases into a FIFO" "$AB" gate 1 --baseline 1 --db "$db" --out gate.md --failing-cases fail.fifo
-wait $!
+check "the --failing-cases reader saw the end" reader_done "$reader"
 check "--failing-cases FIFO kept" test -p fail.fifo
 mkdir -p rep
 through_fifo rep/report.md "report whose report.md is a FIFO" "$AB" report 1 --db "$db" --out rep --no-plots
