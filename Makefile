@@ -1,7 +1,8 @@
 # abbench - build, test and run.
 #
 #   make            build/abbench (CUDA backend included when nvcc is found)
-#   make run        deps + build + the GLM-Image scenario + its summary
+#   make run        deps + build + the GLM-Image scenario + its summary (on a
+#                   CPU without a GPU: the same sites at CPU-sized shapes)
 #   make test       deps + build + unit and CLI tests
 #   make deps       install missing Debian packages (root) or print the command
 #   make sanitize   the unit and CLI tests under ASan + UBSan
@@ -15,7 +16,8 @@ CC       ?= cc
 CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 BUILD    ?= build
-SCENARIO ?= scenarios/glm_1024.ini
+# Empty: glm_1024.ini when a CUDA device answers, else glm_cpu.ini (scripts/make_run.sh).
+SCENARIO ?=
 
 ifeq ($(V),1)
 Q :=
@@ -25,15 +27,19 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
-# Include roots: harness/ (its layers: "store/store.h") and the top level
-# ("kernels/site.h"); no relative includes.
-INCLUDES := -Iharness -I.
+# Include roots: harness/ (its layers: "store/store.h"), the top level
+# ("kernels/common/site.h") and include/ (the public plugin ABI:
+# "abbench/plugin.h"); no relative includes.
+INCLUDES := -Iharness -I. -Iinclude
 CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXTRA_CFLAGS)
 # The CPU kernels spell every fused multiply-add out with fmaf(): the
-# compiler must not contract anything on its own. KCC and KOPT compile
-# kernels/ (the fuzz build keeps gcc for them: clang 14 mishandles their
-# target_clones, and a parser's fuzzing needs no instrumented kernel).
-KFLAGS   := -ffp-contract=off
+# compiler must not contract anything on its own. Their loops are written
+# to vectorize (across the LayerNorm block's threads, or along a row);
+# vectorizing changes no result (no reassociation without -ffast-math).
+# KCC and KOPT compile kernels/ (the fuzz build keeps gcc for them: clang
+# 14 mishandles their target_clones, and a parser's fuzzing needs no
+# instrumented kernel).
+KFLAGS   := -ffp-contract=off -ftree-vectorize -fvect-cost-model=dynamic
 KCC      ?= $(CC)
 KOPT     ?= $(OPT)
 LDFLAGS  := $(EXTRA_LDFLAGS)
@@ -51,16 +57,17 @@ $(shell mkdir -p $(BUILD)/gen && printf '#include "common/version.h"\nconst char
 	'$(GIT_COMMIT)$(GIT_DIRTY)' >$(BUILD_INFO).tmp && (cmp -s $(BUILD_INFO).tmp $(BUILD_INFO) || mv $(BUILD_INFO).tmp $(BUILD_INFO)); rm -f $(BUILD_INFO).tmp)
 
 # The layers of harness/ (docs/ARCHITECTURE.md); backend/cuda only with nvcc.
-HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config run analysis print cli)))
+HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config arms run analysis print cli)))
 HARNESS_SRC := $(filter-out harness/cli/main.c,$(HARNESS_SRC))
-KERNEL_SRC  := $(wildcard kernels/*.c kernels/cpu/*.c)
+# kernels/: the registry, common/ primitives and one folder per site.
+KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
 CUDA_SRC    :=
 
 ifneq ($(NVCC),)
 HAVE_CUDA := 1
 CFLAGS  += -DAB_HAVE_CUDA=1 -I$(CUDA_HOME)/include
 HARNESS_SRC += $(wildcard harness/backend/cuda/*.c)
-CUDA_SRC    := $(wildcard kernels/cuda/*.cu)
+CUDA_SRC    := $(wildcard kernels/*/*.cu harness/backend/cuda/*.cu)
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings \
 	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -DAB_HAVE_CUDA=1 $(EXTRA_NVCCFLAGS)
 # CUDA runtime linked statically; the driver (libcuda), CUPTI and NVML are
@@ -71,7 +78,9 @@ HAVE_CUDA := 0
 CFLAGS  += -DAB_HAVE_CUDA=0
 endif
 
-# The standalone GPU self-test (tests/gpu): fused vs eager bytes on the device.
+# The standalone GPU self-test (tests/gpu): every shipped fused variant's
+# bytes against the eager arm's on the device, linked with the very kernel
+# objects abbench is built from (nothing is compiled twice).
 # The GPU machine has no cmocka: scripts/gpu_check.sh puts build/gpu/lib on
 # LD_LIBRARY_PATH to run the backend's unit tests there.
 CMOCKA_SO := $(firstword $(wildcard /usr/lib/*/libcmocka.so.0))
@@ -84,8 +93,24 @@ BIN      := $(BUILD)/abbench
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# Plugins (include/abbench/plugin.h): the examples and the faulty ones the
+# tests load. Each is NAME.c, plus NAME_cuda.cu when nvcc is found.
+PLUGIN_SRC := examples/plugin/rga_plugin examples/plugin/fault_plugin tests/plugins/abi_mismatch tests/plugins/no_entry
+plugin_lib  = $(BUILD)/$(dir $(1))lib$(notdir $(1)).so
+plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$(BUILD)/$(1)_cuda.pic.cu.o)
+PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))
+PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD -MP -DPLUGIN_HAVE_CUDA=$(HAVE_CUDA)
+# Example kernels for cubin arms (examples/cubin): for sm_90 (the H200),
+# as PTX, as a fatbin (sm_80 + sm_90), and for sm_80 alone (a binary for
+# another GPU, refused by name).
+# ln_tritonlike is ln_twopass shaped as Triton compiles kernels, with a
+# metadata .json beside it as Triton's cache has.
+CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
+	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
+	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
+
 .PHONY: all run test check unit cli deps clean sanitize fuzz fuzz-build ptxas-report
-all: $(BIN) $(GPU_TESTS)
+all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
@@ -100,7 +125,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $<")
-	$(Q)$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -113,16 +138,66 @@ $(BIN): $(BUILD)/harness/cli/main.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/%.pic.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.pic.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Xcompiler -ffp-contract=off -Iinclude -MMD -MP -c $< -o $@
+
+$(foreach p,$(PLUGIN_SRC),$(eval $(call plugin_lib,$(p)): $(call plugin_objs,$(p))))
+$(PLUGINS):
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(if $(filter %.cu.o,$^),$(NVCC) -shared -o $@ $^,$(CC) -shared -o $@ $^)
+
+$(BUILD)/examples/cubin/%_sm80.cubin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_80 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/ln_tritonlike.cubin: examples/cubin/ln_twopass.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -DLN_TRITON_STYLE -o $@ $<
+
+$(BUILD)/examples/cubin/%.json: examples/cubin/%.json
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+$(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/%.fatbin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -O3 -o $@ $<
+
+$(BUILD)/examples/cubin/%.ptx: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -ptx -arch=sm_90 -O3 -o $@ $<
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
-$(BUILD)/gpu/test_cuda_kernels: tests/gpu/test_cuda_kernels.cu $(CUDA_SRC) $(wildcard kernels/cuda/*.cuh kernels/cuda/*.h)
+KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(patsubst %.cu,$(BUILD)/%.cu.o,$(filter kernels/%,$(CUDA_SRC)))
+
+$(BUILD)/gpu/test_cuda_kernels.o: tests/gpu/test_cuda_kernels.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $<")
-	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler -ffp-contract=off -Ikernels -o $@ $< \
-		$(filter-out kernels/cuda/harness_kernels.cu,$(CUDA_SRC))
+	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -Xcompiler -ffp-contract=off -MMD -MP -c $< -o $@
+
+$(BUILD)/gpu/test_cuda_kernels: $(BUILD)/gpu/test_cuda_kernels.o $(KERNEL_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/gpu/lib/libcmocka.so.0: $(CMOCKA_SO)
 	@mkdir -p $(dir $@)
@@ -178,7 +253,7 @@ fuzz: deps
 
 # Registers, shared memory and spills of every CUDA kernel (nvcc -Xptxas -v).
 ptxas-report:
-	$(Q)for f in $(CUDA_SRC); do $(NVCC) $(NVCCFLAGS) -Xptxas -v -c $$f -o /dev/null 2>&1 | grep -E 'Compiling|registers|spill'; done
+	$(Q)for f in $(CUDA_SRC); do $(NVCC) $(NVCCFLAGS) $(INCLUDES) -Xptxas -v -c $$f -o /dev/null 2>&1 | grep -E 'Compiling|registers|spill'; done
 
 clean:
 	rm -rf $(BUILD) build-san build-fuzz

@@ -18,6 +18,8 @@
 # script). The runs go to a temporary database, removed at the end.
 # Prints a header naming the scenario, backend and device, one line per pair
 # (with the failing rows of a false alarm), and last "false alarms: K of N".
+# A pair the gate calls INCONCLUSIVE (exit 4: --quick, too few samples) is
+# reported as such and is not an alarm.
 # Exit 0 when K is 0, 1 when the gate failed an A/A pair, 2 for bad options,
 # else the status of the run or gate that could not be done.
 set -uo pipefail
@@ -76,6 +78,7 @@ for i in $(seq 1 "$n"); do
 	"$AB" gate "aa-$i-b" --baseline "aa-$i-a" --out "$tmp/gate-$i.md" 2>"$tmp/err" || rc=$?
 	case "$rc" in
 	0) echo "pair $i: pass" ;;
+	4) echo "pair $i: inconclusive (too few samples to pass; not an alarm)" ;;
 	1)
 		alarms=$((alarms + 1))
 		echo "pair $i: FALSE ALARM"

@@ -26,6 +26,7 @@ programs=(
 	ar:binutils
 	clang:clang
 	shellcheck:shellcheck
+	chromium:chromium
 )
 
 if [ "${1:-}" = --programs ]; then

@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# `make run`: runs the scenario on the best backend available (auto: CUDA
-# when a device answers, else the CPU), then prints the run and writes the
-# report when the report command is built in.
+# `make run`: runs GLM-Image's sites on the best backend available, then
+# prints the run and writes the report when the report command is built in.
+#
+# Usage: scripts/make_run.sh [ABBENCH] [SCENARIO]
+# Without SCENARIO: scenarios/glm_1024.ini when a CUDA device answers
+# (`abbench backends --check cuda`), else scenarios/glm_cpu.ini, the same
+# sites at CPU-sized shapes, after one line saying what CPU timings mean.
 set -euo pipefail
 bin=${1:-build/abbench}
-scenario=${2:-scenarios/glm_1024.ini}
+scenario=${2:-}
 db=${ABBENCH_DB:-abbench.db}
+
+if [ -z "$scenario" ]; then
+	if "$bin" backends --check cuda; then
+		scenario=scenarios/glm_1024.ini
+	else
+		scenario=scenarios/glm_cpu.ini
+		echo "abbench: no CUDA device answers: running $scenario on the CPU backend; CPU timings exercise the pipeline and do not judge GPU kernels."
+	fi
+fi
 
 "$bin" run "$scenario" --db "$db"
 "$bin" show last --db "$db"

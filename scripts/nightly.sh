@@ -2,8 +2,12 @@
 # nightly.sh - the CI job: measure tonight's build, gate it against a named
 # baseline, measure again the cases that look slower, write the report.
 #
-#   scripts/nightly.sh SCENARIO BASELINE [RUN OPTIONS...]
+#   scripts/nightly.sh [--init] SCENARIO BASELINE [RUN OPTIONS...]
 #
+#   --init       the first night: when there is no baseline named BASELINE
+#                yet (or no database), tonight's run becomes it (abbench
+#                baseline set) instead of failing the gate; when there is
+#                one, a night like any other
 #   SCENARIO     e.g. scenarios/glm_1024.ini
 #   BASELINE     a baseline name (abbench baseline set NAME RUN) or a run
 #   RUN OPTIONS  passed to every `abbench run` (e.g. --backend cpu --quick)
@@ -19,6 +23,8 @@
 #      confirmed by measuring the case again
 #   2  usage or data errors (no such baseline, different scenario or device)
 #   3  the run or the gate failed (IO, database, device)
+#   4  inconclusive: nothing failed, but the evidence is too thin to pass
+#      (runs made with --quick, slots under the gate's minimum sample count)
 #
 # A slowdown seen once can be the machine; seen twice it is the build. The
 # gate writes the cases that failed on time alone to a file (one name per
@@ -31,9 +37,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 AB=${ABBENCH:-$root/build/abbench}
 
 usage() {
-	echo "usage: scripts/nightly.sh SCENARIO BASELINE [RUN OPTIONS...]" >&2
+	echo "usage: scripts/nightly.sh [--init] SCENARIO BASELINE [RUN OPTIONS...]" >&2
 	exit 2
 }
+init=0
+if [ "${1:-}" = --init ]; then
+	init=1
+	shift
+fi
 [ $# -ge 2 ] || usage
 scenario=$1 baseline=$2
 shift 2
@@ -46,13 +57,14 @@ mkdir -p "$out" || exit 3
 
 say() { echo "nightly: $*" >&2; }
 
-# Runs a command; exits the script with its status when that is 2 or more
-# (usage, data or failure: no verdict to speak of).
+# Runs a command; exits the script with its status when that is 2 or 3
+# (usage, data or failure: no verdict to speak of). 4 is the gate's
+# INCONCLUSIVE, a verdict.
 status=0
 must() {
 	status=0
 	"$@" || status=$?
-	if [ "$status" -ge 2 ]; then
+	if [ "$status" -ge 2 ] && [ "$status" -ne 4 ]; then
 		say "'$*' exited $status"
 		exit "$status"
 	fi
@@ -64,6 +76,24 @@ write_report() {
 	[ "$rc" -eq 0 ] || say "warning: the report failed (exit $rc); the verdict stands"
 }
 
+# The first night: no baseline yet, so tonight's run becomes it.
+if [ "$init" -eq 1 ]; then
+	rc=0
+	"$AB" baseline show "$baseline" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" -eq 2 ]; then
+		say "no baseline '$baseline' yet: measuring $scenario as '$label' to set it"
+		must "$AB" run "$scenario" --label "$label" "$@"
+		must "$AB" baseline set "$baseline" "$label"
+		case " $* " in *" --quick "*) say "warning: the baseline is a --quick run: every gate against it will be INCONCLUSIVE" ;; esac
+		write_report
+		say "baseline '$baseline' set to tonight's run: nothing to gate against yet"
+		exit 0
+	elif [ "$rc" -ne 0 ]; then
+		say "'abbench baseline show $baseline' exited $rc"
+		exit "$rc"
+	fi
+fi
+
 say "measuring $scenario as '$label'"
 must "$AB" run "$scenario" --label "$label" "$@"
 
@@ -73,6 +103,11 @@ if [ "$verdict" -eq 0 ]; then
 	say "pass"
 	write_report
 	exit 0
+fi
+if [ "$verdict" -eq 4 ]; then
+	say "inconclusive: too little evidence to pass (see $out/gate.md)"
+	write_report
+	exit 4
 fi
 
 if [ ! -s "$out/failing-cases.txt" ]; then
@@ -85,7 +120,7 @@ fi
 must "$AB" gate "$label" --baseline "$baseline" --exclude-cases "$out/failing-cases.txt" --out "$out/gate-others.md"
 others=$status
 
-confirmed=0
+confirmed=0 unsure=0
 while IFS= read -r case_name <&3; do
 	[ -n "$case_name" ] || continue
 	safe=$(printf '%s' "$case_name" | tr -c 'A-Za-z0-9._-' '_')
@@ -95,15 +130,22 @@ while IFS= read -r case_name <&3; do
 	if [ "$status" -eq 1 ]; then
 		say "'$case_name' confirmed slower"
 		confirmed=$((confirmed + 1))
+	elif [ "$status" -eq 4 ]; then
+		say "'$case_name' inconclusive on the second measurement (too few samples)"
+		unsure=$((unsure + 1))
 	else
 		say "'$case_name' not confirmed: the first measurement was noise"
 	fi
 done 3<"$out/failing-cases.txt"
 
 write_report
-if [ "$others" -ne 0 ] || [ "$confirmed" -ne 0 ]; then
-	say "fail ($confirmed regression(s) confirmed; other failures: $([ "$others" -ne 0 ] && echo yes || echo no))"
+if [ "$others" -eq 1 ] || [ "$confirmed" -ne 0 ]; then
+	say "fail ($confirmed regression(s) confirmed; other failures: $([ "$others" -eq 1 ] && echo yes || echo no))"
 	exit 1
+fi
+if [ "$others" -eq 4 ] || [ "$unsure" -ne 0 ]; then
+	say "inconclusive (no regression confirmed, but too little evidence to pass)"
+	exit 4
 fi
 say "pass (every slowdown cleared on a second measurement)"
 exit 0

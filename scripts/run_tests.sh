@@ -38,7 +38,7 @@ for t in "$build"/tests/test_*; do
 done
 for t in "$build"/gpu/test_*; do
 	[ -x "$t" ] || continue
-	run_one "gpu/$(basename "$t")" "$t" --quick --no-timing
+	run_one "gpu/$(basename "$t")" "$t" --quick
 done
 for t in tests/cli/t*.sh; do
 	[ -f "$t" ] || continue

@@ -2,10 +2,11 @@
 """PyTorch oracle for an `abbench run --dump DIR` directory.
 
 Loads each case's inputs, runs PyTorch's own eager chain on the GPU (the
-same ops GLM-Image calls: F.layer_norm, 1 + scale, *, +), and checks
-torch.equal against every dumped arm output, plus the eager LayerNorm's
-per-row mean and rstd against aten's native_layer_norm. One line per case
-and arm; exit status 1 on any mismatch, 2 on unusable input.
+same ops GLM-Image calls, read from the site's kernels/<site>/torch_chain.py
+through scripts/site_chains.py), and checks torch.equal against every dumped
+arm output, plus the eager LayerNorm's per-row mean and rstd against aten's
+native_layer_norm. One line per case and arm; exit status 1 on any
+mismatch, 2 on unusable input.
 
 With --cpu-dump DIR2 (a --dump of the same scenario made with --backend
 cpu) it also cross-checks the GPU eager LayerNorm's mean against the CPU
@@ -19,7 +20,8 @@ import sys
 
 import numpy as np
 import torch
-import torch.nn.functional as F
+
+import site_chains
 
 
 def load(d, rel, device):
@@ -29,30 +31,12 @@ def load(d, rel, device):
     return torch.from_numpy(a.copy()).to(device)
 
 
-def modulate_chain(x, scale, shift, weight, bias, eps):
-    y = F.layer_norm(x, (x.shape[-1],), weight, bias, eps)
-    return y * (1 + scale).unsqueeze(1) + shift.unsqueeze(1)
-
-
-def torch_outputs(case, inp):
+def torch_outputs(case, inp, chains):
     """PyTorch's eager outputs and (mean, rstd) per LayerNorm input tensor."""
-    site, eps = case["site"], case["eps"]
-    w, b = inp.get("weight"), inp.get("bias")
-    if site in ("ln_modulate", "ln_continuous"):
-        x = inp["x"]
-        _, mean, rstd = torch.ops.aten.native_layer_norm(x, (x.shape[-1],), w, b, eps)
-        return {"out": modulate_chain(x, inp["scale"], inp["shift"], w, b, eps)}, {"": (mean, rstd)}
-    if site == "qk_layernorm":
-        outs, stats = {}, {}
-        for t in ("q", "k"):
-            v = inp[t]
-            o, mean, rstd = torch.ops.aten.native_layer_norm(v, (v.shape[-1],), w, b, eps)
-            outs[t + "_out"] = o
-            stats[t + "_"] = (mean, rstd)
-        return outs, stats
-    if site == "residual_gate_add":
-        return {"out": inp["x"] + inp["ff"] * inp["gate"].unsqueeze(1)}, {}
-    raise ValueError("unknown site " + site)
+    mod = chains.get(case["site"])
+    if mod is None:
+        raise ValueError("no kernels/*/torch_chain.py serves site " + case["site"])
+    return mod.chain(inp, case["eps"]), mod.stats(inp, case["eps"])
 
 
 def describe_mismatch(ref, got):
@@ -62,9 +46,9 @@ def describe_mismatch(ref, got):
     return n, i
 
 
-def check_case(d, case, device):
+def check_case(d, case, device, chains):
     inp = {k: load(d, v, device) for k, v in case["inputs"].items()}
-    outs, stats = torch_outputs(case, inp)
+    outs, stats = torch_outputs(case, inp, chains)
     failures = 0
     for slot in case["slots"]:
         bad = []
@@ -141,7 +125,8 @@ def main():
     if not torch.cuda.is_available():
         print("torch_oracle: no CUDA device for PyTorch", file=sys.stderr)
         return 2
-    failures = sum(check_case(args.dump, c, "cuda") for c in m["cases"])
+    chains = site_chains.load()
+    failures = sum(check_case(args.dump, c, "cuda", chains) for c in m["cases"])
     if args.cpu_dump:
         cm = json.load(open(os.path.join(args.cpu_dump, "manifest.json")))
         failures += cross_check_cpu(args.dump, args.cpu_dump, m, cm)

@@ -3,7 +3,8 @@
 harness's protocol (L2 flushed by a memset of an L2-sized buffer before
 every rep, CUDA events around the chain, median of --reps after --warmup),
 so that abbench's eager arm can be held to within 15% of it on the same GPU
-in the same session. Prints one line per case and writes CSV with --csv.
+in the same session. Each site's chain comes from kernels/<site>/torch_chain.py
+(scripts/site_chains.py). Prints one line per case and writes CSV with --csv.
 """
 import argparse
 import configparser
@@ -12,7 +13,8 @@ import statistics
 import sys
 
 import torch
-import torch.nn.functional as F
+
+import site_chains
 
 
 def parse_cases(path):
@@ -25,23 +27,15 @@ def parse_cases(path):
             yield sec[5:].strip(), c["site"], shape, float(c.get("eps", "1e-5")), c.get("affine", "false") == "true"
 
 
-def make_chain(site, shape, eps, affine):
-    dev, bf = "cuda", torch.bfloat16
-    g = torch.Generator(device=dev).manual_seed(1)
-    rnd = lambda *s: torch.randn(*s, device=dev, generator=g, dtype=torch.float32).to(bf)
-    n = shape[-1]
-    w = (1 + 0.1 * rnd(n)) if affine else None
-    b = (0.1 * rnd(n)) if affine else None
-    if site in ("ln_modulate", "ln_continuous"):
-        x, scale, shift = rnd(*shape), 0.5 * rnd(shape[0], shape[2]), 0.5 * rnd(shape[0], shape[2])
-        return lambda: F.layer_norm(x, (n,), w, b, eps) * (1 + scale).unsqueeze(1) + shift.unsqueeze(1)
-    if site == "qk_layernorm":
-        q, k = rnd(*shape), rnd(*shape)
-        return lambda: (F.layer_norm(q, (n,), w, b, eps), F.layer_norm(k, (n,), w, b, eps))
-    if site == "residual_gate_add":
-        x, ff, gate = rnd(*shape), rnd(*shape), 0.5 * rnd(shape[0], shape[2])
-        return lambda: x + ff * gate.unsqueeze(1)
-    raise ValueError(site)
+def make_chain(chains, site, shape, eps, affine):
+    """A callable running the site's eager chain on random inputs of shape."""
+    mod = chains.get(site)
+    if mod is None:
+        raise ValueError("no kernels/*/torch_chain.py serves site " + site)
+    g = torch.Generator(device="cuda").manual_seed(1)
+    rnd = lambda *s: torch.randn(*s, device="cuda", generator=g, dtype=torch.float32).to(torch.bfloat16)
+    inp = mod.inputs(shape, rnd, affine)
+    return lambda: mod.chain(inp, eps)
 
 
 def time_chain(fn, l2, reps, warmup):
@@ -103,8 +97,9 @@ def main():
     l2_bytes = torch.cuda.get_device_properties(0).L2_cache_size
     l2 = torch.empty(l2_bytes, dtype=torch.uint8, device="cuda")
     rows = []
+    chains = site_chains.load()
     for name, site, shape, eps, affine in parse_cases(a.scenario):
-        fn = make_chain(site, shape, eps, affine)
+        fn = make_chain(chains, site, shape, eps, affine)
         med, lo, hi = time_chain(fn, l2, a.reps, a.warmup)
         gmed, glo, ghi = time_graph(fn, l2, a.reps, a.warmup)
         kernels = kernel_profile(fn, 20)

@@ -60,6 +60,8 @@ void compare_case_pair(const struct summary_case *a, const struct summary_case *
 	}
 	compare_arms(&a->b, &b->b, out);
 	md5_agreement(a->c, b->c, out);
+	out->noise_floor = fmax(isnan(a->drift) ? 0 : a->drift, isnan(b->drift) ? 0 : b->drift);
+	out->change_ns = out->b.median_ns - out->a.median_ns;
 }
 
 enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b, struct compare_result *out,
@@ -81,6 +83,33 @@ enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b
 	return AB_OK;
 }
 
+/* The bar that holds a significant change back, if any. */
+static enum compare_hold hold_of(const struct compare_case *c, const struct compare_floors *fl)
+{
+	double change = fabs(c->ratio.point - 1);
+	if (!(change > fl->threshold))
+		return COMPARE_HELD_THRESHOLD;
+	if (!(change > c->noise_floor))
+		return COMPARE_HELD_DRIFT;
+	if (!(fabs(c->change_ns) > fl->min_ns))
+		return COMPARE_HELD_ABSOLUTE;
+	return COMPARE_HELD_NONE;
+}
+
+void compare_apply_floors(struct compare_result *r, const struct compare_floors *fl)
+{
+	r->floored = true;
+	r->floors = *fl;
+	for (int i = 0; i < r->n_cases; i++) {
+		struct compare_case *c = &r->cases[i];
+		if (c->verdict != COMPARE_FASTER && c->verdict != COMPARE_SLOWER)
+			continue;
+		c->held = hold_of(c, fl);
+		if (c->held != COMPARE_HELD_NONE)
+			c->verdict = COMPARE_WITHIN_FLOORS;
+	}
+}
+
 void compare_result_free(struct compare_result *r)
 {
 	free(r->cases);
@@ -96,6 +125,7 @@ const char *compare_verdict_str(enum compare_verdict v)
 	case COMPARE_SLOWER: return "slower";
 	case COMPARE_MISSING_A: return "only in the second run";
 	case COMPARE_MISSING_B: return "only in the first run";
+	case COMPARE_WITHIN_FLOORS: return "no change beyond the floors";
 	}
 	return "?";
 }

@@ -7,6 +7,14 @@
  * constants), a two-sided Mann-Whitney U test, and whether the outputs' md5
  * agree. The gate builds on the same per-case comparison. Judging only:
  * print/compare_print.c formats the result.
+ *
+ * A significant p alone does not make a difference: with hundreds of
+ * samples a side a 1.5% shift of a shared machine reaches p < 1e-6.
+ * compare_apply_floors holds a FASTER or SLOWER verdict to the gate's bars
+ * (gate.h): the change must exceed the relative threshold and the noise
+ * floor (the larger A-arm drift, |A_k - A1| / A1, of the two runs), and in
+ * ns the absolute floor; otherwise the verdict is COMPARE_WITHIN_FLOORS
+ * and says which bar held it.
  */
 #ifndef AB_COMPARE_H
 #define AB_COMPARE_H
@@ -27,6 +35,23 @@ enum compare_verdict {
 	COMPARE_SLOWER,
 	COMPARE_MISSING_A, /* the case is only in run B */
 	COMPARE_MISSING_B, /* the case is only in run A */
+	COMPARE_WITHIN_FLOORS, /* p < alpha, but the change is within the gate's floors */
+};
+
+/* Which of the gate's bars held a significant change back. */
+enum compare_hold {
+	COMPARE_HELD_NONE,
+	COMPARE_HELD_THRESHOLD, /* |change| <= the relative threshold */
+	COMPARE_HELD_DRIFT,     /* |change| <= the noise floor (A-arm drift) */
+	COMPARE_HELD_ABSOLUTE,  /* |change in ns| <= the absolute floor */
+};
+
+/* The gate's bars: the relative threshold and the absolute floor. */
+struct compare_floors {
+	double threshold;          /* a fraction (gate_max_regression_pct / 100), > 0 */
+	double min_ns;             /* >= 0 */
+	char threshold_source[96]; /* where each came from, printed: "device profile 'H200'" */
+	char min_source[96];
 };
 
 struct compare_case {
@@ -37,11 +62,17 @@ struct compare_case {
 	enum compare_verdict verdict;
 	int md5_compared;            /* outputs present in both, matched by slot and tensor */
 	int md5_differ;              /* of those, how many differ */
+	double noise_floor;          /* max of the two runs' A-arm drifts; 0 when neither has two A slots */
+	double change_ns;            /* median(b) - median(a) */
+	enum compare_hold held;      /* set by compare_apply_floors */
 };
 
 struct compare_result {
 	int n_cases;
 	struct compare_case *cases;
+	bool floored;                  /* compare_apply_floors ran */
+	struct compare_floors floors;
+	char db_a[128], db_b[128];     /* the databases' file names when they differ, else "" */
 };
 
 /* Compares the B arms of one case summarised in two runs; either may be
@@ -53,6 +84,9 @@ void compare_case_pair(const struct summary_case *a, const struct summary_case *
 enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b, struct compare_result *out,
 			struct ab_diag *d);
 void compare_result_free(struct compare_result *r);
+
+/* Holds every FASTER or SLOWER verdict of r to the floors (see above). */
+void compare_apply_floors(struct compare_result *r, const struct compare_floors *fl);
 
 const char *compare_verdict_str(enum compare_verdict v);
 

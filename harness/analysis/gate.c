@@ -7,6 +7,7 @@
  */
 #include "analysis/gate.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,13 @@ static enum ab_rc check_runs(const struct results_run *base, const struct result
 	if (!(o->min_change_ns >= 0) || !isfinite(o->min_change_ns))
 		return ab_fail(d, AB_ERR_USAGE, "the absolute floor must be 0 ns or more, not %g", o->min_change_ns);
 	return AB_OK;
+}
+
+/* Whether a partial run (run --only, recorded as only_cases) measured the
+ * case: its name, or a glob pattern matching it. */
+static bool run_selects(const struct results_run *r, const char *name)
+{
+	return !r->only_cases[0] || !strcmp(r->only_cases, name) || !fnmatch(r->only_cases, name, 0);
 }
 
 static bool selected(const struct gate_options *o, const char *name)
@@ -209,6 +217,7 @@ static enum ab_rc judge_time(const struct summary_case *b, const struct summary_
  * fraction) and the absolute floor (ns). */
 struct limits {
 	double thr, min_ns;
+	int min_samples; /* fewest samples a slot needs for its case to pass */
 };
 
 /* A change (a fraction of median(B, baseline)) beyond the bars in
@@ -247,6 +256,18 @@ static enum gate_verdict verdict_of(const struct gate_case *g, const struct limi
 	return GATE_PASS;
 }
 
+/* The slot with the fewest samples of case c into g, when fewer than
+ * g's so far ("run B", "baseline A1"). */
+static void fewest_of(const struct results_case *c, const char *which, struct gate_case *g)
+{
+	for (int i = 0; c && i < c->n_slots; i++) {
+		if (g->fewest_slot[0] && c->slots[i].n_samples >= g->fewest)
+			continue;
+		g->fewest = c->slots[i].n_samples;
+		snprintf(g->fewest_slot, sizeof g->fewest_slot, "%s %s", which, c->slots[i].label);
+	}
+}
+
 static void clear_time(struct gate_case *g)
 {
 	g->basis = GATE_NORMALISED;
@@ -280,8 +301,12 @@ static enum ab_rc judge_case(const struct summary_case *b, const struct summary_
 		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > L->thr;
 		g->time_regressed = time_moved(g, L, +1);
 		g->underpowered = best_p(g->cmp.a.n, g->cmp.b.n) >= COMPARE_ALPHA;
+		fewest_of(b->c, "baseline", g);
+		fewest_of(r->c, "run", g);
 	}
 	g->verdict = verdict_of(g, L);
+	if ((g->verdict == GATE_PASS || g->verdict == GATE_FASTER) && g->fewest < L->min_samples)
+		g->verdict = GATE_INCONCLUSIVE;
 	return AB_OK;
 }
 
@@ -293,6 +318,8 @@ static void count(struct gate_result *r, const struct gate_case *g)
 	r->n_faster += g->verdict == GATE_FASTER;
 	r->n_raw += g->basis != GATE_NORMALISED && g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
 	r->n_failed += g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
+	r->n_inconclusive += g->verdict == GATE_INCONCLUSIVE;
+	r->n_not_measured += g->verdict == GATE_NOT_MEASURED;
 }
 
 /* Fills out->cases: the baseline's selected cases in order, then the
@@ -300,13 +327,18 @@ static void count(struct gate_result *r, const struct gate_case *g)
 static enum ab_rc judge_all(const struct summary_run *base, const struct summary_run *run,
 			    const struct gate_options *o, struct gate_result *out, struct ab_diag *d)
 {
-	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns };
+	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns, out->min_samples };
 	enum ab_rc rc = AB_OK;
 
 	for (int i = 0; rc == AB_OK && i < base->n_cases; i++) {
 		const struct summary_case *b = &base->cases[i];
-		if (selected(o, b->c->name))
-			rc = judge_case(b, summary_find(run, b->c->name), &L, &out->cases[out->n_cases++], d);
+		const char *name = b->c->name;
+		if (!selected(o, name))
+			continue;
+		struct gate_case *g = &out->cases[out->n_cases++];
+		rc = judge_case(b, summary_find(run, name), &L, g, d);
+		if (g->verdict == GATE_MISSING && !summary_find(run, name) && !run_selects(run->run, name))
+			g->verdict = GATE_NOT_MEASURED;
 	}
 	for (int i = 0; rc == AB_OK && i < run->n_cases; i++) {
 		const struct summary_case *r = &run->cases[i];
@@ -330,6 +362,10 @@ enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *
 			       (long long)base->run->id);
 	out->max_regression_pct = o->max_regression_pct;
 	out->min_change_ns = o->min_change_ns;
+	out->min_samples = o->min_samples > 0 ? o->min_samples : GATE_MIN_SAMPLES;
+	out->run_quick = run->run->quick;
+	out->base_quick = base->run->quick;
+	snprintf(out->run_only, sizeof out->run_only, "%s", run->run->only_cases);
 	out->cases = calloc((size_t)(base->n_cases + run->n_cases) + 1, sizeof *out->cases);
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating run %lld", (long long)run->run->id);
@@ -346,9 +382,16 @@ void gate_result_free(struct gate_result *r)
 	r->n_cases = 0;
 }
 
+bool gate_inconclusive(const struct gate_result *r)
+{
+	return r->run_quick || r->base_quick || r->n_inconclusive || r->n_not_measured;
+}
+
 int gate_exit_status(const struct gate_result *r)
 {
-	return r->n_failed ? AB_EXIT_VERDICT : AB_EXIT_OK;
+	if (r->n_failed)
+		return AB_EXIT_VERDICT;
+	return gate_inconclusive(r) ? AB_EXIT_INCONCLUSIVE : AB_EXIT_OK;
 }
 
 const char *gate_verdict_str(enum gate_verdict v)
@@ -360,6 +403,8 @@ const char *gate_verdict_str(enum gate_verdict v)
 	case GATE_REGRESSED: return "REGRESSED";
 	case GATE_LOST_EXACT: return "LOST BIT-EXACTNESS";
 	case GATE_MISSING: return "MISSING from the run";
+	case GATE_INCONCLUSIVE: return "INCONCLUSIVE";
+	case GATE_NOT_MEASURED: return "not measured (partial run)";
 	}
 	return "?";
 }

@@ -92,8 +92,21 @@
  * abs < -min_ns, p < COMPARE_ALPHA, and raw B faster too when the A arm
  * moved) never fail;
  * they are reported. Cases only in the run are listed as new.
+ *
+ * Never a pass on too little evidence. A case that did not fail but has a
+ * slot (in the run or the baseline) with fewer than min_samples samples is
+ * INCONCLUSIVE: with 3 samples a side even a 4x regression cannot reach
+ * p < 0.01, so "no significant change" says nothing. A run or baseline made
+ * with --quick makes the whole gate INCONCLUSIVE whatever its cases say.
+ * A partial run (run --only, recorded in runs.only_cases) lacks the cases
+ * it did not select: they are NOT MEASURED, not missing, and the gate is
+ * INCONCLUSIVE too unless `gate --only` asks for the measured case alone.
+ * Failures still fail: lost bit-exactness needs no samples, and a
+ * regression that reached p < 0.01 was seen.
+ *
  * gate_exit_status is the contract CI reads: 0 every case passed, 1 at
- * least one failed.
+ * least one failed, 4 (AB_EXIT_INCONCLUSIVE) none failed but the evidence
+ * is too thin to pass.
  */
 #ifndef AB_GATE_H
 #define AB_GATE_H
@@ -112,7 +125,14 @@ enum gate_verdict {
 	GATE_REGRESSED,  /* slower beyond the threshold, significant */
 	GATE_LOST_EXACT,
 	GATE_MISSING,
+	GATE_INCONCLUSIVE, /* did not fail, but a slot has fewer than min_samples samples */
+	GATE_NOT_MEASURED, /* in the baseline, left out of a partial run (run --only) */
 };
+
+/* The fewest samples a slot needs before the gate lets its case pass:
+ * below 6 a side the Mann-Whitney test cannot reach p < 0.01 at all, and
+ * with 6 only a complete separation does. */
+#define GATE_MIN_SAMPLES SUMMARY_MIN_SAMPLES
 
 /* What a case's time verdict was computed from. */
 enum gate_basis {
@@ -143,6 +163,8 @@ struct gate_case {
 	bool a_moved;            /* normalised, and |a_change| > the threshold: the machine
 				  * changed, so raw B must confirm a time verdict */
 	bool underpowered;       /* so few samples that p < COMPARE_ALPHA is out of reach */
+	int fewest;              /* fewest samples of any slot of the case, both runs; 0 if none */
+	char fewest_slot[48];    /* which: "run B", "baseline A1" */
 	bool time_regressed;
 	bool lost_exact;
 	bool run_exact;          /* every output of every slot of the run bit-exact */
@@ -157,6 +179,7 @@ struct gate_options {
 	const char *min_change_source; /* "device profile 'H200'", "--min-change-ns": printed */
 	const char *baseline_name;     /* the baseline's name, NULL when given as a run */
 	const char *only;              /* NULL, or the one case to check */
+	int min_samples;               /* a slot below it cannot pass (0: GATE_MIN_SAMPLES) */
 	const char *const *exclude;    /* case names left out of the check */
 	int n_exclude;
 };
@@ -168,7 +191,15 @@ struct gate_result {
 	struct gate_case *cases;
 	int n_failed, n_time_regressed, n_lost_exact, n_missing, n_faster;
 	int n_raw;                     /* cases judged on raw B times (a fallback) */
+	int min_samples;
+	int n_inconclusive, n_not_measured;
+	bool run_quick, base_quick;    /* made with --quick */
+	char run_only[256];            /* the run's only_cases: it is partial */
 };
+
+/* Whether the gate could not pass for want of evidence: a --quick run or
+ * baseline, an INCONCLUSIVE case, or a case a partial run did not measure. */
+bool gate_inconclusive(const struct gate_result *r);
 
 /* Judges run against base (their summaries; SUMMARY_NO_INTERVALS is
  * enough). AB_ERR_DATA for the mismatches above and when
@@ -178,7 +209,8 @@ enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *
 		      struct gate_result *out, struct ab_diag *d);
 void gate_result_free(struct gate_result *r);
 
-/* AB_EXIT_OK or AB_EXIT_VERDICT. */
+/* AB_EXIT_VERDICT when a case failed, else AB_EXIT_INCONCLUSIVE when
+ * gate_inconclusive, else AB_EXIT_OK. */
 int gate_exit_status(const struct gate_result *r);
 
 const char *gate_verdict_str(enum gate_verdict v);

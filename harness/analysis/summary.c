@@ -190,7 +190,8 @@ static struct summary_share share_scaled(const struct summary_share *x, double k
 
 static void speedup_and_share(struct summary_case *s, int forwards_per_step, enum summary_detail detail)
 {
-	int resamples = detail == SUMMARY_FULL ? SUMMARY_RESAMPLES : 0;
+	bool enough = s->a.time.n >= SUMMARY_MIN_SAMPLES && s->b.time.n >= SUMMARY_MIN_SAMPLES;
+	int resamples = detail == SUMMARY_FULL && enough ? SUMMARY_RESAMPLES : 0;
 	s->speedup = stats_speedup_ci(s->a.samples, s->a.time.n, s->b.samples, s->b.time.n, SUMMARY_CI_LEVEL,
 				      resamples, SUMMARY_SEED);
 	s->per_forward.a_ns = s->c->count * s->a.time.median_ns;
@@ -217,8 +218,16 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 		return rc;
 	speedup_and_share(s, r->forwards_per_step, detail);
 	s->drift = a_drift(c);
+	s->improved = summary_beyond_noise(&s->speedup, s->drift);
+	struct stats_interval inverse = { 1 / s->speedup.point, 1 / s->speedup.high, 1 / s->speedup.low };
+	s->slower = summary_beyond_noise(&inverse, s->drift);
 	exactness(s);
 	return AB_OK;
+}
+
+bool summary_beyond_noise(const struct stats_interval *speedup, double drift)
+{
+	return speedup->low > 1 && speedup->point - 1 > (isnan(drift) ? 0 : drift);
 }
 
 static void case_free(struct summary_case *s)
@@ -250,6 +259,23 @@ static void projection(struct summary_run *S)
 	S->have_model = r->steps > 0 && r->forwards_per_step > 0;
 }
 
+/* The counts behind the run's one-line verdict. */
+static void verdict_counts(struct summary_run *S)
+{
+	S->min_speedup = S->max_speedup = NAN;
+	for (int i = 0; i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		S->n_improved += c->improved;
+		S->n_slower += c->slower;
+		S->n_no_interval += isnan(c->speedup.low);
+		S->n_not_byte_equal += !c->b_byte_equal;
+		if (isnan(c->speedup.point))
+			continue;
+		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
+		S->max_speedup = isnan(S->max_speedup) ? c->speedup.point : fmax(S->max_speedup, c->speedup.point);
+	}
+}
+
 static int discarded(const struct results_run *r)
 {
 	int n = 0;
@@ -279,6 +305,7 @@ enum ab_rc summary_compute(const struct results_run *r, enum summary_detail deta
 	}
 	projection(out);
 	out->n_discarded = discarded(r);
+	verdict_counts(out);
 	return AB_OK;
 }
 

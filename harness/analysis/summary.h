@@ -41,6 +41,14 @@
 #define SUMMARY_RESAMPLES 2000
 #define SUMMARY_SEED UINT64_C(0x61626265) /* "abbe" */
 
+/* The fewest samples an arm needs for its interval to mean anything: the
+ * percentile bootstrap of a median from a handful of samples can only
+ * return those samples' own values (its coverage falls far below 95%), and
+ * a Mann-Whitney test needs 6 a side to reach p < 0.01 at all. Below it the
+ * speedup's interval is not computed (low, high NAN: printed n/a), and the
+ * gate lets no case pass (GATE_MIN_SAMPLES). */
+#define SUMMARY_MIN_SAMPLES 10
+
 enum summary_detail {
 	SUMMARY_FULL,          /* every figure, the bootstrap intervals included */
 	SUMMARY_NO_INTERVALS,  /* the speedup's point without its interval (low, high NAN) */
@@ -88,7 +96,11 @@ struct summary_share {
 struct summary_case {
 	const struct results_case *c;
 	struct summary_arm a, b;
-	struct stats_interval speedup; /* median(A) / median(B), SUMMARY_CI_LEVEL bootstrap interval */
+	struct stats_interval speedup; /* median(A) / median(B), SUMMARY_CI_LEVEL bootstrap interval;
+					* low, high NAN under SUMMARY_MIN_SAMPLES an arm */
+	bool improved;                 /* summary_beyond_noise(speedup, drift): printed bold */
+	bool slower;                   /* the mirror: B slower than A beyond noise (interval below 1,
+					* 1 / speedup - 1 above the drift) */
 	double drift;                  /* largest |A_k - A1| / A1 over the later A slots (slot medians);
 				        * NAN with fewer than two A slots */
 	int n_outputs, n_not_exact;    /* over every output of every slot */
@@ -112,6 +124,11 @@ struct summary_run {
 	double saving_fraction;        /* per_step.saving / per_step.a; NAN when a is 0 */
 	bool have_model;               /* steps > 0 and forwards_per_step > 0 */
 	int n_discarded;               /* samples the throttle probe dropped, all slots */
+	/* the run's verdict in counts (the report's first line) */
+	int n_improved, n_slower;      /* cases with improved, slower */
+	int n_no_interval;             /* cases whose speedup has no interval (too few samples) */
+	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
+	double min_speedup, max_speedup; /* over the cases with a speedup; NAN when none */
 };
 
 /* Computes every figure of r into out (which owns its arrays: release it
@@ -119,6 +136,11 @@ struct summary_run {
 enum ab_rc summary_compute(const struct results_run *r, enum summary_detail detail, struct summary_run *out,
 			   struct ab_diag *d);
 void summary_free(struct summary_run *s);
+
+/* Whether a speedup is an improvement beyond noise: its interval exists
+ * and lies above 1 (beyond the sampling noise), and the speedup exceeds
+ * the A arm's own drift within the bracket (beyond the machine's noise). */
+bool summary_beyond_noise(const struct stats_interval *speedup, double drift);
 
 /* The case named name, NULL if the run has none. */
 const struct summary_case *summary_find(const struct summary_run *s, const char *name);

@@ -21,9 +21,12 @@
  */
 #include "backend/attrib.h"
 
+#include <ctype.h>
+
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +135,83 @@ const char *attrib_family(const char *demangled)
 		if (strstr(base, families[i].pattern))
 			return families[i].family;
 	return "other";
+}
+
+/* The identifier ending at end (exclusive), scanning back from it. */
+static size_t ident_back(const char *start, const char *end)
+{
+	size_t n = 0;
+	while (end - n > start && (isalnum((unsigned char)end[-1 - (long)n]) || end[-1 - (long)n] == '_'))
+		n++;
+	return n;
+}
+
+/* "MulFunctor" -> "mul": the last functor named in the template arguments
+ * other than the wrappers (BinaryFunctor, AUnaryFunctor, ...). */
+static bool functor_op(const char *s, char *buf, size_t len)
+{
+	static const char *const wrappers[] = { "BinaryFunctor", "UnaryFunctor", "AUnaryFunctor", "BUnaryFunctor", NULL };
+	bool found = false;
+	for (const char *p = strstr(s, "Functor"); p; p = strstr(p + 1, "Functor")) {
+		size_t n = ident_back(s, p);
+		const char *id = p - n;
+		bool wrap = false;
+		for (int i = 0; wrappers[i] && !wrap; i++)
+			wrap = !strncmp(id, wrappers[i], strlen(wrappers[i])) && n + 7 == strlen(wrappers[i]);
+		if (p[7] == '_' && !strncmp(id, "CUDA", 4) && n == 4) { /* CUDAFunctor_add */
+			size_t k = 0;
+			for (const char *q = p + 8; (isalnum((unsigned char)*q) || *q == '_') && k + 1 < len; q++)
+				buf[k++] = *q;
+			buf[k] = '\0';
+			found = k > 0;
+			continue;
+		}
+		if (wrap || !n)
+			continue;
+		size_t k = 0;
+		for (size_t i = 0; i < n && k + 1 < len; i++)
+			buf[k++] = (char)tolower((unsigned char)id[i]);
+		buf[k] = '\0';
+		found = k > 0;
+	}
+	return found;
+}
+
+/* Drops prefix from the front of s (in place) when it is there. */
+static void drop_prefix(char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (!strncmp(s, prefix, n) && s[n])
+		memmove(s, s + n, strlen(s + n) + 1);
+}
+
+static void drop_suffix(char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	if (n > k && !strcmp(s + n - k, suffix))
+		s[n - k] = '\0';
+}
+
+char *attrib_operation(const char *demangled, char *buf, size_t len)
+{
+	char base[256];
+	if (functor_op(demangled, buf, len))
+		return buf;
+	base_name(demangled, base, sizeof base);
+	const char *last = base;
+	for (const char *p = strstr(base, "::"); p; p = strstr(p + 2, "::"))
+		last = p + 2;
+	for (const char *p = strrchr(last, ' '); p; p = NULL)
+		last = p + 1; /* a return type ("void f") */
+	char op[256];
+	snprintf(op, sizeof op, "%s", last);
+	drop_prefix(op, "cpu_");
+	drop_suffix(op, "_kernel");
+	drop_prefix(op, "vectorized_");
+	drop_prefix(op, "elementwise_");
+	drop_prefix(op, "fused_");
+	snprintf(buf, len, "%s", op);
+	return buf;
 }
 
 static void reset_samples(struct attrib_collector *c)

@@ -48,6 +48,15 @@ char *attrib_demangle(const char *name, char *buf, size_t len);
  * "fused", "LayerNorm two-pass", "memset", or "other". */
 const char *attrib_family(const char *demangled);
 
+/* The operation a kernel performs, short, for chart labels: the functor of
+ * a PyTorch elementwise kernel ("...binary_internal::MulFunctor<float>..."
+ * -> "mul", "CUDAFunctor_add" -> "add"), else the function's own name
+ * without namespaces, templates, a "cpu_" prefix, the family's word and a
+ * "_kernel" suffix ("cpu_elementwise_mul_broadcast" -> "mul_broadcast",
+ * "at::native::vectorized_layer_norm_kernel<...>" -> "layer_norm").
+ * Returns buf; "" when nothing is left. */
+char *attrib_operation(const char *demangled, char *buf, size_t len);
+
 /* Moves the per-kernel table into the slot (the slot owns it afterwards)
  * and copies per-sample kernel sums for samples 1..n_samples into
  * slot->kernel_ns (which must be allocated for n_samples). */

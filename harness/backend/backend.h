@@ -26,7 +26,7 @@
 #include "backend/attrib.h"
 #include "common/diag.h"
 #include "common/results.h"
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 
 struct backend;
 

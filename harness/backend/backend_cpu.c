@@ -16,6 +16,10 @@
  * compare and report get the same verdicts everywhere (hyperfine tests its
  * CLI with a fake timer for the same reason). Runs made with it say so in
  * their device name. ABBENCH_CPU_DEVICES=N gives it N devices (tests of --devices).
+ *
+ * An arm from outside abbench (a plugin's cpu function, site_ext_arm) is
+ * one timed step. Every tensor buffer has guard bytes at both ends
+ * (guard.h), filled when a slot begins and checked when it ends.
  */
 #include "backend/backend.h"
 
@@ -27,9 +31,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernels/site.h"
+#include "backend/guard.h"
 #include "common/numparse.h"
 #include "common/rng.h"
+#include "kernels/common/site.h"
 
 #define CPU_FLUSH_BYTES (64u << 20)
 
@@ -41,7 +46,14 @@ struct backend {
 	struct site_args args; /* our own copies of every tensor */
 	size_t bytes[SITE_MAX_TENSORS];
 	char case_name[64];
+	char arm[32];
 };
+
+/* The allocation of tensor i: GUARD_BYTES before the tensor. */
+static unsigned char *cpu_base(const struct backend *b, int i)
+{
+	return (unsigned char *)b->args.t[i] - GUARD_BYTES;
+}
 
 static bool cpu_available(char *why, size_t len)
 {
@@ -88,7 +100,8 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 static void cpu_free_tensors(struct backend *b)
 {
 	for (int i = 0; i < SITE_MAX_TENSORS; i++) {
-		free(b->args.t[i]);
+		if (b->args.t[i])
+			free(cpu_base(b, i));
 		b->args.t[i] = NULL;
 		b->bytes[i] = 0;
 	}
@@ -166,7 +179,8 @@ static enum ab_rc cpu_case_begin(struct backend *b, const struct site_desc *s, c
 		if (!site_tensor_present(t, host->affine))
 			continue;
 		size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
-		b->args.t[i] = malloc(bytes ? bytes : 1);
+		unsigned char *base = malloc(bytes + 2 * GUARD_BYTES);
+		b->args.t[i] = base ? base + GUARD_BYTES : NULL;
 		if (!b->args.t[i]) {
 			cpu_free_tensors(b);
 			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate tensor '%s' (%zu bytes)", case_name,
@@ -180,20 +194,29 @@ static enum ab_rc cpu_case_begin(struct backend *b, const struct site_desc *s, c
 }
 
 /* Outputs, statistics and intermediates start as 0xFF bytes (bf16 NaN
- * 0xFFFF), so an element no step wrote cannot pass as a result. */
+ * 0xFFFF), so an element no step wrote cannot pass as a result; every
+ * buffer's guard zones are filled anew. */
 static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v, const char *range_name,
 				 struct results_clocks *before, struct ab_diag *d)
 {
 	(void)range_name;
 	memset(before, 0, sizeof *before);
-	if (!v->cpu)
+	if (!v->cpu && !(v->ext && v->ext->cpu))
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cpu implementation", b->case_name,
 			       v->name);
+	snprintf(b->arm, sizeof b->arm, "%s", v->name);
 	for (int i = 0; i < b->site->n_tensors; i++) {
 		enum site_role r = b->site->tensors[i].role;
-		if (b->args.t[i] && (r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH))
+		if (!b->args.t[i])
+			continue;
+		if (r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH)
 			memset(b->args.t[i], 0xFF, b->bytes[i]);
+		memset(cpu_base(b, i), GUARD_FILL, GUARD_BYTES);
+		memset((unsigned char *)b->args.t[i] + b->bytes[i], GUARD_FILL, GUARD_BYTES);
 	}
+	char err[AB_DIAG_MAX / 2] = "";
+	if (v->ext && v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, false, err, sizeof err))
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
 	return AB_OK;
 }
 
@@ -217,6 +240,22 @@ static uint64_t fake_step_ns(const struct backend *b, uint32_t sample_id, int st
 	return (uint64_t)((2000.0 + 0.5 * elems) * (1.0 + 0.01 * fake_noise(sample_id, step)));
 }
 
+/* Step i of the variant; an arm from outside is one step that can fail. */
+static enum ab_rc cpu_step(struct backend *b, const struct site_variant *v, int i, const char **name,
+			   struct ab_diag *d)
+{
+	if (!v->ext) {
+		*name = v->cpu->steps[i].name;
+		v->cpu->steps[i].fn(&b->args);
+		return AB_OK;
+	}
+	char err[AB_DIAG_MAX / 2] = "";
+	*name = v->ext->cpu_step;
+	if (v->ext->cpu(v->ext->ctx, &b->args, err, sizeof err))
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
+	return AB_OK;
+}
+
 static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
 			     struct attrib_collector *kernels, struct bk_sample *out, struct ab_diag *d)
 {
@@ -225,11 +264,14 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 		__asm__ __volatile__("" : : "r"(b->flush_buf) : "memory");
 	}
 	uint64_t first = 0, last = 0;
-	for (int i = 0; i < v->cpu->n_steps; i++) {
-		const struct site_cpu_step *st = &v->cpu->steps[i];
+	int n_steps = v->ext ? 1 : v->cpu->n_steps;
+	for (int i = 0; i < n_steps; i++) {
+		const char *name;
 		uint64_t t0 = now_ns();
-		st->fn(&b->args);
+		enum ab_rc src = cpu_step(b, v, i, &name, d);
 		uint64_t t1 = now_ns();
+		if (src)
+			return src;
 		if (b->fake_timer) {
 			t0 = i == 0 ? 1000 : last;
 			t1 = t0 + fake_step_ns(b, sample_id, i);
@@ -237,7 +279,7 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 		if (i == 0)
 			first = t0;
 		last = t1;
-		enum ab_rc rc = attrib_add(kernels, st->name, t0, t1, sample_id, d);
+		enum ab_rc rc = attrib_add(kernels, name, t0, t1, sample_id, d);
 		if (rc)
 			return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, v->name);
 	}
@@ -247,14 +289,26 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 	return AB_OK;
 }
 
+/* The guard zones of every buffer, as slot_begin filled them? */
+static enum ab_rc cpu_check_guards(struct backend *b, struct ab_diag *d)
+{
+	char why[160];
+	for (int i = 0; i < b->site->n_tensors; i++) {
+		if (!b->args.t[i])
+			continue;
+		if (!guard_check(cpu_base(b, i), (unsigned char *)b->args.t[i] + b->bytes[i], why, sizeof why))
+			return ab_fail(d, AB_ERR_BACKEND, "arm '%s': wrote outside tensor '%s': %s", b->arm,
+				       b->site->tensors[i].name, why);
+	}
+	return AB_OK;
+}
+
 static enum ab_rc cpu_slot_end(struct backend *b, struct attrib_collector *kernels, struct results_clocks *after,
 			       struct ab_diag *d)
 {
-	(void)b;
 	(void)kernels;
-	(void)d;
 	memset(after, 0, sizeof *after);
-	return AB_OK;
+	return cpu_check_guards(b, d);
 }
 
 static enum ab_rc cpu_read_tensor(struct backend *b, int tensor_index, void *host, size_t bytes, struct ab_diag *d)

@@ -1,6 +1,7 @@
 /*
- * cmd_baseline.c - `abbench baseline set NAME [RUN]` and `abbench baseline
- * list`: named pointers to runs, what `abbench gate --baseline NAME` reads.
+ * cmd_baseline.c - `abbench baseline set NAME [RUN]`, `baseline show NAME`
+ * and `abbench baseline list`: named pointers to runs, what `abbench gate
+ * --baseline NAME` reads.
  * Only an 'ok' run can become a baseline.
  */
 #include <stdio.h>
@@ -76,6 +77,17 @@ static enum ab_rc baseline_list(struct store *st, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* `baseline show NAME`: the run it points at; exit 2 when there is no such
+ * baseline (scripts/nightly.sh --init asks this before the first night). */
+static enum ab_rc baseline_show(struct store *st, const char *name, struct ab_diag *d)
+{
+	int64_t id;
+	enum ab_rc rc = store_baseline_get(st, name, &id, d);
+	if (!rc)
+		printf("baseline '%s' -> run %lld\n", name, (long long)id);
+	return rc;
+}
+
 /* Checks the action and its argument count; prints the error. */
 static bool valid_action(const char **pos, int n_pos)
 {
@@ -83,10 +95,13 @@ static bool valid_action(const char **pos, int n_pos)
 		return true;
 	if (!strcmp(pos[0], "list") && n_pos == 1)
 		return true;
-	if (!strcmp(pos[0], "set") || !strcmp(pos[0], "list"))
-		ab_error("baseline: usage: abbench baseline set NAME [RUN] | abbench baseline list");
+	if (!strcmp(pos[0], "show") && n_pos == 2)
+		return true;
+	if (!strcmp(pos[0], "set") || !strcmp(pos[0], "list") || !strcmp(pos[0], "show"))
+		ab_error("baseline: usage: abbench baseline set NAME [RUN] | abbench baseline show NAME | "
+			 "abbench baseline list");
 	else
-		ab_error("baseline: unknown action '%s' (set or list)", pos[0]);
+		ab_error("baseline: unknown action '%s' (set, show or list)", pos[0]);
 	return false;
 }
 
@@ -98,11 +113,12 @@ int cmd_baseline(int argc, char **argv)
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
-		"baseline", "set NAME [RUN] | list", "name a run as a baseline for the gate, or list baselines",
+		"baseline", "set NAME [RUN] | show NAME | list", "name a run as a baseline for the gate, or list baselines",
 		"set NAME [RUN]: point NAME at RUN (an id, a label, 'last', the default, or a whole run set\n"
 		"set:ID); an existing NAME moves. NAME is 1 to 63 characters, not all digits, not 'last'\n"
-		"and not a run's label (any of those would shadow a run). list: every baseline with its\n"
-		"run, scenario and device.",
+		"and not a run's label (any of those would shadow a run). show NAME: the run NAME points at\n"
+		"(exit 2 when there is no such baseline). list: every baseline with its run, scenario and\n"
+		"device.",
 		1, 3, opts,
 	};
 	const char *pos[3] = { NULL, NULL, NULL };
@@ -118,7 +134,12 @@ int cmd_baseline(int argc, char **argv)
 	enum ab_rc rc = set ? store_open(store_default_path(db), false, &st, &d)
 			    : store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
-		rc = set ? baseline_set(st, pos[1], pos[2], &d) : baseline_list(st, &d);
+		if (!strcmp(pos[0], "set"))
+			rc = baseline_set(st, pos[1], pos[2], &d);
+		else if (!strcmp(pos[0], "show"))
+			rc = baseline_show(st, pos[1], &d);
+		else
+			rc = baseline_list(st, &d);
 		store_close(st);
 	}
 	return cli_exit_rc(rc, &d, "baseline");

@@ -1,16 +1,23 @@
 /*
- * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE]`: the same
- * scenario measured by two builds, case by case (analysis/compare.c), as
- * markdown (print/compare_print.c).
- * Exit 0 whatever the verdicts (the gate is the command that judges);
- * 2 when the runs measured different scenarios or do not exist.
+ * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE] [--db-b FILE]`:
+ * the same scenario measured by two builds, case by case
+ * (analysis/compare.c), as markdown (print/compare_print.c), held to the
+ * gate's floors (the relative threshold, the A arms' drift and the absolute
+ * floor; from the options or the second run's device profile) so that an
+ * A/A pair is not called slower for a shift no gate would call. RUN_B may
+ * come from another database (--db-b). Exit 0 whatever the verdicts (the
+ * gate is the command that judges); 2 when the runs measured different
+ * scenarios or do not exist.
  */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/compare.h"
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/floors.h"
 #include "common/diag.h"
 #include "print/compare_print.h"
 #include "print/json_out.h"
@@ -18,75 +25,143 @@
 #include "print/md.h"
 #include "store/store.h"
 
-/* Compares the summaries and prints to stdout or, atomically, to path. */
-static enum ab_rc print_comparison(const struct summary_run *a, const struct summary_run *b, const char *path,
-				   bool json, struct ab_diag *d)
+struct compare_args {
+	const char *out;
+	bool json;
+	double max_regression, min_change_ns; /* NAN: from the device profile */
+	bool no_floors;
+};
+
+/* Holds the verdicts of res to the floors of run b (options or profile). */
+static enum ab_rc apply_floors(const struct results_run *b, const struct compare_args *o, struct compare_result *res,
+			       struct ab_diag *d)
+{
+	struct floors fl;
+	enum ab_rc rc = floors_resolve(o->max_regression, o->min_change_ns, b, "compare", &fl, d);
+	if (rc)
+		return rc;
+	struct compare_floors cf = { fl.pct / 100, fl.min_ns, "", "" };
+	snprintf(cf.threshold_source, sizeof cf.threshold_source, "%s", fl.pct_src);
+	snprintf(cf.min_source, sizeof cf.min_source, "%s", fl.min_src);
+	compare_apply_floors(res, &cf);
+	return AB_OK;
+}
+
+/* Prints to stdout or, atomically, to path: markdown, or JSON. */
+static enum ab_rc emit(const struct summary_run *a, const struct summary_run *b, const struct compare_result *res,
+		       const char *path, bool json, struct ab_diag *d)
+{
+	struct md_file mf;
+	if (json)
+		return json_out_write(json_verdict_compare(a, b, res), path, d);
+	if (!path)
+		return compare_print_table(stdout, a, b, res, d);
+	enum ab_rc rc = md_file_open(&mf, path, d);
+	if (rc)
+		return rc;
+	if ((rc = compare_print_table(mf.f, a, b, res, d))) {
+		md_file_abort(&mf);
+		return rc;
+	}
+	return md_file_commit(&mf, d);
+}
+
+/* The last component of a database path, for the printed run lines. */
+static const char *base_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Compares the summaries, holds the verdicts to the floors and prints. */
+static enum ab_rc print_comparison(const struct summary_run *a, const struct summary_run *b, const char *db_a,
+				   const char *db_b, const struct compare_args *o, struct ab_diag *d)
 {
 	struct compare_result res;
-	struct md_file mf;
 	enum ab_rc rc = compare_runs(a, b, &res, d);
 	if (rc)
 		return rc;
-	if (json)
-		rc = json_out_write(json_verdict_compare(a, b, &res), path, d);
-	else if (!path)
-		rc = compare_print_table(stdout, a, b, &res, d);
-	else if (!(rc = md_file_open(&mf, path, d))) {
-		rc = compare_print_table(mf.f, a, b, &res, d);
-		if (rc)
-			md_file_abort(&mf);
-		else
-			rc = md_file_commit(&mf, d);
+	if (strcmp(db_a, db_b)) {
+		snprintf(res.db_a, sizeof res.db_a, "%s", base_of(db_a));
+		snprintf(res.db_b, sizeof res.db_b, "%s", base_of(db_b));
 	}
+	if (!o->no_floors)
+		rc = apply_floors(b->run, o, &res, d);
+	if (!rc)
+		rc = emit(a, b, &res, o->out, o->json, d);
 	compare_result_free(&res);
 	return rc;
 }
 
 /* Summarises both runs (no A/B intervals: compare does not print them). */
-static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *path,
-				    bool json, struct ab_diag *d)
+static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *db_a,
+				    const char *db_b, const struct compare_args *o, struct ab_diag *d)
 {
 	struct summary_run sa, sb;
 	enum ab_rc rc = summary_compute(a, SUMMARY_NO_INTERVALS, &sa, d);
 	if (rc)
 		return rc;
 	if (!(rc = summary_compute(b, SUMMARY_NO_INTERVALS, &sb, d))) {
-		rc = print_comparison(&sa, &sb, path, json, d);
+		rc = print_comparison(&sa, &sb, db_a, db_b, o, d);
 		summary_free(&sb);
 	}
 	summary_free(&sa);
 	return rc;
 }
 
+static bool valid_floors(const struct compare_args *o)
+{
+	if (!isnan(o->max_regression) && !(o->max_regression > 0)) {
+		ab_error("compare: --max-regression must be a positive percentage, not %g", o->max_regression);
+		return false;
+	}
+	if (!isnan(o->min_change_ns) && !(o->min_change_ns >= 0)) {
+		ab_error("compare: --min-change-ns must be 0 or more nanoseconds, not %g", o->min_change_ns);
+		return false;
+	}
+	return true;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	const char *db = NULL, *out = NULL;
-	bool json = false;
+	const char *db = NULL, *db_b = NULL;
+	struct compare_args o = { .max_regression = NAN, .min_change_ns = NAN };
 	const struct cli_option opts[] = {
-		{ "out", CLI_STRING, &out, "FILE", "write the markdown to FILE instead of standard output" },
-		{ "json", CLI_FLAG, &json, NULL, "write JSON (format abbench.compare, docs/JSON.md) instead of markdown" },
+		{ "out", CLI_STRING, &o.out, "FILE", "write the markdown to FILE instead of standard output" },
+		{ "json", CLI_FLAG, &o.json, NULL, "write JSON (format abbench.compare, docs/JSON.md) instead of markdown" },
+		{ "db-b", CLI_STRING, &db_b, "FILE", "read RUN_B from this database (default: the same as RUN_A)" },
+		{ "max-regression", CLI_DOUBLE, &o.max_regression, "PCT", "a change within PCT percent is no change (default: device profile)" },
+		{ "min-change-ns", CLI_DOUBLE, &o.min_change_ns, "NS", "a change within NS nanoseconds is no change (default: device profile)" },
+		{ "no-floors", CLI_FLAG, &o.no_floors, NULL, "call every change with p < 0.01, however small" },
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
 		"compare", "RUN_A RUN_B", "compare the fused arm of two runs of one scenario, case by case",
-		"RUN is a run id, a label (e.g. main, pr), 'last' or set:ID. Per case: median B-arm time in each run,\n"
-		"their ratio with a 95% bootstrap interval, Mann-Whitney p, a verdict at p < 0.01, and whether\n"
-		"the outputs' md5 agree. Runs of different scenarios are refused (exit 2).",
+		"RUN is a run id, a label (e.g. main, pr), 'last' or set:ID; RUN_B is read from --db-b when given\n"
+		"(two databases: a main branch's and a pull request's). Per case: median B-arm time in each\n"
+		"run, their ratio with a 95% bootstrap interval, Mann-Whitney p, a verdict, and whether the\n"
+		"outputs' md5 agree. A change is called faster or slower when p < 0.01 and it clears the\n"
+		"gate's floors: the relative threshold, the A arms' drift and the absolute floor (from the\n"
+		"options, else RUN_B's device profile); else 'no change beyond the floors'. Runs of\n"
+		"different scenarios are refused (exit 2).",
 		2, 2, opts,
 	};
 	const char *pos[2] = { NULL, NULL };
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
 	if (ex != CLI_CONTINUE)
 		return ex;
+	if (!valid_floors(&o))
+		return AB_EXIT_USAGE;
 
 	struct ab_diag d;
 	struct results_run *a, *b = NULL;
-	enum ab_rc rc = store_load_spec(store_default_path(db), pos[0], &a, &d);
+	const char *path_a = store_default_path(db), *path_b = db_b ? db_b : path_a;
+	enum ab_rc rc = store_load_spec(path_a, pos[0], &a, &d);
 	if (!rc)
-		rc = store_load_spec(store_default_path(db), pos[1], &b, &d);
+		rc = store_load_spec(path_b, pos[1], &b, &d);
 	if (!rc)
-		rc = compare_and_print(a, b, out, json, &d);
+		rc = compare_and_print(a, b, path_a, path_b, &o, &d);
 	results_run_free(a);
 	results_run_free(b);
 	return cli_exit_rc(rc, &d, "compare");

@@ -5,8 +5,9 @@
  * from the device profile or --min-change-ns). The exit status is the
  * contract: 0 every case passed, 1 a case regressed in time, lost
  * bit-exactness or is missing, 2 usage or data errors (no such baseline or
- * run, different scenario or device, a run not 'ok'), 3 failures. The
- * markdown verdict goes to stdout or --out; the cases that failed on time
+ * run, different scenario or device, a run not 'ok'), 3 failures, 4
+ * inconclusive (too little evidence to pass: --quick, slots under
+ * --min-samples, a partial run). The markdown verdict goes to stdout or --out; the cases that failed on time
  * alone go, one per line, to --failing-cases so that scripts/nightly.sh
  * can measure them again without parsing markdown.
  */
@@ -21,8 +22,8 @@
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/floors.h"
 #include "common/diag.h"
-#include "config/profile.h"
 #include "print/gate_print.h"
 #include "print/json_out.h"
 #include "print/json_verdict.h"
@@ -36,12 +37,7 @@ struct gate_args {
 	bool json;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
-};
-
-/* The gate's bars with where each came from, for the verdict's text. */
-struct gate_limits {
-	double pct, min_ns;
-	char pct_src[96], min_src[96];
+	int min_samples;       /* 0: GATE_MIN_SAMPLES */
 };
 
 struct exclude_list {
@@ -100,36 +96,6 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	return rc;
 }
 
-/* --max-regression and --min-change-ns, else the run's device profile
- * (read only when one of them is not given). */
-static enum ab_rc limits(const struct gate_args *a, const struct results_run *r, struct gate_limits *L,
-			 struct ab_diag *d)
-{
-	struct profile p;
-	bool fell_back;
-	L->pct = a->max_regression;
-	L->min_ns = a->min_change_ns;
-	snprintf(L->pct_src, sizeof L->pct_src, "--max-regression");
-	snprintf(L->min_src, sizeof L->min_src, "--min-change-ns");
-	if (!isnan(L->pct) && !isnan(L->min_ns))
-		return AB_OK;
-	if (profile_find(r->device.name, r->backend, &p, &fell_back, d))
-		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold or absolute floor (give --max-regression "
-					       "PCT and --min-change-ns NS)");
-	if (fell_back)
-		ab_warn("gate: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
-			PROFILE_DEFAULT_FILE);
-	if (isnan(L->pct)) {
-		L->pct = p.gate_max_regression_pct;
-		snprintf(L->pct_src, sizeof L->pct_src, "device profile '%s'", p.name);
-	}
-	if (isnan(L->min_ns)) {
-		L->min_ns = p.gate_min_change_ns;
-		snprintf(L->min_src, sizeof L->min_src, "device profile '%s'", p.name);
-	}
-	return AB_OK;
-}
-
 /* Writes through print to stdout (path NULL) or atomically to path. */
 static enum ab_rc emit(const char *path, enum ab_rc (*print)(FILE *, const void *, struct ab_diag *),
 		       const void *ctx, struct ab_diag *d)
@@ -170,14 +136,14 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 {
 	const struct results_run *base = sbase->run, *run = srun->run;
 	struct exclude_list *x = calloc(1, sizeof *x);
-	struct gate_options o = { .baseline_name = base_name, .only = a->only };
+	struct gate_options o = { .baseline_name = base_name, .only = a->only, .min_samples = a->min_samples };
 	struct gate_result res = { 0 };
-	struct gate_limits L = { 0 };
+	struct floors L = { 0 };
 	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory");
 	if (!rc && a->exclude_file)
 		rc = read_exclude(a->exclude_file, x, d);
 	if (!rc)
-		rc = limits(a, run, &L, d);
+		rc = floors_resolve(a->max_regression, a->min_change_ns, run, "gate", &L, d);
 	o.max_regression_pct = L.pct;
 	o.threshold_source = L.pct_src;
 	o.min_change_ns = L.min_ns;
@@ -195,8 +161,9 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 		rc = emit(a->failing, print_failing, &v, d);
 	if (!rc) {
 		*status = gate_exit_status(&res);
-		fprintf(stderr, "gate: %s (%d of %d cases failed)\n", *status ? "FAIL" : "pass", res.n_failed,
-			res.n_cases);
+		fprintf(stderr, "gate: %s (%d of %d cases failed, %d inconclusive, %d not measured)\n",
+			*status == AB_EXIT_VERDICT ? "FAIL" : *status == AB_EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "pass",
+			res.n_failed, res.n_cases, res.n_inconclusive, res.n_not_measured);
 	}
 	gate_result_free(&res);
 	free(x);
@@ -247,6 +214,7 @@ int cmd_gate(int argc, char **argv)
 		{ "json", CLI_FLAG, &a.json, NULL, "write the verdict as JSON (format abbench.gate, docs/JSON.md) instead of markdown" },
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
+		{ "min-samples", CLI_INT, &a.min_samples, "N", "a case with a slot under N samples cannot pass: INCONCLUSIVE (default 10)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
 		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
 		CLI_OPT_END,
@@ -260,8 +228,11 @@ int cmd_gate(int argc, char **argv)
 		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
 		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
 		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
-		"raw B times are judged instead. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
-		"run, different scenario or device, a run not 'ok'), 3 failure. Rule: docs/REPORTS.md.",
+		"raw B times are judged instead. A case that did not fail but has a slot under --min-samples\n"
+		"samples, a run or baseline made with --quick, or a partial run (run --only) lacking cases\n"
+		"cannot pass: INCONCLUSIVE. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
+		"run, different scenario or device, a run not 'ok'), 3 failure, 4 inconclusive.\n"
+		"Rule: docs/REPORTS.md.",
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
@@ -275,6 +246,10 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
 		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
+		return AB_EXIT_USAGE;
+	}
+	if (a.min_samples < 0) {
+		ab_error("gate: --min-samples must be 0 or more, not %d", a.min_samples);
 		return AB_EXIT_USAGE;
 	}
 	if (!isnan(a.min_change_ns) && !(a.min_change_ns >= 0)) {

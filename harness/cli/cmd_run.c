@@ -1,13 +1,15 @@
 /*
  * cmd_run.c - `abbench run SCENARIO.ini`: parse, validate, measure, store;
  * a shard of the scenario with --shard, one worker per device with
- * --devices (run/devices.h).
+ * --devices (run/devices.h). It ends with the run's summary table, read
+ * back from the database.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/summary.h"
 #include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -18,11 +20,12 @@
 #include "run/provenance.h"
 #include "run/runner.h"
 #include "run/shard.h"
+#include "print/show.h"
 #include "store/store.h"
 
 struct run_args {
 	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices;
-	bool quick, no_progress, no_cupti, no_wait;
+	bool quick, no_progress, progress, no_cupti, no_wait;
 	int device;
 };
 
@@ -49,6 +52,24 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	return rc;
 }
 
+/* The stored run's summary table (spec: an id or set:ID), read back from
+ * the database: what the run measured, as every other command sees it. */
+static int print_summary(const char *db_path, const char *spec)
+{
+	struct ab_diag d;
+	struct results_run *r;
+	struct summary_run s;
+	enum ab_rc rc = store_load_spec(db_path, spec, &r, &d);
+	if (rc)
+		return cli_exit_rc(rc, &d, "run");
+	if (!(rc = summary_compute(r, SUMMARY_FULL, &s, &d))) {
+		show_summary_table(&s, stdout);
+		summary_free(&s);
+	}
+	results_run_free(r);
+	return cli_exit_rc(rc, &d, "run");
+}
+
 /* Measures in this process and says where the run went. */
 static int run_here(const struct scenario *s, struct runner_options *o, int argc, char **argv)
 {
@@ -72,7 +93,9 @@ static int run_here(const struct scenario *s, struct runner_options *o, int argc
 		       (long long)run_id);
 	else
 		printf("run %lld stored in '%s' (abbench show %lld)\n", (long long)run_id, o->db_path, (long long)run_id);
-	return cli_finish(AB_EXIT_OK);
+	char id[32];
+	snprintf(id, sizeof id, "%lld", (long long)run_id);
+	return print_summary(o->db_path, id);
 }
 
 /* --devices: the device list, then one worker each (or, for one device,
@@ -105,7 +128,9 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 		return cli_exit_rc(rc, &d, "run");
 	printf("run set '%s' (%d shards on devices %s) stored in '%s' (abbench show set:%s)\n", j.run_set, n, a->devices,
 	       o->db_path, j.run_set);
-	return cli_finish(AB_EXIT_OK);
+	char spec[80];
+	snprintf(spec, sizeof spec, "set:%s", j.run_set);
+	return print_summary(o->db_path, spec);
 }
 
 int cmd_run(int argc, char **argv)
@@ -123,6 +148,7 @@ int cmd_run(int argc, char **argv)
 		{ "device", CLI_INT, &a.device, "N", "the device to measure on (cuda: as cudaSetDevice counts; default 0)" },
 		{ "devices", CLI_STRING, &a.devices, "all|LIST", "one worker per device (e.g. all, 0,1), each a shard; merged into one run set" },
 		{ "no-progress", CLI_FLAG, &a.no_progress, NULL, "no progress lines even on a terminal" },
+		{ "progress", CLI_FLAG, &a.progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &a.no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		{ "no-wait", CLI_FLAG, &a.no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
 		CLI_OPT_END,
@@ -150,10 +176,11 @@ int cmd_run(int argc, char **argv)
 		.dump_dir = a.dump,
 		.label = a.label,
 		.quick = a.quick,
-		.progress = !a.no_progress && isatty(STDERR_FILENO),
+		.progress = !a.no_progress && (a.progress || isatty(STDERR_FILENO)),
 		.no_cupti = a.no_cupti,
 		.run_set = a.run_set,
 		.device = a.device,
+		.only = a.only,
 		.no_wait = a.no_wait,
 	};
 	struct ab_diag d;

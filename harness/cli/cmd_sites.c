@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -20,18 +20,21 @@ int cmd_sites(int argc, char **argv)
 	if (cr != CLI_OK)
 		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
 
-	for (const struct site_desc *s = site_registry; s->name; s++) {
+	for (const struct site_desc *const *p = site_registry; *p; p++) {
+		const struct site_desc *s = *p;
 		printf("%s  (%s)\n  %s\n  tensors:", s->name, s->shape_help, s->summary);
 		for (int i = 0; i < s->n_tensors; i++)
 			printf(" %s%s", s->tensors[i].name, s->tensors[i].affine_only ? "*" : "");
 		printf("\n");
 		for (int v = 0; v < s->n_variants; v++) {
 			const struct site_variant *var = &s->variants[v];
-			printf("  %-8s backends: %-3s %-4s  %s%s\n", var->name, var->cpu ? "cpu" : "", var->cuda ? "cuda" : "",
-			       var->summary, var->byte_equal_expected ? "" : " (not byte-equal by design)");
+			printf("  %-13s backends: %-3s %-4s  %s%s\n", var->name, var->cpu ? "cpu" : "",
+			       var->cuda ? "cuda" : var->cpu ? "" : "-", var->summary,
+			       var->byte_equal_expected ? "" : " (not byte-equal by design)");
 		}
 		printf("\n");
 	}
 	printf("* present only when a case sets affine = true\n");
+	printf("fused is each site's measured winner; fused.<tuning> runs one tuning of it (cuda only; '-': not built)\n");
 	return cli_finish(0);
 }

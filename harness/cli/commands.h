@@ -17,5 +17,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_backends(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
 
 #endif

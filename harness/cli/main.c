@@ -27,6 +27,9 @@ static const struct command commands[] = {
 	{ "baseline", cmd_baseline, "name a run as a baseline, or list baselines" },
 	{ "gate", cmd_gate, "gate a run against a baseline: exit 1 on regression or lost bit-exactness" },
 	{ "merge", cmd_merge, "copy the runs of several databases into one (shards into a run set)" },
+	{ "backends", cmd_backends, "list the backends and whether each can run here" },
+	{ "history", cmd_history, "each case's trend over runs, with the steps in it" },
+	{ "publish", cmd_publish, "write a static HTML dashboard of the history" },
 	{ NULL, NULL, NULL },
 };
 

@@ -32,6 +32,7 @@ enum {
 	AB_EXIT_VERDICT = 1, /* the gate found a regression or lost bit-exactness */
 	AB_EXIT_USAGE = 2,   /* bad arguments, bad input files, missing data */
 	AB_EXIT_FAILURE = 3, /* the work itself failed: IO, database, device */
+	AB_EXIT_INCONCLUSIVE = 4, /* the gate: too little evidence to pass (--quick, few samples, partial run) */
 	/* A run stopped by a signal exits 128 + its number, as a shell reports
 	 * a process the signal killed: 130 SIGINT, 143 SIGTERM, 129 SIGHUP. */
 	AB_EXIT_SIGNAL_BASE = 128,

@@ -113,7 +113,15 @@ static bool same_header(struct same *s, const struct results_run *a, const struc
 	       SAME_STR(s, a, b, backend) && SAME_STR(s, a, b, version) && SAME_NUM(s, a, b, quick) &&
 	       SAME_STR(s, a, b, bracket) && SAME_STR(s, a, b, arm_a) && SAME_STR(s, a, b, arm_b) &&
 	       SAME_NUM(s, a, b, steps) && SAME_NUM(s, a, b, forwards_per_step) && SAME_STR(s, a, b, launch_gaps) &&
-	       SAME_NUM(s, a, b, l2_flush) && SAME_STR(s, a, b, notes) && SAME_NUM(s, a, b, n_cases);
+	       SAME_NUM(s, a, b, l2_flush) && SAME_STR(s, a, b, notes) && SAME_STR(s, a, b, only_cases) &&
+	       SAME_NUM(s, a, b, n_cases);
+}
+
+static bool same_arm_source(struct same *s, const struct results_arm_source *a, const struct results_arm_source *b)
+{
+	snprintf(s->where, sizeof s->where, "the source of arm %c", a->arm);
+	return SAME_NUM(s, a, b, arm) && SAME_STR(s, a, b, name) && SAME_STR(s, a, b, kind) && SAME_STR(s, a, b, path) &&
+	       SAME_STR(s, a, b, sha256) && SAME_STR(s, a, b, detail);
 }
 
 static bool same_case_fields(struct same *s, const struct results_case *a, const struct results_case *b)
@@ -187,8 +195,11 @@ static bool same_slot(struct same *s, const struct results_case *c, const struct
 bool results_run_same(const struct results_run *a, const struct results_run *b, char *why, size_t len)
 {
 	struct same s = { .why = why, .len = len };
-	if (!same_header(&s, a, b) || !same_device(&s, &a->device, &b->device))
+	if (!same_header(&s, a, b) || !same_device(&s, &a->device, &b->device) || !SAME_NUM(&s, a, b, n_arm_sources))
 		return false;
+	for (int i = 0; i < a->n_arm_sources; i++)
+		if (!same_arm_source(&s, &a->arm_sources[i], &b->arm_sources[i]))
+			return false;
 	for (int i = 0; i < a->n_cases; i++) {
 		const struct results_case *ca = &a->cases[i], *cb = &b->cases[i];
 		if (!same_case_fields(&s, ca, cb))

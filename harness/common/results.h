@@ -95,6 +95,16 @@ struct results_device {
 	double copy_gbps;       /* measured device copy bandwidth (read + write), 0 if unknown */
 };
 
+/* Where a user arm came from (harness/arms/): what ran as arm a or b. */
+struct results_arm_source {
+	char arm;               /* 'a' or 'b' */
+	char name[32];          /* the arm's name, as in results_run.arm_a/arm_b */
+	char kind[8];           /* "plugin" or "cubin" */
+	char path[512];         /* the library or the binary, absolute */
+	char sha256[65];        /* of that file */
+	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */
+};
+
 struct results_run {
 	int64_t id;             /* a run set read as one run: its first shard's id */
 	char uuid[37];          /* random (v4), the run's identity across databases */
@@ -124,6 +134,9 @@ struct results_run {
 	char launch_gaps[16];
 	bool l2_flush;
 	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
+	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
+	int n_arm_sources;      /* user arms among a and b (0 to 2) */
+	struct results_arm_source arm_sources[2];
 	struct results_device device;
 	int n_cases;
 	struct results_case *cases;
@@ -139,6 +152,9 @@ struct results_run_summary {
 	char backend[8];
 	char device[128];
 	int n_cases;
+	char git_commit[64];
+	bool quick;
+	char only_cases[256];
 };
 
 void results_run_free(struct results_run *r);

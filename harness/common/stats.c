@@ -260,3 +260,34 @@ struct stats_mwu stats_mann_whitney(const double *a, int na, const double *b, in
 	r.p_value = fmin(1, erfc(fabs(r.z) / sqrt(2)));
 	return r;
 }
+
+/* P(Binomial(n, 1/2) = k), through lgamma so that large n do not overflow. */
+static double binom_half_pmf(int n, int k)
+{
+	return exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) - n * log(2.0));
+}
+
+struct stats_interval stats_median_ci(const double *x, int n, double level)
+{
+	struct stats_interval ci = { NAN, NAN, NAN };
+	if (n <= 0)
+		return ci;
+	double *s = sorted_copy(x, n);
+	if (!s)
+		return ci;
+	ci.point = quantile_sorted(s, n, 0.5);
+	double alpha = (1 - level) / 2, cdf = 0;
+	int j = 0; /* ranks 1..j may be the lower bound: P(B <= j - 1) <= alpha */
+	while (level > 0 && level < 1 && j < n / 2) {
+		cdf += binom_half_pmf(n, j);
+		if (cdf > alpha)
+			break;
+		j++;
+	}
+	if (j >= 1) {
+		ci.low = s[j - 1];
+		ci.high = s[n - j];
+	}
+	free(s);
+	return ci;
+}

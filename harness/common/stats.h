@@ -31,6 +31,14 @@ struct stats_interval {
 struct stats_interval stats_speedup_ci(const double *a, int na, const double *b, int nb, double level,
 				     int resamples, uint64_t seed);
 
+/* The median of n values and its distribution-free confidence interval at
+ * level (0.95) from order statistics: [x_(j), x_(n+1-j)] (1-based, sorted)
+ * with j the largest rank such that P(Binomial(n, 1/2) <= j - 1) <= (1 -
+ * level) / 2, so the coverage is at least level whatever the distribution
+ * (n = 20: ranks 6 and 15). NAN bounds when n is too small for the level
+ * (under 6 values at 0.95). */
+struct stats_interval stats_median_ci(const double *x, int n, double level);
+
 /* Mann-Whitney U test, two-sided, normal approximation with tie
  * correction and continuity correction. */
 struct stats_mwu {

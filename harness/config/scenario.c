@@ -35,14 +35,14 @@
 #define SCN_FILE_MAX (1 << 20)
 #define MAX_KEYS 24
 
-enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_COUNT };
+enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_ARM, SEC_COUNT };
 
 enum kind { K_INT, K_U64, K_DOUBLE, K_BOOL, K_FN };
 
-/* Where a key's value goes: the scenario, the current case, or the input
+/* Where a key's value goes: the scenario, the current case, the input
  * distribution of the current section (the defaults in [scenario], the
- * case's own overrides in [case]). */
-enum base { B_SCN, B_CASE, B_INPUT };
+ * case's own overrides in [case]), or the current [arm NAME]. */
+enum base { B_SCN, B_CASE, B_INPUT, B_ARM };
 
 #define KF_OPEN_LO 1u  /* the range excludes lo */
 #define KF_OPEN_HI 2u  /* the range excludes hi */
@@ -81,6 +81,10 @@ struct pctx {
 	struct scope fixed[SEC_CASE]; /* [scenario], [arms], [model] */
 	struct scope *cscope;      /* one per case */
 	int cap;
+	int cur_arm;               /* current [arm NAME] index */
+	struct scope *ascope;      /* one per [arm NAME] */
+	int arm_cap;
+	char arm_text[2][ARM_SPEC_PARAMS_TEXT]; /* the values of a and b, resolved once all is read */
 	struct scenario_input dflt; /* the [scenario] input defaults */
 };
 
@@ -123,8 +127,8 @@ static void list_add(char *buf, size_t len, const char *s)
 static void site_names(char *buf, size_t len)
 {
 	buf[0] = '\0';
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		list_add(buf, len, s->name);
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		list_add(buf, len, (*s)->name);
 }
 
 static void variant_names(const struct site_desc *s, char *buf, size_t len)
@@ -332,19 +336,12 @@ static enum ab_rc set_dist(struct pctx *c, const struct key_def *k, void *field,
 	return AB_OK;
 }
 
+/* a and b may name [arm NAME] sections further down: kept as text here,
+ * resolved by resolve_arms once the whole file is read. */
 static enum ab_rc set_arm(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		if (site_find_variant(s, val))
-			return set_text(c, k->name, field, k->size, val);
-	/* Variants of the first site that has the most of them. */
-	const struct site_desc *most = site_registry;
-	for (const struct site_desc *s = site_registry; s->name; s++)
-		if (s->n_variants > most->n_variants)
-			most = s;
-	char list[128];
-	variant_names(most, list, sizeof list);
-	return perr(c, c->line, k->name, "unknown variant '%s' (variants: %s)", val, list);
+	(void)field;
+	return set_text(c, k->name, c->arm_text[k->name[0] == 'b'], sizeof c->arm_text[0], val);
 }
 
 static enum ab_rc set_site(struct pctx *c, const struct key_def *k, void *field, const char *val)
@@ -366,6 +363,71 @@ static enum ab_rc set_shape(struct pctx *c, const struct key_def *k, void *field
 			    "'%s' is not a shape (1 to %d positive dimensions joined by 'x', as in 1x4096x4096)", val,
 			    SITE_MAX_RANK);
 	return AB_OK;
+}
+
+/* ---- [arm NAME] keys ------------------------------------------------------- */
+
+static struct arm_spec *cur_arm(struct pctx *c)
+{
+	return &c->scn->arms[c->cur_arm];
+}
+
+static enum ab_rc set_arm_type(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	static const char *const words[] = { "plugin", "cubin", NULL };
+	static const enum arm_spec_type map[] = { ARM_SPEC_PLUGIN, ARM_SPEC_CUBIN };
+	int i = word_index(words, val);
+	if (i < 0)
+		return word_err(c, k->name, val, words);
+	*(enum arm_spec_type *)field = map[i];
+	return AB_OK;
+}
+
+/* A file named relative to the scenario's folder. */
+static enum ab_rc set_path(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	if (!arm_spec_resolve_path(c->scn->path, val, field, k->size))
+		return perr(c, c->line, k->name, "'%s' is too long a path", val);
+	return AB_OK;
+}
+
+static enum ab_rc set_entry(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	if (!name_ok(val))
+		return perr(c, c->line, k->name, "'%s' may use only letters, digits, '_', '-' and '.'", val);
+	return set_text(c, k->name, field, k->size, val);
+}
+
+static enum ab_rc set_kernel(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	if (val[strcspn(val, " \t")])
+		return perr(c, c->line, k->name, "'%s': a kernel's name has no blanks", val);
+	return set_text(c, k->name, field, k->size, val);
+}
+
+static enum ab_rc set_dims(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	char err[AB_DIAG_MAX / 2];
+	struct arm_spec *a = cur_arm(c);
+	int *n = k->name[0] == 'g' ? &a->n_grid : &a->n_block;
+	if (!arm_spec_parse_dims(val, field, n, err, sizeof err))
+		return perr(c, c->line, k->name, "%s", err);
+	return AB_OK;
+}
+
+static enum ab_rc set_expr(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	char err[AB_DIAG_MAX / 2];
+	if (!expr_parse(val, field, err, sizeof err))
+		return perr(c, c->line, k->name, "%s", err);
+	cur_arm(c)->have_shared = true;
+	return AB_OK;
+}
+
+/* Resolved against the site once the section is read (finish_arm). */
+static enum ab_rc set_params(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	return set_text(c, k->name, field, k->size, val);
 }
 
 /* ---- key tables ---------------------------------------------------------- */
@@ -424,6 +486,21 @@ static const struct key_def case_keys[] = {
 	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
 };
 
+static const struct key_def arm_keys[] = {
+	KEY_FN("type", B_ARM, struct arm_spec, type, set_arm_type, 0),
+	KEY_FN("site", B_ARM, struct arm_spec, site, set_site, 0),
+	KEY_FN("library", B_ARM, struct arm_spec, library, set_path, 0),
+	KEY_FN("name", B_ARM, struct arm_spec, entry, set_entry, 0),
+	KEY_FN("triton", B_ARM, struct arm_spec, triton, set_path, 0),
+	KEY_FN("binary", B_ARM, struct arm_spec, binary, set_path, 0),
+	KEY_FN("kernel", B_ARM, struct arm_spec, kernel, set_kernel, 0),
+	KEY_FN("grid", B_ARM, struct arm_spec, grid, set_dims, 0),
+	KEY_FN("block", B_ARM, struct arm_spec, block, set_dims, 0),
+	KEY_FN("shared", B_ARM, struct arm_spec, shared, set_expr, 0),
+	KEY_FN("params", B_ARM, struct arm_spec, params_text, set_params, 0),
+	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
+};
+
 _Static_assert(sizeof scenario_keys / sizeof scenario_keys[0] - 1 <= MAX_KEYS, "struct scope holds MAX_KEYS keys");
 _Static_assert(sizeof case_keys / sizeof case_keys[0] - 1 <= MAX_KEYS, "struct scope holds MAX_KEYS keys");
 
@@ -436,6 +513,7 @@ static const struct section_def {
 	[SEC_ARMS] = { "arms", arms_keys },
 	[SEC_MODEL] = { "model", model_keys },
 	[SEC_CASE] = { "case", case_keys },
+	[SEC_ARM] = { "arm", arm_keys },
 };
 
 static int key_index(const struct key_def *keys, const char *name)
@@ -467,6 +545,9 @@ static void *key_field(struct pctx *c, const struct key_def *k)
 		break;
 	case B_INPUT:
 		base = c->sec == SEC_CASE ? (char *)&c->scn->cases[c->cur].input : (char *)&c->dflt;
+		break;
+	case B_ARM:
+		base = (char *)cur_arm(c);
 		break;
 	}
 	return base + k->off;
@@ -504,6 +585,8 @@ static enum ab_rc store_value(struct pctx *c, const struct key_def *k, const cha
 
 static struct scope *cur_scope(struct pctx *c)
 {
+	if (c->sec == SEC_ARM)
+		return &c->ascope[c->cur_arm];
 	return c->sec == SEC_CASE ? &c->cscope[c->cur] : &c->fixed[c->sec];
 }
 
@@ -537,6 +620,8 @@ static void section_label(const struct pctx *c, char *buf, size_t len)
 {
 	if (c->sec == SEC_CASE)
 		snprintf(buf, len, "[case %s]", c->scn->cases[c->cur].name);
+	else if (c->sec == SEC_ARM)
+		snprintf(buf, len, "[arm %s]", c->scn->arms[c->cur_arm].name);
 	else
 		snprintf(buf, len, "[%s]", sections[c->sec].name);
 }
@@ -563,7 +648,7 @@ static enum ab_rc handle_key(struct pctx *c, const char *name, const char *value
 		return perr(c, c->line, NULL, "missing key name before '='");
 	if (c->sec == SEC_NONE)
 		return perr(c, c->line, name,
-			    "key outside any section (put it under [scenario], [arms], [model] or [case NAME])");
+			    "key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
 	const struct key_def *keys = sections[c->sec].keys;
 	int k = key_index(keys, name);
 	if (k < 0)
@@ -631,6 +716,84 @@ static enum ab_rc open_case(struct pctx *c, const char *inner, const char *name)
 	return add_case(c, name);
 }
 
+/* Room for one more arm (and its scope); the shortcuts of [arms] come
+ * after the sections, without a scope. */
+static enum ab_rc grow_arms(struct pctx *c)
+{
+	struct scenario *s = c->scn;
+	if (s->n_arms < c->arm_cap)
+		return AB_OK;
+	int cap = c->arm_cap ? 2 * c->arm_cap : 4;
+	struct arm_spec *na = realloc(s->arms, (size_t)cap * sizeof *na);
+	if (!na)
+		return nomem(c);
+	s->arms = na;
+	struct scope *ns = realloc(c->ascope, (size_t)cap * sizeof *ns);
+	if (!ns)
+		return nomem(c);
+	c->ascope = ns;
+	c->arm_cap = cap;
+	return AB_OK;
+}
+
+/* Whether name is a built-in variant of some site. */
+static bool is_variant(const char *name)
+{
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		if (site_find_variant(*s, name))
+			return true;
+	return false;
+}
+
+static int find_arm(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->n_arms; i++)
+		if (strcmp(s->arms[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static enum ab_rc open_arm(struct pctx *c, const char *inner, const char *name)
+{
+	struct scenario *s = c->scn;
+	size_t n = strlen(name);
+	if (n == 0 || !name_ok(name))
+		return perr(c, c->line, NULL, "[%s]: an arm needs a name of letters, digits, '_', '-' and '.', as in [arm my_ln]",
+			    inner);
+	if (n >= ARM_SPEC_NAME_MAX)
+		return perr(c, c->line, NULL, "[%s]: arm name is %zu characters long, at most %d allowed", inner, n,
+			    ARM_SPEC_NAME_MAX - 1);
+	if (is_variant(name))
+		return perr(c, c->line, NULL, "[%s]: '%s' is a built-in variant (abbench sites): choose another name",
+			    inner, name);
+	int dup = find_arm(s, name);
+	if (dup >= 0)
+		return perr(c, c->line, NULL, "[%s]: duplicate arm name (first at line %d)", inner,
+			    s->arms[dup].lines.header);
+	if (grow_arms(c))
+		return c->rc;
+	struct arm_spec *a = &s->arms[s->n_arms];
+	memset(a, 0, sizeof *a);
+	memcpy(a->name, name, n + 1);
+	a->lines.header = c->line;
+	c->ascope[s->n_arms] = (struct scope){ .header_line = c->line };
+	c->cur_arm = s->n_arms++;
+	c->sec = SEC_ARM;
+	return AB_OK;
+}
+
+/* "[case NAME]" or "[arm NAME]": the word, then the name after blanks. */
+static const char *named_section(const char *inner, const char *word)
+{
+	size_t n = strlen(word);
+	if (strncmp(inner, word, n) != 0 || (inner[n] != '\0' && !isspace((unsigned char)inner[n])))
+		return NULL;
+	inner += n;
+	while (isspace((unsigned char)*inner))
+		inner++;
+	return inner;
+}
+
 /* inner is the text between the brackets, blanks trimmed. */
 static enum ab_rc open_section(struct pctx *c, const char *inner)
 {
@@ -644,14 +807,13 @@ static enum ab_rc open_section(struct pctx *c, const char *inner)
 		c->sec = (enum section)s;
 		return AB_OK;
 	}
-	if (strncmp(inner, "case", 4) == 0 && (inner[4] == '\0' || isspace((unsigned char)inner[4]))) {
-		const char *name = inner + 4;
-		while (isspace((unsigned char)*name))
-			name++;
+	const char *name = named_section(inner, "case");
+	if (name)
 		return open_case(c, inner, name);
-	}
-	return perr(c, c->line, NULL, "[%s]: unknown section (sections: [scenario], [arms], [model], [case NAME])",
-		    inner);
+	if ((name = named_section(inner, "arm")))
+		return open_arm(c, inner, name);
+	return perr(c, c->line, NULL,
+		    "[%s]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME])", inner);
 }
 
 /* A "[...]" line (leading blanks already gone). */
@@ -802,11 +964,127 @@ static enum ab_rc finish_case(struct pctx *c, int i)
 	return check_order(c, sc, case_keys, "input_low", cs->input.low, "input_high", cs->input.high, true);
 }
 
+/* ---- user arms ------------------------------------------------------------- */
+
+/* The line of every key of [arm] section i, for the messages of later
+ * checks (harness/arms/ opens the files at plan time). */
+static void arm_lines(struct pctx *c, int i)
+{
+	const struct scope *sc = &c->ascope[i];
+	struct arm_spec_lines *l = &c->scn->arms[i].lines;
+	l->type = key_line(sc, arm_keys, "type");
+	l->site = key_line(sc, arm_keys, "site");
+	l->library = key_line(sc, arm_keys, "library");
+	l->name = key_line(sc, arm_keys, "name");
+	l->triton = key_line(sc, arm_keys, "triton");
+	l->binary = key_line(sc, arm_keys, "binary");
+	l->kernel = key_line(sc, arm_keys, "kernel");
+	l->grid = key_line(sc, arm_keys, "grid");
+	l->block = key_line(sc, arm_keys, "block");
+	l->shared = key_line(sc, arm_keys, "shared");
+	l->params = key_line(sc, arm_keys, "params");
+}
+
+static enum ab_rc finish_arm(struct pctx *c, int i)
+{
+	struct arm_spec *a = &c->scn->arms[i];
+	char err[AB_DIAG_MAX / 2];
+	int line = a->lines.header;
+	arm_lines(c, i);
+	if (!arm_spec_finish(a, &line, err, sizeof err))
+		return perr(c, line, NULL, "%s", err);
+	if (a->type == ARM_SPEC_CUBIN && !arm_spec_parse_params(a, err, sizeof err))
+		return perr(c, a->lines.params, "params", "%s", err);
+	return AB_OK;
+}
+
+/* a or b = plugin:PATH:ARM: an arm of its own, after the sections. */
+static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line)
+{
+	struct scenario *s = c->scn;
+	const char *key = j ? "b" : "a";
+	char path[ARM_SPEC_PATH_MAX], arm[ARM_SPEC_NAME_MAX], err[AB_DIAG_MAX / 2];
+	if (!arm_spec_split_shortcut(text, path, sizeof path, arm, sizeof arm, err, sizeof err))
+		return perr(c, line, key, "%s", err);
+	if (!name_ok(arm))
+		return perr(c, line, key, "'%s': the arm name '%s' may use only letters, digits, '_', '-' and '.'", text,
+			    arm);
+	if (grow_arms(c))
+		return c->rc;
+	struct arm_spec *a = &s->arms[s->n_arms];
+	memset(a, 0, sizeof *a);
+	a->type = ARM_SPEC_PLUGIN;
+	a->shortcut = true;
+	snprintf(a->name, sizeof a->name, "%s", arm);
+	snprintf(a->entry, sizeof a->entry, "%s", arm);
+	a->lines = (struct arm_spec_lines){ .header = line, .type = line, .library = line, .name = line };
+	if (!arm_spec_resolve_path(s->path, path, a->library, sizeof a->library))
+		return perr(c, line, key, "'%s' is too long a path", path);
+	s->arm_ref[j] = s->n_arms++;
+	snprintf(j ? s->arm_b : s->arm_a, sizeof s->arm_a, "%s", arm);
+	return AB_OK;
+}
+
+static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const char *text)
+{
+	const struct scenario *s = c->scn;
+	/* Variants of the first site that has the most of them. */
+	const struct site_desc *most = site_registry[0];
+	for (const struct site_desc *const *st = site_registry; *st; st++)
+		if ((*st)->n_variants > most->n_variants)
+			most = *st;
+	char list[128], arms[128] = "";
+	variant_names(most, list, sizeof list);
+	for (int i = 0; i < s->n_arms; i++)
+		list_add(arms, sizeof arms, s->arms[i].name);
+	if (!arms[0])
+		return perr(c, line, key, "unknown variant '%s' (variants: %s; or an [arm NAME], or plugin:PATH:ARM)",
+			    text, list);
+	return perr(c, line, key, "unknown variant or arm '%s' (variants: %s; arms: %s)", text, list, arms);
+}
+
+/* Arm j (a or b) from its text: plugin:PATH:ARM, the name of an [arm
+ * NAME], or a built-in variant (check_arms checks it for each case). */
+static enum ab_rc resolve_arm(struct pctx *c, int j)
+{
+	struct scenario *s = c->scn;
+	const char *key = j ? "b" : "a";
+	const char *text = c->arm_text[j][0] ? c->arm_text[j] : j ? "fused" : "eager";
+	int line = key_line(&c->fixed[SEC_ARMS], arms_keys, key);
+	char *dst = j ? s->arm_b : s->arm_a;
+	s->arm_ref[j] = -1;
+	if (strncmp(text, "plugin:", 7) == 0)
+		return add_shortcut(c, j, text, line);
+	int i = find_arm(s, text);
+	if (i < 0 && !is_variant(text))
+		return unknown_arm(c, line, key, text);
+	if (strlen(text) >= sizeof s->arm_a)
+		return perr(c, line, key, "'%s' is too long a variant name", text);
+	s->arm_ref[j] = i;
+	snprintf(dst, sizeof s->arm_a, "%s", text);
+	return AB_OK;
+}
+
+/* A user arm whose site the scenario names must be the case's. */
+static enum ab_rc check_user_arm(struct pctx *c, const struct scenario_case *cs, int j)
+{
+	const struct arm_spec *a = &c->scn->arms[c->scn->arm_ref[j]];
+	if (!a->site || a->site == cs->site)
+		return AB_OK;
+	return perr(c, a->lines.site, "site", "arm '%s' is for site '%s', but case '%s' (line %d) has site '%s'",
+		    a->name, a->site->name, cs->name, cs->line, cs->site->name);
+}
+
 /* Both arms must exist for the case's site. */
 static enum ab_rc check_arms(struct pctx *c, const struct scenario_case *cs)
 {
 	const char *arm[2] = { c->scn->arm_a, c->scn->arm_b }, *key[2] = { "a", "b" };
 	for (int j = 0; j < 2; j++) {
+		if (c->scn->arm_ref[j] >= 0) {
+			if (check_user_arm(c, cs, j))
+				return c->rc;
+			continue;
+		}
 		if (site_find_variant(cs->site, arm[j]))
 			continue;
 		char list[128];
@@ -823,6 +1101,11 @@ static enum ab_rc finish(struct pctx *c)
 {
 	struct scenario *s = c->scn;
 	if (finish_scenario(c) != AB_OK)
+		return c->rc;
+	for (int i = 0; i < s->n_arms; i++)
+		if (finish_arm(c, i) != AB_OK)
+			return c->rc;
+	if (resolve_arm(c, 0) || resolve_arm(c, 1))
 		return c->rc;
 	if (s->n_cases == 0)
 		return perr(c, c->line, NULL, "no case: a scenario needs at least one [case NAME] section");
@@ -899,6 +1182,7 @@ static enum ab_rc parse_owned(const char *path, char *text, struct scenario **ou
 	if (c.rc == AB_OK)
 		finish(&c);
 	free(c.cscope);
+	free(c.ascope);
 	if (c.rc != AB_OK) {
 		scenario_free(s);
 		return c.rc;
@@ -1020,6 +1304,7 @@ void scenario_free(struct scenario *s)
 		return;
 	free(s->text);
 	free(s->cases);
+	free(s->arms);
 	free(s);
 }
 

@@ -9,7 +9,10 @@
  *               max_time_ms, target_noise, l2_flush (true|false),
  *               launch_gaps (include|hide), input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case)
- *   [arms]      a = VARIANT, b = VARIANT (any registered variant of each site)
+ *   [arms]      a = ARM, b = ARM: a registered variant of each case's site,
+ *               the NAME of an [arm NAME] section, or plugin:PATH:ARM
+ *   [arm NAME]  a user arm: a plugin library's arm or a compiled GPU binary
+ *               (config/arm_spec.h, docs/PLUGINS.md)
  *   [model]     steps, forwards_per_step
  *   [case NAME] site, shape (1x4096x4096), eps, affine (true|false),
  *               count (launch sites per forward), input overrides as above
@@ -25,7 +28,8 @@
 
 #include "backend/backend.h"
 #include "common/diag.h"
-#include "kernels/site.h"
+#include "config/arm_spec.h"
+#include "kernels/common/site.h"
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16
@@ -78,7 +82,10 @@ struct scenario {
 	struct scenario_sampling sampling;
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
-	char arm_a[32], arm_b[32]; /* variant names */
+	char arm_a[32], arm_b[32]; /* variant names, or user arms' names */
+	int n_arms;
+	struct arm_spec *arms;     /* the [arm NAME] sections, then the plugin:PATH:ARM shortcuts */
+	int arm_ref[2];            /* index in arms of arm a and of arm b; -1: a built-in variant */
 	int steps, forwards_per_step;
 	int n_cases;
 	struct scenario_case *cases;

@@ -27,7 +27,26 @@ static void print_md5(FILE *f, const struct compare_case *c)
 		fprintf(f, "**no** (%d of %d differ)", c->md5_differ, c->md5_compared);
 }
 
-static void print_row(FILE *f, const struct compare_case *c)
+/* " (+1.56%, within the 15.00% threshold)": why a significant change was
+ * not called. */
+static void print_held(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
+{
+	char pct[32], us[32], floor_us[32];
+	fprintf(f, " (%s, ", md_pct(c->ratio.point - 1, pct, sizeof pct));
+	switch (c->held) {
+	case COMPARE_HELD_THRESHOLD:
+		fprintf(f, "within the %.2f%% threshold)", fl->threshold * 100);
+		break;
+	case COMPARE_HELD_DRIFT:
+		fprintf(f, "within the A arm's drift of %.2f%%)", c->noise_floor * 100);
+		break;
+	default:
+		fprintf(f, "%s us, within the absolute floor of %s us)", md_us(c->change_ns, us, sizeof us),
+			md_us(fl->min_ns, floor_us, sizeof floor_us));
+	}
+}
+
+static void print_row(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
 {
 	char p[32], pct[32];
 	fputs("| ", f);
@@ -41,14 +60,20 @@ static void print_row(FILE *f, const struct compare_case *c)
 	fprintf(f, " | %s | %s", md_p(c->p_value, p, sizeof p), compare_verdict_str(c->verdict));
 	if (c->verdict == COMPARE_FASTER || c->verdict == COMPARE_SLOWER)
 		fprintf(f, " (%s)", md_pct(c->ratio.point - 1, pct, sizeof pct));
+	if (c->verdict == COMPARE_WITHIN_FLOORS)
+		print_held(f, c, fl);
 	fputs(" | ", f);
 	print_md5(f, c);
 	fputs(" |\n", f);
 }
 
-static void print_run_line(FILE *f, const char *which, const struct results_run *r)
+static void print_run_line(FILE *f, const char *which, const struct results_run *r, const char *db)
 {
 	fprintf(f, "- %s: run %lld", which, (long long)r->id);
+	if (db[0]) {
+		fputs(" of ", f);
+		md_code(f, db);
+	}
 	if (r->label[0]) {
 		fputs(" label ", f);
 		md_code(f, r->label);
@@ -62,6 +87,18 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 	fprintf(f, ", started %s\n", r->started_at);
 }
 
+/* The gate's floors a difference must clear, as a clause of the rule. */
+static void print_floors(FILE *f, const struct compare_floors *fl)
+{
+	char us[32];
+	fprintf(f, " and the change clears the gate's floors: beyond %.2f%% (", fl->threshold * 100);
+	md_cell(f, fl->threshold_source);
+	fprintf(f, ") and the noise floor (the larger A-arm drift |A_k - A1| / A1 of the two runs), and in time "
+		   "beyond the absolute floor of %s us (", md_us(fl->min_ns, us, sizeof us));
+	md_cell(f, fl->min_source);
+	fputc(')', f);
+}
+
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const struct summary_run *sb,
 			       const struct compare_result *r, struct ab_diag *d)
 {
@@ -71,15 +108,17 @@ enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const stru
 	fprintf(f, "## compare: run %lld vs run %lld, scenario ", (long long)a->id, (long long)b->id);
 	md_code(f, a->scenario_name);
 	fputs("\n\n", f);
-	print_run_line(f, "first", a);
-	print_run_line(f, "second", b);
+	print_run_line(f, "first", a, r->db_a);
+	print_run_line(f, "second", b, r->db_b);
 	fprintf(f, "\nThe B arm of each case in both runs, all B slots pooled. Ratio of the medians with its %.0f%% "
 		   "bootstrap interval (%d resamples); p from a two-sided Mann-Whitney U test; a difference is "
-		   "called when p < %g. md5 compares every output of every slot present in both runs.\n\n",
-		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, COMPARE_ALPHA);
+		   "called when p < %g", SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, COMPARE_ALPHA);
+	if (r->floored)
+		print_floors(f, &r->floors);
+	fputs(". md5 compares every output of every slot present in both runs.\n\n", f);
 	md_table_head(f, 7, cols, "lrrrrlc");
 	for (int i = 0; i < r->n_cases; i++)
-		print_row(f, &r->cases[i]);
+		print_row(f, &r->cases[i], &r->floors);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
 	if (ferror(f))

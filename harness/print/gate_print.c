@@ -41,7 +41,7 @@ static void print_norm_change(FILE *f, const struct gate_case *g)
 
 static bool compared(const struct gate_case *g)
 {
-	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW;
+	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW && g->verdict != GATE_NOT_MEASURED;
 }
 
 static void print_floor(FILE *f, const struct gate_case *g)
@@ -66,7 +66,7 @@ static void print_abs_change(FILE *f, const struct gate_case *g)
 
 static void print_exact(FILE *f, const struct gate_case *g)
 {
-	if (g->verdict == GATE_MISSING && !g->cmp.b.n && !g->lost_exact)
+	if ((g->verdict == GATE_MISSING || g->verdict == GATE_NOT_MEASURED) && !g->cmp.b.n && !g->lost_exact)
 		fputs("n/a", f);
 	else if (g->lost_exact) {
 		fputs("**no**: ", f);
@@ -79,7 +79,7 @@ static void print_exact(FILE *f, const struct gate_case *g)
 static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 {
 	char us[32], floor_us[32];
-	fputs(" (slower beyond the threshold, ", f);
+	fputs("slower beyond the threshold, ", f);
 	if (!(g->p_value < COMPARE_ALPHA))
 		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
 	else if (!(g->change > g->noise_floor))
@@ -89,7 +89,6 @@ static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 			md_us(min_ns, floor_us, sizeof floor_us));
 	else
 		fputs("against the A arm only, not in raw B time", f);
-	fputs(")", f);
 }
 
 /* A fallback to raw B times, said in the verdict. */
@@ -121,7 +120,31 @@ static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
 		same_way ? " too" : "");
 }
 
-static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns)
+/* Why a case that did not fail is inconclusive. */
+static void print_too_few(FILE *f, const struct gate_case *g, int min_samples)
+{
+	fprintf(f, "too few samples: %s has %d, the gate needs %d a slot", g->fewest_slot, g->fewest, min_samples);
+}
+
+/* " (REASON)" after a verdict that did not fail: why a slowdown beyond
+ * the threshold was not called, and why the case is inconclusive. */
+static void print_reasons(FILE *f, const struct gate_case *g, double thr, double min_ns, int min_samples)
+{
+	bool slower = (g->verdict == GATE_PASS || g->verdict == GATE_INCONCLUSIVE) && g->change > thr;
+	bool few = g->verdict == GATE_INCONCLUSIVE;
+	if (!slower && !few)
+		return;
+	fputs(" (", f);
+	if (slower)
+		print_pass_reason(f, g, min_ns);
+	if (slower && few)
+		fputs("; ", f);
+	if (few)
+		print_too_few(f, g, min_samples);
+	fputs(")", f);
+}
+
+static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns, int min_samples)
 {
 	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 	const char *mark = fail ? "**" : "";
@@ -130,8 +153,7 @@ static void print_verdict(FILE *f, const struct gate_case *g, double thr, double
 		return;
 	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
 		fputs(", also regressed", f);
-	if (g->verdict == GATE_PASS && g->change > thr)
-		print_pass_reason(f, g, min_ns);
+	print_reasons(f, g, thr, min_ns, min_samples);
 	if (g->basis != GATE_NORMALISED)
 		print_fallback(f, g);
 	print_a_moved(f, g, thr);
@@ -157,7 +179,7 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
 	print_exact(f, g);
 	fputs(" | ", f);
-	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns);
+	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns, r->min_samples);
 	fputs(" |\n", f);
 }
 
@@ -173,10 +195,61 @@ static void print_arm_name(FILE *f, const char *which, const char *run, const ch
 	}
 }
 
+static const char *gate_headline_word(const struct gate_result *r)
+{
+	if (r->n_failed)
+		return "FAIL";
+	return gate_inconclusive(r) ? "INCONCLUSIVE" : "PASS";
+}
+
+/* The cases of the baseline a partial run did not measure, as a list. */
+static void print_not_measured(FILE *f, const struct gate_result *r)
+{
+	int k = 0;
+	for (int i = 0; i < r->n_cases; i++) {
+		if (r->cases[i].verdict != GATE_NOT_MEASURED)
+			continue;
+		fputs(k++ ? ", " : "", f);
+		md_code(f, r->cases[i].name);
+	}
+}
+
+/* What keeps the gate from passing, said before the table. */
+static void print_evidence(FILE *f, const struct results_run *base, const struct results_run *run,
+			   const struct gate_result *r)
+{
+	if (r->run_only[0]) {
+		char only[300];
+		snprintf(only, sizeof only, "run --only %s", r->run_only);
+		fprintf(f, "Run %lld is **partial** (", (long long)run->id);
+		md_code(f, only);
+		fputs(")", f);
+		if (r->n_not_measured) {
+			fprintf(f, ": it lacks %d of the baseline's cases (", r->n_not_measured);
+			print_not_measured(f, r);
+			fputs("). Gate it with `--only` on the measured case, or run every case.", f);
+		} else
+			fputs(": every case gated here was measured.", f);
+		fputs("\n\n", f);
+	}
+	if (!r->run_quick && !r->base_quick && !r->n_inconclusive)
+		return;
+	fputs("**Too little evidence to pass:**", f);
+	if (r->run_quick)
+		fprintf(f, " run %lld was made with `--quick` (3 to 10 samples a slot);", (long long)run->id);
+	if (r->base_quick)
+		fprintf(f, " the baseline, run %lld, was made with `--quick`;", (long long)base->id);
+	if (r->n_inconclusive)
+		fprintf(f, " %d case%s %s a slot under %d samples;", r->n_inconclusive, r->n_inconclusive == 1 ? "" : "s",
+			r->n_inconclusive == 1 ? "has" : "have", r->min_samples);
+	fputs(" measure again without `--quick`, with more samples (the scenario's `min_samples`), before "
+	      "trusting a pass.\n\n", f);
+}
+
 static void print_headline(FILE *f, const struct results_run *base, const struct results_run *run,
 			   const struct gate_options *o, const struct gate_result *r)
 {
-	fprintf(f, "## gate: %s: run %lld", r->n_failed ? "FAIL" : "PASS", (long long)run->id);
+	fprintf(f, "## gate: %s: run %lld", gate_headline_word(r), (long long)run->id);
 	if (run->label[0]) {
 		fputs(" ", f);
 		md_code(f, run->label);
@@ -214,14 +287,17 @@ static void print_rule(FILE *f, const struct gate_options *o, const struct gate_
 		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
 		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
 		   "different variant in the two runs is judged on it alone (with the Mann-Whitney p of the raw "
-		   "samples), as its verdict says. Improvements never fail.\n\n", COMPARE_ALPHA);
+		   "samples), as its verdict says. Improvements never fail. A case that did not fail but has a slot "
+		   "with fewer than %d samples, in either run, is INCONCLUSIVE, not a pass; so is the whole gate "
+		   "when either run was made with --quick or the run is partial (run --only) and lacks cases.\n",
+		COMPARE_ALPHA, r->min_samples);
 }
 
 static void print_tally(FILE *f, const struct gate_result *r)
 {
 	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness, %d missing), "
-		   "%d faster.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed, r->n_time_regressed,
-		r->n_lost_exact, r->n_missing, r->n_faster);
+		   "%d faster, %d inconclusive, %d not measured.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed,
+		r->n_time_regressed, r->n_lost_exact, r->n_missing, r->n_faster, r->n_inconclusive, r->n_not_measured);
 	if (r->n_raw)
 		fprintf(f, "%d case%s judged on raw B times: the A arm differs between the runs, so normalising by "
 			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");
@@ -236,11 +312,13 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col, "p",
 				     "bit-exact", "verdict" };
 	print_headline(f, base, run, o, r);
-	print_rule(f, o, r);
+	print_evidence(f, base, run, r);
 	md_table_head(f, 10, cols, "lrrrrrrrll");
 	for (int i = 0; i < r->n_cases; i++)
 		print_row(f, &r->cases[i], r);
 	print_tally(f, r);
+	fputc('\n', f);
+	print_rule(f, o, r);
 	if (ferror(f))
 		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
 	return AB_OK;

@@ -11,10 +11,12 @@
 #include "common/diag.h"
 #include "common/results.h"
 
-/* The verdict as markdown: a headline (PASS/FAIL), the rule, and one row
- * per case (case, baseline and run B medians, raw B change, normalised
- * change, noise floor, the judged change in us under a header naming the
- * absolute floor, the judged p, bit-exact, verdict), then the tally.
+/* The verdict as markdown: a headline (PASS/FAIL/INCONCLUSIVE) with what
+ * kept the gate from passing (a --quick run, slots under the minimum
+ * sample count, a partial run and the cases it lacks), one row per case
+ * (case, baseline and run B medians, raw B change, normalised change,
+ * noise floor, the judged change in us under a header naming the absolute
+ * floor, the judged p, bit-exact, verdict), the tally, then the rule.
  * AB_ERR_IO when the stream reports an error. */
 enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const struct results_run *run,
 			      const struct gate_options *o, const struct gate_result *r, struct ab_diag *d);

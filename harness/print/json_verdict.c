@@ -28,6 +28,7 @@ static const char *compare_key(enum compare_verdict v)
 	case COMPARE_SLOWER: return "slower";
 	case COMPARE_MISSING_A: return "only_second";
 	case COMPARE_MISSING_B: return "only_first";
+	case COMPARE_WITHIN_FLOORS: return "within_floors";
 	}
 	return "unknown";
 }
@@ -66,6 +67,8 @@ static const char *gate_key(enum gate_verdict v)
 	case GATE_REGRESSED: return "regressed";
 	case GATE_LOST_EXACT: return "lost_exact";
 	case GATE_MISSING: return "missing";
+	case GATE_INCONCLUSIVE: return "inconclusive";
+	case GATE_NOT_MEASURED: return "not_measured";
 	}
 	return "unknown";
 }
@@ -117,9 +120,10 @@ static json_t *gate_rule(const struct gate_options *o, const struct gate_result 
 
 static json_t *gate_counts(const struct gate_result *r)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "cases", r->n_cases, "failed", r->n_failed,
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "cases", r->n_cases, "failed", r->n_failed,
 			 "time_regressed", r->n_time_regressed, "lost_exact", r->n_lost_exact, "missing", r->n_missing,
-			 "faster", r->n_faster, "raw", r->n_raw);
+			 "faster", r->n_faster, "raw", r->n_raw, "inconclusive", r->n_inconclusive, "not_measured",
+			 r->n_not_measured);
 }
 
 json_t *json_verdict_gate(const struct results_run *base, const struct results_run *run, const struct gate_options *o,
@@ -135,7 +139,8 @@ json_t *json_verdict_gate(const struct results_run *base, const struct results_r
 	}
 	int status = gate_exit_status(r);
 	return json_out_document("abbench.gate",
-				 json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "verdict", status ? "fail" : "pass",
+				 json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "verdict",
+					   status == AB_EXIT_VERDICT ? "fail" : status == AB_EXIT_INCONCLUSIVE ? "inconclusive" : "pass",
 					   "exit_status", status, "baseline", json_out_run(base, false), "run",
 					   json_out_run(run, false), "rule", gate_rule(o, r), "counts", gate_counts(r),
 					   "cases", cases));

@@ -136,6 +136,50 @@ char *md_us(double ns, char *buf, size_t len)
 	return buf;
 }
 
+struct md_unit md_time_unit(double ns)
+{
+	double a = fabs(ns);
+	if (isnan(ns) || a < 1e3)
+		return (struct md_unit){ "ns", 1, 0 };
+	if (a < 1e6)
+		return (struct md_unit){ "us", 1e3, 2 };
+	if (a < 1e9)
+		return (struct md_unit){ "ms", 1e6, 3 };
+	return (struct md_unit){ "s", 1e9, 3 };
+}
+
+char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", u->decimals, ns / u->div);
+	return buf;
+}
+
+char *md_time(double ns, char *buf, size_t len)
+{
+	struct md_unit u = md_time_unit(ns);
+	char v[48];
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
+	return buf;
+}
+
+void md_spread_time(FILE *f, const struct summary_spread *s)
+{
+	char m[32], lo[32], hi[32];
+	if (!s->n) {
+		fputs("n/a", f);
+		return;
+	}
+	struct md_unit u = md_time_unit(s->median_ns);
+	fprintf(f, "%s %s [%s, %s] n=%d", md_time_in(s->median_ns, &u, m, sizeof m), u.name,
+		md_time_in(s->p10_ns, &u, lo, sizeof lo), md_time_in(s->p90_ns, &u, hi, sizeof hi), s->n);
+}
+
 char *md_pct(double frac, char *buf, size_t len)
 {
 	if (isnan(frac))

@@ -56,6 +56,25 @@ char *md_p(double p, char *buf, size_t len);
  * gate and report print an arm. */
 void md_spread(FILE *f, const struct summary_spread *s);
 
+/* Times whose unit scales with their size, as `abbench show` prints them:
+ * under 1 us in ns ("850 ns"), under 1 ms in us with 2 decimals ("4.06
+ * us"), under 1 s in ms with 3 ("1.234 ms"), else s. A unit is chosen for
+ * one reference time (md_time_unit) so that an interval prints in the unit
+ * of its point: md_time_in(low, &u) "4.05". NAN prints "n/a". */
+struct md_unit {
+	const char *name;  /* "ns", "us", "ms", "s" */
+	double div;        /* ns per unit */
+	int decimals;
+};
+struct md_unit md_time_unit(double ns);
+char *md_time(double ns, char *buf, size_t len);                          /* "4.06 us" */
+char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* "4.06" */
+
+/* An arm's time with a unit that scales, as the report prints it:
+ * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
+ * "n/a" without samples. */
+void md_spread_time(FILE *f, const struct summary_spread *s);
+
 /* The printers' output file: an outfile (common/outfile.h) whose stream is
  * f. open, commit and abort are outfile_open, outfile_commit and
  * outfile_abort; after commit or abort the struct is closed. */

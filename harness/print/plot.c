@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/stats.h"
 #include "print/md.h"
 
 static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
@@ -114,19 +115,37 @@ static enum ab_rc write_pair(const char *dir, const char *stem, const void *p,
 static void bars_dat(FILE *f, const void *vp)
 {
 	const struct plot_bars *p = vp;
-	fputs("# row", f);
+	fputs("# row note", f);
 	for (int s = 0; s < p->n_series; s++)
 		fprintf(f, " | series %d: value low high", s + 1);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
 		dat_string(f, p->row_names[r]);
+		fputc(' ', f);
+		dat_string(f, p->row_notes ? p->row_notes[r] : "");
 		for (int s = 0; s < p->n_series; s++) {
 			int i = r * p->n_series + s;
+			bool ci = isfinite(p->low[i]) && isfinite(p->high[i]);
 			dat_number(f, p->value[i]);
-			dat_number(f, p->low[i]);
-			dat_number(f, p->high[i]);
+			/* no interval (too few samples): a bar without whiskers */
+			dat_number(f, ci ? p->low[i] : p->value[i]);
+			dat_number(f, ci ? p->high[i] : p->value[i]);
 		}
 		fputc('\n', f);
+	}
+}
+
+/* Histogram clusters sit at x = 0, 1, ...; with "gap 2" a cluster of n
+ * bars spans n + 2 slots of width 1 / (n + 2), so bar s of row r is
+ * centred at r + (s - (n - 1) / 2) / (n + 2). */
+static void bars_labels(FILE *f, const struct plot_bars *p)
+{
+	for (int s = 0; p->value_format && s < p->n_series; s++) {
+		int c = 3 + 3 * s;
+		fprintf(f, ", \\\n     \"\" using ($0 + %g):(column(%d)):(sprintf(", (s - (p->n_series - 1) / 2.0) /
+			(p->n_series + 2), c + 2);
+		gp_string(f, p->value_format);
+		fprintf(f, ", column(%d))) with labels offset 0,0.8 font \",9\" notitle", c);
 	}
 }
 
@@ -135,18 +154,21 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 	const struct plot_bars *p = vp;
 	gp_head(f, stem, p->title, p->ylabel, 900);
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n", f);
-	fputs("set style fill solid 0.6 border -1\nset key top right\nset xtics rotate by -20\n", f);
+	fputs("set style fill solid 0.6 border -1\nset key top right\nset offsets 0, 0, graph 0.1, 0\n", f);
+	fputs("set xtics rotate by -20 font \",9\"\nset bmargin 5\n", f);
 	if (isfinite(p->reference_line))
 		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n", p->reference_line,
 			p->reference_line);
 	for (int s = 0; s < p->n_series; s++) {
-		int c = 2 + 3 * s;
+		int c = 3 + 3 * s;
 		fputs(s ? ", \\\n     \"\"" : "plot ", f);
 		if (!s)
 			fprintf(f, "\"%s.dat\"", stem);
-		fprintf(f, " using %d:%d:%d%s title ", c, c + 1, c + 2, s ? "" : ":xtic(1)");
+		fprintf(f, " using %d:%d:%d%s title ", c, c + 1, c + 2,
+			s ? "" : ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"\\n\".stringcolumn(2) : stringcolumn(1))");
 		gp_string(f, p->series_names[s]);
 	}
+	bars_labels(f, p);
 	fputc('\n', f);
 }
 
@@ -197,42 +219,111 @@ enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct pl
 	return write_pair(dir, stem, p, stack_dat, stack_gp, d);
 }
 
-/* ---- box plots ---- */
+/* ---- panels with their own zoom ---- */
 
-static void boxes_dat(FILE *f, const void *vp)
+/* The p1 and p99 of the values of the groups in panel k, padded by 10% of
+ * their span (and never a zero span): the panel's y range. */
+static void panel_range(int n_groups, const double *const *values, const int *n_values, const int *panel, int k,
+			double *lo, double *hi)
 {
-	const struct plot_boxes *p = vp;
-	for (int g = 0; g < p->n_groups; g++) {
-		fprintf(f, "%s# block %d: %s\n", g ? "\n\n" : "", g, p->group_names[g]);
-		for (int i = 0; i < p->n_values[g]; i++) {
-			if (!isfinite(p->values[g][i]))
+	int n = 0;
+	for (int g = 0; g < n_groups; g++)
+		n += (panel ? panel[g] : 0) == k ? n_values[g] : 0;
+	double *all = malloc((size_t)(n ? n : 1) * sizeof *all);
+	*lo = *hi = NAN;
+	if (!all || !n) {
+		free(all);
+		return;
+	}
+	n = 0;
+	for (int g = 0; g < n_groups; g++)
+		for (int i = 0; (panel ? panel[g] : 0) == k && i < n_values[g]; i++)
+			if (isfinite(values[g][i]))
+				all[n++] = values[g][i];
+	double p1 = stats_quantile(all, n, 0.01), p99 = stats_quantile(all, n, 0.99);
+	double pad = fmax((p99 - p1) * 0.10, fabs(p99) * 0.005);
+	*lo = p1 - pad;
+	*hi = p99 + pad;
+	free(all);
+}
+
+/* Data blocks, one per group ("index g"): the values, one a line, with x. */
+static void group_blocks(FILE *f, int n_groups, const char *const *names, const double *const *values,
+			 const int *n_values, const int *start)
+{
+	for (int g = 0; g < n_groups; g++) {
+		fprintf(f, "%s# block %d: %s\n", g ? "\n\n" : "", g, names[g]);
+		for (int i = 0; i < n_values[g]; i++) {
+			if (!isfinite(values[g][i]))
 				continue;
-			dat_number(f, p->values[g][i]);
+			fprintf(f, "%d", (start ? start[g] : 0) + i + 1);
+			dat_number(f, values[g][i]);
 			fputc('\n', f);
 		}
 	}
 }
 
+/* ---- box plots ---- */
+
+static void boxes_dat(FILE *f, const void *vp)
+{
+	const struct plot_boxes *p = vp;
+	group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, NULL);
+}
+
+static int panel_of(const struct plot_boxes *p, int g)
+{
+	return p->panel ? p->panel[g] : 0;
+}
+
+/* One panel: its groups side by side, ticked "A1\neager". */
+static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, int k)
+{
+	double lo, hi;
+	int n = 0;
+	panel_range(p->n_groups, p->values, p->n_values, p->panel, k, &lo, &hi);
+	fputs("set title ", f);
+	gp_string(f, p->panel_names ? p->panel_names[k] : "");
+	fputc('\n', f);
+	if (isfinite(lo))
+		fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
+	fputs("set xtics (", f);
+	for (int g = 0; g < p->n_groups; g++) {
+		char tick[160];
+		if (panel_of(p, g) != k)
+			continue;
+		snprintf(tick, sizeof tick, "%s%s%s", p->group_names[g], p->group_notes ? "\n" : "",
+			 p->group_notes ? p->group_notes[g] : "");
+		fputs(n ? ", " : "", f);
+		gp_string(f, tick);
+		fprintf(f, " %d", ++n);
+	}
+	fprintf(f, ")\nset xrange [0.4:%d.6]\n", n);
+	n = 0;
+	for (int g = 0; g < p->n_groups; g++) {
+		if (panel_of(p, g) != k)
+			continue;
+		fprintf(f, "%s\"%s.dat\" index %d using (%d):2 lc rgb \"%s\"", n ? ", \\\n     " : "plot ", stem, g,
+			n + 1, k ? "#e07b28" : "#2f6db5");
+		n++;
+	}
+	fputc('\n', f);
+}
+
 static void boxes_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_boxes *p = vp;
+	int np = p->n_panels > 0 ? p->n_panels : 1;
 	gp_head(f, stem, p->title, p->ylabel, 900);
-	fputs("set style data boxplot\nset style boxplot outliers pointtype 7\n", f);
-	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.5\nset key off\n", f);
-	fprintf(f, "set xrange [0.5:%d.5]\nset xtics (", p->n_groups);
-	for (int g = 0; g < p->n_groups; g++) {
-		fputs(g ? ", " : "", f);
-		gp_string(f, p->group_names[g]);
-		fprintf(f, " %d", g + 1);
-	}
-	fputs(")\n", f);
-	for (int g = 0; g < p->n_groups; g++) {
-		fputs(g ? ", \\\n     \"\"" : "plot ", f);
-		if (!g)
-			fprintf(f, "\"%s.dat\"", stem);
-		fprintf(f, " index %d using (%d):1", g, g + 1);
-	}
+	fputs("unset title\nset style data boxplot\nset style boxplot outliers pointtype 7\nset pointsize 0.5\n", f);
+	fputs("set style fill solid 0.35 border -1\nset boxwidth 0.5\nset key off\nset yrange [*:*]\n", f);
+	fputs("set multiplot layout 1,", f);
+	fprintf(f, "%d title ", np);
+	gp_string(f, p->title);
 	fputc('\n', f);
+	for (int k = 0; k < np; k++)
+		boxes_panel(f, stem, p, k);
+	fputs("unset multiplot\n", f);
 }
 
 enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d)
@@ -243,6 +334,156 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 		if (p->n_values[g] < 1)
 			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s' has no values", stem, p->group_names[g]);
 	return write_pair(dir, stem, p, boxes_dat, boxes_gp, d);
+}
+
+/* ---- samples in time order ---- */
+
+static void series_dat(FILE *f, const void *vp)
+{
+	const struct plot_series *p = vp;
+	group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, p->start);
+	/* one more block per group: its median as a segment over its x range */
+	for (int g = 0; g < p->n_groups; g++) {
+		double m = stats_median(p->values[g], p->n_values[g]);
+		fprintf(f, "\n\n# block %d: median of %s\n%d", p->n_groups + g, p->group_names[g], p->start[g] + 1);
+		dat_number(f, m);
+		fprintf(f, "\n%d", p->start[g] + p->n_values[g]);
+		dat_number(f, m);
+		fputc('\n', f);
+	}
+}
+
+static void series_panel(FILE *f, const char *stem, const struct plot_series *p, int k, bool last)
+{
+	double lo, hi;
+	int n = 0;
+	panel_range(p->n_groups, p->values, p->n_values, p->panel, k, &lo, &hi);
+	fputs("set ylabel ", f);
+	gp_string(f, p->panel_names[k]);
+	fputc('\n', f);
+	if (isfinite(lo))
+		fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
+	if (last) {
+		fputs("set format x \"%g\"\nset xlabel ", f);
+		gp_string(f, p->xlabel);
+		fputc('\n', f);
+	} else
+		fputs("set format x \"\"\nunset xlabel\n", f);
+	for (int g = 0; g < p->n_groups; g++) {
+		if (p->panel[g] != k)
+			continue;
+		const char *rgb = p->second[g] ? "#e07b28" : (n % 2 ? "#6aa0de" : "#1f4e9c");
+		fprintf(f, "%s\"%s.dat\" index %d using 1:2 with points pt 7 ps 0.5 lc rgb \"%s\" title ",
+			n ? ", \\\n     " : "plot ", stem, g, rgb);
+		gp_string(f, p->group_names[g]);
+		fprintf(f, ", \\\n     \"%s.dat\" index %d using 1:2 with lines dt 2 lw 2 lc rgb \"%s\" notitle", stem,
+			p->n_groups + g, rgb);
+		n++;
+	}
+	fputc('\n', f);
+}
+
+static void series_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_series *p = vp;
+	int last = 0;
+	for (int g = 0; g < p->n_groups; g++)
+		last = last > p->start[g] + p->n_values[g] ? last : p->start[g] + p->n_values[g];
+	gp_head(f, stem, p->title, p->ylabel, 1000);
+	fputs("unset title\nset key top right horizontal font \",9\"\nset yrange [*:*]\n", f);
+	fprintf(f, "set xrange [0:%d]\nset lmargin 10\nset multiplot layout %d,1 title ", last + 1, p->n_panels);
+	gp_string(f, p->title);
+	fputc('\n', f);
+	for (int k = 0; k < p->n_panels; k++)
+		series_panel(f, stem, p, k, k == p->n_panels - 1);
+	fputs("unset multiplot\n", f);
+}
+
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d)
+{
+	if (p->n_groups < 1 || p->n_panels < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	for (int g = 0; g < p->n_groups; g++)
+		if (p->n_values[g] < 1)
+			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s' has no values", stem, p->group_names[g]);
+	return write_pair(dir, stem, p, series_dat, series_gp, d);
+}
+
+/* ---- trends over runs ---- */
+
+/* Block 0: a row per point. Block 1: the levels, a horizontal segment per
+ * stretch of equal level from half a point before it to half after. */
+static void trend_dat(FILE *f, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	fputs("# x value low high level commit date\n", f);
+	for (int i = 0; i < p->n; i++) {
+		fprintf(f, "%d", i + 1);
+		dat_number(f, p->value[i]);
+		dat_number(f, p->low[i]);
+		dat_number(f, p->high[i]);
+		dat_number(f, p->level[i]);
+		fputc(' ', f);
+		dat_string(f, p->commits[i]);
+		fputc(' ', f);
+		dat_string(f, p->dates[i]);
+		fputc('\n', f);
+	}
+	fputs("\n\n# levels: x level, one segment per stretch\n", f);
+	for (int i = 0; i < p->n; i++) {
+		if (i && p->level[i] == p->level[i - 1])
+			continue;
+		int j = i;
+		while (j + 1 < p->n && p->level[j + 1] == p->level[i])
+			j++;
+		fprintf(f, "%s%g", i ? "\n" : "", i + 0.5);
+		dat_number(f, p->level[i]);
+		fprintf(f, "\n%g", j + 1.5);
+		dat_number(f, p->level[i]);
+		fputc('\n', f);
+	}
+}
+
+/* A vertical line at x with a label at the top. */
+static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const char *text, double at_y)
+{
+	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
+	fputs("set label ", f);
+	gp_string(f, text);
+	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
+}
+
+static void trend_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	gp_head(f, stem, p->title, p->ylabel, 1000);
+	if (p->log_y)
+		fputs("set logscale y\n", f);
+	if (isfinite(p->y_min) && isfinite(p->y_max))
+		fprintf(f, "set yrange [%.9g:%.9g]\n", p->y_min, p->y_max);
+	else
+		fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.12, graph 0.08\n", f);
+	fputs("set key bottom left opaque box\n", f);
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
+	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	if (p->baseline >= 0)
+		gp_vline(f, p->baseline + 1, "#2a9d3a", "dt 3", p->baseline_name, 0.97);
+	for (int k = 0; k < p->n_steps; k++)
+		gp_vline(f, p->step_at[k] + 0.5, "#c0392b", "dt 1", p->step_text[k], 0.92 - 0.05 * (k % 3));
+	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
+		   "title \"95%% interval\", \\\n", stem);
+	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
+	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(6).\"\\n\".stringcolumn(7)) with linespoints pt 7 ps 0.9 lw 1.5 "
+	      "lc rgb \"#1f4e9c\" title ", f);
+	gp_string(f, p->value_name);
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
+{
+	if (p->n < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return write_pair(dir, stem, p, trend_dat, trend_gp, d);
 }
 
 /* ---- running gnuplot ---- */

@@ -1,13 +1,18 @@
 /*
  * plot.h - the report's charts as gnuplot scripts, and running gnuplot.
  *
- * Three chart kinds, each described by plain arrays (the report fills
+ * Five chart kinds, each described by plain arrays (the report fills
  * them from a run; nothing here knows what a run is):
  *
  *   bars     rows x series of values with [low, high] error bars
  *            (speedup per case and device, with the bootstrap interval)
  *   stacked  rows x segments, stacked (per-kernel time per arm)
- *   boxes    one box plot per group of values (samples per slot)
+ *   boxes    one box plot per group of values (samples per slot), in
+ *            panels with their own p1-p99 zoom (one per arm)
+ *   series   every sample in time order, one colour per arm, each
+ *            slot's median dashed (the A/B/A drift picture)
+ *   trend    a figure over runs with its interval band, fitted levels,
+ *            the baseline and the steps marked (abbench history)
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
@@ -28,8 +33,10 @@ struct plot_bars {
 	int n_rows, n_series;
 	const char *const *row_names;    /* [n_rows], x tick labels */
 	const char *const *series_names; /* [n_series], key entries */
-	const double *value, *low, *high; /* [row * n_series + series] */
+	const double *value, *low, *high; /* [row * n_series + series]; low, high NAN: no whiskers */
 	double reference_line;           /* dashed horizontal line; NAN for none */
+	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
+	const char *value_format;        /* each bar's value printed above it ("%.2fx"); NULL: none */
 };
 
 struct plot_stack {
@@ -40,17 +47,64 @@ struct plot_stack {
 	const double *values;             /* [row * n_segments + segment] */
 };
 
+/* Box plots in panels side by side, each panel with its own y range from
+ * the 1st to the 99th percentile of its groups' values (padded), so that
+ * the boxes of arms 4x apart both show their spread; values beyond that
+ * range are left out of the view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
-	const char *const *group_names;   /* [n_groups] */
+	const char *const *group_names;   /* [n_groups] first tick line ("A1") */
+	const char *const *group_notes;   /* [n_groups] second tick line (the variant); NULL: none */
 	const double *const *values;      /* [n_groups][n_values[g]] */
 	const int *n_values;              /* each >= 1 */
+	int n_panels;                     /* >= 1 */
+	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
+	const char *const *panel_names;   /* [n_panels] */
+};
+
+/* Every sample in time order: group g's values at x = start[g] + 1 ..
+ * start[g] + n_values[g] (the bracket's slots one after the other), a
+ * dashed line at each group's median, panels stacked vertically over one
+ * x axis, each with its own p1-p99 y range: the A/B/A drift picture. */
+struct plot_series {
+	const char *title, *xlabel, *ylabel;
+	int n_groups;
+	const char *const *group_names;   /* [n_groups] key entries ("A1 eager") */
+	const double *const *values;      /* [n_groups][n_values[g]] */
+	const int *n_values;
+	const int *start;                 /* [n_groups] x offset of the group's first value */
+	const bool *second;               /* [n_groups] drawn in the second colour (the B arm) */
+	int n_panels;
+	const int *panel;                 /* [n_groups] */
+	const char *const *panel_names;   /* [n_panels] y labels */
+};
+
+/* A figure over runs: the value as a line with points, its interval as a
+ * band, a fitted level (the step detector's segments) as a dashed line,
+ * a vertical line at the baseline's run and one per step with its label.
+ * x is the point's position; its tick shows the commit and the date
+ * (every k-th point when they would crowd). */
+struct plot_trend {
+	const char *title, *ylabel;
+	const char *value_name;       /* the key entry of the line: "fused median of the run" */
+	int n;
+	const char *const *commits, *const *dates; /* [n] */
+	const double *value, *low, *high, *level;  /* [n]; NAN: missing */
+	int baseline;                 /* index of the baseline's point, -1: none */
+	const char *baseline_name;
+	int n_steps;
+	const int *step_at;           /* [n_steps]: index of the first point after the step */
+	const char *const *step_text; /* [n_steps] */
+	bool log_y;                   /* a logarithmic y axis */
+	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d);
 enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d);
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d);
+enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
 
 /* Finds an executable "gnuplot" on $PATH; on failure fills why (a
  * sentence saying what to install) and returns false. */

@@ -1,335 +1,50 @@
 /*
- * report.c - the markdown report of one run and its gnuplot charts.
+ * report.c - the markdown report of one run, shaped for a pull request:
+ * a one-line verdict, the summary table, then the brackets, the charts,
+ * the kernels and the projection; Accuracy, Clocks, Sampling and
+ * Provenance fold into <details> (print/report_details.c). The charts are
+ * drawn first (print/report_charts.c) so that the text knows which PNGs
+ * exist. Every figure comes from the run's summary (analysis/summary.h) or
+ * is a stored slot figure, so report, show, export, compare and gate agree
+ * to the digit.
  *
- * Two phases: write and draw the charts (so the text knows which PNGs
- * exist), then print the sections in order. Every figure comes from the
- * run's summary (analysis/summary.h: pooled arm medians, speedup interval,
- * drift, exactness, kernels per arm, projection) or is a stored slot
- * figure, so report, show, export, compare and gate agree to the digit.
+ * A pull-request comment holds at most 65,536 characters. Each section is
+ * rendered into memory; when the whole passes REPORT_BUDGET, sections are
+ * rendered compact (one row per case instead of one per slot or output),
+ * the least needed first, and as a last resort replaced by a line pointing
+ * at report-full.md, which then holds every section in full.
  */
 #include "print/report.h"
 
-#include <limits.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/summary.h"
 #include "print/md.h"
-#include "print/plot.h"
+#include "print/report_charts.h"
+#include "print/report_details.h"
 
-#define STEM_MAX 64
-#define SEGMENT_NAME_MAX 48
-
-struct plot_ref {
-	char stem[80];
-	bool written, drawn;
-	char note[300];
-};
-
-/* A case's summary and its charts. */
-struct case_info {
-	const struct summary_case *s;
-	const struct results_case *c;
-	char stem[STEM_MAX];
-	struct plot_ref kernels, samples;
-};
+/* Below GitHub's 65,536-character comment limit, with room for a header
+ * that CI may put around it. Bytes are counted: a character is at least
+ * one. */
+#define REPORT_BUDGET 60000
 
 struct rpt {
 	const struct summary_run *S;
 	const struct results_run *run;
 	const struct report_options *o;
 	struct report_outcome *out;
-	int n;
-	struct case_info *ci;
-	struct plot_ref speedup;
-	bool have_gnuplot;
-	char gnuplot[PATH_MAX];
+	struct report_charts ch;
 };
 
 /* ------------------------------------------------------------------ */
-/* per-case chart names                                                */
+/* verdict and summary                                                 */
 
-/* A file-name-safe stem for the case, unique among the first i cases. */
-static void make_stem(struct rpt *R, int i)
-{
-	char *s = R->ci[i].stem;
-	const char *name = R->ci[i].c->name;
-	size_t k = 0;
-	for (; name[k] && k < STEM_MAX - 8; k++) {
-		char ch = name[k];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-			  ch == '-' || ch == '_' || ch == '.';
-		s[k] = ok && !(k == 0 && ch == '.') ? ch : '_';
-	}
-	s[k] = '\0';
-	for (int j = 0; j < i; j++)
-		if (!strcmp(R->ci[j].stem, s)) {
-			snprintf(s + k, STEM_MAX - k, "-%d", i + 1);
-			break;
-		}
-}
-
-static enum ab_rc derive(struct rpt *R, struct ab_diag *d)
-{
-	R->n = R->S->n_cases;
-	R->ci = calloc((size_t)R->n + 1, sizeof *R->ci);
-	if (!R->ci)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report");
-	for (int i = 0; i < R->n; i++) {
-		R->ci[i].s = &R->S->cases[i];
-		R->ci[i].c = R->S->cases[i].c;
-		make_stem(R, i);
-	}
-	return AB_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* charts                                                              */
-
-static void plot_failed(struct rpt *R, struct plot_ref *p, const char *msg)
-{
-	char clean[300];
-	md_scrub_paths(msg, clean, sizeof clean);
-	snprintf(p->note, sizeof p->note, "%s", clean);
-	if (!R->out->plots_note[0])
-		snprintf(R->out->plots_note, sizeof R->out->plots_note, "%s", clean);
-}
-
-/* Runs gnuplot on a written chart and records the outcome. */
-static void render(struct rpt *R, struct plot_ref *p)
-{
-	struct ab_diag d = { "" };
-	if (!p->written || !R->have_gnuplot)
-		return;
-	if (plot_render(R->gnuplot, R->o->out_dir, p->stem, &d) != AB_OK) {
-		R->out->n_plot_failures++;
-		plot_failed(R, p, d.msg);
-		return;
-	}
-	p->drawn = true;
-	R->out->n_plots++;
-}
-
-/* Records the result of a plot_write_* call; only NOMEM and IO stop the
- * report (a chart without data is noted in the text instead). */
-static enum ab_rc wrote(struct rpt *R, struct plot_ref *p, enum ab_rc rc, struct ab_diag *d)
-{
-	if (rc == AB_OK) {
-		p->written = true;
-		render(R, p);
-		return AB_OK;
-	}
-	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
-		return rc;
-	plot_failed(R, p, d->msg);
-	return AB_OK;
-}
-
-struct bars_data {
-	double *value, *low, *high;
-	const char **rows, **series;
-	char (*series_buf)[160];
-};
-
-static void bars_free(struct bars_data *b)
-{
-	free(b->value);
-	free(b->low);
-	free(b->high);
-	free(b->rows);
-	free(b->series);
-	free(b->series_buf);
-}
-
-/* Fills column s of the bars from the summary of run S (this run or a peer). */
-static void speedup_series(struct rpt *R, const struct summary_run *S, int s, int ns, struct bars_data *b)
-{
-	snprintf(b->series_buf[s], sizeof b->series_buf[s], "%s (run %lld)", S->run->device.name,
-		 (long long)S->run->id);
-	b->series[s] = b->series_buf[s];
-	for (int i = 0; i < R->n; i++) {
-		const struct summary_case *c = summary_find(S, R->ci[i].c->name);
-		int k = i * ns + s;
-		b->value[k] = c ? c->speedup.point : NAN;
-		b->low[k] = c ? c->speedup.low : NAN;
-		b->high[k] = c ? c->speedup.high : NAN;
-	}
-}
-
-static enum ab_rc speedup_data(struct rpt *R, struct bars_data *b, int ns, struct ab_diag *d)
-{
-	size_t cells = (size_t)R->n * (size_t)ns + 1;
-	b->value = calloc(cells, sizeof *b->value);
-	b->low = calloc(cells, sizeof *b->low);
-	b->high = calloc(cells, sizeof *b->high);
-	b->rows = calloc((size_t)R->n + 1, sizeof *b->rows);
-	b->series = calloc((size_t)ns, sizeof *b->series);
-	b->series_buf = calloc((size_t)ns, sizeof *b->series_buf);
-	if (!b->value || !b->low || !b->high || !b->rows || !b->series || !b->series_buf)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
-	for (int i = 0; i < R->n; i++)
-		b->rows[i] = R->ci[i].c->name;
-	speedup_series(R, R->S, 0, ns, b);
-	for (int s = 1; s < ns; s++)
-		speedup_series(R, R->o->peers[s - 1], s, ns, b);
-	return AB_OK;
-}
-
-static enum ab_rc chart_speedup(struct rpt *R, struct ab_diag *d)
-{
-	struct bars_data b = { 0 };
-	int ns = 1 + R->o->n_peers;
-	snprintf(R->speedup.stem, sizeof R->speedup.stem, "speedup");
-	enum ab_rc rc = speedup_data(R, &b, ns, d);
-	if (rc == AB_OK) {
-		struct plot_bars p = { "speedup median(A) / median(B) per case and device, 95% bootstrap interval",
-				       "speedup (x)", R->n, ns, b.rows, b.series, b.value, b.low, b.high, 1.0 };
-		rc = wrote(R, &R->speedup, plot_write_bars(R->o->out_dir, "speedup", &p, d), d);
-	}
-	bars_free(&b);
-	return rc;
-}
-
-/* The stacked kernel chart of one case: a bar per arm, a segment per
- * kernel (mean self-time per sample) plus the rest of the window. */
-struct kchart {
-	int n;                       /* segments, gaps included */
-	const char **full;           /* kernel names (union over both arms) */
-	const char **label;          /* shortened for the key */
-	char (*buf)[SEGMENT_NAME_MAX + 4];
-	double *v;                   /* [2][n] */
-};
-
-static void kchart_free(struct kchart *k)
-{
-	free(k->full);
-	free(k->label);
-	free(k->buf);
-	free(k->v);
-}
-
-static int segment_of(struct kchart *kc, const char *name)
-{
-	for (int i = 0; i < kc->n; i++)
-		if (!strcmp(kc->full[i], name))
-			return i;
-	kc->full[kc->n] = name;
-	return kc->n++;
-}
-
-static void shorten(const char *name, char *buf, size_t len)
-{
-	if (strlen(name) < len)
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "%.*s...", (int)len - 4, name);
-}
-
-static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
-{
-	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
-	kc->full = calloc((size_t)cap, sizeof *kc->full);
-	kc->label = calloc((size_t)cap, sizeof *kc->label);
-	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
-	kc->v = calloc((size_t)cap * 2, sizeof *kc->v);
-	if (!kc->full || !kc->label || !kc->buf || !kc->v)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
-	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			segment_of(kc, ak[a]->kernels[k].name);
-	int gaps = segment_of(kc, "launch gaps and host overhead");
-	for (int a = 0; a < 2; a++) {
-		double per = ak[a]->time.n ? 1e3 * ak[a]->time.n : NAN;
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kernels[k].total_ns / per;
-		kc->v[a * kc->n + gaps] = fmax(0, ak[a]->wall_ns - ak[a]->kernel_ns) / per;
-	}
-	for (int i = 0; i < kc->n; i++) {
-		shorten(kc->full[i], kc->buf[i], sizeof kc->buf[i]);
-		kc->label[i] = kc->buf[i];
-	}
-	return AB_OK;
-}
-
-static enum ab_rc chart_kernels(struct rpt *R, struct case_info *ci, struct ab_diag *d)
-{
-	const struct summary_arm *const ak[2] = { &ci->s->a, &ci->s->b };
-	struct kchart kc = { 0 };
-	char rows[2][48], title[160];
-	const char *row_names[2] = { rows[0], rows[1] };
-	snprintf(rows[0], sizeof rows[0], "A (%s)", R->run->arm_a);
-	snprintf(rows[1], sizeof rows[1], "B (%s)", R->run->arm_b);
-	snprintf(title, sizeof title, "%s: mean time per sample, per kernel", ci->c->name);
-	snprintf(ci->kernels.stem, sizeof ci->kernels.stem, "kernels-%s", ci->stem);
-	enum ab_rc rc = kchart_fill(&kc, ak, d);
-	if (rc == AB_OK) {
-		struct plot_stack p = { title, "us per sample", 2, kc.n, row_names, kc.label, kc.v };
-		rc = wrote(R, &ci->kernels, plot_write_stacked(R->o->out_dir, ci->kernels.stem, &p, d), d);
-	}
-	kchart_free(&kc);
-	return rc;
-}
-
-/* Box plot of every slot's samples, in microseconds. */
-static enum ab_rc chart_samples(struct rpt *R, struct case_info *ci, struct ab_diag *d)
-{
-	const struct results_case *c = ci->c;
-	int n = c->n_slots;
-	double **vals = calloc((size_t)n + 1, sizeof *vals);
-	int *nv = calloc((size_t)n + 1, sizeof *nv);
-	const char **names = calloc((size_t)n + 1, sizeof *names);
-	char title[160];
-	enum ab_rc rc = AB_OK;
-
-	snprintf(title, sizeof title, "%s: wall time per sample, per slot", c->name);
-	snprintf(ci->samples.stem, sizeof ci->samples.stem, "samples-%s", ci->stem);
-	if (!vals || !nv || !names)
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample chart");
-	for (int i = 0; rc == AB_OK && i < n; i++) {
-		const struct results_slot *s = &c->slots[i];
-		names[i] = s->label;
-		nv[i] = s->n_samples;
-		if (!(vals[i] = malloc(((size_t)s->n_samples + 1) * sizeof **vals)))
-			rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample chart");
-		for (int j = 0; vals[i] && j < s->n_samples; j++)
-			vals[i][j] = s->samples_ns[j] / 1e3;
-	}
-	if (rc == AB_OK) {
-		struct plot_boxes p = { title, "us", n, names, (const double *const *)vals, nv };
-		rc = wrote(R, &ci->samples, plot_write_boxes(R->o->out_dir, ci->samples.stem, &p, d), d);
-	}
-	for (int i = 0; vals && i < n; i++)
-		free(vals[i]);
-	free(vals);
-	free(nv);
-	free(names);
-	return rc;
-}
-
-static enum ab_rc charts(struct rpt *R, struct ab_diag *d)
-{
-	char why[256] = "charts turned off";
-	if (!R->o->no_plots)
-		R->have_gnuplot = plot_find_gnuplot(R->gnuplot, sizeof R->gnuplot, why, sizeof why);
-	if (!R->have_gnuplot) {
-		R->out->plots_skipped = true;
-		snprintf(R->out->plots_note, sizeof R->out->plots_note, "%s", why);
-	}
-	enum ab_rc rc = chart_speedup(R, d);
-	for (int i = 0; rc == AB_OK && i < R->n; i++) {
-		rc = chart_kernels(R, &R->ci[i], d);
-		if (rc == AB_OK)
-			rc = chart_samples(R, &R->ci[i], d);
-	}
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* markdown sections                                                   */
-
-static void put_plot(FILE *f, const struct rpt *R, const struct plot_ref *p, const char *alt)
+static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
 {
 	if (p->drawn) {
 		fputs("![", f);
@@ -346,14 +61,17 @@ static void put_plot(FILE *f, const struct rpt *R, const struct plot_ref *p, con
 	}
 }
 
-static void put_speedup(FILE *f, const struct stats_interval *s)
+/* Bold only when it is an improvement beyond noise (summary.improved). */
+static void put_speedup(FILE *f, const struct summary_case *s)
 {
-	if (isnan(s->point))
+	const struct stats_interval *v = &s->speedup;
+	const char *b = s->improved ? "**" : "";
+	if (isnan(v->point))
 		fputs("n/a", f);
-	else if (isnan(s->low))
-		fprintf(f, "**%.3fx** [n/a]", s->point);
+	else if (isnan(v->low))
+		fprintf(f, "%s%.3fx%s [n/a]", b, v->point, b);
 	else
-		fprintf(f, "**%.3fx** [%.3f, %.3f]", s->point, s->low, s->high);
+		fprintf(f, "%s%.3fx%s [%.3f, %.3f]", b, v->point, b, v->low, v->high);
 }
 
 static const char *exact_str(const struct summary_case *s)
@@ -363,60 +81,87 @@ static const char *exact_str(const struct summary_case *s)
 	return s->n_not_exact ? "**no**" : "yes";
 }
 
-static void section_title(FILE *f, const struct rpt *R)
+/* The verdict's first word, from the summary's counts: bytes first, then
+ * evidence, then time. */
+static const char *verdict_word(const struct summary_run *S)
 {
+	if (S->n_not_byte_equal)
+		return "NOT BIT-EXACT";
+	if (S->run->quick || S->n_no_interval)
+		return "INCONCLUSIVE";
+	if (S->n_slower)
+		return "SLOWER";
+	if (S->n_improved == S->n_cases && S->n_cases)
+		return "FASTER";
+	return "NO CLEAR CHANGE";
+}
+
+/* One line: the verdict, what it rests on, and which run it is. */
+static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
+{
+	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
-	fputs("# ", f);
+	int n = S->n_cases;
+	(void)compact;
+	fprintf(f, "**%s**: B ", verdict_word(S));
 	md_code(f, r->arm_b);
-	fputs(" vs ", f);
+	fputs(" vs A ", f);
 	md_code(f, r->arm_a);
-	fputs(": scenario ", f);
+	fprintf(f, ": faster beyond noise in %d of %d case%s", S->n_improved, n, n == 1 ? "" : "s");
+	if (!isnan(S->min_speedup))
+		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
+	fprintf(f, ", slower in %d, bit-exact in %d of %d", S->n_slower, n - S->n_not_byte_equal, n);
+	if (S->n_no_interval)
+		fprintf(f, "; %d without an interval (under %d samples an arm)", S->n_no_interval, SUMMARY_MIN_SAMPLES);
+	if (r->quick)
+		fputs("; **quick run** (`--quick`): do not quote", f);
+	fputs(". Scenario ", f);
 	md_code(f, r->scenario_name);
 	fputs(" on ", f);
 	md_cell(f, r->device.name);
-	fprintf(f, "\n\nRun %lld", (long long)r->id);
+	fprintf(f, ", run %lld", (long long)r->id);
 	if (r->label[0]) {
-		fputs(" (label ", f);
+		fputc(' ', f);
 		md_code(f, r->label);
-		fputs(")", f);
 	}
-	fprintf(f, ", started %s, backend %s, commit ", r->started_at, r->backend);
+	fputs(", commit ", f);
 	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fprintf(f, ". %d case%s, bracket %s, L2 %s before every sample.\n\n", r->n_cases, r->n_cases == 1 ? "" : "s",
-		r->bracket, r->l2_flush ? "flushed" : "not flushed");
-	if (r->quick)
-		fputs("> **Quick run** (`--quick`): fewer samples than the scenario asks for. Do not quote these "
-		      "numbers.\n\n", f);
+	fputs(".\n\n", f);
 }
 
-static void section_summary(FILE *f, const struct rpt *R)
+static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
-	snprintf(ha, sizeof ha, "A %s median [p10, p90] us", R->run->arm_a);
-	snprintf(hb, sizeof hb, "B %s median [p10, p90] us", R->run->arm_b);
+	(void)compact;
+	snprintf(ha, sizeof ha, "A %s median [p10, p90]", R->run->arm_a);
+	snprintf(hb, sizeof hb, "B %s median [p10, p90]", R->run->arm_b);
 	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
 	fputs("## Summary\n\n", f);
-	fprintf(f, "All slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
-		   "(%d resamples, fixed seed); bit-exact = every output of every slot byte-equal to the first A "
-		   "slot's.\n\n", SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES);
 	md_table_head(f, 6, cols, "llrrrc");
-	for (int i = 0; i < R->n; i++) {
-		const struct summary_case *s = R->ci[i].s;
+	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct summary_case *s = &R->S->cases[i];
 		fputs("| ", f);
 		md_code(f, s->c->name);
 		fputs(" | ", f);
 		md_cell(f, s->c->shape);
 		fputs(" | ", f);
-		md_spread(f, &s->a.time);
+		md_spread_time(f, &s->a.time);
 		fputs(" | ", f);
-		md_spread(f, &s->b.time);
+		md_spread_time(f, &s->b.time);
 		fputs(" | ", f);
-		put_speedup(f, &s->speedup);
+		put_speedup(f, s);
 		fprintf(f, " | %s |\n", exact_str(s));
 	}
-	fputs("\n", f);
-	put_plot(f, R, &R->speedup, "speedup per case and device");
+	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
+		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when it is an improvement beyond "
+		   "noise (the interval above 1 and the speedup above the A arm's drift); bit-exact = every output of "
+		   "every slot byte-equal to the first A slot's.\n\n",
+		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, SUMMARY_MIN_SAMPLES);
+	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
 }
+
+/* ------------------------------------------------------------------ */
+/* brackets, charts, kernels, projection                               */
 
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
@@ -424,7 +169,7 @@ static void put_slot_cell(FILE *f, const struct results_slot *s)
 	if (!s || !s->n_samples)
 		fputs("n/a", f);
 	else
-		fprintf(f, "%s ±%.2f%% n=%d", md_us(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
+		fprintf(f, "%s ±%.2f%% n=%d", md_time(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
 }
 
 static void put_drift(FILE *f, const struct rpt *R, double drift)
@@ -442,8 +187,8 @@ static void put_drift(FILE *f, const struct rpt *R, double drift)
 
 static void bracket_intro(FILE *f, const struct rpt *R)
 {
-	fputs("## A/B/A brackets\n\nMedian of each slot in us, its relative noise (stdev / mean) and sample "
-	      "count. Drift = |A_k - A1| / A1, the largest over the later A slots; ", f);
+	fputs("## A/B/A brackets\n\nMedian of each slot, its relative noise (stdev / mean) and sample count. "
+	      "Drift = |A_k - A1| / A1, the largest over the later A slots; ", f);
 	if (R->o->profile) {
 		fprintf(f, "above the noise floor of %.2f%% (profile ", R->o->profile->noise_floor * 100);
 		md_code(f, R->o->profile->name);
@@ -453,10 +198,11 @@ static void bracket_intro(FILE *f, const struct rpt *R)
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
 }
 
-static void section_bracket(FILE *f, const struct rpt *R)
+static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 {
-	const struct results_case *c0 = R->n ? R->ci[0].c : NULL;
+	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
 	int ns = c0 ? c0->n_slots : 0;
+	(void)compact;
 	bracket_intro(f, R);
 	fputs("| case |", f);
 	for (int s = 0; s < ns; s++)
@@ -465,24 +211,51 @@ static void section_bracket(FILE *f, const struct rpt *R)
 	for (int s = 0; s < ns + 1; s++)
 		fputs("---:|", f);
 	fputs("---|\n", f);
-	for (int i = 0; i < R->n; i++) {
+	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct summary_case *sc = &R->S->cases[i];
 		fputs("| ", f);
-		md_code(f, R->ci[i].c->name);
+		md_code(f, sc->c->name);
 		fputs(" |", f);
 		for (int s = 0; s < ns; s++) {
 			fputc(' ', f);
-			put_slot_cell(f, results_case_slot(R->ci[i].c, c0->slots[s].label));
+			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
-		put_drift(f, R, R->ci[i].s->drift);
+		put_drift(f, R, sc->drift);
 		fputs(" |\n", f);
 	}
-	fputs("\n### Sample distributions\n\n", f);
-	for (int i = 0; i < R->n; i++) {
-		char alt[128];
-		snprintf(alt, sizeof alt, "samples per slot of %s", R->ci[i].c->name);
-		put_plot(f, R, &R->ci[i].samples, alt);
+	fputc('\n', f);
+}
+
+static void sec_charts(FILE *f, const struct rpt *R, bool compact)
+{
+	int drawn = 0;
+	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (each arm zoomed to its p1-p99), "
+	      "every sample in bracket order with each slot's median dashed (the A/B/A drift picture), and the "
+	      "time per kernel, stacked per arm.\n\n", f);
+	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct report_case_charts *ch = &R->ch.cases[i];
+		drawn += ch->samples.drawn + ch->series.drawn + ch->kernels.drawn;
+	}
+	if (compact) {
+		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
+			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
+		return;
+	}
+	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct report_case_charts *ch = &R->ch.cases[i];
+		const char *name = R->S->cases[i].c->name;
+		char alt[160];
+		fputs("### ", f);
+		md_code(f, name);
+		fputs("\n\n", f);
+		snprintf(alt, sizeof alt, "samples per slot of %s", name);
+		put_chart(f, R, &ch->samples, alt);
+		snprintf(alt, sizeof alt, "samples of %s in time order", name);
+		put_chart(f, R, &ch->series, alt);
+		snprintf(alt, sizeof alt, "per-kernel time of %s", name);
+		put_chart(f, R, &ch->kernels, alt);
 	}
 }
 
@@ -493,14 +266,14 @@ static void kernel_row(FILE *f, const struct results_kernel *k, const struct sum
 	md_code(f, k->name);
 	fputs(" | ", f);
 	md_cell(f, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_us(k->total_ns / ak->time.n, t, sizeof t),
+	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(k->total_ns / ak->time.n, t, sizeof t),
 		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->time.n);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
 static void arm_table(FILE *f, const char *which, const char *variant, const struct summary_arm *ak)
 {
-	static const char *const cols[] = { "kernel", "family", "self-time per sample (us)", "share of window",
+	static const char *const cols[] = { "kernel", "family", "self-time per sample", "share of window",
 					    "launches per sample" };
 	char w[32], k[32];
 	fprintf(f, "**%s (", which);
@@ -511,9 +284,9 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 		return;
 	}
 	double ratio = ak->kernel_ns / ak->wall_ns;
-	fprintf(f, ": window %s us per sample (mean wall time, n=%d); kernels sum to %s us, kernel sum / wall = "
+	fprintf(f, ": window %s per sample (mean wall time, n=%d); kernels sum to %s, kernel sum / wall = "
 		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
-		md_us(ak->wall_ns / ak->time.n, w, sizeof w), ak->time.n, md_us(ak->kernel_ns / ak->time.n, k, sizeof k),
+		md_time(ak->wall_ns / ak->time.n, w, sizeof w), ak->time.n, md_time(ak->kernel_ns / ak->time.n, k, sizeof k),
 		ratio, 100 * (1 - ratio));
 	if (ak->kernel_records_bad)
 		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
@@ -529,55 +302,46 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	fputc('\n', f);
 }
 
-static void kernels_of_case(FILE *f, const struct rpt *R, const struct case_info *ci)
+/* "16.20 us, kernels 99.5%": an arm's window and the kernels' share. */
+static void arm_cell(FILE *f, const struct summary_arm *ak)
 {
-	char alt[128];
-	fputs("### ", f);
-	md_code(f, ci->c->name);
-	fputs("\n\n", f);
-	arm_table(f, "A", R->run->arm_a, &ci->s->a);
-	arm_table(f, "B", R->run->arm_b, &ci->s->b);
-	snprintf(alt, sizeof alt, "per-kernel time of %s", ci->c->name);
-	put_plot(f, R, &ci->kernels, alt);
+	char w[32];
+	if (!ak->time.n || !(ak->wall_ns > 0))
+		fputs("n/a", f);
+	else
+		fprintf(f, "%s, kernels %.1f%%, %d kernel%s", md_time(ak->wall_ns / ak->time.n, w, sizeof w),
+			100 * ak->kernel_ns / ak->wall_ns, ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
 }
 
-static void section_kernels(FILE *f, const struct rpt *R)
+static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 {
+	static const char *const cols[] = { "case", "A: window per sample, kernels' share", "B: window per sample, kernels' share" };
 	fputs("## Kernel attribution\n\nPer arm, all its slots together. Self-time is the kernel's own "
 	      "execution time (CUPTI activity records on CUDA, per-step clocks on the CPU) averaged per sample; "
 	      "the window is the sample's wall time, so the share of all kernels falls short of 100% by the "
 	      "launch gaps.\n\n", f);
-	for (int i = 0; i < R->n; i++)
-		kernels_of_case(f, R, &R->ci[i]);
-}
-
-static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
-{
-	fputs("| ", f);
-	md_code(f, c->name);
-	fprintf(f, " | %s | %c | ", s->label, s->arm == 'a' ? 'A' : 'B');
-	md_code(f, o->tensor);
-	fprintf(f, " | %lld | `%s` | %s | %lld | %.6g | %.4g | %s | %lld |\n", (long long)o->bytes, o->md5,
-		o->bit_exact ? "yes" : "**no**", (long long)o->mismatches, o->max_abs_err, o->max_err_ratio,
-		o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
-}
-
-static void section_accuracy(FILE *f, const struct rpt *R)
-{
-	static const char *const cols[] = { "case", "slot", "arm", "tensor", "bytes", "md5", "byte-equal",
-					    "mismatches", "max abs err", "max err / tol", "ref ok", "skipped" };
-	fputs("## Accuracy\n\nEvery output of every slot: its md5, whether its bytes equal those of the "
-	      "bracket's first A slot (and how many elements differ), and the largest error against the float64 "
-	      "reference computed from the same bf16 inputs, absolute and relative to the tolerance of a correct "
-	      "float32 chain. Skipped: elements outside float32's range, not compared.\n\n", f);
-	md_table_head(f, 12, cols, "llllrlcrrrcr");
-	for (int i = 0; i < R->n; i++) {
-		const struct results_case *c = R->ci[i].c;
-		for (int s = 0; s < c->n_slots; s++)
-			for (int k = 0; k < c->slots[s].n_outputs; k++)
-				accuracy_row(f, c, &c->slots[s], &c->slots[s].outputs[k]);
+	if (compact)
+		md_table_head(f, 3, cols, "lrr");
+	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct summary_case *s = &R->S->cases[i];
+		if (compact) {
+			fputs("| ", f);
+			md_code(f, s->c->name);
+			fputs(" | ", f);
+			arm_cell(f, &s->a);
+			fputs(" | ", f);
+			arm_cell(f, &s->b);
+			fputs(" |\n", f);
+			continue;
+		}
+		fputs("### ", f);
+		md_code(f, s->c->name);
+		fputs("\n\n", f);
+		arm_table(f, "A", R->run->arm_a, &s->a);
+		arm_table(f, "B", R->run->arm_b, &s->b);
 	}
-	fputc('\n', f);
+	if (compact)
+		fputc('\n', f);
 }
 
 static void projection_row(FILE *f, const struct summary_case *s)
@@ -585,14 +349,14 @@ static void projection_row(FILE *f, const struct summary_case *s)
 	char a[32], b[32], sv[32];
 	fputs("| ", f);
 	md_code(f, s->c->name);
-	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_us(s->per_step.a_ns, a, sizeof a),
-		md_us(s->per_step.b_ns, b, sizeof b), md_us(s->per_step.saving_ns, sv, sizeof sv));
+	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_time(s->per_step.a_ns, a, sizeof a),
+		md_time(s->per_step.b_ns, b, sizeof b), md_time(s->per_step.saving_ns, sv, sizeof sv));
 }
 
-static void section_projection(FILE *f, const struct rpt *R)
+static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 {
-	static const char *const cols[] = { "case", "count per forward", "A per step (us)", "B per step (us)",
-					    "saving per step (us)" };
+	static const char *const cols[] = { "case", "count per forward", "A per step", "B per step",
+					    "saving per step" };
 	const struct summary_run *S = R->S;
 	char a[32], b[32], s[32];
 	fputs("## Model-level projection\n\n", f);
@@ -604,241 +368,161 @@ static void section_projection(FILE *f, const struct rpt *R)
 		   "case contributes count x forwards per step x its median; only the measured sites are counted, "
 		   "the rest of the model is not.\n\n", S->run->steps, S->run->forwards_per_step);
 	md_table_head(f, 5, cols, "lrrrr");
-	for (int i = 0; i < S->n_cases; i++)
+	for (int i = 0; !compact && i < S->n_cases; i++)
 		projection_row(f, &S->cases[i]);
-	fprintf(f, "| **total** | | %s | %s | **%s** |\n\n", md_us(S->per_step.a_ns, a, sizeof a),
-		md_us(S->per_step.b_ns, b, sizeof b), md_us(S->per_step.saving_ns, s, sizeof s));
+	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
+		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
 	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
 		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
 		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
-/* NVML clocks-event reason bits (nvml.h, nvmlClocksEventReason*). */
+static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
+{
+	report_details_accuracy(f, R->S, compact);
+}
+
+static void sec_clocks(FILE *f, const struct rpt *R, bool compact)
+{
+	report_details_clocks(f, R->S, compact);
+}
+
+static void sec_sampling(FILE *f, const struct rpt *R, bool compact)
+{
+	report_details_sampling(f, R->S, compact);
+}
+
+static void sec_provenance(FILE *f, const struct rpt *R, bool compact)
+{
+	(void)compact;
+	report_details_provenance(f, R->S, R->o, R->out);
+}
+
+/* ------------------------------------------------------------------ */
+/* assembling within the budget                                        */
+
+/* The sections in report order, and the order in which they give way
+ * when the report is over budget (the least needed first). */
+enum { SEC_VERDICT, SEC_SUMMARY, SEC_BRACKET, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
+       SEC_ACCURACY, SEC_CLOCKS, SEC_SAMPLING, SEC_PROVENANCE, SEC_N };
+
 static const struct {
-	uint64_t bit;
-	const char *name;
-	bool slows; /* the clock was held down by power, heat or hardware */
-} throttle_bits[] = {
-	{ 0x1, "idle", false },
-	{ 0x2, "applications clocks", false },
-	{ 0x4, "sw power cap", true },
-	{ 0x8, "hw slowdown", true },
-	{ 0x10, "sync boost", false },
-	{ 0x20, "sw thermal", true },
-	{ 0x40, "hw thermal", true },
-	{ 0x80, "hw power brake", true },
-	{ 0x100, "display clocks", false },
+	const char *title;
+	void (*write)(FILE *, const struct rpt *, bool compact);
+} sections[SEC_N] = {
+	{ "Verdict", sec_verdict }, { "Summary", sec_summary }, { "A/B/A brackets", sec_bracket },
+	{ "Charts per case", sec_charts }, { "Kernel attribution", sec_kernels },
+	{ "Model-level projection", sec_projection }, { "Accuracy", sec_accuracy }, { "Clocks", sec_clocks },
+	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
 };
 
-static bool put_throttle(FILE *f, uint64_t mask)
+static const int give_way[] = { SEC_ACCURACY, SEC_SAMPLING, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
+				SEC_BRACKET, SEC_PROVENANCE };
+#define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
+
+enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };
+
+struct rendered {
+	char *buf[SEC_N];
+	size_t len[SEC_N];
+	enum sec_form form[SEC_N];
+};
+
+static void rendered_free(struct rendered *x)
 {
-	bool first = true, slowed = false;
-	for (size_t i = 0; i < sizeof throttle_bits / sizeof throttle_bits[0]; i++) {
-		if (!(mask & throttle_bits[i].bit))
-			continue;
-		fprintf(f, "%s%s", first ? "" : ", ", throttle_bits[i].name);
-		first = false;
-		slowed |= throttle_bits[i].slows;
-	}
-	if (first)
-		fputs("none", f);
-	return slowed;
+	for (int i = 0; i < SEC_N; i++)
+		free(x->buf[i]);
 }
 
-static void put_clocks(FILE *f, const struct results_clocks *c)
+static enum ab_rc render_section(const struct rpt *R, int i, enum sec_form form, struct rendered *x, struct ab_diag *d)
 {
-	if (!c->valid)
-		fputs("n/a | n/a | n/a | n/a", f);
-	else {
-		fprintf(f, "%d | %d | %d | ", c->sm_mhz, c->mem_mhz, c->temp_c);
-		if (put_throttle(f, c->throttle_reasons))
-			fputs(" **(throttled)**", f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory rendering the report");
+	if (form == FORM_POINTER)
+		fprintf(f, "## %s\n\n_Left out to keep this report within a pull-request comment: see "
+			   "`report-full.md`._\n\n", sections[i].title);
+	else
+		sections[i].write(f, R, form == FORM_COMPACT);
+	bool bad = ferror(f);
+	if (fclose(f) || bad) {
+		free(buf);
+		return ab_fail(d, AB_ERR_NOMEM, "cannot render the report's %s", sections[i].title);
 	}
+	free(x->buf[i]);
+	x->buf[i] = buf;
+	x->len[i] = len;
+	x->form[i] = form;
+	return AB_OK;
 }
 
-static bool any_clocks(const struct results_run *r)
+static size_t total_of(const struct rendered *x)
 {
-	for (int i = 0; i < r->n_cases; i++)
-		for (int s = 0; s < r->cases[i].n_slots; s++)
-			if (r->cases[i].slots[s].clocks_before.valid || r->cases[i].slots[s].clocks_after.valid)
-				return true;
+	size_t t = 0;
+	for (int i = 0; i < SEC_N; i++)
+		t += x->len[i];
+	return t;
+}
+
+/* Compacts, then replaces, sections in give_way order until it fits. */
+static enum ab_rc fit(const struct rpt *R, struct rendered *x, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int form = FORM_COMPACT; form <= FORM_POINTER; form++)
+		for (int k = 0; !rc && k < N_GIVE_WAY && total_of(x) > REPORT_BUDGET; k++)
+			rc = render_section(R, give_way[k], (enum sec_form)form, x, d);
+	return rc;
+}
+
+static bool shortened(const struct rendered *x)
+{
+	for (int i = 0; i < SEC_N; i++)
+		if (x->form[i] != FORM_FULL)
+			return true;
 	return false;
 }
 
-static void clocks_table(FILE *f, const struct rpt *R)
-{
-	static const char *const cols[] = { "case", "slot", "SM MHz before", "mem MHz before", "temp C before",
-					    "clock events before", "SM MHz after", "mem MHz after", "temp C after",
-					    "clock events after" };
-	fputs("### Clocks\n\n", f);
-	if (!any_clocks(R->run)) {
-		fprintf(f, "Clocks were not recorded (backend %s has no NVML readings).\n\n", R->run->backend);
-		return;
-	}
-	fprintf(f, "SM and memory clocks, temperature and NVML clock-event reasons before and after each slot "
-		   "(default SM clock %d MHz).\n\n", R->run->device.default_sm_mhz);
-	md_table_head(f, 10, cols, "llrrrlrrrl");
-	for (int i = 0; i < R->n; i++) {
-		const struct results_case *c = R->ci[i].c;
-		for (int s = 0; s < c->n_slots; s++) {
-			fputs("| ", f);
-			md_code(f, c->name);
-			fprintf(f, " | %s | ", c->slots[s].label);
-			put_clocks(f, &c->slots[s].clocks_before);
-			fputs(" | ", f);
-			put_clocks(f, &c->slots[s].clocks_after);
-			fputs(" |\n", f);
-		}
-	}
-	fputc('\n', f);
-}
-
-static void device_list(FILE *f, const struct rpt *R)
-{
-	const struct results_device *v = &R->run->device;
-	fputs("### Device\n\n- device: ", f);
-	md_cell(f, v->name);
-	fprintf(f, " (backend %s", v->backend);
-	if (v->uuid[0])
-		fprintf(f, ", uuid `%s`", v->uuid);
-	fputs(")\n", f);
-	if (v->cc_major)
-		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
-			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
-	fputs("- driver ", f);
-	md_cell(f, v->driver_version[0] ? v->driver_version : "n/a");
-	fputs(", runtime ", f);
-	md_cell(f, v->runtime_version[0] ? v->runtime_version : "n/a");
-	fputc('\n', f);
-	if (v->copy_gbps > 0)
-		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
-}
-
-static void profile_list(FILE *f, const struct rpt *R)
-{
-	const struct profile *p = R->o->profile;
-	if (p) {
-		fputs("- device profile ", f);
-		md_code(f, p->name);
-		fprintf(f, " (`profiles/%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
-			p->gate_max_regression_pct);
-		if (p->dram_gbps > 0)
-			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
-		if (p->sm_count > 0)
-			fprintf(f, ", %d SMs, L2 %lld bytes", p->sm_count, (long long)p->l2_bytes);
-		fputc('\n', f);
-	}
-	if (R->o->profile_note) {
-		char clean[512];
-		fputs("- profile note: ", f);
-		md_cell(f, md_scrub_paths(R->o->profile_note, clean, sizeof clean));
-		fputc('\n', f);
-	}
-}
-
-static void put_scrubbed(FILE *f, const char *label, const char *text)
-{
-	char clean[4096];
-	fprintf(f, "- %s: ", label);
-	md_code(f, md_scrub_paths(text && *text ? text : "n/a", clean, sizeof clean));
-	fputc('\n', f);
-}
-
-static void run_list(FILE *f, const struct results_run *r)
-{
-	fprintf(f, "\n### Run\n\n- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status,
-		r->started_at, r->finished_at);
-	fputs("- abbench ", f);
-	md_cell(f, r->version[0] ? r->version : "n/a");
-	fputs(", commit ", f);
-	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fputs(", host ", f);
-	md_cell(f, r->host);
-	fputs("\n", f);
-	fputs("- scenario ", f);
-	md_code(f, r->scenario_name);
-	fprintf(f, ", sha256 `%s`\n", r->scenario_hash);
-	put_scrubbed(f, "scenario file", r->scenario_path);
-	put_scrubbed(f, "command line", r->command_line);
-	fprintf(f, "- bracket %s, arms A = ", r->bracket);
-	md_code(f, r->arm_a);
-	fputs(", B = ", f);
-	md_code(f, r->arm_b);
-	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s\n\n", r->l2_flush ? "on" : "off",
-		r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no");
-}
-
-static void sampling_table(FILE *f, const struct rpt *R)
-{
-	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
-					    "stopped by", "slot time (s)", "noise" };
-	fputs("### Sampling\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
-	      "noise_converged, max_samples or max_time); discarded samples failed the throttle probe.\n\n", f);
-	md_table_head(f, 9, cols, "lllrrrlrr");
-	for (int i = 0; i < R->n; i++) {
-		const struct results_case *c = R->ci[i].c;
-		for (int k = 0; k < c->n_slots; k++) {
-			const struct results_slot *s = &c->slots[k];
-			fputs("| ", f);
-			md_code(f, c->name);
-			fprintf(f, " | %s | ", s->label);
-			md_code(f, s->variant);
-			fprintf(f, " | %d | %d | %d | ", s->warmup, s->n_samples, s->n_discarded);
-			md_cell(f, s->stopping_reason);
-			fprintf(f, " | %.3f | %.2f%% |\n", s->elapsed_s, s->noise * 100);
-		}
-	}
-	fputc('\n', f);
-}
-
-static void notes_list(FILE *f, const struct rpt *R)
-{
-	char clean[1024];
-	int discarded = R->S->n_discarded;
-	fputs("### Notes\n\n", f);
-	fprintf(f, "- %d sample%s discarded by the throttle probe\n", discarded, discarded == 1 ? "" : "s");
-	if (R->run->notes[0]) {
-		fputs("- ", f);
-		md_cell(f, md_scrub_paths(R->run->notes, clean, sizeof clean));
-		fputc('\n', f);
-	}
-	if (R->out->plots_skipped || R->out->n_plot_failures) {
-		fputs("- charts: ", f);
-		md_cell(f, R->out->plots_skipped ? "skipped: " : "some failed: ");
-		md_cell(f, R->out->plots_note);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-static void section_provenance(FILE *f, const struct rpt *R)
-{
-	fputs("## Provenance\n\n", f);
-	device_list(f, R);
-	profile_list(f, R);
-	run_list(f, R->run);
-	clocks_table(f, R);
-	sampling_table(f, R);
-	notes_list(f, R);
-}
-
-static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
+static enum ab_rc write_sections(const struct rpt *R, const char *name, const struct rendered *x, bool note,
+				 struct ab_diag *d)
 {
 	struct md_file mf;
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/report.md", R->o->out_dir) >= (int)sizeof path)
+	if (snprintf(path, sizeof path, "%s/%s", R->o->out_dir, name) >= (int)sizeof path)
 		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	enum ab_rc rc = md_file_open(&mf, path, d);
 	if (rc != AB_OK)
 		return rc;
-	section_title(mf.f, R);
-	section_summary(mf.f, R);
-	section_bracket(mf.f, R);
-	section_kernels(mf.f, R);
-	section_accuracy(mf.f, R);
-	section_projection(mf.f, R);
-	section_provenance(mf.f, R);
+	for (int i = 0; i < SEC_N; i++)
+		fwrite(x->buf[i], 1, x->len[i], mf.f);
+	if (note)
+		fprintf(mf.f, "_Shortened to stay within a pull-request comment (%d cases): every row of every section "
+			      "is in `report-full.md`._\n", R->S->n_cases);
 	return md_file_commit(&mf, d);
+}
+
+/* report.md within the budget; report-full.md beside it when anything was
+ * shortened, removed when nothing was (a stale one would mislead). */
+static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
+{
+	struct rendered x;
+	memset(&x, 0, sizeof x);
+	char full[4096];
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < SEC_N; i++)
+		rc = render_section(R, i, FORM_FULL, &x, d);
+	if (!rc && total_of(&x) > REPORT_BUDGET) {
+		rc = write_sections(R, "report-full.md", &x, false, d);
+		if (!rc)
+			rc = fit(R, &x, d);
+	} else if (!rc && snprintf(full, sizeof full, "%s/report-full.md", R->o->out_dir) < (int)sizeof full &&
+		   unlink(full) != 0 && errno != ENOENT)
+		rc = ab_fail(d, AB_ERR_IO, "cannot remove the stale '%s': %s", full, strerror(errno));
+	if (!rc)
+		rc = write_sections(R, "report.md", &x, shortened(&x), d);
+	rendered_free(&x);
+	return rc;
 }
 
 enum ab_rc report_write(const struct summary_run *S, const struct report_options *o, struct report_outcome *out,
@@ -852,12 +536,10 @@ enum ab_rc report_write(const struct summary_run *S, const struct report_options
 			       run->status);
 	enum ab_rc rc = md_mkdirs(o->out_dir, d);
 	if (rc == AB_OK)
-		rc = derive(&R, d);
-	if (rc == AB_OK)
-		rc = charts(&R, d);
+		rc = report_charts_write(S, o, &R.ch, out, d);
 	if (rc == AB_OK)
 		rc = write_markdown(&R, d);
-	free(R.ci);
+	report_charts_free(&R.ch);
 	return rc;
 }
 

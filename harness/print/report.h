@@ -1,22 +1,25 @@
 /*
- * report.h - a run as a markdown report with gnuplot charts, shaped like a
- * kernel pull request's description.
+ * report.h - a run as a markdown report with gnuplot charts, shaped to be
+ * pasted into a kernel pull request.
  *
- * report_write writes DIR/report.md (atomically) and, beside it, the charts:
+ * report_write writes DIR/report.md (atomically) and, beside it, the
+ * charts of print/report_charts.h (speedup, and per case samples, series
+ * and kernels, each STEM.{dat,gp,png}).
  *
- *   speedup.{dat,gp,png}        speedup per case, one bar per device (this
- *                               run and the latest 'ok' run of the same
- *                               scenario on every other device), with the
- *                               bootstrap interval as error bars
- *   kernels-CASE.{dat,gp,png}   per-kernel time per sample, stacked, per arm
- *   samples-CASE.{dat,gp,png}   box plot of the samples of every slot
+ * report.md starts with a one-line verdict (FASTER, SLOWER, NOT
+ * BIT-EXACT, INCONCLUSIVE or NO CLEAR CHANGE, with the counts behind it)
+ * and the summary table (per case: A and B medians with p10-p90 and
+ * count in units that scale as show's, the speedup with its 95% bootstrap
+ * interval, bold only when it is an improvement beyond noise and n/a under
+ * SUMMARY_MIN_SAMPLES an arm, bit-exact); then the A/B/A brackets with
+ * drift and its verdict, the charts per case, kernel attribution per arm
+ * and the model-level projection; Accuracy, Clocks, Sampling and
+ * Provenance fold into <details> (print/report_details.h).
  *
- * Sections of report.md: summary (per case: A and B medians with spread and
- * sample count, speedup with its 95% bootstrap interval, bit-exact), the
- * A/B/A brackets with drift and its verdict against the device's noise
- * floor, kernel attribution per arm, accuracy (md5 of every slot's outputs,
- * byte equality, error against the float64 reference), the model-level
- * projection from the scenario's [model] section, and provenance.
+ * A report stays under a pull-request comment's 65,536 characters: past
+ * REPORT_BUDGET its sections give way to one row per case, then to a line
+ * pointing at DIR/report-full.md, which then holds every section in full
+ * (and is removed when nothing was shortened).
  *
  * Without gnuplot the report and the .dat/.gp files are still written; the
  * outcome says the PNGs were skipped and why, and so does the report.

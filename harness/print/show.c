@@ -6,32 +6,43 @@
 #include <math.h>
 #include <string.h>
 
-/* "12.3 us", "1.234 ms", ... into buf. */
+#include "print/md.h"
+
+/* "12.3 us", "1.234 ms", ...: md_time, the one scaled time format. */
 static const char *fmt_ns(double ns, char *buf, size_t len)
 {
-	double a = fabs(ns);
-	if (isnan(ns))
+	return md_time(ns, buf, len);
+}
+
+/* "3.993x [3.980, 4.014]", "3.993x [n/a]" (too few samples), "n/a". */
+static const char *fmt_speedup(const struct stats_interval *v, char *buf, size_t len)
+{
+	if (isnan(v->point))
 		snprintf(buf, len, "n/a");
-	else if (a < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (a < 1e6)
-		snprintf(buf, len, "%.2f us", ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else if (isnan(v->low))
+		snprintf(buf, len, "%.3fx [n/a]", v->point);
 	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
+		snprintf(buf, len, "%.3fx [%.3f, %.3f]", v->point, v->low, v->high);
 	return buf;
 }
 
 static void show_header(const struct results_run *r, FILE *out)
 {
-	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s\n", (long long)r->id, r->started_at, r->scenario_name,
-		r->status, r->label[0] ? "  label " : "", r->label);
+	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id, r->started_at,
+		r->scenario_name, r->status, r->label[0] ? "  label " : "", r->label,
+		r->git_commit[0] ? r->git_commit : "unknown");
 	fprintf(out, "backend %s  device %s", r->backend, r->device.name);
 	if (r->device.copy_gbps > 0)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s%s\n", r->bracket, r->arm_a, r->arm_b,
 		r->l2_flush ? "on" : "off", r->launch_gaps, r->quick ? "  (quick: capped samples)" : "");
+	if (r->only_cases[0])
+		fprintf(out, "partial: only %s (run --only)\n", r->only_cases);
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, a->name, a->kind, a->path, a->sha256,
+			a->detail);
+	}
 	if (r->n_set_runs) {
 		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
 		for (int i = 0; i < r->n_set_runs; i++)
@@ -83,16 +94,16 @@ static void show_slot(const struct summary_slot *ss, FILE *out)
 static void show_case(const struct summary_case *s, const struct results_run *r, FILE *out)
 {
 	const struct results_case *c = s->c;
-	char a[24], b[24];
+	char a[24], b[24], sp[64];
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", c->name, c->site, c->shape,
 		c->dtype, c->input, c->count, c->affine ? "  affine" : "");
 	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
 		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
 	for (int i = 0; i < s->n_slots; i++)
 		show_slot(&s->slots[i], out);
-	fprintf(out, "  %s / %s: a %s, b %s, speedup %.3fx [%.3f, %.3f] 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
-		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b), s->speedup.point,
-		s->speedup.low, s->speedup.high, s->a.time.n, s->b.time.n);
+	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
+		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b),
+		fmt_speedup(&s->speedup, sp, sizeof sp), s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
@@ -115,4 +126,22 @@ void show_run(const struct summary_run *s, FILE *out)
 		show_case(&s->cases[i], s->run, out);
 	if (s->n_cases)
 		show_projection(s, out);
+}
+
+void show_summary_table(const struct summary_run *s, FILE *out)
+{
+	const struct results_run *r = s->run;
+	char ha[48], hb[48];
+	snprintf(ha, sizeof ha, "A %s", r->arm_a);
+	snprintf(hb, sizeof hb, "B %s", r->arm_b);
+	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
+		"bit-exact");
+	for (int i = 0; i < s->n_cases; i++) {
+		const struct summary_case *c = &s->cases[i];
+		char a[24], b[24], sp[64], n[24];
+		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", c->c->name, c->c->shape,
+			fmt_ns(c->a.time.median_ns, a, sizeof a), fmt_ns(c->b.time.median_ns, b, sizeof b),
+			fmt_speedup(&c->speedup, sp, sizeof sp), n, c->b_byte_equal ? "yes" : "NO");
+	}
 }

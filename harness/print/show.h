@@ -15,4 +15,9 @@
  * errors are the caller's to check. */
 void show_run(const struct summary_run *s, FILE *out);
 
+/* One line per case: shape, A and B medians, the speedup with its 95%
+ * interval ("n/a" under SUMMARY_MIN_SAMPLES an arm), sample counts and
+ * bit-exactness: what `abbench run` ends with. */
+void show_summary_table(const struct summary_run *s, FILE *out);
+
 #endif

@@ -10,7 +10,7 @@
 #ifndef AB_DUMP_H
 #define AB_DUMP_H
 
-#include "kernels/site.h"
+#include "kernels/common/site.h"
 #include "common/diag.h"
 #include "common/results.h"
 

@@ -48,8 +48,8 @@
 
 #include <stdint.h>
 
-#include "kernels/bf16.h"
-#include "kernels/site.h"
+#include "kernels/common/bf16.h"
+#include "kernels/common/site.h"
 #include "config/scenario.h"
 
 struct inputs_rng {

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "kernels/bf16.h"
+#include "kernels/common/bf16.h"
 #include "common/results.h"
 
 void refcheck_compare(const bf16_t *out, const double *ref, const double *tol, int64_t n, struct results_output *res);

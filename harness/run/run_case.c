@@ -1,7 +1,8 @@
 /*
  * run_case.c - measures one case: inputs from the seeded generator, then
  * each slot of the bracket (warm-up, samples until the stopping rule says
- * enough), then the checks of the slot's outputs.
+ * enough), then the checks of the slot's outputs and of its inputs (an
+ * arm must leave them as they were).
  */
 #include "run/run_case.h"
 
@@ -143,13 +144,44 @@ static void slot_label(const char *bracket, int position, char *buf, size_t len)
 		snprintf(buf, len, "%c%d", letter, nth % 100); /* brackets are at most 16 letters */
 }
 
+/* "1:05" or "1:02:05". */
+static void clock_text(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The share of the run done: whole slots before this one, plus this slot's
+ * samples against its cap (the stopping rule may end it sooner, so the
+ * estimate errs long). */
+static double progress_done(const struct run_case_env *env, const struct results_slot *sl, int n, bool done)
+{
+	int per_case = (int)strlen(env->scn->bracket);
+	double in_slot = done ? 1 : fmin(1, (double)n / (env->sampling.max_samples > 0 ? env->sampling.max_samples : 1));
+	double slots = (double)env->case_index * per_case + sl->position + in_slot;
+	return slots / ((double)env->n_cases * per_case);
+}
+
+/* "[2/5] ln_modulate B fused 120 samples  elapsed 0:12, left ~0:30"; the
+ * estimate of what is left is the elapsed time scaled by the share not
+ * yet done (shown once a twentieth of the run is). */
 static void progress_line(const struct run_case_env *env, const char *case_name, const struct results_slot *sl, int n,
 			  bool done)
 {
+	char el[32], left[32] = "?";
 	if (!env->progress)
 		return;
-	fprintf(stderr, "\r[%d/%d] %-20s %-3s %-8s %5d samples%s", env->case_index + 1, env->n_cases, case_name,
-		sl->label, sl->variant, n, done ? "\n" : "");
+	double elapsed = seconds_since(&env->started), frac = progress_done(env, sl, n, done);
+	clock_text(elapsed, el, sizeof el);
+	if (frac >= 0.05)
+		clock_text(elapsed * (1 - frac) / frac, left, sizeof left);
+	fprintf(stderr, "\r[%d/%d] %-20s %-3s %-8s %5d samples  elapsed %s, left ~%s   ", env->case_index + 1,
+		env->n_cases, case_name, sl->label, sl->variant, n, el, left);
+	if (done && env->case_index + 1 == env->n_cases && frac >= 1)
+		fputc('\n', stderr);
 	fflush(stderr);
 }
 
@@ -264,6 +296,29 @@ static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struc
 	return AB_OK;
 }
 
+/* Every input as the case made it: an arm that writes into an input would
+ * feed the next slots other data. */
+static enum ab_rc slot_check_inputs(const struct run_case_env *env, struct case_data *cd, const struct results_slot *sl,
+				    struct ab_diag *d)
+{
+	const struct site_desc *s = cd->site;
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (!cd->host.t[i] || (r != SITE_IN_ACT && r != SITE_IN_PARAM))
+			continue;
+		void *now = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
+		if (!now)
+			return ab_fail(d, AB_ERR_NOMEM, "cannot read back input '%s'", s->tensors[i].name);
+		rc = env->ops->read_tensor(env->bk, i, now, cd->bytes[i], d);
+		if (!rc && memcmp(now, cd->host.t[i], cd->bytes[i]) != 0)
+			rc = ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s) wrote into its input '%s'", sl->variant, sl->label,
+				     s->tensors[i].name);
+		free(now);
+	}
+	return rc;
+}
+
 /* The first slot of each arm dumps its outputs and statistics. */
 static enum ab_rc slot_dump(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
 			    const struct results_slot *sl, struct ab_diag *d)
@@ -326,7 +381,9 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? scn->arm_a : scn->arm_b);
-	const struct site_variant *v = site_find_variant(c->site, sl->variant);
+	const struct site_variant *v = arms_variant(env->arms, sl->arm);
+	if (!v)
+		v = site_find_variant(c->site, sl->variant);
 	if (!v)
 		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
@@ -339,7 +396,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (rc)
 		return rc;
 	slot_summarise(sl);
-	if ((rc = slot_check_outputs(env, c, cd, sl, d)))
+	if ((rc = slot_check_outputs(env, c, cd, sl, d)) || (rc = slot_check_inputs(env, cd, sl, d)))
 		return rc;
 	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
 		return slot_dump(env, c, cd, sl, d);
@@ -421,8 +478,10 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 	}
 	if (!rc && env->dump_dir)
 		rc = case_dump_inputs(env, c, &cd, d);
-	if (!rc)
+	if (!rc) {
+		arms_begin_case(env->arms, c);
 		rc = case_measure(env, c, &cd, out, d);
+	}
 	case_data_free(&cd);
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

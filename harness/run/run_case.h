@@ -7,7 +7,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
+#include "arms/arms.h"
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "common/results.h"
@@ -18,9 +20,11 @@ struct run_case_env {
 	const struct backend_ops *ops;
 	struct backend *bk;
 	struct scenario_sampling sampling;
+	struct arms *arms;     /* the run's user arms (plugins, binaries) */
 	const char *dump_dir;  /* NULL: no dump */
 	bool progress;
 	int case_index, n_cases;
+	struct timespec started;  /* CLOCK_MONOTONIC at the first case: progress shows elapsed and left */
 };
 
 /* The host memory run_case_run allocates for c beside the backend's: the

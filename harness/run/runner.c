@@ -2,18 +2,22 @@
  * runner.c - a scenario's run from start to stored result.
  *
  * Phases: choose and open the backend, check that every case fits in
- * memory, prepare the dump directory, open the store (all before any row
+ * memory (admission.h), prepare the dump directory, load the user arms
+ * (plugin libraries, compiled binaries), open the store (all before any row
  * is written, so a bad setup leaves the database as it was; a refused case
- * does not even create it); describe the device and take its lock; write
- * the run row as 'running'; measure every case; commit everything in one
- * transaction. Signals are caught for the whole of it (interrupt.h).
+ * does not even create it); describe the device and take its lock
+ * (devlock.h), load the binaries into it; write the run row as 'running';
+ * measure every case; commit everything in one transaction. Signals are
+ * caught for the whole of it (interrupt.h).
  */
 #include "run/runner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "arms/arms.h"
 #include "backend/backend.h"
 #include "run/admission.h"
 #include "run/devlock.h"
@@ -66,6 +70,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
 	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
+	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
 
 static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,
@@ -82,6 +87,30 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 	if (!rc && fell_back)
 		fprintf(stderr, "abbench: note: backend auto: no CUDA device (%s); running on the CPU backend\n", why);
 	return rc;
+}
+
+/* Every built-in arm of every case must exist on the chosen backend (the
+ * fused.<tuning> arms are CUDA only), checked before anything is written.
+ * Arms the registry does not know are someone else's to check. */
+static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
+{
+	const bool cpu = !strcmp(ops->name, backend_cpu.name); /* by name: the tests' backends copy the CPU's */
+	for (int i = 0; i < s->n_cases; i++) {
+		const struct scenario_case *c = &s->cases[i];
+		const char *arms[2] = { s->arm_a, s->arm_b };
+		for (int j = 0; j < 2; j++) {
+			if (s->arm_ref[j] >= 0) /* an [arm NAME] or plugin: arms/ checks it */
+				continue;
+			const struct site_variant *v = site_find_variant(c->site, arms[j]);
+			if (v && !(cpu ? v->cpu != NULL : v->cuda != NULL))
+				return ab_fail(d, AB_ERR_INPUT,
+					       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs "
+					       "on: %s)",
+					       s->path, c->line, c->name, "ab"[j], arms[j], c->site->name, ops->name,
+					       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
+		}
+	}
+	return AB_OK;
 }
 
 /* The copy bandwidth, measured once per device and cached in the store. */
@@ -106,16 +135,18 @@ static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_
 }
 
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct results_run *r, struct ab_diag *d)
+			    struct backend *bk, struct arms *arms, struct results_run *r, struct ab_diag *d)
 {
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
 		.bk = bk,
+		.arms = arms,
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
 	};
+	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
 		env.n_cases += shard_has(&o->shard, k);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
@@ -147,10 +178,10 @@ static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, con
 
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
-					const struct backend_ops *ops, struct backend *bk, struct store *st,
-					struct results_run *r, struct ab_diag *d)
+					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
+					struct store *st, struct results_run *r, struct ab_diag *d)
 {
-	enum ab_rc rc = run_cases(s, o, ops, bk, r, d);
+	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
 	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
@@ -163,67 +194,80 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	return rc;
 }
 
+/* What the run holds while it goes, released together at its end. */
+struct run_hold {
+	const struct backend_ops *ops;
+	struct backend *bk;
+	struct arms *arms;
+	struct store *st;
+	struct devlock *lock;
+};
+
 /* Everything before the device is locked: backend, memory admission, dump
- * directory, store. Nothing is written when any of it fails. */
-static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, const struct backend_ops **ops,
-			      struct backend **bk, struct store **st, struct ab_diag *d)
+ * directory, user arms, store. Nothing is written when any of it fails. */
+static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
+			      struct ab_diag *d)
 {
 	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
 				 .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
-	enum ab_rc rc = run_choose_backend(s, o, ops, d);
+	enum ab_rc rc = run_choose_backend(s, o, &h->ops, d);
 	if (!rc)
-		rc = (*ops)->open(bk, &bo, d);
+		rc = run_check_arms(s, h->ops, d);
 	if (!rc)
-		rc = admission_check(s, &o->shard, &sampling, *ops, *bk, d);
+		rc = h->ops->open(&h->bk, &bo, d);
+	if (!rc)
+		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, d);
 	if (!rc)
-		rc = store_open(o->db_path, true, st, d);
+		rc = arms_plan(s, h->ops->name, &h->arms, d);
+	if (!rc)
+		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;
 }
 
 /* From the device's lock to the stored run. */
-static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			     struct backend *bk, struct store *st, struct results_run *r, int64_t *run_id,
-			     struct ab_diag *d)
+static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
+			     struct results_run *r, int64_t *run_id, struct ab_diag *d)
 {
-	run_header(s, o, ops, r); /* started_at: now that the device is ours */
+	run_header(s, o, h->ops, r); /* started_at: now that the device is ours */
+	arms_sources(h->arms, r);
 	if (!r->scenario_text || !r->command_line)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
-	enum ab_rc rc = run_copy_gbps(ops, bk, st, &r->device, d);
+	enum ab_rc rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
+	if (!rc)
+		rc = arms_bind(h->arms, &r->device, d);
 	if (!rc)
 		rc = interrupt_check(d);
 	if (!rc)
-		rc = store_begin_run(st, r, d);
+		rc = store_begin_run(h->st, r, d);
 	if (rc)
 		return rc;
 	*run_id = r->id;
-	return run_measure_and_store(s, o, ops, bk, st, r, d);
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, d);
 }
 
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d)
 {
-	const struct backend_ops *ops = NULL;
-	struct backend *bk = NULL;
-	struct store *st = NULL;
-	struct devlock *lock = NULL;
+	struct run_hold h = { 0 };
 	struct results_run *r = calloc(1, sizeof *r);
 	*run_id = 0;
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
 	interrupt_install();
-	enum ab_rc rc = run_prepare(s, o, &ops, &bk, &st, d);
+	enum ab_rc rc = run_prepare(s, o, &h, d);
 	if (!rc) {
-		ops->describe(bk, &r->device);
-		rc = run_lock_device(s, o, &r->device, &lock, d);
+		h.ops->describe(h.bk, &r->device);
+		rc = run_lock_device(s, o, &r->device, &h.lock, d);
 	}
 	if (!rc)
-		rc = run_locked(s, o, ops, bk, st, r, run_id, d);
-	if (bk)
-		ops->close(bk);
-	devlock_release(lock);
-	store_close(st);
+		rc = run_locked(s, o, &h, r, run_id, d);
+	if (h.bk)
+		h.ops->close(h.bk);
+	devlock_release(h.lock);
+	arms_free(h.arms);
+	store_close(h.st);
 	results_run_free(r);
 	interrupt_restore();
 	return rc;

@@ -39,6 +39,7 @@ struct runner_options {
 	struct shard shard;        /* count 0: every case */
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
+	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
 };
 
 /* Measures the scenario and stores the run; *run_id is set once the run row

@@ -131,7 +131,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX runs_run_set ON runs(run_set);"
 	"ALTER TABLE baselines ADD COLUMN run_set TEXT NOT NULL DEFAULT '';",
-	/* 3: who owns a run, so that the runs of processes that died can be
+	/* 3: where user arms came from (plugin libraries, compiled binaries) */
+	"CREATE TABLE run_arms ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), name TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK (kind IN ('plugin', 'cubin')),"
+	" path TEXT NOT NULL, sha256 TEXT NOT NULL, detail TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, arm)) WITHOUT ROWID;",
+	/* 4: the cases a run was restricted to (run --only), '' for all */
+	"ALTER TABLE runs ADD COLUMN only_cases TEXT NOT NULL DEFAULT '';",
+	/* 5: who owns a run, so that the runs of processes that died can be
 	 * told from live ones (common/procid.h): its pid and process identity
 	 * (the host is already there); and status 'interrupted' for those and
 	 * for runs stopped by a signal. SQLite cannot alter a CHECK constraint:
@@ -161,7 +170,7 @@ static const char *const migrations[] = {
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
 	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, uuid, run_set, " \
-	"shard_index, shard_count, device_id"
+	"shard_index, shard_count, device_id, only_cases"
 #define CASE_COLS "name, site, shape, dtype, eps, affine, count, input"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
@@ -531,10 +540,10 @@ static enum ab_rc apply_migration(struct store *st, int v, struct ab_diag *d)
 	return rc ? rc : exec(st, sql, "set the schema version", d);
 }
 
-/* Forward migrations, one transaction each, the header read again under
- * the write lock each time: of several processes opening a new file at
- * once, one migrates it and the others find it done. */
-static enum ab_rc migrate(struct store *st, bool create, struct ab_diag *d)
+/* Forward migrations up to version target, one transaction each, the
+ * header read again under the write lock each time: of several processes
+ * opening a new file at once, one migrates it and the others find it done. */
+static enum ab_rc migrate(struct store *st, bool create, int target, struct ab_diag *d)
 {
 	for (;;) {
 		int64_t v = 0;
@@ -543,7 +552,7 @@ static enum ab_rc migrate(struct store *st, bool create, struct ab_diag *d)
 			rc = check_header(st, &v, d);
 		if (!rc && v == 0 && !create)
 			rc = empty_database(st, d);
-		if (!rc && v < N_MIGRATIONS)
+		if (!rc && v < target)
 			rc = apply_migration(st, (int)v, d);
 		if (!rc)
 			rc = exec(st, "COMMIT", "commit the migration", d);
@@ -551,7 +560,7 @@ static enum ab_rc migrate(struct store *st, bool create, struct ab_diag *d)
 			rollback(st);
 			return rc;
 		}
-		if (v == N_MIGRATIONS)
+		if (v >= target)
 			return AB_OK;
 	}
 }
@@ -629,7 +638,8 @@ static enum ab_rc store_new(const char *path, bool create, struct store **out, s
 static enum ab_rc reap_stale(struct store *st, struct ab_diag *d);
 static void reap_stale_from_reader(struct store *st);
 
-enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+/* store_open, migrating up to schema version target only. */
+static enum ab_rc open_to(const char *path, bool create, int target, struct store **out, struct ab_diag *d)
 {
 	struct store *st;
 	int64_t version;
@@ -645,9 +655,9 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
 	if (!rc)
 		rc = ensure_wal(st, d);
 	if (!rc)
-		rc = migrate(st, create, d);
-	if (!rc)
-		rc = reap_stale(st, d);
+		rc = migrate(st, create, target, d);
+	if (!rc && target == N_MIGRATIONS)
+		rc = reap_stale(st, d); /* older schemas have no owner columns */
 	if (rc) {
 		store_close(st);
 		return rc;
@@ -740,6 +750,19 @@ enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_d
 bool store_is_read_only(const struct store *st)
 {
 	return st->read_only;
+}
+
+enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
+{
+	return open_to(path, create, N_MIGRATIONS, out, d);
+}
+
+enum ab_rc store_open_version(const char *path, int version, struct store **out, struct ab_diag *d)
+{
+	*out = NULL;
+	if (version < 1 || version > N_MIGRATIONS)
+		return ab_fail(d, AB_ERR_USAGE, "no schema version %d (1 to %d)", version, N_MIGRATIONS);
+	return open_to(path, true, version, out, d);
 }
 
 void store_close(struct store *st)
@@ -871,9 +894,10 @@ static void bind_run(struct bind *b, const struct results_run *r, int64_t device
 	b_i64(b, r->shard_index);
 	b_i64(b, r->shard_count);
 	b_i64(b, device_id);
+	B_STR(b, r->only_cases);
 }
 
-/* Returns the device_id column. */
+/* Returns the device_id column (only_cases follows it). */
 static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 {
 	C_STR(c, r->started_at);
@@ -903,7 +927,9 @@ static int64_t read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->run_set);
 	r->shard_index = c_int(c);
 	r->shard_count = c_int(c);
-	return c_i64(c);
+	int64_t device_id = c_i64(c);
+	C_STR(c, r->only_cases);
+	return device_id;
 }
 
 static enum ab_rc insert_run(struct store *st, const struct results_run *r, int64_t device_id, int64_t *id,
@@ -912,7 +938,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -939,6 +965,56 @@ static enum ab_rc claim_run(struct store *st, int64_t id, struct ab_diag *d)
 	return run_bound(st, &b, d, "record the owner of run %" PRId64, id);
 }
 
+#define ARM_SOURCE_COLS "arm, name, kind, path, sha256, detail"
+
+/* The user arms' provenance, written with the run row. */
+static enum ab_rc insert_arm_sources(struct store *st, const struct results_run *r, int64_t id, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		struct bind b;
+		if ((rc = prepare_bind(st, "INSERT INTO run_arms (run_id, " ARM_SOURCE_COLS ") VALUES (?,?,?,?,?,?,?)", &b,
+				       d)))
+			break;
+		b_i64(&b, id);
+		b_char(&b, a->arm);
+		B_STR(&b, a->name);
+		B_STR(&b, a->kind);
+		B_STR(&b, a->path);
+		B_STR(&b, a->sha256);
+		B_STR(&b, a->detail);
+		rc = run_bound(st, &b, d, "insert the source of arm %c", a->arm);
+	}
+	return rc;
+}
+
+static enum ab_rc load_arm_sources(struct store *st, int64_t id, struct results_run *r, struct ab_diag *d)
+{
+	struct bind b;
+	int src;
+	enum ab_rc rc = prepare_bind(st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, id);
+	r->n_arm_sources = 0;
+	while ((src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < 2) {
+		struct results_arm_source *a = &r->arm_sources[r->n_arm_sources++];
+		struct col c = { b.s, 0 };
+		const unsigned char *arm = sqlite3_column_text(b.s, c.i++);
+		a->arm = arm ? (char)arm[0] : '?';
+		C_STR(&c, a->name);
+		C_STR(&c, a->kind);
+		C_STR(&c, a->path);
+		C_STR(&c, a->sha256);
+		C_STR(&c, a->detail);
+	}
+	if (src != SQLITE_ROW && src != SQLITE_DONE)
+		rc = db_fail(st, d, "read the arm sources of run %" PRId64, id);
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
 /* A random (version 4) UUID from SQLite's generator, which the OS seeds. */
 static void new_uuid(char *buf, size_t len)
 {
@@ -962,6 +1038,8 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 		rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
 		rc = insert_run(st, r, device_id, &id, d);
+	if (!rc)
+		rc = insert_arm_sources(st, r, id, d);
 	if (!rc)
 		rc = claim_run(st, id, d);
 	if (!rc)
@@ -1506,6 +1584,9 @@ static void read_summary(struct col *c, void *p)
 	C_STR(c, m->backend);
 	C_STR(c, m->device);
 	m->n_cases = c_int(c);
+	C_STR(c, m->git_commit);
+	m->quick = c_bool(c);
+	C_STR(c, m->only_cases);
 }
 
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
@@ -1513,7 +1594,8 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
 	void *v;
 	enum ab_rc rc = list_rows(st,
 				  "SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
-				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id)"
+				  " (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
+				  " r.git_commit, r.quick, r.only_cases"
 				  " FROM runs r JOIN devices dv ON dv.id = r.device_id"
 				  " ORDER BY r.started_at DESC, r.id DESC",
 				  sizeof **out, read_summary, &v, n, "list runs", d);
@@ -1780,6 +1862,8 @@ static enum ab_rc load_header(struct store *st, int64_t id, struct results_run *
 	sqlite3_finalize(b.s);
 	if (!rc)
 		rc = load_device(st, device_id, &r->device, d);
+	if (!rc)
+		rc = load_arm_sources(st, id, r, d);
 	return rc;
 }
 
@@ -2094,6 +2178,8 @@ enum ab_rc store_import_run(struct store *st, const struct results_run *r, int64
 	enum ab_rc rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
 		rc = insert_run(st, r, device_id, id, d);
+	if (!rc)
+		rc = insert_arm_sources(st, r, *id, d);
 	if (!rc)
 		rc = write_cases(st, r, *id, d);
 	return rc;

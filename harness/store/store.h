@@ -44,6 +44,11 @@ bool store_is_read_only(const struct store *st);
 
 void store_close(struct store *st);
 
+/* Creates (or opens) the file and migrates it up to schema version
+ * `version` only, never past it: how the tests build a file of an older
+ * schema to check the migrations after it. */
+enum ab_rc store_open_version(const char *path, int version, struct store **out, struct ab_diag *d);
+
 /* Inserts the run row as 'running' (plus its device row) from r's header
  * fields and commits; sets r->id and a new random r->uuid. */
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d);

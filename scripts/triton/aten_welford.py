@@ -2,7 +2,7 @@
 the one PyTorch's vectorized_layer_norm_kernel<BFloat16, float> makes.
 
 The arithmetic (docs/TRITON.md and /work/shared/ATEN_CHAIN.md; the CUDA
-spelling is kernels/cuda/welford.cuh, "pinned"):
+spelling is kernels/common/welford.cuh, "pinned"):
 
   online(v):   delta = v - mean; r = 1/count' (IEEE reciprocal);
                mean' = fma(r, delta, mean); sigma2' = fma(delta, v - mean', sigma2)

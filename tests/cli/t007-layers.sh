@@ -28,8 +28,10 @@ plant harness/backend/backend.c '#include "store/store.h"' "backend includes sto
 plant harness/backend/backend.h '#include "config/scenario.h"' "backend includes config (upward)"
 plant harness/run/runner.c '#include "backend/cuda/cupti.h"' "run includes backend/cuda (private)"
 plant harness/common/diag.c '#include "cli/cli.h"' "common includes cli"
-plant kernels/site.h '#include "common/diag.h"' "kernels includes harness by root"
-plant kernels/site.c '#include "../harness/common/diag.h"' "kernels includes harness by a relative path"
+plant kernels/common/site.h '#include "common/diag.h"' "kernels includes harness by root"
+plant kernels/common/site.c '#include "../../harness/common/diag.h"' "kernels includes harness by a relative path"
+plant kernels/ln_modulate/cpu.c '#include "../common/bf16.h"' "a relative include in kernels"
+plant kernels/qk_layernorm/site.c '#include "qk_layernorm.h"' "a bare include of its own folder in kernels"
 plant harness/print/show.c '#include "../analysis/summary.h"' "a relative include in harness"
 plant harness/cli/cmd_show.c '#include "cli.h"' "a bare include of its own folder in harness"
 
@@ -39,6 +41,6 @@ expect_exit 1 "caught: a source file in a folder that is not a layer" python3 te
 check "  the message says where to give it a place" grep -q '^harness/newlayer/x.c: not in a known layer folder' "$T/out"
 
 rm -rf "$T/tree" && mkdir "$T/tree" && cp -r harness kernels "$T/tree/"
-printf '#include "common/diag.h"\n#include "store/store.h"\n#include "kernels/site.h"\n' >>"$T/tree/harness/run/stopping.c"
+printf '#include "common/diag.h"\n#include "store/store.h"\n#include "kernels/common/site.h"\n' >>"$T/tree/harness/run/stopping.c"
 expect_exit 0 "allowed: run includes common, store and kernels" python3 tests/tools/layer_check.py "$T/tree"
 finish

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `abbench report` on a real smoke run (CPU backend, --quick): every section
-# is there, every chart is a valid PNG with its .dat and a .gp that redraws
-# it by hand, the A/B/A medians and sample counts are those of
+# `abbench report` on a real smoke run (CPU backend, --quick): it starts
+# with the one-line verdict and the summary table, every section is there
+# (Accuracy, Clocks, Sampling and Provenance folded in <details>), every
+# chart is a valid PNG with its .dat and a .gp that redraws it by hand, the
+# A/B/A medians (in the unit show uses) and sample counts are those of
 # `abbench export --csv`, no absolute path of this machine leaks into the
 # text, and without gnuplot the report is still written (exit 0, warning).
 . "$(dirname "$0")/lib.sh"
@@ -14,24 +16,31 @@ expect_exit 0 "smoke run" "$AB" run scenarios/smoke.ini --backend cpu --db "$db"
 expect_exit 0 "report" "$AB" report --db "$db" --out "$out"
 check "report prints its path" grep -qx "$out/report.md" "$T/out"
 md="$out/report.md"
-for s in '^# `fused` vs `eager`: scenario `smoke`' '^## Summary$' '^## A/B/A brackets$' '^### Sample distributions$' \
-	'^## Kernel attribution$' '^## Accuracy$' '^## Model-level projection$' '^## Provenance$' '^### Device$' \
-	'^### Run$' '^### Clocks$' '^### Sampling$' '^### Notes$'; do
+head -1 "$md" >"$T/first"
+check "the first line is the verdict" grep -Eq \
+	'^\*\*(FASTER|SLOWER|INCONCLUSIVE|NOT BIT-EXACT|NO CLEAR CHANGE)\*\*: B `fused` vs A `eager`: faster beyond noise in [0-5] of 5 cases' "$T/first"
+check "a quick run's verdict is INCONCLUSIVE and says why" bash -c "head -1 '$md' | grep -q '^\*\*INCONCLUSIVE\*\*: .*; \*\*quick run\*\* (\`--quick\`): do not quote'"
+check "then the summary table" bash -c "sed -n '3p;5p' '$md' | tr '\n' '@' | grep -q '^## Summary@| case | shape | A eager median'"
+for s in '^## Summary$' '^## A/B/A brackets$' '^## Charts per case$' '^## Kernel attribution$' \
+	'^## Model-level projection$' '^<details><summary><b>Accuracy</b>: all 18 outputs byte-equal' \
+	'^<details><summary><b>Clocks</b>: not recorded' '^<details><summary><b>Sampling</b>: ' \
+	'^<details><summary><b>Provenance</b>: '; do
 	check "section $s" grep -q "$s" "$md"
 done
+check "four folded sections, each closed" test "$(grep -c '^<details>' "$md")" -eq 4 -a "$(grep -c '^</details>$' "$md")" -eq 4
 cases=$(grep -c '^\[case ' scenarios/smoke.ini)
 check "a summary row per case with a speedup and its interval" \
-	test "$(grep -Ec '^\| `[a-z_]+` \| [0-9x]+ \| .* n=[0-9]+ \| .* n=[0-9]+ \| \*\*[0-9.]+x\*\* \[[0-9.]+, [0-9.]+\] \| yes \|$' "$md")" -eq "$cases"
+	test "$(grep -Ec '^\| `[a-z_]+` \| [0-9x]+ \| [0-9.]+ (ns|us|ms) \[[0-9., ]+\] n=[0-9]+ \| [0-9.]+ (ns|us|ms) \[[0-9., ]+\] n=[0-9]+ \| (\*\*)?[0-9.]+x(\*\*)? \[([0-9.]+, [0-9.]+|n/a)\] \| yes \|$' "$md")" -eq "$cases"
 check "a kernel table per case and arm" test "$(grep -c '^| kernel | family |' "$md")" -eq $((2 * cases))
 check "accuracy rows carry md5s" test "$(grep -Ec '^\| `[a-z_]+` \| (A1|B|A2) \| [AB] \| `[a-z_]+` \| [0-9]+ \| `[0-9a-f]{32}` \| yes \|' "$md")" -ge $((3 * cases))
-check "projection total" grep -q '^| \*\*total\*\* |' "$md"
+check "projection total" grep -q '^| \*\*total of 5 cases\*\* |' "$md"
 
-# The A/B/A cells against the CSV export: median in us to the ns, and n.
+# The A/B/A cells against the CSV export: the median in show's unit, and n.
 expect_exit 0 "export csv" "$AB" export --db "$db" --csv "$T/r.csv"
-sed -n '/^## A\/B\/A brackets/,/^### Sample distributions/p' "$md" >"$T/aba.md"
+sed -n '/^## A\/B\/A brackets/,/^## Charts per case/p' "$md" >"$T/aba.md"
 n_cells=0 bad=0
 while IFS=, read -r case_name _ _ _ _ slot samples median_ns _; do
-	want=$(awk -v m="$median_ns" 'BEGIN { printf "%.3f", m / 1000 }')
+	want=$(awk -v m="$median_ns" 'BEGIN { if (m < 1e3) printf "%.0f ns", m; else if (m < 1e6) printf "%.2f us", m / 1e3; else printf "%.3f ms", m / 1e6 }')
 	row=$(grep -F "| \`$case_name\` |" "$T/aba.md" || true)
 	col=$(awk -F' \\| ' -v s="$slot" '/^\| case \|/ { for (i = 1; i <= NF; i++) if ($i == s) print i }' "$T/aba.md")
 	cell=$(printf '%s\n' "$row" | awk -F' \\| ' -v c="$col" '{ print $c }')
@@ -57,7 +66,7 @@ if command -v gnuplot >/dev/null; then
 		check "$(basename "$png") is referenced from the report" grep -qF "]($(basename "$png"))" "$md"
 		check "$(basename "$stem").gp reads its data by a relative name" grep -qF "plot \"$(basename "$stem").dat\"" "$stem.gp"
 	done
-	check "one speedup, and a kernel and a sample chart per case ($n_png PNGs)" test "$n_png" -eq $((1 + 2 * cases))
+	check "one speedup, and a kernel, a box and a time-series chart per case ($n_png PNGs)" test "$n_png" -eq $((1 + 3 * cases))
 	rm -f "$out/speedup.png"
 	check "a chart redraws by hand: gnuplot speedup.gp" bash -c "cd '$out' && gnuplot speedup.gp && test -s speedup.png"
 else

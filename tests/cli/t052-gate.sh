@@ -111,9 +111,12 @@ check "every case REGRESSED" test "$(grep -c '| \*\*REGRESSED\*\* |$' "$T/out")"
 # 3 samples a side: even a 4x slowdown cannot reach p < 0.01.
 check "run of 3 samples a slot, b = fused" run "$T/base3.ini" --label base3
 check "run of 3 samples a slot, b = eager" run "$T/reg3.ini" --label reg3
-expect_exit 0 "a 4x slowdown on 3 against 3 samples passes" "$AB" gate reg3 --baseline base3
+expect_exit 4 "a 4x slowdown on 3 against 3 samples is INCONCLUSIVE, never a pass" "$AB" gate reg3 --baseline base3
 check "each case marked too few samples to call it" \
-	test "$(grep -c '| pass (slower beyond the threshold, too few samples to call it) |$' "$T/out")" -eq "$cases"
+	test "$(grep -c '| INCONCLUSIVE (slower beyond the threshold, too few samples to call it; too few samples: baseline A1 has 3, the gate needs 10 a slot) |$' "$T/out")" -eq "$cases"
+check "the headline says INCONCLUSIVE" grep -q '^## gate: INCONCLUSIVE: run ' "$T/out"
+check "stderr says so" grep -q '^gate: INCONCLUSIVE (0 of 5 cases failed, 5 inconclusive, 0 not measured)$' "$T/err"
+expect_exit 0 "--min-samples 3 accepts them (the old rule: a pass)" "$AB" gate reg3 --baseline base3 --min-samples 3
 
 # The A arm's variant differs (a = b = eager against a = b = fused): dividing
 # by median(A) would compare different kernels, so the gate falls back to raw
@@ -159,10 +162,18 @@ check "verdict LOST BIT-EXACTNESS" grep -q '| \*\*LOST BIT-EXACTNESS\*\*' "$T/ou
 check "the cell says what differs" grep -q "| \*\*no\*\*: B 'q\?_\?out' not byte-equal to A1 |" "$T/out"
 check "nothing to re-measure for bit-exactness" bash -c "! grep -qx ln_modulate '$T/f3.txt'"
 
-# A case missing from the run.
+# A partial run (run --only, recorded in the run): the other cases are not
+# measured, the gate is INCONCLUSIVE and names them.
 check "a run of one case" run "$T/base.ini" --label partial --only ln_modulate
-expect_exit 1 "a baseline case missing from the run fails" "$AB" gate partial --baseline nightly
-check "verdict MISSING" test "$(grep -c '| \*\*MISSING from the run\*\* |' "$T/out")" -eq $((cases - 1))
+expect_exit 4 "a partial run gated on every case is INCONCLUSIVE" "$AB" gate partial --baseline nightly
+check "verdict: not measured" test "$(grep -c '| not measured (partial run) |$' "$T/out")" -eq $((cases - 1))
+check "the headline says which cases it lacks" \
+	grep -q "^Run [0-9]* is \*\*partial\*\* (\`run --only ln_modulate\`): it lacks $((cases - 1)) of the baseline's cases (\`ln_modulate_short\`, " "$T/out"
+# A case missing from a run of the whole scenario fails.
+awk '/^\[case ln_continuous\]/ { skip = 1; next } /^\[/ { skip = 0 } !skip' "$T/base.ini" >"$T/fewer.ini"
+check "a run of the scenario without ln_continuous" run "$T/fewer.ini" --label fewer
+expect_exit 1 "a baseline case missing from the run fails" "$AB" gate fewer --baseline nightly
+check "verdict MISSING" test "$(grep -c '| \*\*MISSING from the run\*\* |' "$T/out")" -eq 1
 expect_exit 0 "gated --only on its one case it passes" "$AB" gate partial --baseline nightly --only ln_modulate
 expect_exit 2 "--only a case the baseline lacks" "$AB" gate partial --baseline nightly --only nope
 { echo "# the cases this run left out"; echo; grep -vx ln_modulate "$T/cases.txt"; } >"$T/others.txt"

@@ -57,7 +57,7 @@ stop() {
 	rc=0; wait "$2" || rc=$?
 }
 
-expect_exit 0 "a finished run first" "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$db" --label finished
+expect_exit 0 "a finished run first" "$AB" run scenarios/smoke.ini --backend cpu --no-progress --db "$db" --label finished
 
 # SIGINT -> 130, 'interrupted', its error says so, no results.
 (long >"$T/o1" 2>"$T/e1") &

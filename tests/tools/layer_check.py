@@ -4,19 +4,19 @@
 Checks the layer rule of docs/ARCHITECTURE.md by reading the #include lines
 of every C, CUDA and header file under ROOT/harness and ROOT/kernels:
 
-    common < store | backend < config < run < analysis < print < cli
+    common < store | backend < config < arms < run < analysis < print < cli
 
 A file in harness/LAYER/ includes only its own layer or layers below it;
 store and backend are siblings (neither includes the other). backend/cuda/
 is the CUDA backend's private folder: it may include backend/ and below,
 and nothing outside backend/cuda/ includes it. kernels/ sits beside common/
 at the bottom: any layer may include it, and it includes nothing from
-harness/. harness/ files spell their includes from the include roots
-("store/store.h"), never relative to themselves ("../", or a bare name of
-their own folder).
+harness/. harness/ and kernels/ files spell their includes from the include
+roots ("store/store.h", "kernels/common/bf16.h"), never relative to
+themselves ("../", or a bare name of their own folder).
 
 An include is classified by the file it names: relative to the including
-file first (how kernels/ spells its own), then by its first path component
+file first, then by its first path component
 when that is a layer or "kernels". Includes that name neither (a CUDA or
 system header in quotes, a header outside the tree) are not judged. Prints
 one line per violation and exits 1 when there is any; a source file in a
@@ -27,8 +27,8 @@ import os
 import re
 import sys
 
-ORDER = {"common": 0, "store": 1, "backend": 1, "backend/cuda": 1, "config": 2, "run": 3, "analysis": 4,
-         "print": 5, "cli": 6}
+ORDER = {"common": 0, "store": 1, "backend": 1, "backend/cuda": 1, "config": 2, "arms": 3, "run": 4,
+         "analysis": 5, "print": 6, "cli": 7}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCES = (".c", ".h", ".cu", ".cuh")
 
@@ -103,8 +103,8 @@ def main():
                     checked += 1
                     inc = m.group(1)
                     dst, relative = target_of(root, rel, inc)
-                    if src != "kernels" and (relative and not inc.startswith(tuple(l + "/" for l in ORDER))
-                                             or inc.startswith(("./", "../"))):
+                    roots = tuple(l + "/" for l in ORDER) + ("kernels/",)
+                    if (relative and not inc.startswith(roots)) or inc.startswith(("./", "../")):
                         print(f"{rel}:{n}: relative include \"{inc}\": spell it from the include root")
                         bad += 1
                     if not allowed(src, dst):

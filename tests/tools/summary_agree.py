@@ -49,9 +49,15 @@ def real(s):
 
 
 SHOW_CASE = re.compile(r"^case (\S+)  site ")
-SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(\S+), (\S+)\] 95% CI "
+SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(?:(\S+), (\S+)|n/a)\] 95% CI "
                        r"\(n=(\d+)/(\d+)\)(?:, drift A (\S+)%)?$")
 SHOW_EXACT = re.compile(r"^  b byte-equal to a: (yes|NO)(.*)$")
+
+
+def interval(point, low, high):
+    """(point, low, high) as printed; a missing interval (under 10 samples
+    an arm) is "n/a" for both bounds."""
+    return (point, low or "n/a", high or "n/a")
 
 
 def parse_show(path):
@@ -65,7 +71,7 @@ def parse_show(path):
             continue
         m = SHOW_FIGS.match(line)
         if m and name:
-            cases[name].update(a=m.group(1), b=m.group(2), speedup=m.group(3, 4, 5),
+            cases[name].update(a=m.group(1), b=m.group(2), speedup=interval(*m.group(3, 4, 5)),
                                n=(int(m.group(6)), int(m.group(7))), drift=m.group(8))
             continue
         m = SHOW_EXACT.match(line)
@@ -92,8 +98,8 @@ def parse_report(path):
         c = cells(line)
         name = c[0].strip("`").replace("\\|", "|")
         if section == "Summary":
-            m = re.match(r"^\*\*(\S+)x\*\* \[(\S+), (\S+)\]$", c[4])
-            cases.setdefault(name, {}).update(a=c[2], b=c[3], speedup=m.groups() if m else None,
+            m = re.match(r"^(?:\*\*)?(\S+?)x(?:\*\*)? \[(?:(\S+), (\S+)|n/a)\]$", c[4])
+            cases.setdefault(name, {}).update(a=c[2], b=c[3], speedup=interval(*m.groups()) if m else None,
                                               exact=c[5])
         elif section == "A/B/A brackets":
             cases.setdefault(name, {})["drift"] = c[-2]
@@ -108,10 +114,24 @@ def parse_csv(path):
     return cases
 
 
+def unit(ns):
+    """md_time_unit: the unit and decimals of a time, from its size."""
+    a = abs(ns)
+    if math.isnan(ns) or a < 1e3:
+        return "ns", 1.0, 0
+    if a < 1e6:
+        return "us", 1e3, 2
+    if a < 1e9:
+        return "ms", 1e6, 3
+    return "s", 1e9, 3
+
+
 def spread(row):
-    """md_spread: "38.500 [37.912, 39.104] n=30" from the CSV's arm columns."""
-    med, p10, p90 = (real(row[k]) / 1e3 for k in ("arm_median_ns", "arm_p10_ns", "arm_p90_ns"))
-    return "%.3f [%.3f, %.3f] n=%s" % (med, p10, p90, row["arm_samples"])
+    """md_spread_time: "16.19 us [16.16, 16.23] n=40" from the CSV's arm
+    columns, p10 and p90 in the median's unit."""
+    med, p10, p90 = (real(row[k]) for k in ("arm_median_ns", "arm_p10_ns", "arm_p90_ns"))
+    name, div, dec = unit(med)
+    return "%.*f %s [%.*f, %.*f] n=%s" % (dec, med / div, name, dec, p10 / div, dec, p90 / div, row["arm_samples"])
 
 
 def main():
@@ -127,7 +147,8 @@ def main():
             check(f"{name}: report's {arm} cell is the csv's ({want})", r[arm] == want, r[arm])
         n = (int(a["arm_samples"]), int(b["arm_samples"]))
         check(f"{name}: show's n={s['n'][0]}/{s['n'][1]} is the csv's", s["n"] == n, str(n))
-        want = tuple("%.3f" % real(a[k]) for k in ("speedup", "speedup_low", "speedup_high"))
+        want = tuple("n/a" if math.isnan(real(a[k])) else "%.3f" % real(a[k])
+                     for k in ("speedup", "speedup_low", "speedup_high"))
         check(f"{name}: show's speedup {s['speedup']} is the csv's", s["speedup"] == want, str(want))
         check(f"{name}: report's speedup {r['speedup']} is the csv's", r["speedup"] == want, str(want))
         check(f"{name}: show and report print the same speedup and interval", s["speedup"] == r["speedup"])

@@ -70,6 +70,30 @@ static void test_family(void **state)
 	assert_string_equal(attrib_family("void at::native::unrolled<layer_norm_functor>(int)"), "other");
 }
 
+/* The short operation names of chart labels, from the names the two
+ * backends record (the CUDA ones as PyTorch's kernels demangle). */
+static void test_operation(void **state)
+{
+	char buf[64], small[4];
+	(void)state;
+	assert_string_equal(attrib_operation(MUL_CUT, buf, sizeof buf), "mul");
+	assert_string_equal(attrib_operation(LN_DEMANGLED, buf, sizeof buf), "layer_norm");
+	assert_string_equal(attrib_operation("void at::native::vectorized_elementwise_kernel<4, at::native::"
+					     "CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int)", buf, sizeof buf),
+			    "add");
+	assert_string_equal(attrib_operation("void at::native::elementwise_kernel<128, 4, at::native::AUnaryFunctor<"
+					     "float, float, float, at::native::binary_internal::MulFunctor<float> > >(int)",
+					     buf, sizeof buf), "mul");
+	assert_string_equal(attrib_operation("cpu_elementwise_mul_broadcast", buf, sizeof buf), "mul_broadcast");
+	assert_string_equal(attrib_operation("cpu_vectorized_layer_norm_kernel", buf, sizeof buf), "layer_norm");
+	assert_string_equal(attrib_operation("cpu_fused_ln_modulate", buf, sizeof buf), "ln_modulate");
+	assert_string_equal(attrib_operation("void ln_modulate_fused_r1h<128>(bf16 const*)", buf, sizeof buf),
+			    "ln_modulate_fused_r1h");
+	assert_string_equal(attrib_operation("at::native::elementwise_kernel<128, fused_lambda>", buf, sizeof buf),
+			    "elementwise");
+	assert_string_equal(attrib_operation("cpu_fused_ln_modulate", small, sizeof small), "ln_");
+}
+
 static void test_records_and_sums(void **state)
 {
 	struct attrib_collector c;
@@ -171,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_operation),
 		cmocka_unit_test(test_records_and_sums),
 		cmocka_unit_test(test_export_and_reset),
 		cmocka_unit_test(test_many_kernels_grow),

@@ -34,7 +34,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cupti.h"
-#include "kernels/cuda/harness_kernels.h"
+#include "backend/cuda/harness_kernels.h"
 
 /* Bytes written to stdout and stderr while fn runs. */
 static long output_bytes_during(void (*fn)(void *), void *ctx)

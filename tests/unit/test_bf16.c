@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "kernels/bf16.h"
+#include "kernels/common/bf16.h"
 
 static float from_bits(uint32_t b)
 {

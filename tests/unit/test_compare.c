@@ -1,7 +1,9 @@
 /*
  * test_compare.c - two runs of one scenario, case by case: medians, ratio
  * and interval, Mann-Whitney verdict, md5 agreement, missing cases, and the
- * markdown table.
+ * markdown table; the gate's floors held to a compare (an A/A-like +1.56%
+ * with p < 1e-6 is no change beyond the threshold, a change inside the A
+ * arm's drift or under the absolute floor neither; a +20% one is slower).
  *
  * Runs are built by hand from a fixed sample pattern (fake_run, the fake
  * timer of fixtures.h). Expected values follow from the construction, not from the code
@@ -85,6 +87,61 @@ static void test_slower_and_faster(void **state)
 	results_run_free(b);
 }
 
+/* Refills a slot around base (the fake pattern, +-1%). */
+static void reslot(struct results_slot *s, double base)
+{
+	for (int i = 0; i < s->n_samples; i++)
+		s->samples_ns[i] = fake_sample(base, i);
+	fake_slot_stats(s);
+}
+
+static void test_floors(void **state)
+{
+	(void)state;
+	const struct fake_case fa[] = { { "aa", 100e3, 50e3, 30, true }, { "drift", 100e3, 50e3, 30, true },
+					{ "short", 10e3, 4e3, 30, true }, { "slow", 100e3, 50e3, 30, true } };
+	const struct fake_case fb[] = { { "aa", 100e3, 50.78e3, 30, true }, { "drift", 100e3, 60e3, 30, true },
+					{ "short", 10e3, 4.4e3, 30, true }, { "slow", 100e3, 60e3, 30, true } };
+	struct results_run *a = fake_run(1, "smoke", "cpu0", fa, 4), *b = fake_run(2, "smoke", "cpu0", fb, 4);
+	reslot(&b->cases[1].slots[2], 125e3); /* A2 25% above A1: the run's drift is 25% */
+	struct compare_result res;
+	struct ab_diag d;
+	struct summary_run *sa = fx_summary(a, SUMMARY_NO_INTERVALS), *sb = fx_summary(b, SUMMARY_NO_INTERVALS);
+	assert_int_equal(compare_runs(sa, sb, &res, &d), AB_OK);
+	for (int i = 0; i < 4; i++) {
+		assert_true(res.cases[i].p_value < 1e-6);
+		assert_int_equal(res.cases[i].verdict, COMPARE_SLOWER);
+	}
+	assert_true(fabs(res.cases[0].ratio.point - 1.0156) < 1e-12);
+	assert_true(fabs(res.cases[1].noise_floor - 0.25) < 1e-12);
+	assert_true(fabs(res.cases[2].change_ns - 400) < 1e-9);
+	const struct compare_floors fl = { 0.05, 500, "test", "test" };
+	compare_apply_floors(&res, &fl);
+	assert_int_equal(res.cases[0].verdict, COMPARE_WITHIN_FLOORS);
+	assert_int_equal(res.cases[0].held, COMPARE_HELD_THRESHOLD);
+	assert_int_equal(res.cases[1].verdict, COMPARE_WITHIN_FLOORS);
+	assert_int_equal(res.cases[1].held, COMPARE_HELD_DRIFT);
+	assert_int_equal(res.cases[2].verdict, COMPARE_WITHIN_FLOORS);
+	assert_int_equal(res.cases[2].held, COMPARE_HELD_ABSOLUTE);
+	assert_int_equal(res.cases[3].verdict, COMPARE_SLOWER);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(compare_print_table(f, sa, sb, &res, &d), AB_OK);
+	fclose(f);
+	assert_non_null(strstr(buf, "| no change beyond the floors (+1.56%, within the 5.00% threshold) |"));
+	assert_non_null(strstr(buf, "| no change beyond the floors (+20.00%, within the A arm's drift of 25.00%) |"));
+	assert_non_null(strstr(buf, "| no change beyond the floors (+10.00%, 0.400 us, within the absolute floor of 0.500 us) |"));
+	assert_non_null(strstr(buf, "| slower (+20.00%) |"));
+	assert_non_null(strstr(buf, "clears the gate's floors: beyond 5.00% (test)"));
+	free(buf);
+	compare_result_free(&res);
+	fx_summary_free(sa);
+	fx_summary_free(sb);
+	results_run_free(a);
+	results_run_free(b);
+}
+
 static void test_missing_and_md5(void **state)
 {
 	(void)state;
@@ -159,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_runs),
 		cmocka_unit_test(test_slower_and_faster),
+		cmocka_unit_test(test_floors),
 		cmocka_unit_test(test_missing_and_md5),
 		cmocka_unit_test(test_scenario_mismatch),
 		cmocka_unit_test(test_markdown),

@@ -3,7 +3,9 @@
  * built by hand with a deterministic fake timer:
  *   A/A passes; a planted regression (B 20% slower, A steady, 30 samples
  *   each) fails with exit status 1; a slowdown within the threshold passes;
- *   lost bit-exactness fails; a missing case fails; an improvement passes
+ *   3 against 3 samples are INCONCLUSIVE (exit 4), as is a --quick run or
+ *   baseline and a partial run (run --only) that lacks cases, while a quick
+ *   run's significant regression still fails; lost bit-exactness fails; a missing case fails; an improvement passes
  *   and is reported; scenario, device and status mismatches are data
  *   errors (2).
  * Bracket normalisation (B judged against its own run's A arm):
@@ -221,7 +223,7 @@ static void test_noise_within_threshold_passes(void **state)
 	results_run_free(r);
 }
 
-static void test_too_few_samples_pass(void **state)
+static void test_too_few_samples_inconclusive(void **state)
 {
 	(void)state;
 	/* 50% slower with 3 samples a side: the best two-sided p with 3 and 3
@@ -231,16 +233,95 @@ static void test_too_few_samples_pass(void **state)
 	struct results_run *b = fake_run(1, "smoke", "cpu0", b3, 1), *r = fake_run(2, "smoke", "cpu0", r3, 1);
 	struct gate_options o = opts(5);
 	struct gate_result res;
-	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_INCONCLUSIVE);
 	assert_true(fabs(res.cases[0].cmp.p_value - 0.0808556) < 1e-6);
 	assert_true(res.cases[0].underpowered);
+	assert_int_equal(res.cases[0].verdict, GATE_INCONCLUSIVE);
+	assert_int_equal(res.n_inconclusive, 1);
+	assert_int_equal(res.n_failed, 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_int_equal(gate_print_verdict(f, b, r, &o, &res, NULL), AB_OK);
 	fclose(f);
-	assert_non_null(strstr(buf, "pass (slower beyond the threshold, too few samples to call it)"));
+	assert_non_null(strstr(buf, "## gate: INCONCLUSIVE: run 2 against baseline run 1"));
+	assert_non_null(strstr(buf, "INCONCLUSIVE (slower beyond the threshold, too few samples to call it; too few "
+				    "samples: baseline A1 has 3, the gate needs 10 a slot) |"));
+	assert_non_null(strstr(buf, "1 case has a slot under 10 samples"));
 	free(buf);
+	gate_result_free(&res);
+	/* --min-samples 3 accepts them: the case passes, as it did before */
+	o.min_samples = 3;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	assert_int_equal(res.cases[0].verdict, GATE_PASS);
+	gate_result_free(&res);
+	results_run_free(b);
+	results_run_free(r);
+}
+
+/* A run made with --quick never passes, however many samples it kept; it
+ * still fails on a regression it saw, and on lost bit-exactness. */
+static void test_quick_run_inconclusive(void **state)
+{
+	(void)state;
+	const struct fake_case slow[] = { { "ln", 100e3, 200e3, 30, true }, { "qk", 200e3, 80e3, 30, true } };
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 2);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	r->quick = true;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_INCONCLUSIVE);
+	assert_int_equal(res.cases[0].verdict, GATE_PASS);
+	assert_true(gate_inconclusive(&res));
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "## gate: INCONCLUSIVE: run 2 against baseline run 1"));
+	assert_non_null(strstr(buf, "run 2 was made with `--quick`"));
+	free(buf);
+	gate_result_free(&res);
+	/* a quick baseline too */
+	r->quick = false;
+	b->quick = true;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_INCONCLUSIVE);
+	gate_result_free(&res);
+	b->quick = false;
+	/* a regression seen in a quick run fails */
+	results_run_free(r);
+	r = fake_run(2, "smoke", "cpu0", slow, 2);
+	r->quick = true;
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_int_equal(res.cases[0].verdict, GATE_REGRESSED);
+	gate_result_free(&res);
+	results_run_free(b);
+	results_run_free(r);
+}
+
+/* A run restricted by run --only lacks the other cases: they are not
+ * measured (not missing), and the gate is inconclusive unless it is asked
+ * about the measured case alone. */
+static void test_partial_run(void **state)
+{
+	(void)state;
+	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", BASE, 1);
+	struct gate_options o = opts(5);
+	struct gate_result res;
+	snprintf(r->only_cases, sizeof r->only_cases, "ln");
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_INCONCLUSIVE);
+	assert_int_equal(res.cases[0].verdict, GATE_PASS);
+	assert_int_equal(res.cases[1].verdict, GATE_NOT_MEASURED);
+	assert_int_equal(res.n_not_measured, 1);
+	assert_int_equal(res.n_missing, 0);
+	char *buf = verdict_md(b, r, &o, &res);
+	assert_non_null(strstr(buf, "Run 2 is **partial** (`run --only ln`): it lacks 1 of the baseline's cases (`qk`)"));
+	assert_non_null(strstr(buf, "| not measured (partial run) |"));
+	free(buf);
+	gate_result_free(&res);
+	o.only = "ln";
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
+	gate_result_free(&res);
+	/* the same run without the record of --only: qk is missing, a failure */
+	o.only = NULL;
+	r->only_cases[0] = '\0';
+	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
+	assert_int_equal(res.cases[1].verdict, GATE_MISSING);
 	gate_result_free(&res);
 	results_run_free(b);
 	results_run_free(r);
@@ -340,7 +421,7 @@ static void test_improvement_passes_and_is_reported(void **state)
 	assert_non_null(strstr(buf, "| -20.00% ["));
 	assert_non_null(strstr(buf, "| yes | faster (reported, passes) |"));
 	assert_non_null(strstr(buf, "| new (not in the baseline) |"));
-	assert_non_null(strstr(buf, "3 cases checked: 0 failed (0 regressed in time, 0 lost bit-exactness, 0 missing), 1 faster."));
+	assert_non_null(strstr(buf, "3 cases checked: 0 failed (0 regressed in time, 0 lost bit-exactness, 0 missing), 1 faster, 0 inconclusive, 0 not measured."));
 	free(buf);
 	gate_result_free(&res);
 	results_run_free(b);
@@ -958,7 +1039,9 @@ int main(void)
 		cmocka_unit_test(test_aa_passes),
 		cmocka_unit_test(test_planted_regression_fails),
 		cmocka_unit_test(test_noise_within_threshold_passes),
-		cmocka_unit_test(test_too_few_samples_pass),
+		cmocka_unit_test(test_too_few_samples_inconclusive),
+		cmocka_unit_test(test_quick_run_inconclusive),
+		cmocka_unit_test(test_partial_run),
 		cmocka_unit_test(test_lost_bit_exactness_fails),
 		cmocka_unit_test(test_missing_case_fails),
 		cmocka_unit_test(test_improvement_passes_and_is_reported),

@@ -5,18 +5,22 @@
  * The samples of a slot are base x {1.0, 1.1, 0.9, 1.05, 0.95}: median
  * = base, mean = base, sum = 5 base. With A at 100 us and B at 50 us every
  * expected number below follows by hand:
- *   - A1, B, A2 medians 100.000 / 50.000 / 100.000 us, speedup 2.000x;
+ *   - A1, B, A2 medians 100.00 / 50.00 / 100.00 us (units scale as show's),
+ *     speedup 2.000x with no interval (5 samples of B: under the 10 an
+ *     interval needs), so not bold, and the verdict INCONCLUSIVE;
  *   - kernels: the eager "LayerNorm" kernel totals 0.5 of the slot's wall
- *     time, the elementwise one 0.3: per sample 50.000 and 30.000 us,
+ *     time, the elementwise one 0.3: per sample 50.00 and 30.00 us,
  *     shares 50.00% and 30.00%, kernel sum / wall 0.800, gaps 20.0%;
  *   - case "img|txt" has A2 at 110 us: drift 10.00% over a 1% noise floor,
  *     and its pooled A arm (A1 and A2, ten samples) has the median
  *     (104.5 + 105) / 2 = 104.75 us;
  *   - projection with count 3, 2 forwards per step, 30 steps:
- *     ln_modulate A 3 x 2 x 100 = 600.000 us per step, B 300.000;
- *     img|txt A 3 x 2 x 104.75 = 628.500, B 300.000, saving 328.500;
- *     totals 1228.500 / 600.000 / 628.500; per image x 30: 36.855 ms,
+ *     ln_modulate A 3 x 2 x 100 = 600.00 us per step, B 300.00;
+ *     img|txt A 3 x 2 x 104.75 = 628.50, B 300.00, saving 328.50;
+ *     totals 1.228 ms / 600.00 / 628.50 us; per image x 30: 36.855 ms,
  *     18.000 ms, saving 18.855 ms = 628.5 / 1228.5 = 51.2%.
+ * A run of 10 samples a slot has intervals: a 2x speedup is bold, a 0.5%
+ * one (inside its interval) and a 3% one inside a 5% A drift are not.
  * PNG checks need gnuplot and are skipped (visibly, cmocka "SKIPPED")
  * without it.
  */
@@ -201,32 +205,36 @@ static void test_sections_and_numbers(void **state)
 	write_report(r, true, &out);
 	assert_true(out.plots_skipped);
 	char *md = slurp("report.md");
-	static const char *const sections[] = { "# `fused` vs `eager`: scenario `smoke` on NVIDIA H200",
-						"## Summary", "## A/B/A brackets", "### Sample distributions",
-						"## Kernel attribution", "## Accuracy", "## Model-level projection",
-						"## Provenance", "### Device", "### Run", "### Clocks", "### Sampling",
-						"### Notes" };
+	static const char *const sections[] = { "## Summary", "## A/B/A brackets", "## Charts per case",
+						"## Kernel attribution", "<details><summary><b>Accuracy</b>: ",
+						"## Model-level projection", "<details><summary><b>Clocks</b>: ",
+						"<details><summary><b>Sampling</b>: ", "<details><summary><b>Provenance</b>: " };
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		contains(md, sections[i]);
-	/* summary: medians with spread and count, speedup with its interval */
-	contains(md, "| `ln_modulate` | 1x16x256 | 100.000 [");
-	contains(md, "] n=10 | 50.000 [");
-	contains(md, "] n=5 | **2.000x** [");
+	/* the verdict first, then the summary table */
+	assert_true(!strncmp(md, "**INCONCLUSIVE**: ", strlen("**INCONCLUSIVE**: ")));
+	contains(md, "**INCONCLUSIVE**: B `fused` vs A `eager`: faster beyond noise in 0 of 2 cases (speedup 2.00x to "
+		     "2.10x), slower in 0, bit-exact in 2 of 2; 2 without an interval (under 10 samples an arm). Scenario "
+		     "`smoke` on NVIDIA H200, run 12, commit `abc123def456`.\n\n## Summary\n\n| case |");
+	/* summary: medians with spread and count in scaled units, no interval
+	 * on 5 samples, so not bold */
+	contains(md, "| `ln_modulate` | 1x16x256 | 100.00 us [90.00, 110.00] n=10 | 50.00 us [46.00, 54.00] n=5 | "
+		     "2.000x [n/a] | yes |");
 	/* A/B/A and drift */
-	contains(md, "| `ln_modulate` | 100.000 ±7.90% n=5 | 50.000 ±7.90% n=5 | 100.000 ±7.90% n=5 | 0.00% | ok |");
-	contains(md, "| `img\\|txt` | 100.000 ±7.90% n=5 | 50.000 ±7.90% n=5 | 110.000 ±7.90% n=5 | 10.00% | "
+	contains(md, "| `ln_modulate` | 100.00 us ±7.90% n=5 | 50.00 us ±7.90% n=5 | 100.00 us ±7.90% n=5 | 0.00% | ok |");
+	contains(md, "| `img\\|txt` | 100.00 us ±7.90% n=5 | 50.00 us ±7.90% n=5 | 110.00 us ±7.90% n=5 | 10.00% | "
 		     "**environmental drift** |");
 	/* kernel attribution */
-	contains(md, "window 100.000 us per sample (mean wall time, n=10); kernels sum to 80.000 us, kernel sum / "
+	contains(md, "window 100.00 us per sample (mean wall time, n=10); kernels sum to 80.00 us, kernel sum / "
 		     "wall = 0.800, so 20.0% of the window is launch gaps and host overhead.");
-	contains(md, "| `vectorized_layer_norm_kernel<c10::BFloat16, float, false>` | LayerNorm | 50.000 | 50.00% | 1.00 |");
-	contains(md, "| `elementwise_kernel<128, 4, a\\|b>` | elementwise | 30.000 | 30.00% | 1.00 |");
+	contains(md, "| `vectorized_layer_norm_kernel<c10::BFloat16, float, false>` | LayerNorm | 50.00 us | 50.00% | 1.00 |");
+	contains(md, "| `elementwise_kernel<128, 4, a\\|b>` | elementwise | 30.00 us | 30.00% | 1.00 |");
 	/* accuracy */
 	contains(md, "| `ln_modulate` | B | B | `out` | 8192 | `c532829f551b8d65bc9093f23ac32020` | yes | 0 | 0.03125 | 0.5 | yes | 0 |");
 	/* projection */
-	contains(md, "| `ln_modulate` | 3 | 600.000 | 300.000 | 300.000 |");
-	contains(md, "| `img\\|txt` | 3 | 628.500 | 300.000 | 328.500 |");
-	contains(md, "| **total** | | 1228.500 | 600.000 | **628.500** |");
+	contains(md, "| `ln_modulate` | 3 | 600.00 us | 300.00 us | 300.00 us |");
+	contains(md, "| `img\\|txt` | 3 | 628.50 us | 300.00 us | 328.50 us |");
+	contains(md, "| **total of 2 cases** | | 1.228 ms | 600.00 us | **628.50 us** |");
 	contains(md, "Per image (30 steps): A 36.855 ms, B 18.000 ms, saving **18.855 ms** (51.2% of these sites' time).");
 	/* provenance, scrubbed of this machine's paths */
 	contains(md, "- command line: `abbench run s.ini --db ab.db`");
@@ -241,6 +249,38 @@ static void test_sections_and_numbers(void **state)
 	results_run_free(r);
 }
 
+/* Bold marks an improvement beyond noise, nothing else: 10 samples a
+ * slot (fake_run's +-1% pattern) give intervals; "fast" (2x) is bold,
+ * "same" (B = A: the interval holds 1) is not, and "drift" (A2 10% above
+ * A1, B 7% under the pooled A) is not: 7% is within the A arm's drift. */
+static void test_bold_only_beyond_noise(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "fast", 100e3, 50e3, 10, true }, { "same", 100e3, 100e3, 10, true },
+					{ "drift", 100e3, 98e3, 10, true } };
+	struct results_run *r = fake_run(3, "smoke", "NVIDIA H200", fc, 3);
+	struct results_slot *a2 = &r->cases[2].slots[2];
+	for (int i = 0; i < a2->n_samples; i++)
+		a2->samples_ns[i] = fake_sample(110e3, i);
+	fake_slot_stats(a2);
+	struct report_outcome out;
+	write_report(r, true, &out);
+	char *md = slurp("report.md");
+	contains(md, "| `fast` | 1x16x256 | 100.10 us [");
+	contains(md, " | **2.000x** [1.984, 2.018] | yes |");
+	contains(md, "| `same` | 1x16x256 | 100.10 us [99.18, 100.82] n=20 | 100.10 us [99.18, 100.82] n=10 | 1.000x [");
+	/* 1.070x with an interval above 1, but within the 10% drift of its A arm */
+	contains(md, "| 1.070x [1.021, 1.122] | yes |");
+	assert_null(strstr(md, "| **1.000x**"));
+	char *drift = strstr(md, "| `drift` | 1x16x256 |");
+	assert_non_null(drift);
+	assert_null(strstr(drift, "**1.0")); /* no bold speedup on its row */
+	contains(md, "10.00% | **environmental drift** |");
+	contains(md, "**NO CLEAR CHANGE**: B `fused` vs A `eager`: faster beyond noise in 1 of 3 cases");
+	free(md);
+	results_run_free(r);
+}
+
 static void test_charts_written_with_relative_data(void **state)
 {
 	(void)state;
@@ -248,7 +288,7 @@ static void test_charts_written_with_relative_data(void **state)
 	struct report_outcome out;
 	write_report(r, true, &out);
 	static const char *const stems[] = { "speedup", "kernels-ln_modulate", "kernels-img_txt", "samples-ln_modulate",
-					     "samples-img_txt" };
+					     "samples-img_txt", "series-ln_modulate", "series-img_txt" };
 	for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
 		char dat[96], gp[96], want[128];
 		snprintf(dat, sizeof dat, "%s.dat", stems[i]);
@@ -267,7 +307,23 @@ static void test_charts_written_with_relative_data(void **state)
 	contains(k, "\"B (fused)\" 0 0 45 5\n");
 	free(k);
 	char *s = slurp("samples-img_txt.dat");
-	contains(s, "# block 2: A2\n 110\n 121\n 99\n 115.5\n 104.5\n");
+	contains(s, "# block 2: A2\n1 110\n2 121\n3 99\n4 115.5\n5 104.5\n");
+	free(s);
+	/* the time series: A1 at x 1-5, B at 6-10, A2 at 11-15, and each slot's
+	 * median as a segment over its x range */
+	s = slurp("series-img_txt.dat");
+	contains(s, "# block 1: B fused\n6 50\n7 55\n8 45\n9 52.5\n10 47.5\n");
+	contains(s, "# block 5: median of A2 eager\n11 110\n15 110\n");
+	free(s);
+	/* the stacked kernels are labelled "family: operation" */
+	s = slurp("kernels-ln_modulate.dat");
+	contains(s, "2=LayerNorm: layer_norm 3=elementwise 4=fused: ln_modulate 5=launch gaps and host overhead");
+	free(s);
+	/* boxes: a panel per arm, ticked with the slot and its variant */
+	s = slurp("samples-ln_modulate.gp");
+	contains(s, "set multiplot layout 1,2");
+	contains(s, "set xtics (\"A1 eager\" 1, \"A2 eager\" 2)");
+	contains(s, "set title \"B (fused)\"");
 	free(s);
 	char *md = slurp("report.md");
 	contains(md, "_Chart `speedup.png` not drawn: charts turned off. Its data and script are `speedup.dat` and "
@@ -305,29 +361,38 @@ static void test_pngs_valid(void **state)
 	struct ab_diag d = { "" };
 	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
 	fx_summary_free(peer_summary);
+	if (out.n_plot_failures)
+		print_message("plot failure: %s\n", out.plots_note);
 	assert_int_equal(out.n_plot_failures, 0);
-	assert_int_equal(out.n_plots, 5);
+	assert_int_equal(out.n_plots, 7);
 	assert_false(out.plots_skipped);
 	assert_png("speedup.png");
 	assert_png("kernels-ln_modulate.png");
 	assert_png("kernels-img_txt.png");
 	assert_png("samples-ln_modulate.png");
 	assert_png("samples-img_txt.png");
+	assert_png("series-ln_modulate.png");
+	assert_png("series-img_txt.png");
 	assert_false(exists("speedup.png.tmp"));
 	char *md = slurp("report.md");
 	contains(md, "![speedup per case and device](speedup.png)");
 	contains(md, "![samples per slot of img\\|txt](samples-img_txt.png)");
 	free(md);
-	/* two devices: a value and its interval per device on every row */
+	/* two devices: the shape, then a value and its interval (here the
+	 * value: 5 samples have none) per device on every row */
 	char *dat = slurp("speedup.dat");
-	contains(dat, "\"ln_modulate\" 2 ");
+	contains(dat, "\"ln_modulate\" \"1x16x256\" 2 2 2 2 2 2\n");
 	char *row = strstr(dat, "\"img|txt\"");
 	assert_non_null(row);
 	int fields = 0;
 	for (char *p = row + 9; *p && *p != '\n'; p++)
 		fields += p[0] == ' ' && p[1] != ' ';
-	assert_int_equal(fields, 6);
+	assert_int_equal(fields, 7);
 	free(dat);
+	char *gp = slurp("speedup.gp");
+	contains(gp, "with labels offset 0,0.8"); /* the values on the bars */
+	contains(gp, "stringcolumn(1).\"\\n\".stringcolumn(2)"); /* the shape under the name */
+	free(gp);
 	/* the script redraws by hand from inside the directory */
 	char cmd[256], path[128];
 	snprintf(path, sizeof path, "%s/speedup.png", dir);
@@ -421,6 +486,7 @@ static void test_pick_peers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_bold_only_beyond_noise, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_sections_and_numbers, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_charts_written_with_relative_data, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_pngs_valid, make_dir, remove_dir),

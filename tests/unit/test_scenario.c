@@ -408,7 +408,7 @@ static void test_errors_structure(void **state)
 	expect_error("; only a comment\n", "t.ini:1: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenario]\nseed = 1\n", "t.ini:2: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenari]\n" CASE_A,
-		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME])");
+		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME])");
 	expect_error(CASE_A "[model]\nsteps = 2\n[model]\n", "t.ini:6: [model]: section repeated (first at line 4)");
 	expect_error(CASE_A "[case a]\n", "t.ini:4: [case a]: duplicate case name (first at line 1)");
 	expect_error("[case]\n", "t.ini:1: [case]: a case needs a name, as in [case img_ln_modulate]");
@@ -422,7 +422,7 @@ static void test_errors_structure(void **state)
 	expect_error(CASE_A "junk here\n", "t.ini:4: expected '[section]', 'key = value' or a comment, not 'junk here'");
 	expect_error(CASE_A "= 5\n", "t.ini:4: missing key name before '='");
 	expect_error("seed = 1\n" CASE_A,
-		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model] or [case NAME])");
+		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
 	/* an indented line is a key of its own, not a continuation of seed */
 	expect_error("[scenario]\nseed = 1\n   seed = 2\n" CASE_A, "t.ini:3: seed: duplicate key (first set at line 2)");
 }
@@ -550,10 +550,12 @@ static void test_errors_sites(void **state)
 	snprintf(missing_shape, sizeof missing_shape, "t.ini:2: [case b]: missing key 'shape' (qk_layernorm takes %s)",
 		 site_find("qk_layernorm")->shape_help);
 	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
-	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass)");
+	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass, "
+					     "fused.r1h, fused.h1, fused.r1p, fused.r1, fused.generic; or an [arm NAME], or "
+					     "plugin:PATH:ARM)");
 	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
 		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
-		     "(it has: eager, fused)");
+		     "(it has: eager, fused, fused.h1, fused.h2, fused.r1)");
 	expect_error("[case g]\nsite = residual_gate_add\nshape = 1x16x256\naffine = true\n",
 		     "t.ini:4: affine: site 'residual_gate_add' has no weight or bias (affine = true applies to "
 		     "LayerNorm sites)");
@@ -561,6 +563,90 @@ static void test_errors_sites(void **state)
 	struct scenario *s = parse_text_ok("[arms]\nb = twopass\n" CASE_A);
 	assert_string_equal(s->arm_b, "twopass");
 	scenario_free(s);
+}
+
+#define GATE_CASE "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n"
+
+/* [arm NAME] sections and plugin:PATH:ARM: what the text says, with the
+ * lines of their keys; paths resolved against the scenario's folder. */
+static void test_user_arms(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct ab_diag d = { "" };
+	const char *text = "[arms]\na = plugin:../lib/libp.so:p_eager\nb = mine\n"          /* 1-3 */
+			   "[arm mine]\ntype = cubin\nsite = residual_gate_add\n"            /* 4-6 */
+			   "binary = k.cubin\nkernel = k\ngrid = cdiv(M * W, 256), 1\n"       /* 7-9 */
+			   "block = 256\nshared = 0\nparams = x, ff, gate, out, M * W:i64, eps\n" /* 10-12 */
+			   "[arm unused]\ntype = plugin\nlibrary = /opt/l.so\nname = u\n"    /* 13-16 */
+			   GATE_CASE;
+	assert_int_equal(scenario_parse_text("dir/sc.ini", text, &s, &d), AB_OK);
+	assert_int_equal(s->n_arms, 3);
+	assert_string_equal(s->arm_a, "p_eager");
+	assert_string_equal(s->arm_b, "mine");
+	assert_int_equal(s->arm_ref[1], 0);
+	const struct arm_spec *m = &s->arms[0];
+	assert_int_equal(m->type, ARM_SPEC_CUBIN);
+	assert_ptr_equal(m->site, site_find("residual_gate_add"));
+	assert_string_equal(m->binary, "dir/k.cubin");
+	assert_string_equal(m->kernel, "k");
+	assert_int_equal(m->n_grid, 2);
+	assert_int_equal(m->n_block, 1);
+	assert_true(m->have_shared);
+	assert_int_equal(m->n_params, 6);
+	assert_int_equal(m->params[4].kind, ARM_SPEC_PARAM_INT);
+	assert_true(m->params[4].i64);
+	assert_int_equal(m->params[5].kind, ARM_SPEC_PARAM_EPS);
+	assert_int_equal(m->lines.header, 4);
+	assert_int_equal(m->lines.binary, 7);
+	assert_int_equal(m->lines.params, 12);
+	assert_string_equal(s->arms[1].library, "/opt/l.so");
+	assert_string_equal(s->arms[1].entry, "u");
+	const struct arm_spec *p = &s->arms[s->arm_ref[0]];
+	assert_int_equal(s->arm_ref[0], 2);
+	assert_true(p->shortcut);
+	assert_int_equal(p->type, ARM_SPEC_PLUGIN);
+	assert_null(p->site);
+	assert_string_equal(p->library, "dir/../lib/libp.so");
+	assert_string_equal(p->entry, "p_eager");
+	assert_int_equal(p->lines.header, 2);
+	assert_int_equal(p->lines.library, 2);
+	scenario_free(s);
+	/* built-in variants keep no arm */
+	s = parse_text_ok(GATE_CASE);
+	assert_int_equal(s->n_arms, 0);
+	assert_int_equal(s->arm_ref[0], -1);
+	assert_int_equal(s->arm_ref[1], -1);
+	scenario_free(s);
+}
+
+static void test_user_arm_errors(void **state)
+{
+	(void)state;
+	expect_error("[arms]\nb = mine\n[arm mine]\ntype = plugin\nlibrary = l.so\nname = x\n[arm mine]\n" GATE_CASE,
+		     "t.ini:7: [arm mine]: duplicate arm name (first at line 3)");
+	expect_error("[arm]\n", "t.ini:1: [arm]: an arm needs a name of letters, digits, '_', '-' and '.', as in [arm my_ln]");
+	expect_error("[arm abcdefghijabcdefghijabcdefghijab]\n",
+		     "t.ini:1: [arm abcdefghijabcdefghijabcdefghijab]: arm name is 32 characters long, at most 31 allowed");
+	expect_error("[arm eager]\n", "t.ini:1: [arm eager]: 'eager' is a built-in variant (abbench sites): choose another name");
+	expect_error("[arm m]\ntype = plugin\nlibary = x\n", "t.ini:3: libary: unknown key in [arm m] (did you mean 'library'?)");
+	expect_error("[arm m]\ntype = plugin\ntype = cubin\n", "t.ini:3: type: duplicate key (first set at line 2)");
+	expect_error("[arm m]\nsite = nope\n", "t.ini:2: site: unknown site 'nope' (sites: ln_modulate, ln_continuous, qk_layernorm, residual_gate_add)");
+	expect_error("[arm m]\nkernel = a b\n", "t.ini:2: kernel: 'a b': a kernel's name has no blanks");
+	expect_error("[arm m]\nname = a/b\n", "t.ini:2: name: 'a/b' may use only letters, digits, '_', '-' and '.'");
+	expect_error("[arm m]\nshared = 4 *\n", "t.ini:2: shared: '4 *': expected a number, a symbol or '(' at the end");
+	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\n" GATE_CASE,
+		     "t.ini:3: [arm m]: missing key 'library' (the plugin's shared library)");
+	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\nsite = ln_modulate\nlibrary = l.so\nname = x\n" GATE_CASE,
+		     "t.ini:5: site: arm 'm' is for site 'ln_modulate', but case 'g' (line 8) has site 'residual_gate_add'");
+	expect_error("[arms]\nb = plugin:l.so\n" GATE_CASE, "t.ini:2: b: 'plugin:l.so' is not of the form plugin:PATH:ARM");
+	expect_error("[arms]\na = m2\n[arm m]\ntype = plugin\nlibrary = l.so\nname = x\n" GATE_CASE,
+		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.r1h, fused.h1, "
+		     "fused.r1p, fused.r1, fused.generic; arms: m)");
+	expect_error("[arms]\nb = m\n[arm m]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"
+		     "grid = M\nblock = 64\nparams = x, outt\n" GATE_CASE,
+		     "t.ini:10: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
+		     "ff_gated), eps, or a shape symbol (B, T, W, N, M, H)");
 }
 
 /* inih's buffer is 200 bytes with room for "\r\n\0": 197 characters is the
@@ -684,6 +770,8 @@ int main(void)
 		cmocka_unit_test(test_errors_bracket),
 		cmocka_unit_test(test_errors_numbers),
 		cmocka_unit_test(test_errors_sites),
+		cmocka_unit_test(test_user_arms),
+		cmocka_unit_test(test_user_arm_errors),
 		cmocka_unit_test(test_line_length),
 		cmocka_unit_test(test_errors_files),
 		cmocka_unit_test(test_bad_files),

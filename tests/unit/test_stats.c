@@ -151,6 +151,28 @@ static void test_speedup_ci_properties(void **state)
 	assert_true(isnan(none.point));
 }
 
+/* The order-statistic interval of a median: n = 20 at 95% is ranks 6 and
+ * 15 (P(B <= 5) = 0.0207 <= 0.025 < P(B <= 6) = 0.0577, the textbook
+ * table); n = 6 is the smallest n with an interval (2^-6 = 0.0156), ranks
+ * 1 and 6; n = 5 has none (2^-5 = 0.031). Values 10, 20, ... given in
+ * shuffled order, so rank k is 10 k. */
+static void test_median_ci(void **state)
+{
+	(void)state;
+	double x[20];
+	for (int i = 0; i < 20; i++)
+		x[i] = 10.0 * ((7 * i) % 20 + 1);
+	struct stats_interval ci = stats_median_ci(x, 20, 0.95);
+	assert_true(ci.point == 105 && ci.low == 60 && ci.high == 150);
+	double y[6] = { 30, 10, 60, 20, 50, 40 };
+	ci = stats_median_ci(y, 6, 0.95);
+	assert_true(ci.point == 35 && ci.low == 10 && ci.high == 60);
+	ci = stats_median_ci(y, 5, 0.95);
+	assert_true(ci.point == 30 && isnan(ci.low) && isnan(ci.high));
+	ci = stats_median_ci(y, 0, 0.95);
+	assert_true(isnan(ci.point));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_degenerate),
 		cmocka_unit_test(test_speedup_ci_golden),
 		cmocka_unit_test(test_speedup_ci_properties),
+		cmocka_unit_test(test_median_ci),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

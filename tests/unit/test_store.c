@@ -127,6 +127,7 @@ static struct results_run *make_run(const char *label, const char *started_at, c
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "include");
 	r->l2_flush = true;
 	snprintf(r->notes, sizeof r->notes, "cupti overhead 1.5%%");
+	snprintf(r->only_cases, sizeof r->only_cases, "ln_modulate");
 	struct results_device *dv = &r->device;
 	snprintf(dv->name, sizeof dv->name, "NVIDIA H200");
 	snprintf(dv->uuid, sizeof dv->uuid, "%s", uuid);
@@ -283,6 +284,7 @@ static void assert_same_header(const struct results_run *a, const struct results
 	assert_string_equal(a->launch_gaps, b->launch_gaps);
 	assert_int_equal(a->l2_flush, b->l2_flush);
 	assert_string_equal(a->notes, b->notes);
+	assert_string_equal(a->only_cases, b->only_cases);
 	assert_same_device(&a->device, &b->device);
 }
 
@@ -503,6 +505,41 @@ static void test_fail_run(void **state)
 	store_close(st);
 }
 
+/* The user arms' provenance is written with the run row, so that a run
+ * that fails keeps it, and loads back in arm order. */
+static void test_arm_sources(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	r->n_arm_sources = 2;
+	r->arm_sources[0] = (struct results_arm_source){ 'b', "mine", "cubin", "/x/k.cubin", "ab12", "cubin kernel 'k'" };
+	r->arm_sources[1] = (struct results_arm_source){ 'a', "p", "plugin", "/x/lib.so", "cd34", "arm 'p'" };
+	int64_t id = begin(st, r);
+	struct ab_diag d = { "" };
+	assert_int_equal(store_fail_run(st, id, "it broke", &d), AB_OK);
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 2);
+	assert_int_equal(back->arm_sources[0].arm, 'a');
+	assert_string_equal(back->arm_sources[0].kind, "plugin");
+	assert_string_equal(back->arm_sources[0].path, "/x/lib.so");
+	assert_int_equal(back->arm_sources[1].arm, 'b');
+	assert_string_equal(back->arm_sources[1].name, "mine");
+	assert_string_equal(back->arm_sources[1].sha256, "ab12");
+	assert_string_equal(back->arm_sources[1].detail, "cubin kernel 'k'");
+	results_run_free(back);
+	/* a run without user arms has none */
+	struct results_run *plain = make_run("", "2025-01-02T00:00:00Z", "GPU-1", 0);
+	id = begin(st, plain);
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 0);
+	results_run_free(back);
+	results_run_free(plain);
+	results_run_free(r);
+	store_close(st);
+}
+
 /* The second case's last slot repeats position 1: the UNIQUE (case_id,
  * position) constraint fails after the first case, its slots, samples,
  * kernels and outputs and the second case's first slots were inserted. */
@@ -669,7 +706,7 @@ static void test_stale_runs_marked(void **state)
 	snprintf(sql, sizeof sql, "UPDATE runs SET pid = %d, process = '%s' WHERE id IN (1, 2)", (int)child, process);
 	sql_exec(sql);
 	sql_exec("UPDATE runs SET host = 'elsewhere' WHERE id = 2");
-	sql_exec("UPDATE runs SET pid = 0, process = '' WHERE id = 3"); /* written before schema 2 */
+	sql_exec("UPDATE runs SET pid = 0, process = '' WHERE id = 3"); /* written before the owner columns existed */
 
 	struct ab_diag d = { "" };
 	assert_int_equal(store_open_readonly(dbpath, &st, &d), AB_OK); /* marks through its own connection */
@@ -683,6 +720,38 @@ static void test_stale_runs_marked(void **state)
 	st = open_db();
 	store_close(st);
 	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE id IN (1, 2) AND status = 'interrupted'"), 2);
+}
+
+/* A version-1 file (the first schema, before runs.only_cases) with a run
+ * in it: opening it applies every later migration, and the old run reads
+ * back as a run of every case. */
+static void test_migration_only_cases(void **state)
+{
+	(void)state;
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open_version(dbpath, 1, &st, &d), AB_OK);
+	store_close(st);
+	assert_int_equal(sql_int("PRAGMA user_version"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'only_cases'"), 0);
+	sql_exec("INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
+		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
+		 "INSERT INTO runs (id, started_at, finished_at, status, label, scenario_name, scenario_path,"
+		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
+		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, '2025-01-01T00:00:01Z',"
+		 " '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu', '0.1', 0, 'ABA',"
+		 " 'eager', 'fused', 1, 1, 'include', 1, 1)");
+
+	struct results_run *back = NULL;
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'only_cases'"), 1);
+	assert_int_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_string_equal(back->only_cases, "");
+	assert_string_equal(back->label, "old");
+	results_run_free(back);
+	store_close(st);
+	assert_int_equal(store_open_version(dbpath, store_schema_version() + 1, &st, &d), AB_ERR_USAGE);
 }
 
 static void test_not_a_database(void **state)
@@ -840,11 +909,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_and_resolve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted_and_last, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_runs_marked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),

@@ -115,13 +115,32 @@ static void test_speedup_and_interval(void **state)
 	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
 	const struct summary_case *x = &S->cases[0], *y = &S->cases[1];
 	near(x->speedup.point, 145.0 / 60.0);
-	assert_true(x->speedup.low < x->speedup.point && x->speedup.point < x->speedup.high);
-	assert_true(SUMMARY_SEED == UINT64_C(0x61626265) && SUMMARY_RESAMPLES == 2000 && SUMMARY_CI_LEVEL == 0.95);
-	struct stats_interval want = stats_speedup_ci(x->a.samples, 10, B, 5, 0.95, 2000, UINT64_C(0x61626265));
-	assert_true(x->speedup.low == want.low && x->speedup.high == want.high);
-	/* constant samples: every resample gives 3 */
-	assert_true(y->speedup.point == 3 && y->speedup.low == 3 && y->speedup.high == 3);
+	/* B has 5 samples, y's arms 8 and 4: under SUMMARY_MIN_SAMPLES (10), no interval */
+	assert_true(SUMMARY_MIN_SAMPLES == 10);
+	assert_true(isnan(x->speedup.low) && isnan(x->speedup.high));
+	assert_true(y->speedup.point == 3 && isnan(y->speedup.low) && isnan(y->speedup.high));
 	fx_summary_free(S);
+
+	/* 10 samples a slot (A 20, B 10): the interval is the seeded bootstrap's */
+	const struct fake_case fc[] = { { "z", 100e3, 50e3, 10, true }, { "c", 300, 100, 10, true } };
+	struct results_run *r10 = fake_run(2, "s", "cpu0", fc, 2);
+	for (int k = 0; k < 3; k++) {
+		double v[10];
+		for (int i = 0; i < 10; i++)
+			v[i] = k == 1 ? 100 : 300;
+		set_samples(&r10->cases[1].slots[k], v, 10);
+	}
+	S = fx_summary(r10, SUMMARY_FULL);
+	const struct summary_case *z = &S->cases[0], *c = &S->cases[1];
+	assert_true(z->speedup.low < z->speedup.point && z->speedup.point < z->speedup.high);
+	assert_true(SUMMARY_SEED == UINT64_C(0x61626265) && SUMMARY_RESAMPLES == 2000 && SUMMARY_CI_LEVEL == 0.95);
+	struct stats_interval want = stats_speedup_ci(z->a.samples, 20, z->b.samples, 10, 0.95, 2000, UINT64_C(0x61626265));
+	assert_true(z->speedup.low == want.low && z->speedup.high == want.high);
+	assert_true(z->improved); /* [1.98, 2.02]-ish, far above 1, no drift */
+	/* constant samples: every resample gives 3 */
+	assert_true(c->speedup.point == 3 && c->speedup.low == 3 && c->speedup.high == 3);
+	fx_summary_free(S);
+	results_run_free(r10);
 
 	/* without intervals: the same point, no bounds */
 	S = fx_summary(r, SUMMARY_NO_INTERVALS);

@@ -1,12 +1,15 @@
 /*
  * test_welford.c - the 128-thread Welford emulation of PyTorch's vectorized
- * LayerNorm (kernels/cpu/welford.c).
+ * LayerNorm (kernels/common/welford.c).
  *
  * Hand-computed cases check update and combine; a second, deliberately
- * naive emulation written here (all 32 lanes of every warp, shuffle-down
- * read from a snapshot, lanes past the end keeping their own state) checks
- * the library's shortcut fold bit for bit; a double two-pass computation
- * checks that the statistics are right to float accuracy.
+ * naive emulation written here (scalar, thread by thread, all 32 lanes of
+ * every warp, shuffle-down read from a snapshot, lanes past the end
+ * keeping their own state) checks the library's vectorized row functions
+ * bit for bit, both of them (the eager kernel's work and the fused
+ * kernels'), on rows of every length a qk head can have and on hostile
+ * values; a double two-pass computation checks that the statistics are
+ * right to float accuracy.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +21,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "kernels/cpu/welford.h"
+#include "kernels/common/welford.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -56,12 +59,12 @@ static bool same_bits(float a, float b)
 static void test_update_by_hand(void **state)
 {
 	(void)state;
-	struct cpu_welford w = { 0.f, 0.f, 0.f };
-	w = cpu_welford_update(w, 3.f);
+	struct welford_state w = { 0.f, 0.f, 0.f };
+	w = welford_update(w, 3.f);
 	assert_true(w.mean == 3.f && w.sigma2 == 0.f && w.count == 1.f);
-	w = cpu_welford_update(w, 5.f);
+	w = welford_update(w, 5.f);
 	assert_true(w.mean == 4.f && w.sigma2 == 2.f && w.count == 2.f);
-	w = cpu_welford_update(w, 7.f);
+	w = welford_update(w, 7.f);
 	assert_true(w.mean == 5.f && w.sigma2 == 8.f && w.count == 3.f);
 }
 
@@ -71,8 +74,8 @@ static void test_update_by_hand(void **state)
 static void test_combine_by_hand(void **state)
 {
 	(void)state;
-	struct cpu_welford a = { 4.f, 2.f, 2.f }, b = { 10.f, 2.f, 2.f };
-	struct cpu_welford c = cpu_welford_combine(a, b);
+	struct welford_state a = { 4.f, 2.f, 2.f }, b = { 10.f, 2.f, 2.f };
+	struct welford_state c = welford_combine(a, b);
 	assert_true(c.mean == 7.f && c.sigma2 == 40.f && c.count == 4.f);
 }
 
@@ -83,10 +86,10 @@ static void test_combine_by_hand(void **state)
 static void test_combine_with_empty(void **state)
 {
 	(void)state;
-	struct cpu_welford e = { 0.f, 0.f, 0.f };
-	struct cpu_welford s = { 1.2345678f, 0.987654321f, 37.f };
-	struct cpu_welford r1 = cpu_welford_combine(s, e), r2 = cpu_welford_combine(e, s);
-	struct cpu_welford r3 = cpu_welford_combine(e, e);
+	struct welford_state e = { 0.f, 0.f, 0.f };
+	struct welford_state s = { 1.2345678f, 0.987654321f, 37.f };
+	struct welford_state r1 = welford_combine(s, e), r2 = welford_combine(e, s);
+	struct welford_state r3 = welford_combine(e, e);
 	assert_true(same_bits(r1.mean, s.mean) && same_bits(r1.sigma2, s.sigma2) && r1.count == 37.f);
 	assert_true(same_bits(r2.mean, s.mean) && same_bits(r2.sigma2, s.sigma2) && r2.count == 37.f);
 	assert_true(r3.mean == 0.f && r3.sigma2 == 0.f && r3.count == 0.f);
@@ -94,51 +97,105 @@ static void test_combine_with_empty(void **state)
 
 /* The naive emulation: every lane of every warp, each shuffle reading the
  * previous round's states (lanes past 31 read their own). */
-static struct cpu_welford naive_block(const bf16_t *row, int64_t n, float *var)
+static struct welford_state naive_block(const bf16_t *row, int64_t n, float *var)
 {
-	struct cpu_welford th[128], snap[128], wd[4];
+	struct welford_state th[128], snap[128], wd[4];
 	for (int t = 0; t < 128; t++) {
-		th[t] = (struct cpu_welford){ 0.f, 0.f, 0.f };
+		th[t] = (struct welford_state){ 0.f, 0.f, 0.f };
 		for (int64_t i = t; i < n / 4; i += 128)
 			for (int k = 0; k < 4; k++)
-				th[t] = cpu_welford_update(th[t], bf16_to_float(row[4 * i + k]));
+				th[t] = welford_update(th[t], bf16_to_float(row[4 * i + k]));
 	}
 	for (int off = 16; off > 0; off /= 2) {
 		memcpy(snap, th, sizeof th);
 		for (int t = 0; t < 128; t++) {
 			int lane = t % 32;
-			th[t] = cpu_welford_combine(snap[t], lane + off < 32 ? snap[t + off] : snap[t]);
+			th[t] = welford_combine(snap[t], lane + off < 32 ? snap[t + off] : snap[t]);
 		}
 	}
 	for (int y = 0; y < 4; y++)
 		wd[y] = th[32 * y];
 	for (int off = 2; off > 0; off /= 2)
 		for (int y = 0; y < off; y++)
-			wd[y] = cpu_welford_combine(wd[y], wd[y + off]);
+			wd[y] = welford_combine(wd[y], wd[y + off]);
 	*var = wd[0].sigma2 / (float)n;
 	return wd[0];
+}
+
+/* Both row functions against the naive emulation on the row as it is. */
+static void check_row_against_naive(const bf16_t *row, int64_t n, const char *what)
+{
+	float m, v, fm, fv, nv;
+	struct welford_state nw = naive_block(row, n, &nv);
+	welford_row(row, n, &m, &v);
+	welford_row_fused(row, n, &fm, &fv);
+	if (!same_bits(m, nw.mean) || !same_bits(v, nv))
+		fail_msg("%s n=%lld: mean %a var %a, naive %a %a", what, (long long)n, m, v, nw.mean, nv);
+	if (!same_bits(fm, nw.mean) || !same_bits(fv, nv))
+		fail_msg("%s n=%lld: fused mean %a var %a, naive %a %a", what, (long long)n, fm, fv, nw.mean, nv);
 }
 
 static void check_against_naive(int64_t n, double mean, double std)
 {
 	static bf16_t row[65536];
 	fill_normal(row, n, mean, std);
-	float m, v, nv;
-	struct cpu_welford nw = naive_block(row, n, &nv);
-	cpu_welford_row(row, n, &m, &v);
-	if (!same_bits(m, nw.mean) || !same_bits(v, nv))
-		fail_msg("n=%lld: mean %a var %a, naive %a %a", (long long)n, m, v, nw.mean, nv);
+	check_row_against_naive(row, n, "normal");
 }
 
 static void test_fold_matches_naive_emulation(void **state)
 {
 	(void)state;
-	const int64_t ns[] = { 4, 12, 64, 96, 128, 132, 512, 516, 3072, 4096, 4100, 65536 };
+	const int64_t ns[] = { 4, 12, 64, 96, 128, 132, 384, 388, 512, 516, 3072, 4096, 4100, 65536 };
 	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
 		check_against_naive(ns[i], 0.0, 1.0);
 		check_against_naive(ns[i], 1000.0, 1.0);
 		check_against_naive(ns[i], 0.0, 100.0);
 	}
+	/* every row length up to 1040 (heads of any D, every partial warp and
+	 * round), on offset data where the order of operations shows */
+	for (int64_t n = 4; n <= 1040; n += 4)
+		check_against_naive(n, 3.0, 0.5);
+}
+
+/* Hostile rows: NaN, infinities, the largest bf16 (sums overflow),
+ * subnormals, negative zeros, constants: the vectorized selects and the
+ * empty-warp states must give exactly the naive bits (NaN for NaN). */
+static void test_hostile_rows_match_naive(void **state)
+{
+	(void)state;
+	static bf16_t row[4096];
+	static const bf16_t special[] = { 0x7FC0, 0xFFC1, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F, 0x0001,
+					  0x8003, 0x8000, 0x0000, 0x007F, 0x0080 };
+	const int64_t ns[] = { 4, 8, 12, 32, 64, 96, 124, 128, 132, 388, 4096 };
+	for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+		const int64_t n = ns[k];
+		for (size_t s = 0; s < sizeof special / sizeof special[0]; s++) {
+			fill_normal(row, n, 0.0, 1.0);
+			row[(int64_t)(s * 7) % n] = special[s];
+			check_row_against_naive(row, n, "one special value");
+			for (int64_t j = 0; j < n; j++)
+				row[j] = special[s];
+			check_row_against_naive(row, n, "all special");
+		}
+		for (int64_t j = 0; j < n; j++) /* -0 and +0 mixed */
+			row[j] = (j % 3) ? 0x8000 : 0x0000;
+		check_row_against_naive(row, n, "signed zeros");
+	}
+}
+
+/* An empty warp's tree gives exactly the empty state: combining two
+ * (0, 0, 0) states is (+0, +0, 0) at every level, which is why the fused
+ * row function may leave those trees out. */
+static void test_empty_warp_fold_is_empty(void **state)
+{
+	(void)state;
+	struct welford_state e = { 0.f, 0.f, 0.f }, lane[32];
+	for (int l = 0; l < 32; l++)
+		lane[l] = e;
+	for (int o = 16; o > 0; o /= 2)
+		for (int l = 0; l < o; l++)
+			lane[l] = welford_combine(lane[l], lane[l + o]);
+	assert_true(same_bits(lane[0].mean, 0.f) && same_bits(lane[0].sigma2, 0.f) && lane[0].count == 0.f);
 }
 
 /* Float statistics vs a double two-pass computation on the same bf16
@@ -157,7 +214,7 @@ static void check_close(int64_t n, double mean, double std)
 	for (int64_t j = 0; j < n; j++)
 		ss += (bf16_to_float(row[j]) - dm) * (bf16_to_float(row[j]) - dm);
 	float m, v;
-	cpu_welford_row(row, n, &m, &v);
+	welford_row(row, n, &m, &v);
 	if (fabs(m - dm) > 8 * 0x1p-24 * maxabs || fabs(v - ss / (double)n) > 1e-5 * (ss / (double)n))
 		fail_msg("n=%lld: mean %.9g vs %.9g, var %.9g vs %.9g", (long long)n, m, dm, v, ss / n);
 }
@@ -176,9 +233,9 @@ static void test_close_to_double(void **state)
 /* A sequential Welford over the whole row, in element order. */
 static void sequential(const bf16_t *row, int64_t n, float *mean, float *var)
 {
-	struct cpu_welford w = { 0.f, 0.f, 0.f };
+	struct welford_state w = { 0.f, 0.f, 0.f };
 	for (int64_t j = 0; j < n; j++)
-		w = cpu_welford_update(w, bf16_to_float(row[j]));
+		w = welford_update(w, bf16_to_float(row[j]));
 	*mean = w.mean;
 	*var = w.sigma2 / (float)n;
 }
@@ -197,9 +254,9 @@ static void test_order_sensitive(void **state)
 		for (int j = 0; j < 4096; j++)
 			rev[j] = row[4095 - j];
 		float m, v, sm, sv, rm, rv;
-		cpu_welford_row(row, 4096, &m, &v);
+		welford_row(row, 4096, &m, &v);
 		sequential(row, 4096, &sm, &sv);
-		cpu_welford_row(rev, 4096, &rm, &rv);
+		welford_row(rev, 4096, &rm, &rv);
 		diff_seq += !same_bits(m, sm) || !same_bits(v, sv);
 		diff_rev += !same_bits(m, rm) || !same_bits(v, rv);
 	}
@@ -215,21 +272,21 @@ static void test_n128_only_warp0(void **state)
 {
 	(void)state;
 	bf16_t row[128];
-	struct cpu_welford lane[32];
+	struct welford_state lane[32];
 	fill_normal(row, 128, 0.0, 1.0);
 	for (int l = 0; l < 32; l++) {
-		lane[l] = (struct cpu_welford){ 0.f, 0.f, 0.f };
+		lane[l] = (struct welford_state){ 0.f, 0.f, 0.f };
 		for (int k = 0; k < 4; k++)
-			lane[l] = cpu_welford_update(lane[l], bf16_to_float(row[4 * l + k]));
+			lane[l] = welford_update(lane[l], bf16_to_float(row[4 * l + k]));
 	}
 	for (int o = 16; o > 0; o /= 2) {
-		struct cpu_welford snap[32];
+		struct welford_state snap[32];
 		memcpy(snap, lane, sizeof lane);
 		for (int l = 0; l < o; l++)
-			lane[l] = cpu_welford_combine(snap[l], snap[l + o]);
+			lane[l] = welford_combine(snap[l], snap[l + o]);
 	}
 	float m, v;
-	cpu_welford_row(row, 128, &m, &v);
+	welford_row(row, 128, &m, &v);
 	assert_true(same_bits(m, lane[0].mean));
 	assert_true(same_bits(v, lane[0].sigma2 / 128.f));
 	assert_true(lane[0].count == 128.f);
@@ -263,13 +320,13 @@ static void test_constant_rows(void **state)
 	float m, v;
 	for (int j = 0; j < 4096; j++)
 		row[j] = bf16_from_float(1000.f);
-	cpu_welford_row(row, 4096, &m, &v);
+	welford_row(row, 4096, &m, &v);
 	assert_true(m == 1000.f && v == 0.f);
-	cpu_welford_row(row, 96, &m, &v);
+	welford_row(row, 96, &m, &v);
 	assert_true(m == 1000.f && v == 0.f);
 	for (int j = 0; j < 12; j++)
 		row[j] = bf16_from_float(7.f);
-	cpu_welford_row(row, 12, &m, &v);
+	welford_row(row, 12, &m, &v);
 	assert_true(m == 7.f + 0x1p-21f);
 	assert_true(v == 0.f);
 }
@@ -281,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_combine_by_hand),
 		cmocka_unit_test(test_combine_with_empty),
 		cmocka_unit_test(test_fold_matches_naive_emulation),
+		cmocka_unit_test(test_hostile_rows_match_naive),
+		cmocka_unit_test(test_empty_warp_fold_is_empty),
 		cmocka_unit_test(test_close_to_double),
 		cmocka_unit_test(test_order_sensitive),
 		cmocka_unit_test(test_n128_only_warp0),

@@ -18,7 +18,11 @@
  * and probe records are never attributed to the arm.
  *
  * Errors name the CUDA call (AB_CHECK) and are wrapped with the case and
- * the arm.
+ * the arm. An arm from outside abbench (site_ext_arm: a plugin's cuda
+ * function, a cubin's kernel) queues its launches the same way and reports
+ * its own errors in ext_err. Every tensor buffer has guard bytes at both
+ * ends (guard.h), filled when a slot begins, read back and checked when it
+ * ends.
  */
 #include "backend/backend.h"
 
@@ -29,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cuda/harness_kernels.h"
+#include "backend/cuda/harness_kernels.h"
+#include "backend/guard.h"
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cupti.h"
 #include "backend/cuda/nvml.h"
@@ -78,7 +83,14 @@ struct backend {
 	size_t bytes[SITE_MAX_TENSORS];
 	char case_name[64], arm[32];
 	bool range_open;
+	char ext_err[AB_DIAG_MAX / 2]; /* what an arm from outside said when it failed */
 };
+
+/* The allocation of tensor i: GUARD_BYTES before the tensor. */
+static void *cuda_base(const struct backend *b, int i)
+{
+	return (unsigned char *)b->args.t[i] - GUARD_BYTES;
+}
 
 /* A timed region's launches: the arm, or the overhead measurement's chain
  * of tiny kernels. Returns a cudaError_t. */
@@ -269,7 +281,7 @@ static void cuda_free_tensors(struct backend *b)
 {
 	for (int i = 0; i < SITE_MAX_TENSORS; i++) {
 		if (b->args.t[i])
-			cudaFree(b->args.t[i]);
+			cudaFree(cuda_base(b, i));
 		b->args.t[i] = NULL;
 		b->bytes[i] = 0;
 	}
@@ -342,8 +354,12 @@ static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *
 		return rc;
 	if (push && (rc = cupti_push(b->cupti, tag, d)))
 		return rc;
+	b->ext_err[0] = '\0';
 	int e = fn(b, ctx);
-	rc = ab_check_call(e, &cuda_api, "the timed launches", __FILE__, __LINE__, d);
+	if (e && b->ext_err[0])
+		rc = ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
+	else
+		rc = ab_check_call(e, &cuda_api, "the timed launches", __FILE__, __LINE__, d);
 	if (push) {
 		struct ab_diag pd;
 		enum ab_rc prc = cupti_pop(b->cupti, &pd);
@@ -525,9 +541,11 @@ static enum ab_rc cuda_alloc_tensor(struct backend *b, int i, const struct site_
 {
 	const struct site_tensor *t = &b->site->tensors[i];
 	size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
-	enum ab_rc rc = CK(d, cudaMalloc(&b->args.t[i], bytes ? bytes : 16));
+	void *base = NULL;
+	enum ab_rc rc = CK(d, cudaMalloc(&base, bytes + 2 * GUARD_BYTES));
 	if (rc)
 		return ab_wrap(d, rc, "tensor '%s' (%zu bytes)", t->name, bytes);
+	b->args.t[i] = (unsigned char *)base + GUARD_BYTES;
 	b->bytes[i] = bytes;
 	/* On the backend's stream: a plain cudaMemcpy would be ordered with
 	 * the legacy default stream only, not with this non-blocking one. */
@@ -562,17 +580,60 @@ static enum ab_rc cuda_case_begin(struct backend *b, const struct site_desc *s, 
 }
 
 /* Outputs, statistics and intermediates start as 0xFF bytes (bf16 NaN
- * 0xFFFF), so an element no kernel wrote cannot pass as a result. */
+ * 0xFFFF), so an element no kernel wrote cannot pass as a result; every
+ * buffer's guard zones are filled anew. */
 static enum ab_rc cuda_poison(struct backend *b, struct ab_diag *d)
 {
-	for (int i = 0; i < b->site->n_tensors; i++) {
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < b->site->n_tensors; i++) {
 		enum site_role r = b->site->tensors[i].role;
-		if (!b->args.t[i] || !(r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH))
+		if (!b->args.t[i])
 			continue;
-		enum ab_rc rc = CK(d, cudaMemsetAsync(b->args.t[i], 0xFF, b->bytes[i], b->stream));
-		if (rc)
-			return rc;
+		if (r == SITE_OUT || r == SITE_AUX || r == SITE_SCRATCH)
+			rc = CK(d, cudaMemsetAsync(b->args.t[i], 0xFF, b->bytes[i], b->stream));
+		if (!rc)
+			rc = CK(d, cudaMemsetAsync(cuda_base(b, i), GUARD_FILL, GUARD_BYTES, b->stream));
+		if (!rc)
+			rc = CK(d, cudaMemsetAsync((unsigned char *)b->args.t[i] + b->bytes[i], GUARD_FILL, GUARD_BYTES,
+						   b->stream));
 	}
+	return rc ? rc : CK(d, cudaStreamSynchronize(b->stream));
+}
+
+/* The guard zones of every buffer, read back after the slot. */
+static enum ab_rc cuda_check_guards(struct backend *b, struct ab_diag *d)
+{
+	unsigned char zone[2][GUARD_BYTES];
+	char why[160];
+	for (int i = 0; i < b->site->n_tensors; i++) {
+		if (!b->args.t[i])
+			continue;
+		enum ab_rc rc;
+		if ((rc = CK(d, cudaMemcpyAsync(zone[0], cuda_base(b, i), GUARD_BYTES, cudaMemcpyDeviceToHost, b->stream))) ||
+		    (rc = CK(d, cudaMemcpyAsync(zone[1], (unsigned char *)b->args.t[i] + b->bytes[i], GUARD_BYTES,
+						cudaMemcpyDeviceToHost, b->stream))) ||
+		    (rc = CK(d, cudaStreamSynchronize(b->stream))))
+			return rc;
+		if (!guard_check(zone[0], zone[1], why, sizeof why))
+			return ab_fail(d, AB_ERR_BACKEND, "wrote outside tensor '%s': %s", b->site->tensors[i].name, why);
+	}
+	return AB_OK;
+}
+
+/* An arm from outside: its prepare (scratch, arguments), then one launch
+ * outside any timed span, waited for. A CUDA runtime linked into a plugin
+ * initialises itself and loads its modules at its first launch, which
+ * must not happen behind the spin kernel of launch_gaps = hide (it would
+ * wait for the device). The outputs are poisoned after it. */
+static enum ab_rc cuda_prime_ext(struct backend *b, const struct site_variant *v, struct ab_diag *d)
+{
+	b->ext_err[0] = '\0';
+	if (v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, true, b->ext_err, sizeof b->ext_err))
+		return ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
+	int e = v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	if (e)
+		return b->ext_err[0] ? ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err)
+				     : ab_check_call(e, &cuda_api, "the arm's first launch", __FILE__, __LINE__, d);
 	return CK(d, cudaStreamSynchronize(b->stream));
 }
 
@@ -584,10 +645,12 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 	memset(before, 0, sizeof *before);
 	if (!b->site)
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda slot_begin without a case");
-	if (!v->cuda)
+	if (!v->cuda && !(v->ext && v->ext->cuda))
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	if (v->ext && (rc = cuda_prime_ext(b, v, d)))
+		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
 	/* Records left from before the slot (nothing of it) are dropped. */
 	if ((rc = cuda_poison(b, d)) || (b->cupti && (rc = cupti_collect(b->cupti, NULL, &stale, d))) ||
 	    (rc = nvml_read(b->nvml, before, d)))
@@ -602,6 +665,8 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 static int cuda_arm_launch(struct backend *b, const void *ctx)
 {
 	const struct site_variant *v = ctx;
+	if (v->ext)
+		return v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
 	return v->cuda(&b->args, b->stream);
 }
 
@@ -612,7 +677,7 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
-	if (!b->site || !v->cuda)
+	if (!b->site || !(v->cuda || (v->ext && v->ext->cuda)))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
 	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, v, sample_id, out, d);
 	if (rc)
@@ -631,7 +696,7 @@ static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kern
 	}
 	if ((rc = CK(d, cudaStreamSynchronize(b->stream))) ||
 	    (b->cupti && (rc = cupti_collect(b->cupti, kernels, &b->counts, d))) ||
-	    (rc = nvml_read(b->nvml, after, d)))
+	    (rc = nvml_read(b->nvml, after, d)) || (rc = cuda_check_guards(b, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
 	return AB_OK;
 }

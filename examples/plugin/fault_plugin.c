@@ -1,0 +1,99 @@
+/*
+ * fault_plugin.c - a plugin whose arms misbehave on purpose, one way each,
+ * so that abbench's answers to them are tested (tests/cli/t13x) and shown
+ * on the GPU (scripts/gpu/plugins.sh). All are for residual_gate_add.
+ *
+ *   fail           returns an error with a message (cpu and cuda): the run
+ *                  fails with that message, exit 3
+ *   illegal_address  cuda only: a kernel that stores to an address far
+ *                  outside any allocation (CUDA_ERROR_ILLEGAL_ADDRESS)
+ *   overrun        computes out, then writes one element past its end
+ *                  (cpu and cuda): caught by the guard bytes, arm named
+ *   into_input     computes out, then sets x[0] to a NaN no input has
+ *                  (cpu and cuda): caught by the input check after the slot
+ *   bad_tensor     its check asks for a tensor 'y' the site does not have:
+ *                  refused before the run, exit 2
+ *   wrong_site     declares site ln_modulate: refused against a
+ *                  residual_gate_add case, exit 2
+ *   no_such_site   declares a site abbench does not know, exit 2
+ *   cuda_only      has no cpu function: refused on the cpu backend, exit 2
+ */
+#include <string.h>
+
+#include "abbench/plugin.h"
+#include "fault_plugin.h"
+
+static int fail_any(const struct abbench_call *call)
+{
+	return abbench_fail(call, ABBENCH_ERR, "deliberate failure of the fault plugin (case '%s', %s)",
+			    call->case_name, call->stream ? "cuda" : "cpu");
+}
+
+/* out = x: a simple complete output (correctness is not the point). */
+static int copy_x(const struct abbench_call *call)
+{
+	const struct abbench_tensor *x = abbench_find(call, "x"), *out = abbench_find(call, "out");
+	if (!x || !out)
+		return abbench_fail(call, ABBENCH_ERR_UNSUPPORTED, "site '%s' has no tensor x or out", call->site);
+	memcpy(out->data, x->data, (size_t)out->elems * 2);
+	return ABBENCH_OK;
+}
+
+static int overrun_cpu(const struct abbench_call *call)
+{
+	int status = copy_x(call);
+	if (status == ABBENCH_OK) {
+		const struct abbench_tensor *out = abbench_find(call, "out");
+		((uint16_t *)out->data)[out->elems] = 0; /* one element past the end */
+	}
+	return status;
+}
+
+static int into_input_cpu(const struct abbench_call *call)
+{
+	int status = copy_x(call);
+	if (status == ABBENCH_OK)
+		((uint16_t *)abbench_tensor(call, "x"))[0] = FAULT_INPUT_MARK;
+	return status;
+}
+
+static int bad_tensor_check(const struct abbench_call *call)
+{
+	if (!abbench_find(call, "y"))
+		return abbench_fail(call, ABBENCH_ERR_UNSUPPORTED, "site '%s' has no tensor 'y'", call->site);
+	return ABBENCH_OK;
+}
+
+#if PLUGIN_HAVE_CUDA
+#define CUDA_FN(fn) fn
+#else
+#define CUDA_FN(fn) NULL
+#endif
+
+static const struct abbench_arm arms[] = {
+	{ "fail", "residual_gate_add", "returns an error", NULL, fail_any, fail_any },
+	{ "illegal_address", "residual_gate_add", "a kernel storing far outside any allocation", NULL,
+	  CUDA_FN(fault_illegal_address_cuda), NULL },
+	{ "overrun", "residual_gate_add", "writes one element past the end of out", NULL, CUDA_FN(fault_overrun_cuda),
+	  overrun_cpu },
+	{ "into_input", "residual_gate_add", "sets x[0]", NULL, CUDA_FN(fault_into_input_cuda), into_input_cpu },
+	{ "bad_tensor", "residual_gate_add", "asks for a tensor the site lacks", bad_tensor_check, NULL, copy_x },
+	{ "wrong_site", "ln_modulate", "an arm of another site", NULL, NULL, copy_x },
+	{ "no_such_site", "no_such_site", "an arm of a site abbench lacks", NULL, NULL, copy_x },
+	{ "cuda_only", "residual_gate_add", "no cpu function", NULL, fail_any, NULL },
+};
+
+static const struct abbench_plugin table = {
+	.abi_version = ABBENCH_PLUGIN_ABI_VERSION,
+	.name = "fault_plugin",
+	.n_arms = (int32_t)(sizeof arms / sizeof arms[0]),
+	.arms = arms,
+};
+
+ABBENCH_PLUGIN_EXPORT const struct abbench_plugin *abbench_plugin_entry(uint32_t harness_abi_version);
+
+ABBENCH_PLUGIN_EXPORT const struct abbench_plugin *abbench_plugin_entry(uint32_t harness_abi_version)
+{
+	(void)harness_abi_version;
+	return &table;
+}

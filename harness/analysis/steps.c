@@ -1,0 +1,195 @@
+/*
+ * steps.c - asv-style step detection: penalized L1 segmentation of log
+ * values by exact dynamic programming, then merging of steps under
+ * min_step and of single-point excursions (steps.h says why).
+ */
+#include "analysis/steps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/stats.h"
+
+/* sqrt(2): successive differences of independent values have twice the
+ * variance; 1.4826: the MAD of a normal distribution is 0.6745 sigma. */
+static double noise_of(const double *y, int n)
+{
+	if (n < 3)
+		return STEPS_SIGMA_FLOOR;
+	double *dif = malloc((size_t)(n - 1) * sizeof *dif);
+	if (!dif)
+		return NAN;
+	for (int i = 0; i + 1 < n; i++)
+		dif[i] = fabs(y[i + 1] - y[i]);
+	double s = 1.4826 * stats_median(dif, n - 1) / sqrt(2.0);
+	free(dif);
+	return fmax(s, STEPS_SIGMA_FLOOR);
+}
+
+/* Inserts v into the sorted s[0..m) (room for one more). */
+static void insert_sorted(double *s, int m, double v)
+{
+	int k = m;
+	while (k > 0 && s[k - 1] > v) {
+		s[k] = s[k - 1];
+		k--;
+	}
+	s[k] = v;
+}
+
+/* sum |s_k - median| over sorted s[0..m): the upper half minus the lower. */
+static double l1_cost(const double *s, int m)
+{
+	double c = 0;
+	for (int k = 0; k < m / 2; k++)
+		c += s[m - 1 - k] - s[k];
+	return c;
+}
+
+/* Optimal partitioning: best[j] = min over i < j of best[i] + cost(i, j) +
+ * beta; from[j] is that i. Ties go to the earlier (longer) segment. */
+static bool partition(const double *y, int n, double beta, int *from)
+{
+	double *best = malloc((size_t)(n + 1) * sizeof *best), *s = malloc((size_t)n * sizeof *s);
+	if (!best || !s) {
+		free(best);
+		free(s);
+		return false;
+	}
+	best[0] = -beta;
+	for (int j = 1; j <= n; j++) {
+		best[j] = INFINITY;
+		for (int i = j - 1, m = 0; i >= 0; i--, m++) {
+			insert_sorted(s, m, y[i]);
+			double v = best[i] + l1_cost(s, m + 1) + beta;
+			if (v <= best[j] + 1e-12 * fabs(best[j] + 1)) {
+				best[j] = v;
+				from[j] = i;
+			}
+		}
+	}
+	free(best);
+	free(s);
+	return true;
+}
+
+static double level_of(const double *values, int start, int end)
+{
+	return stats_median(values + start, end - start);
+}
+
+/* Segments from the back-pointers, in order. */
+static bool segments_of(const double *values, int n, const int *from, struct steps_result *r)
+{
+	int k = 0;
+	for (int j = n; j > 0; j = from[j])
+		k++;
+	r->segments = calloc((size_t)k, sizeof *r->segments);
+	if (!r->segments)
+		return false;
+	r->n_segments = k;
+	for (int j = n; j > 0; j = from[j]) {
+		struct steps_segment *sg = &r->segments[--k];
+		sg->start = from[j];
+		sg->end = j;
+		sg->level = level_of(values, sg->start, sg->end);
+	}
+	return true;
+}
+
+/* Merges segments k and k + 1 (and, with three, k + 2) into k. */
+static void merge(struct steps_result *r, const double *values, int k, int count)
+{
+	struct steps_segment *sg = r->segments;
+	sg[k].end = sg[k + count - 1].end;
+	sg[k].level = level_of(values, sg[k].start, sg[k].end);
+	memmove(&sg[k + 1], &sg[k + count], (size_t)(r->n_segments - k - count) * sizeof *sg);
+	r->n_segments -= count - 1;
+}
+
+/* Merges the adjacent pair whose change is smallest under min_step;
+ * false when there is none. */
+static bool merge_small_step(struct steps_result *r, const double *values, double min_step)
+{
+	int at = -1;
+	double smallest = min_step;
+	for (int k = 1; k < r->n_segments; k++) {
+		double c = fabs(steps_change(r, k));
+		if (c < smallest) {
+			smallest = c;
+			at = k - 1;
+		}
+	}
+	if (at < 0)
+		return false;
+	merge(r, values, at, 2);
+	return true;
+}
+
+/* Merges one interior single-point segment whose neighbours agree, and
+ * records the point; false when there is none. */
+static bool merge_outlier(struct steps_result *r, const double *values, double min_step)
+{
+	const struct steps_segment *sg = r->segments;
+	for (int k = 1; k + 1 < r->n_segments; k++) {
+		if (sg[k].end - sg[k].start != 1 || fabs(sg[k + 1].level / sg[k - 1].level - 1) >= min_step)
+			continue;
+		r->outliers[r->n_outliers++] = sg[k].start;
+		merge(r, values, k - 1, 3);
+		return true;
+	}
+	return false;
+}
+
+static enum ab_rc check_values(const double *values, int n, double min_step, struct ab_diag *d)
+{
+	if (n < 1 || n > STEPS_MAX_POINTS)
+		return ab_fail(d, AB_ERR_DATA, "step detection needs 1 to %d values, not %d", STEPS_MAX_POINTS, n);
+	if (!(min_step >= 0))
+		return ab_fail(d, AB_ERR_USAGE, "the smallest step must be 0 or more, not %g", min_step);
+	for (int i = 0; i < n; i++)
+		if (!(values[i] > 0) || !isfinite(values[i]))
+			return ab_fail(d, AB_ERR_DATA, "step detection: value %d is %g, not a positive number", i, values[i]);
+	return AB_OK;
+}
+
+enum ab_rc steps_detect(const double *values, int n, double min_step, struct steps_result *out, struct ab_diag *d)
+{
+	memset(out, 0, sizeof *out);
+	enum ab_rc rc = check_values(values, n, min_step, d);
+	if (rc)
+		return rc;
+	double *y = malloc((size_t)n * sizeof *y);
+	int *from = malloc((size_t)(n + 1) * sizeof *from);
+	out->outliers = calloc((size_t)n, sizeof *out->outliers);
+	if (y && from && out->outliers) {
+		for (int i = 0; i < n; i++)
+			y[i] = log(values[i]);
+		out->sigma = noise_of(y, n);
+		out->penalty = STEPS_PENALTY * out->sigma * log(n + 1.0);
+	}
+	bool ok = y && from && out->outliers && !isnan(out->sigma) && partition(y, n, out->penalty, from) &&
+		  segments_of(values, n, from, out);
+	free(y);
+	free(from);
+	if (!ok) {
+		steps_free(out);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory detecting steps in %d values", n);
+	}
+	while (merge_small_step(out, values, min_step) || merge_outlier(out, values, min_step))
+		;
+	return AB_OK;
+}
+
+void steps_free(struct steps_result *r)
+{
+	free(r->segments);
+	free(r->outliers);
+	memset(r, 0, sizeof *r);
+}
+
+double steps_change(const struct steps_result *r, int k)
+{
+	return r->segments[k].level / r->segments[k - 1].level - 1;
+}

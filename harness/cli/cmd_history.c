@@ -1,0 +1,111 @@
+/*
+ * cmd_history.c - `abbench history`: each case's figure over the stored
+ * runs (analysis/history.c), with the steps in it named by run and commit,
+ * as a text table on stdout and, with --out DIR, one gnuplot chart per
+ * case (print/trend.c). Exit 0; 2 when no run or case matches or an
+ * option is bad; 3 on database or IO failures.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "analysis/history.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "common/diag.h"
+#include "print/trend.h"
+#include "store/store.h"
+
+struct history_args {
+	struct history_filter f;
+	const char *metric, *out;
+	double min_step_pct;
+	bool no_plots;
+};
+
+static enum ab_rc charts(const char *dir, const struct history *h, bool no_plots, struct ab_diag *d)
+{
+	struct trend_outcome o;
+	enum ab_rc rc = trend_write_charts(dir, h, no_plots, &o, d);
+	if (!rc && o.skipped && !no_plots)
+		ab_warn("history: charts skipped: %s (the .dat and .gp files are written)", o.note);
+	if (!rc && o.n_failed)
+		ab_warn("history: %d chart(s) failed: %s", o.n_failed, o.note);
+	if (!rc)
+		fprintf(stderr, "history: %d chart(s) in '%s'\n", o.n_drawn, dir);
+	trend_outcome_free(&o);
+	return rc;
+}
+
+static enum ab_rc history_run(const char *db, const struct history_args *a, struct ab_diag *d)
+{
+	struct store *st;
+	struct history h;
+	enum ab_rc rc = store_open(store_default_path(db), false, &st, d);
+	if (rc)
+		return rc;
+	rc = history_collect(st, &a->f, &h, d);
+	store_close(st);
+	if (rc)
+		return rc;
+	rc = trend_print_table(stdout, &h, d);
+	if (!rc && a->out)
+		rc = charts(a->out, &h, a->no_plots, d);
+	history_free(&h);
+	return rc;
+}
+
+static bool check_args(struct history_args *a)
+{
+	if (a->metric && !history_metric_parse(a->metric, &a->f.metric)) {
+		ab_error("history: --metric must be median or speedup, not '%s'", a->metric);
+		return false;
+	}
+	if (a->f.last < 0 || a->f.last > STEPS_MAX_POINTS) {
+		ab_error("history: --last must be 1 to %d runs, not %d", STEPS_MAX_POINTS, a->f.last);
+		return false;
+	}
+	if (!(a->min_step_pct >= 0) || !isfinite(a->min_step_pct)) {
+		ab_error("history: --min-step must be 0 or more percent, not %g", a->min_step_pct);
+		return false;
+	}
+	a->f.min_step = a->min_step_pct / 100;
+	return true;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	const char *db = NULL;
+	struct history_args a = { .min_step_pct = HISTORY_DEFAULT_MIN_STEP * 100 };
+	const struct cli_option opts[] = {
+		{ "case", CLI_STRING, &a.f.cases, "GLOB", "only cases whose name matches (e.g. 'img_*')" },
+		{ "scenario", CLI_STRING, &a.f.scenario, "GLOB", "only runs of matching scenarios" },
+		{ "label", CLI_STRING, &a.f.label, "GLOB", "only runs with a matching label (e.g. 'nightly-*')" },
+		{ "device", CLI_STRING, &a.f.device, "GLOB", "only runs on matching devices (e.g. '*H200*')" },
+		{ "metric", CLI_STRING, &a.metric, "median|speedup", "the fused arm's median time (default) or the speedup" },
+		{ "last", CLI_INT, &a.f.last, "N", "the newest N runs of each case (default 100)" },
+		{ "min-step", CLI_DOUBLE, &a.min_step_pct, "PCT", "name steps of at least PCT percent (default 5)" },
+		{ "out", CLI_STRING, &a.out, "DIR", "write one chart per case into DIR (.png with .dat and .gp)" },
+		{ "no-plots", CLI_FLAG, &a.no_plots, NULL, "with --out: write chart data and scripts, do not run gnuplot" },
+		{ "rechecks", CLI_FLAG, &a.f.rechecks, NULL, "include the nightly's re-measurement runs (label *-recheck)" },
+		CLI_OPT_DB(&db),
+		CLI_OPT_END,
+	};
+	const struct cli_spec spec = {
+		"history", NULL, "each case's trend over runs, and the steps in it",
+		"One table per scenario, device and case: a row per 'ok' run (oldest first) with its commit,\n"
+		"label, the figure and its 95% interval (n/a under 10 samples), baseline and notes. Steps are\n"
+		"found asv's way, by penalized least-absolute-deviation segmentation of the log figures\n"
+		"(exact dynamic programming; the penalty scales with the series' own noise) and named by the\n"
+		"run and commit where each begins; steps under --min-step and single-run outliers are not.\n"
+		"The nightly's re-measurement runs are left out unless --rechecks.",
+		0, 0, opts,
+	};
+	const char *pos[1];
+	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
+	if (ex != CLI_CONTINUE)
+		return ex;
+	if (!check_args(&a))
+		return AB_EXIT_USAGE;
+	struct ab_diag d;
+	return cli_exit_rc(history_run(db, &a, &d), &d, "history");
+}

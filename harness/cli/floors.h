@@ -1,0 +1,28 @@
+/*
+ * floors.h - the gate's bars for a run, as gate and compare take them: the
+ * relative threshold and the absolute floor from --max-regression and
+ * --min-change-ns when given, else from the run's device profile
+ * (profiles/NAME.ini: gate_max_regression_pct, gate_min_change_ns), with
+ * where each came from for the printed rule.
+ */
+#ifndef AB_FLOORS_H
+#define AB_FLOORS_H
+
+#include "common/diag.h"
+#include "common/results.h"
+
+struct floors {
+	double pct;           /* percent, > 0 */
+	double min_ns;        /* >= 0 */
+	char pct_src[96];     /* "--max-regression" or "device profile 'H200'" */
+	char min_src[96];
+};
+
+/* pct and min_ns are the options' values, NAN when not given; the profile
+ * is read only when one is missing (a warning names a fallback to the
+ * default profile; command prefixes it). AB_ERR_INPUT when no profile
+ * answers. */
+enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r, const char *command,
+			  struct floors *out, struct ab_diag *d);
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * publish.c - the dashboard's index.html and style.css.
+ *
+ * Every piece of text from the database (scenario, device, case, label,
+ * commit) goes through html_text, so a name with '<' or '&' cannot break
+ * the page; no absolute path of this machine is written (links are
+ * relative to DIR).
+ */
+#include "print/publish.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/summary.h"
+#include "print/md.h"
+
+static const char style_css[] =
+	"/* abbench dashboard: plain CSS, no script */\n"
+	":root { --ink: #1d2430; --muted: #5b6575; --line: #d8dde5; --accent: #1f4e9c; --bad: #c0392b;"
+	" --good: #2a9d3a; --bg: #f6f7f9; }\n"
+	"* { box-sizing: border-box; }\n"
+	"body { margin: 0; font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;"
+	" color: var(--ink); background: var(--bg); }\n"
+	"header, main, footer { max-width: 1500px; margin: 0 auto; padding: 0 24px; }\n"
+	"header { padding-top: 20px; }\n"
+	"h1 { font-size: 24px; margin: 0 0 4px; }\n"
+	"h2 { font-size: 19px; margin: 32px 0 6px; padding-top: 8px; border-top: 2px solid var(--line); }\n"
+	"h3 { font-size: 16px; margin: 0 0 6px; }\n"
+	"p.meta, .muted { color: var(--muted); }\n"
+	"code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }\n"
+	"table { border-collapse: collapse; background: #fff; }\n"
+	"th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }\n"
+	"th { background: #eef1f5; font-weight: 600; }\n"
+	"table.matrix td a { font-weight: 600; }\n"
+	"td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	".cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }\n"
+	".card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }\n"
+	".card.step { border-left: 5px solid var(--bad); }\n"
+	".card img { width: 100%; height: auto; display: block; margin: 4px 0 8px; border: 1px solid #eee; }\n"
+	".card table { width: 100%; font-size: 14px; }\n"
+	".shape { color: var(--muted); font-weight: normal; font-size: 14px; }\n"
+	".better { color: var(--good); font-weight: 700; }\n"
+	".bad { color: var(--bad); font-weight: 700; }\n"
+	"ul.steps { margin: 6px 0 0; padding-left: 20px; color: var(--bad); }\n"
+	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
+	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
+
+/* Text content or an attribute value, escaped. */
+static void html_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+int publish_group_series(const struct history *h, struct publish_group *out, int max)
+{
+	int k = 0;
+	for (int i = 0; i < h->n_series && k < max; i++) {
+		const struct history_series *s = &h->series[i];
+		if (k && !strcmp(s->scenario, h->series[out[k - 1].first].scenario) &&
+		    !strcmp(s->device, h->series[out[k - 1].first].device)) {
+			out[k - 1].n++;
+			continue;
+		}
+		memset(&out[k], 0, sizeof out[k]);
+		out[k].first = i;
+		out[k++].n = 1;
+	}
+	return k;
+}
+
+static int group_steps(const struct history *h, const struct publish_group *g)
+{
+	int n = 0;
+	for (int i = g->first; i < g->first + g->n; i++)
+		n += h->series[i].steps.n_segments - 1;
+	return n;
+}
+
+static void page_head(FILE *f, const struct publish_input *in)
+{
+	char now[32];
+	time_t t = time(NULL);
+	strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&t));
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	html_text(f, in->title);
+	fputs("</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>", f);
+	html_text(f, in->title);
+	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
+		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
+		   "(dashed), the baseline (green) and the steps (red), found by penalized L1 segmentation "
+		   "(asv-style) and named by run and commit. Steps under %.0f%% are not named.</p>\n</header>\n<main>\n",
+		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, in->history->min_step * 100);
+}
+
+/* Whether some group is (scenario, device). */
+static const struct publish_group *group_of(const struct publish_input *in, const char *scenario, const char *device,
+					   int *index)
+{
+	for (int k = 0; k < in->n_groups; k++) {
+		const struct history_series *s = &in->history->series[in->groups[k].first];
+		if (!strcmp(s->scenario, scenario) && !strcmp(s->device, device)) {
+			*index = k;
+			return &in->groups[k];
+		}
+	}
+	return NULL;
+}
+
+static void matrix_cell(FILE *f, const struct publish_input *in, const char *scenario, const char *device)
+{
+	int k;
+	const struct publish_group *g = group_of(in, scenario, device, &k);
+	if (!g) {
+		fputs("<td class=\"muted\">-</td>", f);
+		return;
+	}
+	int steps = group_steps(in->history, g);
+	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->n, g->n == 1 ? "" : "s");
+	if (steps)
+		fprintf(f, ", <span class=\"bad\">%d step%s</span>", steps, steps == 1 ? "" : "s");
+	if (g->newest) {
+		fprintf(f, "<br><span class=\"muted\">run %lld, %.10s</span>", (long long)g->newest->id,
+			g->newest->started_at);
+	}
+	fputs("</td>", f);
+}
+
+/* The distinct scenarios (rows) and devices (columns), in first-seen order. */
+static int distinct(const struct publish_input *in, bool devices, const char **out, int max)
+{
+	int n = 0;
+	for (int k = 0; k < in->n_groups; k++) {
+		const struct history_series *s = &in->history->series[in->groups[k].first];
+		const char *v = devices ? s->device : s->scenario;
+		bool seen = false;
+		for (int j = 0; j < n && !seen; j++)
+			seen = !strcmp(out[j], v);
+		if (!seen && n < max)
+			out[n++] = v;
+	}
+	return n;
+}
+
+#define MATRIX_MAX 64
+
+static void matrix(FILE *f, const struct publish_input *in)
+{
+	const char *rows[MATRIX_MAX], *cols[MATRIX_MAX];
+	int nr = distinct(in, false, rows, MATRIX_MAX), nc = distinct(in, true, cols, MATRIX_MAX);
+	fputs("<h2>Scenarios and devices</h2>\n<table class=\"matrix\">\n<tr><th>scenario</th>", f);
+	for (int c = 0; c < nc; c++) {
+		fputs("<th>", f);
+		html_text(f, cols[c]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int r = 0; r < nr; r++) {
+		fputs("<tr><th><code>", f);
+		html_text(f, rows[r]);
+		fputs("</code></th>", f);
+		for (int c = 0; c < nc; c++)
+			matrix_cell(f, in, rows[r], cols[c]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void group_head(FILE *f, const struct publish_input *in, const struct publish_group *g, int k)
+{
+	const struct history_series *s = &in->history->series[g->first];
+	fprintf(f, "<section id=\"g%d\">\n<h2><code>", k + 1);
+	html_text(f, s->scenario);
+	fputs("</code> on ", f);
+	html_text(f, s->device);
+	fputs("</h2>\n<p class=\"meta\">", f);
+	if (g->newest) {
+		fprintf(f, "Newest run %lld, commit <code>", (long long)g->newest->id);
+		html_text(f, g->newest->git_commit[0] ? g->newest->git_commit : "unknown");
+		fputs("</code>, started ", f);
+		html_text(f, g->newest->started_at);
+		if (g->newest->label[0]) {
+			fputs(", label <code>", f);
+			html_text(f, g->newest->label);
+			fputs("</code>", f);
+		}
+		fputs(". ", f);
+	}
+	if (g->report[0]) {
+		fputs("<a href=\"", f);
+		html_text(f, g->report);
+		fputs("\">Full report of that run</a>.", f);
+	} else if (g->report_note[0]) {
+		fputs("No report: ", f);
+		html_text(f, g->report_note);
+		fputs(".", f);
+	}
+	fputs("</p>\n<div class=\"cards\">\n", f);
+}
+
+
+static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
+{
+	fputs("<tr><th>", f);
+	html_text(f, th);
+	fprintf(f, "</th><td class=\"num%s%s\">", cls ? " " : "", cls ? cls : "");
+	html_text(f, td);
+	fputs("</td></tr>\n", f);
+}
+
+/* The newest run's figures of a case, as the report gives them. */
+static void latest_figures(FILE *f, const struct results_run *r, const struct summary_case *c)
+{
+	const struct summary_case s = *c;
+	char a[48], b[48], sp[96], th[80], n[48];
+	if (isnan(s.speedup.point))
+		snprintf(sp, sizeof sp, "n/a");
+	else if (isnan(s.speedup.low))
+		snprintf(sp, sizeof sp, "%.3fx [n/a: under %d samples]", s.speedup.point, SUMMARY_MIN_SAMPLES);
+	else
+		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s.speedup.point, s.speedup.low, s.speedup.high);
+	fprintf(f, "<table>\n");
+	snprintf(th, sizeof th, "A (%s) median", r->arm_a);
+	figure_row(f, th, md_time(s.a.time.median_ns, a, sizeof a), NULL);
+	snprintf(th, sizeof th, "B (%s) median", r->arm_b);
+	figure_row(f, th, md_time(s.b.time.median_ns, b, sizeof b), NULL);
+	figure_row(f, "speedup A/B [95% CI]", sp, s.improved ? "better" : NULL);
+	snprintf(n, sizeof n, "%d / %d", s.a.time.n, s.b.time.n);
+	figure_row(f, "samples A / B", n, NULL);
+	figure_row(f, "bit-exact", s.b_byte_equal ? "yes" : "NO", s.b_byte_equal ? NULL : "bad");
+	fputs("</table>\n", f);
+}
+
+static void card_chart(FILE *f, const struct publish_input *in, int i)
+{
+	const struct history_series *s = &in->history->series[i];
+	if (in->charts->drawn[i]) {
+		fputs("<img src=\"charts/", f);
+		html_text(f, in->charts->stem[i]);
+		fputs(".png\" width=\"1000\" height=\"500\" loading=\"lazy\" alt=\"trend of ", f);
+		html_text(f, s->case_name);
+		fputs("\">\n", f);
+		return;
+	}
+	fputs("<div class=\"nochart\">Chart not drawn: ", f);
+	html_text(f, in->charts->note[0] ? in->charts->note : "gnuplot did not run");
+	fputs(". Its data and script: <code>charts/", f);
+	html_text(f, in->charts->stem[i]);
+	fputs(".dat</code>, <code>.gp</code>.</div>\n", f);
+}
+
+static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
+{
+	char text[400];
+	if (s->steps.n_segments <= 1) {
+		fprintf(f, "<p class=\"muted\">No step beyond %.0f%% in %d run%s (noise %.2f%%).</p>\n",
+			in->history->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
+		return;
+	}
+	fputs("<ul class=\"steps\">\n", f);
+	for (int k = 1; k < s->steps.n_segments; k++) {
+		trend_step_text(in->history, s, k, text, sizeof text);
+		fputs("<li>Step ", f);
+		html_text(f, text);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+static void card(FILE *f, const struct publish_input *in, const struct publish_group *g, int i)
+{
+	const struct history_series *s = &in->history->series[i];
+	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
+	fprintf(f, "<article class=\"card%s\">\n<h3><code>", s->steps.n_segments > 1 ? " step" : "");
+	html_text(f, s->case_name);
+	fputs("</code> <span class=\"shape\">", f);
+	html_text(f, s->shape);
+	fputs("</span></h3>\n", f);
+	card_chart(f, in, i);
+	if (c)
+		latest_figures(f, g->newest, c);
+	else
+		fputs("<p class=\"muted\">Not in the newest run of this scenario and device.</p>\n", f);
+	card_steps(f, in, s);
+	fputs("</article>\n", f);
+}
+
+/* The sections, those with a step first (what moved is what a reader
+ * comes for), each group keeping its number for the matrix's links. */
+static void page_body(FILE *f, const struct publish_input *in)
+{
+	matrix(f, in);
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < in->n_groups; k++) {
+			const struct publish_group *g = &in->groups[k];
+			if ((group_steps(in->history, g) > 0) != (pass == 0))
+				continue;
+			group_head(f, in, g, k);
+			for (int i = g->first; i < g->first + g->n; i++)
+				card(f, in, g, i);
+			fputs("</div>\n</section>\n", f);
+		}
+}
+
+static enum ab_rc write_file(const char *dir, const char *name, const struct publish_input *in, bool page,
+			     struct ab_diag *d)
+{
+	struct md_file mf;
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
+	enum ab_rc rc = md_file_open(&mf, path, d);
+	if (rc)
+		return rc;
+	if (!page)
+		fputs(style_css, mf.f);
+	else {
+		page_head(mf.f, in);
+		page_body(mf.f, in);
+		fputs("</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; every link is "
+		      "relative.</footer>\n</body>\n</html>\n", mf.f);
+	}
+	if (rc) {
+		md_file_abort(&mf);
+		return rc;
+	}
+	return md_file_commit(&mf, d);
+}
+
+enum ab_rc publish_write(const char *dir, const struct publish_input *in, struct ab_diag *d)
+{
+	enum ab_rc rc = write_file(dir, "style.css", in, false, d);
+	return rc ? rc : write_file(dir, "index.html", in, true, d);
+}

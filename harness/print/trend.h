@@ -1,0 +1,53 @@
+/*
+ * trend.h - a history (analysis/history.h) as a text table and as one
+ * gnuplot chart per series: what `abbench history` prints and draws, and
+ * the charts `abbench publish` puts on its pages.
+ *
+ * The table: per series a heading (scenario, device, case, shape, metric),
+ * a row per run (id, start, commit, label, the figure with its 95%
+ * interval in a unit that scales as `abbench show`'s, samples, notes: the
+ * baseline, quick and partial runs, the step that starts at the run, an
+ * outlier), then the steps with the run and commit where each happened.
+ *
+ * The charts: DIR/STEM.{dat,gp,png}, STEM from trend_stem (a file-name-safe
+ * "trend-SCENARIO-DEVICE-CASE", unique within the history). Without gnuplot
+ * the data and scripts are still written and the outcome says why the
+ * PNGs are not.
+ */
+#ifndef AB_TREND_H
+#define AB_TREND_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/history.h"
+#include "common/diag.h"
+
+#define TREND_STEM_MAX 160
+
+/* The table of every series. AB_ERR_IO when the stream fails. */
+enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d);
+
+/* The step k of series s in words: "+25.00% at run 7 (commit abc, 2026-11-03,
+ * label nightly-2026-11-03): 4.06 us -> 5.07 us". */
+void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len);
+
+/* "4.06 us [4.05, 4.07]" or "3.993x [n/a]": a point's figure. */
+char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len);
+
+struct trend_outcome {
+	int n_series;
+	char (*stem)[TREND_STEM_MAX]; /* [n_series] */
+	bool *drawn;                  /* [n_series]: its PNG exists */
+	int n_drawn, n_failed;
+	bool skipped;                 /* gnuplot missing, or no_plots */
+	char note[512];               /* why skipped, or the first failure */
+};
+
+/* Writes every series' chart into dir (created when missing) and draws it
+ * unless no_plots. Free the outcome with trend_outcome_free. */
+enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, struct trend_outcome *out,
+			      struct ab_diag *d);
+void trend_outcome_free(struct trend_outcome *o);
+
+#endif

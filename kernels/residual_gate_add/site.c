@@ -1,0 +1,50 @@
+/*
+ * site.c - the residual_gate_add site: tensor table, shape rule and
+ * variants (residual_gate_add.h says what the folder holds).
+ */
+#include "kernels/residual_gate_add/residual_gate_add.h"
+
+#include "kernels/common/site_rules.h"
+
+/* No LayerNorm, hence no row limit; W % 4 == 0 as the fused kernel loads
+ * 4 bf16 at a time at the least. */
+static bool gate_geometry(const struct site_shape *s, struct site_dims *d, char *err, size_t len)
+{
+	return site_rules_btw(s, d, 0, err, len);
+}
+
+const struct site_desc residual_gate_add_site = {
+	.name = "residual_gate_add",
+	.summary = "feed-forward gate residual: x + ff * gate",
+	.shape_help = "BxTxW, W % 4 == 0",
+	.n_tensors = RGA_N_TENSORS,
+	.tensors = {
+		[RGA_X] = SITE_T_ACT("x"),
+		[RGA_FF] = SITE_T_ACT("ff"),
+		[RGA_GATE] = SITE_T_PARAM("gate", SITE_EXT_BATCH_VEC, SITE_PARAM_MODULATION, false),
+		[RGA_OUT] = SITE_T_OUT("out"),
+		[RGA_FF_GATED] = SITE_T_SCRATCH("ff_gated", SITE_EXT_FULL),
+	},
+	.n_variants = 5,
+	.variants = {
+		{ "eager", "ff * gate, then x + that: two launches", true, &residual_gate_add_cpu_eager,
+		  SITE_CUDA(residual_gate_add_cuda_eager) },
+		{ "fused", "one pass, the same two bf16 roundings", true, &residual_gate_add_cpu_fused,
+		  SITE_CUDA(residual_gate_add_cuda_fused) },
+		{ "fused.h1", "bf16x2 math, one row per thread", true, NULL,
+		  SITE_CUDA(residual_gate_add_cuda_fused_h1) },
+		{ "fused.h2", "bf16x2 math, two rows per thread", true, NULL,
+		  SITE_CUDA(residual_gate_add_cuda_fused_h2) },
+		{ "fused.r1", "float math, one row per thread", true, NULL, SITE_CUDA(residual_gate_add_cuda_fused_r1) },
+	},
+	.geometry = gate_geometry,
+	.reference = residual_gate_add_reference,
+};
+
+bool residual_gate_add_args_ok(const struct site_args *a)
+{
+	const struct site_dims *d = &a->dims;
+	if (d->batch <= 0 || d->tokens <= 0 || d->width <= 0 || d->width % 4 != 0 || d->rows != d->batch * d->tokens)
+		return false;
+	return site_rules_tensors_present(&residual_gate_add_site, a);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The named tunings of the fused arms (fused.<tuning>): listed by `abbench
+# sites` for every site, CUDA only (or '-' in a build without nvcc), never
+# on the CPU; a scenario that asks for one on the CPU backend is refused
+# before anything is written (exit 2, FILE:LINE of the case, no database);
+# names of other sites' tunings or unknown ones are scenario errors; every
+# scenarios/tuning_glm/*.ini parses (it fails only for want of a GPU).
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 0 "sites" "$AB" sites
+cuda=-
+"$AB" --version | grep -q 'cuda backend: built in' && cuda=cuda
+for arm in ln_modulate:fused.r1h ln_modulate:fused.h1 ln_modulate:fused.r1p ln_modulate:fused.r1 \
+	ln_modulate:fused.generic qk_layernorm:fused.x8s2 qk_layernorm:fused.x8s4 qk_layernorm:fused.x4s1 \
+	qk_layernorm:fused.s2 qk_layernorm:fused.rt2 residual_gate_add:fused.h1 residual_gate_add:fused.h2 \
+	residual_gate_add:fused.r1; do
+	site=${arm%%:*} name=${arm#*:}
+	check "$site lists $name on $cuda only" bash -c "awk '/^[a-z]/ { s = \$1 } s == \"$site\" && \$1 == \"$name\"' '$T/out' | grep -Eq '^  $name +backends: +$cuda '"
+done
+check "no tuning runs on the cpu" bash -c "! grep -E '^  fused\.[a-z0-9]+ +backends: cpu' '$T/out'"
+check "every site has a fused arm on the cpu" test "$(grep -Ec '^  fused +backends: cpu' "$T/out")" -eq 4
+check "ln_continuous has ln_modulate's tunings" bash -c "awk '/^[a-z]/ { s = \$1 } s == \"ln_continuous\" && /^  fused\./' '$T/out' | grep -c . | grep -qx 5"
+
+cat >"$T/r1h.ini" <<'INI'
+[arms]
+a = eager
+b = fused.r1h
+
+[case img]
+site = ln_modulate
+shape = 1x8x3072
+INI
+expect_exit 2 "a tuning on the cpu backend" "$AB" run "$T/r1h.ini" --backend cpu --db "$T/r1h.db"
+check "names the case's FILE:LINE" grep -q "r1h.ini:5: case 'img': arm b 'fused.r1h' of site 'ln_modulate' has no cpu implementation" "$T/err"
+check "nothing written" test ! -e "$T/r1h.db"
+
+sed 's/fused.r1h/fused.x8s2/' "$T/r1h.ini" >"$T/x8s2.ini"
+expect_exit 2 "another site's tuning" "$AB" run "$T/x8s2.ini" --backend cpu --db "$T/x.db"
+check "says which variants the site has" grep -q "x8s2.ini:3: b: case 'img' (line 5) has site 'ln_modulate', which has no variant 'fused.x8s2' (it has: eager, fused, twopass, fused.r1h" "$T/err"
+sed 's/fused.r1h/fused.w4/' "$T/r1h.ini" >"$T/w4.ini"
+expect_exit 2 "a tuning that left the build" "$AB" run "$T/w4.ini" --backend cpu --db "$T/x.db"
+check "unknown variant" grep -q "w4.ini:3: b: unknown variant 'fused.w4'" "$T/err"
+check "nothing written" test ! -e "$T/x.db"
+
+n=0
+for f in scenarios/tuning_glm/*.ini; do
+	n=$((n + 1))
+	expect_exit 2 "$f on the cpu" "$AB" run "$f" --backend cpu --db "$T/t.db"
+	check "$f parses; only the cpu is refused" grep -q "has no cpu implementation (it runs on: " "$T/err"
+done
+check "eight tuning pairs" test "$n" -eq 8
+check "nothing written" test ! -e "$T/t.db"
+finish
