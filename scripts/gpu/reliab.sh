@@ -2,7 +2,8 @@
 # The reliability checks that need the GPU (issue 9), on the GPU machine
 # with build/abbench made elsewhere (this script builds nothing). Usage:
 # scripts/gpu/reliab.sh [STAGE ...]   (default: all). Results under $OUT
-# (or ./gpu-out): reliab.db and reliab-logs.tar.gz; a table last.
+# (or ./gpu-out): reliab.db and reliab-logs.tar.gz; a table last. About 3
+# minutes (scripts/gpu/session.sh reliab:400).
 #   lock       two concurrent runs on GPU 0: the second waits, naming the
 #              first's pid; --no-wait fails at once with exit 3; the runs do
 #              not overlap in time
@@ -12,11 +13,12 @@
 #              marks it 'interrupted'; the lock is free (the next run does not wait)
 #   admission  a 6.5e10-element case on cuda: exit 2 before anything is
 #              written; glm_1024 (the largest shipped shapes) is admitted
-#   fault      a kernel that raises a CUDA error ($FAULT_SCENARIO, else the
-#              first scenarios/*fault*.ini: the plugins branch's faulting
-#              arm): exit 3 within 120 s, the run 'failed' with the CUDA
-#              error's text, nothing 'ok'; then the same under
-#              compute-sanitizer memcheck, which must name the fault
+#   fault      a kernel that reads an illegal address (the plugins' fault arm,
+#              examples/plugin/fault_plugin.c, as arm b of rga_plugin.ini; or
+#              $FAULT_SCENARIO): exit 3 within 120 s, the run 'failed' with
+#              the CUDA error's text, no results; the next run gets the GPU
+#              and passes; the same under compute-sanitizer memcheck, which
+#              must report the access
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 RESULTS=${OUT:-$PWD/gpu-out}
@@ -145,25 +147,35 @@ fi
 
 if want fault; then
 	step fault
-	fs=${FAULT_SCENARIO:-$(ls scenarios/*fault*.ini tests/scenarios/*fault*.ini 2>/dev/null | head -1)}
-	if [ -z "$fs" ]; then
-		row "fault" "SKIP (no faulting arm in this tree: set FAULT_SCENARIO)"
+	# The plugins' faulting arm (examples/plugin/fault_plugin.c): a kernel
+	# that reads an illegal address, in place of arm b.
+	lib=$PWD/build/examples/plugin/libfault_plugin.so
+	fs=${FAULT_SCENARIO:-$TMP/fault.ini}
+	if [ -z "${FAULT_SCENARIO:-}" ]; then
+		sed -e "s|^b = .*|b = plugin:$lib:illegal_address|" -e 's|^max_time_ms = .*|max_time_ms = 500|' \
+			examples/plugin/rga_plugin.ini >"$fs"
+	fi
+	if [ ! -e "$lib" ] && [ -z "${FAULT_SCENARIO:-}" ]; then
+		row "fault" "SKIP (no $lib: build the plugins first)"
 	else
 		t0=$(date +%s)
 		timeout 120 "$AB" run "$fs" --backend cuda --no-progress --db "$DB" --label fault >"$LOGS/fault.log" 2>&1
 		rc=$?
-		row "fault: exit 3, no hang ($fs)" "$(verdict test "$rc" -eq 3) (exit $rc after $(($(date +%s) - t0)) s)"
+		row "fault: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc after $(($(date +%s) - t0)) s)"
 		err=$(q "SELECT status || ': ' || error FROM runs WHERE label = 'fault'")
-		row "fault: run 'failed' with the CUDA error" "$(verdict grep -qi '^failed: .*cuda' <<<"$err")"
+		row "fault: run 'failed' with the CUDA error" "$(verdict grep -qi '^failed: .*illegal memory access' <<<"$err")"
 		echo "    $err" | tee -a "$summary"
-		row "fault: nothing of it 'ok'" "$(verdict test "$(q "SELECT count(*) FROM runs WHERE label = 'fault' AND status = 'ok'")" -eq 0)"
-		if command -v compute-sanitizer >/dev/null || [ -x /usr/local/cuda/bin/compute-sanitizer ]; then
-			cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+		row "fault: nothing of it 'ok', no results" "$(verdict test "$(q "SELECT count(*) FROM runs r JOIN cases c ON c.run_id = r.id WHERE r.label = 'fault'")" -eq 0)"
+		"$AB" run scenarios/smoke.ini --backend cuda --quick --no-progress --no-wait --db "$DB" >"$LOGS/after-fault.log" 2>&1
+		row "fault: the next run gets the GPU and passes" "$(verdict test $? -eq 0)"
+		cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+		if [ -x "$cs" ]; then
 			timeout 300 "$cs" --tool memcheck "$AB" run "$fs" --backend cuda --no-progress --no-cupti --db "$DB" \
 				--label fault-memcheck >"$LOGS/fault-memcheck.log" 2>&1
 			rc=$?
 			row "fault under memcheck: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc)"
-			row "fault under memcheck: the fault is reported" "$(verdict grep -q 'ERROR SUMMARY: [1-9]' "$LOGS/fault-memcheck.log")"
+			row "fault under memcheck: the access is reported" "$(verdict grep -q 'Invalid __global__ read\|ERROR SUMMARY: [1-9]' "$LOGS/fault-memcheck.log")"
+			row "fault under memcheck: run 'failed'" "$(verdict test "$(q "SELECT status FROM runs WHERE label = 'fault-memcheck'")" = failed)"
 		else
 			row "fault under memcheck" "SKIP (no compute-sanitizer)"
 		fi
