@@ -6,6 +6,8 @@
 #   make test       deps + build + unit and CLI tests
 #   make deps       install missing Debian packages (root) or print the command
 #   make sanitize   the unit and CLI tests under ASan + UBSan
+#   make fuzz       the scenario and profile parsers under libFuzzer, FUZZ_SECONDS each
+#   make check      build + unit and CLI tests only (what `make test` starts with)
 #   make clean
 #
 # Quiet unless V=1.
@@ -34,7 +36,12 @@ CFLAGS   := -std=c11 -D_DEFAULT_SOURCE $(OPT) $(WARN) $(INCLUDES) -MMD -MP $(EXT
 # compiler must not contract anything on its own. Their loops are written
 # to vectorize (across the LayerNorm block's threads, or along a row);
 # vectorizing changes no result (no reassociation without -ffast-math).
+# KCC and KOPT compile kernels/ (the fuzz build keeps gcc for them: clang
+# 14 mishandles their target_clones, and a parser's fuzzing needs no
+# instrumented kernel).
 KFLAGS   := -ffp-contract=off -ftree-vectorize -fvect-cost-model=dynamic
+KCC      ?= $(CC)
+KOPT     ?= $(OPT)
 LDFLAGS  := $(EXTRA_LDFLAGS)
 # libcsv, inih and jansson are linked statically (Debian ships the .a files)
 # so that the binary starts on the GPU machine, which has none of them.
@@ -102,13 +109,13 @@ CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/
 	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
 	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
 
-.PHONY: all run test unit cli deps clean sanitize ptxas-report
+.PHONY: all run test check unit cli deps clean sanitize fuzz fuzz-build ptxas-report
 all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(KFLAGS) -c $< -o $@
+	$(Q)$(KCC) $(filter-out $(OPT),$(CFLAGS)) $(KOPT) $(KFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -202,7 +209,16 @@ deps:
 unit: $(UNIT_BINS)
 cli: $(BIN)
 
+# CI runs `make test` alone (.ci/run): the suite, then the same suite under
+# ASan + UBSan, then a short fuzz of each parser (docs/RELIABILITY.md has
+# the timings). `make check` is the suite alone, for quick iteration.
+TEST_FUZZ_SECONDS ?= 30
 test: deps
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory sanitize
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+
+check:
 	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)scripts/run_tests.sh $(BUILD)
 
@@ -215,11 +231,31 @@ sanitize: deps
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" all unit
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 scripts/run_tests.sh build-san
 
+# libFuzzer harnesses (tests/fuzz/fuzz_NAME.c) on the library built by
+# clang with ASan + UBSan in build-fuzz; scripts/fuzz.sh runs each for
+# FUZZ_SECONDS on its seed corpus and fails on any crash, leak or report.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $<")
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz NVCC= CC=$(FUZZ_CC) OPT="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+		KCC=cc KOPT="-O2 -g" EXTRA_LDFLAGS="-fsanitize=address,undefined" fuzz-build
+	$(Q)scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+
 # Registers, shared memory and spills of every CUDA kernel (nvcc -Xptxas -v).
 ptxas-report:
 	$(Q)for f in $(CUDA_SRC); do $(NVCC) $(NVCCFLAGS) $(INCLUDES) -Xptxas -v -c $$f -o /dev/null 2>&1 | grep -E 'Compiling|registers|spill'; done
 
 clean:
-	rm -rf $(BUILD) build-san
+	rm -rf $(BUILD) build-san build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

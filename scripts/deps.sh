@@ -11,8 +11,10 @@
 set -euo pipefail
 
 # Libraries and toolchain (no program of their own that a test calls).
+# libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
 # python3-yaml and python3-jsonschema: modules the tests import (tests/tools).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema)
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema
+	libclang-rt-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox
@@ -22,6 +24,7 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium
 )

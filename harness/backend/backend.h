@@ -59,6 +59,15 @@ struct bk_sample {
 	double clock_ratio;   /* effective / default SM clock, NAN when not probed */
 };
 
+/* What one case would take from a backend, and what there is: the memory
+ * admission of a run (run/admission.h) adds the runner's own share. */
+struct bk_memory {
+	uint64_t host_bytes;   /* the backend's own host allocations for the case */
+	uint64_t device_bytes; /* its device allocations: inputs, outputs, scratch, guard bytes */
+	uint64_t device_free;  /* device memory free now, the backend's fixed buffers already out */
+	bool has_device;       /* false: device_bytes and device_free mean nothing */
+};
+
 struct backend_ops {
 	const char *name; /* "cpu", "cuda" */
 	/* Whether this backend can run here at all (a device answers). Fills a
@@ -84,6 +93,10 @@ struct backend_ops {
 	enum ab_rc (*read_tensor)(struct backend *b, int tensor_index, void *host, size_t bytes,
 				  struct ab_diag *d);
 	void (*case_end)(struct backend *b);
+	/* The memory case_begin would allocate for site s at shape's dims and
+	 * affine flag, and the device's free memory; allocates nothing. */
+	enum ab_rc (*case_memory)(struct backend *b, const struct site_desc *s, const struct site_args *shape,
+				  struct bk_memory *m, struct ab_diag *d);
 	/* The backend's remarks for the run's notes (CUDA: where CUPTI came
 	 * from, its measured overhead, record counts, whether NVML answered;
 	 * "" when it has none). Asked after the last case, before close; the

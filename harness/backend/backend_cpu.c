@@ -372,6 +372,22 @@ static void cpu_case_end(struct backend *b)
 	cpu_free_tensors(b);
 }
 
+/* cpu_case_begin's copies of every present tensor and the cache-flush
+ * buffer; no device. */
+static enum ab_rc cpu_case_memory(struct backend *b, const struct site_desc *s, const struct site_args *shape,
+				  struct bk_memory *m, struct ab_diag *d)
+{
+	(void)d;
+	memset(m, 0, sizeof *m);
+	m->host_bytes = b->flush_buf ? CPU_FLUSH_BYTES : 0; /* malloc'd, not yet touched */
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (site_tensor_present(t, shape->affine))
+			m->host_bytes += (uint64_t)site_tensor_elems(t, &shape->dims) * site_dtype_size(t->dtype) + 1;
+	}
+	return AB_OK;
+}
+
 /* The CPU backend has no remarks: its device line says when the fake
  * timer ran. */
 static const char *cpu_notes(struct backend *b)
@@ -394,5 +410,6 @@ const struct backend_ops backend_cpu = {
 	.slot_end = cpu_slot_end,
 	.read_tensor = cpu_read_tensor,
 	.case_end = cpu_case_end,
+	.case_memory = cpu_case_memory,
 	.notes = cpu_notes,
 };

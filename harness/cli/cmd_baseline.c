@@ -115,8 +115,10 @@ int cmd_baseline(int argc, char **argv)
 	const struct cli_spec spec = {
 		"baseline", "set NAME [RUN] | show NAME | list", "name a run as a baseline for the gate, or list baselines",
 		"set NAME [RUN]: point NAME at RUN (an id, a label, 'last', the default, or a whole run set\n"
-		"set:ID); an existing NAME moves. show NAME: the run NAME points at (exit 2 when there is no\n"
-		"such baseline). list: every baseline with its run, scenario and device.",
+		"set:ID); an existing NAME moves. NAME is 1 to 63 characters, not all digits, not 'last'\n"
+		"and not a run's label (any of those would shadow a run). show NAME: the run NAME points at\n"
+		"(exit 2 when there is no such baseline). list: every baseline with its run, scenario and\n"
+		"device.",
 		1, 3, opts,
 	};
 	const char *pos[3] = { NULL, NULL, NULL };
@@ -128,7 +130,9 @@ int cmd_baseline(int argc, char **argv)
 
 	struct ab_diag d;
 	struct store *st;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	bool set = !strcmp(pos[0], "set");
+	enum ab_rc rc = set ? store_open(store_default_path(db), false, &st, &d)
+			    : store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		if (!strcmp(pos[0], "set"))
 			rc = baseline_set(st, pos[1], pos[2], &d);

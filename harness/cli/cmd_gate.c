@@ -260,7 +260,7 @@ int cmd_gate(int argc, char **argv)
 
 	struct ab_diag d;
 	struct store *st;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		rc = gate_in(st, &a, &status, &d);
 		store_close(st);

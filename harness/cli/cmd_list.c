@@ -104,7 +104,7 @@ int cmd_list(int argc, char **argv)
 	struct store *st;
 	struct results_run_summary *runs = NULL;
 	int n = 0;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		rc = store_list_runs(st, &runs, &n, &d);
 		store_close(st);

@@ -173,7 +173,7 @@ int cmd_report(int argc, char **argv)
 	struct runs *p = calloc(1, sizeof *p);
 	if (!p)
 		return cli_exit_rc(ab_fail(&d, AB_ERR_NOMEM, "out of memory"), &d, "report");
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, &d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		rc = load_runs(st, pos, n_pos, p, &d);
 		store_close(st);

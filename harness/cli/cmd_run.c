@@ -16,6 +16,7 @@
 #include "common/diag.h"
 #include "config/scenario.h"
 #include "run/devices.h"
+#include "run/interrupt.h"
 #include "run/provenance.h"
 #include "run/runner.h"
 #include "run/shard.h"
@@ -24,7 +25,7 @@
 
 struct run_args {
 	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices;
-	bool quick, no_progress, progress, no_cupti;
+	bool quick, no_progress, progress, no_cupti, no_wait;
 	int device;
 };
 
@@ -43,7 +44,9 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	if (a->devices && (a->shard || a->dump || a->device))
 		return ab_fail(d, AB_ERR_USAGE, "--devices cannot be combined with --%s",
 			       a->shard ? "shard" : a->dump ? "dump" : "device");
-	enum ab_rc rc = a->shard ? shard_parse(a->shard, &o->shard, d) : AB_OK;
+	enum ab_rc rc = a->label ? store_check_label(a->label, d) : AB_OK;
+	if (!rc && a->shard)
+		rc = shard_parse(a->shard, &o->shard, d);
 	if (!rc && a->run_set)
 		rc = shard_check_set_id(a->run_set, d);
 	return rc;
@@ -77,10 +80,12 @@ static int run_here(const struct scenario *s, struct runner_options *o, int argc
 	enum ab_rc rc = runner_scenario(s, o, &run_id, &d);
 	free(cmdline);
 	if (rc) {
+		bool signal = rc == AB_ERR_INTERRUPTED;
 		ab_error("%s", d.msg);
 		if (run_id)
-			fprintf(stderr, "abbench: run %lld marked failed in '%s'\n", (long long)run_id, o->db_path);
-		return ab_rc_exit_status(rc);
+			fprintf(stderr, "abbench: run %lld marked %s in '%s'\n", (long long)run_id,
+				signal ? "interrupted" : "failed", o->db_path);
+		return signal ? AB_EXIT_SIGNAL_BASE + interrupt_signal() : ab_rc_exit_status(rc);
 	}
 	if (o->run_set)
 		printf("run %lld (shard %d/%d of run set '%s') stored in '%s' (abbench show %lld)\n", (long long)run_id,
@@ -117,7 +122,7 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 	struct devices_job j = {
 		.scenario_path = s->path, .db_path = o->db_path, .backend = ops->name,
 		.run_set = a->run_set ? a->run_set : set, .label = a->label, .only = a->only, .quick = a->quick,
-		.no_cupti = a->no_cupti, .n = n, .device = dev,
+		.no_cupti = a->no_cupti, .no_wait = a->no_wait, .n = n, .device = dev,
 	};
 	if ((rc = devices_run(&j, &d)))
 		return cli_exit_rc(rc, &d, "run");
@@ -136,7 +141,7 @@ int cmd_run(int argc, char **argv)
 		{ "backend", CLI_STRING, &a.backend, "auto|cpu|cuda", "override the scenario's backend" },
 		{ "quick", CLI_FLAG, &a.quick, NULL, "cap samples (3 to 10 per slot, 1 s) for a fast look" },
 		{ "dump", CLI_STRING, &a.dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
-		{ "label", CLI_STRING, &a.label, "NAME", "label the run (e.g. main, pr) for compare and gate" },
+		{ "label", CLI_STRING, &a.label, "NAME", "label the run (e.g. main, pr) for compare and gate; at most 63 characters, not all digits, not 'last'" },
 		{ "only", CLI_STRING, &a.only, "CASES", "run only these cases: names or globs, comma-separated ('img_*,qk*')" },
 		{ "shard", CLI_STRING, &a.shard, "I/N", "measure shard I of N: the cases at places k with k mod N = I-1" },
 		{ "run-set", CLI_STRING, &a.run_set, "ID", "store the run as a shard of run set ID (read back as set:ID)" },
@@ -145,6 +150,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-progress", CLI_FLAG, &a.no_progress, NULL, "no progress lines even on a terminal" },
 		{ "progress", CLI_FLAG, &a.progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &a.no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
+		{ "no-wait", CLI_FLAG, &a.no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -154,7 +160,10 @@ int cmd_run(int argc, char **argv)
 		"byte-compared with arm a's and checked against a float64 reference. Results go to\n"
 		"the database in one transaction; 'abbench show' prints them. --shard I/N --run-set ID\n"
 		"measures a share of the cases (round-robin over the scenario's order, the same on every\n"
-		"machine); 'abbench merge' joins the shards' files and 'set:ID' reads them as one run.",
+		"machine); 'abbench merge' joins the shards' files and 'set:ID' reads them as one run.\n"
+		"One run measures a device at a time: a second run on it waits for the first (see --no-wait).\n"
+		"SIGINT or SIGTERM stops the run at the next sample, marks it 'interrupted' and exits 130 or\n"
+		"143 (docs/RELIABILITY.md).",
 		1, 1, opts,
 	};
 	const char *pos[1];
@@ -172,6 +181,7 @@ int cmd_run(int argc, char **argv)
 		.run_set = a.run_set,
 		.device = a.device,
 		.only = a.only,
+		.no_wait = a.no_wait,
 	};
 	struct ab_diag d;
 	struct scenario *s;

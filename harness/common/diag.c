@@ -19,6 +19,7 @@ const char *ab_rc_str(enum ab_rc rc)
 	case AB_ERR_BACKEND: return "backend error";
 	case AB_ERR_NOMEM: return "out of memory";
 	case AB_ERR_INTERNAL: return "internal error";
+	case AB_ERR_INTERRUPTED: return "interrupted";
 	}
 	return "unknown error";
 }
@@ -32,6 +33,8 @@ int ab_rc_exit_status(enum ab_rc rc)
 	case AB_ERR_INPUT:
 	case AB_ERR_DATA:
 		return AB_EXIT_USAGE;
+	case AB_ERR_INTERRUPTED:
+		return AB_EXIT_SIGNAL_BASE + 2; /* SIGINT's; `abbench run` gives the signal it caught */
 	default:
 		return AB_EXIT_FAILURE;
 	}
@@ -69,23 +72,54 @@ enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 	return rc;
 }
 
+/* The length of the valid UTF-8 sequence at s that is not a C1 control
+ * (U+0080..U+009F), or 0. */
+static int utf8_printable_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n == 2 && s[0] == 0xC2 && s[1] < 0xA0 ? 0 : n;
+}
+
+void ab_put_escaped(FILE *f, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	while (*s) {
+		int n = *s < 0x80 ? (*s >= 0x20 && *s != 0x7F) : utf8_printable_len(s);
+		if (n == 0) {
+			fprintf(f, "\\x%02X", *s++);
+			continue;
+		}
+		fwrite(s, 1, (size_t)n, f);
+		s += n;
+	}
+}
+
+/* "abbench: KIND: MSG\n" with MSG escaped (see diag.h). */
+static void print_line(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[4 * AB_DIAG_MAX];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	fprintf(stderr, "abbench: %s: ", kind);
+	ab_put_escaped(stderr, msg);
+	fputc('\n', stderr);
+}
+
 int ab_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("abbench: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
 void ab_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("abbench: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

@@ -11,6 +11,7 @@
 #define AB_DIAG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum ab_rc {
 	AB_OK = 0,
@@ -22,6 +23,7 @@ enum ab_rc {
 	AB_ERR_BACKEND,  /* device, driver, CUDA, CUPTI or NVML failure */
 	AB_ERR_NOMEM,
 	AB_ERR_INTERNAL, /* a bug: an invariant did not hold */
+	AB_ERR_INTERRUPTED, /* a signal stopped the work (run/interrupt.h) */
 };
 
 /* Exit statuses, a documented contract (README "Exit status"). */
@@ -31,6 +33,9 @@ enum {
 	AB_EXIT_USAGE = 2,   /* bad arguments, bad input files, missing data */
 	AB_EXIT_FAILURE = 3, /* the work itself failed: IO, database, device */
 	AB_EXIT_INCONCLUSIVE = 4, /* the gate: too little evidence to pass (--quick, few samples, partial run) */
+	/* A run stopped by a signal exits 128 + its number, as a shell reports
+	 * a process the signal killed: 130 SIGINT, 143 SIGTERM, 129 SIGHUP. */
+	AB_EXIT_SIGNAL_BASE = 128,
 };
 
 #define AB_DIAG_MAX 512
@@ -53,10 +58,16 @@ enum ab_rc ab_fail(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Prints "abbench: error: MSG" to stderr and returns -1 (git's error()). */
+/* Prints "abbench: error: MSG" to stderr and returns -1 (git's error()).
+ * Messages echo what users and files gave (names, values, paths), so MSG
+ * goes through ab_put_escaped: a terminal never sees a control character. */
 int ab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "abbench: warning: MSG" to stderr. */
+/* Prints "abbench: warning: MSG" to stderr, escaped like ab_error. */
 void ab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes text with every control character (C0, DEL, C1) and every byte
+ * that is not valid UTF-8 written as \xNN; other text as it is. */
+void ab_put_escaped(FILE *f, const char *text);
 
 #endif

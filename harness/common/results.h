@@ -120,7 +120,7 @@ struct results_run {
 	int64_t *set_run_ids;
 	char started_at[32];    /* UTC, ISO 8601 */
 	char finished_at[32];
-	char status[16];        /* running, ok, failed */
+	char status[16];        /* running, ok, failed, interrupted */
 	char error[512];
 	char label[64];
 	char scenario_name[64];

@@ -188,11 +188,17 @@ static enum ab_rc read_text(const char *path, char **out, struct ab_diag *d)
 	size_t n = fread(buf, 1, PROF_MAX_TEXT + 1, f);
 	bool bad = ferror(f), big = n > PROF_MAX_TEXT;
 	fclose(f);
-	if (bad || big) {
+	if (bad) {
 		free(buf);
-		if (bad)
-			return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
-		return ab_fail(d, AB_ERR_INPUT, "'%s' is too large for a profile", path);
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
+	}
+	if (big) {
+		int line = 1;
+		for (size_t i = 0; i < PROF_MAX_TEXT; i++)
+			line += buf[i] == '\n';
+		free(buf);
+		return ab_fail(d, AB_ERR_INPUT, "%s:%d: the file is larger than %d MiB, too large for a profile", path,
+			       line, PROF_MAX_TEXT >> 20);
 	}
 	buf[n] = '\0';
 	*out = buf;

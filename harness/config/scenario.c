@@ -1445,6 +1445,28 @@ static int slurp(FILE *f, char **out, size_t *len)
 	return 0;
 }
 
+/* The 1-based line that holds byte pos of text. */
+static int line_of(const char *text, size_t pos)
+{
+	int line = 1;
+	for (size_t i = 0; i < pos; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/* The offset of the first control character other than tab, CR and LF (NUL
+ * and DEL included), or n: none of them belongs in a scenario, and none
+ * may reach a terminal through a message. */
+static size_t first_control(const char *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F)
+			return i;
+	}
+	return n;
+}
+
 /* Reads the whole file into a string: a text file of at most SCN_FILE_MAX
  * bytes. */
 static enum ab_rc read_file(const char *path, char **out, struct ab_diag *d)
@@ -1462,19 +1484,23 @@ static enum ab_rc read_file(const char *path, char **out, struct ab_diag *d)
 	if (err)
 		return ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", path, strerror(err));
 	if (n > SCN_FILE_MAX) {
+		int line = line_of(buf, SCN_FILE_MAX);
 		free(buf);
-		return ab_fail(d, AB_ERR_INPUT, "%s: file is larger than %d bytes, too large for a scenario", path,
-			       SCN_FILE_MAX);
+		return ab_fail(d, AB_ERR_INPUT, "%s:%d: the file is larger than %d MiB, too large for a scenario (a wrong path?)",
+			       path, line, SCN_FILE_MAX >> 20);
 	}
-	if (strlen(buf) == n) {
+	size_t bad = first_control(buf, n);
+	if (bad == n) {
 		*out = buf;
 		return AB_OK;
 	}
-	int line = 1;
-	for (const char *p = buf; *p; p++)
-		line += *p == '\n';
+	unsigned char c = (unsigned char)buf[bad];
+	int line = line_of(buf, bad);
 	free(buf);
-	return ab_fail(d, AB_ERR_INPUT, "%s:%d: the file contains a NUL byte (not a text file?)", path, line);
+	if (c == 0)
+		return ab_fail(d, AB_ERR_INPUT, "%s:%d: the file contains a NUL byte (not a text file?)", path, line);
+	return ab_fail(d, AB_ERR_INPUT, "%s:%d: control character 0x%02X in the file (a scenario is plain text)", path,
+		       line, c);
 }
 
 enum ab_rc scenario_parse_file(const char *path, struct scenario **out, struct ab_diag *d)

@@ -1,9 +1,9 @@
 /*
  * export_csv.c - a run's (case, slot) rows as CSV, written atomically.
  *
- * The format is documented in export_csv.h. Write errors are sticky on the
- * FILE, so they are checked once, after the last row, with fflush, fsync
- * and fclose; only then does the temporary file take the final name.
+ * The format is documented in export_csv.h. The file is an outfile
+ * (common/outfile.h): write errors are sticky on the FILE, so they are
+ * checked once, after the last row, by outfile_commit.
  */
 #include "print/export_csv.h"
 
@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include <csv.h>
+
+#include "common/outfile.h"
 
 static const char *const header[] = {
 	"case", "site", "shape", "dtype", "arm", "slot", "samples", "median_ns", "p10_ns",
@@ -174,74 +176,13 @@ static void write_rows(FILE *f, const struct summary_run *S)
 			write_slot_row(&w, S->run, &S->cases[i], &S->cases[i].slots[j]);
 }
 
-static enum ab_rc write_stdout(const struct summary_run *s, struct ab_diag *d)
-{
-	write_rows(stdout, s);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return ab_fail(d, AB_ERR_IO, "cannot write to stdout: %s", strerror(errno));
-	return AB_OK;
-}
-
-/* mkstemp makes the file 0600; give it the mode a plain fopen would. */
-static void set_default_mode(int fd)
-{
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-}
-
-static enum ab_rc open_temp(const char *path, char *tmp, size_t len, FILE **f, struct ab_diag *d)
-{
-	if ((size_t)snprintf(tmp, len, "%s.tmpXXXXXX", path) >= len)
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': path too long", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-	set_default_mode(fd);
-	*f = fdopen(fd, "w");
-	if (!*f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", path, strerror(e));
-	}
-	return AB_OK;
-}
-
-/* Flushes to disk and closes. Returns 0 or the first failure's errno
- * (EIO when a sticky stream error left none). */
-static int close_synced(FILE *f)
-{
-	int err = 0;
-	if (fflush(f) != 0 || ferror(f))
-		err = errno ? errno : EIO;
-	else if (fsync(fileno(f)) != 0)
-		err = errno;
-	if (fclose(f) != 0 && !err)
-		err = errno ? errno : EIO;
-	return err;
-}
-
 enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d)
 {
-	char tmp[4096 + 16];
-	FILE *f;
-	if (!path || strcmp(path, "-") == 0)
-		return write_stdout(s, d);
-	enum ab_rc rc = open_temp(path, tmp, sizeof tmp, &f, d);
+	struct outfile of;
+	enum ab_rc rc = outfile_open(&of, path ? path : "-", d);
 	if (rc)
 		return rc;
 	errno = 0;
-	write_rows(f, s);
-	int err = close_synced(f);
-	if (err) {
-		rc = ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", path, strerror(err));
-		unlink(tmp);
-		return rc;
-	}
-	if (rename(tmp, path) != 0) {
-		rc = ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-		unlink(tmp);
-	}
-	return rc;
+	write_rows(of.f, s);
+	return outfile_commit(&of, d);
 }

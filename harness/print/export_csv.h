@@ -46,9 +46,11 @@
 #include "analysis/summary.h"
 #include "common/diag.h"
 
-/* Writes the run of s to path ("-" or NULL: stdout). A file is written under a
- * temporary name in the same directory and renamed into place at the end,
- * so a failed export never leaves a partial file (nor the temporary). */
+/* Writes the run of s to path ("-" or NULL: stdout) as an outfile
+ * (common/outfile.h): a regular file is written under a temporary name in
+ * the same directory and renamed into place at the end, so a failed export
+ * never leaves a partial file (nor the temporary); a FIFO or device is
+ * written in place. */
 enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d);
 
 #endif

@@ -228,46 +228,21 @@ void md_spread(FILE *f, const struct summary_spread *s)
 
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)
 {
-	mf->f = NULL;
-	if (snprintf(mf->path, sizeof mf->path, "%s", path) >= (int)sizeof mf->path)
-		return ab_fail(d, AB_ERR_USAGE, "path too long '%.64s...'", path);
-	snprintf(mf->tmp, sizeof mf->tmp, "%s.tmp", path);
-	mf->f = fopen(mf->tmp, "w");
-	if (!mf->f)
-		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", mf->tmp, strerror(errno));
-	return AB_OK;
+	enum ab_rc rc = outfile_open(&mf->out, path, d);
+	mf->f = mf->out.f;
+	return rc;
 }
 
 enum ab_rc md_file_commit(struct md_file *mf, struct ab_diag *d)
 {
-	FILE *f = mf->f;
-	bool bad = fflush(f) != 0 || ferror(f);
-	int err = errno;
-
 	mf->f = NULL;
-	if (fclose(f) != 0 && !bad) {
-		bad = true;
-		err = errno;
-	}
-	if (bad) {
-		unlink(mf->tmp);
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", mf->tmp, strerror(err));
-	}
-	if (rename(mf->tmp, mf->path) != 0) {
-		err = errno;
-		unlink(mf->tmp);
-		return ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", mf->tmp, mf->path, strerror(err));
-	}
-	return AB_OK;
+	return outfile_commit(&mf->out, d);
 }
 
 void md_file_abort(struct md_file *mf)
 {
-	if (!mf->f)
-		return;
-	fclose(mf->f);
 	mf->f = NULL;
-	unlink(mf->tmp);
+	outfile_abort(&mf->out);
 }
 
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)

@@ -10,8 +10,9 @@
  * md_scrub_paths so that no absolute path of this machine leaks into a
  * document meant to be pasted into a pull request.
  *
- * Output files are written to "NAME.tmp" and renamed over NAME when
- * complete, so a reader or CI job never sees half a report.
+ * Output files go through common/outfile.h (a temporary file renamed over
+ * NAME when complete, FIFOs and devices written in place), so a reader or
+ * CI job never sees half a report.
  */
 #ifndef AB_MD_H
 #define AB_MD_H
@@ -22,6 +23,7 @@
 
 #include "analysis/summary.h"
 #include "common/diag.h"
+#include "common/outfile.h"
 
 /* Writes s as the text of one table cell (escaped; NULL writes nothing). */
 void md_cell(FILE *f, const char *s);
@@ -76,13 +78,12 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* 
  * "n/a" without samples. */
 void md_spread_time(FILE *f, const struct summary_spread *s);
 
-/* An output file written atomically: open writes to "path.tmp", commit
- * checks the stream, closes it and renames it over path; abort removes the
- * temporary file. After commit or abort the struct is closed. */
+/* The printers' output file: an outfile (common/outfile.h) whose stream is
+ * f. open, commit and abort are outfile_open, outfile_commit and
+ * outfile_abort; after commit or abort the struct is closed. */
 struct md_file {
 	FILE *f;
-	char path[4096];
-	char tmp[4100];
+	struct outfile out;
 };
 
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d);

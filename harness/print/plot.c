@@ -6,7 +6,8 @@
  * names the data by its bare file name, so `cd DIR && gnuplot STEM.gp`
  * redraws STEM.png by hand. The harness runs gnuplot in DIR with
  * `-e "outfile='STEM.png.tmp'"` (the script honours outfile when it is set)
- * and renames the result over STEM.png once its PNG signature checks out.
+ * and installs the result as STEM.png (outfile_install: renamed, or written
+ * into a FIFO or device in place) once its PNG signature checks out.
  * Strings go into scripts double-quoted with '"' and '\' escaped and the
  * terminal is noenhanced, so a kernel named a_b does not grow a subscript.
  */
@@ -22,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "common/stats.h"
 #include "print/md.h"
 
@@ -57,7 +59,7 @@ static void dat_number(FILE *f, double v)
 		fputs(" ?", f);
 }
 
-/* Opens DIR/STEM.EXT for writing through md_file (temp name, rename). */
+/* Opens DIR/STEM.EXT for writing through md_file (an outfile). */
 static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem, const char *ext,
 			  struct ab_diag *d)
 {
@@ -760,7 +762,5 @@ enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, s
 		unlink(tmp);
 		return ab_fail(d, AB_ERR_IO, "gnuplot wrote no valid PNG for '%s.gp'%s%s", stem, log[0] ? ": " : "", log);
 	}
-	if (rename(tmp, png) != 0)
-		return ab_fail(d, AB_ERR_IO, "cannot rename '%s': %s", tmp, strerror(errno));
-	return AB_OK;
+	return outfile_install(tmp, png, d);
 }

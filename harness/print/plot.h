@@ -127,8 +127,8 @@ enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot
  * sentence saying what to install) and returns false. */
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len);
 
-/* Runs `gnuplot STEM.gp` in dir (output to STEM.png.tmp, renamed to
- * STEM.png when it is a valid PNG). AB_ERR_IO with gnuplot's own message
+/* Runs `gnuplot STEM.gp` in dir (output to STEM.png.tmp, installed as
+ * STEM.png by outfile_install when it is a valid PNG). AB_ERR_IO with gnuplot's own message
  * when it fails. */
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
 

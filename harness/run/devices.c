@@ -89,6 +89,8 @@ static void worker_argv(const struct devices_job *j, struct worker *w, const cha
 		av[k++] = "--quick";
 	if (j->no_cupti)
 		av[k++] = "--no-cupti";
+	if (j->no_wait)
+		av[k++] = "--no-wait";
 	if (j->label) {
 		av[k++] = "--label";
 		av[k++] = j->label;

@@ -6,7 +6,7 @@
  * Worker i of n is abbench itself (/proc/self/exe) started as
  *
  *   abbench run SCENARIO --backend B --device D_i --shard i/n --run-set ID
- *               --db DIR/worker-D_i.db --no-progress [--quick] [--no-cupti] [--label L]
+ *               --db DIR/worker-D_i.db --no-progress [--quick] [--no-cupti] [--no-wait] [--label L]
  *               [--only CASE]
  *
  * with its standard output and error in DIR/worker-D_i.log, DIR a fresh
@@ -42,7 +42,7 @@ struct devices_job {
 	const char *run_set;
 	const char *label;    /* NULL: none */
 	const char *only;     /* NULL, or the one case (--only) */
-	bool quick, no_cupti;
+	bool quick, no_cupti, no_wait;
 	int n;                /* workers */
 	const int *device;    /* their device indexes */
 };

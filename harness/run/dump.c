@@ -3,13 +3,29 @@
  */
 #include "run/dump.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "run/npy.h"
+
+/* Whether dir holds anything besides "." and "..". */
+static bool dir_has_entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	bool any = false;
+	while (dp && !any && (e = readdir(dp)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (dp)
+		closedir(dp);
+	return any;
+}
 
 enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
 {
@@ -20,6 +36,11 @@ enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
 		return ab_fail(d, AB_ERR_USAGE, "dump path '%s' is not a directory", dir);
 	if (access(dir, W_OK) != 0)
 		return ab_fail(d, AB_ERR_IO, "dump directory '%s' is not writable: %s", dir, strerror(errno));
+	if (dir_has_entries(dir))
+		return ab_fail(d, AB_ERR_USAGE,
+			       "dump directory '%s' is not empty: give a new or empty directory (one run's files are "
+			       "never mixed with another's)",
+			       dir);
 	return AB_OK;
 }
 
@@ -137,12 +158,14 @@ static void manifest_case(FILE *f, const struct results_case *c)
 
 enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab_diag *d)
 {
-	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/manifest.json", dir);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+	char path[4096];
+	struct outfile of;
+	if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path)
+		return ab_fail(d, AB_ERR_USAGE, "dump path too long '%.64s...'", dir);
+	enum ab_rc rc = outfile_open(&of, path, d);
+	if (rc)
+		return rc;
+	FILE *f = of.f;
 	fprintf(f, "{\n  \"format\": \"abbench-dump-1\",\n  \"run_id\": %lld,\n  \"scenario\": ", (long long)r->id);
 	json_string(f, r->scenario_name);
 	fprintf(f, ",\n  \"backend\": \"%s\",\n  \"bf16_storage\": \"<u2 raw bits\",\n  \"cases\": [\n", r->backend);
@@ -151,15 +174,5 @@ enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab
 		manifest_case(f, &r->cases[i]);
 	}
 	fprintf(f, "\n  ]\n}\n");
-	if (fflush(f) != 0 || ferror(f)) {
-		fclose(f);
-		unlink(tmp);
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
-	}
-	fclose(f);
-	if (rename(tmp, path) != 0) {
-		unlink(tmp);
-		return ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-	}
-	return AB_OK;
+	return outfile_commit(&of, d);
 }

@@ -14,7 +14,9 @@
 #include "common/diag.h"
 #include "common/results.h"
 
-/* Creates DIR if needed and checks it is writable. */
+/* Creates DIR if needed and checks it is writable and empty: a directory
+ * that holds anything (an earlier dump included) is refused, AB_ERR_USAGE,
+ * so that a dump never mixes two runs' files. */
 enum ab_rc dump_prepare(const char *dir, struct ab_diag *d);
 
 /* Writes tensor i of the site (host memory) as DIR/CASE/NAME.npy. */

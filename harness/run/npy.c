@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy.c writes memory as little-endian data: port it before using a big-endian host"
 #endif
@@ -69,29 +71,11 @@ static int64_t npy_elems(int rank, const int64_t *shape)
 	return n;
 }
 
-static enum ab_rc write_file(const char *tmp, const char *hdr, size_t hlen, const void *data, size_t bytes,
-			     struct ab_diag *d)
-{
-	FILE *f = fopen(tmp, "wb");
-
-	if (!f)
-		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", tmp, strerror(errno));
-	int ok = fwrite(hdr, 1, hlen, f) == hlen && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes) &&
-		 fflush(f) == 0;
-	int err = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = 0;
-		err = errno;
-	}
-	if (!ok)
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", tmp, strerror(err));
-	return AB_OK;
-}
-
 enum ab_rc npy_write(const char *path, const void *data, enum npy_dtype dt, int rank, const int64_t *shape,
 		     struct ab_diag *d)
 {
-	char hdr[2048], *tmp;
+	char hdr[2048];
+	struct outfile of;
 	size_t elsize = dt == NPY_U2 ? 2 : 4;
 	int64_t n = npy_elems(rank, shape);
 
@@ -102,14 +86,12 @@ enum ab_rc npy_write(const char *path, const void *data, enum npy_dtype dt, int 
 	size_t hlen = npy_header(hdr, sizeof hdr, dt == NPY_U2 ? "<u2" : "<f4", rank, shape);
 	if (hlen == 0)
 		return ab_fail(d, AB_ERR_INTERNAL, "header too long for '%s'", path);
-	if (!(tmp = malloc(strlen(path) + 5)))
-		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a name for '%s'", path);
-	strcpy(stpcpy(tmp, path), ".tmp");
-	enum ab_rc rc = write_file(tmp, hdr, hlen, data, (size_t)n * elsize, d);
-	if (rc == AB_OK && rename(tmp, path) != 0)
-		rc = ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+	enum ab_rc rc = outfile_open(&of, path, d);
 	if (rc != AB_OK)
-		remove(tmp);
-	free(tmp);
-	return rc;
+		return rc;
+	size_t bytes = (size_t)n * elsize;
+	fwrite(hdr, 1, hlen, of.f);
+	if (bytes)
+		fwrite(data, 1, bytes, of.f);
+	return outfile_commit(&of, d); /* catches a short write: errors are sticky */
 }

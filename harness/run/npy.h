@@ -3,8 +3,9 @@
  *
  * bf16 tensors are stored as '<u2' (their raw bits), float32 as '<f4', so
  * any tool can load them: numpy.load(f).view(ml_dtypes.bfloat16) or
- * torch.from_numpy(a.view('int16')).view(torch.bfloat16). Files are written
- * to a temporary name and renamed, so a reader never sees half a file.
+ * torch.from_numpy(a.view('int16')).view(torch.bfloat16). Files are
+ * outfiles (common/outfile.h): written to a temporary name and renamed, so
+ * a reader never sees half a file.
  */
 #ifndef AB_NPY_H
 #define AB_NPY_H

@@ -15,6 +15,7 @@
 #include "common/digest.h"
 #include "run/dump.h"
 #include "run/inputs.h"
+#include "run/interrupt.h"
 #include "run/refcheck.h"
 #include "common/stats.h"
 #include "run/stopping.h"
@@ -57,8 +58,7 @@ static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_dat
 		cd->bytes[i] = (size_t)site_tensor_elems(t, &c->dims) * site_dtype_size(t->dtype);
 		cd->host.t[i] = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
 		if (!cd->host.t[i])
-			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate '%s' (%zu bytes)", c->name, t->name,
-				       cd->bytes[i]);
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate '%s' (%zu bytes)", t->name, cd->bytes[i]);
 		if (t->role == SITE_OUT) {
 			if (cd->n_out == RESULTS_MAX_OUTPUTS)
 				return ab_fail(d, AB_ERR_INTERNAL, "site '%s' has too many outputs", s->name);
@@ -66,6 +66,24 @@ static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_dat
 		}
 	}
 	return AB_OK;
+}
+
+uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots)
+{
+	const struct site_desc *s = c->site;
+	uint64_t total = 0;
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (!site_tensor_present(t, c->affine))
+			continue;
+		uint64_t elems = (uint64_t)site_tensor_elems(t, &c->dims), bytes = elems * site_dtype_size(t->dtype);
+		total += bytes + 1;                                 /* case_data_alloc */
+		if (t->role == SITE_OUT)
+			total += 2 * elems * sizeof(double) + bytes; /* case_reference, first_a */
+	}
+	/* per slot: samples, kernel sums, kept ids; the attribution collector */
+	uint64_t per_sample = 2 * sizeof(double) + sizeof(uint32_t);
+	return total + (uint64_t)sampling->max_samples * (per_sample * (uint64_t)n_slots + sizeof(double));
 }
 
 /* Every input from its own seeded stream: the tensor's index in the site
@@ -94,7 +112,7 @@ static enum ab_rc case_reference(const struct scenario_case *c, struct case_data
 		cd->ref[o] = malloc((size_t)n * sizeof(double));
 		cd->tol[o] = malloc((size_t)n * sizeof(double));
 		if (!cd->ref[o] || !cd->tol[o])
-			return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot allocate the float64 reference", c->name);
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the float64 reference");
 	}
 	cd->site->reference(&cd->host, cd->ref, cd->tol);
 	return AB_OK;
@@ -185,7 +203,7 @@ static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *c
 	struct timespec t0;
 	enum ab_rc rc;
 	for (int i = 0; i < env->sampling.warmup; i++)
-		if ((rc = env->ops->sample(env->bk, v, ATTRIB_UNTIMED, kc, &smp, d)))
+		if ((rc = env->ops->sample(env->bk, v, ATTRIB_UNTIMED, kc, &smp, d)) || (rc = interrupt_check(d)))
 			return rc;
 	double *sorted = malloc((size_t)env->sampling.max_samples * sizeof *sorted);
 	if (!sorted)
@@ -193,7 +211,7 @@ static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *c
 	stopping_init(&st, &env->sampling, sorted, env->sampling.max_samples);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t id = 1;; id++) {
-		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d))) {
+		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d)) || (rc = interrupt_check(d))) {
 			free(sorted);
 			return rc;
 		}
@@ -269,7 +287,7 @@ static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struc
 		if (is_first_a) {
 			cd->first_a[o] = malloc(cd->bytes[ti]);
 			if (!cd->first_a[o])
-				return ab_fail(d, AB_ERR_NOMEM, "case '%s': cannot keep the A outputs", c->name);
+				return ab_fail(d, AB_ERR_NOMEM, "cannot keep the A outputs");
 			memcpy(cd->first_a[o], buf, cd->bytes[ti]);
 		}
 		const bf16_t *a = cd->first_a[o], *x = buf;
@@ -373,8 +391,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (!v)
 		v = site_find_variant(c->site, sl->variant);
 	if (!v)
-		return ab_fail(d, AB_ERR_INPUT, "case '%s': site '%s' has no variant '%s'", c->name, c->site->name,
-			       sl->variant);
+		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
 	uint32_t *kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *kept_ids);
@@ -448,6 +465,18 @@ static enum ab_rc case_measure(const struct run_case_env *env, const struct scen
 	return rc;
 }
 
+/* Prefixes "case 'NAME': " to the message, unless it already starts so:
+ * the backends name the case in their own messages ("case 'x', arm 'y',
+ * sample 3: ..."), which must not read "case 'x': case 'x', ...". */
+static enum ab_rc case_context(struct ab_diag *d, enum ab_rc rc, const char *name)
+{
+	char prefix[SCENARIO_NAME_MAX + 16];
+	int n = snprintf(prefix, sizeof prefix, "case '%s'", name);
+	if (n > 0 && !strncmp(d->msg, prefix, (size_t)n))
+		return rc;
+	return ab_wrap(d, rc, "%s", prefix);
+}
+
 enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d)
 {
 	struct case_data cd;
@@ -466,7 +495,5 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
-	if (rc)
-		return ab_wrap(d, rc, "case '%s'", c->name);
-	return AB_OK;
+	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

@@ -6,6 +6,7 @@
 #define AB_RUN_CASE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "arms/arms.h"
@@ -25,6 +26,11 @@ struct run_case_env {
 	int case_index, n_cases;
 	struct timespec started;  /* CLOCK_MONOTONIC at the first case: progress shows elapsed and left */
 };
+
+/* The host memory run_case_run allocates for c beside the backend's: the
+ * host copy of every tensor, the float64 reference and tolerance of each
+ * output, the first A slot's outputs, the sample arrays. */
+uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots);
 
 /* Measures c into out (which the caller releases with the run). */
 enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);

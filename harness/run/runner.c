@@ -1,12 +1,14 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: choose the backend, prepare the dump directory, load the user
- * arms (plugin libraries, compiled binaries: before the store is even
- * opened), open the store, open the backend, describe the device and load
- * the binaries into it (all before any row is written, so a bad setup
- * leaves the database as it was); write the run row as 'running'; measure
- * every case; commit everything in one transaction.
+ * Phases: choose and open the backend, check that every case fits in
+ * memory (admission.h), prepare the dump directory, load the user arms
+ * (plugin libraries, compiled binaries), open the store (all before any row
+ * is written, so a bad setup leaves the database as it was; a refused case
+ * does not even create it); describe the device and take its lock
+ * (devlock.h), load the binaries into it; write the run row as 'running';
+ * measure every case; commit everything in one transaction. Signals are
+ * caught for the whole of it (interrupt.h).
  */
 #include "run/runner.h"
 
@@ -17,7 +19,10 @@
 
 #include "arms/arms.h"
 #include "backend/backend.h"
+#include "run/admission.h"
+#include "run/devlock.h"
 #include "run/dump.h"
+#include "run/interrupt.h"
 #include "run/provenance.h"
 #include "common/results.h"
 #include "run/run_case.h"
@@ -80,6 +85,10 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 {
 	char why[256];
 	bool fell_back;
+	if (o->ops) {
+		*ops = o->ops;
+		return AB_OK;
+	}
 	enum backend_choice want = o->have_backend ? o->backend : s->backend;
 	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
 	if (!rc && fell_back)
@@ -92,7 +101,7 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
  * Arms the registry does not know are someone else's to check. */
 static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
 {
-	const bool cpu = ops == &backend_cpu;
+	const bool cpu = !strcmp(ops->name, backend_cpu.name); /* by name: the tests' backends copy the CPU's */
 	for (int i = 0; i < s->n_cases; i++) {
 		const struct scenario_case *c = &s->cases[i];
 		const char *arms[2] = { s->arm_a, s->arm_b };
@@ -111,18 +120,25 @@ static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_
 	return AB_OK;
 }
 
-/* Device metadata, with the copy bandwidth measured once per device and
- * cached in the store. */
-static enum ab_rc run_device(const struct backend_ops *ops, struct backend *bk, struct store *st,
-			     struct results_device *dev, struct ab_diag *d)
+/* The copy bandwidth, measured once per device and cached in the store. */
+static enum ab_rc run_copy_gbps(const struct backend_ops *ops, struct backend *bk, struct store *st,
+				struct results_device *dev, struct ab_diag *d)
 {
 	enum ab_rc rc;
-	ops->describe(bk, dev);
 	if ((rc = store_device_copy_gbps(st, dev->uuid, &dev->copy_gbps, d)))
 		return rc;
 	if (dev->copy_gbps <= 0.0)
 		rc = ops->measure_copy_gbps(bk, &dev->copy_gbps, d);
 	return rc;
+}
+
+/* The device's lock, taken before anything is measured on it (the copy
+ * bandwidth included) and held until the run ends. */
+static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_options *o,
+				  const struct results_device *dev, struct devlock **lock, struct ab_diag *d)
+{
+	struct devlock_owner who = { .scenario = s->name, .label = o->label };
+	return devlock_acquire(dev->uuid, &who, !o->no_wait, lock, d);
 }
 
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
@@ -153,7 +169,18 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		if (rc)
 			return rc;
 	}
-	return AB_OK;
+	return interrupt_check(d); /* a signal after the last sample still stops the run */
+}
+
+/* A run that did not finish: 'interrupted' after a signal, else 'failed',
+ * with d's message. */
+static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d)
+{
+	struct ab_diag d2;
+	bool signal = rc == AB_ERR_INTERRUPTED;
+	enum ab_rc rc2 = signal ? store_interrupt_run(st, id, d->msg, &d2) : store_fail_run(st, id, d->msg, &d2);
+	if (rc2)
+		ab_error("could not mark run %lld %s: %s", (long long)id, signal ? "interrupted" : "failed", d2.msg);
 }
 
 /* After the run row exists: measure, then commit or mark failed. */
@@ -169,54 +196,86 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 		provenance_utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);
 	}
-	if (rc) {
-		struct ab_diag d2;
-		if (store_fail_run(st, r->id, d->msg, &d2))
-			fprintf(stderr, "abbench: error: could not mark run %lld failed: %s\n", (long long)r->id, d2.msg);
-	}
+	if (rc)
+		run_mark_unfinished(st, r->id, rc, d);
 	return rc;
+}
+
+/* What the run holds while it goes, released together at its end. */
+struct run_hold {
+	const struct backend_ops *ops;
+	struct backend *bk;
+	struct arms *arms;
+	struct store *st;
+	struct devlock *lock;
+};
+
+/* Everything before the device is locked: backend, memory admission, dump
+ * directory, user arms, store. Nothing is written when any of it fails. */
+static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
+			      struct ab_diag *d)
+{
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
+				 .device_index = o->device };
+	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
+	enum ab_rc rc = run_choose_backend(s, o, &h->ops, d);
+	if (!rc)
+		rc = run_check_arms(s, h->ops, d);
+	if (!rc)
+		rc = h->ops->open(&h->bk, &bo, d);
+	if (!rc)
+		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
+	if (!rc && o->dump_dir)
+		rc = dump_prepare(o->dump_dir, d);
+	if (!rc)
+		rc = arms_plan(s, h->ops->name, &h->arms, d);
+	if (!rc)
+		rc = store_open(o->db_path, true, &h->st, d);
+	return rc;
+}
+
+/* From the device's lock to the stored run. */
+static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
+			     struct results_run *r, int64_t *run_id, struct ab_diag *d)
+{
+	run_header(s, o, h->ops, r); /* started_at: now that the device is ours */
+	arms_sources(h->arms, r);
+	if (!r->scenario_text || !r->command_line)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
+	enum ab_rc rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
+	if (!rc)
+		rc = arms_bind(h->arms, &r->device, d);
+	if (!rc)
+		rc = interrupt_check(d);
+	if (!rc)
+		rc = store_begin_run(h->st, r, d);
+	if (rc)
+		return rc;
+	*run_id = r->id;
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, d);
 }
 
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d)
 {
-	const struct backend_ops *ops;
-	struct backend *bk = NULL;
-	struct store *st = NULL;
-	struct arms *arms = NULL;
+	struct run_hold h = { 0 };
 	struct results_run *r = calloc(1, sizeof *r);
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
-				 .device_index = o->device };
-	enum ab_rc rc;
 	*run_id = 0;
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
-	if ((rc = run_choose_backend(s, o, &ops, d)) || (rc = run_check_arms(s, ops, d)))
-		goto out;
-	if (o->dump_dir && (rc = dump_prepare(o->dump_dir, d)))
-		goto out;
-	if ((rc = arms_plan(s, ops->name, &arms, d)))
-		goto out;
-	if ((rc = store_open(o->db_path, true, &st, d)))
-		goto out;
-	if ((rc = ops->open(&bk, &bo, d)))
-		goto out;
-	run_header(s, o, ops, r);
-	arms_sources(arms, r);
-	if (!r->scenario_text || !r->command_line) {
-		rc = ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
-		goto out;
+	interrupt_install();
+	enum ab_rc rc = run_prepare(s, o, &h, d);
+	if (!rc) {
+		h.ops->describe(h.bk, &r->device);
+		rc = run_lock_device(s, o, &r->device, &h.lock, d);
 	}
-	if ((rc = run_device(ops, bk, st, &r->device, d)) || (rc = arms_bind(arms, &r->device, d)))
-		goto out;
-	if ((rc = store_begin_run(st, r, d)))
-		goto out;
-	*run_id = r->id;
-	rc = run_measure_and_store(s, o, ops, bk, arms, st, r, d);
-out:
-	if (bk)
-		ops->close(bk);
-	arms_free(arms);
-	store_close(st);
+	if (!rc)
+		rc = run_locked(s, o, &h, r, run_id, d);
+	if (h.bk)
+		h.ops->close(h.bk);
+	devlock_release(h.lock);
+	arms_free(h.arms);
+	store_close(h.st);
 	results_run_free(r);
+	interrupt_restore();
 	return rc;
 }

@@ -3,10 +3,13 @@
  * backend, checks outputs, and stores the run.
  *
  * Everything that can be checked before measuring is checked first (the
- * backend is available, the dump directory is writable, the database
- * opens), so bad input never leaves a run row behind. Then the run row is
- * written 'running'; all results are committed in one transaction at the
- * end and the row set to 'ok', or the row is set to 'failed'.
+ * backend is available, every case fits in memory (admission.h), the dump
+ * directory is new or empty, the database opens), so bad input never
+ * leaves a run row behind. The device's lock (devlock.h) is then taken and
+ * held to the end. Then the run row is written 'running'; all results are
+ * committed in one transaction at the end and the row set to 'ok', or the
+ * row is set to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or
+ * SIGHUP, run/interrupt.h: AB_ERR_INTERRUPTED).
  */
 #ifndef AB_RUNNER_H
 #define AB_RUNNER_H
@@ -29,6 +32,10 @@ struct runner_options {
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
+	bool no_wait;              /* device busy: fail at once instead of waiting for its lock */
+	/* When not NULL, this backend instead of the scenario's choice: the
+	 * unit tests drive the runner through a backend that fails on purpose. */
+	const struct backend_ops *ops;
 	struct shard shard;        /* count 0: every case */
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */

@@ -13,7 +13,8 @@
  * is and reported as a clash.
  *
  * Inputs are opened read-only and must have this build's schema version
- * (older files: open them once with this abbench to upgrade them); they
+ * (older files: any writing command of this abbench, such as 'abbench
+ * baseline set', migrates them); they
  * are all checked before OUT is opened. All copying happens in one
  * transaction on OUT: on any failure OUT is left as it was (a new OUT is
  * removed). Each input is read through its own connection, not ATTACH:

@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "store/runset.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -22,8 +23,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
+
+#include "common/procid.h"
 
 #define STORE_BUSY_MS 5000
 /* PRAGMA application_id of abbench databases: "abbe" in ASCII. */
@@ -31,6 +35,8 @@
 
 struct store {
 	sqlite3 *db;
+	bool read_only; /* store_open_readonly: nothing is ever written through db */
+	bool immutable; /* opened as an immutable file (read-only media) */
 	char path[4096];
 };
 
@@ -148,6 +154,23 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN noise_measure TEXT NOT NULL DEFAULT 'mean';"
 	"UPDATE runs SET fake_timer = 1 WHERE device_id IN"
 	" (SELECT id FROM devices WHERE backend = 'cpu' AND name LIKE 'CPU fake timer%');",
+	/* 6: who owns a run, so that the runs of processes that died can be
+	 * told from live ones (common/procid.h): its pid and process identity
+	 * (the host is already there); and status 'interrupted' for those and
+	 * for runs stopped by a signal. SQLite cannot alter a CHECK constraint:
+	 * its text is widened in sqlite_master under writable_schema, the
+	 * procedure SQLite's ALTER TABLE page gives for loosening constraints
+	 * (nothing stored changes form; apply_migration then bumps
+	 * schema_version so that every connection reloads the schema). */
+	"ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN process TEXT NOT NULL DEFAULT '';"
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_master SET sql = replace(sql,"
+	" 'CHECK (status IN (''running'', ''ok'', ''failed''))',"
+	" 'CHECK (status IN (''running'', ''ok'', ''failed'', ''interrupted''))')"
+	" WHERE type = 'table' AND name = 'runs';"
+	"PRAGMA writable_schema = OFF;"
+	"CREATE INDEX runs_status ON runs(status);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -472,50 +495,79 @@ static enum ab_rc version_too_new(struct store *st, int64_t v, struct ab_diag *d
 		       st->path, v, N_MIGRATIONS);
 }
 
-/* Refuses files that are not SQLite, SQLite files of other programs, and
- * schemas newer than this build. */
-static enum ab_rc check_header(struct store *st, bool create, struct ab_diag *d)
+static enum ab_rc empty_database(struct store *st, struct ab_diag *d)
 {
-	int64_t version = 0, app = 0, tables = 0;
-	enum ab_rc rc = query_int(st, "PRAGMA user_version", &version, d);
+	return ab_fail(d, AB_ERR_DATA, "database '%s' is empty (run 'abbench run' first or pass --db)", st->path);
+}
+
+/* Refuses files that are not SQLite, SQLite files of other programs, and
+ * schema versions this build cannot know (newer, or negative: never
+ * written by abbench). *version is the file's user_version. Runs inside
+ * the caller's transaction, so that the header is read from one snapshot. */
+static enum ab_rc check_header(struct store *st, int64_t *version, struct ab_diag *d)
+{
+	int64_t app = 0, tables = 0;
+	*version = 0;
+	enum ab_rc rc = query_int(st, "PRAGMA user_version", version, d);
 	if (!rc)
 		rc = query_int(st, "PRAGMA application_id", &app, d);
-	if (!rc && version == 0)
+	if (!rc && *version == 0)
 		rc = query_int(st, "SELECT count(*) FROM sqlite_master", &tables, d);
 	if (rc)
 		return rc;
-	if ((version != 0 && app != STORE_APP_ID) || tables > 0)
+	if ((*version != 0 && app != STORE_APP_ID) || tables > 0)
 		return ab_fail(d, AB_ERR_DATA, "'%s' is an SQLite database but not an abbench one", st->path);
-	if (version > N_MIGRATIONS)
-		return version_too_new(st, version, d);
-	if (version == 0 && !create)
-		return ab_fail(d, AB_ERR_DATA, "database '%s' is empty (run 'abbench run' first or pass --db)",
-			       st->path);
+	if (*version < 0)
+		return ab_fail(d, AB_ERR_DATA, "database '%s' has schema version %" PRId64 ", which no abbench writes",
+			       st->path, *version);
+	if (*version > N_MIGRATIONS)
+		return version_too_new(st, *version, d);
 	return AB_OK;
 }
 
-/* Applies migration v (user_version v -> v + 1) inside the open transaction. */
+/* check_header in a read transaction of its own; *src (when not NULL)
+ * gets SQLite's code of a failure, which the rollback would reset. */
+static enum ab_rc check_header_now(struct store *st, int64_t *version, int *src, struct ab_diag *d)
+{
+	enum ab_rc rc = exec(st, "BEGIN", "begin reading the database header", d);
+	if (!rc)
+		rc = check_header(st, version, d);
+	if (src)
+		*src = rc ? sqlite3_extended_errcode(st->db) : SQLITE_OK;
+	rollback(st); /* read only: nothing to commit */
+	return rc;
+}
+
+/* Applies migration v (user_version v -> v + 1) inside the open
+ * transaction, and bumps schema_version so that every connection, this one
+ * included, reloads the schema (a migration may edit sqlite_master's text,
+ * which SQLite does not notice by itself). */
 static enum ab_rc apply_migration(struct store *st, int v, struct ab_diag *d)
 {
 	char sql[64];
+	int64_t schema = 0;
 	if (sqlite3_exec(st->db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(st, d, "migrate '%s' to schema version %d", st->path, v + 1);
+	enum ab_rc rc = query_int(st, "PRAGMA schema_version", &schema, d);
+	snprintf(sql, sizeof sql, "PRAGMA schema_version = %" PRId64, schema + 1);
+	if (!rc)
+		rc = exec(st, sql, "bump the schema version", d);
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
-	return exec(st, sql, "set the schema version", d);
+	return rc ? rc : exec(st, sql, "set the schema version", d);
 }
 
-/* Forward migrations, one transaction each. The version is re-read under
- * the write lock so that two processes opening a new file do not both
- * migrate it. */
-static enum ab_rc migrate(struct store *st, int target, struct ab_diag *d)
+/* Forward migrations up to version target, one transaction each, the
+ * header read again under the write lock each time: of several processes
+ * opening a new file at once, one migrates it and the others find it done. */
+static enum ab_rc migrate(struct store *st, bool create, int target, struct ab_diag *d)
 {
 	for (;;) {
 		int64_t v = 0;
 		enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "lock the database to migrate it", d);
 		if (!rc)
-			rc = query_int(st, "PRAGMA user_version", &v, d);
-		if (!rc && v > N_MIGRATIONS)
-			rc = version_too_new(st, v, d);
+			rc = check_header(st, &v, d);
+		if (!rc && v == 0 && !create)
+			rc = empty_database(st, d);
 		if (!rc && v < target)
 			rc = apply_migration(st, (int)v, d);
 		if (!rc)
@@ -529,16 +581,57 @@ static enum ab_rc migrate(struct store *st, int target, struct ab_diag *d)
 	}
 }
 
-static enum ab_rc configure(struct store *st, struct ab_diag *d)
+static void sleep_ms(int ms)
 {
-	enum ab_rc rc = exec(st, "PRAGMA foreign_keys = ON", "enable foreign keys", d);
-	if (!rc)
-		rc = exec(st, "PRAGMA journal_mode = WAL", "switch to WAL mode", d);
-	return rc;
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
 }
 
-/* store_open, migrating up to schema version target only. */
-static enum ab_rc open_to(const char *path, bool create, int target, struct store **out, struct ab_diag *d)
+/* The journal mode, switched to WAL unless it is already. Switching needs
+ * the file to itself and SQLite answers SQLITE_BUSY at once, without its
+ * busy handler, while another connection reads it (several first runs on a
+ * new file): retried here for up to STORE_BUSY_MS. */
+static enum ab_rc ensure_wal(struct store *st, struct ab_diag *d)
+{
+	int waited = 0;
+	for (int pause = 1;; pause = pause < 32 ? 2 * pause : 50) {
+		sqlite3_stmt *s = NULL;
+		int src = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL);
+		if (src == SQLITE_OK)
+			src = sqlite3_step(s);
+		bool wal = src == SQLITE_ROW && !sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal");
+		sqlite3_finalize(s);
+		if (wal)
+			return AB_OK;
+		if (src == SQLITE_ROW)
+			return ab_fail(d, AB_ERR_DB, "cannot switch '%s' to WAL mode", st->path);
+		if ((src & 0xff) != SQLITE_BUSY && (src & 0xff) != SQLITE_LOCKED)
+			return db_fail(st, d, "switch '%s' to WAL mode", st->path);
+		if (waited >= STORE_BUSY_MS)
+			return db_fail(st, d, "switch '%s' to WAL mode (waited %d ms)", st->path, waited);
+		sleep_ms(pause);
+		waited += pause;
+	}
+}
+
+static enum ab_rc connect(struct store *st, const char *name, int flags, struct ab_diag *d)
+{
+	if (sqlite3_open_v2(name, &st->db, flags, NULL) != SQLITE_OK)
+		return ab_fail(d, AB_ERR_DB, "cannot open database '%s': %s", st->path,
+			       st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	return AB_OK;
+}
+
+static void disconnect(struct store *st)
+{
+	sqlite3_close(st->db);
+	st->db = NULL;
+}
+
+/* A store for path, or the message why not: a missing file is AB_ERR_DATA
+ * unless it is to be created. */
+static enum ab_rc store_new(const char *path, bool create, struct store **out, struct ab_diag *d)
 {
 	struct stat sb;
 	*out = NULL;
@@ -549,27 +642,130 @@ static enum ab_rc open_to(const char *path, bool create, int target, struct stor
 	}
 	struct store *st = calloc(1, sizeof *st);
 	if (!st)
-		return nomem(d, "open the database");
-	snprintf(st->path, sizeof st->path, "%s", path);
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	enum ab_rc rc = AB_OK;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK)
-		rc = ab_fail(d, AB_ERR_DB, "cannot open database '%s': %s", path,
-			     st->db ? sqlite3_errmsg(st->db) : "out of memory");
-	else
-		sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+		return ab_fail(d, AB_ERR_NOMEM, "cannot open the database: out of memory");
+	if ((size_t)snprintf(st->path, sizeof st->path, "%s", path) >= sizeof st->path) {
+		free(st);
+		return ab_fail(d, AB_ERR_USAGE, "database path too long '%.64s...'", path);
+	}
+	*out = st;
+	return AB_OK;
+}
+
+static enum ab_rc reap_stale(struct store *st, struct ab_diag *d);
+static void reap_stale_from_reader(struct store *st);
+
+/* store_open, migrating up to schema version target only. */
+static enum ab_rc open_to(const char *path, bool create, int target, struct store **out, struct ab_diag *d)
+{
+	struct store *st;
+	int64_t version;
+	*out = NULL;
+	enum ab_rc rc = store_new(path, create, &st, d);
+	if (rc)
+		return rc;
+	rc = connect(st, path, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), d);
 	if (!rc)
-		rc = check_header(st, create, d);
+		rc = check_header_now(st, &version, NULL, d);
 	if (!rc)
-		rc = configure(st, d);
+		rc = exec(st, "PRAGMA foreign_keys = ON", "enable foreign keys", d);
 	if (!rc)
-		rc = migrate(st, target, d);
+		rc = ensure_wal(st, d);
+	if (!rc)
+		rc = migrate(st, create, target, d);
+	if (!rc && target == N_MIGRATIONS)
+		rc = reap_stale(st, d); /* older schemas have no owner columns */
 	if (rc) {
 		store_close(st);
 		return rc;
 	}
 	*out = st;
 	return AB_OK;
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded as URIs want. */
+static bool immutable_uri(const char *path, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < len; p++) {
+		if (isalnum(*p) || strchr("/._-~", *p))
+			buf[n++] = (char)*p;
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
+	}
+	return n + sizeof "?immutable=1" <= len && snprintf(buf + n, len - n, "?immutable=1") > 0;
+}
+
+/* A WAL database that nobody has open and that sits where we cannot create
+ * its -shm file (read-only media, a directory we may not write) cannot be
+ * opened read-only in the ordinary way: SQLite then needs to be told that
+ * the file is immutable. Nothing can be writing it, since a writer needs
+ * that same -shm file. */
+static bool needs_immutable(int src)
+{
+	return (src & 0xff) == SQLITE_CANTOPEN || (src & 0xff) == SQLITE_READONLY;
+}
+
+static enum ab_rc reconnect_immutable(struct store *st, struct ab_diag *d)
+{
+	char uri[3 * sizeof st->path + 32];
+	if (!immutable_uri(st->path, uri, sizeof uri))
+		return ab_fail(d, AB_ERR_USAGE, "database path too long '%.64s...'", st->path);
+	disconnect(st);
+	st->immutable = true;
+	return connect(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, d);
+}
+
+static enum ab_rc check_readable(struct store *st, struct ab_diag *d)
+{
+	int64_t version = 0;
+	int src;
+	enum ab_rc rc = check_header_now(st, &version, &src, d);
+	if (rc && !st->immutable && needs_immutable(src)) {
+		rc = reconnect_immutable(st, d);
+		if (!rc)
+			rc = check_header_now(st, &version, NULL, d);
+	}
+	if (!rc && version == 0)
+		rc = empty_database(st, d);
+	if (!rc && version < N_MIGRATIONS)
+		rc = ab_fail(d, AB_ERR_DATA,
+			     "database '%s' has schema version %" PRId64 " and needs migrating to version %d, which a "
+			     "reading command does not do: 'abbench run' or 'abbench baseline set' with this abbench "
+			     "migrates it",
+			     st->path, version, N_MIGRATIONS);
+	return rc;
+}
+
+/* store_open_readonly, with (reap) or without the marking of stale runs. */
+static enum ab_rc open_readonly(const char *path, bool reap, struct store **out, struct ab_diag *d)
+{
+	struct store *st;
+	*out = NULL;
+	enum ab_rc rc = store_new(path, false, &st, d);
+	if (rc)
+		return rc;
+	st->read_only = true;
+	rc = connect(st, path, SQLITE_OPEN_READONLY, d);
+	if (!rc)
+		rc = check_readable(st, d);
+	if (rc) {
+		store_close(st);
+		return rc;
+	}
+	if (reap)
+		reap_stale_from_reader(st);
+	*out = st;
+	return AB_OK;
+}
+
+enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d)
+{
+	return open_readonly(path, true, out, d);
+}
+
+bool store_is_read_only(const struct store *st)
+{
+	return st->read_only;
 }
 
 enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d)
@@ -774,6 +970,23 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	return rc;
 }
 
+/* Records this process as the run's owner (procid.h), so that another
+ * command can tell when it is gone. */
+static enum ab_rc claim_run(struct store *st, int64_t id, struct ab_diag *d)
+{
+	struct bind b;
+	char process[PROCID_MAX];
+	int64_t pid = (int64_t)getpid();
+	procid_of(pid, process, sizeof process);
+	enum ab_rc rc = prepare_bind(st, "UPDATE runs SET pid = ?, process = ? WHERE id = ?", &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, pid);
+	b_text(&b, process);
+	b_i64(&b, id);
+	return run_bound(st, &b, d, "record the owner of run %" PRId64, id);
+}
+
 #define ARM_SOURCE_COLS "arm, name, kind, path, sha256, detail"
 
 /* The user arms' provenance, written with the run row. */
@@ -849,6 +1062,8 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 		rc = insert_run(st, r, device_id, &id, d);
 	if (!rc)
 		rc = insert_arm_sources(st, r, id, d);
+	if (!rc)
+		rc = claim_run(st, id, d);
 	if (!rc)
 		rc = exec(st, "COMMIT", "commit the new run", d);
 	if (rc) {
@@ -1189,22 +1404,25 @@ enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struc
 	return rc;
 }
 
-static enum ab_rc mark_failed(struct store *st, int64_t id, const char *error, struct ab_diag *d)
+/* Sets a run that is still 'running' to status ('failed', 'interrupted')
+ * with its error text and finish time. */
+static enum ab_rc mark_ended(struct store *st, int64_t id, const char *status, const char *error, struct ab_diag *d)
 {
 	struct bind b;
 	char now[32];
-	enum ab_rc rc =
-		prepare_bind(st, "UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ?", &b, d);
+	enum ab_rc rc = prepare_bind(st, "UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	utc_now(now, sizeof now);
+	b_text(&b, status);
 	b_text(&b, error ? error : "");
 	b_text(&b, now);
 	b_i64(&b, id);
-	return run_bound(st, &b, d, "mark run %" PRId64 " 'failed'", id);
+	return run_bound(st, &b, d, "mark run %" PRId64 " '%s'", id, status);
 }
 
-/* Results of a failed run never stay (the cascade removes slots and below). */
+/* Results of a run that did not finish never stay (the cascade removes
+ * slots and below). */
 static enum ab_rc drop_cases(struct store *st, int64_t id, struct ab_diag *d)
 {
 	struct bind b;
@@ -1215,20 +1433,128 @@ static enum ab_rc drop_cases(struct store *st, int64_t id, struct ab_diag *d)
 	return run_bound(st, &b, d, "delete the results of run %" PRId64, id);
 }
 
-enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d)
+/* Inside the caller's transaction: a 'running' run ends with status and
+ * error, and keeps no results. */
+static enum ab_rc end_run(struct store *st, int64_t run_id, const char *status, const char *error, struct ab_diag *d)
 {
-	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin marking the run failed", d);
-	if (!rc)
-		rc = check_running(st, run_id, d);
+	enum ab_rc rc = check_running(st, run_id, d);
 	if (!rc)
 		rc = drop_cases(st, run_id, d);
 	if (!rc)
-		rc = mark_failed(st, run_id, error, d);
+		rc = mark_ended(st, run_id, status, error, d);
+	return rc;
+}
+
+static enum ab_rc end_run_now(struct store *st, int64_t run_id, const char *status, const char *error,
+			      struct ab_diag *d)
+{
+	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin ending the run", d);
 	if (!rc)
-		rc = exec(st, "COMMIT", "commit the failed run", d);
+		rc = end_run(st, run_id, status, error, d);
+	if (!rc)
+		rc = exec(st, "COMMIT", "commit the end of the run", d);
 	if (rc)
 		rollback(st);
 	return rc;
+}
+
+enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d)
+{
+	return end_run_now(st, run_id, "failed", error, d);
+}
+
+enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why, struct ab_diag *d)
+{
+	return end_run_now(st, run_id, "interrupted", why, d);
+}
+
+/* ---- runs whose process is gone --------------------------------------- */
+
+struct stale {
+	int64_t id, pid;
+	char host[128];
+};
+
+/* The 'running' runs whose process procid_state calls gone. */
+static enum ab_rc find_stale(struct store *st, struct stale **out, int *n, struct ab_diag *d)
+{
+	sqlite3_stmt *s;
+	int cap = 0, src;
+	*out = NULL;
+	*n = 0;
+	enum ab_rc rc = prepare(st, "SELECT id, host, pid, process FROM runs WHERE status = 'running'", &s, d);
+	while (!rc && (src = sqlite3_step(s)) == SQLITE_ROW) {
+		struct col c = { s, 0 };
+		struct stale e;
+		char process[PROCID_MAX];
+		e.id = c_i64(&c);
+		C_STR(&c, e.host);
+		e.pid = c_i64(&c);
+		C_STR(&c, process);
+		if (procid_state(e.host, e.pid, process) != PROCID_GONE)
+			continue;
+		struct stale *q = grow(*out, *n, &cap, sizeof **out);
+		if (!q)
+			rc = nomem(d, "list the runs left running");
+		else
+			(*out = q)[(*n)++] = e;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_fail(st, d, "list the runs left running in '%s'", st->path);
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* In one transaction: each run of the list that is still 'running' becomes
+ * 'interrupted', saying whose process went away. */
+static enum ab_rc mark_stale(struct store *st, const struct stale *v, int n, struct ab_diag *d)
+{
+	char why[300], now[32];
+	utc_now(now, sizeof now);
+	enum ab_rc rc = exec(st, "BEGIN IMMEDIATE", "begin marking interrupted runs", d);
+	for (int i = 0; !rc && i < n; i++) {
+		snprintf(why, sizeof why, "interrupted: process %" PRId64 " on '%.100s' ended without finishing the run "
+			 "(found %s)", v[i].pid, v[i].host, now);
+		rc = end_run(st, v[i].id, "interrupted", why, d);
+		if (rc == AB_ERR_DATA) /* it ended meanwhile */
+			rc = AB_OK;
+	}
+	if (!rc)
+		rc = exec(st, "COMMIT", "commit the interrupted runs", d);
+	if (rc)
+		rollback(st);
+	return rc;
+}
+
+static enum ab_rc reap_stale(struct store *st, struct ab_diag *d)
+{
+	struct stale *v;
+	int n;
+	enum ab_rc rc = find_stale(st, &v, &n, d);
+	if (!rc && n)
+		rc = mark_stale(st, v, n, d);
+	free(v);
+	return rc;
+}
+
+/* A reading command does not write through its own connection: the stale
+ * runs it finds are marked through a short read-write connection of their
+ * own, when the file can be written at all (not on read-only media). It is
+ * a courtesy: on any failure the rows stay as they were. */
+static void reap_stale_from_reader(struct store *st)
+{
+	struct stale *v = NULL;
+	int n = 0;
+	struct store w = { .read_only = false };
+	if (st->immutable || find_stale(st, &v, &n, NULL) || !n) {
+		free(v);
+		return;
+	}
+	snprintf(w.path, sizeof w.path, "%s", st->path);
+	if (!connect(&w, st->path, SQLITE_OPEN_READWRITE, NULL) && !exec(&w, "PRAGMA foreign_keys = ON", "", NULL))
+		mark_stale(&w, v, n, NULL);
+	disconnect(&w);
+	free(v);
 }
 
 /* ---- listing and resolving runs -------------------------------------- */
@@ -1356,12 +1682,15 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 	if (store_set_spec(spec))
 		return ab_fail(d, AB_ERR_USAGE, "'%s' names a run set; this takes one run", spec);
 	if (!spec || strcmp(spec, "last") == 0)
-		rc = query_id(st, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", NULL, 0, id,
-			      &found, d);
+		rc = query_id(st,
+			      "SELECT id FROM runs WHERE status <> 'running' ORDER BY started_at DESC, id DESC LIMIT 1",
+			      NULL, 0, id, &found, d);
 	else if (parse_id(spec, &num))
 		rc = query_id(st, "SELECT id FROM runs WHERE id = ?", NULL, num, id, &found, d);
 	else
-		rc = query_id(st, "SELECT id FROM runs WHERE label = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+		rc = query_id(st,
+			      "SELECT id FROM runs WHERE label = ? AND status <> 'running'"
+			      " ORDER BY started_at DESC, id DESC LIMIT 1",
 			      spec, 0, id, &found, d);
 	if (!rc && !found)
 		rc = ab_fail(d, AB_ERR_DATA, "no run '%s' in '%s'", spec ? spec : "last", st->path);
@@ -1616,7 +1945,7 @@ enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results
 {
 	struct store *st;
 	*out = NULL;
-	enum ab_rc rc = store_open(db_path, false, &st, d);
+	enum ab_rc rc = store_open_readonly(db_path, &st, d);
 	if (rc)
 		return rc;
 	rc = store_resolve_load(st, spec, out, d);
@@ -1636,6 +1965,39 @@ static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d
 	return rc;
 }
 
+enum ab_rc store_check_label(const char *label, struct ab_diag *d)
+{
+	size_t max = sizeof ((struct results_run *)0)->label - 1, n = strlen(label);
+	if (n > max)
+		return ab_fail(d, AB_ERR_USAGE, "label '%.40s...' is %zu characters long, more than %zu", label, n, max);
+	if (n && (strspn(label, "0123456789") == n || !strcmp(label, "last") || store_set_spec(label)))
+		return ab_fail(d, AB_ERR_USAGE, "label '%s' would read as a run (an id, 'last' or 'set:ID'): choose another",
+			       label);
+	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+		if (*p < 0x20 || *p == 0x7F)
+			return ab_fail(d, AB_ERR_USAGE, "label '%s' holds a control character", label);
+	return AB_OK;
+}
+
+/* A baseline name must not read as a run spec (store_resolve_run): not a
+ * run id, not 'last', not a label in use; and it must fit. */
+static enum ab_rc check_baseline_name(struct store *st, const char *name, struct ab_diag *d)
+{
+	size_t max = sizeof ((struct store_baseline *)0)->name - 1;
+	bool found = false;
+	int64_t id;
+	if (!*name || strlen(name) > max)
+		return ab_fail(d, AB_ERR_USAGE, "baseline name '%.80s' must be 1 to %zu characters", name, max);
+	if (strspn(name, "0123456789") == strlen(name) || !strcmp(name, "last") || store_set_spec(name))
+		return ab_fail(d, AB_ERR_USAGE,
+			       "baseline name '%s' would read as a run (an id, 'last' or 'set:ID'): choose another", name);
+	enum ab_rc rc = query_id(st, "SELECT id FROM runs WHERE label = ? LIMIT 1", name, 0, &id, &found, d);
+	if (!rc && found)
+		rc = ab_fail(d, AB_ERR_USAGE, "baseline name '%s' is the label of run %" PRId64 ": choose another", name,
+			     id);
+	return rc;
+}
+
 /* Points name at run_id, or at run_set when it is not '' (run_id is then
  * one of its runs, for the cascade); set_at NULL: now. */
 static enum ab_rc baseline_point(struct store *st, const char *name, int64_t run_id, const char *run_set,
@@ -1643,9 +2005,6 @@ static enum ab_rc baseline_point(struct store *st, const char *name, int64_t run
 {
 	struct bind b;
 	char now[32];
-	size_t max = sizeof ((struct store_baseline *)0)->name - 1;
-	if (!*name || strlen(name) > max)
-		return ab_fail(d, AB_ERR_USAGE, "baseline name '%s' must be 1 to %zu characters", name, max);
 	enum ab_rc rc = run_exists(st, run_id, d);
 	if (!rc)
 		rc = prepare_bind(st,
@@ -1663,7 +2022,8 @@ static enum ab_rc baseline_point(struct store *st, const char *name, int64_t run
 
 enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d)
 {
-	return baseline_point(st, name, run_id, "", NULL, d);
+	enum ab_rc rc = check_baseline_name(st, name, d);
+	return rc ? rc : baseline_point(st, name, run_id, "", NULL, d);
 }
 
 enum ab_rc store_baseline_set_run_set(struct store *st, const char *name, const struct results_run *set,
@@ -1672,7 +2032,8 @@ enum ab_rc store_baseline_set_run_set(struct store *st, const char *name, const 
 	if (!set->run_set[0] || set->shard_index != 0)
 		return ab_fail(d, AB_ERR_INTERNAL, "baseline '%s': run %lld is not a whole run set", name,
 			       (long long)set->id);
-	return baseline_point(st, name, set->id, set->run_set, NULL, d);
+	enum ab_rc rc = check_baseline_name(st, name, d);
+	return rc ? rc : baseline_point(st, name, set->id, set->run_set, NULL, d);
 }
 
 enum ab_rc store_baseline_load(struct store *st, const char *name, struct results_run **out, struct ab_diag *d)
@@ -1819,37 +2180,7 @@ enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, stru
 
 enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d)
 {
-	struct stat sb;
-	int64_t v = 0;
-	*out = NULL;
-	if (stat(path, &sb) != 0)
-		return ab_fail(d, errno == ENOENT ? AB_ERR_DATA : AB_ERR_IO, "cannot open '%s': %s", path,
-			       strerror(errno));
-	struct store *st = calloc(1, sizeof *st);
-	if (!st)
-		return nomem(d, "open the database");
-	snprintf(st->path, sizeof st->path, "%s", path);
-	enum ab_rc rc = AB_OK;
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		rc = ab_fail(d, AB_ERR_DB, "cannot open database '%s': %s", path,
-			     st->db ? sqlite3_errmsg(st->db) : "out of memory");
-	else
-		sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
-	if (!rc)
-		rc = check_header(st, false, d);
-	if (!rc)
-		rc = query_int(st, "PRAGMA user_version", &v, d);
-	if (!rc && v != N_MIGRATIONS)
-		rc = ab_fail(d, AB_ERR_DATA,
-			     "database '%s' has schema version %" PRId64 ", this abbench writes %d: open it once "
-			     "with this abbench ('abbench list --db %s') to upgrade it",
-			     path, v, N_MIGRATIONS, path);
-	if (rc) {
-		store_close(st);
-		return rc;
-	}
-	*out = st;
-	return AB_OK;
+	return open_readonly(path, false, out, d);
 }
 
 enum ab_rc store_write_begin(struct store *st, struct ab_diag *d)

@@ -4,9 +4,11 @@
  * Schema versioned with PRAGMA user_version and forward migrations (a newer
  * schema than this build knows is refused). WAL mode, a busy timeout,
  * prepared statements only. A run's row is inserted with status 'running'
- * and committed before measuring starts; every result of the run is then
- * written in one transaction that also sets the status to 'ok'. A run that
- * fails is marked 'failed' with its error and keeps no partial results.
+ * (with the pid and identity of its process) and committed before
+ * measuring starts; every result of the run is then written in one
+ * transaction that also sets the status to 'ok'. A run that fails is
+ * marked 'failed' with its error, one stopped by a signal or whose process
+ * died 'interrupted'; neither keeps partial results.
  *
  * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
  * baselines (named pointers to runs). See docs/ARCHITECTURE.md.
@@ -25,9 +27,21 @@ struct store;
 /* Where the database is: the --db value, else $ABBENCH_DB, else "abbench.db". */
 const char *store_default_path(const char *cli_value);
 
-/* Opens (create = true: creating and migrating as needed) the database.
- * create = false on a missing file is AB_ERR_DATA ("no database 'x'"). */
+/* Opens the database read-write (create = true: creating it as needed),
+ * switches it to WAL mode and migrates it. create = false on a missing file
+ * is AB_ERR_DATA ("no database 'x'"). Several processes may open (and
+ * create) one file at once. Runs of this host left 'running' by a process
+ * that is gone are marked 'interrupted' (procid.h). */
 enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d);
+
+/* Opens an existing database for reading only: no WAL switch, no
+ * migration, nothing written through this connection (a database that
+ * needs migrating is AB_ERR_DATA, saying so). A WAL database on read-only
+ * media is opened as immutable. The stale runs store_open would mark are
+ * marked through a separate short connection when the file is writable. */
+enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d);
+bool store_is_read_only(const struct store *st);
+
 void store_close(struct store *st);
 
 /* Creates (or opens) the file and migrates it up to schema version
@@ -46,11 +60,16 @@ enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struc
 /* Marks the run 'failed' with the message (results are never written). */
 enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d);
 
+/* Marks the run 'interrupted' (a signal stopped it) with why; likewise no
+ * results stay. */
+enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why, struct ab_diag *d);
+
 /* Newest first. *out is malloc'd (free()). */
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d);
 
-/* Resolves "RUN": NULL or "last" = newest run, a number = that id, anything
- * else = newest run with that label. AB_ERR_DATA when nothing matches. */
+/* Resolves "RUN": NULL or "last" = newest finished run (any status but
+ * 'running'), a number = that id, anything else = newest finished run with
+ * that label. AB_ERR_DATA when nothing matches. */
 enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, struct ab_diag *d);
 
 /* Loads the whole run. Release with results_run_free. */
@@ -59,12 +78,19 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out
 /* store_resolve_run, then store_load_run of the run it names. */
 enum ab_rc store_resolve_load(struct store *st, const char *spec, struct results_run **out, struct ab_diag *d);
 
-/* Opens db_path (create = false: it must exist), resolves spec, loads that
+/* Opens db_path read-only (store_open_readonly), resolves spec, loads that
  * run and closes the database: what the commands that read one run need.
  * *out is NULL on failure; release it with results_run_free. */
 enum ab_rc store_load_spec(const char *db_path, const char *spec, struct results_run **out, struct ab_diag *d);
 
-/* Baselines: named pointers to runs. */
+/* A run label must fit (63 characters), hold no control character, and
+ * not read as a run id or 'last' (it could never be named then). "" is no
+ * label. AB_ERR_USAGE otherwise. */
+enum ab_rc store_check_label(const char *label, struct ab_diag *d);
+
+/* Baselines: named pointers to runs. store_baseline_set refuses a name
+ * that is empty, over 63 characters, all digits, 'last' or the label of a
+ * run (AB_ERR_USAGE): it would shadow a run in 'gate --baseline'. */
 enum ab_rc store_baseline_set(struct store *st, const char *name, int64_t run_id, struct ab_diag *d);
 enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_id, struct ab_diag *d);
 struct store_baseline {
@@ -128,8 +154,10 @@ enum ab_rc store_list_refs(struct store *st, struct store_run_ref **out, int *n,
 /* The id of the run with this UUID, 0 when there is none. */
 enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, struct ab_diag *d);
 
-/* Opens an existing database read-only, as the input of a merge: nothing
- * is migrated, and a schema version other than this build's is AB_ERR_DATA. */
+/* Opens an existing database read-only, as the input of a merge: as
+ * store_open_readonly (nothing is migrated, and a schema version other
+ * than this build's is AB_ERR_DATA), but nothing at all is written to the
+ * file, not even the marking of stale runs. */
 enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d);
 
 /* An explicit write transaction (BEGIN IMMEDIATE) around store_import_run

@@ -6,6 +6,9 @@ case "$AB" in /*) ;; *) AB="$PWD/$AB" ;; esac
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export ABBENCH_DB="$T/default.db"
+# Device locks (run/devlock.h) in the test's own directory: tests never wait
+# for each other, nor for a real run on this machine.
+export ABBENCH_LOCK_DIR="$T/locks"
 n_fail=0
 
 ok() { echo "ok - $*"; }

@@ -70,7 +70,7 @@ check "says which version" grep -q "has schema version 99, this abbench knows up
 cp "$T/in1.db" "$T/v1.db"
 sqlite3 "$T/v1.db" "PRAGMA user_version = 1"
 expect_exit 2 "an input of an older schema" "$AB" merge "$T/out.db" "$T/v1.db"
-check "says how to upgrade it" grep -q "has schema version 1, this abbench writes .*abbench list --db" "$T/err"
+check "says how to upgrade it" grep -q "has schema version 1 and needs migrating to version .*'abbench run' or 'abbench baseline set'" "$T/err"
 expect_exit 2 "OUT as an input" "$AB" merge "$T/out.db" "$T/in1.db" "$T/out.db"
 echo "not a database" >"$T/junk.db"
 expect_exit 2 "an input that is not a database" "$AB" merge "$T/out.db" "$T/junk.db"

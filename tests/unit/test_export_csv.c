@@ -423,12 +423,11 @@ static void test_failed_write_leaves_nothing(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(count_entries(tmpdir), 0);
 
-	/* the temporary is made and written, then the rename onto a
-	 * directory fails: the temporary must be removed */
+	/* a directory is refused before anything is written */
 	snprintf(path, sizeof path, "%s/adir", tmpdir);
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(export_run(r, path, &d), AB_ERR_IO);
-	assert_non_null(strstr(d.msg, "cannot rename"));
+	assert_int_equal(export_run(r, path, &d), AB_ERR_USAGE);
+	assert_non_null(strstr(d.msg, "is a directory"));
 	assert_int_equal(count_entries(tmpdir), 1); /* only adir */
 	assert_int_equal(count_entries(path), 0);
 	results_run_free(r);

@@ -16,11 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "common/procid.h"
 #include "common/results.h"
 #include "store/store.h"
 #include "fixtures.h"
@@ -470,9 +473,13 @@ static void test_list_and_resolve(void **state)
 	assert_int_equal(store_resolve_run(st, "42", &id, &d), AB_ERR_DATA);
 	assert_non_null(strstr(d.msg, "no run '42'"));
 
-	/* a newer run with label "x" wins over the older one */
+	/* a newer run with label "x" wins over the older one once it is
+	 * finished; while it runs, the label still names the older one */
 	struct results_run *r = make_run("x", "2025-01-02T00:00:00Z", "GPU-1", 0);
 	int64_t newest = begin(st, r);
+	assert_int_equal(store_resolve_run(st, "x", &id, &d), AB_OK);
+	assert_int_equal(id, 1);
+	finish(st, r);
 	results_run_free(r);
 	assert_int_equal(store_resolve_run(st, "x", &id, &d), AB_OK);
 	assert_int_equal(id, newest);
@@ -597,9 +604,141 @@ static void test_schema_version(void **state)
 	st = (struct store *)&d; /* must be reset to NULL on failure */
 	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
 	assert_null(st);
-	char want[80];
+	char want[96];
 	snprintf(want, sizeof want, "has schema version 99, this abbench knows up to %d", store_schema_version());
 	assert_non_null(strstr(d.msg, want));
+
+	/* a negative version is refused as well, never used as an index */
+	sql_exec("PRAGMA user_version = -1");
+	assert_int_equal(store_open(dbpath, true, &st, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "has schema version -1, which no abbench writes"));
+	assert_int_equal(store_open_readonly(dbpath, &st, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "has schema version -1"));
+	sql_exec("PRAGMA user_version = -2147483648");
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_ERR_DATA);
+	assert_null(st);
+}
+
+/* The read-only open writes nothing: a database in rollback-journal mode
+ * stays so (no WAL switch), its bytes and its mtime do not change, no
+ * -wal, -shm or -journal appears; an older schema is reported, not
+ * migrated; and the store refuses to write through it. */
+static void test_read_only_open(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("x", "2025-01-01T00:00:03Z", "GPU-1", 0);
+	begin(st, r);
+	finish(st, r);
+	store_close(st);
+	sql_exec("PRAGMA journal_mode = DELETE");
+	struct stat before, after;
+	char side[160];
+	assert_int_equal(stat(dbpath, &before), 0);
+	sleep(1); /* an mtime change would show at second resolution too */
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open_readonly(dbpath, &st, &d), AB_OK);
+	assert_true(store_is_read_only(st));
+	struct results_run *back = NULL;
+	assert_int_equal(store_resolve_load(st, "last", &back, &d), AB_OK);
+	assert_int_equal(back->n_cases, 2);
+	results_run_free(back);
+	assert_int_equal(store_baseline_set(st, "nightly", r->id, &d), AB_ERR_DB);
+	assert_non_null(strstr(d.msg, "readonly"));
+	store_close(st);
+	assert_int_equal(stat(dbpath, &after), 0);
+	assert_int_equal(before.st_size, after.st_size);
+	assert_int_equal(before.st_mtim.tv_sec, after.st_mtim.tv_sec);
+	assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+	for (int i = 0; i < 3; i++) {
+		snprintf(side, sizeof side, "%s%s", dbpath, (const char *[]){ "-wal", "-shm", "-journal" }[i]);
+		assert_int_equal(access(side, F_OK), -1);
+	}
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'delete'"), 1);
+
+	sql_exec("PRAGMA user_version = 1");
+	assert_int_equal(store_open_readonly(dbpath, &st, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "needs migrating"));
+	assert_int_equal(store_open_readonly("/nonexistent-dir/x.db", &st, &d), AB_ERR_DATA);
+	assert_non_null(strstr(d.msg, "no database"));
+	results_run_free(r);
+}
+
+/* A signal's run ends 'interrupted' without results; 'last' and labels
+ * skip runs still 'running'. */
+static void test_interrupted_and_last(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct ab_diag d = { "" };
+	int64_t id = 0;
+	struct results_run *r = make_run("x", "2025-01-01T00:00:01Z", "GPU-1", 0);
+	int64_t done = begin(st, r);
+	finish(st, r);
+	results_run_free(r);
+	r = make_run("x", "2025-01-01T00:00:02Z", "GPU-1", 0);
+	int64_t cut = begin(st, r);
+	results_run_free(r);
+	r = make_run("x", "2025-01-01T00:00:03Z", "GPU-1", 0);
+	int64_t live = begin(st, r); /* ours, alive: stays 'running' */
+	results_run_free(r);
+
+	assert_int_equal(store_resolve_run(st, "last", &id, &d), AB_OK);
+	assert_int_equal(id, done);
+	assert_int_equal(store_interrupt_run(st, cut, "interrupted by SIGINT", &d), AB_OK);
+	assert_int_equal(store_resolve_run(st, "last", &id, &d), AB_OK);
+	assert_int_equal(id, cut);
+	assert_int_equal(store_resolve_run(st, "x", &id, &d), AB_OK);
+	assert_int_equal(id, cut);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'interrupted'"
+				 " AND error = 'interrupted by SIGINT' AND finished_at IS NOT NULL"), 1);
+	assert_int_equal(store_interrupt_run(st, cut, "again", &d), AB_ERR_DATA); /* not running any more */
+	store_close(st);
+	st = open_db();
+	assert_int_equal(sql_int("SELECT status = 'running' FROM runs WHERE id = 3"), 1);
+	assert_int_equal(live, 3);
+	store_close(st);
+}
+
+/* A run whose process died is marked 'interrupted' by the next open (or
+ * read-only open); one of another host or with no recorded process is left. */
+static void test_stale_runs_marked(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("", "2025-01-01T00:00:01Z", "GPU-1", 0);
+	char host[128], process[PROCID_MAX], sql[512];
+	procid_host(host, sizeof host);
+	snprintf(r->host, sizeof r->host, "%s", host);
+	for (int i = 0; i < 4; i++)
+		begin(st, r);
+	results_run_free(r);
+	store_close(st);
+
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	procid_of(child, process, sizeof process); /* alive or a zombie until reaped */
+	int status;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	snprintf(sql, sizeof sql, "UPDATE runs SET pid = %d, process = '%s' WHERE id IN (1, 2)", (int)child, process);
+	sql_exec(sql);
+	sql_exec("UPDATE runs SET host = 'elsewhere' WHERE id = 2");
+	sql_exec("UPDATE runs SET pid = 0, process = '' WHERE id = 3"); /* written before the owner columns existed */
+
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open_readonly(dbpath, &st, &d), AB_OK); /* marks through its own connection */
+	store_close(st);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE id = 1 AND status = 'interrupted'"
+				 " AND error LIKE 'interrupted: process % ended without finishing the run%'"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE id IN (2, 3, 4) AND status = 'running'"), 3);
+
+	snprintf(sql, sizeof sql, "UPDATE runs SET status = 'running', host = '%s' WHERE id IN (1, 2)", host);
+	sql_exec(sql);
+	st = open_db();
+	store_close(st);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE id IN (1, 2) AND status = 'interrupted'"), 2);
 }
 
 /* A version-1 file (the first schema, before runs.only_cases) with a run
@@ -692,6 +831,24 @@ static void test_baselines(void **state)
 	assert_non_null(strstr(d.msg, "no baseline 'missing'"));
 	assert_int_equal(store_baseline_set(st, "bad", 77, &d), AB_ERR_DATA);
 	assert_non_null(strstr(d.msg, "no run '77'"));
+	/* names that would shadow a run, or not fit, are refused */
+	const char *shadow[] = { "1", "0042", "last", "lbl" };
+	int64_t r1_id = r1->id;
+	snprintf(r1->label, sizeof r1->label, "lbl");
+	begin(st, r1); /* a third run, labelled 'lbl' */
+	r1->id = r1_id;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(store_baseline_set(st, shadow[i], r2->id, &d), AB_ERR_USAGE);
+		assert_non_null(strstr(d.msg, i < 3 ? "would read as a run" : "is the label of run 3"));
+	}
+	char long_name[80];
+	memset(long_name, 'n', 64);
+	long_name[64] = '\0';
+	assert_int_equal(store_baseline_set(st, long_name, r2->id, &d), AB_ERR_USAGE);
+	assert_non_null(strstr(d.msg, "must be 1 to 63 characters"));
+	long_name[63] = '\0';
+	assert_int_equal(store_baseline_set(st, long_name, r2->id, &d), AB_OK);
+	assert_int_equal(sql_int("DELETE FROM baselines WHERE length(name) = 63 RETURNING 1"), 1);
 
 	struct store_baseline *v = NULL;
 	int n = 0;
@@ -727,7 +884,9 @@ static void test_migration_of_sweeps(void **state)
 	store_close(st);
 	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
-					     "runs.noise_measure" };
+					     "runs.noise_measure", "runs.pid", "runs.process" };
+	/* Back to version 4: migration 6 (run owners) is undone too. */
+	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
 		const char *dot = strchr(added[i], '.');
@@ -815,6 +974,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_of_sweeps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_only_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupted_and_last, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_runs_marked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),

@@ -723,6 +723,27 @@ static void cuda_case_end(struct backend *b)
 	cuda_free_tensors(b);
 }
 
+/* What cuda_case_begin would cudaMalloc (every present tensor, 16 bytes
+ * at least), and the device's free memory now: the L2 flush buffer and
+ * the other fixed buffers are already allocated by then. */
+static enum ab_rc cuda_case_memory(struct backend *b, const struct site_desc *s, const struct site_args *shape,
+				   struct bk_memory *m, struct ab_diag *d)
+{
+	size_t free_b = 0, total_b = 0;
+	(void)b;
+	memset(m, 0, sizeof *m);
+	m->has_device = true;
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		uint64_t bytes = (uint64_t)site_tensor_elems(t, &shape->dims) * site_dtype_size(t->dtype);
+		if (site_tensor_present(t, shape->affine))
+			m->device_bytes += bytes > 16 ? bytes : 16;
+	}
+	enum ab_rc rc = CK(d, cudaMemGetInfo(&free_b, &total_b));
+	m->device_free = free_b;
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Notes                                                               */
 /* ------------------------------------------------------------------ */
@@ -759,6 +780,7 @@ static const struct backend_ops cuda_ops = {
 	.slot_end = cuda_slot_end,
 	.read_tensor = cuda_read_tensor,
 	.case_end = cuda_case_end,
+	.case_memory = cuda_case_memory,
 	.notes = cuda_notes,
 };
 

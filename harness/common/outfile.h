@@ -1,0 +1,63 @@
+/*
+ * outfile.h - every file abbench writes for a user (export --csv, compare
+ * --out, gate --out and --failing-cases, report files, --dump files) goes
+ * through here, so that one set of rules holds for all of them
+ * (docs/RELIABILITY.md, "Output files"):
+ *
+ *   missing or a regular file  written to a temporary file in the same
+ *                              directory (PATH.tmpXXXXXX), flushed, fsync'd
+ *                              and renamed over PATH: a reader sees the old
+ *                              file or the whole new one, never half. An
+ *                              existing file keeps its permission bits.
+ *   a FIFO or character device written through, in place (opened without
+ *                              O_CREAT or O_TRUNC): the node is never
+ *                              replaced. A FIFO's open waits for a reader.
+ *   "-"                        standard output (written through).
+ *   a symbolic link            followed: the file it points to is written
+ *                              by the rules above and the link stays a link.
+ *                              A link to nothing is refused.
+ *   a directory, socket or     refused before anything is written
+ *   block device               (AB_ERR_USAGE, exit 2).
+ *
+ * Any failure to write, flush, sync, close or rename (ENOSPC, EFBIG, EIO,
+ * EPIPE ...) is AB_ERR_IO (exit 3) naming the path and the reason; a
+ * temporary file is removed and the old PATH is left as it was.
+ */
+#ifndef AB_OUTFILE_H
+#define AB_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/diag.h"
+
+#define OUTFILE_PATH_MAX 4096
+
+struct outfile {
+	FILE *f;                        /* write here between open and commit */
+	bool through;                   /* written in place: no temporary */
+	bool is_stdout;
+	char path[OUTFILE_PATH_MAX];    /* as given, for messages */
+	char target[OUTFILE_PATH_MAX];  /* the file finally written (links resolved) */
+	char tmp[OUTFILE_PATH_MAX + 16];/* the temporary file, "" when through */
+};
+
+/* Opens path for writing by the rules above. On failure of->f is NULL and
+ * nothing was created. */
+enum ab_rc outfile_open(struct outfile *of, const char *path, struct ab_diag *d);
+
+/* Checks and closes the stream, then renames the temporary file into
+ * place. On failure the temporary file is removed. The struct is closed
+ * afterwards either way. */
+enum ab_rc outfile_commit(struct outfile *of, struct ab_diag *d);
+
+/* Closes without installing anything: the temporary file is removed (a
+ * write-through target keeps what was written to it). No-op when closed. */
+void outfile_abort(struct outfile *of);
+
+/* The whole of src_path (a finished temporary file of our own, such as a
+ * PNG gnuplot wrote) installed at dst_path by the rules above; src_path is
+ * removed afterwards whether or not it succeeded. */
+enum ab_rc outfile_install(const char *src_path, const char *dst_path, struct ab_diag *d);
+
+#endif

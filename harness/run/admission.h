@@ -1,0 +1,36 @@
+/*
+ * admission.h - memory admission: before a run writes anything, each case's
+ * host and device memory is estimated and compared with what the machine
+ * has, so that a shape too large is refused with a message (exit 2)
+ * instead of being killed by the kernel's OOM killer half-way.
+ *
+ * Host: run_case_host_bytes (the runner's copies, the float64 reference,
+ * the first A slot's outputs, the samples) plus the backend's own host
+ * share (bk_memory.host_bytes), against MemAvailable of /proc/meminfo.
+ * Device: bk_memory.device_bytes against bk_memory.device_free
+ * (cudaMemGetInfo on CUDA). Cases run one after another and free their
+ * memory in between, so each case is judged alone.
+ */
+#ifndef AB_ADMISSION_H
+#define AB_ADMISSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "common/diag.h"
+#include "config/scenario.h"
+#include "run/shard.h"
+
+/* MemAvailable of /proc/meminfo in bytes; false when it cannot be read (the
+ * host check is then skipped). */
+bool admission_host_available(uint64_t *bytes);
+
+/* AB_ERR_INPUT naming FILE:LINE of the first case of the shard that does
+ * not fit, what it needs and what is available; AB_OK when every case the
+ * run will measure fits. */
+enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
+			   const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
+			   struct ab_diag *d);
+
+#endif

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The reliability checks that need the GPU (issue 9), on the GPU machine
+# with build/abbench made elsewhere (this script builds nothing). Usage:
+# scripts/gpu/reliab.sh [STAGE ...]   (default: all). Results under $OUT
+# (or ./gpu-out): reliab.db and reliab-logs.tar.gz; a table last. About 3
+# minutes (scripts/gpu/session.sh reliab:400).
+#   lock       two concurrent runs on GPU 0: the second waits, naming the
+#              first's pid; --no-wait fails at once with exit 3; the runs do
+#              not overlap in time
+#   signal     SIGINT and SIGTERM in the middle of a CUDA run: exit 130 / 143,
+#              run 'interrupted', the GPU usable at once by the next run
+#   kill       SIGKILL in the middle of a CUDA run: the next `abbench list`
+#              marks it 'interrupted'; the lock is free (the next run does not wait)
+#   admission  a 6.5e10-element case on cuda: exit 2 before anything is
+#              written; glm_1024 (the largest shipped shapes) is admitted
+#   fault      a kernel that reads an illegal address (the plugins' fault arm,
+#              examples/plugin/fault_plugin.c, as arm b of rga_plugin.ini; or
+#              $FAULT_SCENARIO): exit 3 within 120 s, the run 'failed' with
+#              the CUDA error's text, no results; the next run gets the GPU
+#              and passes; the same under compute-sanitizer memcheck, which
+#              must report the access
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+RESULTS=${OUT:-$PWD/gpu-out}
+mkdir -p "$RESULTS"
+TMP=${TMPDIR:-/tmp}/abbench-reliab
+rm -rf "$TMP" && mkdir -p "$TMP/logs"
+LOGS="$TMP/logs"
+AB=$PWD/build/abbench
+DB="$RESULTS/reliab.db"
+rm -f "$DB" "$DB"-wal "$DB"-shm
+export ABBENCH_LOCK_DIR="$TMP/locks"
+stages=${*:-lock signal kill admission fault}
+summary="$LOGS/summary.txt"
+: >"$summary"
+row() { printf '%-46s %s\n' "$1" "$2" | tee -a "$summary"; }
+step() { echo; echo "=== $* ==="; }
+want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
+verdict() { if "$@"; then echo PASS; else echo FAIL; fi; }
+q() { sqlite3 "$DB" "$1"; }
+
+step device
+nvidia-smi --query-gpu=name,uuid,memory.total,memory.used --format=csv
+"$AB" --version || { echo "abbench does not start here"; exit 2; }
+
+# A CUDA run of smoke that lasts about a minute: many samples per slot.
+cat >"$TMP/long.ini" <<'EOF'
+[scenario]
+name = long
+backend = cuda
+warmup = 10
+min_samples = 200000
+max_samples = 200000
+min_time_ms = 60000
+max_time_ms = 60000
+target_noise = 0.0000001
+[arms]
+a = eager
+b = fused
+[case c1]
+site = ln_modulate
+shape = 1x1024x3072
+EOF
+# long_bg LOG: a long run in the background with SIGINT at its default
+# (a script's background job starts with it ignored); $! is abbench's pid.
+long_bg() { (exec env --default-signal=INT "$AB" run "$TMP/long.ini" --no-progress --db "$DB" >"$1" 2>&1) & }
+until_status() { # ID STATUS: wait up to 60 s for the row
+	for _ in $(seq 600); do [ "$(q "SELECT status FROM runs WHERE id = $1" 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+last_id() { q "SELECT max(id) FROM runs"; }
+
+if want lock; then
+	step lock
+	# 3 slots of 4 s: long enough for the two other runs to meet its lock
+	sed 's/^min_time_ms = .*/min_time_ms = 4000/; s/^max_time_ms = .*/max_time_ms = 4000/; s/^name = long/name = lock/' \
+		"$TMP/long.ini" >"$TMP/lock.ini"
+	"$AB" run "$TMP/lock.ini" --no-progress --db "$DB" --label lock1 >"$LOGS/lock1.log" 2>&1 &
+	p1=$!
+	for _ in $(seq 300); do grep -q '^pid ' "$ABBENCH_LOCK_DIR"/*.lock 2>/dev/null && break; sleep 0.1; done
+	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --db "$DB" --label nowait --no-wait >"$LOGS/nowait.log" 2>&1
+	rc=$?
+	row "lock: --no-wait exits 3" "$(verdict test "$rc" -eq 3) (exit $rc)"
+	row "lock: --no-wait names the holder" "$(verdict grep -q "in use by pid $p1 " "$LOGS/nowait.log")"
+	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --db "$DB" --label lock2 >"$LOGS/lock2.log" 2>&1
+	rc2=$?
+	wait "$p1"
+	rc1=$?
+	row "lock: both runs ok" "$(verdict test "$rc1$rc2" = 00) (exits $rc1, $rc2)"
+	row "lock: the second waited for the first" "$(verdict grep -q "waiting for device 'GPU-.*', in use by pid $p1 " "$LOGS/lock2.log")"
+	s2=$(q "SELECT started_at FROM runs WHERE label = 'lock2'")
+	f1=$(q "SELECT finished_at FROM runs WHERE label = 'lock1'")
+	row "lock: no overlap ($f1 <= $s2)" "$(verdict test ! "$s2" \< "$f1")"
+fi
+
+if want signal; then
+	step signal
+	for sig in INT TERM; do
+		long_bg "$LOGS/signal-$sig.log"
+		pid=$!
+		sleep 1
+		id=$(last_id)
+		until_status "$id" running
+		sleep 3
+		t0=$(date +%s%N)
+		kill "-$sig" "$pid"
+		rc=0; wait "$pid" || rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		want_rc=$([ "$sig" = INT ] && echo 130 || echo 143)
+		row "signal $sig: exit $want_rc" "$(verdict test "$rc" -eq "$want_rc") (exit $rc after $ms ms)"
+		row "signal $sig: run $id 'interrupted'" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = interrupted)"
+	done
+	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --no-wait --quick --db "$DB" >"$LOGS/after-signal.log" 2>&1
+	row "signal: the GPU is free and usable after" "$(verdict test $? -eq 0)"
+fi
+
+if want kill; then
+	step kill
+	long_bg "$LOGS/kill.log"
+	pid=$!
+	sleep 1
+	id=$(last_id)
+	until_status "$id" running
+	sleep 3
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	row "kill: row still 'running' in the file" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = running)"
+	"$AB" list --db "$DB" >"$LOGS/kill-list.log" 2>&1
+	row "kill: list marks run $id 'interrupted'" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = interrupted)"
+	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --no-wait --quick --db "$DB" >"$LOGS/after-kill.log" 2>&1
+	row "kill: the lock died with the process" "$(verdict test $? -eq 0)"
+	row "kill: integrity_check" "$(q 'PRAGMA integrity_check')"
+fi
+
+if want admission; then
+	step admission
+	printf '[scenario]\nname = huge\nbackend = cuda\n[arms]\na = eager\nb = fused\n[case huge]\nsite = ln_modulate\nshape = 1x1000000x65536\n' >"$TMP/huge.ini"
+	n=$(q "SELECT count(*) FROM runs")
+	"$AB" run "$TMP/huge.ini" --db "$DB" >"$LOGS/huge.log" 2>&1
+	rc=$?
+	row "admission: 6.5e10 elements refused, exit 2" "$(verdict test "$rc" -eq 2) (exit $rc)"
+	row "admission: no row written" "$(verdict test "$(q "SELECT count(*) FROM runs")" -eq "$n")"
+	sed 's/^/    /' "$LOGS/huge.log" | tee -a "$summary"
+	"$AB" run scenarios/glm_1024.ini --backend cuda --quick --no-progress --db "$DB" >"$LOGS/glm.log" 2>&1
+	row "admission: glm_1024 admitted and ok" "$(verdict test $? -eq 0)"
+fi
+
+if want fault; then
+	step fault
+	# The plugins' faulting arm (examples/plugin/fault_plugin.c): a kernel
+	# that reads an illegal address, in place of arm b.
+	lib=$PWD/build/examples/plugin/libfault_plugin.so
+	fs=${FAULT_SCENARIO:-$TMP/fault.ini}
+	if [ -z "${FAULT_SCENARIO:-}" ]; then
+		sed -e "s|^b = .*|b = plugin:$lib:illegal_address|" -e 's|^max_time_ms = .*|max_time_ms = 500|' \
+			examples/plugin/rga_plugin.ini >"$fs"
+	fi
+	if [ ! -e "$lib" ] && [ -z "${FAULT_SCENARIO:-}" ]; then
+		row "fault" "SKIP (no $lib: build the plugins first)"
+	else
+		t0=$(date +%s)
+		timeout 120 "$AB" run "$fs" --backend cuda --no-progress --db "$DB" --label fault >"$LOGS/fault.log" 2>&1
+		rc=$?
+		row "fault: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc after $(($(date +%s) - t0)) s)"
+		err=$(q "SELECT status || ': ' || error FROM runs WHERE label = 'fault'")
+		row "fault: run 'failed' with the CUDA error" "$(verdict grep -qi '^failed: .*illegal memory access' <<<"$err")"
+		echo "    $err" | tee -a "$summary"
+		row "fault: nothing of it 'ok', no results" "$(verdict test "$(q "SELECT count(*) FROM runs r JOIN cases c ON c.run_id = r.id WHERE r.label = 'fault'")" -eq 0)"
+		"$AB" run scenarios/smoke.ini --backend cuda --quick --no-progress --no-wait --db "$DB" >"$LOGS/after-fault.log" 2>&1
+		row "fault: the next run gets the GPU and passes" "$(verdict test $? -eq 0)"
+		cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+		if [ -x "$cs" ]; then
+			timeout 300 "$cs" --tool memcheck "$AB" run "$fs" --backend cuda --no-progress --no-cupti --db "$DB" \
+				--label fault-memcheck >"$LOGS/fault-memcheck.log" 2>&1
+			rc=$?
+			row "fault under memcheck: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc)"
+			row "fault under memcheck: the access is reported" "$(verdict grep -q 'Invalid __global__ read\|ERROR SUMMARY: [1-9]' "$LOGS/fault-memcheck.log")"
+			row "fault under memcheck: run 'failed'" "$(verdict test "$(q "SELECT status FROM runs WHERE label = 'fault-memcheck'")" = failed)"
+		else
+			row "fault under memcheck" "SKIP (no compute-sanitizer)"
+		fi
+	fi
+fi
+
+tar -czf "$RESULTS/reliab-logs.tar.gz" -C "$TMP" logs
+echo
+echo "=== reliab summary ==="
+cat "$summary"
+! grep -q ' FAIL' "$summary"
