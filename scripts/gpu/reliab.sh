@@ -37,7 +37,12 @@ row() { printf '%-46s %s\n' "$1" "$2" | tee -a "$summary"; }
 step() { echo; echo "=== $* ==="; }
 want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 verdict() { if "$@"; then echo PASS; else echo FAIL; fi; }
-q() { sqlite3 "$DB" "$1"; }
+# The GPU machine has no sqlite3 shell: Python's sqlite3 module, '|' between columns.
+q() {
+	python3 -c 'import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))' "$DB" "$1"
+}
 
 step device
 nvidia-smi --query-gpu=name,uuid,memory.total,memory.used --format=csv
