@@ -34,7 +34,9 @@ static bool run_wanted(const struct history_filter *f, const struct results_run_
 }
 
 /* The figure of a summarised case: B's median with its order-statistic
- * interval, or the speedup with its bootstrap interval. */
+ * interval, the speedup with its bootstrap interval, or B's bandwidth
+ * (bytes over the median and over the median's interval bounds; NAN, so no
+ * point, when the run stored no bytes for the case). */
 static void figure(const struct summary_case *c, enum history_metric m, struct history_point *p)
 {
 	if (m == HISTORY_SPEEDUP) {
@@ -48,6 +50,10 @@ static void figure(const struct summary_case *c, enum history_metric m, struct h
 		p->v = stats_median_ci(c->b.samples, p->n, SUMMARY_CI_LEVEL);
 	if (p->n < SUMMARY_MIN_SAMPLES)
 		p->v.low = p->v.high = NAN;
+	if (m == HISTORY_GBPS) {
+		double bytes = c->b.bw.bytes > 0 ? c->b.bw.bytes : NAN; /* bytes / ns = GB/s */
+		p->v = (struct stats_interval){ bytes / p->v.point, bytes / p->v.high, bytes / p->v.low };
+	}
 }
 
 /* The series of (run's scenario and device, case), created when new. */
@@ -233,6 +239,8 @@ bool history_metric_parse(const char *name, enum history_metric *m)
 		*m = HISTORY_MEDIAN;
 	else if (!strcmp(name, "speedup"))
 		*m = HISTORY_SPEEDUP;
+	else if (!strcmp(name, "gbps"))
+		*m = HISTORY_GBPS;
 	else
 		return false;
 	return true;
@@ -240,5 +248,5 @@ bool history_metric_parse(const char *name, enum history_metric *m)
 
 const char *history_metric_str(enum history_metric m)
 {
-	return m == HISTORY_SPEEDUP ? "speedup" : "median";
+	return m == HISTORY_SPEEDUP ? "speedup" : m == HISTORY_GBPS ? "gbps" : "median";
 }

@@ -6,12 +6,14 @@
  * A series is one (scenario, device, case): its points are the 'ok' runs
  * that measured the case, oldest first, each with the run's id, start
  * time, commit and label, the figure with its 95% interval, and the name
- * of a baseline pointing at the run. Two metrics:
+ * of a baseline pointing at the run. Three metrics:
  *
  *   median   the fused (B) arm's median time, all B slots pooled, with its
  *            distribution-free order-statistic interval (stats_median_ci);
  *   speedup  median(A) / median(B) with its bootstrap interval, as the
- *            report computes it (summary_case).
+ *            report computes it (summary_case);
+ *   gbps     the fused (B) arm's bytes (analysis/bandwidth.h) over its
+ *            median, GB/s, the interval the median's turned over.
  *
  * An interval needs SUMMARY_MIN_SAMPLES samples an arm; below that its
  * bounds are NAN (printed n/a). The steps are found by steps_detect on the
@@ -41,6 +43,7 @@
 enum history_metric {
 	HISTORY_MEDIAN,   /* fused (B) median time, ns */
 	HISTORY_SPEEDUP,  /* median(A) / median(B) */
+	HISTORY_GBPS,     /* fused (B) bytes / median, GB/s */
 };
 
 struct history_filter {
@@ -85,7 +88,7 @@ void history_free(struct history *h);
 /* Whether a label is a re-measurement run's (ends in -recheck). */
 bool history_is_recheck(const char *label);
 
-/* "median", "speedup" <-> the enum; false for an unknown name. */
+/* "median", "speedup", "gbps" <-> the enum; false for an unknown name. */
 bool history_metric_parse(const char *name, enum history_metric *m);
 const char *history_metric_str(enum history_metric m);
 

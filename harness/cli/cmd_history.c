@@ -57,7 +57,7 @@ static enum ab_rc history_run(const char *db, const struct history_args *a, stru
 static bool check_args(struct history_args *a)
 {
 	if (a->metric && !history_metric_parse(a->metric, &a->f.metric)) {
-		ab_error("history: --metric must be median or speedup, not '%s'", a->metric);
+		ab_error("history: --metric must be median, speedup or gbps, not '%s'", a->metric);
 		return false;
 	}
 	if (a->f.last < 0 || a->f.last > STEPS_MAX_POINTS) {
@@ -81,7 +81,8 @@ int cmd_history(int argc, char **argv)
 		{ "scenario", CLI_STRING, &a.f.scenario, "GLOB", "only runs of matching scenarios" },
 		{ "label", CLI_STRING, &a.f.label, "GLOB", "only runs with a matching label (e.g. 'nightly-*')" },
 		{ "device", CLI_STRING, &a.f.device, "GLOB", "only runs on matching devices (e.g. '*H200*')" },
-		{ "metric", CLI_STRING, &a.metric, "median|speedup", "the fused arm's median time (default) or the speedup" },
+		{ "metric", CLI_STRING, &a.metric, "median|speedup|gbps",
+		  "the fused arm's median time (default), the speedup, or the fused arm's GB/s" },
 		{ "last", CLI_INT, &a.f.last, "N", "the newest N runs of each case (default 100)" },
 		{ "min-step", CLI_DOUBLE, &a.min_step_pct, "PCT", "name steps of at least PCT percent (default 5)" },
 		{ "out", CLI_STRING, &a.out, "DIR", "write one chart per case into DIR (.png with .dat and .gp)" },

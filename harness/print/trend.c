@@ -21,6 +21,10 @@ static char *figure_of(const struct history *h, double point, double low, double
 		snprintf(p, sizeof p, "%.3fx", point);
 		snprintf(lo, sizeof lo, "%.3f", low);
 		snprintf(hi, sizeof hi, "%.3f", high);
+	} else if (h->metric == HISTORY_GBPS) {
+		snprintf(p, sizeof p, "%.1f GB/s", point);
+		snprintf(lo, sizeof lo, "%.1f", low);
+		snprintf(hi, sizeof hi, "%.1f", high);
 	} else {
 		struct md_unit u = md_time_unit(point);
 		snprintf(p, sizeof p, "%s %s", md_time_in(point, &u, lo, sizeof lo), u.name);
@@ -43,6 +47,8 @@ char *trend_figure(const struct history *h, const struct history_point *p, char 
 
 static const char *metric_words(const struct history *h)
 {
+	if (h->metric == HISTORY_GBPS)
+		return "fused (B) bandwidth, bytes / median";
 	return h->metric == HISTORY_SPEEDUP ? "speedup median(A) / median(B)" : "fused (B) median";
 }
 
@@ -111,7 +117,10 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 	fprintf(f, "%s / %s / %s (%s): %s, %d run%s\n", s->scenario, s->device, s->case_name, s->shape, metric_words(h),
 		s->n, s->n == 1 ? "" : "s");
 	fprintf(f, "  %-6s %-20s  %-18s %-24s %-28s %6s  %s\n", "run", "started (UTC)", "commit", "label",
-		h->metric == HISTORY_SPEEDUP ? "speedup [95% interval]" : "median [95% interval]", "n", "notes");
+		h->metric == HISTORY_SPEEDUP ? "speedup [95% interval]"
+		: h->metric == HISTORY_GBPS ? "GB/s [95% interval]"
+					    : "median [95% interval]",
+		"n", "notes");
 	for (int i = 0; i < s->n; i++) {
 		const struct history_point *p = &s->points[i];
 		point_notes(s, i, notes, sizeof notes);
@@ -219,7 +228,7 @@ static void fill_ticks(const struct history_series *s, struct trend_arrays *a)
 /* Values in the chart's unit: us for times, x for speedups. */
 static void fill_values(const struct history *h, const struct history_series *s, struct trend_arrays *a)
 {
-	double scale = h->metric == HISTORY_SPEEDUP ? 1 : 1e3;
+	double scale = h->metric == HISTORY_MEDIAN ? 1e3 : 1; /* ns -> us; x and GB/s as they are */
 	for (int k = 0; k < s->steps.n_segments; k++)
 		for (int i = s->steps.segments[k].start; i < s->steps.segments[k].end; i++)
 			a->level[i] = s->steps.segments[k].level / scale;
@@ -284,8 +293,9 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 		snprintf(bname, sizeof bname, "baseline '%s'", base);
 		snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape, s->scenario,
 			 s->device, metric_words(h));
-		bool sp = h->metric == HISTORY_SPEEDUP;
-		struct plot_trend p = { title, sp ? "speedup (x)" : "time (us)", sp ? "speedup of the run" : "median of the run",
+		bool sp = h->metric == HISTORY_SPEEDUP, bw = h->metric == HISTORY_GBPS;
+		struct plot_trend p = { title, sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
+					sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
 					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
 					s->steps.n_segments - 1, a.step_at, a.step_text, false, NAN, NAN };
 		y_range(s, &a, &p.y_min, &p.y_max);

@@ -7,7 +7,8 @@
 # from run 9 on. The answers are where the test put them:
 #   - ln_modulate has one step, +25% at run 9, named with run 9's commit
 #     and date; the other cases have none;
-#   - with --metric speedup the same step is -20% (1 / 1.25 - 1);
+#   - with --metric speedup the same step is -20% (1 / 1.25 - 1), and so
+#     with --metric gbps (bytes over the 25% slower median);
 #   - the baseline is marked at its run; a quick run is marked quick; the
 #     re-measurement run (label *-recheck) is left out unless --rechecks;
 #   - --last, --case, --scenario, --label and --device filter; nothing
@@ -46,6 +47,10 @@ check "the method is named" grep -q '^# fused (B) median per run; steps by penal
 expect_exit 0 "--metric speedup" "$AB" history --metric speedup --case ln_modulate
 check "the speedup steps -20%" grep -Eq '^  step: -(19\.[5-9]|20\.[0-4])[0-9]% at run 9 \(commit c00000071271' "$T/out"
 check "speedups with intervals, n the smaller arm's count" grep -Eq '^  1 +.* [0-9]\.[0-9]{3}x \[[0-9.]+, [0-9.]+\] +20  $' "$T/out"
+
+expect_exit 0 "--metric gbps" "$AB" history --metric gbps --case ln_modulate
+check "the fused bandwidth steps -20%" grep -Eq '^  step: -(19\.[5-9]|20\.[0-4])[0-9]% at run 9 \(commit c00000071271' "$T/out"
+check "GB/s with intervals" grep -Eq '^  1 +.* [0-9]+\.[0-9] GB/s \[[0-9.]+, [0-9.]+\] +20  $' "$T/out"
 
 expect_exit 0 "--rechecks" "$AB" history --rechecks --case ln_modulate
 check "the recheck joins ln_modulate's history" grep -q ': fused (B) median, 15 runs$' "$T/out"

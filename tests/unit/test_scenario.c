@@ -101,9 +101,9 @@ static void test_glm_1024(void **state)
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 20261129u);
 	assert_int_equal(s->sampling.warmup, 5);
-	assert_int_equal(s->sampling.min_samples, 10);
+	assert_int_equal(s->sampling.min_samples, 50);
 	assert_int_equal(s->sampling.max_samples, 2000);
-	assert_true(s->sampling.min_time_ms == 300);
+	assert_true(s->sampling.min_time_ms == 10);
 	assert_true(s->sampling.max_time_ms == 2000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
