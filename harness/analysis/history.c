@@ -45,9 +45,7 @@ static void figure(const struct summary_case *c, enum history_metric m, struct h
 		return;
 	}
 	p->n = c->b.time.n;
-	p->v = (struct stats_interval){ NAN, NAN, NAN };
-	if (p->n)
-		p->v = stats_median_ci(c->b.samples, p->n, SUMMARY_CI_LEVEL);
+	p->v = p->n ? c->b.median_ci : (struct stats_interval){ NAN, NAN, NAN }; /* computed once by the summary */
 	if (p->n < SUMMARY_MIN_SAMPLES)
 		p->v.low = p->v.high = NAN;
 	if (m == HISTORY_GBPS) {

@@ -9,7 +9,7 @@
  * of a baseline pointing at the run. Three metrics:
  *
  *   median   the fused (B) arm's median time, all B slots pooled, with its
- *            distribution-free order-statistic interval (stats_median_ci);
+ *            distribution-free order-statistic interval (summary_arm.median_ci);
  *   speedup  median(A) / median(B) with its bootstrap interval, as the
  *            report computes it (summary_case);
  *   gbps     the fused (B) arm's bytes (analysis/bandwidth.h) over its
