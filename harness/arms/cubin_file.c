@@ -13,9 +13,9 @@
  * Every offset read from the file is checked against its size first.
  */
 #include "arms/cubin_file.h"
+#include "common/diag.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,18 +25,6 @@
 #define FATBIN_MAGIC 0xBA55ED50u
 #define EIFMT_SVAL 4
 #define EIATTR_KPARAM_INFO 0x17
-
-__attribute__((format(printf, 3, 4)))
-static bool cf_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 static uint16_t rd16(const unsigned char *p)
 {
@@ -93,23 +81,23 @@ static const char *section_name(const struct elf *e, unsigned i)
 static bool elf_open(const unsigned char *data, size_t size, struct elf *e, char *err, size_t len)
 {
 	if (size < 64 || data[4] != 2 || data[5] != 1)
-		return cf_fail(err, len, "not a 64-bit little-endian ELF file");
+		return ab_fail_text(err, len, "not a 64-bit little-endian ELF file");
 	if (rd16(data + 18) != EM_CUDA)
-		return cf_fail(err, len, "an ELF file for machine %u, not an NVIDIA cubin (machine 190)", rd16(data + 18));
+		return ab_fail_text(err, len, "an ELF file for machine %u, not an NVIDIA cubin (machine 190)", rd16(data + 18));
 	*e = (struct elf){ .data = data, .size = size, .shoff = rd64(data + 0x28), .shentsize = rd16(data + 0x3a),
 			   .shnum = rd16(data + 0x3c) };
 	unsigned strndx = rd16(data + 0x3e);
 	if (e->shentsize < 64 || e->shoff > size || (uint64_t)e->shnum * e->shentsize > size - e->shoff ||
 	    strndx >= e->shnum)
-		return cf_fail(err, len, "damaged cubin: section table outside the file");
+		return ab_fail_text(err, len, "damaged cubin: section table outside the file");
 	for (unsigned i = 0; i < e->shnum; i++)
 		if (!section_ok(e, i))
-			return cf_fail(err, len, "damaged cubin: section %u lies outside the file", i);
+			return ab_fail_text(err, len, "damaged cubin: section %u lies outside the file", i);
 	const unsigned char *sh = section(e, strndx);
 	e->shstr = (const char *)data + rd64(sh + 24);
 	e->shstr_size = rd64(sh + 32);
 	if (e->shstr_size == 0 || e->shstr[e->shstr_size - 1] != '\0')
-		return cf_fail(err, len, "damaged cubin: section names not terminated");
+		return ab_fail_text(err, len, "damaged cubin: section names not terminated");
 	return true;
 }
 
@@ -129,11 +117,11 @@ static bool elf_params(const struct elf *e, unsigned i, struct cubin_file_info *
 	while (end - p >= 4) {
 		size_t n = p[0] == EIFMT_SVAL ? rd16(p + 2) : 0;
 		if ((size_t)(end - p - 4) < n)
-			return cf_fail(err, len, "damaged cubin: attribute past the end of %s", section_name(e, i));
+			return ab_fail_text(err, len, "damaged cubin: attribute past the end of %s", section_name(e, i));
 		if (p[1] == EIATTR_KPARAM_INFO && n >= 12) {
 			unsigned ordinal = rd16(p + 8);
 			if (ordinal >= CUBIN_FILE_MAX_PARAMS)
-				return cf_fail(err, len, "the kernel has more than %d parameters", CUBIN_FILE_MAX_PARAMS);
+				return ab_fail_text(err, len, "the kernel has more than %d parameters", CUBIN_FILE_MAX_PARAMS);
 			out->param_size[ordinal] = (int)(rd32(p + 12) >> 18 & 0x3fff);
 			if ((int)ordinal >= out->n_params)
 				out->n_params = (int)ordinal + 1;
@@ -162,7 +150,7 @@ static bool inspect_elf(const unsigned char *data, size_t size, const char *kern
 			found = (int)i;
 	}
 	if (found < 0)
-		return cf_fail(err, len, "no kernel '%s' in the cubin (kernels: %s)", kernel,
+		return ab_fail_text(err, len, "no kernel '%s' in the cubin (kernels: %s)", kernel,
 			       out->kernels[0] ? out->kernels : "none");
 	return elf_params(&e, (unsigned)found, out, err, len);
 }
@@ -195,7 +183,7 @@ static bool ptx_params(const char *open, struct cubin_file_info *out, char *err,
 {
 	const char *close = strchr(open, ')');
 	if (!close)
-		return cf_fail(err, len, "damaged ptx: the parameter list has no ')'");
+		return ab_fail_text(err, len, "damaged ptx: the parameter list has no ')'");
 	out->n_params = 0;
 	for (const char *p = open + 1; p < close;) {
 		const char *comma = memchr(p, ',', (size_t)(close - p));
@@ -203,7 +191,7 @@ static bool ptx_params(const char *open, struct cubin_file_info *out, char *err,
 		const char *decl = strstr(p, ".param");
 		if (decl && decl < stop) {
 			if (out->n_params == CUBIN_FILE_MAX_PARAMS)
-				return cf_fail(err, len, "the kernel has more than %d parameters", CUBIN_FILE_MAX_PARAMS);
+				return ab_fail_text(err, len, "the kernel has more than %d parameters", CUBIN_FILE_MAX_PARAMS);
 			out->param_size[out->n_params++] = ptx_param_size(decl, (size_t)(stop - decl));
 		}
 		p = stop + 1;
@@ -216,7 +204,7 @@ static bool inspect_ptx(const char *text, const char *kernel, struct cubin_file_
 	const char *target = strstr(text, ".target");
 	const char *match = NULL;
 	if (!target || !strstr(text, ".entry"))
-		return cf_fail(err, len, "neither a cubin (ELF), a fatbin nor PTX text with a .target and an .entry");
+		return ab_fail_text(err, len, "neither a cubin (ELF), a fatbin nor PTX text with a .target and an .entry");
 	out->kind = CUBIN_FILE_PTX;
 	const char *sm = strstr(target, "sm_");
 	out->sm = sm ? (int)strtol(sm + 3, NULL, 10) : 0;
@@ -230,7 +218,7 @@ static bool inspect_ptx(const char *text, const char *kernel, struct cubin_file_
 			match = name + n;
 	}
 	if (!match)
-		return cf_fail(err, len, "no kernel '%s' in the ptx (entries: %s)", kernel, out->kernels);
+		return ab_fail_text(err, len, "no kernel '%s' in the ptx (entries: %s)", kernel, out->kernels);
 	const char *open = match + strspn(match, " \t\r\n");
 	if (*open != '(') {
 		out->n_params = 0; /* an entry without parameters */
@@ -251,7 +239,7 @@ bool cubin_file_inspect(const unsigned char *data, size_t size, const char *kern
 		return true;
 	}
 	if (memchr(data, '\0', size))
-		return cf_fail(err, len, "neither a cubin (ELF), a fatbin nor PTX text");
+		return ab_fail_text(err, len, "neither a cubin (ELF), a fatbin nor PTX text");
 	return inspect_ptx((const char *)data, kernel, out, err, len);
 }
 

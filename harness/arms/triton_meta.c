@@ -3,24 +3,12 @@
  * jansson (linked statically, as for abbench's own JSON output).
  */
 #include "arms/triton_meta.h"
+#include "common/diag.h"
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4)))
-static bool tm_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 /* An integer member in [lo, hi]; absent is an error when required, else
  * *present is false and *out keeps its value. */
@@ -31,10 +19,10 @@ static bool get_int(const json_t *obj, const char *key, bool required, int64_t l
 	if (present)
 		*present = v != NULL;
 	if (!v)
-		return required ? tm_fail(err, len, "no '%s' in the metadata", key) : true;
+		return required ? ab_fail_text(err, len, "no '%s' in the metadata", key) : true;
 	double x = json_is_number(v) ? json_number_value(v) : NAN;
 	if (!(x >= (double)lo && x <= (double)hi) || x != floor(x))
-		return tm_fail(err, len, "'%s' is not an integer from %lld to %lld", key, (long long)lo, (long long)hi);
+		return ab_fail_text(err, len, "'%s' is not an integer from %lld to %lld", key, (long long)lo, (long long)hi);
 	*out = (int64_t)x;
 	return true;
 }
@@ -43,10 +31,10 @@ static bool get_str(const json_t *obj, const char *key, bool required, char *out
 {
 	const json_t *v = json_object_get(obj, key);
 	if (!v)
-		return required ? tm_fail(err, len, "no '%s' in the metadata", key) : true;
+		return required ? ab_fail_text(err, len, "no '%s' in the metadata", key) : true;
 	const char *str = json_string_value(v);
 	if (!str || !str[0] || strlen(str) >= cap)
-		return tm_fail(err, len, "'%s' is not a string of 1 to %zu characters", key, cap - 1);
+		return ab_fail_text(err, len, "'%s' is not a string of 1 to %zu characters", key, cap - 1);
 	memcpy(out, str, strlen(str) + 1);
 	return true;
 }
@@ -57,7 +45,7 @@ static bool get_bool(const json_t *obj, const char *key, bool *out, char *err, s
 	if (!v)
 		return true;
 	if (!json_is_boolean(v))
-		return tm_fail(err, len, "'%s' is not true or false", key);
+		return ab_fail_text(err, len, "'%s' is not true or false", key);
 	*out = json_is_true(v);
 	return true;
 }
@@ -67,11 +55,11 @@ static bool read_target(const json_t *root, struct triton_meta *m, char *err, si
 	const json_t *t = json_object_get(root, "target");
 	int64_t arch = 0, warp = 32;
 	if (!json_is_object(t))
-		return tm_fail(err, len, "no 'target' object in the metadata");
+		return ab_fail_text(err, len, "no 'target' object in the metadata");
 	if (!get_str(t, "backend", true, m->backend, sizeof m->backend, err, len))
 		return false;
 	if (strcmp(m->backend, "cuda") != 0)
-		return tm_fail(err, len, "target backend '%s': abbench runs cuda kernels only", m->backend);
+		return ab_fail_text(err, len, "target backend '%s': abbench runs cuda kernels only", m->backend);
 	if (!get_int(t, "arch", true, 1, 1000, &arch, NULL, err, len) ||
 	    !get_int(t, "warp_size", false, 1, 1024, &warp, NULL, err, len))
 		return false;
@@ -96,7 +84,7 @@ static bool read_all(const json_t *root, struct triton_meta *m, char *err, size_
 {
 	int64_t warps = 0, ctas = 1, shared = 0;
 	if (!json_is_object(root))
-		return tm_fail(err, len, "the metadata is not a JSON object");
+		return ab_fail_text(err, len, "the metadata is not a JSON object");
 	if (!get_str(root, "name", true, m->name, sizeof m->name, err, len) ||
 	    !get_int(root, "num_warps", true, 1, 32, &warps, NULL, err, len) ||
 	    !get_int(root, "num_ctas", false, 1, 64, &ctas, NULL, err, len) ||
@@ -109,9 +97,9 @@ static bool read_all(const json_t *root, struct triton_meta *m, char *err, size_
 	m->num_ctas = (int)ctas;
 	m->shared = (int)shared;
 	if (m->num_ctas != 1)
-		return tm_fail(err, len, "num_ctas = %d: cluster launches are not supported", m->num_ctas);
+		return ab_fail_text(err, len, "num_ctas = %d: cluster launches are not supported", m->num_ctas);
 	if (m->cooperative)
-		return tm_fail(err, len, "launch_cooperative_grid: cooperative launches are not supported");
+		return ab_fail_text(err, len, "launch_cooperative_grid: cooperative launches are not supported");
 	return true;
 }
 
@@ -121,7 +109,7 @@ bool triton_meta_parse(const char *text, struct triton_meta *out, char *err, siz
 	memset(out, 0, sizeof *out);
 	json_t *root = json_loads(text, JSON_DECODE_ANY, &je);
 	if (!root)
-		return tm_fail(err, len, "not valid JSON (line %d: %s)", je.line, je.text);
+		return ab_fail_text(err, len, "not valid JSON (line %d: %s)", je.line, je.text);
 	bool ok = read_all(root, out, err, len);
 	json_decref(root);
 	return ok;

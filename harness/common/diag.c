@@ -123,3 +123,14 @@ void ab_warn(const char *fmt, ...)
 	print_line("warning", fmt, ap);
 	va_end(ap);
 }
+
+bool ab_fail_text(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}

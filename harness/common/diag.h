@@ -38,6 +38,9 @@ enum {
 	AB_EXIT_SIGNAL_BASE = 128,
 };
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #define AB_DIAG_MAX 512
 
 struct ab_diag {
@@ -53,6 +56,12 @@ int ab_rc_exit_status(enum ab_rc rc);
  * `return ab_fail(d, AB_ERR_IO, "cannot open '%s'", path);` reads naturally. */
 enum ab_rc ab_fail(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Formats the message into err[len] (when err is not NULL) and returns
+ * false: the failure path of the parsers that report into a caller's
+ * buffer (expressions, arm specs, cubin files, Triton metadata), so that
+ * `return ab_fail_text(err, len, "bad '%s'", s);` reads like ab_fail. */
+bool ab_fail_text(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prefixes context to an existing message: "ctx: old message". */
 enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)

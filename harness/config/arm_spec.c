@@ -3,23 +3,12 @@
  * parameter lists, paths and the keys each type needs.
  */
 #include "config/arm_spec.h"
+#include "common/diag.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4)))
-static bool spec_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 /* Copies s[0..n) into buf without leading and trailing blanks. */
 static void trimmed(const char *s, size_t n, char *buf, size_t cap)
@@ -61,10 +50,10 @@ bool arm_spec_parse_dims(const char *text, struct expr out[3], int *n, char *err
 	char items[3][ARM_SPEC_PARAMS_TEXT];
 	int count = split_items(text, items, 3);
 	if (count < 0)
-		return spec_fail(err, len, "'%s' has more than 3 dimensions (x, y, z)", text);
+		return ab_fail_text(err, len, "'%s' has more than 3 dimensions (x, y, z)", text);
 	for (int i = 0; i < count; i++) {
 		if (!items[i][0])
-			return spec_fail(err, len, "'%s': dimension %d is empty", text, i + 1);
+			return ab_fail_text(err, len, "'%s': dimension %d is empty", text, i + 1);
 		if (!expr_parse(items[i], &out[i], err, len))
 			return false;
 	}
@@ -94,7 +83,7 @@ static bool unknown_name(const struct arm_spec *spec, const char *name, char *er
 {
 	char list[256];
 	tensor_list(spec->site, list, sizeof list);
-	return spec_fail(err, len,
+	return ab_fail_text(err, len,
 			 "unknown name '%s': not a tensor of site '%s' (%s), eps, or a shape symbol (%s)", name,
 			 spec->site->name, list, expr_symbol_list());
 }
@@ -125,18 +114,18 @@ static bool parse_param(const struct arm_spec *spec, const char *item, struct ar
 	if (p->tensor >= 0) {
 		p->kind = ARM_SPEC_PARAM_TENSOR;
 		if (*type && strcmp(type, "ptr") != 0)
-			return spec_fail(err, len, "'%s': tensor '%s' is passed as a pointer (type ptr), not '%s'", item,
+			return ab_fail_text(err, len, "'%s': tensor '%s' is passed as a pointer (type ptr), not '%s'", item,
 					 name, type);
 		return true;
 	}
 	if (strcmp(name, "eps") == 0) {
 		p->kind = ARM_SPEC_PARAM_EPS;
 		if (*type && strcmp(type, "f32") != 0)
-			return spec_fail(err, len, "'%s': eps is passed as f32, not '%s'", item, type);
+			return ab_fail_text(err, len, "'%s': eps is passed as f32, not '%s'", item, type);
 		return true;
 	}
 	if (*type && strcmp(type, "i32") != 0 && strcmp(type, "i64") != 0)
-		return spec_fail(err, len, "'%s': unknown type '%s' (an integer is i32 or i64)", item, type);
+		return ab_fail_text(err, len, "'%s': unknown type '%s' (an integer is i32 or i64)", item, type);
 	p->kind = ARM_SPEC_PARAM_INT;
 	p->i64 = strcmp(type, "i64") == 0;
 	if (is_identifier(name)) {
@@ -152,10 +141,10 @@ bool arm_spec_parse_params(struct arm_spec *spec, char *err, size_t len)
 	char items[ARM_SPEC_MAX_PARAMS][ARM_SPEC_PARAMS_TEXT];
 	int count = split_items(spec->params_text, items, ARM_SPEC_MAX_PARAMS);
 	if (count < 0)
-		return spec_fail(err, len, "more than %d parameters", ARM_SPEC_MAX_PARAMS);
+		return ab_fail_text(err, len, "more than %d parameters", ARM_SPEC_MAX_PARAMS);
 	for (int i = 0; i < count; i++) {
 		if (!items[i][0])
-			return spec_fail(err, len, "parameter %d is empty", i + 1);
+			return ab_fail_text(err, len, "parameter %d is empty", i + 1);
 		if (!parse_param(spec, items[i], &spec->params[i], err, len))
 			return false;
 	}
@@ -181,10 +170,10 @@ bool arm_spec_split_shortcut(const char *text, char *path, size_t path_cap, char
 	const char *body = text + sizeof prefix - 1;
 	const char *colon = strrchr(body, ':');
 	if (strncmp(text, prefix, sizeof prefix - 1) != 0 || !colon || colon == body || !colon[1])
-		return spec_fail(err, len, "'%s' is not of the form plugin:PATH:ARM", text);
+		return ab_fail_text(err, len, "'%s' is not of the form plugin:PATH:ARM", text);
 	size_t plen = (size_t)(colon - body), alen = strlen(colon + 1);
 	if (plen >= path_cap || alen >= arm_cap)
-		return spec_fail(err, len, "'%s': the %s is too long", text, plen >= path_cap ? "path" : "arm name");
+		return ab_fail_text(err, len, "'%s': the %s is too long", text, plen >= path_cap ? "path" : "arm name");
 	memcpy(path, body, plen);
 	path[plen] = '\0';
 	memcpy(arm, colon + 1, alen + 1);
@@ -197,7 +186,7 @@ static bool forbid(int key_line, const char *key, const char *type, int *line, c
 	if (!key_line)
 		return true;
 	*line = key_line;
-	return spec_fail(err, len, "%s: not a key of %s arms", key, type);
+	return ab_fail_text(err, len, "%s: not a key of %s arms", key, type);
 }
 
 static bool require(int key_line, const struct arm_spec *spec, const char *key, const char *why, int *line,
@@ -206,7 +195,7 @@ static bool require(int key_line, const struct arm_spec *spec, const char *key, 
 	if (key_line)
 		return true;
 	*line = spec->lines.header;
-	return spec_fail(err, len, "[arm %s]: missing key '%s' (%s)", spec->name, key, why);
+	return ab_fail_text(err, len, "[arm %s]: missing key '%s' (%s)", spec->name, key, why);
 }
 
 /* What Triton's metadata decides is not the scenario's to say. */
@@ -215,7 +204,7 @@ static bool forbid_triton(int key_line, const char *key, const char *meta, int *
 	if (!key_line)
 		return true;
 	*line = key_line;
-	return spec_fail(err, len, "%s: comes from the Triton metadata (%s) with triton = ...; remove it", key, meta);
+	return ab_fail_text(err, len, "%s: comes from the Triton metadata (%s) with triton = ...; remove it", key, meta);
 }
 
 static bool finish_plugin(const struct arm_spec *spec, int *line, char *err, size_t len)
@@ -238,7 +227,7 @@ static bool finish_cubin(const struct arm_spec *spec, int *line, char *err, size
 		return false;
 	if (l->triton && l->binary) {
 		*line = l->binary > l->triton ? l->binary : l->triton;
-		return spec_fail(err, len, "[arm %s]: give triton (Triton's metadata .json) or binary, not both",
+		return ab_fail_text(err, len, "[arm %s]: give triton (Triton's metadata .json) or binary, not both",
 				 spec->name);
 	}
 	if (!l->triton && !l->binary)
@@ -259,7 +248,7 @@ bool arm_spec_finish(struct arm_spec *spec, int *line, char *err, size_t len)
 {
 	if (!spec->lines.type) {
 		*line = spec->lines.header;
-		return spec_fail(err, len, "[arm %s]: missing key 'type' (plugin or cubin)", spec->name);
+		return ab_fail_text(err, len, "[arm %s]: missing key 'type' (plugin or cubin)", spec->name);
 	}
 	return spec->type == ARM_SPEC_PLUGIN ? finish_plugin(spec, line, err, len) : finish_cubin(spec, line, err, len);
 }

@@ -8,6 +8,7 @@
  *   primary := INTEGER | SYMBOL | 'cdiv' '(' expr ',' expr ')' | '(' expr ')'
  */
 #include "config/expr.h"
+#include "common/diag.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -189,26 +190,14 @@ bool expr_parse(const char *text, struct expr *out, char *err, size_t len)
 
 /* ---- evaluation ---------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static bool eval_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
-
 /* One binary operation on a and b into *r; false on overflow or a zero
  * divisor. */
 static bool apply(int kind, int64_t a, int64_t b, int64_t *r, char *err, size_t len)
 {
 	if ((kind == OP_DIV || kind == OP_MOD || kind == OP_CDIV) && b == 0)
-		return eval_fail(err, len, "division by zero");
+		return ab_fail_text(err, len, "division by zero");
 	if ((kind == OP_DIV || kind == OP_MOD || kind == OP_CDIV) && a == INT64_MIN && b == -1)
-		return eval_fail(err, len, "integer overflow");
+		return ab_fail_text(err, len, "integer overflow");
 	bool over = false;
 	switch (kind) {
 	case OP_ADD: over = __builtin_add_overflow(a, b, r); break;
@@ -218,7 +207,7 @@ static bool apply(int kind, int64_t a, int64_t b, int64_t *r, char *err, size_t 
 	case OP_MOD: *r = a % b; break;
 	case OP_CDIV: *r = a / b + ((a % b != 0) && ((a < 0) == (b < 0))); break;
 	}
-	return over ? eval_fail(err, len, "integer overflow") : true;
+	return over ? ab_fail_text(err, len, "integer overflow") : true;
 }
 
 bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, char *err, size_t len)
@@ -233,7 +222,7 @@ bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, ch
 			st[top++] = expr_symbol_value((enum expr_sym)o->sym, d);
 		} else if (o->kind == OP_NEG) {
 			if (st[top - 1] == INT64_MIN)
-				return eval_fail(err, len, "integer overflow");
+				return ab_fail_text(err, len, "integer overflow");
 			st[top - 1] = -st[top - 1];
 		} else {
 			if (!apply(o->kind, st[top - 2], st[top - 1], &st[top - 2], err, len))
@@ -242,7 +231,7 @@ bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, ch
 		}
 	}
 	if (top != 1)
-		return eval_fail(err, len, "empty expression");
+		return ab_fail_text(err, len, "empty expression");
 	*out = st[0];
 	return true;
 }
