@@ -146,6 +146,20 @@ static size_t ident_back(const char *start, const char *end)
 	return n;
 }
 
+/* "ab_ew_mul" -> "mul": the functor of abbench's own eager elementwise
+ * kernels (kernels/common), which stand for aten's MulFunctor and friends. */
+static bool abbench_functor_op(const char *s, char *buf, size_t len)
+{
+	const char *p = strstr(s, "ab_ew_");
+	if (!p || !len)
+		return false;
+	size_t k = 0;
+	for (const char *q = p + 6; (isalnum((unsigned char)*q) || *q == '_') && k + 1 < len; q++)
+		buf[k++] = *q;
+	buf[k] = '\0';
+	return k > 0;
+}
+
 /* "MulFunctor" -> "mul": the last functor named in the template arguments
  * other than the wrappers (BinaryFunctor, AUnaryFunctor, ...). */
 static bool functor_op(const char *s, char *buf, size_t len)
@@ -174,7 +188,7 @@ static bool functor_op(const char *s, char *buf, size_t len)
 		buf[k] = '\0';
 		found = k > 0;
 	}
-	return found;
+	return found || abbench_functor_op(s, buf, len);
 }
 
 /* Drops prefix from the front of s (in place) when it is there. */
@@ -205,6 +219,8 @@ char *attrib_operation(const char *demangled, char *buf, size_t len)
 		last = p + 1; /* a return type ("void f") */
 	char op[256];
 	snprintf(op, sizeof op, "%s", last);
+	drop_prefix(op, "ab_"); /* abbench's own kernels: ab_eager_..., ab_fused_... */
+	drop_prefix(op, "eager_");
 	drop_prefix(op, "cpu_");
 	drop_suffix(op, "_kernel");
 	drop_prefix(op, "vectorized_");

@@ -87,6 +87,15 @@ static void test_operation(void **state)
 	assert_string_equal(attrib_operation("cpu_elementwise_mul_broadcast", buf, sizeof buf), "mul_broadcast");
 	assert_string_equal(attrib_operation("cpu_vectorized_layer_norm_kernel", buf, sizeof buf), "layer_norm");
 	assert_string_equal(attrib_operation("cpu_fused_ln_modulate", buf, sizeof buf), "ln_modulate");
+	/* abbench's own CUDA kernels, as CUPTI names them */
+	assert_string_equal(attrib_operation("void ab_eager_elementwise_kernel<128, 4, ab_ew_mul>(int, ab_offset_calc, "
+					     "ab_ew_mul, char*, char const*, char const*)", buf, sizeof buf), "mul");
+	assert_string_equal(attrib_operation("void ab_eager_vectorized_elementwise_kernel<8, ab_ew_add_one>(int, "
+					     "ab_ew_add_one, unsigned short*)", buf, sizeof buf), "add_one");
+	assert_string_equal(attrib_operation("ab_eager_vectorized_layer_norm_kernel(int, float, float*)", buf, sizeof buf),
+			    "layer_norm");
+	assert_string_equal(attrib_operation("void ab_fused_ln_modulate_layout_kernel<8, 8, 128, false, false>(lnv_args)",
+					     buf, sizeof buf), "ln_modulate_layout");
 	assert_string_equal(attrib_operation("void ln_modulate_fused_r1h<128>(bf16 const*)", buf, sizeof buf),
 			    "ln_modulate_fused_r1h");
 	assert_string_equal(attrib_operation("at::native::elementwise_kernel<128, fused_lambda>", buf, sizeof buf),
