@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/utf8.h"
+
 const char *ab_rc_str(enum ab_rc rc)
 {
 	switch (rc) {
@@ -76,10 +78,7 @@ enum ab_rc ab_wrap(struct ab_diag *d, enum ab_rc rc, const char *fmt, ...)
  * (U+0080..U+009F), or 0. */
 static int utf8_printable_len(const unsigned char *s)
 {
-	int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
+	int n = utf8_seq_len(s, strnlen((const char *)s, 4));
 	return n == 2 && s[0] == 0xC2 && s[1] < 0xA0 ? 0 : n;
 }
 
