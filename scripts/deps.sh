@@ -27,6 +27,15 @@ programs=(
 	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium
+	# the single-node Slurm cluster of tests/cli/t250 (Debian's slurm-wlm:
+	# its daemons and client, and munge for their authentication)
+	munged:munge
+	mungekey:munge
+	slurmctld:slurmctld
+	slurmd:slurmd
+	sbatch:slurm-client
+	scontrol:slurm-client
+	scancel:slurm-client
 )
 
 if [ "${1:-}" = --programs ]; then
@@ -38,6 +47,7 @@ packages=("${libraries[@]}")
 for p in "${programs[@]}"; do packages+=("${p#*:}"); done
 missing=()
 for p in "${packages[@]}"; do
+	case " ${missing[*]} " in *" $p "*) continue ;; esac # a package of two programs
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
 		missing+=("$p")
 	fi

@@ -9,7 +9,10 @@
 # abbench.db), RUN_SET (default slurm-DATE), OUT_DIR (default
 # reports/RUN_SET), LABEL, RUN_OPTS (extra `abbench run` options), SBATCH
 # (default sbatch), SBATCH_OPTS (e.g. "--partition=h200 --account=x").
-# Prints the two job ids.
+# Prints the two job ids. The jobs start in OUT_DIR and write their logs
+# there (slurm-shard-I.out, slurm-merge-gate-JOBID.out), whatever directory
+# sbatch is called from; SBATCH_OPTS come last, so they may override it.
+# tests/cli/t250-slurm-cluster.sh runs this on a real single-node cluster.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,8 +39,10 @@ export ABBENCH SCENARIO RUN_SET OUT_DIR DB BASELINE LABEL RUN_OPTS
 read -r -a extra <<<"${SBATCH_OPTS:-}"
 sbatch=${SBATCH:-sbatch}
 
-array=$("$sbatch" --parsable --export=ALL "${extra[@]}" --array="1-$n" "$here/shard.sbatch")
+array=$("$sbatch" --parsable --export=ALL --chdir="$OUT_DIR" --output="$OUT_DIR/slurm-shard-%a.out" \
+	"${extra[@]}" --array="1-$n" "$here/shard.sbatch")
 array=${array%%;*}
-gate=$("$sbatch" --parsable --export=ALL "${extra[@]}" --dependency="afterany:$array" "$here/merge_gate.sbatch")
+gate=$("$sbatch" --parsable --export=ALL --chdir="$OUT_DIR" --output="$OUT_DIR/slurm-merge-gate-%j.out" \
+	"${extra[@]}" --dependency="afterany:$array" "$here/merge_gate.sbatch")
 gate=${gate%%;*}
 echo "run set $RUN_SET: shards job $array (array 1-$n), merge and gate job $gate (afterany:$array); results in $OUT_DIR"
