@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common/digest.h"
+#include "common/utf8.h"
 
 /* Scenario files are a few kilobytes; anything this big is a wrong path. */
 #define SCN_FILE_MAX (1 << 20)
@@ -1372,6 +1373,23 @@ static bool blank(const char *t)
 	return *t == '\0';
 }
 
+/* The text must be UTF-8 (docs/RELIABILITY.md): every name, description
+ * and value reaches the database and JSON, which hold only UTF-8, so a
+ * Latin-1 byte is refused here, at its line and column. */
+static void utf8_check(struct pctx *c, const char *text)
+{
+	size_t bad;
+	if (utf8_valid_str(text, &bad))
+		return;
+	int line = 1;
+	size_t col = 1;
+	for (size_t i = 0; i < bad; i++, col++)
+		if (text[i] == '\n')
+			line++, col = 0;
+	perr(c, line, NULL, "byte 0x%02X at column %zu is not UTF-8 (a scenario is UTF-8 text)",
+	     (unsigned char)text[bad], col);
+}
+
 /* Parses text, which the new scenario takes over (freed on failure). */
 static enum ab_rc parse_owned(const char *path, char *text, struct scenario **out, struct ab_diag *d)
 {
@@ -1384,6 +1402,7 @@ static enum ab_rc parse_owned(const char *path, char *text, struct scenario **ou
 	struct pctx c = { .scn = s, .d = d, .pos = text };
 	set_defaults(s, &c.dflt);
 	default_name(s);
+	utf8_check(&c, text);
 	if (blank(text))
 		perr(&c, 1, NULL, "the file is empty");
 	if (c.rc == AB_OK)

@@ -807,6 +807,26 @@ static void test_user_arm_errors(void **state)
 		     "ff_gated), eps, or a shape symbol (B, T, W, N, M, H)");
 }
 
+/* Text is UTF-8 or refused at its line and column (issue 19, row 6): in
+ * the description, a name, a section header, an [arm] value or a comment;
+ * overlong forms, surrogates and cut sequences too. Valid UTF-8 passes. */
+static void test_utf8(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok("[scenario]\ndescription = caf\xC3\xA9, \xE2\x82\xAC, \xF0\x9F\x98\x80\n" CASE_A);
+	assert_string_equal(s->description, "caf\xC3\xA9, \xE2\x82\xAC, \xF0\x9F\x98\x80");
+	scenario_free(s);
+	expect_error("[scenario]\ndescription = caf\xE9\n" CASE_A,
+		     "t.ini:2: byte 0xE9 at column 18 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[scenario]\nname = n\xFF\n" CASE_A, "t.ini:2: byte 0xFF at column 9 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[case a\xC0\xAF]\nsite = ln_modulate\nshape = 1x16x256\n",
+		     "t.ini:1: byte 0xC0 at column 8 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\nlibrary = l\xED\xA0\x80.so\nname = x\n" GATE_CASE,
+		     "t.ini:5: byte 0xED at column 12 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("; a comment \xE2\x82\n" CASE_A, "t.ini:1: byte 0xE2 at column 13 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error(CASE_A "; cut at the end \xF0\x9F", "t.ini:4: byte 0xF0 at column 18 is not UTF-8 (a scenario is UTF-8 text)");
+}
+
 /* inih's buffer is 200 bytes with room for "\r\n\0": 197 characters is the
  * longest line, whatever its line end. */
 static void test_line_length(void **state)
@@ -936,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_user_arms),
 		cmocka_unit_test(test_user_arm_errors),
 		cmocka_unit_test(test_line_length),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_errors_files),
 		cmocka_unit_test(test_bad_files),
 	};
