@@ -20,8 +20,10 @@
 
 #include "abbench/plugin.h"
 #include "arms/blob.h"
+#include "arms/elf_check.h"
 
 #define PLUGIN_FILE_MAX ((size_t)1 << 30)
+#define PLUGIN_ARMS_MAX 1024 /* a table's arms: bounds the duplicate check */
 
 struct plugin_arm {
 	void *lib;
@@ -138,6 +140,20 @@ static enum ab_rc open_library(struct plugin_arm *pa, const char *scn, const str
 	return AB_OK;
 }
 
+/* Two arms of one name would leave which one runs to the lookup's order:
+ * the table is refused, naming both entries (1-based). */
+static enum ab_rc check_unique(const struct abbench_plugin *t, const char *scn, const struct arm_spec *spec,
+			       struct ab_diag *d)
+{
+	for (int32_t i = 0; i < t->n_arms; i++)
+		for (int32_t j = i + 1; t->arms[i].name && j < t->n_arms; j++)
+			if (t->arms[j].name && strcmp(t->arms[i].name, t->arms[j].name) == 0)
+				return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
+						     "'%s' has two arms named '%s' (entries %d and %d of its table): rename one",
+						     spec->library, t->arms[i].name, (int)i + 1, (int)j + 1);
+	return AB_OK;
+}
+
 static enum ab_rc check_table(struct plugin_arm *pa, const char *scn, const struct arm_spec *spec, struct ab_diag *d)
 {
 	const struct abbench_plugin *t = pa->table;
@@ -147,9 +163,12 @@ static enum ab_rc check_table(struct plugin_arm *pa, const char *scn, const stru
 				     "'%s' was built for plugin ABI version %u; this abbench speaks version %u "
 				     "(rebuild it against include/abbench/plugin.h)",
 				     spec->library, t->abi_version, ABBENCH_PLUGIN_ABI_VERSION);
-	if (t->n_arms < 0 || (t->n_arms > 0 && !t->arms))
+	if (t->n_arms < 0 || t->n_arms > PLUGIN_ARMS_MAX || (t->n_arms > 0 && !t->arms))
 		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
 				     "'%s': its table of arms is malformed (%d arms)", spec->library, (int)t->n_arms);
+	enum ab_rc rc = check_unique(t, scn, spec, d);
+	if (rc)
+		return rc;
 	for (int32_t i = 0; i < t->n_arms; i++)
 		if (t->arms[i].name && strcmp(t->arms[i].name, spec->entry) == 0)
 			pa->arm = &t->arms[i];
@@ -198,7 +217,14 @@ enum ab_rc plugin_arm_load(const char *scn, const struct arm_spec *spec, struct 
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a plugin arm");
 	}
 	memcpy(pa->sha256, file.sha256, sizeof pa->sha256);
+	char err[AB_DIAG_MAX / 2];
+	bool whole = elf_check_bounds(file.data, file.size, err, sizeof err);
 	blob_free(&file);
+	if (!whole) {
+		free(pa);
+		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library, "cannot load '%s': %s", spec->library,
+				     err);
+	}
 	if (!realpath(spec->library, pa->path))
 		snprintf(pa->path, sizeof pa->path, "%s", spec->library);
 	if ((rc = open_library(pa, scn, spec, d)) || (rc = check_table(pa, scn, spec, d)) ||
