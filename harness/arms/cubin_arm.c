@@ -4,7 +4,8 @@
  * The argument list is the scenario's params, each 8-byte slot of argbuf
  * holding one value (a device pointer, an i32, an i64 or eps as f32), then
  * for a Triton kernel its trailing scratch pointers (NULL when the size is
- * 0, else a buffer of size x programs). The parameter sizes the file
+ * 0, else a buffer of size x programs, a product checked for every case
+ * before the run). The parameter sizes the file
  * declares (cubin_file.c) and, on the device, the driver's own
  * (cuFuncGetParamInfo) must match these slot by slot.
  */
@@ -251,10 +252,44 @@ static enum ab_rc eval_launch(const struct cubin_arm *ca, const struct scenario_
 	return AB_OK;
 }
 
+/* Triton's scratch buffer i (0 global, 1 profile) for a launch of L: its
+ * size x the programs, plus its alignment's slack; 0 when the kernel takes
+ * none or its size is 0. False when that does not fit 64 bits (a wrapped
+ * product would pass a NULL or short buffer to the kernel). */
+static bool scratch_bytes(const struct cubin_arm *ca, int i, const struct launch *L, uint64_t *out)
+{
+	const int64_t size = i ? ca->meta.profile_scratch_size : ca->meta.global_scratch_size;
+	const int64_t align = i ? ca->meta.profile_scratch_align : ca->meta.global_scratch_align;
+	uint64_t programs = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2]; /* < 2^63: x < 2^31, y, z < 2^16 */
+	*out = 0;
+	if (!ca->triton || size <= 0)
+		return true;
+	return !__builtin_mul_overflow((uint64_t)size, programs, out) && !__builtin_add_overflow(*out, (uint64_t)align, out);
+}
+
+static enum ab_rc check_scratch(const struct cubin_arm *ca, const struct scenario_case *c, const struct launch *L,
+				struct ab_diag *d)
+{
+	for (int i = 0; i < 2; i++) {
+		uint64_t bytes;
+		if (scratch_bytes(ca, i, L, &bytes))
+			continue;
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->spec, ca->spec->lines.triton,
+				     "Triton's %s scratch of %lld bytes x %llu programs for case '%s' (line %d) does not "
+				     "fit in 64 bits",
+				     i ? "profile" : "global",
+				     (long long)(i ? ca->meta.profile_scratch_size : ca->meta.global_scratch_size),
+				     (unsigned long long)L->grid[0] * L->grid[1] * L->grid[2], c->name, c->line);
+	}
+	return AB_OK;
+}
+
 enum ab_rc cubin_arm_check_case(const struct cubin_arm *ca, const struct scenario_case *c, struct ab_diag *d)
 {
 	struct launch L;
 	enum ab_rc rc = eval_launch(ca, c, &L, d);
+	if (!rc)
+		rc = check_scratch(ca, c, &L, d);
 	for (int i = 0; !rc && i < ca->spec->n_params; i++) {
 		const struct arm_spec_param *p = &ca->spec->params[i];
 		int64_t v;
@@ -342,17 +377,17 @@ void cubin_arm_begin_case(struct cubin_arm *ca, const struct scenario_case *c)
 	/* check_case accepted every case before the run: this cannot fail. */
 	if (eval_launch(ca, c, &ca->launch, &d))
 		memset(&ca->launch, 0, sizeof ca->launch);
-	uint64_t programs = (uint64_t)ca->launch.grid[0] * ca->launch.grid[1] * ca->launch.grid[2];
-	ca->scratch_need[0] = ca->triton ? (size_t)ca->meta.global_scratch_size * programs : 0;
-	ca->scratch_need[1] = ca->triton ? (size_t)ca->meta.profile_scratch_size * programs : 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t bytes;
+		ca->scratch_need[i] = scratch_bytes(ca, i, &ca->launch, &bytes) ? bytes : 0; /* checked per case too */
+	}
 }
 
 /* Scratch buffers as large as this case needs (outside the timing). */
 static int ensure_scratch(struct cubin_arm *ca, char *err, size_t len)
 {
-	const int64_t align[2] = { ca->meta.global_scratch_align, ca->meta.profile_scratch_align };
 	for (int i = 0; i < 2; i++) {
-		size_t need = ca->scratch_need[i] ? ca->scratch_need[i] + (size_t)align[i] : 0;
+		size_t need = ca->scratch_need[i]; /* with the alignment's slack */
 		if (need <= ca->scratch_cap[i])
 			continue;
 		struct ab_diag d;
