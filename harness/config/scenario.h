@@ -127,6 +127,10 @@ enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct a
 
 const char *scenario_noise_str(enum scenario_noise n);
 
+/* Whether s can name a scenario, a case or an arm: letters, digits, '_',
+ * '-' and '.' (safe in file names, NVTX ranges and reports). */
+bool scenario_name_ok(const char *s);
+
 const char *scenario_dist_str(enum scenario_dist d);
 /* "normal(mean=0,std=1)" and the like, for the store and reports. */
 void scenario_input_describe(const struct scenario_input *in, char *buf, size_t len);
