@@ -5,6 +5,7 @@
  * and stores its value, and the checks of those sections once read.
  */
 #include "config/scenario_int.h"
+#include "config/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -363,31 +364,6 @@ static struct scope *cur_scope(struct pctx *c)
 	return c->sec == SEC_CASE ? &c->cscope[c->cur] : &c->fixed[c->sec];
 }
 
-/* Small edit distance, for "did you mean". */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	int row[64];
-	if (la >= 64 || lb >= 64)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 /* "[scenario]" or "[case NAME]": the current section as written. */
 static void section_label(const struct pctx *c, char *buf, size_t len)
 {
@@ -401,18 +377,14 @@ static void section_label(const struct pctx *c, char *buf, size_t len)
 
 static enum ab_rc unknown_key(struct pctx *c, const struct key_def *keys, const char *name)
 {
-	char list[160] = "", sec[96];
+	const char *names[MAX_KEYS];
+	char sec[96], msg[AB_DIAG_MAX / 2];
+	int n = 0;
+	while (keys[n].name && n < MAX_KEYS)
+		names[n] = keys[n].name, n++;
 	section_label(c, sec, sizeof sec);
-	for (int i = 0; keys[i].name; i++) {
-		int dist = edit_distance(name, keys[i].name);
-		if (dist <= 2 && 2 * dist < (int)strlen(keys[i].name))
-			return scenario_perr(c, c->line, name, "unknown key in %s (did you mean '%s'?)", sec, keys[i].name);
-	}
-	for (int i = 0; keys[i].name; i++)
-		scenario_list_add(list, sizeof list, keys[i].name);
-	if (strlen(list) > 100)
-		return scenario_perr(c, c->line, name, "unknown key in %s (docs/SCENARIO_FORMAT.md lists the keys)", sec);
-	return scenario_perr(c, c->line, name, "unknown key in %s (keys: %s)", sec, list);
+	suggest_unknown_key(name, names, n, sec, msg, sizeof msg);
+	return scenario_perr(c, c->line, name, "%s", msg);
 }
 
 static enum ab_rc handle_key(struct pctx *c, const char *name, const char *value)
