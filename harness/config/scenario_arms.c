@@ -1,10 +1,13 @@
 /*
  * scenario_arms.c - the arms a scenario names (scenario_int.h): a and b of
- * [arms] (a built-in variant, the NAME of an [arm NAME], or
- * plugin:PATH:ARM), the [arm NAME] sections and their keys
- * (config/arm_spec.h), and the checks once the file is read: a and b
- * resolved, every [arm] section complete, each case's arms existing for
- * its site.
+ * [arms] (a built-in variant, the NAME of an [arm NAME], or a
+ * KIND:PATH:NAME shortcut such as plugin:PATH:ARM), the [arm NAME]
+ * sections kept as records (config/arm_spec.h), and the checks once the
+ * file is read: a and b resolved, each case's arms existing for its site.
+ *
+ * What an [arm] section's keys mean, its kind included, is checked by the
+ * kind (harness/arms/arm_kind.h) once the scenario is read, before any
+ * database is opened: this file knows no kind of arm.
  */
 #include "config/scenario_int.h"
 
@@ -20,90 +23,64 @@ enum ab_rc scenario_arms_set(struct pctx *c, const struct key_def *k, void *fiel
 	return scenario_keys_set_text(c, k->name, c->arm_text[k->name[0] == 'b'], sizeof c->arm_text[0], val);
 }
 
-/* ---- [arm NAME] keys ------------------------------------------------------- */
-
 struct arm_spec *scenario_arms_current(struct pctx *c)
 {
 	return &c->scn->arms[c->cur_arm];
 }
 
-static enum ab_rc set_arm_type(struct pctx *c, const struct key_def *k, void *field, const char *val)
+/* ---- [arm NAME] keys ------------------------------------------------------- */
+
+/* site = NAME: found now, as a case's is, and held against each case. */
+static enum ab_rc arm_site(struct pctx *c, struct arm_spec *a, const char *val)
 {
-	static const char *const words[] = { "plugin", "cubin", NULL };
-	static const enum arm_spec_type map[] = { ARM_SPEC_PLUGIN, ARM_SPEC_CUBIN };
-	int i = scenario_keys_word_index(words, val);
-	if (i < 0)
-		return scenario_keys_word_err(c, k->name, val, words);
-	*(enum arm_spec_type *)field = map[i];
+	const struct site_desc *site = scenario_site_find(c->scn, val);
+	if (!site) {
+		char list[256];
+		scenario_site_names(list, sizeof list);
+		return scenario_perr(c, c->line, "site", "unknown site '%s' (sites: %s)", val, list);
+	}
+	a->site = site;
+	a->site_line = c->line;
 	return AB_OK;
 }
 
-/* A file named relative to the scenario's folder. */
-static enum ab_rc set_path(struct pctx *c, const struct key_def *k, void *field, const char *val)
+/* The line of key in section a, 0 when it has none yet. */
+static int seen_at(const struct arm_spec *a, const char *key)
 {
-	if (!arm_spec_resolve_path(c->scn->path, val, field, k->size))
-		return scenario_perr(c, c->line, k->name, "'%s' is too long a path", val);
-	return AB_OK;
+	if (strcmp(key, "type") == 0)
+		return a->kind_line;
+	if (strcmp(key, "site") == 0)
+		return a->site_line;
+	const struct arm_spec_key *k = arm_spec_find(a, key);
+	return k ? k->line : 0;
 }
 
-static enum ab_rc set_entry(struct pctx *c, const struct key_def *k, void *field, const char *val)
+enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val)
 {
-	if (!scenario_name_ok(val))
-		return scenario_perr(c, c->line, k->name, "'%s' may use only letters, digits, '_', '-' and '.'", val);
-	return scenario_keys_set_text(c, k->name, field, k->size, val);
-}
-
-static enum ab_rc set_kernel(struct pctx *c, const struct key_def *k, void *field, const char *val)
-{
-	if (val[strcspn(val, " \t")])
-		return scenario_perr(c, c->line, k->name, "'%s': a kernel's name has no blanks", val);
-	return scenario_keys_set_text(c, k->name, field, k->size, val);
-}
-
-static enum ab_rc set_dims(struct pctx *c, const struct key_def *k, void *field, const char *val)
-{
-	char err[AB_DIAG_MAX / 2];
 	struct arm_spec *a = scenario_arms_current(c);
-	int *n = k->name[0] == 'g' ? &a->n_grid : &a->n_block;
-	if (!arm_spec_parse_dims(val, field, n, err, sizeof err))
-		return scenario_perr(c, c->line, k->name, "%s", err);
+	int first = seen_at(a, key);
+	if (first)
+		return scenario_perr(c, c->line, key, "duplicate key (first set at line %d)", first);
+	if (!*val)
+		return scenario_perr(c, c->line, key, "missing value");
+	if (strcmp(key, "site") == 0)
+		return arm_site(c, a, val);
+	if (strcmp(key, "type") == 0) {
+		a->kind_line = c->line;
+		return scenario_keys_set_text(c, key, a->kind, sizeof a->kind, val);
+	}
+	if (a->n_keys == ARM_SPEC_MAX_KEYS)
+		return scenario_perr(c, c->line, key, "[arm %s] has more than %d keys", a->name, ARM_SPEC_MAX_KEYS);
+	struct arm_spec_key *k = &a->keys[a->n_keys++];
+	k->line = c->line;
+	snprintf(k->key, sizeof k->key, "%s", key); /* both fit: a line is shorter */
+	snprintf(k->value, sizeof k->value, "%s", val);
 	return AB_OK;
 }
-
-static enum ab_rc set_expr(struct pctx *c, const struct key_def *k, void *field, const char *val)
-{
-	char err[AB_DIAG_MAX / 2];
-	if (!expr_parse(val, field, err, sizeof err))
-		return scenario_perr(c, c->line, k->name, "%s", err);
-	scenario_arms_current(c)->have_shared = true;
-	return AB_OK;
-}
-
-/* Resolved against the site once the section is read (finish_arm). */
-static enum ab_rc set_params(struct pctx *c, const struct key_def *k, void *field, const char *val)
-{
-	return scenario_keys_set_text(c, k->name, field, k->size, val);
-}
-
-const struct key_def scenario_arms_keys[] = {
-	KEY_FN("type", B_ARM, struct arm_spec, type, set_arm_type, 0),
-	KEY_FN("site", B_ARM, struct arm_spec, site, scenario_keys_set_site, 0),
-	KEY_FN("library", B_ARM, struct arm_spec, library, set_path, 0),
-	KEY_FN("name", B_ARM, struct arm_spec, entry, set_entry, 0),
-	KEY_FN("triton", B_ARM, struct arm_spec, triton, set_path, 0),
-	KEY_FN("binary", B_ARM, struct arm_spec, binary, set_path, 0),
-	KEY_FN("kernel", B_ARM, struct arm_spec, kernel, set_kernel, 0),
-	KEY_FN("grid", B_ARM, struct arm_spec, grid, set_dims, 0),
-	KEY_FN("block", B_ARM, struct arm_spec, block, set_dims, 0),
-	KEY_FN("shared", B_ARM, struct arm_spec, shared, set_expr, 0),
-	KEY_FN("params", B_ARM, struct arm_spec, params_text, set_params, 0),
-	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
-};
 
 /* ---- sections ------------------------------------------------------------- */
 
-/* Room for one more arm (and its scope); the shortcuts of [arms] come
- * after the sections, without a scope. */
+/* Room for one more arm; the shortcuts of [arms] come after the sections. */
 static enum ab_rc grow_arms(struct pctx *c)
 {
 	struct scenario *s = c->scn;
@@ -114,10 +91,6 @@ static enum ab_rc grow_arms(struct pctx *c)
 	if (!na)
 		return scenario_nomem(c);
 	s->arms = na;
-	struct scope *ns = realloc(c->ascope, (size_t)cap * sizeof *ns);
-	if (!ns)
-		return scenario_nomem(c);
-	c->ascope = ns;
 	c->arm_cap = cap;
 	return AB_OK;
 }
@@ -155,14 +128,13 @@ enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *nam
 	int dup = find_arm(s, name);
 	if (dup >= 0)
 		return scenario_perr(c, c->line, NULL, "[%s]: duplicate arm name (first at line %d)", inner,
-			    s->arms[dup].lines.header);
+			    s->arms[dup].header);
 	if (grow_arms(c))
 		return c->rc;
 	struct arm_spec *a = &s->arms[s->n_arms];
 	memset(a, 0, sizeof *a);
 	memcpy(a->name, name, n + 1);
-	a->lines.header = c->line;
-	c->ascope[s->n_arms] = (struct scope){ .header_line = c->line };
+	a->header = c->line;
 	c->cur_arm = s->n_arms++;
 	c->sec = SEC_ARM;
 	return AB_OK;
@@ -170,45 +142,14 @@ enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *nam
 
 /* ---- once the whole file is read ----------------------------------------- */
 
-/* The line of every key of [arm] section i, for the messages of later
- * checks (harness/arms/ opens the files at plan time). */
-static void arm_lines(struct pctx *c, int i)
-{
-	const struct scope *sc = &c->ascope[i];
-	struct arm_spec_lines *l = &c->scn->arms[i].lines;
-	l->type = scenario_keys_line(sc, scenario_arms_keys, "type");
-	l->site = scenario_keys_line(sc, scenario_arms_keys, "site");
-	l->library = scenario_keys_line(sc, scenario_arms_keys, "library");
-	l->name = scenario_keys_line(sc, scenario_arms_keys, "name");
-	l->triton = scenario_keys_line(sc, scenario_arms_keys, "triton");
-	l->binary = scenario_keys_line(sc, scenario_arms_keys, "binary");
-	l->kernel = scenario_keys_line(sc, scenario_arms_keys, "kernel");
-	l->grid = scenario_keys_line(sc, scenario_arms_keys, "grid");
-	l->block = scenario_keys_line(sc, scenario_arms_keys, "block");
-	l->shared = scenario_keys_line(sc, scenario_arms_keys, "shared");
-	l->params = scenario_keys_line(sc, scenario_arms_keys, "params");
-}
-
-static enum ab_rc finish_arm(struct pctx *c, int i)
-{
-	struct arm_spec *a = &c->scn->arms[i];
-	char err[AB_DIAG_MAX / 2];
-	int line = a->lines.header;
-	arm_lines(c, i);
-	if (!arm_spec_finish(a, &line, err, sizeof err))
-		return scenario_perr(c, line, NULL, "%s", err);
-	if (a->type == ARM_SPEC_CUBIN && !arm_spec_parse_params(a, err, sizeof err))
-		return scenario_perr(c, a->lines.params, "params", "%s", err);
-	return AB_OK;
-}
-
-/* a or b = plugin:PATH:ARM: an arm of its own, after the sections. */
+/* a or b = KIND:PATH:NAME: an arm of its own, after the sections; its kind
+ * checks PATH (harness/arms/). */
 static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line)
 {
 	struct scenario *s = c->scn;
 	const char *key = j ? "b" : "a";
-	char path[ARM_SPEC_PATH_MAX], arm[ARM_SPEC_NAME_MAX], err[AB_DIAG_MAX / 2];
-	if (!arm_spec_split_shortcut(text, path, sizeof path, arm, sizeof arm, err, sizeof err))
+	char kind[ARM_SPEC_KIND_MAX], path[ARM_SPEC_TEXT_MAX], arm[ARM_SPEC_NAME_MAX], err[AB_DIAG_MAX / 2];
+	if (!arm_spec_split_shortcut(text, kind, sizeof kind, path, sizeof path, arm, sizeof arm, err, sizeof err))
 		return scenario_perr(c, line, key, "%s", err);
 	if (!scenario_name_ok(arm))
 		return scenario_perr(c, line, key, "'%s': the arm name '%s' may use only letters, digits, '_', '-' and '.'", text,
@@ -217,13 +158,11 @@ static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line
 		return c->rc;
 	struct arm_spec *a = &s->arms[s->n_arms];
 	memset(a, 0, sizeof *a);
-	a->type = ARM_SPEC_PLUGIN;
-	a->shortcut = true;
 	snprintf(a->name, sizeof a->name, "%s", arm);
-	snprintf(a->entry, sizeof a->entry, "%s", arm);
-	a->lines = (struct arm_spec_lines){ .header = line, .type = line, .library = line, .name = line };
-	if (!arm_spec_resolve_path(s->path, path, a->library, sizeof a->library))
-		return scenario_perr(c, line, key, "'%s' is too long a path", path);
+	snprintf(a->kind, sizeof a->kind, "%s", kind);
+	snprintf(a->path, sizeof a->path, "%s", path);
+	snprintf(a->via, sizeof a->via, "%s", key);
+	a->header = a->kind_line = line;
 	s->arm_ref[j] = s->n_arms++;
 	snprintf(j ? s->arm_b : s->arm_a, sizeof s->arm_a, "%s", arm);
 	return AB_OK;
@@ -247,8 +186,9 @@ static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const c
 	return scenario_perr(c, line, key, "unknown variant or arm '%s' (variants: %s; arms: %s)", text, list, arms);
 }
 
-/* Arm j (a or b) from its text: plugin:PATH:ARM, the name of an [arm
- * NAME], or a built-in variant (scenario_arms_check_case checks it for each case). */
+/* Arm j (a or b) from its text: KIND:PATH:NAME, the name of an [arm
+ * NAME], or a built-in variant (scenario_arms_check_case checks it for
+ * each case). */
 static enum ab_rc resolve_arm(struct pctx *c, int j)
 {
 	struct scenario *s = c->scn;
@@ -257,7 +197,7 @@ static enum ab_rc resolve_arm(struct pctx *c, int j)
 	int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key);
 	char *dst = j ? s->arm_b : s->arm_a;
 	s->arm_ref[j] = -1;
-	if (strncmp(text, "plugin:", 7) == 0)
+	if (arm_spec_looks_like_shortcut(text))
 		return add_shortcut(c, j, text, line);
 	int i = find_arm(s, text);
 	if (i < 0 && !is_variant(text))
@@ -275,7 +215,7 @@ static enum ab_rc check_user_arm(struct pctx *c, const struct scenario_case *cs,
 	const struct arm_spec *a = &c->scn->arms[c->scn->arm_ref[j]];
 	if (!a->site || a->site == cs->site)
 		return AB_OK;
-	return scenario_perr(c, a->lines.site, "site", "arm '%s' is for site '%s', but case '%s' (line %d) has site '%s'",
+	return scenario_perr(c, a->site_line, "site", "arm '%s' is for site '%s', but case '%s' (line %d) has site '%s'",
 		    a->name, a->site->name, cs->name, cs->line, cs->site->name);
 }
 
@@ -303,9 +243,6 @@ enum ab_rc scenario_arms_check_case(struct pctx *c, const struct scenario_case *
 
 enum ab_rc scenario_arms_finish(struct pctx *c)
 {
-	for (int i = 0; i < c->scn->n_arms; i++)
-		if (finish_arm(c, i) != AB_OK)
-			return c->rc;
 	if (resolve_arm(c, 0) || resolve_arm(c, 1))
 		return c->rc;
 	return AB_OK;

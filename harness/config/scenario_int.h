@@ -9,7 +9,8 @@
  *   scenario_keys.c   each section's key table, the value parsers, one key
  *                     stored; the checks of [scenario] and [case] once read
  *   scenario_sweep.c  a shape's swept dimension: parsed, checked, expanded
- *   scenario_arms.c   [arms] a and b, [arm NAME] sections, plugin:PATH:ARM
+ *   scenario_arms.c   [arms] a and b, [arm NAME] sections as records,
+ *                     KIND:PATH:NAME shortcuts
  *
  * The parse context (struct pctx) holds the scenario being built and the
  * first error: every function that reports one returns it through
@@ -30,10 +31,11 @@ enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_ARM, S
 
 enum kind { K_INT, K_U64, K_DOUBLE, K_BOOL, K_FN };
 
-/* Where a key's value goes: the scenario, the current case, the input
+/* Where a key's value goes: the scenario, the current case, or the input
  * distribution of the current section (the defaults in [scenario], the
- * case's own overrides in [case]), or the current [arm NAME]. */
-enum base { B_SCN, B_CASE, B_INPUT, B_ARM };
+ * case's own overrides in [case]). [arm NAME] has no table: its keys are
+ * records (scenario_arms_key). */
+enum base { B_SCN, B_CASE, B_INPUT };
 
 #define KF_OPEN_LO 1u  /* the range excludes lo */
 #define KF_OPEN_HI 2u  /* the range excludes hi */
@@ -88,9 +90,8 @@ struct pctx {
 	struct sweep *sweeps;      /* one per case */
 	int cap;
 	int cur_arm;               /* current [arm NAME] index */
-	struct scope *ascope;      /* one per [arm NAME] */
 	int arm_cap;
-	char arm_text[2][ARM_SPEC_PARAMS_TEXT]; /* the values of a and b, resolved once all is read */
+	char arm_text[2][ARM_SPEC_TEXT_MAX]; /* the values of a and b, resolved once all is read */
 	struct scenario_input dflt; /* the [scenario] input defaults */
 };
 
@@ -133,7 +134,6 @@ enum ab_rc scenario_keys_set_text(struct pctx *c, const char *key, char *dst, si
 /* Looks val up in a NULL-terminated word list; -1 when absent. */
 int scenario_keys_word_index(const char *const *words, const char *val);
 enum ab_rc scenario_keys_word_err(struct pctx *c, const char *key, const char *val, const char *const *words);
-enum ab_rc scenario_keys_set_site(struct pctx *c, const struct key_def *k, void *field, const char *val);
 /* The checks of [scenario] once read: orders of the sampling and input keys. */
 enum ab_rc scenario_keys_finish_scenario(struct pctx *c);
 /* Case i once read: site and shape given, the shape the site's, input merged. */
@@ -150,10 +150,12 @@ enum ab_rc scenario_sweep_expand(struct pctx *c);
 
 /* ---- scenario_arms.c: user arms -------------------------------------------- */
 
-extern const struct key_def scenario_arms_keys[];
 /* The key a or b of [arms]: kept as text until the whole file is read. */
 enum ab_rc scenario_arms_set(struct pctx *c, const struct key_def *k, void *field, const char *val);
 struct arm_spec *scenario_arms_current(struct pctx *c);
+/* A key = value line of the current [arm NAME]: type and site read, the
+ * other keys kept as records for the arm's kind to check. */
+enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val);
 /* "[arm NAME]": a new section. */
 enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *name);
 /* Once read: every [arm] section checked, a and b resolved. */

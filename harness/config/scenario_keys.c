@@ -201,9 +201,9 @@ static enum ab_rc set_dist(struct pctx *c, const struct key_def *k, void *field,
 	return AB_OK;
 }
 
-enum ab_rc scenario_keys_set_site(struct pctx *c, const struct key_def *k, void *field, const char *val)
+static enum ab_rc set_site(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	const struct site_desc *s = site_find(val);
+	const struct site_desc *s = scenario_site_find(c->scn, val);
 	if (!s) {
 		char list[256];
 		scenario_site_names(list, sizeof list);
@@ -269,7 +269,7 @@ static const struct key_def model_keys[] = {
 };
 
 const struct key_def scenario_keys_case[] = {
-	KEY_FN("site", B_CASE, struct scenario_case, site, scenario_keys_set_site, 0),
+	KEY_FN("site", B_CASE, struct scenario_case, site, set_site, 0),
 	KEY_FN("shape", B_CASE, struct scenario_case, shape, scenario_sweep_set_shape, 0),
 	KEY_NUM("eps", K_DOUBLE, B_CASE, struct scenario_case, eps, 0, HUGE_VAL, KF_OPEN_LO),
 	KEY_NUM("affine", K_BOOL, B_CASE, struct scenario_case, affine, 0, 0, 0),
@@ -287,7 +287,7 @@ const struct scenario_keys_section scenario_keys_sections[SEC_COUNT] = {
 	[SEC_ARMS] = { "arms", scenario_keys_arms },
 	[SEC_MODEL] = { "model", model_keys },
 	[SEC_CASE] = { "case", scenario_keys_case },
-	[SEC_ARM] = { "arm", scenario_arms_keys },
+	[SEC_ARM] = { "arm", NULL }, /* records: scenario_arms_key */
 };
 
 int scenario_keys_index(const struct key_def *keys, const char *name)
@@ -319,9 +319,6 @@ static void *key_field(struct pctx *c, const struct key_def *k)
 		break;
 	case B_INPUT:
 		base = c->sec == SEC_CASE ? (char *)&c->scn->cases[c->cur].input : (char *)&c->dflt;
-		break;
-	case B_ARM:
-		base = (char *)scenario_arms_current(c);
 		break;
 	}
 	return base + k->off;
@@ -359,8 +356,6 @@ static enum ab_rc store_value(struct pctx *c, const struct key_def *k, const cha
 
 static struct scope *cur_scope(struct pctx *c)
 {
-	if (c->sec == SEC_ARM)
-		return &c->ascope[c->cur_arm];
 	return c->sec == SEC_CASE ? &c->cscope[c->cur] : &c->fixed[c->sec];
 }
 
@@ -369,8 +364,6 @@ static void section_label(const struct pctx *c, char *buf, size_t len)
 {
 	if (c->sec == SEC_CASE)
 		snprintf(buf, len, "[case %s]", c->scn->cases[c->cur].name);
-	else if (c->sec == SEC_ARM)
-		snprintf(buf, len, "[arm %s]", c->scn->arms[c->cur_arm].name);
 	else
 		snprintf(buf, len, "[%s]", scenario_keys_sections[c->sec].name);
 }
@@ -394,6 +387,8 @@ static enum ab_rc handle_key(struct pctx *c, const char *name, const char *value
 	if (c->sec == SEC_NONE)
 		return scenario_perr(c, c->line, name,
 			    "key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
+	if (c->sec == SEC_ARM)
+		return scenario_arms_key(c, name, value);
 	const struct key_def *keys = scenario_keys_sections[c->sec].keys;
 	int k = scenario_keys_index(keys, name);
 	if (k < 0)

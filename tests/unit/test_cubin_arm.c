@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "arms/cubin_arm.h"
+#include "arms/arm_kind.h"
 
 /* A kernel k(x, out, global scratch, profile scratch) as PTX. */
 static const char ptx[] = ".version 8.4\n.target sm_90a\n.address_size 64\n.visible .entry k(\n"
@@ -62,15 +62,18 @@ static struct scenario *setup(long long global, long long profile, const char *c
 	return s;
 }
 
-/* Loads arm k of s and checks case i; the message in d. */
+/* Loads arm k of s through the cubin kind's row and checks case i; the
+ * message in d. */
 static enum ab_rc check(const struct scenario *s, int i, struct ab_diag *d)
 {
-	struct cubin_arm *ca = NULL;
-	enum ab_rc rc = cubin_arm_load(s->path, &s->arms[0], &ca, d);
+	const struct arm_kind *kind = arm_kind_find("cubin");
+	void *arm = NULL;
+	assert_non_null(kind);
+	enum ab_rc rc = kind->load(&s->arms[0], s, &arm, d);
 	if (rc)
 		fail_msg("%s", d->msg);
-	rc = cubin_arm_check_case(ca, &s->cases[i], d);
-	cubin_arm_free(ca);
+	rc = kind->check_case(arm, &s->cases[i], d);
+	kind->free(arm);
 	return rc;
 }
 
