@@ -158,7 +158,7 @@ struct arm_spec *scenario_arms_current(struct pctx *c);
 enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val);
 /* "[arm NAME]": a new section. */
 enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *name);
-/* Once read: every [arm] section checked, a and b resolved. */
+/* Once read: a and b resolved (a shortcut becomes an arm of its own). */
 enum ab_rc scenario_arms_finish(struct pctx *c);
 /* Both arms exist for case cs's site. */
 enum ab_rc scenario_arms_check_case(struct pctx *c, const struct scenario_case *cs);
