@@ -82,7 +82,7 @@ static enum ab_rc plugin_parse(const struct arm_spec *spec, const struct scenari
 	if ((rc = arm_spec_require(d, s->path, spec, "library", "the plugin's shared library")) ||
 	    (rc = arm_spec_require(d, s->path, spec, "name", "the arm's name in the plugin's table")))
 		return rc;
-	snprintf(out->entry, sizeof out->entry, "%s", entry);
+	memcpy(out->entry, entry, strlen(entry) + 1); /* fits: checked above */
 	return AB_OK;
 }
 
