@@ -1,20 +1,26 @@
 /*
- * arms.h - the user arms of a run (plugin libraries and compiled
- * binaries), from the scenario to what the backends call.
+ * arms.h - the arms of a run, from the scenario's text to what the
+ * backends call, whatever their kind (arm_kind.h: built-in variants,
+ * plugin libraries, compiled binaries).
  *
- *   arms_plan   before anything is written: load every user arm the
- *               scenario's a and b name (files, symbols, ABI, site,
- *               parameters), check each against every case and against
- *               the backend the run uses; bad input is AB_ERR_INPUT
- *               naming the scenario's FILE:LINE
+ *   arms_check  the text of every user arm ([arm NAME] sections and
+ *               KIND:PATH:NAME shortcuts) against its kind, no file
+ *               opened: right after the scenario is read
+ *   arms_plan   before anything is written: arms_check, then load every
+ *               arm the cases run (files, symbols, ABI, site,
+ *               parameters), check each against every case that runs it
+ *               and against the backend the run uses; bad input is
+ *               AB_ERR_INPUT naming the scenario's FILE:LINE
  *   arms_bind   once the backend is open: compiled binaries are loaded
  *               into the device's context (architecture checked there)
  *   arms_begin_case, arms_variant   per case: the site_variant a slot runs
  *   arms_sources  the provenance of each user arm, for the run row
  *
- * A scenario without user arms gets an empty plan: every call is then a
- * no-op and arms_variant returns NULL (the built-in variant is used). A
- * NULL plan behaves the same (callers that never plan, such as tests).
+ * Each arm is planned once however many cases run it (a scenario whose a
+ * and b name the same user arm loads it once). Which arm a case runs on
+ * each side is asked in one place of arms.c, so arms given per case need
+ * no other change here. A NULL plan (callers that never plan, such as
+ * tests) makes every call a no-op and arms_variant return NULL.
  */
 #ifndef AB_ARMS_H
 #define AB_ARMS_H
@@ -27,14 +33,17 @@
 
 struct arms;
 
+enum ab_rc arms_check(const struct scenario *s, struct ab_diag *d);
+
 /* backend is the name of the backend the run uses ("cpu", "cuda"). */
 enum ab_rc arms_plan(const struct scenario *s, const char *backend, struct arms **out, struct ab_diag *d);
 enum ab_rc arms_bind(struct arms *a, const struct results_device *dev, struct ab_diag *d);
 void arms_free(struct arms *a);
 
 void arms_begin_case(struct arms *a, const struct scenario_case *c);
-/* The variant arm 'a' or 'b' runs, NULL when it is a built-in variant. */
-const struct site_variant *arms_variant(const struct arms *a, char arm);
+/* The variant case c runs as arm 'a' or 'b' (a built-in one or a user
+ * arm's); NULL without a plan. */
+const struct site_variant *arms_variant(const struct arms *a, const struct scenario_case *c, char arm);
 
 /* Fills r->arm_sources for the user arms among a and b. */
 void arms_sources(const struct arms *a, struct results_run *r);

@@ -1,14 +1,27 @@
 /*
- * cubin_arm.c - compiled-binary arms (cubin_arm.h).
+ * cubin_arm.c - the arm kind of compiled GPU binaries (arm_kind.h): one
+ * kernel of a cubin, PTX or fatbin (Triton's cache artefacts included),
+ * launched with the driver API with the launch geometry and parameters
+ * the scenario's [arm NAME] section gives (cubin_spec.h; type = cubin, no
+ * shortcut).
+ *
+ * Life: load (read and check the files: the kernel exists, its parameter
+ * count and sizes match the params list, Triton's metadata) -> check_case
+ * for every case (the expressions give a valid launch, Triton's scratch
+ * fits) -> runs_on (the cuda backend only) -> bind to the device
+ * (architecture, module load, the driver's own parameter info) -> per
+ * case begin_case -> the backend's prepare (scratch buffers, argument
+ * values) and launches. Every error before the run names FILE:LINE.
  *
  * The argument list is the scenario's params, each 8-byte slot of argbuf
  * holding one value (a device pointer, an i32, an i64 or eps as f32), then
  * for a Triton kernel its trailing scratch pointers (NULL when the size is
- * 0, else a buffer of size x programs). The parameter sizes the file
- * declares (cubin_file.c) and, on the device, the driver's own
- * (cuFuncGetParamInfo) must match these slot by slot.
+ * 0, else a buffer of size x programs, a product checked for every case
+ * before the run). The parameter sizes the file declares (cubin_file.c)
+ * and, on the device, the driver's own (cuFuncGetParamInfo) must match
+ * these slot by slot.
  */
-#include "arms/cubin_arm.h"
+#include "arms/arm_kind.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -17,11 +30,12 @@
 
 #include "arms/blob.h"
 #include "arms/cubin_file.h"
+#include "arms/cubin_spec.h"
 #include "arms/driver.h"
 #include "arms/triton_meta.h"
 
 #define CUBIN_FILE_LIMIT ((size_t)1 << 30)
-#define CUBIN_MAX_ARGS (ARM_SPEC_MAX_PARAMS + 2)
+#define CUBIN_MAX_ARGS (CUBIN_SPEC_MAX_PARAMS + 2)
 #define CUBIN_MAX_SHARED (227 * 1024) /* the largest opt-in dynamic shared memory of sm_90 */
 
 struct launch {
@@ -29,8 +43,10 @@ struct launch {
 };
 
 struct cubin_arm {
-	const struct arm_spec *spec;
-	const char *scn;
+	const struct arm_spec *arm;     /* the scenario's text, for messages */
+	struct cubin_spec spec;         /* what it says */
+	const char *scn;                /* the scenario's path */
+	struct site_variant variant;
 	bool triton;
 	struct triton_meta meta;
 	char json_sha256[65];
@@ -51,7 +67,7 @@ struct cubin_arm {
 
 static int file_line(const struct cubin_arm *ca)
 {
-	return ca->triton ? ca->spec->lines.triton : ca->spec->lines.binary;
+	return ca->triton ? ca->spec.lines.triton : ca->spec.lines.binary;
 }
 
 /* ---- files -------------------------------------------------------------------- */
@@ -68,33 +84,33 @@ static bool cubin_beside(const char *json, char *out, size_t cap)
 
 static enum ab_rc load_triton(struct cubin_arm *ca, char *binary, size_t cap, struct ab_diag *d)
 {
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	struct blob json;
 	char err[AB_DIAG_MAX / 2];
 	enum ab_rc rc = blob_read(sp->triton, 1 << 24, &json, d);
 	if (rc)
-		return arm_spec_fail(d, rc, ca->scn, sp, sp->lines.triton, "%s", d->msg);
+		return arm_spec_fail(d, rc, ca->scn, ca->arm, sp->lines.triton, "%s", d->msg);
 	bool ok = triton_meta_parse((const char *)json.data, &ca->meta, err, sizeof err);
 	memcpy(ca->json_sha256, json.sha256, sizeof ca->json_sha256);
 	blob_free(&json);
 	if (!ok)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.triton, "'%s': %s", sp->triton, err);
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.triton, "'%s': %s", sp->triton, err);
 	if (sp->kernel[0] && strcmp(sp->kernel, ca->meta.name) != 0)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.kernel,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.kernel,
 				     "kernel '%s', but the Triton metadata names '%s'", sp->kernel, ca->meta.name);
 	ca->kernel = ca->meta.name;
 	if (!cubin_beside(sp->triton, binary, cap))
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.triton, "'%s' is too long a path", sp->triton);
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.triton, "'%s' is too long a path", sp->triton);
 	return AB_OK;
 }
 
 /* What each slot of the argument list holds, in bytes. */
 static void arg_sizes(struct cubin_arm *ca)
 {
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	for (int i = 0; i < sp->n_params; i++) {
-		const struct arm_spec_param *p = &sp->params[i];
-		ca->arg_size[i] = p->kind == ARM_SPEC_PARAM_TENSOR || (p->kind == ARM_SPEC_PARAM_INT && p->i64) ? 8 : 4;
+		const struct cubin_spec_param *p = &sp->params[i];
+		ca->arg_size[i] = p->kind == CUBIN_SPEC_PARAM_TENSOR || (p->kind == CUBIN_SPEC_PARAM_INT && p->i64) ? 8 : 4;
 	}
 	ca->n_args = sp->n_params;
 	for (int i = 0; ca->triton && i < triton_meta_scratch_params(&ca->meta); i++)
@@ -103,27 +119,27 @@ static void arg_sizes(struct cubin_arm *ca)
 
 static const char *slot_name(const struct cubin_arm *ca, int i)
 {
-	return i < ca->spec->n_params ? ca->spec->params[i].text : "Triton scratch pointer";
+	return i < ca->spec.n_params ? ca->spec.params[i].text : "Triton scratch pointer";
 }
 
 /* The kernel's parameter sizes (from the file or the driver) against ours. */
 static enum ab_rc check_sizes(const struct cubin_arm *ca, int n, const int *size, const char *source, struct ab_diag *d)
 {
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	int scratch = ca->n_args - sp->n_params;
 	if (n != ca->n_args && scratch)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.params,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.params,
 				     "kernel '%s' takes %d parameters (%s): params lists %d, and Triton's %d scratch "
 				     "pointers make %d",
 				     ca->kernel, n, source, sp->n_params, scratch, ca->n_args);
 	if (n != ca->n_args)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.params,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.params,
 				     "kernel '%s' takes %d parameters (%s), params lists %d", ca->kernel, n, source,
 				     sp->n_params);
 	for (int i = 0; i < n; i++) {
 		if (size[i] == ca->arg_size[i])
 			continue;
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.params,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.params,
 				     "parameter %d ('%s') of kernel '%s' is %d bytes (%s), abbench passes %d%s", i + 1,
 				     slot_name(ca, i), ca->kernel, size[i], source, ca->arg_size[i],
 				     size[i] == 8 && ca->arg_size[i] == 4 ? " (write NAME:i64 for a 64-bit integer)" : "");
@@ -133,15 +149,15 @@ static enum ab_rc check_sizes(const struct cubin_arm *ca, int n, const int *size
 
 static enum ab_rc load_binary(struct cubin_arm *ca, const char *binary, struct ab_diag *d)
 {
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	char err[AB_DIAG_MAX / 2];
 	enum ab_rc rc = blob_read(binary, CUBIN_FILE_LIMIT, &ca->image, d);
 	if (rc)
-		return arm_spec_fail(d, rc, ca->scn, sp, file_line(ca), "%s", d->msg);
+		return arm_spec_fail(d, rc, ca->scn, ca->arm, file_line(ca), "%s", d->msg);
 	if (!realpath(binary, ca->binary))
 		snprintf(ca->binary, sizeof ca->binary, "%s", binary);
 	if (!cubin_file_inspect(ca->image.data, ca->image.size, ca->kernel, &ca->info, err, sizeof err))
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.kernel ? sp->lines.kernel : file_line(ca),
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.kernel ? sp->lines.kernel : file_line(ca),
 				     "'%s': %s", binary, err);
 	if (ca->info.n_params < 0)
 		return AB_OK; /* a fatbin: the driver tells at bind time */
@@ -150,39 +166,53 @@ static enum ab_rc load_binary(struct cubin_arm *ca, const char *binary, struct a
 
 static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
 static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len);
+static void cubin_free(void *arm);
 
-enum ab_rc cubin_arm_load(const char *scn, const struct arm_spec *spec, struct cubin_arm **out, struct ab_diag *d)
+static enum ab_rc cubin_check(const struct arm_spec *spec, const struct scenario *s, struct ab_diag *d)
+{
+	struct cubin_spec *cs = malloc(sizeof *cs); /* 12 KiB of paths: not on the stack */
+	if (!cs)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a cubin arm");
+	enum ab_rc rc = cubin_spec_read(spec, s, cs, d);
+	free(cs);
+	return rc;
+}
+
+static enum ab_rc cubin_load(const struct arm_spec *spec, const struct scenario *s, void **arm, struct ab_diag *d)
 {
 	char binary[ARM_SPEC_PATH_MAX];
-	enum ab_rc rc = AB_OK;
 	struct cubin_arm *ca = calloc(1, sizeof *ca);
-	*out = NULL;
+	*arm = NULL;
 	if (!ca)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a cubin arm");
-	ca->spec = spec;
-	ca->scn = scn;
-	ca->triton = spec->triton[0] != '\0';
-	ca->kernel = spec->kernel;
-	snprintf(binary, sizeof binary, "%s", spec->binary);
-	if (ca->triton)
+	ca->arm = spec;
+	ca->scn = s->path;
+	enum ab_rc rc = cubin_spec_read(spec, s, &ca->spec, d);
+	ca->triton = ca->spec.triton[0] != '\0';
+	ca->kernel = ca->spec.kernel;
+	snprintf(binary, sizeof binary, "%s", ca->spec.binary);
+	if (!rc && ca->triton)
 		rc = load_triton(ca, binary, sizeof binary, d);
 	if (!rc) {
 		arg_sizes(ca);
 		rc = load_binary(ca, binary, d);
 	}
 	if (rc) {
-		cubin_arm_free(ca);
+		cubin_free(ca);
 		return rc;
 	}
 	for (int i = 0; i < CUBIN_MAX_ARGS; i++)
 		ca->argv[i] = ca->argbuf + 8 * i;
 	ca->ext = (struct site_ext_arm){ .ctx = ca, .cpu_step = ca->kernel, .prepare = ext_prepare, .cuda = ext_cuda };
-	*out = ca;
+	ca->variant = (struct site_variant){ .name = spec->name, .summary = "cubin arm", .byte_equal_expected = true,
+					     .ext = &ca->ext };
+	*arm = ca;
 	return AB_OK;
 }
 
-void cubin_arm_free(struct cubin_arm *ca)
+static void cubin_free(void *arm)
 {
+	struct cubin_arm *ca = arm;
 	if (!ca)
 		return;
 	for (int i = 0; i < 2; i++)
@@ -200,10 +230,10 @@ static enum ab_rc eval_in(const struct cubin_arm *ca, const struct scenario_case
 {
 	char err[128];
 	if (!expr_eval(e, &c->dims, out, err, sizeof err))
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->spec, line, "%s for case '%s' (line %d): %s", what,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, line, "%s for case '%s' (line %d): %s", what,
 				     c->name, c->line, err);
 	if (*out < lo || *out > hi)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->spec, line,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, line,
 				     "%s is %lld for case '%s' (line %d): must be %lld to %lld", what, (long long)*out,
 				     c->name, c->line, (long long)lo, (long long)hi);
 	return AB_OK;
@@ -229,7 +259,7 @@ static enum ab_rc eval_launch(const struct cubin_arm *ca, const struct scenario_
 			      struct ab_diag *d)
 {
 	static const int64_t grid_max[3] = { INT32_MAX, 65535, 65535 }, block_max[3] = { 1024, 1024, 64 };
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	int64_t shared = 0;
 	enum ab_rc rc = eval_dims(ca, c, sp->grid, sp->n_grid, sp->lines.grid, "grid", grid_max, L->grid, d);
 	if (!rc && !ca->triton)
@@ -245,21 +275,56 @@ static enum ab_rc eval_launch(const struct cubin_arm *ca, const struct scenario_
 	}
 	L->shared = (unsigned)shared;
 	if ((uint64_t)L->block[0] * L->block[1] * L->block[2] > 1024)
-		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, sp, sp->lines.block,
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, sp->lines.block,
 				     "block is %u x %u x %u threads for case '%s' (line %d): at most 1024", L->block[0],
 				     L->block[1], L->block[2], c->name, c->line);
 	return AB_OK;
 }
 
-enum ab_rc cubin_arm_check_case(const struct cubin_arm *ca, const struct scenario_case *c, struct ab_diag *d)
+/* Triton's scratch buffer i (0 global, 1 profile) for a launch of L: its
+ * size x the programs, plus its alignment's slack; 0 when the kernel takes
+ * none or its size is 0. False when that does not fit 64 bits (a wrapped
+ * product would pass a NULL or short buffer to the kernel). */
+static bool scratch_bytes(const struct cubin_arm *ca, int i, const struct launch *L, uint64_t *out)
 {
+	const int64_t size = i ? ca->meta.profile_scratch_size : ca->meta.global_scratch_size;
+	const int64_t align = i ? ca->meta.profile_scratch_align : ca->meta.global_scratch_align;
+	uint64_t programs = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2]; /* < 2^63: x < 2^31, y, z < 2^16 */
+	*out = 0;
+	if (!ca->triton || size <= 0)
+		return true;
+	return !__builtin_mul_overflow((uint64_t)size, programs, out) && !__builtin_add_overflow(*out, (uint64_t)align, out);
+}
+
+static enum ab_rc check_scratch(const struct cubin_arm *ca, const struct scenario_case *c, const struct launch *L,
+				struct ab_diag *d)
+{
+	for (int i = 0; i < 2; i++) {
+		uint64_t bytes;
+		if (scratch_bytes(ca, i, L, &bytes))
+			continue;
+		return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, ca->spec.lines.triton,
+				     "Triton's %s scratch of %lld bytes x %llu programs for case '%s' (line %d) does not "
+				     "fit in 64 bits",
+				     i ? "profile" : "global",
+				     (long long)(i ? ca->meta.profile_scratch_size : ca->meta.global_scratch_size),
+				     (unsigned long long)L->grid[0] * L->grid[1] * L->grid[2], c->name, c->line);
+	}
+	return AB_OK;
+}
+
+static enum ab_rc cubin_check_case(void *arm, const struct scenario_case *c, struct ab_diag *d)
+{
+	const struct cubin_arm *ca = arm;
 	struct launch L;
 	enum ab_rc rc = eval_launch(ca, c, &L, d);
-	for (int i = 0; !rc && i < ca->spec->n_params; i++) {
-		const struct arm_spec_param *p = &ca->spec->params[i];
+	if (!rc)
+		rc = check_scratch(ca, c, &L, d);
+	for (int i = 0; !rc && i < ca->spec.n_params; i++) {
+		const struct cubin_spec_param *p = &ca->spec.params[i];
 		int64_t v;
-		if (p->kind == ARM_SPEC_PARAM_INT)
-			rc = eval_in(ca, c, &p->value, ca->spec->lines.params, p->text, p->i64 ? INT64_MIN : INT32_MIN,
+		if (p->kind == CUBIN_SPEC_PARAM_INT)
+			rc = eval_in(ca, c, &p->value, ca->spec.lines.params, p->text, p->i64 ? INT64_MIN : INT32_MIN,
 				     p->i64 ? INT64_MAX : INT32_MAX, &v, d);
 	}
 	return rc;
@@ -275,7 +340,7 @@ static enum ab_rc check_arch(const struct cubin_arm *ca, int sm, const struct re
 	bool ok = ca->info.kind == CUBIN_FILE_PTX ? sm <= dev_sm : sm / 10 == dev->cc_major && sm % 10 <= dev->cc_minor;
 	if (sm == 0 || ok)
 		return AB_OK;
-	return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->spec, file_line(ca),
+	return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, file_line(ca),
 			     "'%s' is %s for sm_%d; the device '%s' is sm_%d (rebuild it for sm_%d)", ca->binary,
 			     cubin_file_kind_str(ca->info.kind), sm, dev->name, dev_sm, dev_sm);
 }
@@ -305,8 +370,8 @@ static enum ab_rc check_launches(struct cubin_arm *ca, const struct scenario *s,
 			break;
 		unsigned threads = L.block[0] * L.block[1] * L.block[2];
 		if (threads > (unsigned)max_threads)
-			rc = arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->spec,
-					   ca->triton ? ca->spec->lines.triton : ca->spec->lines.block,
+			rc = arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm,
+					   ca->triton ? ca->spec.lines.triton : ca->spec.lines.block,
 					   "case '%s' launches %u threads a block; kernel '%s' as compiled takes at most %d",
 					   s->cases[i].name, threads, ca->kernel, max_threads);
 		shared = L.shared > shared ? L.shared : shared;
@@ -316,18 +381,29 @@ static enum ab_rc check_launches(struct cubin_arm *ca, const struct scenario *s,
 	return rc;
 }
 
-enum ab_rc cubin_arm_bind(struct cubin_arm *ca, const struct results_device *dev, const struct scenario *s,
-			  struct ab_diag *d)
+/* A cubin arm runs on the cuda backend only: the driver API launches it. */
+static enum ab_rc cubin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
+	const struct cubin_arm *ca = arm;
+	(void)c;
+	if (strcmp(backend, "cuda") == 0)
+		return AB_OK;
+	return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, ca->arm->header,
+			     "a cubin arm runs on the cuda backend only, and this run uses the %s backend", backend);
+}
+
+static enum ab_rc cubin_bind(void *arm, const struct results_device *dev, const struct scenario *s, struct ab_diag *d)
+{
+	struct cubin_arm *ca = arm;
 	enum ab_rc rc = check_arch(ca, ca->info.sm, dev, d);
 	if (!rc && ca->triton)
 		rc = check_arch(ca, ca->meta.arch, dev, d);
 	if (rc)
 		return rc;
 	if ((rc = driver_module_load(ca->image.data, &ca->module, d)))
-		return arm_spec_fail(d, rc, ca->scn, ca->spec, file_line(ca), "'%s': %s", ca->binary, d->msg);
+		return arm_spec_fail(d, rc, ca->scn, ca->arm, file_line(ca), "'%s': %s", ca->binary, d->msg);
 	if ((rc = driver_function(ca->module, ca->kernel, &ca->fn, d)))
-		return arm_spec_fail(d, rc, ca->scn, ca->spec, ca->spec->lines.kernel ? ca->spec->lines.kernel : file_line(ca),
+		return arm_spec_fail(d, rc, ca->scn, ca->arm, ca->spec.lines.kernel ? ca->spec.lines.kernel : file_line(ca),
 				     "%s", d->msg);
 	if ((rc = check_driver_params(ca, d)))
 		return rc;
@@ -336,23 +412,24 @@ enum ab_rc cubin_arm_bind(struct cubin_arm *ca, const struct results_device *dev
 
 /* ---- the run ------------------------------------------------------------------ */
 
-void cubin_arm_begin_case(struct cubin_arm *ca, const struct scenario_case *c)
+static void cubin_begin_case(void *arm, const struct scenario_case *c)
 {
+	struct cubin_arm *ca = arm;
 	struct ab_diag d;
 	/* check_case accepted every case before the run: this cannot fail. */
 	if (eval_launch(ca, c, &ca->launch, &d))
 		memset(&ca->launch, 0, sizeof ca->launch);
-	uint64_t programs = (uint64_t)ca->launch.grid[0] * ca->launch.grid[1] * ca->launch.grid[2];
-	ca->scratch_need[0] = ca->triton ? (size_t)ca->meta.global_scratch_size * programs : 0;
-	ca->scratch_need[1] = ca->triton ? (size_t)ca->meta.profile_scratch_size * programs : 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t bytes;
+		ca->scratch_need[i] = scratch_bytes(ca, i, &ca->launch, &bytes) ? bytes : 0; /* checked per case too */
+	}
 }
 
 /* Scratch buffers as large as this case needs (outside the timing). */
 static int ensure_scratch(struct cubin_arm *ca, char *err, size_t len)
 {
-	const int64_t align[2] = { ca->meta.global_scratch_align, ca->meta.profile_scratch_align };
 	for (int i = 0; i < 2; i++) {
-		size_t need = ca->scratch_need[i] ? ca->scratch_need[i] + (size_t)align[i] : 0;
+		size_t need = ca->scratch_need[i]; /* with the alignment's slack */
 		if (need <= ca->scratch_cap[i])
 			continue;
 		struct ab_diag d;
@@ -376,19 +453,19 @@ static uint64_t aligned(uint64_t p, int64_t align)
 /* The argument values for the backend's tensors and this case. */
 static void fill_args(struct cubin_arm *ca, const struct site_args *a)
 {
-	const struct arm_spec *sp = ca->spec;
+	const struct cubin_spec *sp = &ca->spec;
 	for (int i = 0; i < sp->n_params; i++) {
-		const struct arm_spec_param *p = &sp->params[i];
+		const struct cubin_spec_param *p = &sp->params[i];
 		unsigned char *slot = ca->argbuf + 8 * i;
-		uint64_t ptr = (uint64_t)(uintptr_t)(p->kind == ARM_SPEC_PARAM_TENSOR ? a->t[p->tensor] : NULL);
+		uint64_t ptr = (uint64_t)(uintptr_t)(p->kind == CUBIN_SPEC_PARAM_TENSOR ? a->t[p->tensor] : NULL);
 		int64_t v = 0;
 		char err[64];
-		if (p->kind == ARM_SPEC_PARAM_INT)
+		if (p->kind == CUBIN_SPEC_PARAM_INT)
 			expr_eval(&p->value, &a->dims, &v, err, sizeof err); /* checked per case before the run */
 		int32_t v32 = (int32_t)v;
-		if (p->kind == ARM_SPEC_PARAM_TENSOR)
+		if (p->kind == CUBIN_SPEC_PARAM_TENSOR)
 			memcpy(slot, &ptr, 8);
-		else if (p->kind == ARM_SPEC_PARAM_EPS)
+		else if (p->kind == CUBIN_SPEC_PARAM_EPS)
 			memcpy(slot, &a->eps, 4);
 		else if (p->i64)
 			memcpy(slot, &v, 8);
@@ -406,7 +483,7 @@ static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *er
 {
 	struct cubin_arm *ca = ctx;
 	if (!cuda) {
-		snprintf(err, len, "cubin arm '%s' runs on the cuda backend only", ca->spec->name);
+		snprintf(err, len, "cubin arm '%s' runs on the cuda backend only", ca->spec.name);
 		return 1;
 	}
 	if (ensure_scratch(ca, err, len))
@@ -429,13 +506,15 @@ static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *er
 	return e;
 }
 
-const struct site_ext_arm *cubin_arm_ext(const struct cubin_arm *ca)
+static const struct site_variant *cubin_variant(void *arm, const struct scenario_case *c)
 {
-	return &ca->ext;
+	(void)c;
+	return &((struct cubin_arm *)arm)->variant;
 }
 
-void cubin_arm_source(const struct cubin_arm *ca, struct results_arm_source *src)
+static void cubin_source(const void *arm, struct results_arm_source *src)
 {
+	const struct cubin_arm *ca = arm;
 	snprintf(src->kind, sizeof src->kind, "cubin");
 	snprintf(src->path, sizeof src->path, "%.511s", ca->binary);
 	snprintf(src->sha256, sizeof src->sha256, "%s", ca->image.sha256);
@@ -447,3 +526,17 @@ void cubin_arm_source(const struct cubin_arm *ca, struct results_arm_source *src
 		snprintf(src->detail, sizeof src->detail, "%s kernel '%.180s'", cubin_file_kind_str(ca->info.kind),
 			 ca->kernel);
 }
+
+const struct arm_kind cubin_arm_kind = {
+	.name = "cubin",
+	.keys = cubin_spec_keys,
+	.check = cubin_check,
+	.load = cubin_load,
+	.check_case = cubin_check_case,
+	.runs_on = cubin_runs_on,
+	.bind = cubin_bind,
+	.begin_case = cubin_begin_case,
+	.variant = cubin_variant,
+	.source = cubin_source,
+	.free = cubin_free,
+};

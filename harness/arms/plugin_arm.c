@@ -1,34 +1,56 @@
 /*
- * plugin_arm.c - plugin libraries (plugin_arm.h).
+ * plugin_arm.c - the arm kind of plugin libraries (arm_kind.h,
+ * include/abbench/plugin.h): `type = plugin` with `library = PATH` and
+ * `name = ARM` (the arm's name in the plugin's table), or the shortcut
+ * plugin:PATH:ARM.
  *
- * Load: read the file (its sha256 is the run's provenance), dlopen it
+ * Load: read the file (its sha256 is the run's provenance), check it
+ * against its ELF headers (a truncated copy would crash dlopen), dlopen it
  * (RTLD_NOW: an unresolved symbol fails here, not mid-run; it is never
- * closed, see plugin_arm_free), find
- * abbench_plugin_entry, call it with our ABI version, check the table's
- * version, find the arm by name, check its site exists (and is the one
- * the [arm] section names). Each call builds a struct abbench_call from
- * the backend's site_args: one abbench_tensor per site tensor, with the
+ * closed, see plugin_free), find abbench_plugin_entry, call it with our
+ * ABI version, check the table's version and that no two arms share a
+ * name, find the arm by name, check its site exists (and is the one the
+ * [arm] section names). Each call builds a struct abbench_call from the
+ * backend's site_args: one abbench_tensor per site tensor, with the
  * site's name, dtype, role and element count.
+ *
+ * Errors at load and check time are bad input (AB_ERR_INPUT, exit 2) and
+ * name the scenario's FILE:LINE; a plugin function that fails while the
+ * run measures makes the backend fail the run with its message.
  */
-#include "arms/plugin_arm.h"
+#include "arms/arm_kind.h"
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "abbench/plugin.h"
 #include "arms/blob.h"
+#include "arms/elf_check.h"
 
 #define PLUGIN_FILE_MAX ((size_t)1 << 30)
+#define PLUGIN_ARMS_MAX 1024 /* a table's arms: bounds the duplicate check */
+
+/* What the scenario says: the library (resolved against its folder) and
+ * the arm's name in the library's table. */
+struct plugin_spec {
+	char library[ARM_SPEC_PATH_MAX];
+	char entry[ARM_SPEC_NAME_MAX];
+};
 
 struct plugin_arm {
+	const char *scn;                /* the scenario's path, for messages */
+	const struct arm_spec *spec;
+	struct plugin_spec ps;
 	void *lib;
 	const struct abbench_plugin *table;
 	const struct abbench_arm *arm;
 	const struct site_desc *site;
 	struct site_ext_arm ext;
+	struct site_variant variant;
 	char step[64];                  /* the CPU backend's step name */
 	char path[PATH_MAX];            /* absolute */
 	char sha256[65];
@@ -36,6 +58,39 @@ struct plugin_arm {
 	int rank;
 	int64_t shape[SITE_MAX_RANK];
 };
+
+/* ---- the scenario's text ---------------------------------------------------- */
+
+static const char *const plugin_keys[] = { "library", "name", NULL };
+
+static enum ab_rc plugin_parse(const struct arm_spec *spec, const struct scenario *s, struct plugin_spec *out,
+			       struct ab_diag *d)
+{
+	const bool shortcut = arm_spec_is_shortcut(spec);
+	const struct arm_spec_key *lib = arm_spec_find(spec, "library"), *name = arm_spec_find(spec, "name");
+	const char *library = shortcut ? spec->path : lib ? lib->value : NULL;
+	const char *entry = shortcut ? spec->name : name ? name->value : NULL;
+	enum ab_rc rc;
+	if (library && !arm_spec_resolve_path(s->path, library, out->library, sizeof out->library))
+		return arm_spec_key_fail(d, s->path, spec, "library", "'%s' is too long a path", library);
+	if (entry && !scenario_name_ok(entry))
+		return arm_spec_key_fail(d, s->path, spec, "name", "'%s' may use only letters, digits, '_', '-' and '.'",
+					 entry);
+	if (entry && strlen(entry) >= sizeof out->entry)
+		return arm_spec_key_fail(d, s->path, spec, "name", "'%s' is %zu characters long, at most %zu allowed", entry,
+					 strlen(entry), sizeof out->entry - 1);
+	if ((rc = arm_spec_require(d, s->path, spec, "library", "the plugin's shared library")) ||
+	    (rc = arm_spec_require(d, s->path, spec, "name", "the arm's name in the plugin's table")))
+		return rc;
+	memcpy(out->entry, entry, strlen(entry) + 1); /* fits: checked above */
+	return AB_OK;
+}
+
+static enum ab_rc plugin_check(const struct arm_spec *spec, const struct scenario *s, struct ab_diag *d)
+{
+	struct plugin_spec ps;
+	return plugin_parse(spec, s, &ps, d);
+}
 
 /* ---- calls ------------------------------------------------------------------ */
 
@@ -112,69 +167,94 @@ static void arm_names(const struct abbench_plugin *t, char *buf, size_t cap)
 					 t->arms[i].name ? t->arms[i].name : "(null)");
 }
 
-/* dlopen and the entry symbol; the library keeps its own path. */
-static enum ab_rc open_library(struct plugin_arm *pa, const char *scn, const struct arm_spec *spec,
-			       struct ab_diag *d)
+/* Bad input: "SCENARIO:LINE: arm 'NAME': ..." at the line of key (a
+ * shortcut's a or b line). */
+__attribute__((format(printf, 4, 5)))
+static enum ab_rc fail_at(const struct plugin_arm *pa, const char *key, struct ab_diag *d, const char *fmt, ...)
 {
-	char local[PATH_MAX + 2];
+	char msg[AB_DIAG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, arm_spec_line(pa->spec, key), "%s", msg);
+}
+
+/* dlopen and the entry symbol; the library keeps its own path. */
+static enum ab_rc open_library(struct plugin_arm *pa, struct ab_diag *d)
+{
+	const char *library = pa->ps.library;
+	char local[ARM_SPEC_PATH_MAX + 2];
 	/* A name without '/' would make dlopen search the system's paths. */
-	snprintf(local, sizeof local, "%s%s", strchr(spec->library, '/') ? "" : "./", spec->library);
+	snprintf(local, sizeof local, "%s%s", strchr(library, '/') ? "" : "./", library);
 	pa->lib = dlopen(local, RTLD_NOW | RTLD_LOCAL);
 	if (!pa->lib)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library, "cannot load '%s': %s",
-				     spec->library, dlerror());
+		return fail_at(pa, "library", d, "cannot load '%s': %s", library, dlerror());
 	void *sym = dlsym(pa->lib, ABBENCH_PLUGIN_ENTRY_NAME);
 	abbench_plugin_entry_fn entry;
 	memcpy(&entry, &sym, sizeof entry);
 	if (!entry)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
-				     "'%s' has no symbol '%s': not an abbench plugin (include/abbench/plugin.h)",
-				     spec->library, ABBENCH_PLUGIN_ENTRY_NAME);
+		return fail_at(pa, "library", d, "'%s' has no symbol '%s': not an abbench plugin (include/abbench/plugin.h)",
+			       library, ABBENCH_PLUGIN_ENTRY_NAME);
 	pa->table = entry(ABBENCH_PLUGIN_ABI_VERSION);
 	if (!pa->table)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
-				     "'%s': %s returned no table (it refuses plugin ABI version %u)", spec->library,
-				     ABBENCH_PLUGIN_ENTRY_NAME, ABBENCH_PLUGIN_ABI_VERSION);
+		return fail_at(pa, "library", d, "'%s': %s returned no table (it refuses plugin ABI version %u)", library,
+			       ABBENCH_PLUGIN_ENTRY_NAME, ABBENCH_PLUGIN_ABI_VERSION);
 	return AB_OK;
 }
 
-static enum ab_rc check_table(struct plugin_arm *pa, const char *scn, const struct arm_spec *spec, struct ab_diag *d)
+/* Two arms of one name would leave which one runs to the lookup's order:
+ * the table is refused, naming both entries (1-based). */
+static enum ab_rc check_unique(const struct plugin_arm *pa, struct ab_diag *d)
+{
+	const struct abbench_plugin *t = pa->table;
+	for (int32_t i = 0; i < t->n_arms; i++)
+		for (int32_t j = i + 1; t->arms[i].name && j < t->n_arms; j++)
+			if (t->arms[j].name && strcmp(t->arms[i].name, t->arms[j].name) == 0)
+				return fail_at(pa, "library", d, "'%s' has two arms named '%s' (entries %d and %d of its table): rename one",
+					       pa->ps.library, t->arms[i].name, (int)i + 1, (int)j + 1);
+	return AB_OK;
+}
+
+static enum ab_rc check_table(struct plugin_arm *pa, struct ab_diag *d)
 {
 	const struct abbench_plugin *t = pa->table;
 	char list[256];
 	if (t->abi_version != ABBENCH_PLUGIN_ABI_VERSION)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
-				     "'%s' was built for plugin ABI version %u; this abbench speaks version %u "
-				     "(rebuild it against include/abbench/plugin.h)",
-				     spec->library, t->abi_version, ABBENCH_PLUGIN_ABI_VERSION);
-	if (t->n_arms < 0 || (t->n_arms > 0 && !t->arms))
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.library,
-				     "'%s': its table of arms is malformed (%d arms)", spec->library, (int)t->n_arms);
+		return fail_at(pa, "library", d,
+			       "'%s' was built for plugin ABI version %u; this abbench speaks version %u "
+			       "(rebuild it against include/abbench/plugin.h)",
+			       pa->ps.library, t->abi_version, ABBENCH_PLUGIN_ABI_VERSION);
+	if (t->n_arms < 0 || t->n_arms > PLUGIN_ARMS_MAX || (t->n_arms > 0 && !t->arms))
+		return fail_at(pa, "library", d, "'%s': its table of arms is malformed (%d arms)", pa->ps.library,
+			       (int)t->n_arms);
+	enum ab_rc rc = check_unique(pa, d);
+	if (rc)
+		return rc;
 	for (int32_t i = 0; i < t->n_arms; i++)
-		if (t->arms[i].name && strcmp(t->arms[i].name, spec->entry) == 0)
+		if (t->arms[i].name && strcmp(t->arms[i].name, pa->ps.entry) == 0)
 			pa->arm = &t->arms[i];
 	arm_names(t, list, sizeof list);
 	if (!pa->arm)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.name, "'%s' has no arm '%s' (its arms: %s)",
-				     spec->library, spec->entry, list[0] ? list : "none");
+		return fail_at(pa, "name", d, "'%s' has no arm '%s' (its arms: %s)", pa->ps.library, pa->ps.entry,
+			       list[0] ? list : "none");
 	return AB_OK;
 }
 
-static enum ab_rc check_site(struct plugin_arm *pa, const char *scn, const struct arm_spec *spec, struct ab_diag *d)
+static enum ab_rc check_site(struct plugin_arm *pa, const struct scenario *s, struct ab_diag *d)
 {
+	const struct arm_spec *spec = pa->spec;
 	const char *want = pa->arm->site ? pa->arm->site : "(null)";
-	pa->site = site_find(pa->arm->site);
+	pa->site = pa->arm->site ? scenario_site_find(s, pa->arm->site) : NULL;
 	if (!pa->site)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.name,
-				     "the plugin's arm '%s' is for site '%s', which abbench does not have (abbench sites)",
-				     spec->entry, want);
+		return fail_at(pa, "name", d, "the plugin's arm '%s' is for site '%s', which abbench does not have (abbench sites)",
+			       pa->ps.entry, want);
 	if (spec->site && spec->site != pa->site)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.site,
-				     "the plugin's arm '%s' implements site '%s', not '%s'", spec->entry, pa->site->name,
+		return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, spec, spec->site_line,
+				     "the plugin's arm '%s' implements site '%s', not '%s'", pa->ps.entry, pa->site->name,
 				     spec->site->name);
 	if (!pa->arm->cpu && !pa->arm->cuda)
-		return arm_spec_fail(d, AB_ERR_INPUT, scn, spec, spec->lines.name,
-				     "the plugin's arm '%s' has neither a cuda nor a cpu function", spec->entry);
+		return fail_at(pa, "name", d, "the plugin's arm '%s' has neither a cuda nor a cpu function", pa->ps.entry);
 	return AB_OK;
 }
 
@@ -183,86 +263,127 @@ static void init_ext(struct plugin_arm *pa)
 	snprintf(pa->step, sizeof pa->step, "plugin %s (cpu)", pa->arm->name);
 	pa->ext = (struct site_ext_arm){ .ctx = pa, .cpu_step = pa->step, .cpu = pa->arm->cpu ? ext_cpu : NULL,
 					 .cuda = pa->arm->cuda ? ext_cuda : NULL };
+	pa->variant = (struct site_variant){ .name = pa->spec->name, .summary = "plugin arm", .byte_equal_expected = true,
+					     .ext = &pa->ext };
 }
 
-enum ab_rc plugin_arm_load(const char *scn, const struct arm_spec *spec, struct plugin_arm **out, struct ab_diag *d)
+/* The file in memory: its sha256 and its ELF headers against its size. */
+static enum ab_rc read_library(struct plugin_arm *pa, struct ab_diag *d)
 {
 	struct blob file;
-	*out = NULL;
-	enum ab_rc rc = blob_read(spec->library, PLUGIN_FILE_MAX, &file, d);
+	char err[AB_DIAG_MAX / 2];
+	enum ab_rc rc = blob_read(pa->ps.library, PLUGIN_FILE_MAX, &file, d);
 	if (rc)
-		return rc == AB_ERR_NOMEM ? rc : arm_spec_fail(d, rc, scn, spec, spec->lines.library, "%s", d->msg);
-	struct plugin_arm *pa = calloc(1, sizeof *pa);
-	if (!pa) {
-		blob_free(&file);
-		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a plugin arm");
-	}
+		return rc == AB_ERR_NOMEM ? rc : arm_spec_fail(d, rc, pa->scn, pa->spec, arm_spec_line(pa->spec, "library"),
+							       "%s", d->msg);
 	memcpy(pa->sha256, file.sha256, sizeof pa->sha256);
+	bool whole = elf_check_bounds(file.data, file.size, err, sizeof err);
 	blob_free(&file);
-	if (!realpath(spec->library, pa->path))
-		snprintf(pa->path, sizeof pa->path, "%s", spec->library);
-	if ((rc = open_library(pa, scn, spec, d)) || (rc = check_table(pa, scn, spec, d)) ||
-	    (rc = check_site(pa, scn, spec, d))) {
-		plugin_arm_free(pa);
+	if (!whole)
+		return fail_at(pa, "library", d, "cannot load '%s': %s", pa->ps.library, err);
+	if (!realpath(pa->ps.library, pa->path))
+		snprintf(pa->path, sizeof pa->path, "%s", pa->ps.library);
+	return AB_OK;
+}
+
+static void plugin_free(void *arm);
+
+static enum ab_rc plugin_load(const struct arm_spec *spec, const struct scenario *s, void **arm, struct ab_diag *d)
+{
+	struct plugin_arm *pa = calloc(1, sizeof *pa);
+	enum ab_rc rc;
+	*arm = NULL;
+	if (!pa)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a plugin arm");
+	pa->scn = s->path;
+	pa->spec = spec;
+	if ((rc = plugin_parse(spec, s, &pa->ps, d)) || (rc = read_library(pa, d)) || (rc = open_library(pa, d)) ||
+	    (rc = check_table(pa, d)) || (rc = check_site(pa, s, d))) {
+		plugin_free(pa);
 		return rc;
 	}
 	init_ext(pa);
-	*out = pa;
+	*arm = pa;
 	return AB_OK;
 }
 
 /* The library itself stays loaded until abbench exits: a CUDA runtime
  * linked into a plugin expects to be torn down at process exit, after
  * the backend's context work, not in the middle of it. */
-void plugin_arm_free(struct plugin_arm *pa)
+static void plugin_free(void *arm)
 {
-	free(pa);
+	free(arm);
 }
 
-const struct site_desc *plugin_arm_site(const struct plugin_arm *pa)
-{
-	return pa->site;
-}
+/* ---- the run ------------------------------------------------------------------ */
 
-bool plugin_arm_has_cpu(const struct plugin_arm *pa)
+/* The case the next calls are for (its name and shape reach the plugin). */
+static void plugin_begin_case(void *arm, const struct scenario_case *c)
 {
-	return pa->arm->cpu != NULL;
-}
-
-bool plugin_arm_has_cuda(const struct plugin_arm *pa)
-{
-	return pa->arm->cuda != NULL;
-}
-
-void plugin_arm_begin_case(struct plugin_arm *pa, const struct scenario_case *c)
-{
+	struct plugin_arm *pa = arm;
 	snprintf(pa->case_name, sizeof pa->case_name, "%s", c->name);
 	pa->rank = c->shape.rank;
 	memcpy(pa->shape, c->shape.dim, sizeof pa->shape);
 }
 
-enum ab_rc plugin_arm_check_case(struct plugin_arm *pa, const struct scenario_case *c, struct ab_diag *d)
+/* The case's site is the plugin arm's, and the arm's own check (its check
+ * function, if any) accepts the case. */
+static enum ab_rc plugin_check_case(void *arm, const struct scenario_case *c, struct ab_diag *d)
 {
+	struct plugin_arm *pa = arm;
 	struct site_args a = { .dims = c->dims, .eps = (float)c->eps, .affine = c->affine };
 	char err[AB_DIAG_MAX / 2] = "";
+	if (c->site != pa->site)
+		return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, pa->spec->header,
+				     "the plugin's arm implements site '%s', but case '%s' (line %d) has site '%s'",
+				     pa->site->name, c->name, c->line, c->site->name);
 	if (!pa->arm->check)
 		return AB_OK;
-	plugin_arm_begin_case(pa, c);
+	plugin_begin_case(pa, c);
 	if (invoke(pa, pa->arm->check, "check", &a, NULL, err, sizeof err) == ABBENCH_OK)
 		return AB_OK;
-	return ab_fail(d, AB_ERR_INPUT, "refuses case '%s' (line %d): %s", c->name, c->line, err);
+	return fail_at(pa, "name", d, "refuses case '%s' (line %d): %s", c->name, c->line, err);
 }
 
-const struct site_ext_arm *plugin_arm_ext(const struct plugin_arm *pa)
+/* A plugin's arm runs where it has a function: cpu on the cpu backend,
+ * cuda on the cuda backend. */
+static enum ab_rc plugin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
-	return &pa->ext;
+	const struct plugin_arm *pa = arm;
+	bool cpu = strcmp(backend, "cpu") == 0;
+	(void)c;
+	if (cpu ? pa->arm->cpu != NULL : pa->arm->cuda != NULL)
+		return AB_OK;
+	return fail_at(pa, "name", d, "the plugin's arm has no %s function, and this run uses the %s backend",
+		       cpu ? "cpu" : "cuda", backend);
 }
 
-void plugin_arm_source(const struct plugin_arm *pa, struct results_arm_source *src)
+static const struct site_variant *plugin_variant(void *arm, const struct scenario_case *c)
 {
+	(void)c;
+	return &((struct plugin_arm *)arm)->variant;
+}
+
+static void plugin_source(const void *arm, struct results_arm_source *src)
+{
+	const struct plugin_arm *pa = arm;
 	snprintf(src->kind, sizeof src->kind, "plugin");
 	snprintf(src->path, sizeof src->path, "%.511s", pa->path);
 	snprintf(src->sha256, sizeof src->sha256, "%s", pa->sha256);
 	snprintf(src->detail, sizeof src->detail, "arm '%.60s' of plugin '%.60s' (ABI %u), site %s", pa->arm->name,
 		 pa->table->name ? pa->table->name : "", pa->table->abi_version, pa->site->name);
 }
+
+const struct arm_kind plugin_arm_kind = {
+	.name = "plugin",
+	.keys = plugin_keys,
+	.shortcut = true,
+	.check = plugin_check,
+	.load = plugin_load,
+	.check_case = plugin_check_case,
+	.runs_on = plugin_runs_on,
+	.begin_case = plugin_begin_case,
+	.variant = plugin_variant,
+	.source = plugin_source,
+	.free = plugin_free,
+};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/summary.h"
+#include "arms/arms.h"
 #include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -188,8 +189,11 @@ int cmd_run(int argc, char **argv)
 	enum ab_rc rc = check_args(&a, &o, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, "run");
-	if ((rc = scenario_parse_file(pos[0], &s, &d))) {
-		/* An unreadable scenario is bad input like a malformed one. */
+	if ((rc = scenario_parse_file(pos[0], &s, &d)) || (rc = arms_check(s, &d))) {
+		/* An unreadable scenario is bad input like a malformed one; the
+		 * user arms' keys are checked by their kinds (arms/), here too so
+		 * that --devices refuses them before any worker starts. */
+		scenario_free(s);
 		ab_error("%s", d.msg);
 		return rc == AB_ERR_NOMEM ? AB_EXIT_FAILURE : AB_EXIT_USAGE;
 	}

@@ -1,18 +1,24 @@
 /*
- * arm_spec.h - a user arm as a scenario describes it: an [arm NAME]
- * section or a `plugin:PATH:ARM` shortcut in [arms] (docs/PLUGINS.md).
+ * arm_spec.h - a user arm as a scenario writes it: an [arm NAME] section,
+ * or a KIND:PATH:NAME shortcut in [arms] (plugin:PATH:ARM), kept as the
+ * text it is (docs/PLUGINS.md):
  *
  *   [arm my_ln]
- *   type = cubin                 ; plugin | cubin
- *   site = ln_modulate
- *   triton = out/ln_mod.json     ; or binary = k.cubin (.ptx, .fatbin) and kernel = NAME
- *   grid = M                     ; 1 to 3 shape expressions (config/expr.h)
- *   params = x, scale, shift, out, M, N, eps
+ *   type = cubin                 ; the arm's kind (harness/arms/arm_kind.h)
+ *   site = ln_modulate           ; optional for some kinds: checked against every case
+ *   triton = out/ln_mod.json     ; the kind's own keys, kept as records
+ *   grid = M
  *
- * This module holds what the text says, checked for syntax and names (the
- * site's tensors, the shape symbols): the files themselves are opened at
- * plan time (harness/arms/). Paths are stored resolved against the
- * scenario file's folder. Every key's line is kept for messages.
+ * config/ reads the section generically: its name, kind and site, and
+ * every other key = value line as a record with its line, each key once.
+ * What those keys mean is the kind's to say: harness/arms/ checks each
+ * section with its kind's row (arms_check) and opens its files at plan
+ * time, both before any database is opened. A new kind of arm needs no
+ * change here.
+ *
+ * This module holds the records, their lookups, and what every kind's
+ * messages share: paths against the scenario's folder and the
+ * "SCENARIO:LINE: ..." errors.
  */
 #ifndef AB_ARM_SPEC_H
 #define AB_ARM_SPEC_H
@@ -21,82 +27,78 @@
 #include <stddef.h>
 
 #include "common/diag.h"
-#include "config/expr.h"
 #include "kernels/common/site.h"
 
 #define ARM_SPEC_NAME_MAX 32   /* fits results_slot.variant */
-#define ARM_SPEC_PATH_MAX 4096
-#define ARM_SPEC_KERNEL_MAX 256
-#define ARM_SPEC_MAX_PARAMS 32
-#define ARM_SPEC_PARAMS_TEXT 200 /* a scenario line's length */
+#define ARM_SPEC_KIND_MAX 32
+#define ARM_SPEC_TEXT_MAX 200  /* a key or a value: a scenario line's length */
+#define ARM_SPEC_MAX_KEYS 24   /* records of one section */
+#define ARM_SPEC_PATH_MAX 4096 /* a path resolved against the scenario's folder */
 
-enum arm_spec_type { ARM_SPEC_PLUGIN, ARM_SPEC_CUBIN };
-
-enum arm_spec_param_kind {
-	ARM_SPEC_PARAM_TENSOR, /* a device pointer (8 bytes) */
-	ARM_SPEC_PARAM_INT,    /* a shape expression: i32 (4 bytes) or NAME:i64 (8 bytes) */
-	ARM_SPEC_PARAM_EPS,    /* the case's eps as f32 (4 bytes) */
-};
-
-struct arm_spec_param {
-	char text[48];          /* as written, for messages */
-	enum arm_spec_param_kind kind;
-	int tensor;             /* TENSOR: index in the site's tensor table */
-	bool i64;               /* INT */
-	struct expr value;      /* INT */
-};
-
-/* The line of every key (0: not given), and of the section header. */
-struct arm_spec_lines {
-	int header, type, site, library, name, triton, binary, kernel, grid, block, shared, params;
+/* One key = value line of a section, as written (blanks trimmed). */
+struct arm_spec_key {
+	char key[ARM_SPEC_TEXT_MAX];
+	char value[ARM_SPEC_TEXT_MAX];
+	int line;
 };
 
 struct arm_spec {
 	char name[ARM_SPEC_NAME_MAX];
-	enum arm_spec_type type;
-	bool shortcut;                      /* from plugin:PATH:ARM */
-	const struct site_desc *site;       /* NULL for a shortcut: the plugin names it */
-	struct arm_spec_lines lines;        /* a shortcut's are all its a/b key's line */
-	/* plugin */
-	char library[ARM_SPEC_PATH_MAX];
-	char entry[ARM_SPEC_NAME_MAX];      /* the arm's name in the plugin's table */
-	/* cubin */
-	char triton[ARM_SPEC_PATH_MAX];     /* Triton's metadata .json, or "" */
-	char binary[ARM_SPEC_PATH_MAX];     /* .cubin, .ptx or .fatbin, or "" with triton */
-	char kernel[ARM_SPEC_KERNEL_MAX];   /* "" with triton: its metadata names it */
-	int n_grid, n_block;                /* 0 when not given */
-	struct expr grid[3], block[3], shared;
-	bool have_shared;
-	char params_text[ARM_SPEC_PARAMS_TEXT];
-	int n_params;
-	struct arm_spec_param params[ARM_SPEC_MAX_PARAMS];
+	char kind[ARM_SPEC_KIND_MAX];   /* type = KIND, or a shortcut's KIND; "" when not given */
+	const struct site_desc *site;   /* site = NAME; NULL when not given (and for a shortcut) */
+	int header;                     /* the [arm NAME] line; a shortcut's a or b line */
+	int kind_line, site_line;       /* 0 when not given; a shortcut's kind_line is its header */
+	char via[2];                    /* a shortcut: "a" or "b", the key that holds it; "" for a section */
+	char path[ARM_SPEC_TEXT_MAX];   /* a shortcut's PATH, as written */
+	int n_keys;
+	struct arm_spec_key keys[ARM_SPEC_MAX_KEYS]; /* a section's other keys, in file order */
 };
 
-/* "grid = cdiv(M, 4), H": 1 to 3 comma-separated expressions. */
-bool arm_spec_parse_dims(const char *text, struct expr out[3], int *n, char *err, size_t len);
+/* ---- reading a spec --------------------------------------------------------- */
 
-/* Resolves spec->params_text against spec->site: each name is a tensor of
- * the site, eps, or a shape expression with an optional :i32 / :i64 type. */
-bool arm_spec_parse_params(struct arm_spec *spec, char *err, size_t len);
+/* Whether spec is a KIND:PATH:NAME shortcut. */
+bool arm_spec_is_shortcut(const struct arm_spec *spec);
+
+/* The record of key, NULL when the section has none (always for a shortcut). */
+const struct arm_spec_key *arm_spec_find(const struct arm_spec *spec, const char *key);
+
+/* The line to report key at: its record's, a shortcut's header, 0 when a
+ * section lacks it. */
+int arm_spec_line(const struct arm_spec *spec, const char *key);
+
+/* What names key in a message: the key, or for a shortcut "a" or "b". */
+const char *arm_spec_label(const struct arm_spec *spec, const char *key);
+
+/* ---- text helpers ---------------------------------------------------------- */
+
+/* Whether text (a value of a or b) is written as a shortcut: KIND:...
+ * (variant and arm names never hold a ':'). */
+bool arm_spec_looks_like_shortcut(const char *text);
+
+/* Splits "KIND:PATH:NAME" (NAME after the last ':'); false with a reason
+ * when it is not of that form or a part does not fit. */
+bool arm_spec_split_shortcut(const char *text, char *kind, size_t kind_cap, char *path, size_t path_cap, char *name,
+			     size_t name_cap, char *err, size_t len);
 
 /* value resolved against the folder of scenario_path (absolute values are
  * kept); false when the result does not fit cap. */
 bool arm_spec_resolve_path(const char *scenario_path, const char *value, char *out, size_t cap);
 
-/* Splits "plugin:PATH:ARM" into PATH and ARM (ARM after the last ':');
- * false with a reason when it is not of that form. */
-bool arm_spec_split_shortcut(const char *text, char *path, size_t path_cap, char *arm, size_t arm_cap, char *err,
-			     size_t len);
+/* ---- errors once the scenario is read --------------------------------------- */
 
-/* The checks that need the whole section: the keys each type requires and
- * forbids. The reason names the key; *line is where to report it. */
-bool arm_spec_finish(struct arm_spec *spec, int *line, char *err, size_t len);
-
-const char *arm_spec_type_str(enum arm_spec_type t);
-
-/* Every error about a user arm once the scenario is read (harness/arms/):
- * "SCENARIO:LINE: arm 'NAME': message", line being one of spec->lines. */
+/* "SCENARIO:LINE: arm 'NAME': message" (line 0: the header's). */
 enum ab_rc arm_spec_fail(struct ab_diag *d, enum ab_rc rc, const char *scenario_path, const struct arm_spec *spec,
 			 int line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* "SCENARIO:LINE: KEY: message", as the scenario's own key errors read;
+ * KEY as arm_spec_label names it. AB_ERR_INPUT. */
+enum ab_rc arm_spec_key_fail(struct ab_diag *d, const char *scenario_path, const struct arm_spec *spec, const char *key,
+			     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Nothing when the section has key; else AB_ERR_INPUT with
+ * "SCENARIO:HEADER: [arm NAME]: missing key 'KEY' (why)". A shortcut has
+ * every key its form carries: callers ask only of sections. */
+enum ab_rc arm_spec_require(struct ab_diag *d, const char *scenario_path, const struct arm_spec *spec, const char *key,
+			    const char *why);
 
 #endif

@@ -10,9 +10,11 @@
  *               launch_gaps (include|hide), input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case)
  *   [arms]      a = ARM, b = ARM: a registered variant of each case's site,
- *               the NAME of an [arm NAME] section, or plugin:PATH:ARM
- *   [arm NAME]  a user arm: a plugin library's arm or a compiled GPU binary
- *               (config/arm_spec.h, docs/PLUGINS.md)
+ *               the NAME of an [arm NAME] section, or a shortcut
+ *               KIND:PATH:NAME (plugin:PATH:ARM)
+ *   [arm NAME]  a user arm: type = its kind, site, and the kind's keys, kept
+ *               as records (config/arm_spec.h) that the kind checks
+ *               (harness/arms/arm_kind.h, docs/PLUGINS.md)
  *   [model]     steps, forwards_per_step
  *   [case NAME] site, shape (1x4096x4096), eps, affine (true|false),
  *               count (launch sites per forward), input overrides as above
@@ -102,7 +104,7 @@ struct scenario {
 	enum backend_launch_gaps launch_gaps;
 	char arm_a[32], arm_b[32]; /* variant names, or user arms' names */
 	int n_arms;
-	struct arm_spec *arms;     /* the [arm NAME] sections, then the plugin:PATH:ARM shortcuts */
+	struct arm_spec *arms;     /* the [arm NAME] sections, then the KIND:PATH:NAME shortcuts */
 	int arm_ref[2];            /* index in arms of arm a and of arm b; -1: a built-in variant */
 	int steps, forwards_per_step;
 	int n_cases;
@@ -125,7 +127,17 @@ void scenario_free(struct scenario *s);
  * case). AB_ERR_USAGE when some pattern matches no case. */
 enum ab_rc scenario_keep_only(struct scenario *s, const char *patterns, struct ab_diag *d);
 
+/* The site called name for this scenario, NULL when it has none: the
+ * registry's (kernels/registry.c) today. Every lookup of a site by name
+ * (cases, [arm] sections, a plugin's arm) goes through here, so sites a
+ * scenario declares can join them. */
+const struct site_desc *scenario_site_find(const struct scenario *s, const char *name);
+
 const char *scenario_noise_str(enum scenario_noise n);
+
+/* Whether s can name a scenario, a case or an arm: letters, digits, '_',
+ * '-' and '.' (safe in file names, NVTX ranges and reports). */
+bool scenario_name_ok(const char *s);
 
 const char *scenario_dist_str(enum scenario_dist d);
 /* "normal(mean=0,std=1)" and the like, for the store and reports. */

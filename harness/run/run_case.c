@@ -387,7 +387,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? scn->arm_a : scn->arm_b);
-	const struct site_variant *v = arms_variant(env->arms, sl->arm);
+	const struct site_variant *v = arms_variant(env->arms, c, sl->arm);
 	if (!v)
 		v = site_find_variant(c->site, sl->variant);
 	if (!v)

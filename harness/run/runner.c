@@ -96,30 +96,6 @@ static enum ab_rc run_choose_backend(const struct scenario *s, const struct runn
 	return rc;
 }
 
-/* Every built-in arm of every case must exist on the chosen backend (the
- * fused.<tuning> arms are CUDA only), checked before anything is written.
- * Arms the registry does not know are someone else's to check. */
-static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
-{
-	const bool cpu = !strcmp(ops->name, backend_cpu.name); /* by name: the tests' backends copy the CPU's */
-	for (int i = 0; i < s->n_cases; i++) {
-		const struct scenario_case *c = &s->cases[i];
-		const char *arms[2] = { s->arm_a, s->arm_b };
-		for (int j = 0; j < 2; j++) {
-			if (s->arm_ref[j] >= 0) /* an [arm NAME] or plugin: arms/ checks it */
-				continue;
-			const struct site_variant *v = site_find_variant(c->site, arms[j]);
-			if (v && !(cpu ? v->cpu != NULL : v->cuda != NULL))
-				return ab_fail(d, AB_ERR_INPUT,
-					       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs "
-					       "on: %s)",
-					       s->path, c->line, c->name, "ab"[j], arms[j], c->site->name, ops->name,
-					       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
-		}
-	}
-	return AB_OK;
-}
-
 /* The copy bandwidth, measured once per device and cached in the store. */
 static enum ab_rc run_copy_gbps(const struct backend_ops *ops, struct backend *bk, struct store *st,
 				struct results_device *dev, struct ab_diag *d)
@@ -219,16 +195,14 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 				 .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	enum ab_rc rc = run_choose_backend(s, o, &h->ops, d);
-	if (!rc)
-		rc = run_check_arms(s, h->ops, d);
+	if (!rc) /* every arm, built-in or not, against the cases and this backend */
+		rc = arms_plan(s, h->ops->name, &h->arms, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, d);
-	if (!rc)
-		rc = arms_plan(s, h->ops->name, &h->arms, d);
 	if (!rc)
 		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;

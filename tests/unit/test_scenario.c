@@ -725,8 +725,9 @@ static void test_errors_sites(void **state)
 
 #define GATE_CASE "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n"
 
-/* [arm NAME] sections and plugin:PATH:ARM: what the text says, with the
- * lines of their keys; paths resolved against the scenario's folder. */
+/* [arm NAME] sections and KIND:PATH:NAME shortcuts as config/ keeps them:
+ * name, kind, site and the other keys as records with their lines (their
+ * meaning is the kind's: test_arms, test_cubin_spec). */
 static void test_user_arms(void **state)
 {
 	(void)state;
@@ -744,31 +745,31 @@ static void test_user_arms(void **state)
 	assert_string_equal(s->arm_b, "mine");
 	assert_int_equal(s->arm_ref[1], 0);
 	const struct arm_spec *m = &s->arms[0];
-	assert_int_equal(m->type, ARM_SPEC_CUBIN);
+	assert_string_equal(m->kind, "cubin");
+	assert_false(arm_spec_is_shortcut(m));
 	assert_ptr_equal(m->site, site_find("residual_gate_add"));
-	assert_string_equal(m->binary, "dir/k.cubin");
-	assert_string_equal(m->kernel, "k");
-	assert_int_equal(m->n_grid, 2);
-	assert_int_equal(m->n_block, 1);
-	assert_true(m->have_shared);
-	assert_int_equal(m->n_params, 6);
-	assert_int_equal(m->params[4].kind, ARM_SPEC_PARAM_INT);
-	assert_true(m->params[4].i64);
-	assert_int_equal(m->params[5].kind, ARM_SPEC_PARAM_EPS);
-	assert_int_equal(m->lines.header, 4);
-	assert_int_equal(m->lines.binary, 7);
-	assert_int_equal(m->lines.params, 12);
-	assert_string_equal(s->arms[1].library, "/opt/l.so");
-	assert_string_equal(s->arms[1].entry, "u");
+	assert_int_equal(m->header, 4);
+	assert_int_equal(m->kind_line, 5);
+	assert_int_equal(m->site_line, 6);
+	assert_int_equal(m->n_keys, 6);
+	assert_string_equal(m->keys[0].key, "binary");
+	assert_string_equal(m->keys[0].value, "k.cubin"); /* as written: the kind resolves it */
+	assert_int_equal(m->keys[0].line, 7);
+	assert_string_equal(arm_spec_find(m, "grid")->value, "cdiv(M * W, 256), 1");
+	assert_string_equal(arm_spec_find(m, "params")->value, "x, ff, gate, out, M * W:i64, eps");
+	assert_int_equal(arm_spec_line(m, "params"), 12);
+	assert_string_equal(arm_spec_find(&s->arms[1], "library")->value, "/opt/l.so");
+	assert_string_equal(arm_spec_find(&s->arms[1], "name")->value, "u");
 	const struct arm_spec *p = &s->arms[s->arm_ref[0]];
 	assert_int_equal(s->arm_ref[0], 2);
-	assert_true(p->shortcut);
-	assert_int_equal(p->type, ARM_SPEC_PLUGIN);
+	assert_true(arm_spec_is_shortcut(p));
+	assert_string_equal(p->kind, "plugin");
+	assert_string_equal(p->via, "a");
 	assert_null(p->site);
-	assert_string_equal(p->library, "dir/../lib/libp.so");
-	assert_string_equal(p->entry, "p_eager");
-	assert_int_equal(p->lines.header, 2);
-	assert_int_equal(p->lines.library, 2);
+	assert_string_equal(p->path, "../lib/libp.so");
+	assert_string_equal(p->name, "p_eager");
+	assert_int_equal(p->header, 2);
+	assert_int_equal(arm_spec_line(p, "library"), 2);
 	scenario_free(s);
 	/* built-in variants keep no arm */
 	s = parse_text_ok(GATE_CASE);
@@ -778,6 +779,8 @@ static void test_user_arms(void **state)
 	scenario_free(s);
 }
 
+/* What config/ refuses in user arms: names, sections, duplicates, the
+ * site, the form of a shortcut. (Each kind's keys: test_arms.) */
 static void test_user_arm_errors(void **state)
 {
 	(void)state;
@@ -787,24 +790,44 @@ static void test_user_arm_errors(void **state)
 	expect_error("[arm abcdefghijabcdefghijabcdefghijab]\n",
 		     "t.ini:1: [arm abcdefghijabcdefghijabcdefghijab]: arm name is 32 characters long, at most 31 allowed");
 	expect_error("[arm eager]\n", "t.ini:1: [arm eager]: 'eager' is a built-in variant (abbench sites): choose another name");
-	expect_error("[arm m]\ntype = plugin\nlibary = x\n", "t.ini:3: libary: unknown key in [arm m] (did you mean 'library'?)");
 	expect_error("[arm m]\ntype = plugin\ntype = cubin\n", "t.ini:3: type: duplicate key (first set at line 2)");
+	expect_error("[arm m]\ntype = plugin\nlibrary = a\nlibrary = b\n", "t.ini:4: library: duplicate key (first set at line 3)");
+	expect_error("[arm m]\ntype = plugin\nsite = ln_modulate\nsite = ln_modulate\n",
+		     "t.ini:4: site: duplicate key (first set at line 3)");
+	expect_error("[arm m]\ntype = plugin\nlibrary =\n", "t.ini:3: library: missing value");
 	expect_error("[arm m]\nsite = nope\n", "t.ini:2: site: unknown site 'nope' (sites: ln_modulate, ln_continuous, qk_layernorm, residual_gate_add)");
-	expect_error("[arm m]\nkernel = a b\n", "t.ini:2: kernel: 'a b': a kernel's name has no blanks");
-	expect_error("[arm m]\nname = a/b\n", "t.ini:2: name: 'a/b' may use only letters, digits, '_', '-' and '.'");
-	expect_error("[arm m]\nshared = 4 *\n", "t.ini:2: shared: '4 *': expected a number, a symbol or '(' at the end");
-	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\n" GATE_CASE,
-		     "t.ini:3: [arm m]: missing key 'library' (the plugin's shared library)");
 	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\nsite = ln_modulate\nlibrary = l.so\nname = x\n" GATE_CASE,
 		     "t.ini:5: site: arm 'm' is for site 'ln_modulate', but case 'g' (line 8) has site 'residual_gate_add'");
 	expect_error("[arms]\nb = plugin:l.so\n" GATE_CASE, "t.ini:2: b: 'plugin:l.so' is not of the form plugin:PATH:ARM");
+	expect_error("[arms]\nb = plugin:l.so:a/b\n" GATE_CASE,
+		     "t.ini:2: b: 'plugin:l.so:a/b': the arm name 'a/b' may use only letters, digits, '_', '-' and '.'");
 	expect_error("[arms]\na = m2\n[arm m]\ntype = plugin\nlibrary = l.so\nname = x\n" GATE_CASE,
 		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.r1h, fused.h1, "
 		     "fused.r1p, fused.r1, fused.generic; arms: m)");
-	expect_error("[arms]\nb = m\n[arm m]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"
-		     "grid = M\nblock = 64\nparams = x, outt\n" GATE_CASE,
-		     "t.ini:10: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
-		     "ff_gated), eps, or a shape symbol (B, T, W, N, M, H)");
+	char many[2048] = "[arm m]\ntype = plugin\n";
+	for (int i = 0; i < 25; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "k%d = v\n", i);
+	expect_error(many, "t.ini:27: k24: [arm m] has more than 24 keys");
+}
+
+/* Text is UTF-8 or refused at its line and column (issue 19, row 6): in
+ * the description, a name, a section header, an [arm] value or a comment;
+ * overlong forms, surrogates and cut sequences too. Valid UTF-8 passes. */
+static void test_utf8(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_text_ok("[scenario]\ndescription = caf\xC3\xA9, \xE2\x82\xAC, \xF0\x9F\x98\x80\n" CASE_A);
+	assert_string_equal(s->description, "caf\xC3\xA9, \xE2\x82\xAC, \xF0\x9F\x98\x80");
+	scenario_free(s);
+	expect_error("[scenario]\ndescription = caf\xE9\n" CASE_A,
+		     "t.ini:2: byte 0xE9 at column 18 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[scenario]\nname = n\xFF\n" CASE_A, "t.ini:2: byte 0xFF at column 9 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[case a\xC0\xAF]\nsite = ln_modulate\nshape = 1x16x256\n",
+		     "t.ini:1: byte 0xC0 at column 8 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("[arms]\nb = m\n[arm m]\ntype = plugin\nlibrary = l\xED\xA0\x80.so\nname = x\n" GATE_CASE,
+		     "t.ini:5: byte 0xED at column 12 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error("; a comment \xE2\x82\n" CASE_A, "t.ini:1: byte 0xE2 at column 13 is not UTF-8 (a scenario is UTF-8 text)");
+	expect_error(CASE_A "; cut at the end \xF0\x9F", "t.ini:4: byte 0xF0 at column 18 is not UTF-8 (a scenario is UTF-8 text)");
 }
 
 /* inih's buffer is 200 bytes with room for "\r\n\0": 197 characters is the
@@ -936,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_user_arms),
 		cmocka_unit_test(test_user_arm_errors),
 		cmocka_unit_test(test_line_length),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_errors_files),
 		cmocka_unit_test(test_bad_files),
 	};

@@ -1,0 +1,65 @@
+/*
+ * builtin_arm.c - the arm kind of abbench's own variants (arm_kind.h):
+ * `a = eager`, `b = fused.r1h`, a name the case's site registers
+ * (kernels/<site>/site.c). config/ has checked that every case's site has
+ * the variant; what is left is whether the run's backend implements it
+ * (the fused.<tuning> arms are CUDA only), and the variant itself, which
+ * differs per case as each site has its own.
+ */
+#include "arms/arm_kind.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct builtin_arm {
+	char name[ARM_SPEC_NAME_MAX];
+	char side;        /* 'a' or 'b', for messages */
+	const char *scn;  /* the scenario's path, for messages */
+};
+
+static enum ab_rc builtin_load(const struct arm_spec *spec, const struct scenario *s, void **arm, struct ab_diag *d)
+{
+	struct builtin_arm *b = calloc(1, sizeof *b);
+	*arm = b;
+	if (!b)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a built-in arm");
+	memcpy(b->name, spec->name, sizeof b->name);
+	b->side = spec->via[0];
+	b->scn = s->path;
+	return AB_OK;
+}
+
+static const struct site_variant *builtin_variant(void *arm, const struct scenario_case *c)
+{
+	const struct builtin_arm *b = arm;
+	return site_find_variant(c->site, b->name);
+}
+
+/* The cpu backend runs a variant's CPU steps, the cuda backend its launch
+ * function; a variant lacks the CPU steps (fused.<tuning>) or, in a build
+ * without nvcc, the launch. */
+static enum ab_rc builtin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
+{
+	const struct builtin_arm *b = arm;
+	const struct site_variant *v = builtin_variant(arm, c);
+	const bool cpu = strcmp(backend, "cpu") == 0;
+	if (!v || (cpu ? v->cpu != NULL : v->cuda != NULL))
+		return AB_OK;
+	return ab_fail(d, AB_ERR_INPUT,
+		       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs on: %s)",
+		       b->scn, c->line, c->name, b->side, b->name, c->site->name, backend,
+		       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
+}
+
+static void builtin_free(void *arm)
+{
+	free(arm);
+}
+
+const struct arm_kind builtin_arm_kind = {
+	.name = arm_kind_builtin,
+	.load = builtin_load,
+	.runs_on = builtin_runs_on,
+	.variant = builtin_variant,
+	.free = builtin_free,
+};

@@ -1,0 +1,249 @@
+/*
+ * scenario_arms.c - the arms a scenario names (scenario_int.h): a and b of
+ * [arms] (a built-in variant, the NAME of an [arm NAME], or a
+ * KIND:PATH:NAME shortcut such as plugin:PATH:ARM), the [arm NAME]
+ * sections kept as records (config/arm_spec.h), and the checks once the
+ * file is read: a and b resolved, each case's arms existing for its site.
+ *
+ * What an [arm] section's keys mean, its kind included, is checked by the
+ * kind (harness/arms/arm_kind.h) once the scenario is read, before any
+ * database is opened: this file knows no kind of arm.
+ */
+#include "config/scenario_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a and b may name [arm NAME] sections further down: kept as text here,
+ * resolved by resolve_arm once the whole file is read. */
+enum ab_rc scenario_arms_set(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	(void)field;
+	return scenario_keys_set_text(c, k->name, c->arm_text[k->name[0] == 'b'], sizeof c->arm_text[0], val);
+}
+
+struct arm_spec *scenario_arms_current(struct pctx *c)
+{
+	return &c->scn->arms[c->cur_arm];
+}
+
+/* ---- [arm NAME] keys ------------------------------------------------------- */
+
+/* site = NAME: found now, as a case's is, and held against each case. */
+static enum ab_rc arm_site(struct pctx *c, struct arm_spec *a, const char *val)
+{
+	const struct site_desc *site = scenario_site_find(c->scn, val);
+	if (!site) {
+		char list[256];
+		scenario_site_names(list, sizeof list);
+		return scenario_perr(c, c->line, "site", "unknown site '%s' (sites: %s)", val, list);
+	}
+	a->site = site;
+	a->site_line = c->line;
+	return AB_OK;
+}
+
+/* The line of key in section a, 0 when it has none yet. */
+static int seen_at(const struct arm_spec *a, const char *key)
+{
+	if (strcmp(key, "type") == 0)
+		return a->kind_line;
+	if (strcmp(key, "site") == 0)
+		return a->site_line;
+	const struct arm_spec_key *k = arm_spec_find(a, key);
+	return k ? k->line : 0;
+}
+
+enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val)
+{
+	struct arm_spec *a = scenario_arms_current(c);
+	int first = seen_at(a, key);
+	if (first)
+		return scenario_perr(c, c->line, key, "duplicate key (first set at line %d)", first);
+	if (!*val)
+		return scenario_perr(c, c->line, key, "missing value");
+	if (strcmp(key, "site") == 0)
+		return arm_site(c, a, val);
+	if (strcmp(key, "type") == 0) {
+		a->kind_line = c->line;
+		return scenario_keys_set_text(c, key, a->kind, sizeof a->kind, val);
+	}
+	if (a->n_keys == ARM_SPEC_MAX_KEYS)
+		return scenario_perr(c, c->line, key, "[arm %s] has more than %d keys", a->name, ARM_SPEC_MAX_KEYS);
+	struct arm_spec_key *k = &a->keys[a->n_keys++];
+	k->line = c->line;
+	snprintf(k->key, sizeof k->key, "%s", key); /* both fit: a line is shorter */
+	snprintf(k->value, sizeof k->value, "%s", val);
+	return AB_OK;
+}
+
+/* ---- sections ------------------------------------------------------------- */
+
+/* Room for one more arm; the shortcuts of [arms] come after the sections. */
+static enum ab_rc grow_arms(struct pctx *c)
+{
+	struct scenario *s = c->scn;
+	if (s->n_arms < c->arm_cap)
+		return AB_OK;
+	int cap = c->arm_cap ? 2 * c->arm_cap : 4;
+	struct arm_spec *na = realloc(s->arms, (size_t)cap * sizeof *na);
+	if (!na)
+		return scenario_nomem(c);
+	s->arms = na;
+	c->arm_cap = cap;
+	return AB_OK;
+}
+
+/* Whether name is a built-in variant of some site. */
+static bool is_variant(const char *name)
+{
+	for (const struct site_desc *const *s = site_registry; *s; s++)
+		if (site_find_variant(*s, name))
+			return true;
+	return false;
+}
+
+static int find_arm(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->n_arms; i++)
+		if (strcmp(s->arms[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *name)
+{
+	struct scenario *s = c->scn;
+	size_t n = strlen(name);
+	if (n == 0 || !scenario_name_ok(name))
+		return scenario_perr(c, c->line, NULL, "[%s]: an arm needs a name of letters, digits, '_', '-' and '.', as in [arm my_ln]",
+			    inner);
+	if (n >= ARM_SPEC_NAME_MAX)
+		return scenario_perr(c, c->line, NULL, "[%s]: arm name is %zu characters long, at most %d allowed", inner, n,
+			    ARM_SPEC_NAME_MAX - 1);
+	if (is_variant(name))
+		return scenario_perr(c, c->line, NULL, "[%s]: '%s' is a built-in variant (abbench sites): choose another name",
+			    inner, name);
+	int dup = find_arm(s, name);
+	if (dup >= 0)
+		return scenario_perr(c, c->line, NULL, "[%s]: duplicate arm name (first at line %d)", inner,
+			    s->arms[dup].header);
+	if (grow_arms(c))
+		return c->rc;
+	struct arm_spec *a = &s->arms[s->n_arms];
+	memset(a, 0, sizeof *a);
+	memcpy(a->name, name, n + 1);
+	a->header = c->line;
+	c->cur_arm = s->n_arms++;
+	c->sec = SEC_ARM;
+	return AB_OK;
+}
+
+/* ---- once the whole file is read ----------------------------------------- */
+
+/* a or b = KIND:PATH:NAME: an arm of its own, after the sections; its kind
+ * checks PATH (harness/arms/). */
+static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line)
+{
+	struct scenario *s = c->scn;
+	const char *key = j ? "b" : "a";
+	char kind[ARM_SPEC_KIND_MAX], path[ARM_SPEC_TEXT_MAX], arm[ARM_SPEC_NAME_MAX], err[AB_DIAG_MAX / 2];
+	if (!arm_spec_split_shortcut(text, kind, sizeof kind, path, sizeof path, arm, sizeof arm, err, sizeof err))
+		return scenario_perr(c, line, key, "%s", err);
+	if (!scenario_name_ok(arm))
+		return scenario_perr(c, line, key, "'%s': the arm name '%s' may use only letters, digits, '_', '-' and '.'", text,
+			    arm);
+	if (grow_arms(c))
+		return c->rc;
+	struct arm_spec *a = &s->arms[s->n_arms];
+	memset(a, 0, sizeof *a);
+	snprintf(a->name, sizeof a->name, "%s", arm);
+	snprintf(a->kind, sizeof a->kind, "%s", kind);
+	snprintf(a->path, sizeof a->path, "%s", path);
+	snprintf(a->via, sizeof a->via, "%s", key);
+	a->header = a->kind_line = line;
+	s->arm_ref[j] = s->n_arms++;
+	snprintf(j ? s->arm_b : s->arm_a, sizeof s->arm_a, "%s", arm);
+	return AB_OK;
+}
+
+static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const char *text)
+{
+	const struct scenario *s = c->scn;
+	/* Variants of the first site that has the most of them. */
+	const struct site_desc *most = site_registry[0];
+	for (const struct site_desc *const *st = site_registry; *st; st++)
+		if ((*st)->n_variants > most->n_variants)
+			most = *st;
+	char list[128], arms[128] = "";
+	scenario_variant_names(most, list, sizeof list);
+	for (int i = 0; i < s->n_arms; i++)
+		scenario_list_add(arms, sizeof arms, s->arms[i].name);
+	if (!arms[0])
+		return scenario_perr(c, line, key, "unknown variant '%s' (variants: %s; or an [arm NAME], or plugin:PATH:ARM)",
+			    text, list);
+	return scenario_perr(c, line, key, "unknown variant or arm '%s' (variants: %s; arms: %s)", text, list, arms);
+}
+
+/* Arm j (a or b) from its text: KIND:PATH:NAME, the name of an [arm
+ * NAME], or a built-in variant (scenario_arms_check_case checks it for
+ * each case). */
+static enum ab_rc resolve_arm(struct pctx *c, int j)
+{
+	struct scenario *s = c->scn;
+	const char *key = j ? "b" : "a";
+	const char *text = c->arm_text[j][0] ? c->arm_text[j] : j ? "fused" : "eager";
+	int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key);
+	char *dst = j ? s->arm_b : s->arm_a;
+	s->arm_ref[j] = -1;
+	if (arm_spec_looks_like_shortcut(text))
+		return add_shortcut(c, j, text, line);
+	int i = find_arm(s, text);
+	if (i < 0 && !is_variant(text))
+		return unknown_arm(c, line, key, text);
+	if (strlen(text) >= sizeof s->arm_a)
+		return scenario_perr(c, line, key, "'%s' is too long a variant name", text);
+	s->arm_ref[j] = i;
+	snprintf(dst, sizeof s->arm_a, "%s", text);
+	return AB_OK;
+}
+
+/* A user arm whose site the scenario names must be the case's. */
+static enum ab_rc check_user_arm(struct pctx *c, const struct scenario_case *cs, int j)
+{
+	const struct arm_spec *a = &c->scn->arms[c->scn->arm_ref[j]];
+	if (!a->site || a->site == cs->site)
+		return AB_OK;
+	return scenario_perr(c, a->site_line, "site", "arm '%s' is for site '%s', but case '%s' (line %d) has site '%s'",
+		    a->name, a->site->name, cs->name, cs->line, cs->site->name);
+}
+
+/* Both arms must exist for the case's site. */
+enum ab_rc scenario_arms_check_case(struct pctx *c, const struct scenario_case *cs)
+{
+	const char *arm[2] = { c->scn->arm_a, c->scn->arm_b }, *key[2] = { "a", "b" };
+	for (int j = 0; j < 2; j++) {
+		if (c->scn->arm_ref[j] >= 0) {
+			if (check_user_arm(c, cs, j))
+				return c->rc;
+			continue;
+		}
+		if (site_find_variant(cs->site, arm[j]))
+			continue;
+		char list[128];
+		int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key[j]);
+		scenario_variant_names(cs->site, list, sizeof list);
+		return scenario_perr(c, line ? line : cs->line, key[j],
+			    "case '%s' (line %d) has site '%s', which has no variant '%s' (it has: %s)", cs->name,
+			    cs->line, cs->site->name, arm[j], list);
+	}
+	return AB_OK;
+}
+
+enum ab_rc scenario_arms_finish(struct pctx *c)
+{
+	if (resolve_arm(c, 0) || resolve_arm(c, 1))
+		return c->rc;
+	return AB_OK;
+}
