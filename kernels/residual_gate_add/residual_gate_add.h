@@ -44,6 +44,8 @@ int residual_gate_add_cuda_fused(const struct site_args *a, void *stream);
 int residual_gate_add_cuda_fused_h1(const struct site_args *a, void *stream);
 int residual_gate_add_cuda_fused_h2(const struct site_args *a, void *stream);
 int residual_gate_add_cuda_fused_r1(const struct site_args *a, void *stream);
+int residual_gate_add_cuda_fused_h1w(const struct site_args *a, void *stream);
+int residual_gate_add_cuda_fused_h1d(const struct site_args *a, void *stream);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ const struct site_desc residual_gate_add_site = {
 		[RGA_OUT] = SITE_T_OUT("out"),
 		[RGA_FF_GATED] = SITE_T_SCRATCH("ff_gated", SITE_EXT_FULL),
 	},
-	.n_variants = 5,
+	.n_variants = 7,
 	.variants = {
 		{ "eager", "ff * gate, then x + that: two launches", true, &residual_gate_add_cpu_eager,
 		  SITE_CUDA(residual_gate_add_cuda_eager) },
@@ -36,6 +36,9 @@ const struct site_desc residual_gate_add_site = {
 		{ "fused.h2", "bf16x2 math, two rows per thread", true, NULL,
 		  SITE_CUDA(residual_gate_add_cuda_fused_h2) },
 		{ "fused.r1", "float math, one row per thread", true, NULL, SITE_CUDA(residual_gate_add_cuda_fused_r1) },
+		{ "fused.h1w", "h1 with 512-thread blocks", true, NULL, SITE_CUDA(residual_gate_add_cuda_fused_h1w) },
+		{ "fused.h1d", "h1 with default caching (no streaming hints)", true, NULL,
+		  SITE_CUDA(residual_gate_add_cuda_fused_h1d) },
 	},
 	.geometry = gate_geometry,
 	.reference = residual_gate_add_reference,

@@ -10,16 +10,17 @@
 expect_exit 0 "sites" "$AB" sites
 cuda=-
 "$AB" --version | grep -q 'cuda backend: built in' && cuda=cuda
-for arm in ln_modulate:fused.r1h ln_modulate:fused.h1 ln_modulate:fused.r1p ln_modulate:fused.r1 \
-	ln_modulate:fused.generic qk_layernorm:fused.x8s2 qk_layernorm:fused.x8s4 qk_layernorm:fused.x4s1 \
+for arm in ln_modulate:fused.r1h ln_modulate:fused.pf8 ln_modulate:fused.pf16 ln_modulate:fused.bulk2 \
+	ln_modulate:fused.bulk4 ln_modulate:fused.r1 ln_modulate:fused.generic qk_layernorm:fused.x8s2 \
+	qk_layernorm:fused.x8s4 qk_layernorm:fused.x4s1 qk_layernorm:fused.bulk3 qk_layernorm:fused.bulk4 \
 	qk_layernorm:fused.s2 qk_layernorm:fused.rt2 residual_gate_add:fused.h1 residual_gate_add:fused.h2 \
-	residual_gate_add:fused.r1; do
+	residual_gate_add:fused.r1 residual_gate_add:fused.h1w residual_gate_add:fused.h1d; do
 	site=${arm%%:*} name=${arm#*:}
 	check "$site lists $name on $cuda only" bash -c "awk '/^[a-z]/ { s = \$1 } s == \"$site\" && \$1 == \"$name\"' '$T/out' | grep -Eq '^  $name +backends: +$cuda '"
 done
 check "no tuning runs on the cpu" bash -c "! grep -E '^  fused\.[a-z0-9]+ +backends: cpu' '$T/out'"
 check "every site has a fused arm on the cpu" test "$(grep -Ec '^  fused +backends: cpu' "$T/out")" -eq 4
-check "ln_continuous has ln_modulate's tunings" bash -c "awk '/^[a-z]/ { s = \$1 } s == \"ln_continuous\" && /^  fused\./' '$T/out' | grep -c . | grep -qx 5"
+check "ln_continuous has ln_modulate's tunings" bash -c "awk '/^[a-z]/ { s = \$1 } s == \"ln_continuous\" && /^  fused\./' '$T/out' | grep -c . | grep -qx 7"
 
 cat >"$T/r1h.ini" <<'INI'
 [arms]
@@ -48,6 +49,6 @@ for f in scenarios/tuning_glm/*.ini; do
 	expect_exit 2 "$f on the cpu" "$AB" run "$f" --backend cpu --db "$T/t.db"
 	check "$f parses; only the cpu is refused" grep -q "has no cpu implementation (it runs on: " "$T/err"
 done
-check "eight tuning pairs" test "$n" -eq 8
+check "fourteen tuning pairs" test "$n" -eq 14
 check "nothing written" test ! -e "$T/t.db"
 finish
