@@ -21,26 +21,29 @@
  * counts (the eager kernel's own compute_stats), then the same epilogue
  * over a second read of the row.
  *
- * Layout kernel (r1h, h1, r1p; W = 3072, 4096, 5120): the same statistics
- * with a row held by 128 or 64 threads loading 8 or 16 bytes at a time,
- * each playing 1 or 2 eager threads (the mapping is in its section below
- * and in docs/KERNELS.md), optionally persistent (one balanced wave of
- * blocks looping over rows, the next row's loads issued before this row's
- * math), with the modulate roundings in bf16x2 arithmetic (add.rn /
+ * Layout kernel (pf8; W = 3072, 4096, 5120): the same statistics with a
+ * row held by TPR threads loading VB bytes at a time (built: 128 threads,
+ * 8 bytes, each thread one eager thread; the mapping for 16-byte loads is
+ * in its section below and in docs/KERNELS.md), the row's scale and shift
+ * loaded right after its x (so that no parameter load waits behind the
+ * statistics), the modulate roundings in bf16x2 arithmetic (add.rn /
  * mul.rn.bf16x2, bit-identical to float-then-round for these operands).
  *
  * Launch descriptor: register-resident kernel: block 128 threads, grid
- * (T, B); generic: grid B * T; layout kernel: block 128 or 64 threads,
- * grid (T, B) or the persistent wave; no dynamic shared memory. ptxas
- * (nvcc 13.0, sm_90), W = 4096: r1 32 registers (16 blocks per SM); the
- * layout kernel's caps in lnv_max_regs; none spills (docs/PERF_NOTES.md).
- * `fused` is the chain at the end of this file: r1h, then r1, then generic.
+ * (T, B); generic: grid B * T; layout kernel: block 128 threads, grid
+ * (T, B); no dynamic shared memory. ptxas (nvcc 13.0, sm_90), W = 4096:
+ * r1 32 registers (16 blocks per SM), pf8 64 (8 blocks); the layout
+ * kernel's caps in lnv_max_regs; none spills. Measured (H200, CUPTI, L2
+ * flushed, docs/PERF_NOTES.md "Issue 24 kernels"): pf8 18.18 us at
+ * 1x4096x4096 and 3.30 at 1x264x4096, against 19.52 / 5.54 for the same
+ * layout with the parameters loaded in the epilogue (r1h, the earlier
+ * winner). `fused` is the chain at the end of this file: pf8, then r1,
+ * then generic.
  * Statistics are not written: they are the eager arm's AUX tensors.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/launch_util.cuh"
 #include "kernels/common/welford.cuh"
 #include "kernels/ln_modulate/ln_modulate.h"
@@ -191,7 +194,7 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_generic_kern
 	}
 }
 
-/* ---- the layout kernel (r1h, h1, r1p) ----------------------------------
+/* ---- the layout kernel (pf8) -------------------------------------------
  *
  * One row is held by TPR threads that load VB bytes at a time; together
  * they play the eager kernel's 128 threads. Thread p of a row loads the
@@ -204,8 +207,8 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_generic_kern
  * the statistics is a compile-time constant, as in the r1/r2 kernel.
  *
  *   VB  TPR  H  S  eager threads of thread p
- *    8  128  1  1  p                               (r1h, r1p: r1's layout)
- *   16   64  2  1  2p, 2p+1                        (h1)
+ *    8  128  1  1  p                               (pf8: r1's layout)
+ *   16   64  2  1  2p, 2p+1                        (h1, pf16: measured, lost)
  *
  * The eager shuffle tree (offsets 16 .. 1 within each eager warp) maps to
  * shuffles by o / H within groups of 32 / H lanes for o >= H, and for
@@ -229,11 +232,11 @@ struct lnv_geo {
 /* VB-byte loads and stores as 32-bit words. x is loaded and out stored
  * with the streaming hint (.cs: evict first, read or written once). The
  * parameters (scale, shift, weight, bias: L1-resident, shared by every row
- * of a batch) use plain coherent loads, not ld.global.nc: ptxas moves
- * read-only .nc loads above the statistics' barrier and keeps a row's
- * worth of parameters live (ptxas -v: 96 instead of 32 registers for the
- * 8-byte layout, 255 for one warp per row); a coherent load cannot pass
- * bar.sync / bar.warp.sync, nor a store that may alias it. */
+ * of a batch) use plain coherent loads (asm volatile), which stay where
+ * the code issues them: pf8 issues them right after x, on purpose (a
+ * row's worth of parameters live, 64 registers at W = 4096); a coherent
+ * load cannot pass bar.sync / bar.warp.sync, nor a store that may alias
+ * it, which is why the earlier epilogue loads (r1h) serialised. */
 template <int NW>
 struct lnv_io;
 template <>
@@ -393,44 +396,18 @@ static __device__ __forceinline__ void lnv_load(uint32_t (&d)[NL][NW], const lnv
 		lnv_io<NW>::ld_cs(d[k], A.x, base + (size_t)TPR * k);
 }
 
-/* The parameters of a thread's NL vectors when they are loaded with the
- * row (PF, the prefetching tunings); NP = NL then, else 1 (unused). */
-template <int NP, int NW, bool AFFINE>
+/* The parameters of a thread's NL vectors, loaded with the row. */
+template <int NL, int NW, bool AFFINE>
 struct lnv_par {
-	uint32_t sc[NP][NW], sh[NP][NW];
-	uint32_t g[AFFINE ? NP : 1][NW], bi[AFFINE ? NP : 1][NW];
+	uint32_t sc[NL][NW], sh[NL][NW];
+	uint32_t g[AFFINE ? NL : 1][NW], bi[AFFINE ? NL : 1][NW];
 };
 
-/* Vector k's parameters: from P when prefetched, else loaded now (after
- * the statistics' barrier, which a coherent load cannot pass). */
-template <int NP, int NW, int TPR, int NL, bool PF, bool AFFINE>
-static __device__ __forceinline__ void lnv_params_of(const lnv_par<NP, NW, AFFINE> &P, const lnv_args &A, int b, int p,
-						     int k, uint32_t (&sc)[NW], uint32_t (&sh)[NW], uint32_t (&g)[NW],
-						     uint32_t (&bi)[NW])
-{
-	if constexpr (PF) {
-#pragma unroll
-		for (int w = 0; w < NW; w++) {
-			sc[w] = P.sc[k][w];
-			sh[w] = P.sh[k][w];
-			if constexpr (AFFINE) {
-				g[w] = P.g[k][w];
-				bi[w] = P.bi[k][w];
-			}
-		}
-	} else {
-		constexpr int NVR = TPR * NL; /* vectors per row */
-		const int q = p + TPR * k;
-		lnv_io<NW>::ld_param(sc, A.scale, (size_t)b * NVR + q);
-		lnv_io<NW>::ld_param(sh, A.shift, (size_t)b * NVR + q);
-		if constexpr (AFFINE) {
-			lnv_io<NW>::ld_param(g, A.weight, q);
-			lnv_io<NW>::ld_param(bi, A.bias, q);
-		}
-	}
-}
-
-/* Every parameter vector of batch b this thread needs, issued at once. */
+/* Every parameter vector of batch b this thread needs, issued at once
+ * right after the row's x: their latency then hides behind x's. Loaded in
+ * the epilogue (r1h, session 3), each vector's loads had to follow the
+ * previous vector's store (a coherent load cannot pass a store that may
+ * alias it): up to NL dependent L2/DRAM round trips after the statistics. */
 template <int NL, int NW, int TPR, bool AFFINE>
 static __device__ __forceinline__ void lnv_load_params(lnv_par<NL, NW, AFFINE> &P, const lnv_args &A, int b, int p)
 {
@@ -447,51 +424,44 @@ static __device__ __forceinline__ void lnv_load_params(lnv_par<NL, NW, AFFINE> &
 	}
 }
 
-/* Epilogue of a whole row: parameters of batch b, one store per vector. */
-template <int NL, int NW, int TPR, bool PF, bool AFFINE, int NP>
-static __device__ __forceinline__ void lnv_epilogue(const uint32_t (&d)[NL][NW], const lnv_par<NP, NW, AFFINE> &P,
-						    const lnv_args &A, int row, int b, int p, float mean, float rstd)
+/* Epilogue of a whole row: one store per vector. */
+template <int NL, int NW, int TPR, bool AFFINE>
+static __device__ __forceinline__ void lnv_epilogue(const uint32_t (&d)[NL][NW], const lnv_par<NL, NW, AFFINE> &P,
+						    const lnv_args &A, int row, int p, float mean, float rstd)
 {
 	constexpr int NVR = TPR * NL; /* vectors per row */
 #pragma unroll
 	for (int k = 0; k < NL; k++) {
-		const int q = p + TPR * k;
-		uint32_t sc[NW], sh[NW], g[NW] = {}, bi[NW] = {}, o[NW];
-		lnv_params_of<NP, NW, TPR, NL, PF, AFFINE>(P, A, b, p, k, sc, sh, g, bi);
+		uint32_t o[NW];
 #pragma unroll
 		for (int w = 0; w < NW; w++)
-			o[w] = lnv_mod2<AFFINE>(d[k][w], mean, rstd, sc[w], sh[w], g[w], bi[w]);
-		lnv_io<NW>::st_cs(A.out, (size_t)row * NVR + q, o);
+			o[w] = lnv_mod2<AFFINE>(d[k][w], mean, rstd, P.sc[k][w], P.sh[k][w], AFFINE ? P.g[k][w] : 0u,
+						AFFINE ? P.bi[k][w] : 0u);
+		lnv_io<NW>::st_cs(A.out, (size_t)row * NVR + p + TPR * k, o);
 	}
 }
 
 /* Registers per thread each instantiation is held to (__maxnreg__): the
- * data words it keeps (three times for the prefetching layouts, five with
- * affine: x, scale, shift, weight, bias) plus what the rest needs, rounded
- * up to 8; from ptxas -v, so that none spills. Without a cap ptxas keeps
- * more values live for latency (54 instead of 32 registers for the 8-byte
- * layout at W = 4096), which costs resident rows. */
-template <int V, int VB, int TPR, bool PF, bool AFFINE>
+ * data words it keeps, three times (x, scale, shift; five with affine:
+ * weight, bias), plus what the rest needs, rounded up to 8; from ptxas -v,
+ * so that none spills. Without a cap ptxas keeps more values live for
+ * latency, which costs resident rows. */
+template <int V, int VB, int TPR, bool AFFINE>
 static constexpr int lnv_max_regs()
 {
 	constexpr int words = V * lnv_geo<VB, TPR>::S * lnv_geo<VB, TPR>::NW;
-	constexpr int data = words * (PF ? (AFFINE ? 5 : 3) : 1);
 	constexpr int rest = (VB == 8 ? 16 : 24) + (AFFINE ? 8 : 0);
-	return (data + rest + 7) / 8 * 8;
+	return (words * (AFFINE ? 5 : 3) + rest + 7) / 8 * 8;
 }
 
-/* One block per row (grid (T, B)); PF: the row's parameters are loaded
- * right after its x, so that their latency hides behind x's instead of
- * following the statistics (in the small 264-token case every block of an
- * SM reaches the epilogue at once, and the parameters, flushed from L2,
- * cost a DRAM round trip per vector when loaded there). */
-template <int V, int VB, int TPR, bool PF, bool AFFINE>
-__global__ __launch_bounds__(TPR) __maxnreg__((lnv_max_regs<V, VB, TPR, PF, AFFINE>())) void
+/* One block per row, grid (T, B): the row's x, then its parameters, all
+ * loads issued before the statistics. */
+template <int V, int VB, int TPR, bool AFFINE>
+__global__ __launch_bounds__(TPR) __maxnreg__((lnv_max_regs<V, VB, TPR, AFFINE>())) void
 ab_fused_ln_modulate_layout_kernel(const lnv_args A)
 {
 	typedef lnv_geo<VB, TPR> G;
 	constexpr int NL = V * G::S, NW = G::NW;
-	constexpr int NP = PF ? NL : 1;
 	const int p = threadIdx.x % TPR;
 	float mean, rstd;
 	__shared__ float2 ws[4];
@@ -500,128 +470,14 @@ ab_fused_ln_modulate_layout_kernel(const lnv_args A)
 	const int b = blockIdx.y;
 	const int row = b * A.tokens + (valid ? tok : 0);
 	uint32_t d[NL][NW] = {};
-	lnv_par<NP, NW, AFFINE> P;
+	lnv_par<NL, NW, AFFINE> P;
 	if (valid) {
 		lnv_load<NL, NW, TPR>(d, A, row, p);
-		if constexpr (PF)
-			lnv_load_params<NL, NW, TPR, AFFINE>(P, A, b, p);
+		lnv_load_params<NL, NW, TPR, AFFINE>(P, A, b, p);
 	}
 	lnv_stats<V, VB, TPR>(d, p, ws, A.eps, mean, rstd);
 	if (valid)
-		lnv_epilogue<NL, NW, TPR, PF, AFFINE, NP>(d, P, A, row, b, p, mean, rstd);
-}
-
-/* ---- the bulk-copy ring (bulk2, bulk4) ----------------------------------
- *
- * Persistent blocks of 128 threads, r1h's thread layout (thread t plays
- * eager thread t, 8-byte vectors t + 128 j), fed by the bulk copy engine:
- * NS shared-memory slots of one row each, filled by thread 0 with one
- * cp.async.bulk per row (bulk_copy.cuh). Block i's rows are blockIdx.x + k
- * gridDim.x; slot k % NS holds its k-th row. After the statistics' barrier
- * (every thread has its row in registers by then) thread 0 refills the
- * slot with the row NS further on, so NS rows are in flight while the
- * block computes. The parameters of the current batch sit in shared
- * memory (reloaded behind two barriers when a row's batch differs), so the
- * epilogue reads them without a global round trip. The statistics are
- * lnv_stats's, with two warp-state slot sets alternating as in the
- * persistent layout of session 3 (a warp writing set i + 2 has passed row
- * i + 1's barrier, which every warp reaches only after reading set i).
- */
-/* Registers of the bulk kernel (__maxnreg__): the row's 2 V words plus 32
- * (8 more with affine), rounded up to 8; ptxas -v: no spills. */
-template <int V, bool AFFINE>
-static constexpr int lnb_max_regs()
-{
-	return (2 * V + 32 + (AFFINE ? 8 : 0) + 7) / 8 * 8;
-}
-
-template <int V, int NS, bool AFFINE>
-__global__ __launch_bounds__(LNF_THREADS) __maxnreg__((lnb_max_regs<V, AFFINE>())) void
-ab_fused_ln_modulate_bulk_kernel(const lnv_args A)
-{
-	constexpr int NVR = LNF_THREADS * V;        /* 8-byte vectors per row */
-	constexpr uint32_t ROWB = (uint32_t)NVR * 8; /* bytes per row */
-	extern __shared__ __align__(128) uint2 lnb_smem[];
-	uint2 *const slots = lnb_smem;            /* NS rows */
-	uint2 *const par = lnb_smem + NS * NVR;   /* scale, shift (, weight, bias) */
-	__shared__ uint64_t full[NS];
-	__shared__ float2 ws[2][4];
-	const int t = threadIdx.x;
-	const int step = gridDim.x;
-	const uint2 *const x = static_cast<const uint2 *>(A.x);
-	if (t == 0) {
-#pragma unroll
-		for (int s = 0; s < NS; s++)
-			ab_mbar_init(&full[s], 1);
-		ab_mbar_init_fence();
-	}
-	__syncthreads();
-	if (t == 0)
-#pragma unroll
-		for (int s = 0; s < NS; s++) {
-			const int r = blockIdx.x + s * step;
-			if (r < A.rows) {
-				ab_mbar_expect_tx(&full[s], ROWB);
-				ab_bulk_g2s(slots + s * NVR, x + (size_t)r * NVR, ROWB, &full[s]);
-			}
-		}
-	if constexpr (AFFINE)
-#pragma unroll
-		for (int j = 0; j < V; j++) {
-			const int q = t + LNF_THREADS * j;
-			uint32_t g[2], bi[2];
-			lnv_io<2>::ld_param(g, A.weight, q);
-			lnv_io<2>::ld_param(bi, A.bias, q);
-			par[2 * NVR + q] = make_uint2(g[0], g[1]);
-			par[3 * NVR + q] = make_uint2(bi[0], bi[1]);
-		}
-	int cached_b = -1;
-	int i = 0;
-	for (int row = blockIdx.x; row < A.rows; row += step, i++) {
-		const int b = A.batch == 1 ? 0 : row / A.tokens;
-		if (b != cached_b) { /* uniform in the block */
-			__syncthreads(); /* the previous row's epilogue has read par */
-#pragma unroll
-			for (int j = 0; j < V; j++) {
-				const int q = t + LNF_THREADS * j;
-				uint32_t sc[2], sh[2];
-				lnv_io<2>::ld_param(sc, A.scale, (size_t)b * NVR + q);
-				lnv_io<2>::ld_param(sh, A.shift, (size_t)b * NVR + q);
-				par[q] = make_uint2(sc[0], sc[1]);
-				par[NVR + q] = make_uint2(sh[0], sh[1]);
-			}
-			__syncthreads();
-			cached_b = b;
-		}
-		const int s = i % NS;
-		ab_mbar_wait(&full[s], (uint32_t)(i / NS) & 1u);
-		uint32_t d[V][2];
-#pragma unroll
-		for (int j = 0; j < V; j++) {
-			const uint2 v = slots[s * NVR + t + LNF_THREADS * j];
-			d[j][0] = v.x;
-			d[j][1] = v.y;
-		}
-		float mean, rstd;
-		lnv_stats<V, 8, LNF_THREADS>(d, t, ws[i & 1], A.eps, mean, rstd);
-		if (t == 0) { /* every thread read slot s before the barrier in lnv_stats */
-			const int r = row + NS * step;
-			if (r < A.rows) {
-				ab_mbar_expect_tx(&full[s], ROWB);
-				ab_bulk_g2s(slots + s * NVR, x + (size_t)r * NVR, ROWB, &full[s]);
-			}
-		}
-#pragma unroll
-		for (int j = 0; j < V; j++) {
-			const int q = t + LNF_THREADS * j;
-			const uint2 sc = par[q], sh = par[NVR + q];
-			const uint2 g = AFFINE ? par[2 * NVR + q] : make_uint2(0u, 0u);
-			const uint2 bi = AFFINE ? par[3 * NVR + q] : make_uint2(0u, 0u);
-			const uint32_t o[2] = { lnv_mod2<AFFINE>(d[j][0], mean, rstd, sc.x, sh.x, g.x, bi.x),
-						lnv_mod2<AFFINE>(d[j][1], mean, rstd, sc.y, sh.y, g.y, bi.y) };
-			lnv_io<2>::st_cs(A.out, (size_t)row * NVR + q, o);
-		}
-	}
+		lnv_epilogue<NL, NW, TPR, AFFINE>(d, P, A, row, p, mean, rstd);
 }
 
 /* ---- launch --------------------------------------------------------- */
@@ -679,118 +535,49 @@ static int lnf_launch_resident(const lnf_ptrs &p, const struct site_dims &d, boo
 	return (int)cudaGetLastError();
 }
 
-template <int V, int VB, int TPR, bool PF>
+template <int V, int VB, int TPR>
 static int lnv_launch_v(const lnv_args &A, bool affine, cudaStream_t s)
 {
-	void (*const kern)(const lnv_args) = affine ? ab_fused_ln_modulate_layout_kernel<V, VB, TPR, PF, true>
-						    : ab_fused_ln_modulate_layout_kernel<V, VB, TPR, PF, false>;
+	void (*const kern)(const lnv_args) = affine ? ab_fused_ln_modulate_layout_kernel<V, VB, TPR, true>
+						    : ab_fused_ln_modulate_layout_kernel<V, VB, TPR, false>;
 	kern<<<dim3((unsigned)A.tokens, (unsigned)A.batch), TPR, 0, s>>>(A);
 	return (int)cudaGetLastError();
 }
 
-/* The widths the layout and bulk kernels are built for: W = 512 V. */
+/* The widths the layout kernel is built for: W = 512 V. */
 static bool lnv_width_ok(int64_t W)
 {
 	return W == 3072 || W == 4096 || W == 5120;
 }
 
-/* The site's tensors as the layout and bulk kernels take them. */
-static lnv_args lnv_args_of(const struct site_args *a)
-{
-	const struct site_dims &d = a->dims;
-	return { a->t[LNM_X],    a->t[LNM_SCALE], a->t[LNM_SHIFT], a->t[LNM_WEIGHT], a->t[LNM_BIAS],
-		 a->t[LNM_OUT],  (int)d.batch,    (int)d.tokens,   (int)d.rows,      a->eps };
-}
-
-/* Whether x, scale, shift, out (and weight, bias when affine) are all
- * aligned to `align` bytes. */
-static bool lnv_ptrs_aligned(const struct site_args *a, uintptr_t align)
-{
-	const void *const ptrs[] = { a->t[LNM_X], a->t[LNM_SCALE], a->t[LNM_SHIFT], a->t[LNM_OUT] };
-	for (const void *ptr : ptrs)
-		if (!ab_aligned(ptr, align))
-			return false;
-	return !a->affine || (ab_aligned(a->t[LNM_WEIGHT], align) && ab_aligned(a->t[LNM_BIAS], align));
-}
-
-template <int VB, int TPR, bool PF>
+template <int VB, int TPR>
 static int lnv_launch(const struct site_args *a, cudaStream_t s)
 {
 	const struct site_dims &d = a->dims;
-	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || d.batch > 65535 || !lnv_ptrs_aligned(a, VB))
+	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || d.batch > 65535)
 		return ab_invalid();
-	const lnv_args A = lnv_args_of(a);
-	switch (d.width / 512) {
-	case 6:
-		return lnv_launch_v<6, VB, TPR, PF>(A, a->affine, s);
-	case 8:
-		return lnv_launch_v<8, VB, TPR, PF>(A, a->affine, s);
-	default:
-		return lnv_launch_v<10, VB, TPR, PF>(A, a->affine, s);
-	}
-}
-
-/* Blocks of a persistent grid: at most `slots` (what fits on the device at
- * once), as few rounds over the rows as that allows, the rows spread evenly
- * over the rounds (4096 rows, 1056 slots: 4 rounds of 1024 blocks, not 3
- * full rounds and a 10% one). */
-static unsigned lnv_balanced_grid(int64_t rows, int64_t slots)
-{
-	if (slots < 1)
-		slots = 1;
-	const int64_t rounds = (rows + slots - 1) / slots;
-	return (unsigned)((rows + rounds - 1) / rounds);
-}
-
-/* The bulk ring's launch: dynamic shared memory for NS rows and the
- * parameters (2 or 4 rows' worth), the opt-in above 48 KB set once per
- * instantiation, a balanced persistent grid of what fits at once. */
-template <int V, int NS, bool AFFINE>
-static int lnb_launch_v(const lnv_args &A, cudaStream_t s)
-{
-	void (*const kern)(const lnv_args) = ab_fused_ln_modulate_bulk_kernel<V, NS, AFFINE>;
-	const size_t smem = (size_t)(NS + (AFFINE ? 4 : 2)) * LNF_THREADS * V * 8;
-	static int occ; /* resident blocks per SM of this instantiation */
-	if (occ <= 0) {
-		cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e == cudaSuccess)
-			e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, LNF_THREADS, smem);
-		if (e != cudaSuccess)
-			return (int)e;
-		if (occ <= 0)
+	const void *const ptrs[] = { a->t[LNM_X], a->t[LNM_SCALE], a->t[LNM_SHIFT], a->t[LNM_OUT] };
+	for (const void *ptr : ptrs)
+		if (!ab_aligned(ptr, VB))
 			return ab_invalid();
-	}
-	const int sms = ab_sm_count() > 0 ? ab_sm_count() : 1;
-	kern<<<lnv_balanced_grid(A.rows, (int64_t)occ * sms), LNF_THREADS, smem, s>>>(A);
-	return (int)cudaGetLastError();
-}
-
-/* bulk<NS>: x 16-byte aligned (the bulk copy's rule; rows are 16-byte
- * multiples), the rest 8. */
-template <int NS>
-static int lnb_launch(const struct site_args *a, cudaStream_t s)
-{
-	const struct site_dims &d = a->dims;
-	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || !ab_aligned(a->t[LNM_X], 16) || !lnv_ptrs_aligned(a, 8))
+	if (a->affine && (!ab_aligned(a->t[LNM_WEIGHT], VB) || !ab_aligned(a->t[LNM_BIAS], VB)))
 		return ab_invalid();
-	const lnv_args A = lnv_args_of(a);
+	const lnv_args A = { a->t[LNM_X],     a->t[LNM_SCALE],   a->t[LNM_SHIFT],   a->t[LNM_WEIGHT],
+			     a->t[LNM_BIAS],  a->t[LNM_OUT],     (int)d.batch,      (int)d.tokens,
+			     (int)d.rows,     a->eps };
 	switch (d.width / 512) {
 	case 6:
-		return a->affine ? lnb_launch_v<6, NS, true>(A, s) : lnb_launch_v<6, NS, false>(A, s);
+		return lnv_launch_v<6, VB, TPR>(A, a->affine, s);
 	case 8:
-		return a->affine ? lnb_launch_v<8, NS, true>(A, s) : lnb_launch_v<8, NS, false>(A, s);
+		return lnv_launch_v<8, VB, TPR>(A, a->affine, s);
 	default:
-		return a->affine ? lnb_launch_v<10, NS, true>(A, s) : lnb_launch_v<10, NS, false>(A, s);
+		return lnv_launch_v<10, VB, TPR>(A, a->affine, s);
 	}
 }
 
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum lnf_tuning {
-	LNF_R1H,     /* layout kernel, 8-byte loads, 128 threads a row, bf16x2 epilogue */
-	LNF_PF8,     /* r1h with the row's parameters loaded with its x */
-	LNF_PF16,    /* 16-byte loads, 64 threads a row, parameters loaded with x */
-	LNF_BULK2,   /* persistent, bulk-copy ring of 2 rows, parameters in shared memory */
-	LNF_BULK4,   /* the same with 4 rows */
+	LNF_PF8,     /* layout kernel, 8-byte loads, 128 threads a row, parameters loaded with x, bf16x2 epilogue */
 	LNF_R1,      /* register-resident kernel, float epilogue (W % 512 == 0, W <= 8192) */
 	LNF_GENERIC, /* any W % 4 == 0: eager statistics, then a second read of the row */
 };
@@ -801,16 +588,8 @@ static int lnf_launch_tuning(const struct site_args *a, const lnf_ptrs &p, enum 
 {
 	const struct site_dims &d = a->dims;
 	switch (t) {
-	case LNF_R1H:
-		return lnv_launch<8, 128, false>(a, s);
 	case LNF_PF8:
-		return lnv_launch<8, 128, true>(a, s);
-	case LNF_PF16:
-		return lnv_launch<16, 64, true>(a, s);
-	case LNF_BULK2:
-		return lnb_launch<2>(a, s);
-	case LNF_BULK4:
-		return lnb_launch<4>(a, s);
+		return lnv_launch<8, 128>(a, s);
 	case LNF_R1:
 		return lnf_launch_resident(p, d, a->affine, a->eps, s);
 	case LNF_GENERIC:
@@ -821,13 +600,16 @@ static int lnf_launch_tuning(const struct site_args *a, const lnf_ptrs &p, enum 
 
 /*
  * `fused`: the measured winner first; a shape or pointer it refuses falls
- * back to r1, then to the generic kernel. GPU session 3 (H200, events, L2
- * flushed, median of 50): at 1x4096x4096 r1h 21.95 us, h1 22.34, h2 22.29,
- * r1p 22.86, r1 25.44, w1 25.95, r2 25.06, generic 34.30; at 1x264x4096
- * r1h 8.26 (r1 8.40). The losers h2, h1f, w1, w4, w1f, h1p and r2 left the
- * build; scenarios/tuning_glm/ln_*.ini re-measure the rest with abbench.
+ * back to r1, then to the generic kernel. Issue 24 (H200, CUPTI kernel
+ * time, L2 flushed, abbench A/B/A, 2000 samples a slot): at 1x4096x4096
+ * pf8 18.18 us, pf16 18.40, r1h 19.52, bulk4 19.78, bulk2 20.64, r1
+ * 23.07 (copy of the same bytes 17.95); at 1x264x4096 pf8 3.30, pf16
+ * 3.46, bulk2 3.55, bulk4 3.58, r1h 5.54, r1 5.63 (copy 2.82). pf16,
+ * bulk2, bulk4 and r1h left the build (session 3's h2, h1f, w1, w4, w1f,
+ * h1p, r2, h1 and r1p before them); scenarios/tuning_glm/ln_*.ini
+ * re-measure the rest with abbench.
  */
-static const enum lnf_tuning LNF_CHAIN[] = { LNF_R1H, LNF_R1, LNF_GENERIC };
+static const enum lnf_tuning LNF_CHAIN[] = { LNF_PF8, LNF_R1, LNF_GENERIC };
 
 /* The site's pointer checks, then the tuning (chain: the fused arm). */
 static int lnf_run(const struct site_args *a, void *stream, const enum lnf_tuning *tunings, int n)
@@ -862,10 +644,6 @@ extern "C" int ln_modulate_cuda_fused(const struct site_args *a, void *stream)
 		return lnf_run(a, stream, &t, 1);                  \
 	}
 
-LNF_TUNING_ARM(ln_modulate_cuda_fused_r1h, LNF_R1H)
 LNF_TUNING_ARM(ln_modulate_cuda_fused_pf8, LNF_PF8)
-LNF_TUNING_ARM(ln_modulate_cuda_fused_pf16, LNF_PF16)
-LNF_TUNING_ARM(ln_modulate_cuda_fused_bulk2, LNF_BULK2)
-LNF_TUNING_ARM(ln_modulate_cuda_fused_bulk4, LNF_BULK4)
 LNF_TUNING_ARM(ln_modulate_cuda_fused_r1, LNF_R1)
 LNF_TUNING_ARM(ln_modulate_cuda_fused_generic, LNF_GENERIC)

@@ -28,15 +28,16 @@
  * run-time-count kernel; ptxas reports no spills at those caps. Statistics
  * are not written (eager AUX tensors).
  *
- * The 16-byte layouts (x8s2, x8s4, x4s1: 8 or 4 lanes per row, 2 eager
- * lanes' vectors per 16-byte load, 1 to 4 row sets) are the same tree with
- * more of its levels inside a lane; see their section below. `fused` is
+ * The 16-byte layouts (x8s2, x8s4: 8 lanes per row, 2 eager lanes'
+ * vectors per 16-byte load, 2 or 4 row sets; x8s2d, x8s2l, x8s4d: the
+ * same with the default cache policy for loads, or loads and stores) are
+ * the same tree with more of its levels inside a lane; see their section
+ * below. `fused` is
  * the chain near the end of this file: x8s2, then s2, then rt2.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/launch_util.cuh"
 #include "kernels/common/welford.cuh"
 #include "kernels/qk_layernorm/qk_layernorm.h"
@@ -141,7 +142,7 @@ __global__ __launch_bounds__(QKF_THREADS, NVEC == 0 ? 4 : AFFINE ? 6 : 8) void a
 	}
 }
 
-/* ---- 16-byte layouts (x8s2, x8s4, x4s1) -------------------------------
+/* ---- 16-byte layouts (x8s2, x8s4, x8s2d, x8s2l, x8s4d) ----------------
  *
  * L lanes per row (L = 8 or 4), 32 / L rows per warp and row set. Lane
  * p of a row loads the row's 16-byte vectors p + L k; vector q holds the
@@ -243,7 +244,38 @@ static __device__ __forceinline__ uint4 qkx_norm8(const uint4 x, float mean, flo
 	return make_uint4(o[0], o[1], o[2], o[3]);
 }
 
-template <int L, int NVEC, int RS, bool AFFINE>
+/* q and k loaded, q_out and k_out stored with the streaming hint (.cs,
+ * evict first) or with the default cache policy (the `d` tunings: plain
+ * loads, write-back stores; `l`: plain loads, .cs stores). Issue 24: a
+ * plain copy of qk's bytes ran 3% faster with the default policy than
+ * with .cs (35.30 against 36.38 us), ln's and the gate's did not. */
+enum qkx_hint { QKX_CS, QKX_PLAIN, QKX_PLAIN_LD };
+
+/* The default-policy forms are spelled in PTX exactly as CUDA's __ldcs
+ * and __stcs are (asm volatile load, asm store with a memory clobber), so
+ * that only the cache policy differs, not NVVM's scheduling: a plain
+ * `*p = v` store cost x8s2d an 8-byte spill (ptxas -v). */
+template <int HINT>
+static __device__ __forceinline__ uint4 qkx_ld(const uint4 *p)
+{
+	if constexpr (HINT == QKX_CS)
+		return __ldcs(p);
+	uint4 r;
+	asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+	return r;
+}
+
+template <int HINT>
+static __device__ __forceinline__ void qkx_st(uint4 *p, const uint4 &v)
+{
+	if constexpr (HINT == QKX_PLAIN)
+		asm("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+		    : "memory");
+	else
+		__stcs(p, v);
+}
+
+template <int L, int NVEC, int RS, bool AFFINE, int HINT>
 __global__ __launch_bounds__(QKF_THREADS) __maxnreg__((qkx_max_regs<L, NVEC, RS, AFFINE>())) void
 ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 {
@@ -264,7 +296,7 @@ ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 		const uint4 *src = (row[rs] < rows) ? q + row[rs] * NV16 : k + (row[rs] - rows) * NV16;
 #pragma unroll
 		for (int j = 0; j < KD; j++)
-			d[rs][j] = valid ? __ldcs(src + p + L * j) : make_uint4(0u, 0u, 0u, 0u);
+			d[rs][j] = valid ? qkx_ld<HINT>(src + p + L * j) : make_uint4(0u, 0u, 0u, 0u);
 	}
 
 #pragma unroll
@@ -282,112 +314,7 @@ ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 			const uint4 z = make_uint4(0u, 0u, 0u, 0u);
 			const uint4 gv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.weight) + v) : z;
 			const uint4 bv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.bias) + v) : z;
-			__stcs(dst + v, qkx_norm8<AFFINE>(d[rs][j], mean, rstd, gv, bv));
-		}
-	}
-}
-
-/* ---- the bulk-copy ring (bulk3, bulk4) ---------------------------------
- *
- * Persistent blocks of 256 threads with x8's lane layout (8 lanes a row,
- * lane p holds the row's 16-byte vectors p + 8 j, the fold qkx_fold<8>),
- * fed by the bulk copy engine (bulk_copy.cuh): the rows are cut into
- * chunks of CR = 8 warps x RS row sets x 4 rows (q's chunks, then k's; a
- * chunk never mixes the two), and NS shared-memory slots of one chunk each
- * are filled by thread 0 with one cp.async.bulk per chunk. Block i takes
- * chunks blockIdx.x + k gridDim.x, chunk k in slot k % NS; once every warp
- * has its rows in registers (a block barrier), thread 0 refills the slot
- * with the chunk NS further on, so NS chunks are in flight while the block
- * computes. Rows past the end of a short last chunk are folded (the
- * shuffles need every lane) but not stored. weight and bias (affine) are
- * loaded once per thread.
- */
-/* Registers of the bulk kernel (__maxnreg__): its data words, weight and
- * bias (affine) and 40 for the rest, rounded up to 8; ptxas -v: no spills. */
-template <int NVEC, int RS, bool AFFINE>
-static constexpr int qkb_max_regs()
-{
-	constexpr int kd = NVEC / 16;
-	return (RS * kd * 4 + (AFFINE ? 2 * kd * 4 : 0) + 40 + 7) / 8 * 8;
-}
-
-template <int NVEC, int RS, int NS, bool AFFINE>
-__global__ __launch_bounds__(QKF_THREADS) __maxnreg__((qkb_max_regs<NVEC, RS, AFFINE>())) void
-ab_fused_qk_layernorm_bulk_kernel(qkf_ptrs P, int64_t rows, float eps)
-{
-	constexpr int L = 8, KD = NVEC / (2 * L), NV16 = NVEC / 2;
-	constexpr int CR = (QKF_THREADS / AB_WARP) * RS * (AB_WARP / L); /* rows per chunk */
-	constexpr int CV = CR * NV16;                                    /* 16-byte vectors per chunk */
-	extern __shared__ __align__(128) uint4 qkb_smem[];
-	__shared__ uint64_t full[NS];
-	const int t = threadIdx.x, lane = t & (AB_WARP - 1), warp = t / AB_WARP, p = lane % L;
-	const int64_t cq = (rows + CR - 1) / CR; /* q's chunks; k has as many */
-	const int64_t nchunks = 2 * cq;
-	const int step = gridDim.x;
-	const uint4 *const q = reinterpret_cast<const uint4 *>(P.q), *const k = reinterpret_cast<const uint4 *>(P.k);
-	/* Chunk c: its first row within q or k, how many rows, and where. */
-	auto chunk_row0 = [&](int64_t c) { return (c < cq ? c : c - cq) * CR; };
-	auto chunk_rows = [&](int64_t c) {
-		const int64_t left = rows - chunk_row0(c);
-		return (int)(left < CR ? left : CR);
-	};
-	auto issue = [&](int64_t c, int s) {
-		const uint32_t bytes = (uint32_t)chunk_rows(c) * NV16 * 16;
-		const uint4 *src = (c < cq ? q : k) + chunk_row0(c) * NV16;
-		ab_mbar_expect_tx(&full[s], bytes);
-		ab_bulk_g2s(qkb_smem + s * CV, src, bytes, &full[s]);
-	};
-	if (t == 0) {
-#pragma unroll
-		for (int s = 0; s < NS; s++)
-			ab_mbar_init(&full[s], 1);
-		ab_mbar_init_fence();
-	}
-	__syncthreads();
-	if (t == 0)
-#pragma unroll
-		for (int s = 0; s < NS; s++)
-			if (blockIdx.x + (int64_t)s * step < nchunks)
-				issue(blockIdx.x + (int64_t)s * step, s);
-	uint4 gv[AFFINE ? KD : 1], bv[AFFINE ? KD : 1];
-	if constexpr (AFFINE)
-#pragma unroll
-		for (int j = 0; j < KD; j++) {
-			gv[j] = __ldg(reinterpret_cast<const uint4 *>(P.weight) + p + L * j);
-			bv[j] = __ldg(reinterpret_cast<const uint4 *>(P.bias) + p + L * j);
-		}
-	int i = 0;
-	for (int64_t c = blockIdx.x; c < nchunks; c += step, i++) {
-		const int s = i % NS;
-		ab_mbar_wait(&full[s], (uint32_t)(i / NS) & 1u);
-		int rr[RS];
-		uint4 d[RS][KD];
-#pragma unroll
-		for (int rs = 0; rs < RS; rs++) {
-			rr[rs] = (warp * RS + rs) * (AB_WARP / L) + lane / L;
-#pragma unroll
-			for (int j = 0; j < KD; j++)
-				d[rs][j] = qkb_smem[s * CV + rr[rs] * NV16 + p + L * j];
-		}
-		__syncthreads(); /* every warp has read slot s */
-		if (t == 0 && c + (int64_t)NS * step < nchunks)
-			issue(c + (int64_t)NS * step, s);
-		const int n = chunk_rows(c);
-		uint4 *const dst = reinterpret_cast<uint4 *>(c < cq ? P.q_out : P.k_out) + chunk_row0(c) * NV16;
-#pragma unroll
-		for (int rs = 0; rs < RS; rs++) {
-			const ab_wf w = qkx_fold<L, NVEC>(d[rs]);
-			const float mean = __shfl_sync(AB_FULL_MASK, w.mean, 0, L);
-			const float rstd =
-				__shfl_sync(AB_FULL_MASK, ab_ln_rstd_pinned(w.sigma2, (float)(4 * NVEC), eps), 0, L);
-			if (rr[rs] >= n)
-				continue;
-#pragma unroll
-			for (int j = 0; j < KD; j++) {
-				const uint4 z = make_uint4(0u, 0u, 0u, 0u);
-				__stcs(dst + rr[rs] * NV16 + p + L * j,
-				       qkx_norm8<AFFINE>(d[rs][j], mean, rstd, AFFINE ? gv[j] : z, AFFINE ? bv[j] : z));
-			}
+			qkx_st<HINT>(dst + v, qkx_norm8<AFFINE>(d[rs][j], mean, rstd, gv, bv));
 		}
 	}
 }
@@ -431,19 +358,19 @@ static int qkf_dispatch(const qkf_ptrs &p, int64_t rows, int nvec, bool uniform,
 	return (int)cudaGetLastError();
 }
 
-template <int L, int NVEC, int RS>
+template <int L, int NVEC, int RS, int HINT>
 static void qkx_launch(const qkf_ptrs &p, int64_t rows, bool affine, float eps, cudaStream_t s)
 {
 	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * RS * (AB_WARP / L);
 	const unsigned grid = (unsigned)((2 * rows + rows_per_block - 1) / rows_per_block);
 	if (affine)
-		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, true><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, true, HINT><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
 	else
-		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, false><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, false, HINT><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
 }
 
 /* The 16-byte layouts: nvec in {8, 16, 24, 32} with nvec % 2L == 0. */
-template <int L, int RS>
+template <int L, int RS, int HINT = QKX_CS>
 static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, cudaStream_t s)
 {
 	if (nvec % (2 * L) != 0 || nvec % 8 != 0)
@@ -461,81 +388,33 @@ static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, 
 	switch (nvec) {
 	case 8:
 		if constexpr (8 % (2 * L) == 0)
-			qkx_launch<L, 8, RS>(p, rows, a->affine, a->eps, s);
+			qkx_launch<L, 8, RS, HINT>(p, rows, a->affine, a->eps, s);
 		else
 			return ab_invalid();
 		break;
 	case 16:
-		qkx_launch<L, 16, RS>(p, rows, a->affine, a->eps, s);
+		qkx_launch<L, 16, RS, HINT>(p, rows, a->affine, a->eps, s);
 		break;
 	case 24:
 		if constexpr (24 % (2 * L) == 0)
-			qkx_launch<L, 24, RS>(p, rows, a->affine, a->eps, s);
+			qkx_launch<L, 24, RS, HINT>(p, rows, a->affine, a->eps, s);
 		else
 			return ab_invalid();
 		break;
 	default:
-		qkx_launch<L, 32, RS>(p, rows, a->affine, a->eps, s);
+		qkx_launch<L, 32, RS, HINT>(p, rows, a->affine, a->eps, s);
 		break;
 	}
 	return (int)cudaGetLastError();
-}
-
-/* The bulk ring's launch: dynamic shared memory for NS chunks, the opt-in
- * above 48 KB set once per instantiation, a balanced persistent grid of
- * what fits at once (as few rounds over the chunks as that allows, the
- * chunks spread evenly over them). */
-template <int NVEC, int RS, int NS, bool AFFINE>
-static int qkb_launch_v(const qkf_ptrs &p, int64_t rows, float eps, cudaStream_t s)
-{
-	void (*const kern)(qkf_ptrs, int64_t, float) = ab_fused_qk_layernorm_bulk_kernel<NVEC, RS, NS, AFFINE>;
-	constexpr int64_t CR = (QKF_THREADS / AB_WARP) * RS * (AB_WARP / 8);
-	const size_t smem = (size_t)NS * CR * NVEC * 8;
-	static int occ; /* resident blocks per SM of this instantiation */
-	if (occ <= 0) {
-		cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-		if (e == cudaSuccess)
-			e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, QKF_THREADS, smem);
-		if (e != cudaSuccess)
-			return (int)e;
-		if (occ <= 0)
-			return ab_invalid();
-	}
-	const int64_t chunks = 2 * ((rows + CR - 1) / CR);
-	const int64_t slots = (int64_t)occ * (ab_sm_count() > 0 ? ab_sm_count() : 1);
-	const int64_t rounds = (chunks + slots - 1) / slots;
-	kern<<<(unsigned)((chunks + rounds - 1) / rounds), QKF_THREADS, smem, s>>>(p, rows, eps);
-	return (int)cudaGetLastError();
-}
-
-/* bulk<NS>: D = 64 or 128 (nvec 16, 32), every pointer 16-byte aligned
- * (the bulk copy's rule and the 16-byte stores). */
-template <int RS, int NS>
-static int qkb_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, cudaStream_t s)
-{
-	if (nvec != 16 && nvec != 32)
-		return ab_invalid();
-	const void *const ptrs[] = { p.q, p.k, p.q_out, p.k_out };
-	for (const void *ptr : ptrs)
-		if (!ab_aligned(ptr, 16))
-			return ab_invalid();
-	if (a->affine && (!ab_aligned(p.weight, 16) || !ab_aligned(p.bias, 16)))
-		return ab_invalid();
-	const int64_t rows = a->dims.rows;
-	if (nvec == 16)
-		return a->affine ? qkb_launch_v<16, RS, NS, true>(p, rows, a->eps, s)
-				 : qkb_launch_v<16, RS, NS, false>(p, rows, a->eps, s);
-	return a->affine ? qkb_launch_v<32, RS, NS, true>(p, rows, a->eps, s)
-			 : qkb_launch_v<32, RS, NS, false>(p, rows, a->eps, s);
 }
 
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum qkf_tuning {
 	QKF_X8S2, /* 16-byte loads, 8 lanes a row, 2 row sets per warp; D in {64, 128} */
 	QKF_X8S4, /* 16-byte loads, 8 lanes a row, 4 row sets per warp; D in {64, 128} */
-	QKF_X4S1, /* 16-byte loads, 4 lanes a row, 1 row set per warp; D in {32, 64, 96, 128} */
-	QKF_BULK3, /* x8s2's layout, persistent, bulk-copy ring of 3 chunks of 64 rows; D in {64, 128} */
-	QKF_BULK4, /* x8s1's layout, persistent, bulk-copy ring of 4 chunks of 32 rows; D in {64, 128} */
+	QKF_X8S2D, /* x8s2 with the default cache policy (plain loads, write-back stores) */
+	QKF_X8S2L, /* x8s2 with plain loads and .cs stores */
+	QKF_X8S4D, /* x8s4 with the default cache policy */
 	QKF_S2,   /* 8-byte loads, 8 lanes a row, 2 row sets per warp; D in {32, 64, 96, 128} */
 	QKF_RT2,  /* s2's layout with run-time counts: any D % 4 == 0, D <= 128 */
 };
@@ -559,12 +438,12 @@ static int qkf_launch_tuning(const struct site_args *a, const qkf_ptrs &p, enum 
 		return qkx_dispatch<8, 2>(a, p, nvec, s);
 	case QKF_X8S4:
 		return qkx_dispatch<8, 4>(a, p, nvec, s);
-	case QKF_X4S1:
-		return qkx_dispatch<4, 1>(a, p, nvec, s);
-	case QKF_BULK3:
-		return qkb_dispatch<2, 3>(a, p, nvec, s);
-	case QKF_BULK4:
-		return qkb_dispatch<1, 4>(a, p, nvec, s);
+	case QKF_X8S2D:
+		return qkx_dispatch<8, 2, QKX_PLAIN>(a, p, nvec, s);
+	case QKF_X8S2L:
+		return qkx_dispatch<8, 2, QKX_PLAIN_LD>(a, p, nvec, s);
+	case QKF_X8S4D:
+		return qkx_dispatch<8, 4, QKX_PLAIN>(a, p, nvec, s);
 	}
 	return ab_invalid();
 }
@@ -614,8 +493,8 @@ extern "C" int qk_layernorm_cuda_fused(const struct site_args *a, void *stream)
 
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2, QKF_X8S2)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s4, QKF_X8S4)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_x4s1, QKF_X4S1)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_bulk3, QKF_BULK3)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_bulk4, QKF_BULK4)
+QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2d, QKF_X8S2D)
+QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2l, QKF_X8S2L)
+QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s4d, QKF_X8S4D)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_s2, QKF_S2)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_rt2, QKF_RT2)

@@ -103,27 +103,7 @@ static __device__ __forceinline__ T rgf_compute_bf16x2(const T &xv, const T &fv,
 	return rgf_vec<VEC>::make(w);
 }
 
-/* Streaming (x, ff: .cs, evict first; out: .cs) or default cache policy
- * (h1d: plain loads and write-back stores). */
-template <bool CS, typename T>
-static __device__ __forceinline__ T rgf_ld(const T *p)
-{
-	if constexpr (CS)
-		return __ldcs(p);
-	else
-		return *p;
-}
-
-template <bool CS, typename T>
-static __device__ __forceinline__ void rgf_st(T *p, const T &v)
-{
-	if constexpr (CS)
-		__stcs(p, v);
-	else
-		*p = v;
-}
-
-template <int VEC, int R, bool BF16, int TH, bool CS>
+template <int VEC, int R, bool BF16, int TH>
 __global__ __launch_bounds__(TH) void ab_fused_residual_gate_add_kernel(
 	const typename rgf_type<VEC>::type *__restrict__ x, const typename rgf_type<VEC>::type *__restrict__ ff,
 	const typename rgf_type<VEC>::type *__restrict__ gate, typename rgf_type<VEC>::type *__restrict__ out,
@@ -153,8 +133,8 @@ __global__ __launch_bounds__(TH) void ab_fused_residual_gate_add_kernel(
 			for (int r = 0; r < R; r++) {
 				if (tok0 + r < tokens) {
 					const size_t i = ((size_t)b * tokens + tok0 + r) * wv + cv;
-					xv[r] = rgf_ld<CS>(x + i);
-					fv[r] = rgf_ld<CS>(ff + i);
+					xv[r] = __ldcs(x + i);
+					fv[r] = __ldcs(ff + i);
 				}
 			}
 #pragma unroll
@@ -162,9 +142,9 @@ __global__ __launch_bounds__(TH) void ab_fused_residual_gate_add_kernel(
 				if (tok0 + r < tokens) {
 					const size_t i = ((size_t)b * tokens + tok0 + r) * wv + cv;
 					if constexpr (PAIRS)
-						rgf_st<CS>(out + i, rgf_compute_bf16x2<VEC>(xv[r], fv[r], gw));
+						__stcs(out + i, rgf_compute_bf16x2<VEC>(xv[r], fv[r], gw));
 					else
-						rgf_st<CS>(out + i, rgf_compute<VEC>(xv[r], fv[r], g));
+						__stcs(out + i, rgf_compute<VEC>(xv[r], fv[r], g));
 				}
 			}
 		}
@@ -175,7 +155,7 @@ __global__ __launch_bounds__(TH) void ab_fused_residual_gate_add_kernel(
 
 /* Blocks along tokens: one per R tokens (capped at 65535, the kernel loops
  * over the rest). */
-template <int VEC, int R, bool BF16, int TH = RGF_THREADS, bool CS = true>
+template <int VEC, int R, bool BF16, int TH = RGF_THREADS>
 static int rgf_launch(const struct site_args *a, cudaStream_t s)
 {
 	typedef typename rgf_type<VEC>::type T;
@@ -185,7 +165,7 @@ static int rgf_launch(const struct site_args *a, cudaStream_t s)
 	const int64_t gz = d.batch < RGF_MAX_GRID_YZ ? d.batch : RGF_MAX_GRID_YZ;
 	const int64_t gy = (d.tokens + R - 1) / R;
 	const dim3 grid((unsigned)gx, (unsigned)(gy < RGF_MAX_GRID_YZ ? gy : RGF_MAX_GRID_YZ), (unsigned)gz);
-	ab_fused_residual_gate_add_kernel<VEC, R, BF16, TH, CS><<<grid, TH, 0, s>>>(
+	ab_fused_residual_gate_add_kernel<VEC, R, BF16, TH><<<grid, TH, 0, s>>>(
 		static_cast<const T *>(a->t[RGA_X]), static_cast<const T *>(a->t[RGA_FF]),
 		static_cast<const T *>(a->t[RGA_GATE]), static_cast<T *>(a->t[RGA_OUT]), (int)d.batch, (int)d.tokens,
 		(int)wv);
@@ -194,11 +174,8 @@ static int rgf_launch(const struct site_args *a, cudaStream_t s)
 
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum rgf_tuning {
-	RGF_H1, /* bf16x2 math, one row per thread */
-	RGF_H2, /* bf16x2 math, two rows per thread */
-	RGF_R1, /* float math, one row per thread */
-	RGF_H1W, /* h1 with 512-thread blocks (a 4096-wide row per block) */
-	RGF_H1D, /* h1 with the default cache policy instead of streaming hints */
+	RGF_H1,     /* bf16x2 math, one row per thread, 128-thread blocks */
+	RGF_H1T256, /* h1 with 256-thread blocks */
 };
 
 template <int VEC>
@@ -207,14 +184,8 @@ static int rgf_launch_tuning(const struct site_args *a, enum rgf_tuning t, cudaS
 	switch (t) {
 	case RGF_H1:
 		return rgf_launch<VEC, 1, true>(a, s);
-	case RGF_H2:
-		return rgf_launch<VEC, 2, true>(a, s);
-	case RGF_R1:
-		return rgf_launch<VEC, 1, false>(a, s);
-	case RGF_H1W:
-		return rgf_launch<VEC, 1, true, 512>(a, s);
-	case RGF_H1D:
-		return rgf_launch<VEC, 1, true, RGF_THREADS, false>(a, s);
+	case RGF_H1T256:
+		return rgf_launch<VEC, 1, true, 256>(a, s);
 	}
 	return ab_invalid();
 }
@@ -274,22 +245,7 @@ extern "C" int residual_gate_add_cuda_fused_h1(const struct site_args *a, void *
 	return rgf_run(a, stream, RGF_H1);
 }
 
-extern "C" int residual_gate_add_cuda_fused_h2(const struct site_args *a, void *stream)
+extern "C" int residual_gate_add_cuda_fused_h1t256(const struct site_args *a, void *stream)
 {
-	return rgf_run(a, stream, RGF_H2);
-}
-
-extern "C" int residual_gate_add_cuda_fused_r1(const struct site_args *a, void *stream)
-{
-	return rgf_run(a, stream, RGF_R1);
-}
-
-extern "C" int residual_gate_add_cuda_fused_h1w(const struct site_args *a, void *stream)
-{
-	return rgf_run(a, stream, RGF_H1W);
-}
-
-extern "C" int residual_gate_add_cuda_fused_h1d(const struct site_args *a, void *stream)
-{
-	return rgf_run(a, stream, RGF_H1D);
+	return rgf_run(a, stream, RGF_H1T256);
 }

@@ -575,21 +575,15 @@ static bool variant_takes(const site_desc *s, const char *v, const site_args &a)
 {
 	const std::string site = s->name, var = v;
 	const bool ln = site == "ln_modulate" || site == "ln_continuous";
-	if (ln && (var == "fused.r1h" || var == "fused.pf8"))
+	if (ln && var == "fused.pf8")
 		return ln_layout_ok(a, 8);
-	if (ln && var == "fused.pf16")
-		return ln_layout_ok(a, 16);
-	if (ln && (var == "fused.bulk2" || var == "fused.bulk4")) /* x: the bulk copy's 16 bytes */
-		return ln_layout_ok(a, 8) && (uintptr_t)a.t[LNM_X] % 16 == 0;
 	if (ln && var == "fused.r1")
 		return a.dims.width % 512 == 0 && a.dims.width / 512 <= 16;
 	if (site == "qk_layernorm" && var == "fused.s2")
 		return (a.dims.row_len / 4) % 8 == 0;
-	if (site == "qk_layernorm" &&
-	    (var == "fused.x8s2" || var == "fused.x8s4" || var == "fused.bulk3" || var == "fused.bulk4"))
+	if (site == "qk_layernorm" && (var == "fused.x8s2" || var == "fused.x8s4" || var == "fused.x8s2d" ||
+					var == "fused.x8s2l" || var == "fused.x8s4d"))
 		return qk_x16_ok(a, 8);
-	if (site == "qk_layernorm" && var == "fused.x4s1")
-		return qk_x16_ok(a, 4);
 	return true;
 }
 
@@ -724,13 +718,11 @@ struct site_shapes {
 static const site_shapes SHAPES[] = {
 	{ "ln_modulate",
 	  { "1x4096x4096", "1x264x4096", "1x7x12", "2x33x3072", "1x17x5120", "1x1x4096", "3x5x8", "2x9x4096+8",
-	    "1x9x1024", "3x400x3072" },
+	    "1x9x1024" },
 	  true },
 	{ "ln_continuous", { "1x64x4096", "1x7x12" }, false },
 	{ "qk_layernorm",
-	  { "1x4360x32x128", "1x9x4x64", "1x9x4x96", "2x3x1x4", "1x9x4x32", "1x9x4x128+8", "1x5x3x12",
-	    "1x1030x33x64" },
-	  true },
+	  { "1x4360x32x128", "1x9x4x64", "1x9x4x96", "2x3x1x4", "1x9x4x32", "1x9x4x128+8", "1x5x3x12" }, true },
 	{ "residual_gate_add", { "1x4096x4096", "1x264x4096", "1x3x8", "1x5x12", "2x3x8+2", "1x7x4096+8" }, false },
 };
 
