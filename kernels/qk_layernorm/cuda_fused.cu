@@ -28,12 +28,10 @@
  * run-time-count kernel; ptxas reports no spills at those caps. Statistics
  * are not written (eager AUX tensors).
  *
- * The 16-byte layouts (x8s2, x8s4: 8 lanes per row, 2 eager lanes'
- * vectors per 16-byte load, 2 or 4 row sets; x8s2d, x8s2l, x8s4d: the
- * same with the default cache policy for loads, or loads and stores) are
- * the same tree with more of its levels inside a lane; see their section
- * below. `fused` is
- * the chain near the end of this file: x8s2, then s2, then rt2.
+ * The 16-byte layout (x8s2d: 8 lanes per row, 2 eager lanes' vectors per
+ * 16-byte load, 2 row sets, the default cache policy) is the same tree
+ * with more of its levels inside a lane; see its section below. `fused`
+ * is the chain near the end of this file: x8s2d, then s2, then rt2.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -142,9 +140,11 @@ __global__ __launch_bounds__(QKF_THREADS, NVEC == 0 ? 4 : AFFINE ? 6 : 8) void a
 	}
 }
 
-/* ---- 16-byte layouts (x8s2, x8s4, x8s2d, x8s2l, x8s4d) ----------------
+/* ---- the 16-byte layout (x8s2d) ----------------------------------------
  *
- * L lanes per row (L = 8 or 4), 32 / L rows per warp and row set. Lane
+ * L lanes per row (built: L = 8, RS = 2 row sets; the code takes L = 4
+ * or 2 and other RS, measured in session 3 and issue 24, lost), 32 / L
+ * rows per warp and row set. Lane
  * p of a row loads the row's 16-byte vectors p + L k; vector q holds the
  * eager 8-byte vectors 2q and 2q + 1, which eager lanes 2q and 2q + 1 own.
  * So lane p plays eager lanes 2p + e + 2L k, slot (k, e). Lane 0's eager
@@ -244,38 +244,29 @@ static __device__ __forceinline__ uint4 qkx_norm8(const uint4 x, float mean, flo
 	return make_uint4(o[0], o[1], o[2], o[3]);
 }
 
-/* q and k loaded, q_out and k_out stored with the streaming hint (.cs,
- * evict first) or with the default cache policy (the `d` tunings: plain
- * loads, write-back stores; `l`: plain loads, .cs stores). Issue 24: a
- * plain copy of qk's bytes ran 3% faster with the default policy than
- * with .cs (35.30 against 36.38 us), ln's and the gate's did not. */
-enum qkx_hint { QKX_CS, QKX_PLAIN, QKX_PLAIN_LD };
-
-/* The default-policy forms are spelled in PTX exactly as CUDA's __ldcs
- * and __stcs are (asm volatile load, asm store with a memory clobber), so
- * that only the cache policy differs, not NVVM's scheduling: a plain
- * `*p = v` store cost x8s2d an 8-byte spill (ptxas -v). */
-template <int HINT>
+/* q and k loaded, q_out and k_out stored with the default cache policy
+ * (plain ld.global, write-back st.global.wb). Issue 24 (H200, CUPTI, L2
+ * flushed): a plain copy of qk's bytes ran 3% faster with it than with the
+ * streaming hint .cs (evict first: 35.30 against 36.38 us), and so did
+ * this kernel: x8s2d 36.93 us against x8s2's 38.21 with .cs loads and
+ * stores, 37.12 with plain loads and .cs stores. They are spelled in PTX
+ * exactly as CUDA's __ldcs and __stcs are (an asm volatile load, an asm
+ * store with a memory clobber), so that only the policy differs from the
+ * .cs kernel, not NVVM's scheduling: a plain `*p = v` store cost an
+ * 8-byte spill (ptxas -v). */
 static __device__ __forceinline__ uint4 qkx_ld(const uint4 *p)
 {
-	if constexpr (HINT == QKX_CS)
-		return __ldcs(p);
 	uint4 r;
 	asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
 	return r;
 }
 
-template <int HINT>
 static __device__ __forceinline__ void qkx_st(uint4 *p, const uint4 &v)
 {
-	if constexpr (HINT == QKX_PLAIN)
-		asm("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-		    : "memory");
-	else
-		__stcs(p, v);
+	asm("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
 
-template <int L, int NVEC, int RS, bool AFFINE, int HINT>
+template <int L, int NVEC, int RS, bool AFFINE>
 __global__ __launch_bounds__(QKF_THREADS) __maxnreg__((qkx_max_regs<L, NVEC, RS, AFFINE>())) void
 ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 {
@@ -296,7 +287,7 @@ ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 		const uint4 *src = (row[rs] < rows) ? q + row[rs] * NV16 : k + (row[rs] - rows) * NV16;
 #pragma unroll
 		for (int j = 0; j < KD; j++)
-			d[rs][j] = valid ? qkx_ld<HINT>(src + p + L * j) : make_uint4(0u, 0u, 0u, 0u);
+			d[rs][j] = valid ? qkx_ld(src + p + L * j) : make_uint4(0u, 0u, 0u, 0u);
 	}
 
 #pragma unroll
@@ -314,7 +305,7 @@ ab_fused_qk_layernorm_x16_kernel(qkf_ptrs P, int64_t rows, float eps)
 			const uint4 z = make_uint4(0u, 0u, 0u, 0u);
 			const uint4 gv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.weight) + v) : z;
 			const uint4 bv = AFFINE ? __ldg(reinterpret_cast<const uint4 *>(P.bias) + v) : z;
-			qkx_st<HINT>(dst + v, qkx_norm8<AFFINE>(d[rs][j], mean, rstd, gv, bv));
+			qkx_st(dst + v, qkx_norm8<AFFINE>(d[rs][j], mean, rstd, gv, bv));
 		}
 	}
 }
@@ -358,19 +349,19 @@ static int qkf_dispatch(const qkf_ptrs &p, int64_t rows, int nvec, bool uniform,
 	return (int)cudaGetLastError();
 }
 
-template <int L, int NVEC, int RS, int HINT>
+template <int L, int NVEC, int RS>
 static void qkx_launch(const qkf_ptrs &p, int64_t rows, bool affine, float eps, cudaStream_t s)
 {
 	const int64_t rows_per_block = (int64_t)(QKF_THREADS / AB_WARP) * RS * (AB_WARP / L);
 	const unsigned grid = (unsigned)((2 * rows + rows_per_block - 1) / rows_per_block);
 	if (affine)
-		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, true, HINT><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, true><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
 	else
-		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, false, HINT><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
+		ab_fused_qk_layernorm_x16_kernel<L, NVEC, RS, false><<<grid, QKF_THREADS, 0, s>>>(p, rows, eps);
 }
 
 /* The 16-byte layouts: nvec in {8, 16, 24, 32} with nvec % 2L == 0. */
-template <int L, int RS, int HINT = QKX_CS>
+template <int L, int RS>
 static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, cudaStream_t s)
 {
 	if (nvec % (2 * L) != 0 || nvec % 8 != 0)
@@ -388,21 +379,21 @@ static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, 
 	switch (nvec) {
 	case 8:
 		if constexpr (8 % (2 * L) == 0)
-			qkx_launch<L, 8, RS, HINT>(p, rows, a->affine, a->eps, s);
+			qkx_launch<L, 8, RS>(p, rows, a->affine, a->eps, s);
 		else
 			return ab_invalid();
 		break;
 	case 16:
-		qkx_launch<L, 16, RS, HINT>(p, rows, a->affine, a->eps, s);
+		qkx_launch<L, 16, RS>(p, rows, a->affine, a->eps, s);
 		break;
 	case 24:
 		if constexpr (24 % (2 * L) == 0)
-			qkx_launch<L, 24, RS, HINT>(p, rows, a->affine, a->eps, s);
+			qkx_launch<L, 24, RS>(p, rows, a->affine, a->eps, s);
 		else
 			return ab_invalid();
 		break;
 	default:
-		qkx_launch<L, 32, RS, HINT>(p, rows, a->affine, a->eps, s);
+		qkx_launch<L, 32, RS>(p, rows, a->affine, a->eps, s);
 		break;
 	}
 	return (int)cudaGetLastError();
@@ -410,11 +401,7 @@ static int qkx_dispatch(const struct site_args *a, const qkf_ptrs &p, int nvec, 
 
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum qkf_tuning {
-	QKF_X8S2, /* 16-byte loads, 8 lanes a row, 2 row sets per warp; D in {64, 128} */
-	QKF_X8S4, /* 16-byte loads, 8 lanes a row, 4 row sets per warp; D in {64, 128} */
-	QKF_X8S2D, /* x8s2 with the default cache policy (plain loads, write-back stores) */
-	QKF_X8S2L, /* x8s2 with plain loads and .cs stores */
-	QKF_X8S4D, /* x8s4 with the default cache policy */
+	QKF_X8S2D, /* 16-byte loads, 8 lanes a row, 2 row sets per warp, default cache policy; D in {64, 128} */
 	QKF_S2,   /* 8-byte loads, 8 lanes a row, 2 row sets per warp; D in {32, 64, 96, 128} */
 	QKF_RT2,  /* s2's layout with run-time counts: any D % 4 == 0, D <= 128 */
 };
@@ -434,16 +421,8 @@ static int qkf_launch_tuning(const struct site_args *a, const qkf_ptrs &p, enum 
 		return can_uniform ? qkf_dispatch<2>(p, d.rows, nvec, true, a->affine, a->eps, s) : ab_invalid();
 	case QKF_RT2:
 		return qkf_dispatch<2>(p, d.rows, nvec, false, a->affine, a->eps, s);
-	case QKF_X8S2:
-		return qkx_dispatch<8, 2>(a, p, nvec, s);
-	case QKF_X8S4:
-		return qkx_dispatch<8, 4>(a, p, nvec, s);
 	case QKF_X8S2D:
-		return qkx_dispatch<8, 2, QKX_PLAIN>(a, p, nvec, s);
-	case QKF_X8S2L:
-		return qkx_dispatch<8, 2, QKX_PLAIN_LD>(a, p, nvec, s);
-	case QKF_X8S4D:
-		return qkx_dispatch<8, 4, QKX_PLAIN>(a, p, nvec, s);
+		return qkx_dispatch<8, 2>(a, p, nvec, s);
 	}
 	return ab_invalid();
 }
@@ -453,10 +432,13 @@ static int qkf_launch_tuning(const struct site_args *a, const qkf_ptrs &p, enum 
  * back to s2, then to rt2 (any D % 4 == 0). GPU session 3 (H200, events,
  * L2 flushed, 1x4360x32x128, q + k): x8s2 40.51 us, x8s4 40.99, s1 42.40,
  * s2 42.53, x4s1 43.36, x4s2 44.40, rt1 46.00, x2s1 54.48; with affine
- * x8s2 41.41 against s1 42.22. The losers s1 (= s2), rt1, x4s2 and x2s1
- * left the build; scenarios/tuning_glm/qk_*.ini re-measure the rest.
+ * x8s2 41.41 against s1 42.22. Issue 24 (CUPTI kernel time, same shape):
+ * x8s2d 36.93 us, x8s2l 37.12, x8s4d 38.08, x8s2 (.cs) 38.21, x8s4 38.85,
+ * x4s1 39.68, s2 39.81, the bulk-copy rings 40.54 and 40.72; a copy of the
+ * same bytes 35.30. Every loser but the fallbacks left the build;
+ * scenarios/tuning_glm/qk_*.ini re-measure the rest.
  */
-static const enum qkf_tuning QKF_CHAIN[] = { QKF_X8S2, QKF_S2, QKF_RT2 };
+static const enum qkf_tuning QKF_CHAIN[] = { QKF_X8S2D, QKF_S2, QKF_RT2 };
 
 /* The site's pointer checks, then the first tuning that takes the case. */
 static int qkf_run(const struct site_args *a, void *stream, const enum qkf_tuning *tunings, int n)
@@ -491,10 +473,6 @@ extern "C" int qk_layernorm_cuda_fused(const struct site_args *a, void *stream)
 		return qkf_run(a, stream, &t, 1);                  \
 	}
 
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2, QKF_X8S2)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s4, QKF_X8S4)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2d, QKF_X8S2D)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s2l, QKF_X8S2L)
-QKF_TUNING_ARM(qk_layernorm_cuda_fused_x8s4d, QKF_X8S4D)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_s2, QKF_S2)
 QKF_TUNING_ARM(qk_layernorm_cuda_fused_rt2, QKF_RT2)

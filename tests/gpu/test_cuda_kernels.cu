@@ -581,8 +581,7 @@ static bool variant_takes(const site_desc *s, const char *v, const site_args &a)
 		return a.dims.width % 512 == 0 && a.dims.width / 512 <= 16;
 	if (site == "qk_layernorm" && var == "fused.s2")
 		return (a.dims.row_len / 4) % 8 == 0;
-	if (site == "qk_layernorm" && (var == "fused.x8s2" || var == "fused.x8s4" || var == "fused.x8s2d" ||
-					var == "fused.x8s2l" || var == "fused.x8s4d"))
+	if (site == "qk_layernorm" && var == "fused.x8s2d")
 		return qk_x16_ok(a, 8);
 	return true;
 }

@@ -709,11 +709,10 @@ static void test_errors_sites(void **state)
 		 site_find("qk_layernorm")->shape_help);
 	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
 	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass, "
-					     "fused.x8s2, fused.x8s4, fused.x8s2d, fused.x8s2l, fused.x8s4d, fused.s2, "
-					     "fused.rt2; or an [arm NAME], or plugin:PATH:ARM)");
+					     "fused.pf8, fused.r1, fused.generic; or an [arm NAME], or plugin:PATH:ARM)");
 	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
 		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
-		     "(it has: eager, fused, fused.h1, fused.h1t256)");
+		     "(it has: eager, fused, fused.h1)");
 	expect_error("[case g]\nsite = residual_gate_add\nshape = 1x16x256\naffine = true\n",
 		     "t.ini:4: affine: site 'residual_gate_add' has no weight or bias (affine = true applies to "
 		     "LayerNorm sites)");
@@ -799,8 +798,8 @@ static void test_user_arm_errors(void **state)
 		     "t.ini:5: site: arm 'm' is for site 'ln_modulate', but case 'g' (line 8) has site 'residual_gate_add'");
 	expect_error("[arms]\nb = plugin:l.so\n" GATE_CASE, "t.ini:2: b: 'plugin:l.so' is not of the form plugin:PATH:ARM");
 	expect_error("[arms]\na = m2\n[arm m]\ntype = plugin\nlibrary = l.so\nname = x\n" GATE_CASE,
-		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.x8s2, "
-		     "fused.x8s4, fused.x8s2d, fused.x8s2l, fused.x8s4d, fused.s2, fused.rt2; arms: m)");
+		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.pf8, fused.r1, "
+		     "fused.generic; arms: m)");
 	expect_error("[arms]\nb = m\n[arm m]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"
 		     "grid = M\nblock = 64\nparams = x, outt\n" GATE_CASE,
 		     "t.ini:10: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
