@@ -109,6 +109,8 @@ PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD 
 CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
 	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
 	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
+# The copy floor of each GLM-Image case (scripts/gpu/copy_floor.cu, issue 24).
+CUBINS += $(if $(NVCC),$(BUILD)/gpu/copy_floor.cubin)
 
 .PHONY: all run test check unit cli deps clean sanitize fuzz fuzz-build ptxas-report
 all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
@@ -170,6 +172,11 @@ $(BUILD)/examples/cubin/%.json: examples/cubin/%.json
 	$(Q)cp $< $@
 
 $(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<
+
+$(BUILD)/gpu/copy_floor.cubin: scripts/gpu/copy_floor.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<

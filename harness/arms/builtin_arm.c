@@ -1,6 +1,6 @@
 /*
  * builtin_arm.c - the arm kind of abbench's own variants (arm_kind.h):
- * `a = eager`, `b = fused.r1h`, a name the case's site registers
+ * `a = eager`, `b = fused.pf8`, a name the case's site registers
  * (kernels/<site>/site.c). config/ has checked that every case's site has
  * the variant; what is left is whether the run's backend implements it
  * (the fused.<tuning> arms are CUDA only), and the variant itself, which

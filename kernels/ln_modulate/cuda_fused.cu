@@ -21,20 +21,24 @@
  * counts (the eager kernel's own compute_stats), then the same epilogue
  * over a second read of the row.
  *
- * Layout kernel (r1h, h1, r1p; W = 3072, 4096, 5120): the same statistics
- * with a row held by 128 or 64 threads loading 8 or 16 bytes at a time,
- * each playing 1 or 2 eager threads (the mapping is in its section below
- * and in docs/KERNELS.md), optionally persistent (one balanced wave of
- * blocks looping over rows, the next row's loads issued before this row's
- * math), with the modulate roundings in bf16x2 arithmetic (add.rn /
+ * Layout kernel (pf8; W = 3072, 4096, 5120): the same statistics with a
+ * row held by TPR threads loading VB bytes at a time (built: 128 threads,
+ * 8 bytes, each thread one eager thread; the mapping for 16-byte loads is
+ * in its section below and in docs/KERNELS.md), the row's scale and shift
+ * loaded right after its x (so that no parameter load waits behind the
+ * statistics), the modulate roundings in bf16x2 arithmetic (add.rn /
  * mul.rn.bf16x2, bit-identical to float-then-round for these operands).
  *
  * Launch descriptor: register-resident kernel: block 128 threads, grid
- * (T, B); generic: grid B * T; layout kernel: block 128 or 64 threads,
- * grid (T, B) or the persistent wave; no dynamic shared memory. ptxas
- * (nvcc 13.0, sm_90), W = 4096: r1 32 registers (16 blocks per SM); the
- * layout kernel's caps in lnv_max_regs; none spills (docs/PERF_NOTES.md).
- * `fused` is the chain at the end of this file: r1h, then r1, then generic.
+ * (T, B); generic: grid B * T; layout kernel: block 128 threads, grid
+ * (T, B); no dynamic shared memory. ptxas (nvcc 13.0, sm_90), W = 4096:
+ * r1 32 registers (16 blocks per SM), pf8 64 (8 blocks); the layout
+ * kernel's caps in lnv_max_regs; none spills. Measured (H200, CUPTI, L2
+ * flushed, docs/PERF_NOTES.md "Issue 24 kernels"): pf8 18.18 us at
+ * 1x4096x4096 and 3.30 at 1x264x4096, against 19.52 / 5.54 for the same
+ * layout with the parameters loaded in the epilogue (r1h, the earlier
+ * winner). `fused` is the chain at the end of this file: pf8, then r1,
+ * then generic.
  * Statistics are not written: they are the eager arm's AUX tensors.
  */
 #include <cuda_runtime.h>
@@ -190,7 +194,7 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_generic_kern
 	}
 }
 
-/* ---- the layout kernel (r1h, h1, r1p) ----------------------------------
+/* ---- the layout kernel (pf8) -------------------------------------------
  *
  * One row is held by TPR threads that load VB bytes at a time; together
  * they play the eager kernel's 128 threads. Thread p of a row loads the
@@ -203,8 +207,8 @@ __global__ __launch_bounds__(LNF_THREADS) void ab_fused_ln_modulate_generic_kern
  * the statistics is a compile-time constant, as in the r1/r2 kernel.
  *
  *   VB  TPR  H  S  eager threads of thread p
- *    8  128  1  1  p                               (r1h, r1p: r1's layout)
- *   16   64  2  1  2p, 2p+1                        (h1)
+ *    8  128  1  1  p                               (pf8: r1's layout)
+ *   16   64  2  1  2p, 2p+1                        (h1, pf16: measured, lost)
  *
  * The eager shuffle tree (offsets 16 .. 1 within each eager warp) maps to
  * shuffles by o / H within groups of 32 / H lanes for o >= H, and for
@@ -228,11 +232,11 @@ struct lnv_geo {
 /* VB-byte loads and stores as 32-bit words. x is loaded and out stored
  * with the streaming hint (.cs: evict first, read or written once). The
  * parameters (scale, shift, weight, bias: L1-resident, shared by every row
- * of a batch) use plain coherent loads, not ld.global.nc: ptxas moves
- * read-only .nc loads above the statistics' barrier and keeps a row's
- * worth of parameters live (ptxas -v: 96 instead of 32 registers for the
- * 8-byte layout, 255 for one warp per row); a coherent load cannot pass
- * bar.sync / bar.warp.sync, nor a store that may alias it. */
+ * of a batch) use plain coherent loads (asm volatile), which stay where
+ * the code issues them: pf8 issues them right after x, on purpose (a
+ * row's worth of parameters live, 64 registers at W = 4096); a coherent
+ * load cannot pass bar.sync / bar.warp.sync, nor a store that may alias
+ * it, which is why the earlier epilogue loads (r1h) serialised. */
 template <int NW>
 struct lnv_io;
 template <>
@@ -392,91 +396,88 @@ static __device__ __forceinline__ void lnv_load(uint32_t (&d)[NL][NW], const lnv
 		lnv_io<NW>::ld_cs(d[k], A.x, base + (size_t)TPR * k);
 }
 
-/* Epilogue of a whole row: parameters of batch b, one store per vector. */
+/* The parameters of a thread's NL vectors, loaded with the row. */
+template <int NL, int NW, bool AFFINE>
+struct lnv_par {
+	uint32_t sc[NL][NW], sh[NL][NW];
+	uint32_t g[AFFINE ? NL : 1][NW], bi[AFFINE ? NL : 1][NW];
+};
+
+/* Every parameter vector of batch b this thread needs, issued at once
+ * right after the row's x: their latency then hides behind x's. Loaded in
+ * the epilogue (r1h, session 3), each vector's loads had to follow the
+ * previous vector's store (a coherent load cannot pass a store that may
+ * alias it): up to NL dependent L2/DRAM round trips after the statistics. */
 template <int NL, int NW, int TPR, bool AFFINE>
-static __device__ __forceinline__ void lnv_epilogue(const uint32_t (&d)[NL][NW], const lnv_args &A, int row, int b,
-						    int p, float mean, float rstd)
+static __device__ __forceinline__ void lnv_load_params(lnv_par<NL, NW, AFFINE> &P, const lnv_args &A, int b, int p)
+{
+	constexpr int NVR = TPR * NL;
+#pragma unroll
+	for (int k = 0; k < NL; k++) {
+		const int q = p + TPR * k;
+		lnv_io<NW>::ld_param(P.sc[k], A.scale, (size_t)b * NVR + q);
+		lnv_io<NW>::ld_param(P.sh[k], A.shift, (size_t)b * NVR + q);
+		if constexpr (AFFINE) {
+			lnv_io<NW>::ld_param(P.g[k], A.weight, q);
+			lnv_io<NW>::ld_param(P.bi[k], A.bias, q);
+		}
+	}
+}
+
+/* Epilogue of a whole row: one store per vector. */
+template <int NL, int NW, int TPR, bool AFFINE>
+static __device__ __forceinline__ void lnv_epilogue(const uint32_t (&d)[NL][NW], const lnv_par<NL, NW, AFFINE> &P,
+						    const lnv_args &A, int row, int p, float mean, float rstd)
 {
 	constexpr int NVR = TPR * NL; /* vectors per row */
 #pragma unroll
 	for (int k = 0; k < NL; k++) {
-		const int q = p + TPR * k;
-		uint32_t sc[NW], sh[NW], g[NW] = {}, bi[NW] = {}, o[NW];
-		lnv_io<NW>::ld_param(sc, A.scale, (size_t)b * NVR + q);
-		lnv_io<NW>::ld_param(sh, A.shift, (size_t)b * NVR + q);
-		if constexpr (AFFINE) {
-			lnv_io<NW>::ld_param(g, A.weight, q);
-			lnv_io<NW>::ld_param(bi, A.bias, q);
-		}
+		uint32_t o[NW];
 #pragma unroll
 		for (int w = 0; w < NW; w++)
-			o[w] = lnv_mod2<AFFINE>(d[k][w], mean, rstd, sc[w], sh[w], g[w], bi[w]);
-		lnv_io<NW>::st_cs(A.out, (size_t)row * NVR + q, o);
+			o[w] = lnv_mod2<AFFINE>(d[k][w], mean, rstd, P.sc[k][w], P.sh[k][w], AFFINE ? P.g[k][w] : 0u,
+						AFFINE ? P.bi[k][w] : 0u);
+		lnv_io<NW>::st_cs(A.out, (size_t)row * NVR + p + TPR * k, o);
 	}
 }
 
 /* Registers per thread each instantiation is held to (__maxnreg__): the
- * data words it keeps (twice for the persistent layouts) plus what the rest
- * needs, rounded up to 8; from ptxas -v, so that none spills. Without a cap
- * ptxas keeps more values live for latency (54 instead of 32 registers for
- * the 8-byte layout at W = 4096), which costs resident rows. */
-template <int V, int VB, int TPR, bool PERSIST, bool AFFINE>
+ * data words it keeps, three times (x, scale, shift; five with affine:
+ * weight, bias), plus what the rest needs, rounded up to 8; from ptxas -v,
+ * so that none spills. Without a cap ptxas keeps more values live for
+ * latency, which costs resident rows. */
+template <int V, int VB, int TPR, bool AFFINE>
 static constexpr int lnv_max_regs()
 {
-	constexpr int data = V * lnv_geo<VB, TPR>::S * lnv_geo<VB, TPR>::NW * (PERSIST ? 2 : 1);
-	constexpr int rest = (VB == 8 ? 16 : 24) + (AFFINE ? 8 : 0) + (PERSIST ? 16 : 0);
-	return (data + rest + 7) / 8 * 8;
+	constexpr int words = V * lnv_geo<VB, TPR>::S * lnv_geo<VB, TPR>::NW;
+	constexpr int rest = (VB == 8 ? 16 : 24) + (AFFINE ? 8 : 0);
+	return (words * (AFFINE ? 5 : 3) + rest + 7) / 8 * 8;
 }
 
-template <int V, int VB, int TPR, bool PERSIST, bool AFFINE>
-__global__ __launch_bounds__(TPR) __maxnreg__((lnv_max_regs<V, VB, TPR, PERSIST, AFFINE>())) void
+/* One block per row, grid (T, B): the row's x, then its parameters, all
+ * loads issued before the statistics. */
+template <int V, int VB, int TPR, bool AFFINE>
+__global__ __launch_bounds__(TPR) __maxnreg__((lnv_max_regs<V, VB, TPR, AFFINE>())) void
 ab_fused_ln_modulate_layout_kernel(const lnv_args A)
 {
 	typedef lnv_geo<VB, TPR> G;
 	constexpr int NL = V * G::S, NW = G::NW;
 	const int p = threadIdx.x % TPR;
 	float mean, rstd;
-	if constexpr (!PERSIST) {
-		__shared__ float2 ws[4];
-		const int tok = blockIdx.x;
-		const bool valid = tok < A.tokens;
-		const int b = blockIdx.y;
-		const int row = b * A.tokens + (valid ? tok : 0);
-		uint32_t d[NL][NW] = {};
-		if (valid)
-			lnv_load<NL, NW, TPR>(d, A, row, p);
-		lnv_stats<V, VB, TPR>(d, p, ws, A.eps, mean, rstd);
-		if (valid)
-			lnv_epilogue<NL, NW, TPR, AFFINE>(d, A, row, b, p, mean, rstd);
-	} else {
-		/* Rows blockIdx.x, + gridDim.x, ...; the next row's loads are
-		 * issued before this row's math. Two register sets and two
-		 * shared-memory slot sets alternate (unrolled by 2, so no moves):
-		 * a warp writing slots of set i + 2 has passed the barrier of row
-		 * i + 1, which every warp reaches only after reading set i. */
-		__shared__ float2 ws[2][4];
-		uint32_t da[NL][NW], db[NL][NW];
-		const int step = gridDim.x;
-		int row = blockIdx.x;
-		if (row < A.rows)
-			lnv_load<NL, NW, TPR>(da, A, row, p);
-		while (row < A.rows) {
-			int next = row + step;
-			if (next < A.rows)
-				lnv_load<NL, NW, TPR>(db, A, next, p);
-			lnv_stats<V, VB, TPR>(da, p, ws[0], A.eps, mean, rstd);
-			lnv_epilogue<NL, NW, TPR, AFFINE>(da, A, row, A.batch == 1 ? 0 : row / A.tokens, p, mean, rstd);
-			row = next;
-			if (row >= A.rows)
-				break;
-			next = row + step;
-			if (next < A.rows)
-				lnv_load<NL, NW, TPR>(da, A, next, p);
-			lnv_stats<V, VB, TPR>(db, p, ws[1], A.eps, mean, rstd);
-			lnv_epilogue<NL, NW, TPR, AFFINE>(db, A, row, A.batch == 1 ? 0 : row / A.tokens, p, mean, rstd);
-			row = next;
-		}
+	__shared__ float2 ws[4];
+	const int tok = blockIdx.x;
+	const bool valid = tok < A.tokens;
+	const int b = blockIdx.y;
+	const int row = b * A.tokens + (valid ? tok : 0);
+	uint32_t d[NL][NW] = {};
+	lnv_par<NL, NW, AFFINE> P;
+	if (valid) {
+		lnv_load<NL, NW, TPR>(d, A, row, p);
+		lnv_load_params<NL, NW, TPR, AFFINE>(P, A, b, p);
 	}
+	lnv_stats<V, VB, TPR>(d, p, ws, A.eps, mean, rstd);
+	if (valid)
+		lnv_epilogue<NL, NW, TPR, AFFINE>(d, P, A, row, p, mean, rstd);
 }
 
 /* ---- launch --------------------------------------------------------- */
@@ -534,36 +535,12 @@ static int lnf_launch_resident(const lnf_ptrs &p, const struct site_dims &d, boo
 	return (int)cudaGetLastError();
 }
 
-/* Blocks of a persistent grid: at most `slots` (what fits on the device at
- * once), as few rounds over the rows as that allows, the rows spread evenly
- * over the rounds (4096 rows, 1056 slots: 4 rounds of 1024 blocks, not 3
- * full rounds and a 10% one). */
-static unsigned lnv_balanced_grid(int64_t rows, int64_t slots)
-{
-	if (slots < 1)
-		slots = 1;
-	const int64_t rounds = (rows + slots - 1) / slots;
-	return (unsigned)((rows + rounds - 1) / rounds);
-}
-
-template <int V, int VB, int TPR, bool PERSIST>
+template <int V, int VB, int TPR>
 static int lnv_launch_v(const lnv_args &A, bool affine, cudaStream_t s)
 {
-	void (*const kern)(const lnv_args) = affine ? ab_fused_ln_modulate_layout_kernel<V, VB, TPR, PERSIST, true>
-						    : ab_fused_ln_modulate_layout_kernel<V, VB, TPR, PERSIST, false>;
-	dim3 grid((unsigned)A.tokens, (unsigned)A.batch);
-	if constexpr (PERSIST) {
-		static int occ[2]; /* resident blocks per SM, per instantiation */
-		int &o = occ[affine ? 1 : 0];
-		if (o <= 0) {
-			const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kern, TPR, 0);
-			if (e != cudaSuccess)
-				return (int)e;
-		}
-		const int sms = ab_sm_count() > 0 ? ab_sm_count() : 1;
-		grid = dim3(lnv_balanced_grid(A.rows, (int64_t)(o > 0 ? o : 1) * sms));
-	}
-	kern<<<grid, TPR, 0, s>>>(A);
+	void (*const kern)(const lnv_args) = affine ? ab_fused_ln_modulate_layout_kernel<V, VB, TPR, true>
+						    : ab_fused_ln_modulate_layout_kernel<V, VB, TPR, false>;
+	kern<<<dim3((unsigned)A.tokens, (unsigned)A.batch), TPR, 0, s>>>(A);
 	return (int)cudaGetLastError();
 }
 
@@ -573,11 +550,11 @@ static bool lnv_width_ok(int64_t W)
 	return W == 3072 || W == 4096 || W == 5120;
 }
 
-template <int VB, int TPR, bool PERSIST>
+template <int VB, int TPR>
 static int lnv_launch(const struct site_args *a, cudaStream_t s)
 {
 	const struct site_dims &d = a->dims;
-	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || (!PERSIST && d.batch > 65535))
+	if (!lnv_width_ok(d.width) || d.rows > INT32_MAX || d.batch > 65535)
 		return ab_invalid();
 	const void *const ptrs[] = { a->t[LNM_X], a->t[LNM_SCALE], a->t[LNM_SHIFT], a->t[LNM_OUT] };
 	for (const void *ptr : ptrs)
@@ -590,19 +567,17 @@ static int lnv_launch(const struct site_args *a, cudaStream_t s)
 			     (int)d.rows,     a->eps };
 	switch (d.width / 512) {
 	case 6:
-		return lnv_launch_v<6, VB, TPR, PERSIST>(A, a->affine, s);
+		return lnv_launch_v<6, VB, TPR>(A, a->affine, s);
 	case 8:
-		return lnv_launch_v<8, VB, TPR, PERSIST>(A, a->affine, s);
+		return lnv_launch_v<8, VB, TPR>(A, a->affine, s);
 	default:
-		return lnv_launch_v<10, VB, TPR, PERSIST>(A, a->affine, s);
+		return lnv_launch_v<10, VB, TPR>(A, a->affine, s);
 	}
 }
 
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum lnf_tuning {
-	LNF_R1H,     /* layout kernel, 8-byte loads, 128 threads a row, bf16x2 epilogue */
-	LNF_H1,      /* layout kernel, 16-byte loads, 64 threads a row, bf16x2 epilogue */
-	LNF_R1P,     /* r1h on a persistent one-wave grid, next row loaded before this row's math */
+	LNF_PF8,     /* layout kernel, 8-byte loads, 128 threads a row, parameters loaded with x, bf16x2 epilogue */
 	LNF_R1,      /* register-resident kernel, float epilogue (W % 512 == 0, W <= 8192) */
 	LNF_GENERIC, /* any W % 4 == 0: eager statistics, then a second read of the row */
 };
@@ -613,12 +588,8 @@ static int lnf_launch_tuning(const struct site_args *a, const lnf_ptrs &p, enum 
 {
 	const struct site_dims &d = a->dims;
 	switch (t) {
-	case LNF_R1H:
-		return lnv_launch<8, 128, false>(a, s);
-	case LNF_H1:
-		return lnv_launch<16, 64, false>(a, s);
-	case LNF_R1P:
-		return lnv_launch<8, 128, true>(a, s);
+	case LNF_PF8:
+		return lnv_launch<8, 128>(a, s);
 	case LNF_R1:
 		return lnf_launch_resident(p, d, a->affine, a->eps, s);
 	case LNF_GENERIC:
@@ -629,13 +600,16 @@ static int lnf_launch_tuning(const struct site_args *a, const lnf_ptrs &p, enum 
 
 /*
  * `fused`: the measured winner first; a shape or pointer it refuses falls
- * back to r1, then to the generic kernel. GPU session 3 (H200, events, L2
- * flushed, median of 50): at 1x4096x4096 r1h 21.95 us, h1 22.34, h2 22.29,
- * r1p 22.86, r1 25.44, w1 25.95, r2 25.06, generic 34.30; at 1x264x4096
- * r1h 8.26 (r1 8.40). The losers h2, h1f, w1, w4, w1f, h1p and r2 left the
- * build; scenarios/tuning_glm/ln_*.ini re-measure the rest with abbench.
+ * back to r1, then to the generic kernel. Issue 24 (H200, CUPTI kernel
+ * time, L2 flushed, abbench A/B/A, 2000 samples a slot): at 1x4096x4096
+ * pf8 18.18 us, pf16 18.40, r1h 19.52, bulk4 19.78, bulk2 20.64, r1
+ * 23.07 (copy of the same bytes 17.95); at 1x264x4096 pf8 3.30, pf16
+ * 3.46, bulk2 3.55, bulk4 3.58, r1h 5.54, r1 5.63 (copy 2.82). pf16,
+ * bulk2, bulk4 and r1h left the build (session 3's h2, h1f, w1, w4, w1f,
+ * h1p, r2, h1 and r1p before them); scenarios/tuning_glm/ln_*.ini
+ * re-measure the rest with abbench.
  */
-static const enum lnf_tuning LNF_CHAIN[] = { LNF_R1H, LNF_R1, LNF_GENERIC };
+static const enum lnf_tuning LNF_CHAIN[] = { LNF_PF8, LNF_R1, LNF_GENERIC };
 
 /* The site's pointer checks, then the tuning (chain: the fused arm). */
 static int lnf_run(const struct site_args *a, void *stream, const enum lnf_tuning *tunings, int n)
@@ -670,8 +644,6 @@ extern "C" int ln_modulate_cuda_fused(const struct site_args *a, void *stream)
 		return lnf_run(a, stream, &t, 1);                  \
 	}
 
-LNF_TUNING_ARM(ln_modulate_cuda_fused_r1h, LNF_R1H)
-LNF_TUNING_ARM(ln_modulate_cuda_fused_h1, LNF_H1)
-LNF_TUNING_ARM(ln_modulate_cuda_fused_r1p, LNF_R1P)
+LNF_TUNING_ARM(ln_modulate_cuda_fused_pf8, LNF_PF8)
 LNF_TUNING_ARM(ln_modulate_cuda_fused_r1, LNF_R1)
 LNF_TUNING_ARM(ln_modulate_cuda_fused_generic, LNF_GENERIC)

@@ -57,9 +57,7 @@ extern const struct site_cpu_impl ln_modulate_cpu_twopass;
  * tuning forced (cuda_fused.cu). */
 int ln_modulate_cuda_eager(const struct site_args *a, void *stream);
 int ln_modulate_cuda_fused(const struct site_args *a, void *stream);
-int ln_modulate_cuda_fused_r1h(const struct site_args *a, void *stream);
-int ln_modulate_cuda_fused_h1(const struct site_args *a, void *stream);
-int ln_modulate_cuda_fused_r1p(const struct site_args *a, void *stream);
+int ln_modulate_cuda_fused_pf8(const struct site_args *a, void *stream);
 int ln_modulate_cuda_fused_r1(const struct site_args *a, void *stream);
 int ln_modulate_cuda_fused_generic(const struct site_args *a, void *stream);
 

@@ -35,7 +35,7 @@ static bool ln_geometry(const struct site_shape *s, struct site_dims *d, char *e
 			[LNM_SCALE1] = SITE_T_SCRATCH("scale1", SITE_EXT_BATCH_VEC),                               \
 			[LNM_MOD_MUL] = SITE_T_SCRATCH("mod_mul", SITE_EXT_FULL),                                  \
 		},                                                                                                 \
-		.n_variants = 8,                                                                                   \
+		.n_variants = 6,                                                                                   \
 		.variants = {                                                                                      \
 			{ "eager", "LayerNorm, 1 + scale, * (1 + scale), + shift: four launches", true,            \
 			  &ln_modulate_cpu_eager, SITE_CUDA(ln_modulate_cuda_eager) },                             \
@@ -43,12 +43,9 @@ static bool ln_geometry(const struct site_shape *s, struct site_dims *d, char *e
 			  &ln_modulate_cpu_fused, SITE_CUDA(ln_modulate_cuda_fused) },                             \
 			{ "twopass", "two-pass float mean/variance LayerNorm, then the same modulate", false,      \
 			  &ln_modulate_cpu_twopass, NULL },                                                        \
-			{ "fused.r1h", "8-byte loads, 128 threads a row, bf16x2 epilogue (W 3072/4096/5120)",      \
-			  true, NULL, SITE_CUDA(ln_modulate_cuda_fused_r1h) },                                     \
-			{ "fused.h1", "16-byte loads, 64 threads a row, bf16x2 epilogue (W 3072/4096/5120)", true, \
-			  NULL, SITE_CUDA(ln_modulate_cuda_fused_h1) },                                            \
-			{ "fused.r1p", "r1h on a persistent grid, next row loaded early (W 3072/4096/5120)", true,  \
-			  NULL, SITE_CUDA(ln_modulate_cuda_fused_r1p) },                                           \
+			{ "fused.pf8", "8-byte loads, 128 threads a row, scale and shift loaded with x, bf16x2 epilogue " \
+				       "(W 3072/4096/5120)",                                                         \
+			  true, NULL, SITE_CUDA(ln_modulate_cuda_fused_pf8) },                                     \
 			{ "fused.r1", "8-byte loads, 128 threads a row, float epilogue (W % 512 == 0, <= 8192)",   \
 			  true, NULL, SITE_CUDA(ln_modulate_cuda_fused_r1) },                                      \
 			{ "fused.generic", "eager statistics, then the epilogue over a second read (any W)", true, \

@@ -50,9 +50,7 @@ extern const struct site_cpu_impl qk_layernorm_cpu_twopass;
 
 int qk_layernorm_cuda_eager(const struct site_args *a, void *stream);
 int qk_layernorm_cuda_fused(const struct site_args *a, void *stream);
-int qk_layernorm_cuda_fused_x8s2(const struct site_args *a, void *stream);
-int qk_layernorm_cuda_fused_x8s4(const struct site_args *a, void *stream);
-int qk_layernorm_cuda_fused_x4s1(const struct site_args *a, void *stream);
+int qk_layernorm_cuda_fused_x8s2d(const struct site_args *a, void *stream);
 int qk_layernorm_cuda_fused_s2(const struct site_args *a, void *stream);
 int qk_layernorm_cuda_fused_rt2(const struct site_args *a, void *stream);
 

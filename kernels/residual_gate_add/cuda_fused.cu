@@ -10,11 +10,14 @@
  * vector once, then handles R rows (tokens) of one batch: all 2 R loads
  * (x and ff) are issued before the first is used. Grid (ceil(W / VEC /
  * 128), ceil(T / R) capped at 65535 with a grid-stride loop over token
- * chunks, B capped likewise). The tunings: h1 and h2 (R = 1, 2) with
+ * chunks, B capped likewise). The one tuning, h1 (R = 1), computes with
  * bf16x2 math (mul.rn.bf16x2 then add.rn.bf16x2: each rounds once, equal
  * to the float product / sum rounded to bf16 for bf16 operands,
- * docs/KERNELS.md), r1 in float math. `fused` is h1 (near the end of this
- * file).
+ * docs/KERNELS.md); VEC = 1 has no pair form and computes in float. The
+ * template keeps R and the float path (BF16 = false) for the contenders
+ * measured against it. `fused` is h1 (near the end of this file); at
+ * 1x4096x4096 it runs at 1.005x a plain copy of the same bytes (26.75
+ * against 26.62 us, CUPTI, docs/PERF_NOTES.md "Issue 24 kernels").
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -175,8 +178,6 @@ static int rgf_launch(const struct site_args *a, cudaStream_t s)
 /* The shipped tunings (named in site.c as fused.<name>). */
 enum rgf_tuning {
 	RGF_H1, /* bf16x2 math, one row per thread */
-	RGF_H2, /* bf16x2 math, two rows per thread */
-	RGF_R1, /* float math, one row per thread */
 };
 
 template <int VEC>
@@ -185,10 +186,6 @@ static int rgf_launch_tuning(const struct site_args *a, enum rgf_tuning t, cudaS
 	switch (t) {
 	case RGF_H1:
 		return rgf_launch<VEC, 1, true>(a, s);
-	case RGF_H2:
-		return rgf_launch<VEC, 2, true>(a, s);
-	case RGF_R1:
-		return rgf_launch<VEC, 1, false>(a, s);
 	}
 	return ab_invalid();
 }
@@ -209,11 +206,13 @@ static int rgf_vec_width(const struct site_args *a)
 /*
  * `fused` is h1. GPU session 3 (H200, events, L2 flushed): at 1x4096x4096
  * h1 28.77 us, r1 29.06, h4 29.82, r2/h2 29.92, p4 30.00, r4 30.08, p2
- * 30.18, r8 30.19; at 1x264x4096 h1 5.94 (r1 6.22). h1 (one row per
- * thread, bf16x2 math) wins both; r2, r4, r8, h4, p2 and p4 left the
- * build; scenarios/tuning_glm/gate_*.ini re-measure the rest. Every tuning
- * takes every shape (VEC adapts to W and the pointers), so there is no
- * fallback.
+ * 30.18, r8 30.19; at 1x264x4096 h1 5.94 (r1 6.22). Issue 24 (CUPTI
+ * kernel time, 1x4096x4096 / 1x264x4096): h1 26.75 / 3.68, with default
+ * caching (h1d) 26.75 / 3.68, 256-thread blocks 26.88 / 3.71, 512-thread
+ * blocks 26.88 / 3.71, r1 27.07 / 3.97, h2 27.42 / 3.94. h1 (one row per
+ * thread, bf16x2 math, 128-thread blocks) wins or ties everywhere; every
+ * other tuning left the build. It takes every shape (VEC adapts to W and
+ * the pointers), so there is no fallback.
  */
 static const enum rgf_tuning RGF_WINNER = RGF_H1;
 
@@ -248,12 +247,3 @@ extern "C" int residual_gate_add_cuda_fused_h1(const struct site_args *a, void *
 	return rgf_run(a, stream, RGF_H1);
 }
 
-extern "C" int residual_gate_add_cuda_fused_h2(const struct site_args *a, void *stream)
-{
-	return rgf_run(a, stream, RGF_H2);
-}
-
-extern "C" int residual_gate_add_cuda_fused_r1(const struct site_args *a, void *stream)
-{
-	return rgf_run(a, stream, RGF_R1);
-}

@@ -42,8 +42,6 @@ extern const struct site_cpu_impl residual_gate_add_cpu_fused;
 int residual_gate_add_cuda_eager(const struct site_args *a, void *stream);
 int residual_gate_add_cuda_fused(const struct site_args *a, void *stream);
 int residual_gate_add_cuda_fused_h1(const struct site_args *a, void *stream);
-int residual_gate_add_cuda_fused_h2(const struct site_args *a, void *stream);
-int residual_gate_add_cuda_fused_r1(const struct site_args *a, void *stream);
 
 #ifdef __cplusplus
 }

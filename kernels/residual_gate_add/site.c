@@ -25,7 +25,7 @@ const struct site_desc residual_gate_add_site = {
 		[RGA_OUT] = SITE_T_OUT("out"),
 		[RGA_FF_GATED] = SITE_T_SCRATCH("ff_gated", SITE_EXT_FULL),
 	},
-	.n_variants = 5,
+	.n_variants = 3,
 	.variants = {
 		{ "eager", "ff * gate, then x + that: two launches", true, &residual_gate_add_cpu_eager,
 		  SITE_CUDA(residual_gate_add_cuda_eager) },
@@ -33,9 +33,6 @@ const struct site_desc residual_gate_add_site = {
 		  SITE_CUDA(residual_gate_add_cuda_fused) },
 		{ "fused.h1", "bf16x2 math, one row per thread", true, NULL,
 		  SITE_CUDA(residual_gate_add_cuda_fused_h1) },
-		{ "fused.h2", "bf16x2 math, two rows per thread", true, NULL,
-		  SITE_CUDA(residual_gate_add_cuda_fused_h2) },
-		{ "fused.r1", "float math, one row per thread", true, NULL, SITE_CUDA(residual_gate_add_cuda_fused_r1) },
 	},
 	.geometry = gate_geometry,
 	.reference = residual_gate_add_reference,

@@ -10,10 +10,18 @@
 #      case: fused byte-equal to eager);
 #   3. tuning: every scenarios/tuning_glm/*.ini on cuda, the winner (arm a)
 #      against one contender (arm b) with abbench's own A/B/A measurement;
-#      B/A > 1 means the winner stays.
-# Last, a short table: run, case, arm (variant), median, md5.
+#      B/A > 1 means the winner stays; then every scenarios/tuning_glm_copy/
+#      *.ini: the winner against a plain copy of the same bytes (the copy
+#      floor, scripts/gpu/copy_floor.cu; its md5 differs by design);
+#   4. sass: cuobjdump's SASS of the fused kernels (build/abbench) into
+#      $OUT/kernels-sass.txt.gz, for reading here (no disassembler there).
+# Last, a short table: run, case, arm (variant), median with events and
+# CUPTI kernel time per slot, md5, and B/A for both.
 # Usage: scripts/gpu/kernels.sh [STAGE ...]   (default: selftest glm tuning;
 # selftest-quick instead of selftest runs the self-test's --quick set).
+# Every abbench run is bounded (RUN_LIMIT seconds, default 90), the
+# self-test too (SELFTEST_LIMIT, default 400): a kernel that hangs costs
+# that, not the device call.
 # Through scripts/gpu/session.sh: kernels:600 (the full self-test plus about
 # 16 s of glm_1024 and 8 tuning runs of up to 15 s each).
 # Results: $OUT (or ./gpu-out) gets kernels.db, kernels-logs.tar.gz (every
@@ -44,7 +52,7 @@ if want selftest || want selftest-quick; then
 	step selftest
 	quick=""
 	want selftest-quick && ! want selftest && quick=--quick
-	if build/gpu/test_cuda_kernels $quick 2>&1 | tee "$LOGS/selftest.log"; then
+	if timeout -k 5 "${SELFTEST_LIMIT:-400}" build/gpu/test_cuda_kernels $quick 2>&1 | tee "$LOGS/selftest.log"; then
 		echo "selftest PASS" >"$LOGS/selftest.verdict"
 	else
 		echo "selftest FAIL" >"$LOGS/selftest.verdict"
@@ -55,7 +63,8 @@ fi
 # run LABEL SCENARIO: one abbench run on cuda, its show and its CSV.
 run() {
 	step "$1 ($2)"
-	if "$AB" run "$2" --backend cuda --db "$DB" --label "$1" --no-progress 2>&1 | tee "$LOGS/run_$1.log"; then
+	if timeout -k 5 "${RUN_LIMIT:-90}" "$AB" run "$2" --backend cuda --db "$DB" --label "$1" --no-progress 2>&1 |
+		tee "$LOGS/run_$1.log"; then
 		"$AB" show "$1" --db "$DB" | tee "$LOGS/show_$1.txt"
 		"$AB" export "$1" --csv "$LOGS/$1.csv" --db "$DB"
 	else
@@ -69,6 +78,15 @@ if want tuning; then
 	for scn in scenarios/tuning_glm/*.ini; do
 		run "tuning-$(basename "$scn" .ini)" "$scn"
 	done
+	for scn in scenarios/tuning_glm_copy/*.ini; do
+		run "copy-$(basename "$scn" .ini)" "$scn"
+	done
+fi
+if want sass; then
+	step sass
+	cuobjdump -sass build/abbench 2>&1 | awk '/Function : / { keep = ($0 ~ /ab_fused_/) } keep' |
+		gzip >"$RESULTS/kernels-sass.txt.gz"
+	echo "kernels.sh: $(zcat "$RESULTS/kernels-sass.txt.gz" | grep -c 'Function : ') fused kernels disassembled"
 fi
 
 step table
@@ -76,9 +94,11 @@ python3 - "$LOGS" >"$LOGS/table.txt" <<'PY'
 import csv, glob, os, statistics, sys
 logs = sys.argv[1]
 bad = 0
-print(f"{'run':<24} {'case':<20} {'arm':<14} {'median us':>16} {'md5'}")
-for path in sorted(glob.glob(os.path.join(logs, "*.csv")), key=lambda p: (not p.endswith("kernels-glm.csv"), p)):
+print(f"{'run':<26} {'case':<16} {'arm':<15} {'events us (slots)':>20} {'CUPTI us (slots)':>20} {'md5'}")
+order = lambda p: (not p.endswith("kernels-glm.csv"), p)
+for path in sorted(glob.glob(os.path.join(logs, "*.csv")), key=order):
     run = os.path.basename(path)[:-4]
+    copy = run.startswith("copy-")  # a copy of the bytes: its md5 differs by design
     rows = list(csv.DictReader(open(path)))
     cases = []
     for r in rows:
@@ -89,17 +109,22 @@ for path in sorted(glob.glob(os.path.join(logs, "*.csv")), key=lambda p: (not p.
         md5s = {r["md5"] for r in slots}
         by_arm = {}
         for r in slots:
-            by_arm.setdefault((r["arm"], r["variant"]), []).append(float(r["median_ns"]) / 1000.0)
-        med = {}
+            k = float(r["kernel_median_ns"]) / 1000.0 if r["kernel_median_ns"] else float("nan")
+            by_arm.setdefault((r["arm"], r["variant"]), []).append((float(r["median_ns"]) / 1000.0, k))
+        med, kmed = {}, {}
         for (arm, variant), t in by_arm.items():
-            med[arm] = statistics.mean(t)
-            shown = " / ".join(f"{x:.2f}" for x in t)
-            print(f"{run:<24} {case:<20} {variant:<14} {shown:>16} {slots[0]['md5'] if len(md5s) == 1 else 'DIFFER'}")
-        if len(md5s) != 1:
+            med[arm] = statistics.mean(x for x, _ in t)
+            kmed[arm] = statistics.mean(k for _, k in t)
+            ev = "/".join(f"{x:.2f}" for x, _ in t)
+            ku = "/".join(f"{k:.2f}" for _, k in t)
+            same = len({r["md5"] for r in slots if r["arm"] == arm}) == 1
+            print(f"{run:<26} {case:<16} {variant[:15]:<15} {ev:>20} {ku:>20} "
+                  f"{(slots[0]['md5'][:8] if len(md5s) == 1 else ('own' if same else 'DIFFER'))}")
+        if len(md5s) != 1 and not copy:
             bad += 1
-            print(f"{'':<24} {case:<20} md5 differ across slots: {' '.join(sorted(md5s))}")
-        if "a" in med and "b" in med and run.startswith("tuning-"):
-            print(f"{'':<24} {case:<20} {'B / A':<14} {med['b'] / med['a']:>16.3f} (> 1: arm a, the winner, stays)")
+            print(f"{'':<26} {case:<16} md5 differ across slots: {' '.join(sorted(md5s))}")
+        if "a" in med and "b" in med and (run.startswith("tuning-") or copy):
+            print(f"{'':<26} {case:<16} {'B / A':<15} {med['b'] / med['a']:>20.3f} {kmed['b'] / kmed['a']:>20.3f}")
 print(f"md5 agreement: {'every case' if bad == 0 else f'{bad} case(s) DIFFER'}")
 sys.exit(1 if bad else 0)
 PY

@@ -91,7 +91,7 @@ scenario "$T/s.ini" nosuch "[arm mine]
 type = plugin
 library = $rga
 name = rga_exact"
-refused "an arm that is neither a variant nor an [arm]" 5 "b: unknown variant or arm 'nosuch' \(variants: eager, fused, twopass, fused.r1h, fused.h1, fused.r1p, fused.r1, fused.generic; arms: mine\)"
+refused "an arm that is neither a variant nor an [arm]" 5 "b: unknown variant or arm 'nosuch' \(variants: eager, fused, twopass, fused.pf8, fused.r1, fused.generic; arms: mine\)"
 
 check "there were bad plugin arms to try" test "$n" -ge 18
 check "the database file is unchanged" test "$(md5sum "$db" | cut -d' ' -f1)" = "$sum_before"

@@ -575,18 +575,14 @@ static bool variant_takes(const site_desc *s, const char *v, const site_args &a)
 {
 	const std::string site = s->name, var = v;
 	const bool ln = site == "ln_modulate" || site == "ln_continuous";
-	if (ln && (var == "fused.r1h" || var == "fused.r1p"))
+	if (ln && var == "fused.pf8")
 		return ln_layout_ok(a, 8);
-	if (ln && var == "fused.h1")
-		return ln_layout_ok(a, 16);
 	if (ln && var == "fused.r1")
 		return a.dims.width % 512 == 0 && a.dims.width / 512 <= 16;
 	if (site == "qk_layernorm" && var == "fused.s2")
 		return (a.dims.row_len / 4) % 8 == 0;
-	if (site == "qk_layernorm" && (var == "fused.x8s2" || var == "fused.x8s4"))
+	if (site == "qk_layernorm" && var == "fused.x8s2d")
 		return qk_x16_ok(a, 8);
-	if (site == "qk_layernorm" && var == "fused.x4s1")
-		return qk_x16_ok(a, 4);
 	return true;
 }
 

@@ -116,12 +116,12 @@ static void test_kind_errors(void **state)
 static void test_builtin_plan(void **state)
 {
 	(void)state;
-	struct scenario *s = parse("[arms]\nb = fused.r1h\n[case img]\nsite = ln_modulate\nshape = 1x8x3072\n");
+	struct scenario *s = parse("[arms]\nb = fused.pf8\n[case img]\nsite = ln_modulate\nshape = 1x8x3072\n");
 	struct arms *a = (struct arms *)1;
 	struct ab_diag d = { "" };
 	assert_int_equal(arms_plan(s, "cpu", &a, &d), AB_ERR_INPUT);
 	assert_null(a);
-	assert_string_equal(d.msg, "t.ini:3: case 'img': arm b 'fused.r1h' of site 'ln_modulate' has no cpu implementation "
+	assert_string_equal(d.msg, "t.ini:3: case 'img': arm b 'fused.pf8' of site 'ln_modulate' has no cpu implementation "
 				   "(it runs on: cuda)");
 	scenario_free(s);
 

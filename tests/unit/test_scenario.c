@@ -709,11 +709,10 @@ static void test_errors_sites(void **state)
 		 site_find("qk_layernorm")->shape_help);
 	expect_error("\n[case b]\nsite = qk_layernorm\n" CASE_A, missing_shape);
 	expect_error("[arms]\na = turbo\n", "t.ini:2: a: unknown variant 'turbo' (variants: eager, fused, twopass, "
-					     "fused.r1h, fused.h1, fused.r1p, fused.r1, fused.generic; or an [arm NAME], or "
-					     "plugin:PATH:ARM)");
+					     "fused.pf8, fused.r1, fused.generic; or an [arm NAME], or plugin:PATH:ARM)");
 	expect_error("[arms]\nb = twopass\n" CASE_A "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n",
 		     "t.ini:2: b: case 'g' (line 6) has site 'residual_gate_add', which has no variant 'twopass' "
-		     "(it has: eager, fused, fused.h1, fused.h2, fused.r1)");
+		     "(it has: eager, fused, fused.h1)");
 	expect_error("[case g]\nsite = residual_gate_add\nshape = 1x16x256\naffine = true\n",
 		     "t.ini:4: affine: site 'residual_gate_add' has no weight or bias (affine = true applies to "
 		     "LayerNorm sites)");
@@ -802,8 +801,8 @@ static void test_user_arm_errors(void **state)
 	expect_error("[arms]\nb = plugin:l.so:a/b\n" GATE_CASE,
 		     "t.ini:2: b: 'plugin:l.so:a/b': the arm name 'a/b' may use only letters, digits, '_', '-' and '.'");
 	expect_error("[arms]\na = m2\n[arm m]\ntype = plugin\nlibrary = l.so\nname = x\n" GATE_CASE,
-		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.r1h, fused.h1, "
-		     "fused.r1p, fused.r1, fused.generic; arms: m)");
+		     "t.ini:2: a: unknown variant or arm 'm2' (variants: eager, fused, twopass, fused.pf8, fused.r1, "
+		     "fused.generic; arms: m)");
 	char many[2048] = "[arm m]\ntype = plugin\n";
 	for (int i = 0; i < 25; i++)
 		snprintf(many + strlen(many), sizeof many - strlen(many), "k%d = v\n", i);
