@@ -100,6 +100,29 @@ void pyrt_text(pyobj *s, char *buf, size_t len);
 /* AB_ERR_INTERNAL unless called from the thread that opened rt. */
 enum ab_rc pyrt_same_thread(const struct pyrt *rt, struct ab_diag *d);
 
+/* LeakSanitizer and Python: CPython keeps most objects in arenas it maps
+ * itself, which LSan does not scan, so whatever those objects point to
+ * looks leaked when the process exits (the interpreter is never
+ * finalised). In a sanitizer build every stretch of pyrt that runs Python
+ * sits between pyrt_enter and pyrt_leave, which tell LSan to ignore what
+ * this thread allocates meanwhile (__lsan_disable/enable); pyrt's own C
+ * allocations are made outside them and stay checked. In other builds the
+ * weak symbols are NULL and these do nothing. */
+void __lsan_disable(void) __attribute__((weak));
+void __lsan_enable(void) __attribute__((weak));
+
+static inline void pyrt_enter(void)
+{
+	if (__lsan_disable)
+		__lsan_disable();
+}
+
+static inline void pyrt_leave(void)
+{
+	if (__lsan_enable)
+		__lsan_enable();
+}
+
 /* The shim's source and the name its code carries (pyrt_shim.c). */
 extern const char pyrt_shim_source[];
 #define PYRT_SHIM_FILE "<abbench pyrt>"

@@ -187,14 +187,17 @@ enum ab_rc pyrt_bind(struct pyrt_fn *fn, const struct pyrt_case *c, const struct
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a python binding");
 	*b = (struct pyrt_bound){ .rt = rt, .cuda = on->device == PYRT_CUDA };
+	pyrt_enter();
 	pyobj *args = bind_args(fn, c, t, n, on);
 	if (!args)
 		rc = pyrt_fail_pending(rt, AB_ERR_INTERNAL, "the python arm's arguments", d);
 	else if (!(rc = pyrt_shim_call(rt, "bind", args, &b->bound, AB_ERR_INTERNAL, d)) &&
 		 !(b->call = pyrt_py.PyObject_GetAttrString(b->bound, "call")))
 		rc = pyrt_fail_pending(rt, AB_ERR_INTERNAL, "pyrt's Bound.call", d);
-	if (rc) {
+	if (rc)
 		drop(b->bound);
+	pyrt_leave();
+	if (rc) {
 		free(b);
 		return rc;
 	}
@@ -206,21 +209,22 @@ enum ab_rc pyrt_bind(struct pyrt_fn *fn, const struct pyrt_case *c, const struct
  * an exception is pyrt_fail_pending's with `otherwise`. */
 static enum ab_rc method(struct pyrt_bound *b, const char *name, enum ab_rc otherwise, struct ab_diag *d)
 {
-	char what[64], msg[AB_DIAG_MAX];
+	char what[64], msg[AB_DIAG_MAX] = "";
+	enum ab_rc rc = AB_OK;
+	pyrt_enter();
 	pyobj *f = pyrt_py.PyObject_GetAttrString(b->bound, name);
 	pyobj *r = f ? pyrt_py.PyObject_CallObject(f, NULL) : NULL;
 	drop(f);
 	if (!r) {
 		snprintf(what, sizeof what, "pyrt's Bound.%s", name);
-		return pyrt_fail_pending(b->rt, otherwise, what, d);
+		rc = pyrt_fail_pending(b->rt, otherwise, what, d);
+	} else if (r != pyrt_py.none) {
+		pyrt_text(r, msg, sizeof msg);
+		rc = AB_ERR_INPUT;
 	}
-	if (r == pyrt_py.none) {
-		drop(r);
-		return AB_OK;
-	}
-	pyrt_text(r, msg, sizeof msg);
 	drop(r);
-	return ab_fail(d, AB_ERR_INPUT, "%s", msg);
+	pyrt_leave();
+	return rc == AB_ERR_INPUT && msg[0] ? ab_fail(d, rc, "%s", msg) : rc;
 }
 
 enum ab_rc pyrt_activate(struct pyrt_bound *b, struct ab_diag *d)
@@ -236,16 +240,22 @@ enum ab_rc pyrt_call(struct pyrt_bound *b, struct ab_diag *d)
 	char msg[AB_DIAG_MAX];
 	if (!pthread_equal(pthread_self(), b->rt->thread))
 		return pyrt_same_thread(b->rt, d);
+	pyrt_enter();
 	pyobj *r = pyrt_py.PyObject_CallObject(b->call, NULL);
 	if (r == pyrt_py.none) {
 		pyrt_py.Py_DecRef(r);
+		pyrt_leave();
 		return AB_OK;
 	}
-	if (!r)
-		return pyrt_fail_pending(b->rt, AB_ERR_INTERNAL, "pyrt's call of the python arm", d);
-	pyrt_text(r, msg, sizeof msg);
-	pyrt_py.Py_DecRef(r);
-	return ab_fail(d, AB_ERR_INPUT, "%s", msg);
+	enum ab_rc rc = AB_ERR_INPUT;
+	if (!r) {
+		rc = pyrt_fail_pending(b->rt, AB_ERR_INTERNAL, "pyrt's call of the python arm", d);
+	} else {
+		pyrt_text(r, msg, sizeof msg);
+		pyrt_py.Py_DecRef(r);
+	}
+	pyrt_leave();
+	return r ? ab_fail(d, rc, "%s", msg) : rc;
 }
 
 enum ab_rc pyrt_verify(struct pyrt_bound *b, struct ab_diag *d)
@@ -261,9 +271,13 @@ enum ab_rc pyrt_unbind(struct pyrt_bound *b, struct ab_diag *d)
 	enum ab_rc rc = pyrt_same_thread(b->rt, d);
 	if (rc)
 		return rc;
+	pyrt_enter();
 	drop(b->call); /* the closure holds t: it goes first */
+	pyrt_leave();
 	rc = method(b, "release", AB_ERR_INTERNAL, d);
+	pyrt_enter();
 	drop(b->bound);
+	pyrt_leave();
 	free(b);
 	return rc;
 }

@@ -244,6 +244,7 @@ static enum ab_rc load_shim(struct pyrt *rt, struct ab_diag *d)
 
 static void release_all(struct pyrt *rt)
 {
+	pyrt_enter();
 	for (int i = 0; i < rt->n_fns; i++) {
 		pyrt_py.Py_DecRef(rt->fns[i]->fn);
 		free(rt->fns[i]);
@@ -260,6 +261,7 @@ static void release_all(struct pyrt *rt)
 	for (pyobj *o[] = { rt->fail, rt->env, rt->shim }, **p = o; p < o + 3; p++)
 		if (*p)
 			pyrt_py.Py_DecRef(*p);
+	pyrt_leave();
 	pyrt_interp_free(&rt->ip);
 	memset(rt, 0, sizeof *rt);
 }
@@ -294,11 +296,12 @@ enum ab_rc pyrt_open(const struct pyrt_options *opt, struct pyrt **out, struct a
 	}
 	the_rt.ip = ip;
 	the_rt.thread = pthread_self();
-	if (!pyrt_py.Py_IsInitialized() && (rc = initialise(&the_rt.ip, d)) != AB_OK) {
-		release_all(&the_rt);
-		return rc;
-	}
-	if ((rc = load_shim(&the_rt, d)) != AB_OK) {
+	pyrt_enter();
+	if (!pyrt_py.Py_IsInitialized())
+		rc = initialise(&the_rt.ip, d);
+	rc = rc ? rc : load_shim(&the_rt, d);
+	pyrt_leave();
+	if (rc) {
 		release_all(&the_rt);
 		return rc;
 	}
@@ -330,10 +333,15 @@ enum ab_rc pyrt_need(struct pyrt *rt, enum pyrt_device dev, struct ab_diag *d)
 	if (rc || version[0])
 		return rc;
 	pyobj *v;
-	if ((rc = pyrt_shim_call(rt, dev == PYRT_CUDA ? "need_torch" : "need_numpy", NULL, &v, AB_ERR_BACKEND, d)))
+	pyrt_enter();
+	rc = pyrt_shim_call(rt, dev == PYRT_CUDA ? "need_torch" : "need_numpy", NULL, &v, AB_ERR_BACKEND, d);
+	if (!rc) {
+		pyrt_text(v, version, len);
+		pyrt_py.Py_DecRef(v);
+	}
+	pyrt_leave();
+	if (rc)
 		return rc;
-	pyrt_text(v, version, len);
-	pyrt_py.Py_DecRef(v);
 	if (!version[0])
 		snprintf(version, len, "?");
 	return AB_OK;

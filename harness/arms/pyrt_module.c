@@ -51,12 +51,16 @@ enum ab_rc pyrt_import(struct pyrt *rt, const char *path, struct pyrt_module **o
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a python module");
 	m->rt = rt;
 	snprintf(m->path, sizeof m->path, "%s", real);
+	pyrt_enter();
 	rc = pyrt_shim_call(rt, "load", pyrt_py.Py_BuildValue("(s)", m->path), &m->mod, AB_ERR_INTERNAL, d);
+	pyrt_leave();
 	if (!rc && !keep_module(rt, m))
 		rc = ab_fail(d, AB_ERR_NOMEM, "cannot allocate a python module");
 	if (rc) {
+		pyrt_enter();
 		if (m->mod)
 			pyrt_py.Py_DecRef(m->mod);
+		pyrt_leave();
 		free(m);
 		return rc;
 	}
@@ -83,13 +87,17 @@ enum ab_rc pyrt_function(struct pyrt_module *m, const char *name, struct pyrt_fn
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate a python function");
 	f->m = m;
 	snprintf(f->name, sizeof f->name, "%s", name);
+	pyrt_enter();
 	rc = pyrt_shim_call(rt, "function", pyrt_py.Py_BuildValue("(Oss)", m->mod, name, m->path), &f->fn,
 			    AB_ERR_INTERNAL, d);
+	pyrt_leave();
 	if (!rc && !keep_function(rt, f))
 		rc = ab_fail(d, AB_ERR_NOMEM, "cannot allocate a python function");
 	if (rc) {
+		pyrt_enter();
 		if (f->fn)
 			pyrt_py.Py_DecRef(f->fn);
+		pyrt_leave();
 		free(f);
 		return rc;
 	}
