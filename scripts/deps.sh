@@ -27,6 +27,8 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	nm:binutils
+	readelf:binutils
 	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium

@@ -42,15 +42,19 @@
  * libpython reuses it. A pyrt_open naming another libpython than the one
  * loaded fails. Open after any fork(), never before.
  *
- * Threads and the GIL: the thread that calls pyrt_open initialises Python
- * and keeps the GIL from then on; every pyrt function must be called from
- * that thread (another thread gets AB_ERR_INTERNAL). Threads that a user's
+ * Threads and the GIL: the thread that first calls pyrt_open initialises
+ * Python and keeps the GIL from then on; every pyrt function must be
+ * called from that thread, for the life of the process (another thread
+ * gets AB_ERR_INTERNAL). Threads that a user's
  * module starts therefore run only while a pyrt call executes Python code,
  * which is when they can matter to a measurement.
  *
  * Output: the embedded interpreter's sys.stdout is its sys.stderr, so a
  * print() in a user's function never mixes into abbench's results on
- * stdout.
+ * stdout (what C code of an extension writes to fd 1 still goes there).
+ * Signals stay abbench's: Python installs no handler, so a Ctrl-C takes
+ * effect when the call running returns. Initialising Python sets LC_CTYPE
+ * to the user's locale (Python's rule); LC_NUMERIC stays "C".
  *
  * Errors are one line in a struct ab_diag (common/diag.h):
  *   AB_ERR_INPUT    the user's choice or code: no interpreter there, one

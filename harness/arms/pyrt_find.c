@@ -404,16 +404,23 @@ static enum ab_rc find_lib(json_t *o, struct pyrt_interp *ip, struct ab_diag *d)
 
 /* ---- pyrt_find ------------------------------------------------------------------ */
 
-/* The probe's output as its JSON answer; AB_ERR_INPUT when it is none. */
+/* The probe's answer: the JSON object on its last line (a sitecustomize
+ * or a .pth file may print before it); AB_ERR_INPUT when there is none. */
 static enum ab_rc parse(const struct pyrt_interp *ip, const struct probe_run *r, json_t **o, struct ab_diag *d)
 {
 	json_error_t je;
-	*o = json_loadb(r->out, r->out_len, 0, &je);
+	char got[80];
+	size_t end = r->out_len;
+	while (end > 0 && (r->out[end - 1] == '\n' || r->out[end - 1] == '\r'))
+		end--;
+	size_t start = end;
+	while (start > 0 && r->out[start - 1] != '\n')
+		start--;
+	*o = json_loadb(r->out + start, end - start, 0, &je);
 	if (*o && json_is_object(*o) && json_integer_value(json_object_get(*o, "abbench_probe")) == 1)
 		return AB_OK;
 	json_decref(*o);
 	*o = NULL;
-	char got[80];
 	last_line(r->out, got, sizeof got);
 	return ab_fail(d, AB_ERR_INPUT, "'%s' (from %s) is not a python interpreter: asked with -c, it printed %s%s%s (%s)",
 		       ip->program, ip->chosen_by, got[0] ? "'" : "nothing", got, got[0] ? "'" : "", how_to_pick(ip->program));

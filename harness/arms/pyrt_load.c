@@ -23,6 +23,8 @@ static struct pyrt the_rt;
 static void *lib;                     /* the libpython loaded, never closed */
 static char lib_path[PATH_MAX];
 static wchar_t program_name[PATH_MAX]; /* Py_SetProgramName keeps the pointer */
+static pthread_t py_thread;             /* the thread that initialised Python: it holds the GIL */
+static bool py_ours;                    /* Python was initialised by pyrt */
 
 #define SYM(n, req) { #n, offsetof(struct pyrt_api, n), req }
 static const struct {
@@ -197,7 +199,11 @@ static enum ab_rc initialise(const struct pyrt_interp *ip, struct ab_diag *d)
 	if (pyrt_py.Py_SetProgramName && mbstowcs(program_name, exe, PATH_MAX - 1) != (size_t)-1)
 		pyrt_py.Py_SetProgramName(program_name);
 	pyrt_py.Py_InitializeEx(0);
-	return pyrt_py.Py_IsInitialized() ? AB_OK : ab_fail(d, AB_ERR_BACKEND, "python '%s' did not initialise", exe);
+	if (!pyrt_py.Py_IsInitialized())
+		return ab_fail(d, AB_ERR_BACKEND, "python '%s' did not initialise", exe);
+	py_ours = true;
+	py_thread = pthread_self();
+	return AB_OK;
 }
 
 /* ---- the shim ---------------------------------------------------------------------- */
@@ -279,8 +285,8 @@ enum ab_rc pyrt_open(const struct pyrt_options *opt, struct pyrt **out, struct a
 {
 	struct pyrt_interp ip;
 	*out = NULL;
-	if (the_rt.opens && !pthread_equal(pthread_self(), the_rt.thread))
-		return pyrt_same_thread(&the_rt, d);
+	if (py_ours && !pthread_equal(pthread_self(), py_thread))
+		return ab_fail(d, AB_ERR_INTERNAL, "python was started by another thread of this process (it holds the GIL)");
 	enum ab_rc rc = pyrt_find(opt ? opt->python : NULL, opt ? opt->timeout_ms : 0, &ip, d);
 	if (rc)
 		return rc;

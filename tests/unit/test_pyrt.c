@@ -358,6 +358,8 @@ static void test_exceptions(void **state)
 		 line_of(p, "write-input"));
 	call_fails("write_input", want);
 	call_fails("exits", "in exits: SystemExit: 3"); /* sys.exit ends the call, not abbench */
+	/* A message whose first line introduces the rest: its last line too. */
+	call_fails("long_message", "RuntimeError: compiling the kernel failed at 3:14: ... NameError: foo");
 }
 
 static void test_t_changed(void **state)
@@ -433,9 +435,12 @@ static void test_print_to_stderr(void **state)
 static void *call_elsewhere(void *b)
 {
 	static struct ab_diag d;
-	static enum ab_rc rc;
-	rc = pyrt_call(b, &d);
-	return &rc;
+	static enum ab_rc rc[2];
+	struct pyrt *other;
+	struct pyrt_options o = { .python = DEBIAN_PYTHON };
+	rc[0] = pyrt_call(b, &d);
+	rc[1] = pyrt_open(&o, &other, &d);
+	return rc;
 }
 
 /* The GIL belongs to the thread that opened pyrt: others are refused. */
@@ -448,7 +453,8 @@ static void test_other_thread(void **state)
 	void *res;
 	assert_int_equal(pthread_create(&th, NULL, call_elsewhere, b), 0);
 	assert_int_equal(pthread_join(th, &res), 0);
-	assert_int_equal(*(enum ab_rc *)res, AB_ERR_INTERNAL);
+	assert_int_equal(((enum ab_rc *)res)[0], AB_ERR_INTERNAL);
+	assert_int_equal(((enum ab_rc *)res)[1], AB_ERR_INTERNAL); /* nor may another thread open it */
 	struct ab_diag d = { "" };
 	assert_int_equal(pyrt_unbind(b, &d), AB_OK);
 }

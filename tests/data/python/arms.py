@@ -68,6 +68,10 @@ def helper(t):
     return 1 / 0  # MARK: helper-raise
 
 
+def long_message(t, d):
+    raise RuntimeError('compiling the kernel failed at 3:14:\n    x = tl.load(p)\n            ^\nNameError: foo')
+
+
 def exits(t, d):
     sys.exit(3)
 
