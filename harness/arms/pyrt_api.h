@@ -33,7 +33,6 @@ struct pyrt_api {
 	void (*Py_SetProgramName)(const wchar_t *name); /* optional */
 	void (*Py_IncRef)(pyobj *o);
 	void (*Py_DecRef)(pyobj *o);
-	pyobj *(*PyErr_Occurred)(void);
 	void (*PyErr_Fetch)(pyobj **type, pyobj **value, pyobj **tb);
 	void (*PyErr_NormalizeException)(pyobj **type, pyobj **value, pyobj **tb);
 	void (*PyErr_Clear)(void);
@@ -94,8 +93,13 @@ enum ab_rc pyrt_fail_pending(struct pyrt *rt, enum ab_rc otherwise, const char *
 enum ab_rc pyrt_shim_call(struct pyrt *rt, const char *name, pyobj *args, pyobj **result, enum ab_rc otherwise,
 			  struct ab_diag *d);
 
-/* A str object's UTF-8 text into buf (truncated); "" for NULL or another type. */
+/* A str object's UTF-8 text into buf (truncated); "" for NULL, a note
+ * for what cannot be encoded (a lone surrogate). */
 void pyrt_text(pyobj *s, char *buf, size_t len);
+
+/* [item(v, 0), ..., item(v, n - 1)], a new list; NULL (an exception set)
+ * when an item or the list cannot be made. */
+pyobj *pyrt_list(const void *v, int n, pyobj *(*item)(const void *v, int i));
 
 /* AB_ERR_INTERNAL unless called from the thread that opened rt. */
 enum ab_rc pyrt_same_thread(const struct pyrt *rt, struct ab_diag *d);

@@ -67,19 +67,9 @@ static enum ab_rc check_tensors(const struct pyrt_tensor *t, int n, struct ab_di
 	return AB_OK;
 }
 
-static pyobj *int_list(const int64_t *v, int n)
+static pyobj *int_item(const void *v, int i)
 {
-	pyobj *list = pyrt_py.PyList_New(0);
-	for (int i = 0; list && i < n; i++) {
-		pyobj *x = pyrt_py.PyLong_FromLongLong((long long)v[i]);
-		if (!x || pyrt_py.PyList_Append(list, x) != 0) {
-			drop(x);
-			drop(list);
-			return NULL;
-		}
-		drop(x);
-	}
-	return list;
+	return pyrt_py.PyLong_FromLongLong((long long)((const int64_t *)v)[i]);
 }
 
 /* (name, dtype, [shape], memoryview or None, pointer or None, read_only) */
@@ -87,7 +77,7 @@ static pyobj *tensor_tuple(const struct pyrt_tensor *t, bool cuda)
 {
 	int64_t bytes = 0;
 	tensor_bytes(t, &bytes);
-	pyobj *shape = int_list(t->shape, t->rank);
+	pyobj *shape = pyrt_list(t->shape, t->rank, int_item);
 	pyobj *view = NULL, *ptr = NULL, *r = NULL;
 	if (!t->data) {
 		view = pyrt_py.none;
@@ -109,41 +99,27 @@ static pyobj *tensor_tuple(const struct pyrt_tensor *t, bool cuda)
 	return r;
 }
 
-static pyobj *tensor_list(const struct pyrt_tensor *t, int n, bool cuda)
+static pyobj *host_tensor(const void *t, int i)
 {
-	pyobj *list = pyrt_py.PyList_New(0);
-	for (int i = 0; list && i < n; i++) {
-		pyobj *x = tensor_tuple(&t[i], cuda);
-		if (!x || pyrt_py.PyList_Append(list, x) != 0) {
-			drop(x);
-			drop(list);
-			return NULL;
-		}
-		drop(x);
-	}
-	return list;
+	return tensor_tuple((const struct pyrt_tensor *)t + i, false);
 }
 
-/* [(name, value), ...] */
-static pyobj *named_list(const struct pyrt_int *v, int n)
+static pyobj *device_tensor(const void *t, int i)
 {
-	pyobj *list = pyrt_py.PyList_New(0);
-	for (int i = 0; list && i < n; i++) {
-		pyobj *x = pyrt_py.Py_BuildValue("(sL)", v[i].name, (long long)v[i].value);
-		if (!x || pyrt_py.PyList_Append(list, x) != 0) {
-			drop(x);
-			drop(list);
-			return NULL;
-		}
-		drop(x);
-	}
-	return list;
+	return tensor_tuple((const struct pyrt_tensor *)t + i, true);
+}
+
+/* (name, value) */
+static pyobj *named_item(const void *v, int i)
+{
+	const struct pyrt_int *p = (const struct pyrt_int *)v + i;
+	return pyrt_py.Py_BuildValue("(sL)", p->name, (long long)p->value);
 }
 
 /* (name, site, axes, dims, eps, affine) */
 static pyobj *case_tuple(const struct pyrt_case *c)
 {
-	pyobj *axes = named_list(c->axes, c->n_axes), *dims = named_list(c->dims, c->n_dims), *r = NULL;
+	pyobj *axes = pyrt_list(c->axes, c->n_axes, named_item), *dims = pyrt_list(c->dims, c->n_dims, named_item), *r = NULL;
 	if (axes && dims)
 		r = pyrt_py.Py_BuildValue("(ssOOdi)", c->name ? c->name : "", c->site ? c->site : "", axes, dims, c->eps,
 					  (int)c->affine);
@@ -157,7 +133,7 @@ static pyobj *bind_args(struct pyrt_fn *fn, const struct pyrt_case *c, const str
 			const struct pyrt_target *on)
 {
 	bool cuda = on->device == PYRT_CUDA;
-	pyobj *tensors = tensor_list(t, n, cuda), *kase = case_tuple(c), *args = NULL;
+	pyobj *tensors = pyrt_list(t, n, cuda ? device_tensor : host_tensor), *kase = case_tuple(c), *args = NULL;
 	pyobj *dev = cuda ? pyrt_py.PyLong_FromLongLong(on->cuda_device) : pyrt_py.none;
 	pyobj *stream = cuda ? pyrt_py.PyLong_FromVoidPtr(on->stream) : pyrt_py.none;
 	if (!cuda) {

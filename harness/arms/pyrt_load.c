@@ -35,7 +35,7 @@ static const struct {
 	SYM(Py_IsInitialized, true),   SYM(Py_InitializeEx, true),
 	SYM(Py_GetVersion, true),      SYM(Py_SetProgramName, false),
 	SYM(Py_IncRef, true),          SYM(Py_DecRef, true),
-	SYM(PyErr_Occurred, true),     SYM(PyErr_Fetch, true),
+	SYM(PyErr_Fetch, true),
 	SYM(PyErr_NormalizeException, true), SYM(PyErr_Clear, true),
 	SYM(PyErr_GivenExceptionMatches, true), SYM(PyObject_Str, true),
 	SYM(PyObject_GetAttrString, true), SYM(PyObject_CallObject, true),
@@ -63,9 +63,25 @@ void pyrt_text(pyobj *s, char *buf, size_t len)
 	const char *t = b ? pyrt_py.PyBytes_AsString(b) : NULL;
 	if (s && !b)
 		pyrt_py.PyErr_Clear();
-	snprintf(buf, len, "%s", t ? t : "");
+	snprintf(buf, len, "%s", t ? t : s ? "(a message that is not valid text)" : "");
 	if (b)
 		pyrt_py.Py_DecRef(b);
+}
+
+pyobj *pyrt_list(const void *v, int n, pyobj *(*item)(const void *v, int i))
+{
+	pyobj *list = pyrt_py.PyList_New(0);
+	for (int i = 0; list && i < n; i++) {
+		pyobj *x = item(v, i);
+		if (!x || pyrt_py.PyList_Append(list, x) != 0) {
+			if (x)
+				pyrt_py.Py_DecRef(x);
+			pyrt_py.Py_DecRef(list);
+			return NULL;
+		}
+		pyrt_py.Py_DecRef(x);
+	}
+	return list;
 }
 
 /* "Kind: message" of an exception value, by the shim when it is loaded. */
@@ -208,20 +224,9 @@ static enum ab_rc initialise(const struct pyrt_interp *ip, struct ab_diag *d)
 
 /* ---- the shim ---------------------------------------------------------------------- */
 
-static pyobj *path_list(const struct pyrt_interp *ip)
+static pyobj *path_item(const void *path, int i)
 {
-	pyobj *list = pyrt_py.PyList_New(0);
-	for (int i = 0; list && i < ip->n_path; i++) {
-		pyobj *s = pyrt_py.PyUnicode_FromString(ip->path[i]);
-		if (!s || pyrt_py.PyList_Append(list, s) != 0) {
-			if (s)
-				pyrt_py.Py_DecRef(s);
-			pyrt_py.Py_DecRef(list);
-			return NULL;
-		}
-		pyrt_py.Py_DecRef(s);
-	}
-	return list;
+	return pyrt_py.PyUnicode_FromString(((char *const *)path)[i]);
 }
 
 /* Compiles and runs the shim, keeps Fail and Env, and calls init. */
@@ -237,7 +242,7 @@ static enum ab_rc load_shim(struct pyrt *rt, struct ab_diag *d)
 	rt->env = rt->fail ? pyrt_py.PyObject_GetAttrString(rt->shim, "Env") : NULL;
 	if (!rt->env)
 		return pyrt_fail_pending(rt, AB_ERR_INTERNAL, "pyrt's shim", d);
-	pyobj *path = path_list(&rt->ip);
+	pyobj *path = pyrt_list(rt->ip.path, rt->ip.n_path, path_item);
 	pyobj *args = path ? pyrt_py.Py_BuildValue("(sO)", rt->ip.executable, path) : NULL;
 	if (path)
 		pyrt_py.Py_DecRef(path);
