@@ -217,7 +217,7 @@ static void add_one(struct pyrt_module *m, struct gpu *g, const char *fn_name, c
 	/* The gate holds abbench's stream: the call's work must wait behind it. */
 	poison(g);
 	*g->open = 0;
-	must(cudaMemset(g->timed_out, 0, sizeof(int)), "cudaMemset");
+	must(cudaMemsetAsync(g->timed_out, 0, sizeof(int), g->stream), "cudaMemsetAsync");
 	must((cudaError_t)pyrt_gate_launch(g->open_dev, GATE_TIMEOUT_NS, g->timed_out, g->stream), "the gate");
 	rc = pyrt_call(b, &d);
 	usleep(200000);
