@@ -86,6 +86,11 @@ endif
 CMOCKA_SO := $(firstword $(wildcard /usr/lib/*/libcmocka.so.0))
 GPU_TESTS := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/gpu/test_cuda_kernels $(if $(CMOCKA_SO),$(BUILD)/gpu/lib/libcmocka.so.0))
 
+# pyrt's GPU check (scripts/gpu/pyrt_check.sh): torch and Triton called
+# through the Python runtime (harness/arms/pyrt.h) on device buffers and a
+# stream it makes itself; run on the GPU machine only, not by the suite.
+PYRT_GPU_CHECK := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/gpu/pyrt_gpu_check)
+
 LIB_OBJ  := $(BUILD)/gen/build_info.o $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(CUDA_SRC:%.cu=$(BUILD)/%.cu.o)
 LIB      := $(BUILD)/libabbench.a
 BIN      := $(BUILD)/abbench
@@ -204,6 +209,11 @@ $(BUILD)/gpu/test_cuda_kernels.o: tests/gpu/test_cuda_kernels.cu
 	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -Xcompiler -ffp-contract=off -MMD -MP -c $< -o $@
 
 $(BUILD)/gpu/test_cuda_kernels: $(BUILD)/gpu/test_cuda_kernels.o $(KERNEL_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+all: $(PYRT_GPU_CHECK)
+$(BUILD)/gpu/pyrt_gpu_check: $(BUILD)/tests/gpu/pyrt_gpu_check.o $(BUILD)/tests/gpu/pyrt_gpu_gate.cu.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

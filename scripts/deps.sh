@@ -13,7 +13,10 @@ set -euo pipefail
 # Libraries and toolchain (no program of their own that a test calls).
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
 # python3-yaml and python3-jsonschema: modules the tests import (tests/tools).
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema
+# libpython3.11 and python3-numpy: the Python runtime of Python arms
+# (harness/arms/pyrt.h) loads Debian's libpython at run time, and its tests
+# hand numpy arrays to /usr/bin/python3.
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema libpython3.11 python3-numpy
 	libclang-rt-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
@@ -24,6 +27,8 @@ programs=(
 	git:git
 	cc:gcc
 	ar:binutils
+	nm:binutils
+	readelf:binutils
 	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium
