@@ -14,14 +14,12 @@
 #include "common/numparse.h"
 #include "store/merge.h"
 
-#define WORKER_ARGS 24
-
 struct worker {
 	int device;
 	pid_t pid;
 	int status;           /* exit status; 128 + signal when killed */
 	char db[4300], log[4300];
-	char shard[32], dev_text[16];
+	char shard[32];
 };
 
 static bool listed(const int *dev, int n, int v)
@@ -67,50 +65,13 @@ void devices_default_set_id(char *buf, size_t len)
 	snprintf(buf, len, "devices-%s-%ld", when, (long)getpid());
 }
 
-/* The worker's command line (argv for execv). */
-static void worker_argv(const struct devices_job *j, struct worker *w, const char **av)
-{
-	int k = 0;
-	av[k++] = "abbench";
-	av[k++] = "run";
-	av[k++] = j->scenario_path;
-	av[k++] = "--backend";
-	av[k++] = j->backend;
-	av[k++] = "--device";
-	av[k++] = w->dev_text;
-	av[k++] = "--shard";
-	av[k++] = w->shard;
-	av[k++] = "--run-set";
-	av[k++] = j->run_set;
-	av[k++] = "--db";
-	av[k++] = w->db;
-	av[k++] = "--no-progress";
-	if (j->quick)
-		av[k++] = "--quick";
-	if (j->no_cupti)
-		av[k++] = "--no-cupti";
-	if (j->no_wait)
-		av[k++] = "--no-wait";
-	if (j->label) {
-		av[k++] = "--label";
-		av[k++] = j->label;
-	}
-	if (j->only) {
-		av[k++] = "--only";
-		av[k++] = j->only;
-	}
-	av[k] = NULL;
-}
-
 /* In the child: output to the log, then abbench itself. Never returns. */
-static void exec_worker(const struct devices_job *j, struct worker *w)
+static void exec_worker(const struct worker *w, char **av)
 {
-	const char *av[WORKER_ARGS];
 	FILE *log = fopen(w->log, "w");
 	if (!log || dup2(fileno(log), STDOUT_FILENO) < 0 || dup2(fileno(log), STDERR_FILENO) < 0)
 		_exit(AB_EXIT_FAILURE);
-	worker_argv(j, w, av);
-	execv("/proc/self/exe", (char *const *)av);
+	execv("/proc/self/exe", av);
 	fprintf(stderr, "abbench: error: cannot start a worker: %s\n", strerror(errno));
 	_exit(AB_EXIT_FAILURE);
 }
@@ -119,16 +80,23 @@ static enum ab_rc start_worker(const struct devices_job *j, int i, struct worker
 			       struct ab_diag *d)
 {
 	w->device = j->device[i];
-	snprintf(w->dev_text, sizeof w->dev_text, "%d", w->device);
 	snprintf(w->shard, sizeof w->shard, "%d/%d", i + 1, j->n);
 	snprintf(w->db, sizeof w->db, "%.4200s/worker-%d.db", dir, w->device);
 	snprintf(w->log, sizeof w->log, "%.4200s/worker-%d.log", dir, w->device);
+	const struct devices_worker settings = {
+		.device = w->device, .shard = { .index = i + 1, .count = j->n }, .run_set = j->run_set, .db = w->db,
+	};
+	char **av = j->argv(&settings, j->ctx);
+	if (!av)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot write the command line of the worker for device %d", w->device);
 	fflush(NULL);
 	w->pid = fork();
-	if (w->pid < 0)
-		return ab_fail(d, AB_ERR_IO, "cannot start the worker for device %d: %s", w->device, strerror(errno));
 	if (w->pid == 0)
-		exec_worker(j, w);
+		exec_worker(w, av);
+	int err = errno;
+	free(av);
+	if (w->pid < 0)
+		return ab_fail(d, AB_ERR_IO, "cannot start the worker for device %d: %s", w->device, strerror(err));
 	fprintf(stderr, "device %d: shard %s of run set '%s' started (pid %ld)\n", w->device, w->shard, j->run_set,
 		(long)w->pid);
 	return AB_OK;

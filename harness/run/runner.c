@@ -1,8 +1,9 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: choose and open the backend, check that every case fits in
- * memory (admission.h), prepare the dump directory, load the user arms
+ * Phases: check that the chosen backend runs every arm, open it, check
+ * that every case fits in memory (admission.h), prepare the dump
+ * directory, load the user arms
  * (plugin libraries, compiled binaries), open the store (all before any row
  * is written, so a bad setup leaves the database as it was; a refused case
  * does not even create it); describe the device and take its lock
@@ -47,7 +48,7 @@ struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *f
 
 /* Header fields of the run row, from the scenario and the options. */
 static void run_header(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-		       struct results_run *r)
+		       struct backend *bk, struct results_run *r)
 {
 	provenance_utc_now(r->started_at, sizeof r->started_at);
 	snprintf(r->status, sizeof r->status, "running");
@@ -62,7 +63,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->backend, sizeof r->backend, "%s", ops->name);
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
 	r->quick = o->quick;
-	r->fake_timer = ops == &backend_cpu && backend_cpu_fake_timer();
+	r->fake_timer = ops->fake_timer(bk);
 	r->device_index = o->device;
 	snprintf(r->noise_measure, sizeof r->noise_measure, "%s",
 		 scenario_noise_str(o->quick ? runner_quick_sampling(&s->sampling).noise : s->sampling.noise));
@@ -80,28 +81,11 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
 }
 
-static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,
-				     const struct backend_ops **ops, struct ab_diag *d)
-{
-	char why[256];
-	bool fell_back;
-	if (o->ops) {
-		*ops = o->ops;
-		return AB_OK;
-	}
-	enum backend_choice want = o->have_backend ? o->backend : s->backend;
-	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
-	if (!rc && fell_back)
-		fprintf(stderr, "abbench: note: backend auto: no CUDA device (%s); running on the CPU backend\n", why);
-	return rc;
-}
-
 /* Every built-in arm of every case must exist on the chosen backend (the
  * fused.<tuning> arms are CUDA only), checked before anything is written.
  * Arms the registry does not know are someone else's to check. */
 static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
 {
-	const bool cpu = !strcmp(ops->name, backend_cpu.name); /* by name: the tests' backends copy the CPU's */
 	for (int i = 0; i < s->n_cases; i++) {
 		const struct scenario_case *c = &s->cases[i];
 		const char *arms[2] = { s->arm_a, s->arm_b };
@@ -109,12 +93,14 @@ static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_
 			if (s->arm_ref[j] >= 0) /* an [arm NAME] or plugin: arms/ checks it */
 				continue;
 			const struct site_variant *v = site_find_variant(c->site, arms[j]);
-			if (v && !(cpu ? v->cpu != NULL : v->cuda != NULL))
-				return ab_fail(d, AB_ERR_INPUT,
-					       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs "
-					       "on: %s)",
-					       s->path, c->line, c->name, "ab"[j], arms[j], c->site->name, ops->name,
-					       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
+			char on[128];
+			if (!v || backend_supports_variant(ops, v))
+				continue;
+			backend_names_for_variant(v, on, sizeof on);
+			return ab_fail(d, AB_ERR_INPUT,
+				       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs on: %s)",
+				       s->path, c->line, c->name, "ab"[j], arms[j], c->site->name, ops->name,
+				       on[0] ? on : "no backend of this build");
 		}
 	}
 	return AB_OK;
@@ -173,20 +159,23 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
- * with d's message. */
-static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d)
+ * with d's message; res says whether the row could be marked so. */
+static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d,
+				struct runner_result *res)
 {
 	struct ab_diag d2;
 	bool signal = rc == AB_ERR_INTERRUPTED;
 	enum ab_rc rc2 = signal ? store_interrupt_run(st, id, d->msg, &d2) : store_fail_run(st, id, d->msg, &d2);
+	res->marked = rc2 == AB_OK;
 	if (rc2)
-		ab_error("could not mark run %lld %s: %s", (long long)id, signal ? "interrupted" : "failed", d2.msg);
+		snprintf(res->mark_error, sizeof res->mark_error, "%s", d2.msg);
 }
 
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
 					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
-					struct store *st, struct results_run *r, struct ab_diag *d)
+					struct store *st, struct results_run *r, struct runner_result *res,
+					struct ab_diag *d)
 {
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
 	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
@@ -197,7 +186,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 		rc = store_finish_run(st, r, d);
 	}
 	if (rc)
-		run_mark_unfinished(st, r->id, rc, d);
+		run_mark_unfinished(st, r->id, rc, d, res);
 	return rc;
 }
 
@@ -218,9 +207,8 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
 				 .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
-	enum ab_rc rc = run_choose_backend(s, o, &h->ops, d);
-	if (!rc)
-		rc = run_check_arms(s, h->ops, d);
+	h->ops = o->ops;
+	enum ab_rc rc = run_check_arms(s, h->ops, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
@@ -236,9 +224,9 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 
 /* From the device's lock to the stored run. */
 static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
-			     struct results_run *r, int64_t *run_id, struct ab_diag *d)
+			     struct results_run *r, struct runner_result *res, struct ab_diag *d)
 {
-	run_header(s, o, h->ops, r); /* started_at: now that the device is ours */
+	run_header(s, o, h->ops, h->bk, r); /* started_at: now that the device is ours */
 	arms_sources(h->arms, r);
 	if (!r->scenario_text || !r->command_line)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
@@ -251,15 +239,16 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 		rc = store_begin_run(h->st, r, d);
 	if (rc)
 		return rc;
-	*run_id = r->id;
-	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, d);
+	res->run_id = r->id;
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, res, d);
 }
 
-enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d)
+enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, struct runner_result *res,
+			   struct ab_diag *d)
 {
 	struct run_hold h = { 0 };
 	struct results_run *r = calloc(1, sizeof *r);
-	*run_id = 0;
+	memset(res, 0, sizeof *res);
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
 	interrupt_install();
@@ -269,7 +258,7 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 		rc = run_lock_device(s, o, &r->device, &h.lock, d);
 	}
 	if (!rc)
-		rc = run_locked(s, o, &h, r, run_id, d);
+		rc = run_locked(s, o, &h, r, res, d);
 	if (h.bk)
 		h.ops->close(h.bk);
 	devlock_release(h.lock);

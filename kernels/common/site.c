@@ -34,6 +34,16 @@ const struct site_variant *site_find_variant(const struct site_desc *s, const ch
 	return NULL;
 }
 
+const void *site_variant_impl(const struct site_variant *v, const char *backend)
+{
+	if (!v || !backend)
+		return NULL;
+	for (int i = 0; i < SITE_MAX_IMPLS; i++)
+		if (v->impls[i].backend && strcmp(v->impls[i].backend, backend) == 0)
+			return v->impls[i].impl;
+	return NULL;
+}
+
 int site_tensor_index(const struct site_desc *s, const char *tensor)
 {
 	if (!s || !tensor)

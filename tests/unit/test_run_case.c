@@ -152,7 +152,7 @@ static void test_max_samples_and_slot_figures(void **state)
 	for (int i = 0; i < f->out.n_slots; i++) {
 		const struct results_slot *s = &f->out.slots[i];
 		const struct site_variant *v = site_find_variant(site_find("ln_modulate"), s->variant);
-		double arm_ns = v->cpu->n_steps * step;
+		double arm_ns = ((const struct site_cpu_impl *)site_variant_impl(v, SITE_IMPL_CPU))->n_steps * step;
 		assert_int_equal(s->n_samples, 7);
 		assert_string_equal(s->stopping_reason, "max_samples");
 		assert_true(s->median_ns >= arm_ns * 0.995 && s->median_ns <= arm_ns * 1.005);
@@ -162,7 +162,7 @@ static void test_max_samples_and_slot_figures(void **state)
 		assert_true(s->kernel_median_ns == s->median_ns); /* back-to-back steps */
 		for (int k = 0; k < s->n_samples; k++)
 			assert_true(s->kernel_ns[k] == s->samples_ns[k]);
-		assert_true(s->n_kernels >= 1 && s->n_kernels <= v->cpu->n_steps);
+		assert_true(s->n_kernels >= 1 && s->n_kernels <= ((const struct site_cpu_impl *)site_variant_impl(v, SITE_IMPL_CPU))->n_steps);
 		assert_int_equal(s->kernel_records_bad, 0);
 	}
 }
@@ -261,7 +261,7 @@ static void test_not_byte_equal(void **state)
 {
 	struct fixture *f = *state;
 	const struct site_variant *tp = site_find_variant(site_find("ln_modulate"), "twopass");
-	if (!tp || tp->byte_equal_expected || !tp->cpu)
+	if (!tp || tp->byte_equal_expected || !site_variant_impl(tp, SITE_IMPL_CPU))
 		skip();
 	snprintf(f->s->arm_b, sizeof f->s->arm_b, "twopass");
 	run(f, 2);
