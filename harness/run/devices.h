@@ -15,7 +15,8 @@
  * takes. The parent prints a line per device when its worker starts and
  * when it ends. When all have ended, every worker file is merged into the
  * database (store/merge.h; failed runs are kept, as a plain run's would
- * be) and DIR is removed.
+ * be) and DIR is removed, but for the logs of the workers that failed,
+ * which stay there and are named in the messages.
  *
  * A worker that fails fails the command with its own message; its shard
  * then has no 'ok' run, so the run set is incomplete and `set:ID` refuses
@@ -60,8 +61,9 @@ struct devices_job {
 
 /* Runs the workers and merges their files into j->db_path. AB_OK when
  * every worker stored an 'ok' run and the merge succeeded; otherwise the
- * first failed worker's message, with AB_ERR_DATA when it exited 2 and
- * AB_ERR_BACKEND when it exited otherwise. */
+ * first failed worker's message (its last "abbench: error: " line, or how
+ * it ended when it wrote none, and where its log stays), with AB_ERR_DATA
+ * when it exited 2 and AB_ERR_BACKEND when it ended otherwise. */
 enum ab_rc devices_run(const struct devices_job *j, struct ab_diag *d);
 
 /* A run set id for a --devices run given none: "devices-YYYYMMDDTHHMMSSZ-PID". */

@@ -3,7 +3,7 @@
  *
  * Phases: check that the chosen backend runs every arm, open it, check
  * that every case fits in memory (admission.h), prepare the dump
- * directory, load the user arms
+ * directory (removed again when the run fails before writing into it), load the user arms
  * (plugin libraries, compiled binaries), open the store (all before any row
  * is written, so a bad setup leaves the database as it was; a refused case
  * does not even create it); describe the device and take its lock
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arms/arms.h"
 #include "backend/backend.h"
@@ -197,6 +198,7 @@ struct run_hold {
 	struct arms *arms;
 	struct store *st;
 	struct devlock *lock;
+	bool dump_made;  /* the dump directory is ours: removed if the run fails before filling it */
 };
 
 /* Everything before the device is locked: backend, memory admission, dump
@@ -214,7 +216,7 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	if (!rc)
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
-		rc = dump_prepare(o->dump_dir, d);
+		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
 	if (!rc)
 		rc = arms_plan(s, h->ops->name, &h->arms, d);
 	if (!rc)
@@ -259,6 +261,8 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	}
 	if (!rc)
 		rc = run_locked(s, o, &h, r, res, d);
+	if (rc && h.dump_made)
+		rmdir(o->dump_dir); /* only when still empty: what the run wrote stays */
 	if (h.bk)
 		h.ops->close(h.bk);
 	devlock_release(h.lock);

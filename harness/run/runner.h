@@ -5,7 +5,7 @@
  * Everything that can be checked before measuring is checked first (every
  * arm runs on the backend, every case fits in memory (admission.h), the
  * dump directory is new or empty, the database opens), so bad input never
- * leaves a run row behind. The device's lock (devlock.h) is then taken and
+ * leaves a run row behind, nor a dump directory it made. The device's lock (devlock.h) is then taken and
  * held to the end. Then the run row is written 'running'; all results are
  * committed in one transaction at the end and the row set to 'ok', or the
  * row is set to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or
