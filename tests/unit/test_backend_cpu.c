@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "backend/backend.h"
+#include "backend/guard.h"
 #include "config/scenario.h"
 #include "run/inputs.h"
 
@@ -139,6 +140,24 @@ static void test_ops_table(void **state)
 	assert_non_null(o->read_tensor);
 	assert_non_null(o->case_end);
 	assert_non_null(o->notes);
+	assert_non_null(o->supports);
+	assert_non_null(o->fake_timer);
+	assert_string_equal(o->arm_kinds[0], "plugin");
+	assert_null(o->arm_kinds[1]); /* no cubins without a GPU */
+}
+
+/* What case_begin allocates, counted by case_memory the same way: every
+ * present tensor with its two guard zones (ln_modulate 1x16x256, no
+ * affine: 9 tensors, 34432 bytes), no flush buffer under the fake timer. */
+static void test_case_memory(void **state)
+{
+	struct fixture *f = *state;
+	struct bk_memory m;
+	struct ab_diag d;
+	assert_true(backend_cpu.fake_timer(f->b));
+	assert_int_equal(backend_cpu.case_memory(f->b, f->h.site, &f->h.host, &m, &d), AB_OK);
+	assert_false(m.has_device);
+	assert_int_equal(m.host_bytes, 34432 + 9 * 2 * GUARD_BYTES);
 }
 
 static void test_describe_and_notes(void **state)
@@ -283,6 +302,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ops_table),
+		cmocka_unit_test_setup_teardown(test_case_memory, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_and_notes, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_fake_timer_cost_model, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_outputs_computed_and_equal, setup_fake, teardown),
