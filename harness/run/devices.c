@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/numparse.h"
+#include "common/utc.h"
 #include "store/merge.h"
 
 struct worker {
@@ -59,11 +60,8 @@ enum ab_rc devices_parse(const char *text, int count_all, int *dev, int *n, stru
 
 void devices_default_set_id(char *buf, size_t len)
 {
-	time_t t = time(NULL);
-	struct tm tm;
 	char when[32];
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y%m%dT%H%M%SZ", &tm);
+	utc_now_basic(when, sizeof when);
 	snprintf(buf, len, "devices-%s-%ld", when, (long)getpid());
 }
 

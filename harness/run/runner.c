@@ -25,8 +25,9 @@
 #include "run/devlock.h"
 #include "run/dump.h"
 #include "run/interrupt.h"
-#include "run/provenance.h"
+#include "common/procid.h"
 #include "common/results.h"
+#include "common/utc.h"
 #include "run/run_case.h"
 #include "store/store.h"
 #include "common/version.h"
@@ -51,7 +52,7 @@ struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *f
 static void run_header(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
 		       struct backend *bk, struct results_run *r)
 {
-	provenance_utc_now(r->started_at, sizeof r->started_at);
+	utc_now(r->started_at, sizeof r->started_at);
 	snprintf(r->status, sizeof r->status, "running");
 	snprintf(r->label, sizeof r->label, "%s", o->label ? o->label : "");
 	snprintf(r->scenario_name, sizeof r->scenario_name, "%s", s->name);
@@ -60,7 +61,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->scenario_hash, sizeof r->scenario_hash, "%s", s->hash);
 	r->command_line = strdup(o->command_line ? o->command_line : "");
 	snprintf(r->git_commit, sizeof r->git_commit, "%s", ab_build_commit());
-	provenance_host(r->host, sizeof r->host);
+	procid_host(r->host, sizeof r->host);
 	snprintf(r->backend, sizeof r->backend, "%s", ops->name);
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
 	r->quick = o->quick;
@@ -183,7 +184,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {
-		provenance_utc_now(r->finished_at, sizeof r->finished_at);
+		utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);
 	}
 	if (rc)
