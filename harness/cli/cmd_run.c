@@ -168,6 +168,17 @@ static int run_here(const struct scenario *s, struct runner_options *o, int argc
 	return print_summary(o->db_path, spec);
 }
 
+/* What options_argv writes of opts, at most: "--name" and a value each. */
+static size_t options_text_bytes(const struct cli_option *opts)
+{
+	size_t len = 0;
+	for (const struct cli_option *o = opts; o->type != CLI_END; o++) {
+		const char *value = o->type == CLI_STRING ? *(const char *const *)o->value : NULL;
+		len += strlen(o->name) + 3 + (value ? strlen(value) + 1 : 32);
+	}
+	return len;
+}
+
 /* Writes the options of opts that are set as "--name [value]" after
  * argv[0..n) into av (at most cap entries, NULL-terminated), their
  * values' text into buf; false when it does not fit. A flag is written
@@ -209,7 +220,6 @@ struct worker_ctx {
 };
 
 #define WORKER_ARGV_MAX (2 * RUN_N_OPTIONS + 4)
-#define WORKER_TEXT_MAX 16384
 
 /* A worker's command line (devices_argv_fn): this process's options, with
  * the worker's device, shard, run set and database, the chosen backend,
@@ -231,13 +241,14 @@ static char **worker_argv(const struct devices_worker *w, const void *ctx)
 	wa.progress = false;
 	wa.no_progress = true;
 	run_options(&wa, opts);
-	char **av = malloc(WORKER_ARGV_MAX * sizeof *av + WORKER_TEXT_MAX);
+	size_t text = options_text_bytes(opts);
+	char **av = malloc(WORKER_ARGV_MAX * sizeof *av + text);
 	if (!av)
 		return NULL;
 	av[0] = "abbench";
 	av[1] = "run";
 	av[2] = (char *)c->scenario_path;
-	if (!options_argv(opts, av, 3, WORKER_ARGV_MAX, (char *)(av + WORKER_ARGV_MAX), WORKER_TEXT_MAX)) {
+	if (!options_argv(opts, av, 3, WORKER_ARGV_MAX, (char *)(av + WORKER_ARGV_MAX), text)) {
 		free(av);
 		return NULL;
 	}

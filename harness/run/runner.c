@@ -1,15 +1,16 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: check that the chosen backend runs every arm, open it, check
- * that every case fits in memory (admission.h), prepare the dump
- * directory (removed again when the run fails before writing into it), load the user arms
- * (plugin libraries, compiled binaries), open the store (all before any row
- * is written, so a bad setup leaves the database as it was; a refused case
- * does not even create it); describe the device and take its lock
- * (devlock.h), load the binaries into it; write the run row as 'running';
- * measure every case; commit everything in one transaction. Signals are
- * caught for the whole of it (interrupt.h).
+ * Phases: check that the chosen backend runs every built-in arm, open it,
+ * check that every case fits in memory (admission.h), prepare the dump
+ * directory (removed again when the run fails before writing into it),
+ * load the user arms (plugin libraries, compiled binaries), open the
+ * store (all before any row is written, so a bad setup leaves the database
+ * as it was; a refused case does not even create it); describe the device
+ * and take its lock (devlock.h), load the binaries into it; write the run
+ * row as 'running'; measure every case; commit everything in one
+ * transaction. Signals are caught for the whole of it (interrupt.h). The
+ * runner prints nothing: what became of the run is in runner_result.
  */
 #include "run/runner.h"
 
@@ -84,7 +85,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 }
 
 /* Every built-in arm of every case must exist on the chosen backend (the
- * fused.<tuning> arms are CUDA only), checked before anything is written.
+ * fused.<tuning> arms are GPU code only), checked before anything is written.
  * Arms the registry does not know are someone else's to check. */
 static enum ab_rc run_check_arms(const struct scenario *s, const struct backend_ops *ops, struct ab_diag *d)
 {

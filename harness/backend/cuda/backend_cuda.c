@@ -682,24 +682,32 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 	return AB_OK;
 }
 
+/* What a sample launches: an arm from outside, or a built-in variant's
+ * launcher, looked up before the timed span. */
+struct arm_call {
+	const struct site_variant *v;
+	site_cuda_launch_fn launch;
+};
+
 static int cuda_arm_launch(struct backend *b, const void *ctx)
 {
-	const struct site_variant *v = ctx;
-	if (v->ext)
-		return v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
-	return cuda_launcher(v)(&b->args, b->stream);
+	const struct arm_call *c = ctx;
+	if (c->v->ext)
+		return c->v->ext->cuda(c->v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	return c->launch(&b->args, b->stream);
 }
 
 static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
 			      struct attrib_collector *kernels, struct bk_sample *out, struct ab_diag *d)
 {
+	const struct arm_call call = { v, cuda_launcher(v) };
 	(void)kernels; /* CUPTI records reach the collector at slot_end */
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
-	if (!b->site || !cuda_supports(v))
+	if (!b->site || !(v->ext ? v->ext->cuda != NULL : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
-	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, v, sample_id, out, d);
+	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
 	return AB_OK;
