@@ -270,6 +270,9 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 		o->device = dev[0];
 		return run_here(s, o, argc, argv);
 	}
+	if (a->only) /* each worker is a shard, and a shard takes no --only */
+		return cli_exit_rc(ab_fail(&d, AB_ERR_USAGE, "--devices over %d devices cannot be combined with --only", n),
+				   &d, "run");
 	if (!a->run_set)
 		devices_default_set_id(set, sizeof set);
 	const struct worker_ctx ctx = { .args = a, .scenario_path = s->path, .backend = o->ops->name };
