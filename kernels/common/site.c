@@ -70,7 +70,7 @@ int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d
 	return 0;
 }
 
-size_t site_dtype_size(enum site_dtype dt)
+static size_t dtype_size(enum site_dtype dt)
 {
 	switch (dt) {
 	case SITE_BF16:
@@ -84,7 +84,7 @@ size_t site_dtype_size(enum site_dtype dt)
 
 int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d)
 {
-	return site_tensor_elems(t, d) * (int64_t)site_dtype_size(t->dtype);
+	return site_tensor_elems(t, d) * (int64_t)dtype_size(t->dtype);
 }
 
 /* Bytes of the present tensors whose bit is set in mask. */

@@ -222,7 +222,6 @@ int site_tensor_index(const struct site_desc *s, const char *tensor);
 
 /* Elements of tensor i for these dims. */
 int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d);
-size_t site_dtype_size(enum site_dtype dt);
 
 /* Bytes of tensor t for these dims (elements x element size). */
 int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d);

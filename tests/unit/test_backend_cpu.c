@@ -53,7 +53,7 @@ static void hcase_make(struct hcase *h, const char *site, const char *shape)
 		if (!site_tensor_present(t, false))
 			continue;
 		int64_t n = site_tensor_elems(t, &h->host.dims);
-		h->bytes[i] = (size_t)n * site_dtype_size(t->dtype);
+		h->bytes[i] = (size_t)site_tensor_bytes(t, &h->host.dims);
 		h->host.t[i] = calloc(1, h->bytes[i] + 1);
 		assert_non_null(h->host.t[i]);
 		struct inputs_rng rng;

@@ -90,7 +90,7 @@ static void tc_init(struct tcase *c, const char *site, const char *shape, bool a
 		if (!site_tensor_present(t, affine))
 			continue;
 		c->elems[i] = site_tensor_elems(t, &c->a.dims);
-		c->bytes[i] = (size_t)c->elems[i] * site_dtype_size(t->dtype);
+		c->bytes[i] = (size_t)site_tensor_bytes(t, &c->a.dims);
 		c->a.t[i] = malloc(c->bytes[i]);
 		assert_non_null(c->a.t[i]);
 	}
@@ -334,8 +334,8 @@ static void test_geometry(void **state)
 	const struct site_desc *m = site_find("ln_modulate");
 	assert_true(geo("ln_modulate", "2x5x64", &d, err));
 	assert_int_equal(site_tensor_elems(&m->tensors[LNM_SCALE], &d), 128);
-	assert_int_equal(site_dtype_size(SITE_BF16), 2);
-	assert_int_equal(site_dtype_size(SITE_F32), 4);
+	assert_int_equal(site_tensor_bytes(&m->tensors[LNM_SCALE], &d), 128 * 2);     /* bf16 */
+	assert_int_equal(site_tensor_bytes(&m->tensors[LNM_MEAN], &d), 10 * 4);  /* float32 statistics, a row each */
 }
 
 /* ---- arms ---- */
