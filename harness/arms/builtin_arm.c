@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
+
 struct builtin_arm {
 	char name[ARM_SPEC_NAME_MAX];
 	char side;        /* 'a' or 'b', for messages */
@@ -35,20 +37,21 @@ static const struct site_variant *builtin_variant(void *arm, const struct scenar
 	return site_find_variant(c->site, b->name);
 }
 
-/* The cpu backend runs a variant's CPU steps, the cuda backend its launch
- * function; a variant lacks the CPU steps (fused.<tuning>) or, in a build
- * without nvcc, the launch. */
+/* Whether the run's backend implements the variant (the backend answers:
+ * fused.<tuning> arms are GPU code only; a build without nvcc has no GPU
+ * code at all). */
 static enum ab_rc builtin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	const struct builtin_arm *b = arm;
 	const struct site_variant *v = builtin_variant(arm, c);
-	const bool cpu = strcmp(backend, "cpu") == 0;
-	if (!v || (cpu ? v->cpu != NULL : v->cuda != NULL))
+	char on[128];
+	if (!v || backend_supports_variant(backend_find(backend), v))
 		return AB_OK;
+	backend_names_for_variant(v, on, sizeof on);
 	return ab_fail(d, AB_ERR_INPUT,
 		       "%s:%d: case '%s': arm %c '%s' of site '%s' has no %s implementation (it runs on: %s)",
 		       b->scn, c->line, c->name, b->side, b->name, c->site->name, backend,
-		       v->cpu ? "cpu" : v->cuda ? "cuda" : "no backend of this build");
+		       on[0] ? on : "no backend of this build");
 }
 
 static void builtin_free(void *arm)

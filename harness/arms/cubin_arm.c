@@ -33,6 +33,7 @@
 #include "arms/cubin_spec.h"
 #include "arms/driver.h"
 #include "arms/triton_meta.h"
+#include "backend/backend.h"
 
 #define CUBIN_FILE_LIMIT ((size_t)1 << 30)
 #define CUBIN_MAX_ARGS (CUBIN_SPEC_MAX_PARAMS + 2)
@@ -381,15 +382,19 @@ static enum ab_rc check_launches(struct cubin_arm *ca, const struct scenario *s,
 	return rc;
 }
 
-/* A cubin arm runs on the cuda backend only: the driver API launches it. */
+/* A cubin arm runs where the backend says it launches cubins (the CUDA
+ * driver API: cuda). */
 static enum ab_rc cubin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	const struct cubin_arm *ca = arm;
+	char on[64];
 	(void)c;
-	if (strcmp(backend, "cuda") == 0)
+	if (backend_supports_kind(backend, "cubin"))
 		return AB_OK;
+	backend_names_for_kind("cubin", on, sizeof on);
 	return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, ca->arm->header,
-			     "a cubin arm runs on the cuda backend only, and this run uses the %s backend", backend);
+			     "a cubin arm runs on the %s backend only, and this run uses the %s backend",
+			     on[0] ? on : "cuda", backend);
 }
 
 static enum ab_rc cubin_bind(void *arm, const struct results_device *dev, const struct scenario *s, struct ab_diag *d)

@@ -30,6 +30,7 @@
 #include "abbench/plugin.h"
 #include "arms/blob.h"
 #include "arms/elf_check.h"
+#include "backend/backend.h"
 
 #define PLUGIN_FILE_MAX ((size_t)1 << 30)
 #define PLUGIN_ARMS_MAX 1024 /* a table's arms: bounds the duplicate check */
@@ -345,17 +346,16 @@ static enum ab_rc plugin_check_case(void *arm, const struct scenario_case *c, st
 	return fail_at(pa, "name", d, "refuses case '%s' (line %d): %s", c->name, c->line, err);
 }
 
-/* A plugin's arm runs where it has a function: cpu on the cpu backend,
- * cuda on the cuda backend. */
+/* A plugin's arm runs where it has a function for the run's backend (the
+ * backend answers, from the variant's ext: cpu or cuda in plugin ABI 1). */
 static enum ab_rc plugin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	const struct plugin_arm *pa = arm;
-	bool cpu = strcmp(backend, "cpu") == 0;
 	(void)c;
-	if (cpu ? pa->arm->cpu != NULL : pa->arm->cuda != NULL)
+	if (backend_supports_kind(backend, "plugin") && backend_supports_variant(backend_find(backend), &pa->variant))
 		return AB_OK;
-	return fail_at(pa, "name", d, "the plugin's arm has no %s function, and this run uses the %s backend",
-		       cpu ? "cpu" : "cuda", backend);
+	return fail_at(pa, "name", d, "the plugin's arm has no %s function, and this run uses the %s backend", backend,
+		       backend);
 }
 
 static const struct site_variant *plugin_variant(void *arm, const struct scenario_case *c)

@@ -1,11 +1,14 @@
 /*
- * backend.h - the one interface both backends implement.
+ * backend.h - the one interface every backend implements, and the table of
+ * the backends abbench knows, found by name (SQLite's VFS list and
+ * sqlite3_vfs_find are the model).
  *
  * The runner drives a backend through a case's life:
  *
  *   open -> describe
  *   for each case:  case_begin (copy the host inputs in, allocate outputs)
- *     for each slot: slot_begin (poison outputs, clocks before, NVTX range)
+ *     for each slot: slot_begin (poison outputs, clocks before, NVTX range;
+ *                    an arm from outside may be called once here, untimed)
  *                    sample(warm-up) x warmup, sample(measured) until the
  *                    stopping rule says enough
  *                    slot_end (kernel records into the collector, clocks after)
@@ -16,6 +19,14 @@
  * A measured sample carries a 1-based sample id; the backend tags every
  * kernel it launches for that sample with the id (CUPTI external
  * correlation on CUDA), so attribution never guesses from time windows.
+ *
+ * The table (backend.c, backend_table) lists every backend by name, built
+ * into this binary or not (a build without nvcc has no CUDA backend, and
+ * says why). Everything above backend/ reaches a backend through it, by
+ * name: backend_choose for a run, backend_find, and for what a backend runs
+ * backend_supports_variant and backend_supports_kind. Nothing above
+ * backend/ names a particular backend; a new one is its own files, one
+ * row of the table and one declaration below (README, "Adding a backend").
  */
 #ifndef AB_BACKEND_H
 #define AB_BACKEND_H
@@ -30,20 +41,8 @@
 
 struct backend;
 
-/* The backend a run asks for (a scenario's `backend =`, `run --backend`):
- * its names are parsed here and nowhere else. */
-enum backend_choice { BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA };
-
-/* "auto", "cpu", "cuda" in enum order, NULL-terminated: the one list of
- * names (for messages that list them). */
-extern const char *const backend_choice_names[];
-
-/* Parses "auto", "cpu" or "cuda"; false for anything else. */
-bool backend_choice_parse(const char *name, enum backend_choice *out);
-const char *backend_choice_name(enum backend_choice c);
-
 /* Launch gaps between the arm's kernels: measured as they are, or hidden
- * (CUDA: the launches captured in one graph). */
+ * (CUDA: the launches queued behind a spin kernel). */
 enum backend_launch_gaps { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 
 struct bk_options {
@@ -69,7 +68,16 @@ struct bk_memory {
 };
 
 struct backend_ops {
-	const char *name; /* "cpu", "cuda" */
+	const char *name; /* its row's name in backend_table; the variants' code is filed under it (SITE_IMPL_*) */
+	/* What --version says of it, after "NAME backend: built in" (CUDA: the
+	 * architectures it is compiled for); "" for nothing. */
+	const char *build;
+	/* The kinds of arms from outside abbench it runs ("plugin", "cubin":
+	 * the arm kinds' names), NULL-terminated. */
+	const char *const *arm_kinds;
+	/* Whether it runs variant v: a built-in variant with code filed under
+	 * its name, or an arm from outside with a function for it. Pure. */
+	bool (*supports)(const struct site_variant *v);
 	/* Whether this backend can run here at all (a device answers). Fills a
 	 * reason when not. Cheap; no state. */
 	bool (*available)(char *why, size_t len);
@@ -78,11 +86,16 @@ struct backend_ops {
 	enum ab_rc (*open)(struct backend **out, const struct bk_options *o, struct ab_diag *d);
 	void (*close)(struct backend *b);
 	void (*describe)(struct backend *b, struct results_device *dev);
+	/* Whether its times come from a deterministic model instead of a clock
+	 * (the CPU's ABBENCH_FAKE_TIMER=1): recorded with the run. */
+	bool (*fake_timer)(struct backend *b);
 	/* Measures the device copy bandwidth (GB/s, read + write); may be slow. */
 	enum ab_rc (*measure_copy_gbps)(struct backend *b, double *gbps, struct ab_diag *d);
 	/* host holds pointers to host copies of every present input tensor. */
 	enum ab_rc (*case_begin)(struct backend *b, const struct site_desc *s, const struct site_args *host,
 				 const char *case_name, struct ab_diag *d);
+	/* May call an arm from outside (v->ext) once, untimed (CUDA does: its
+	 * prepare and first launch); never a built-in variant. */
 	enum ab_rc (*slot_begin)(struct backend *b, const struct site_variant *v, const char *range_name,
 				 struct results_clocks *before, struct ab_diag *d);
 	/* sample_id: 1-based for measured samples, ATTRIB_UNTIMED for warm-up. */
@@ -105,15 +118,73 @@ struct backend_ops {
 	const char *(*notes)(struct backend *b);
 };
 
-extern const struct backend_ops backend_cpu;
-/* Whether the CPU backend runs on its fake timer (ABBENCH_FAKE_TIMER=1). */
-bool backend_cpu_fake_timer(void);
-/* NULL in a build without nvcc. */
-extern const struct backend_ops *const backend_cuda_ops;
+/* ---- the table ---------------------------------------------------------- */
 
-/* Picks the backend for a choice. auto takes CUDA when a device answers,
- * else the CPU (and *fell_back is set, with the reason in why). */
-enum ab_rc backend_choose(enum backend_choice want, const struct backend_ops **out, bool *fell_back, char *why,
+/* One backend abbench knows. */
+struct backend_entry {
+	const char *name;
+	const struct backend_ops *ops; /* NULL: not in this build */
+	const char *absent;            /* why not, when ops is NULL */
+	/* `auto` takes it only when no backend without this flag can run
+	 * here (the CPU: it always can, and measures no GPU). */
+	bool fallback;
+};
+
+/* Every backend, in listing order; the last entry's name is NULL. */
+extern const struct backend_entry backend_table[];
+
+/* The entry named name, NULL for a name abbench does not know. */
+const struct backend_entry *backend_entry_find(const char *name);
+/* Its ops when it is built in, else NULL. */
+const struct backend_ops *backend_find(const char *name);
+
+/* Whether the entry is built in and can run here; the reason when not. */
+bool backend_usable(const struct backend_entry *e, char *why, size_t len);
+
+/* The names for messages that list them, joined with ", " and the last
+ * with last_sep: "cpu, cuda" (", "), "cpu or cuda" (" or "). */
+void backend_names(char *buf, size_t len, const char *last_sep);
+
+/* ---- what a run asks for: "auto" or a backend's name ---------------------- */
+
+#define BACKEND_AUTO "auto"
+
+/* "auto" or a name of the table: *out is the table's own string (static),
+ * false for anything else (*out untouched). The one parser of backend
+ * names: a scenario's `backend =`, `run --backend`, profiles. */
+bool backend_choice_parse(const char *text, const char **out);
+/* "auto" and the table's names, NULL-terminated (for "did you mean"). */
+const char *const *backend_choice_names(void);
+
+/* The backend for a choice. A name: its ops, or AB_ERR_USAGE saying why
+ * it cannot run here. auto: the first usable backend of the table that is
+ * not a fallback, else the first usable fallback, with *fell_back set and
+ * why naming each backend passed over and its reason ("cuda is not
+ * available (no usable cuda device: ...)"). */
+enum ab_rc backend_choose(const char *want, const struct backend_ops **out, bool *fell_back, char *why,
 			  size_t why_len, struct ab_diag *d);
+
+/* ---- what a backend runs -------------------------------------------------- */
+
+/* ops->supports(v): a built-in variant with code for it, or an arm from
+ * outside with a function for it. */
+bool backend_supports_variant(const struct backend_ops *ops, const struct site_variant *v);
+/* Whether the backend named backend (built in) runs arms of kind kind
+ * ("plugin", "cubin"); false for a backend abbench does not have. For
+ * arms/, which knows the run's backend by name. */
+bool backend_supports_kind(const char *backend, const char *kind);
+/* The built-in backends that run v, or arms of kind, joined with ", "
+ * ("cuda"); "" when none: for messages ("it runs on: cuda"). */
+void backend_names_for_variant(const struct site_variant *v, char *buf, size_t len);
+void backend_names_for_kind(const char *kind, char *buf, size_t len);
+
+/* ---- the backends of this build (backend_table's rows) ------------------- */
+
+/* The tests drive the CPU backend directly; everything else finds a
+ * backend by name. */
+extern const struct backend_ops backend_cpu;
+#if AB_HAVE_CUDA
+extern const struct backend_ops backend_cuda;
+#endif
 
 #endif

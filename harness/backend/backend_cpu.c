@@ -61,10 +61,34 @@ struct backend {
 	char arm[32];
 };
 
-bool backend_cpu_fake_timer(void)
+static bool cpu_env_fake_timer(void)
 {
 	const char *fake = getenv("ABBENCH_FAKE_TIMER");
 	return fake && !strcmp(fake, "1");
+}
+
+static bool cpu_fake_timer(struct backend *b)
+{
+	return b->fake_timer;
+}
+
+/* The code a variant has for this backend, NULL for an arm from outside
+ * or a variant without it. */
+static const struct site_cpu_impl *cpu_impl(const struct site_variant *v)
+{
+	return v->ext ? NULL : site_variant_impl(v, SITE_IMPL_CPU);
+}
+
+static bool cpu_supports(const struct site_variant *v)
+{
+	return v->ext ? v->ext->cpu != NULL : cpu_impl(v) != NULL;
+}
+
+/* What cpu_case_begin allocates for tensor t: the tensor and its guard
+ * zones (cpu_case_memory counts the same). */
+static size_t cpu_tensor_alloc(const struct site_tensor *t, const struct site_dims *dims)
+{
+	return (size_t)site_tensor_bytes(t, dims) + 2 * GUARD_BYTES;
 }
 
 /* The allocation of tensor i: GUARD_BYTES before the tensor. */
@@ -103,7 +127,7 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");
 	b->opt = *o;
-	b->fake_timer = backend_cpu_fake_timer();
+	b->fake_timer = cpu_env_fake_timer();
 	if (o->l2_flush && !b->fake_timer) {
 		b->flush_buf = malloc(CPU_FLUSH_BYTES);
 		if (!b->flush_buf) {
@@ -171,7 +195,7 @@ static void cpu_describe(struct backend *b, struct results_device *dev)
 		snprintf(dev->uuid, sizeof dev->uuid, "cpu-fake-timer");
 	else
 		snprintf(dev->uuid, sizeof dev->uuid, "cpu-%.58s", host);
-	snprintf(dev->backend, sizeof dev->backend, "cpu");
+	snprintf(dev->backend, sizeof dev->backend, "%s", SITE_IMPL_CPU);
 	if (uname(&u) == 0)
 		snprintf(dev->driver_version, sizeof dev->driver_version, "linux %.24s", u.release);
 	snprintf(dev->runtime_version, sizeof dev->runtime_version, "c11 single-threaded");
@@ -224,8 +248,8 @@ static enum ab_rc cpu_case_begin(struct backend *b, const struct site_desc *s, c
 		const struct site_tensor *t = &s->tensors[i];
 		if (!site_tensor_present(t, host->affine))
 			continue;
-		size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
-		unsigned char *base = malloc(bytes + 2 * GUARD_BYTES);
+		size_t bytes = (size_t)site_tensor_bytes(t, &host->dims);
+		unsigned char *base = malloc(cpu_tensor_alloc(t, &host->dims));
 		b->args.t[i] = base ? base + GUARD_BYTES : NULL;
 		if (!b->args.t[i]) {
 			cpu_free_tensors(b);
@@ -247,7 +271,7 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 {
 	(void)range_name;
 	memset(before, 0, sizeof *before);
-	if (!v->cpu && !(v->ext && v->ext->cpu))
+	if (!cpu_supports(v))
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cpu implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
@@ -286,13 +310,14 @@ static uint64_t fake_step_ns(const struct backend *b, uint32_t sample_id, int st
 	return (uint64_t)((2000.0 + 0.5 * elems) * (1.0 + 0.01 * fake_noise(sample_id, step)));
 }
 
-/* Step i of the variant; an arm from outside is one step that can fail. */
-static enum ab_rc cpu_step(struct backend *b, const struct site_variant *v, int i, const char **name,
-			   struct ab_diag *d)
+/* Step i of the variant (impl: its code, looked up before the clock
+ * starts); an arm from outside is one step that can fail. */
+static enum ab_rc cpu_step(struct backend *b, const struct site_variant *v, const struct site_cpu_impl *impl, int i,
+			   const char **name, struct ab_diag *d)
 {
 	if (!v->ext) {
-		*name = v->cpu->steps[i].name;
-		v->cpu->steps[i].fn(&b->args);
+		*name = impl->steps[i].name;
+		impl->steps[i].fn(&b->args);
 		return AB_OK;
 	}
 	char err[AB_DIAG_MAX / 2] = "";
@@ -310,11 +335,14 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 		__asm__ __volatile__("" : : "r"(b->flush_buf) : "memory");
 	}
 	uint64_t first = 0, last = 0;
-	int n_steps = v->ext ? 1 : v->cpu->n_steps;
+	const struct site_cpu_impl *impl = cpu_impl(v);
+	if (!v->ext && !impl)
+		return ab_fail(d, AB_ERR_INTERNAL, "cpu sample of '%s', which has no cpu implementation", v->name);
+	int n_steps = v->ext ? 1 : impl->n_steps;
 	for (int i = 0; i < n_steps; i++) {
 		const char *name;
 		uint64_t t0 = now_ns();
-		enum ab_rc src = cpu_step(b, v, i, &name, d);
+		enum ab_rc src = cpu_step(b, v, impl, i, &name, d);
 		uint64_t t1 = now_ns();
 		if (src)
 			return src;
@@ -383,7 +411,7 @@ static enum ab_rc cpu_case_memory(struct backend *b, const struct site_desc *s, 
 	for (int i = 0; i < s->n_tensors; i++) {
 		const struct site_tensor *t = &s->tensors[i];
 		if (site_tensor_present(t, shape->affine))
-			m->host_bytes += (uint64_t)site_tensor_elems(t, &shape->dims) * site_dtype_size(t->dtype) + 1;
+			m->host_bytes += cpu_tensor_alloc(t, &shape->dims);
 	}
 	return AB_OK;
 }
@@ -396,13 +424,20 @@ static const char *cpu_notes(struct backend *b)
 	return "";
 }
 
+/* A plugin's cpu function; cubins need a GPU. */
+static const char *const cpu_arm_kinds[] = { "plugin", NULL };
+
 const struct backend_ops backend_cpu = {
-	.name = "cpu",
+	.name = SITE_IMPL_CPU,
+	.build = "",
+	.arm_kinds = cpu_arm_kinds,
+	.supports = cpu_supports,
 	.available = cpu_available,
 	.device_count = cpu_device_count,
 	.open = cpu_open,
 	.close = cpu_close,
 	.describe = cpu_describe,
+	.fake_timer = cpu_fake_timer,
 	.measure_copy_gbps = cpu_copy_gbps,
 	.case_begin = cpu_case_begin,
 	.slot_begin = cpu_slot_begin,

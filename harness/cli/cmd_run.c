@@ -4,6 +4,7 @@
  * --devices (run/devices.h). It ends with the run's summary table, read
  * back from the database.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,53 @@ struct run_args {
 	int device;
 };
 
+#define RUN_N_OPTIONS 15 /* run_options' rows, CLI_OPT_END included */
+
+/* "auto|cpu|cuda": the choices of --backend, from the backend table. */
+static const char *backend_arg_name(void)
+{
+	static char buf[96];
+	if (!buf[0])
+		for (const char *const *n = backend_choice_names(); *n; n++)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", n == backend_choice_names() ? "" : "|",
+				 *n);
+	return buf;
+}
+
+/* run's options, bound to a: the one table, read by cli_parse for this
+ * process and written back by worker_argv for a --devices worker. */
+static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS])
+{
+	const struct cli_option opts[] = {
+		{ "db", CLI_STRING, &a->db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		{ "backend", CLI_STRING, &a->backend, backend_arg_name(), "override the scenario's backend" },
+		{ "quick", CLI_FLAG, &a->quick, NULL, "cap samples (3 to 10 per slot, 1 s) for a fast look" },
+		{ "dump", CLI_STRING, &a->dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
+		{ "label", CLI_STRING, &a->label, "NAME", "label the run (e.g. main, pr) for compare and gate; at most 63 characters, not all digits, not 'last'" },
+		{ "only", CLI_STRING, &a->only, "CASES", "run only these cases: names or globs, comma-separated ('img_*,qk*')" },
+		{ "shard", CLI_STRING, &a->shard, "I/N", "measure shard I of N: the cases at places k with k mod N = I-1" },
+		{ "run-set", CLI_STRING, &a->run_set, "ID", "store the run as a shard of run set ID (read back as set:ID)" },
+		{ "device", CLI_INT, &a->device, "N", "the device to measure on (cuda: as cudaSetDevice counts, i.e. after CUDA_VISIBLE_DEVICES; default 0)" },
+		{ "devices", CLI_STRING, &a->devices, "all|LIST", "one worker per device (e.g. all, 0,1), each a shard; merged into one run set" },
+		{ "no-progress", CLI_FLAG, &a->no_progress, NULL, "no progress lines even on a terminal" },
+		{ "progress", CLI_FLAG, &a->progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
+		{ "no-cupti", CLI_FLAG, &a->no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
+		{ "no-wait", CLI_FLAG, &a->no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
+		CLI_OPT_END,
+	};
+	_Static_assert(sizeof opts / sizeof opts[0] == RUN_N_OPTIONS, "RUN_N_OPTIONS");
+	memcpy(out, opts, sizeof opts);
+}
+
 /* Options that cannot go together, and the shard and run set syntax. */
 static enum ab_rc check_args(const struct run_args *a, struct runner_options *o, struct ab_diag *d)
 {
-	if (a->backend && !backend_choice_parse(a->backend, &o->backend))
-		return ab_fail(d, AB_ERR_USAGE, "--backend must be auto, cpu or cuda, not '%s'", a->backend);
-	o->have_backend = a->backend != NULL;
+	const char *choice;
+	if (a->backend && !backend_choice_parse(a->backend, &choice)) {
+		char names[128];
+		backend_names(names, sizeof names, " or ");
+		return ab_fail(d, AB_ERR_USAGE, "--backend must be auto, %s, not '%s'", names, a->backend);
+	}
 	if (a->device < 0)
 		return ab_fail(d, AB_ERR_USAGE, "--device must be 0 or more, not %d", a->device);
 	if (a->shard && !a->run_set)
@@ -51,6 +93,24 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	if (!rc && a->run_set)
 		rc = shard_check_set_id(a->run_set, d);
 	return rc;
+}
+
+/* The backend of the run, chosen once, here: --backend, else the
+ * scenario's; auto's fall-back to the CPU said on stderr. */
+static enum ab_rc choose_backend(const struct scenario *s, const struct run_args *a, const struct backend_ops **ops,
+				 struct ab_diag *d)
+{
+	char why[512], name[16];
+	bool fell_back;
+	enum ab_rc rc = backend_choose(a->backend ? a->backend : s->backend, ops, &fell_back, why, sizeof why, d);
+	if (rc || !fell_back)
+		return rc;
+	for (size_t i = 0; i + 1 < sizeof name; i++)
+		if (!(name[i] = (char)toupper((unsigned char)(*ops)->name[i])))
+			break;
+	name[sizeof name - 1] = '\0';
+	fprintf(stderr, "abbench: note: backend auto: %s; running on the %s backend\n", why, name);
+	return AB_OK;
 }
 
 /* The stored run's summary table (spec: an id or set:ID), read back from
@@ -71,32 +131,129 @@ static int print_summary(const char *db_path, const char *spec)
 	return cli_exit_rc(rc, &d, "run");
 }
 
+/* A failed run: its error, then what became of its row (one true line). */
+static int run_failed(enum ab_rc rc, const struct ab_diag *d, const struct runner_result *res, const char *db)
+{
+	bool signal = rc == AB_ERR_INTERRUPTED;
+	const char *status = signal ? "interrupted" : "failed";
+	ab_error("%s", d->msg);
+	if (res->run_id && res->marked)
+		fprintf(stderr, "abbench: run %lld marked %s in '%s'\n", (long long)res->run_id, status, db);
+	else if (res->run_id)
+		ab_error("run %lld could not be marked %s: %s (it reads 'running' until a later abbench command on '%s' "
+			 "finds its process gone and marks it interrupted)",
+			 (long long)res->run_id, status, res->mark_error, db);
+	return signal ? AB_EXIT_SIGNAL_BASE + interrupt_signal() : ab_rc_exit_status(rc);
+}
+
 /* Measures in this process and says where the run went. */
 static int run_here(const struct scenario *s, struct runner_options *o, int argc, char **argv)
 {
 	struct ab_diag d;
-	int64_t run_id;
+	struct runner_result res;
 	char *cmdline = provenance_command_line(argc + 1, argv - 1);
 	o->command_line = cmdline;
-	enum ab_rc rc = runner_scenario(s, o, &run_id, &d);
+	enum ab_rc rc = runner_scenario(s, o, &res, &d);
 	free(cmdline);
-	if (rc) {
-		bool signal = rc == AB_ERR_INTERRUPTED;
-		ab_error("%s", d.msg);
-		if (run_id)
-			fprintf(stderr, "abbench: run %lld marked %s in '%s'\n", (long long)run_id,
-				signal ? "interrupted" : "failed", o->db_path);
-		return signal ? AB_EXIT_SIGNAL_BASE + interrupt_signal() : ab_rc_exit_status(rc);
-	}
+	if (rc)
+		return run_failed(rc, &d, &res, o->db_path);
+	long long id = (long long)res.run_id;
 	if (o->run_set)
-		printf("run %lld (shard %d/%d of run set '%s') stored in '%s' (abbench show %lld)\n", (long long)run_id,
+		printf("run %lld (shard %d/%d of run set '%s') stored in '%s' (abbench show %lld)\n", id,
 		       o->shard.count ? o->shard.index : 1, o->shard.count ? o->shard.count : 1, o->run_set, o->db_path,
-		       (long long)run_id);
+		       id);
 	else
-		printf("run %lld stored in '%s' (abbench show %lld)\n", (long long)run_id, o->db_path, (long long)run_id);
-	char id[32];
-	snprintf(id, sizeof id, "%lld", (long long)run_id);
-	return print_summary(o->db_path, id);
+		printf("run %lld stored in '%s' (abbench show %lld)\n", id, o->db_path, id);
+	char spec[32];
+	snprintf(spec, sizeof spec, "%lld", id);
+	return print_summary(o->db_path, spec);
+}
+
+/* What options_argv writes of opts, at most: "--name" and a value each. */
+static size_t options_text_bytes(const struct cli_option *opts)
+{
+	size_t len = 0;
+	for (const struct cli_option *o = opts; o->type != CLI_END; o++) {
+		const char *value = o->type == CLI_STRING ? *(const char *const *)o->value : NULL;
+		len += strlen(o->name) + 3 + (value ? strlen(value) + 1 : 32);
+	}
+	return len;
+}
+
+/* Writes the options of opts that are set as "--name [value]" after
+ * argv[0..n) into av (at most cap entries, NULL-terminated), their
+ * values' text into buf; false when it does not fit. A flag is written
+ * when true, a string when not NULL, a number always. */
+static bool options_argv(const struct cli_option *opts, char **av, int n, int cap, char *buf, size_t len)
+{
+	size_t used = 0;
+	for (const struct cli_option *o = opts; o->type != CLI_END; o++) {
+		const char *value = NULL;
+		char num[32];
+		if (o->type == CLI_FLAG && !*(const bool *)o->value)
+			continue;
+		if (o->type == CLI_STRING && !(value = *(const char *const *)o->value))
+			continue;
+		if (o->type == CLI_INT)
+			snprintf(num, sizeof num, "%d", *(const int *)o->value);
+		if (o->type == CLI_DOUBLE)
+			snprintf(num, sizeof num, "%.17g", *(const double *)o->value);
+		if (o->type == CLI_INT || o->type == CLI_DOUBLE)
+			value = num;
+		for (int k = 0; k < (value ? 2 : 1); k++) {
+			int w = snprintf(buf + used, len - used, "%s%s", k ? "" : "--", k ? value : o->name);
+			if (n + 1 >= cap || w < 0 || (size_t)w >= len - used)
+				return false;
+			av[n++] = buf + used;
+			used += (size_t)w + 1;
+		}
+	}
+	av[n] = NULL;
+	return true;
+}
+
+/* What the workers of one --devices run share: this process's options,
+ * the scenario and the backend chosen here. */
+struct worker_ctx {
+	const struct run_args *args;
+	const char *scenario_path;
+	const char *backend;
+};
+
+#define WORKER_ARGV_MAX (2 * RUN_N_OPTIONS + 4)
+
+/* A worker's command line (devices_argv_fn): this process's options, with
+ * the worker's device, shard, run set and database, the chosen backend,
+ * no progress lines and no --devices, written through run's own option
+ * table. One allocation: the pointers, then their text. */
+static char **worker_argv(const struct devices_worker *w, const void *ctx)
+{
+	const struct worker_ctx *c = ctx;
+	struct run_args wa = *c->args;
+	struct cli_option opts[RUN_N_OPTIONS];
+	char shard[32];
+	snprintf(shard, sizeof shard, "%d/%d", w->shard.index, w->shard.count);
+	wa.backend = c->backend;
+	wa.device = w->device;
+	wa.shard = shard;
+	wa.run_set = w->run_set;
+	wa.db = w->db;
+	wa.devices = NULL;
+	wa.progress = false;
+	wa.no_progress = true;
+	run_options(&wa, opts);
+	size_t text = options_text_bytes(opts);
+	char **av = malloc(WORKER_ARGV_MAX * sizeof *av + text);
+	if (!av)
+		return NULL;
+	av[0] = "abbench";
+	av[1] = "run";
+	av[2] = (char *)c->scenario_path;
+	if (!options_argv(opts, av, 3, WORKER_ARGV_MAX, (char *)(av + WORKER_ARGV_MAX), text)) {
+		free(av);
+		return NULL;
+	}
+	return av;
 }
 
 /* --devices: the device list, then one worker each (or, for one device,
@@ -104,26 +261,25 @@ static int run_here(const struct scenario *s, struct runner_options *o, int argc
 static int run_devices(const struct scenario *s, const struct run_args *a, struct runner_options *o, int argc,
 		       char **argv)
 {
-	const struct backend_ops *ops;
 	struct ab_diag d;
-	char why[256], set[64];
-	bool fell_back;
+	char set[64];
 	int dev[DEVICES_MAX], n = 0;
-	enum ab_rc rc = backend_choose(o->have_backend ? o->backend : s->backend, &ops, &fell_back, why, sizeof why, &d);
-	if (!rc)
-		rc = devices_parse(a->devices, ops->device_count(), dev, &n, &d);
+	enum ab_rc rc = devices_parse(a->devices, o->ops->device_count(), dev, &n, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, "run");
 	if (n == 1) {
 		o->device = dev[0];
 		return run_here(s, o, argc, argv);
 	}
+	if (a->only) /* each worker is a shard, and a shard takes no --only */
+		return cli_exit_rc(ab_fail(&d, AB_ERR_USAGE, "--devices over %d devices cannot be combined with --only", n),
+				   &d, "run");
 	if (!a->run_set)
 		devices_default_set_id(set, sizeof set);
+	const struct worker_ctx ctx = { .args = a, .scenario_path = s->path, .backend = o->ops->name };
 	struct devices_job j = {
-		.scenario_path = s->path, .db_path = o->db_path, .backend = ops->name,
-		.run_set = a->run_set ? a->run_set : set, .label = a->label, .only = a->only, .quick = a->quick,
-		.no_cupti = a->no_cupti, .no_wait = a->no_wait, .n = n, .device = dev,
+		.db_path = o->db_path, .run_set = a->run_set ? a->run_set : set, .n = n, .device = dev,
+		.argv = worker_argv, .ctx = &ctx,
 	};
 	if ((rc = devices_run(&j, &d)))
 		return cli_exit_rc(rc, &d, "run");
@@ -137,23 +293,8 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
-	const struct cli_option opts[] = {
-		{ "db", CLI_STRING, &a.db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
-		{ "backend", CLI_STRING, &a.backend, "auto|cpu|cuda", "override the scenario's backend" },
-		{ "quick", CLI_FLAG, &a.quick, NULL, "cap samples (3 to 10 per slot, 1 s) for a fast look" },
-		{ "dump", CLI_STRING, &a.dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
-		{ "label", CLI_STRING, &a.label, "NAME", "label the run (e.g. main, pr) for compare and gate; at most 63 characters, not all digits, not 'last'" },
-		{ "only", CLI_STRING, &a.only, "CASES", "run only these cases: names or globs, comma-separated ('img_*,qk*')" },
-		{ "shard", CLI_STRING, &a.shard, "I/N", "measure shard I of N: the cases at places k with k mod N = I-1" },
-		{ "run-set", CLI_STRING, &a.run_set, "ID", "store the run as a shard of run set ID (read back as set:ID)" },
-		{ "device", CLI_INT, &a.device, "N", "the device to measure on (cuda: as cudaSetDevice counts, i.e. after CUDA_VISIBLE_DEVICES; default 0)" },
-		{ "devices", CLI_STRING, &a.devices, "all|LIST", "one worker per device (e.g. all, 0,1), each a shard; merged into one run set" },
-		{ "no-progress", CLI_FLAG, &a.no_progress, NULL, "no progress lines even on a terminal" },
-		{ "progress", CLI_FLAG, &a.progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
-		{ "no-cupti", CLI_FLAG, &a.no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
-		{ "no-wait", CLI_FLAG, &a.no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
-		CLI_OPT_END,
-	};
+	struct cli_option opts[RUN_N_OPTIONS];
+	run_options(&a, opts);
 	const struct cli_spec spec = {
 		"run", "SCENARIO.ini", "measure a scenario's cases in A/B/A brackets and store the run",
 		"Every case runs arm a and arm b in the scenario's bracket (ABA: A1, B, A2), each slot\n"
@@ -200,6 +341,11 @@ int cmd_run(int argc, char **argv)
 	if (a.only && (rc = scenario_keep_only(s, a.only, &d))) {
 		scenario_free(s);
 		return cli_exit_rc(rc, &d, NULL);
+	}
+	if ((rc = choose_backend(s, &a, &o.ops, &d))) {
+		ab_error("%s", d.msg);
+		scenario_free(s);
+		return ab_rc_exit_status(rc);
 	}
 	int status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, argc, argv);
 	scenario_free(s);

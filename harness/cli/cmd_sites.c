@@ -2,12 +2,29 @@
  * cmd_sites.c - `abbench sites`: the registry, its variants and on which
  * backends each exists in this build.
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "backend/backend.h"
 #include "kernels/common/site.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
+
+/* One column per backend of the table, its name where the variant has
+ * code for it in this build; "-" in the last column when it has none. */
+static void print_backends(const struct site_variant *v)
+{
+	bool any = false;
+	for (const struct backend_entry *e = backend_table; e->name; e++) {
+		bool has = site_variant_impl(v, e->name) != NULL;
+		bool last = !e[1].name;
+		any = any || has;
+		printf("%s%-*s", e == backend_table ? "" : " ", (int)strlen(e->name),
+		       has ? e->name : last && !any ? "-" : "");
+	}
+}
 
 int cmd_sites(int argc, char **argv)
 {
@@ -28,13 +45,13 @@ int cmd_sites(int argc, char **argv)
 		printf("\n");
 		for (int v = 0; v < s->n_variants; v++) {
 			const struct site_variant *var = &s->variants[v];
-			printf("  %-13s backends: %-3s %-4s  %s%s\n", var->name, var->cpu ? "cpu" : "",
-			       var->cuda ? "cuda" : var->cpu ? "" : "-", var->summary,
-			       var->byte_equal_expected ? "" : " (not byte-equal by design)");
+			printf("  %-13s backends: ", var->name);
+			print_backends(var);
+			printf("  %s%s\n", var->summary, var->byte_equal_expected ? "" : " (not byte-equal by design)");
 		}
 		printf("\n");
 	}
 	printf("* present only when a case sets affine = true\n");
-	printf("fused is each site's measured winner; fused.<tuning> runs one tuning of it (cuda only; '-': not built)\n");
+	printf("fused is each site's measured winner; fused.<tuning> runs one tuning of it (on the backends listed; '-': not built)\n");
 	return cli_finish(0);
 }

@@ -1,10 +1,12 @@
 /*
  * main.c - abbench's entry point: one table of subcommands, each a thin
- * shell in harness/cmd_<name>.c (git's builtin table, in miniature).
+ * shell in harness/cli/cmd_<name>.c (git's builtin table, in miniature),
+ * and --version (the build's commit, and which backends are built in).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
@@ -44,7 +46,9 @@ static void print_usage(FILE *out)
 static int print_version(void)
 {
 	printf("abbench %s (commit %s)\n", AB_VERSION, ab_build_commit());
-	printf("cuda backend: %s\n", AB_HAVE_CUDA ? "built in (sm_90, PTX compute_90)" : "not built (no nvcc at build time)");
+	for (const struct backend_entry *e = backend_table; e->name; e++)
+		printf("%s backend: %s%s%s\n", e->name, e->ops ? "built in" : "not built: ",
+		       e->ops ? (e->ops->build[0] ? " " : "") : e->absent, e->ops ? e->ops->build : "");
 	return cli_finish(0);
 }
 

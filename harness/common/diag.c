@@ -1,5 +1,5 @@
 /*
- * diag.c - result codes, their names and exit statuses, and message helpers.
+ * diag.c - result codes, their exit statuses, and message helpers.
  */
 #include "common/diag.h"
 
@@ -8,23 +8,6 @@
 #include <string.h>
 
 #include "common/utf8.h"
-
-const char *ab_rc_str(enum ab_rc rc)
-{
-	switch (rc) {
-	case AB_OK: return "ok";
-	case AB_ERR_USAGE: return "usage error";
-	case AB_ERR_INPUT: return "input error";
-	case AB_ERR_DATA: return "data error";
-	case AB_ERR_IO: return "i/o error";
-	case AB_ERR_DB: return "database error";
-	case AB_ERR_BACKEND: return "backend error";
-	case AB_ERR_NOMEM: return "out of memory";
-	case AB_ERR_INTERNAL: return "internal error";
-	case AB_ERR_INTERRUPTED: return "interrupted";
-	}
-	return "unknown error";
-}
 
 int ab_rc_exit_status(enum ab_rc rc)
 {

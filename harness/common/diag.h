@@ -47,8 +47,6 @@ struct ab_diag {
 	char msg[AB_DIAG_MAX];
 };
 
-const char *ab_rc_str(enum ab_rc rc);
-
 /* Maps a result code to the exit status contract above. */
 int ab_rc_exit_status(enum ab_rc rc);
 

@@ -87,9 +87,11 @@ static int set_count(struct parse_ctx *c, const char *key, const char *value, in
 
 static int set_backend(struct parse_ctx *c, const char *value)
 {
-	enum backend_choice b;
-	if (!backend_choice_parse(value, &b) || b == BACKEND_AUTO)
-		return fail_key(c, "'backend' must be cpu or cuda, not '%s'", value);
+	const char *b;
+	char names[128];
+	backend_names(names, sizeof names, " or ");
+	if (!backend_choice_parse(value, &b) || !strcmp(b, BACKEND_AUTO))
+		return fail_key(c, "'backend' must be %s, not '%s'", names, value);
 	return set_string(c, "backend", value, c->p->backend, sizeof c->p->backend);
 }
 

@@ -95,7 +95,7 @@ struct scenario {
 	char hash[65];      /* sha256 hex of text */
 	char name[SCENARIO_NAME_MAX];
 	char description[256];
-	enum backend_choice backend;
+	const char *backend; /* BACKEND_AUTO or a backend's name (backend_choice_parse) */
 	char dtype[8];      /* "bf16" */
 	char bracket[SCENARIO_BRACKET_MAX + 1];
 	uint64_t seed;

@@ -151,7 +151,7 @@ static enum ab_rc set_description(struct pctx *c, const struct key_def *k, void 
 static enum ab_rc set_backend(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
 	if (!backend_choice_parse(val, field))
-		return scenario_keys_word_err(c, k->name, val, backend_choice_names);
+		return scenario_keys_word_err(c, k->name, val, backend_choice_names());
 	return AB_OK;
 }
 

@@ -9,7 +9,9 @@
 
 #include "run/run_case.h"
 
-bool admission_host_available(uint64_t *bytes)
+/* MemAvailable of /proc/meminfo in bytes; false when it cannot be read (the
+ * host check is then skipped). */
+static bool host_available(uint64_t *bytes)
 {
 	char line[256];
 	unsigned long long kib = 0;
@@ -68,7 +70,7 @@ enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
 			   struct ab_diag *d)
 {
 	uint64_t host_avail = 0;
-	bool have_host = admission_host_available(&host_avail);
+	bool have_host = host_available(&host_avail);
 	for (int i = 0; i < s->n_cases; i++) {
 		if (!shard_has(shard, i))
 			continue;

@@ -22,10 +22,6 @@
 #include "config/scenario.h"
 #include "run/shard.h"
 
-/* MemAvailable of /proc/meminfo in bytes; false when it cannot be read (the
- * host check is then skipped). */
-bool admission_host_available(uint64_t *bytes);
-
 /* AB_ERR_INPUT naming FILE:LINE of the first case of the shard that does
  * not fit, what it needs and what is available; AB_OK when every case the
  * run will measure fits. */

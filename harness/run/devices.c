@@ -12,16 +12,17 @@
 #include <unistd.h>
 
 #include "common/numparse.h"
+#include "common/utc.h"
 #include "store/merge.h"
-
-#define WORKER_ARGS 24
 
 struct worker {
 	int device;
 	pid_t pid;
 	int status;           /* exit status; 128 + signal when killed */
+	int signal;           /* the signal that killed it, 0 when it exited */
 	char db[4300], log[4300];
-	char shard[32], dev_text[16];
+	char shard[32];
+	char msg[400];        /* a failed worker's message (worker_message) */
 };
 
 static bool listed(const int *dev, int n, int v)
@@ -59,58 +60,18 @@ enum ab_rc devices_parse(const char *text, int count_all, int *dev, int *n, stru
 
 void devices_default_set_id(char *buf, size_t len)
 {
-	time_t t = time(NULL);
-	struct tm tm;
 	char when[32];
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y%m%dT%H%M%SZ", &tm);
+	utc_now_basic(when, sizeof when);
 	snprintf(buf, len, "devices-%s-%ld", when, (long)getpid());
 }
 
-/* The worker's command line (argv for execv). */
-static void worker_argv(const struct devices_job *j, struct worker *w, const char **av)
-{
-	int k = 0;
-	av[k++] = "abbench";
-	av[k++] = "run";
-	av[k++] = j->scenario_path;
-	av[k++] = "--backend";
-	av[k++] = j->backend;
-	av[k++] = "--device";
-	av[k++] = w->dev_text;
-	av[k++] = "--shard";
-	av[k++] = w->shard;
-	av[k++] = "--run-set";
-	av[k++] = j->run_set;
-	av[k++] = "--db";
-	av[k++] = w->db;
-	av[k++] = "--no-progress";
-	if (j->quick)
-		av[k++] = "--quick";
-	if (j->no_cupti)
-		av[k++] = "--no-cupti";
-	if (j->no_wait)
-		av[k++] = "--no-wait";
-	if (j->label) {
-		av[k++] = "--label";
-		av[k++] = j->label;
-	}
-	if (j->only) {
-		av[k++] = "--only";
-		av[k++] = j->only;
-	}
-	av[k] = NULL;
-}
-
 /* In the child: output to the log, then abbench itself. Never returns. */
-static void exec_worker(const struct devices_job *j, struct worker *w)
+static void exec_worker(const struct worker *w, char **av)
 {
-	const char *av[WORKER_ARGS];
 	FILE *log = fopen(w->log, "w");
 	if (!log || dup2(fileno(log), STDOUT_FILENO) < 0 || dup2(fileno(log), STDERR_FILENO) < 0)
 		_exit(AB_EXIT_FAILURE);
-	worker_argv(j, w, av);
-	execv("/proc/self/exe", (char *const *)av);
+	execv("/proc/self/exe", av);
 	fprintf(stderr, "abbench: error: cannot start a worker: %s\n", strerror(errno));
 	_exit(AB_EXIT_FAILURE);
 }
@@ -119,39 +80,54 @@ static enum ab_rc start_worker(const struct devices_job *j, int i, struct worker
 			       struct ab_diag *d)
 {
 	w->device = j->device[i];
-	snprintf(w->dev_text, sizeof w->dev_text, "%d", w->device);
 	snprintf(w->shard, sizeof w->shard, "%d/%d", i + 1, j->n);
 	snprintf(w->db, sizeof w->db, "%.4200s/worker-%d.db", dir, w->device);
 	snprintf(w->log, sizeof w->log, "%.4200s/worker-%d.log", dir, w->device);
+	const struct devices_worker settings = {
+		.device = w->device, .shard = { .index = i + 1, .count = j->n }, .run_set = j->run_set, .db = w->db,
+	};
+	char **av = j->argv(&settings, j->ctx);
+	if (!av)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot write the command line of the worker for device %d", w->device);
 	fflush(NULL);
 	w->pid = fork();
-	if (w->pid < 0)
-		return ab_fail(d, AB_ERR_IO, "cannot start the worker for device %d: %s", w->device, strerror(errno));
 	if (w->pid == 0)
-		exec_worker(j, w);
+		exec_worker(w, av);
+	int err = errno;
+	free(av);
+	if (w->pid < 0)
+		return ab_fail(d, AB_ERR_IO, "cannot start the worker for device %d: %s", w->device, strerror(err));
 	fprintf(stderr, "device %d: shard %s of run set '%s' started (pid %ld)\n", w->device, w->shard, j->run_set,
 		(long)w->pid);
 	return AB_OK;
 }
 
-/* The worker's own error message: the last "abbench: error: " line of
- * its log (else its last line). */
-static void worker_message(const struct worker *w, char *buf, size_t len)
+/* A failed worker's message: the last "abbench: error: " line of its log
+ * (the worker's own error, also when later lines follow it), or, when it
+ * wrote none (killed, crashed), how it ended. Never another line of the
+ * log: a note or a progress line is not why it failed. */
+static void worker_message(struct worker *w)
 {
 	static const char prefix[] = "abbench: error: ";
 	char line[1024];
-	FILE *f = fopen(w->log, "r");
-	snprintf(buf, len, "no message (see '%.*s')", (int)len / 2, w->log);
 	bool have_error = false;
+	FILE *f = fopen(w->log, "r");
 	while (f && fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\n")] = '\0';
-		bool is_error = !strncmp(line, prefix, sizeof prefix - 1);
-		if (line[0] && (is_error || !have_error))
-			snprintf(buf, len, "%.*s", (int)len - 1, is_error ? line + sizeof prefix - 1 : line);
-		have_error = have_error || is_error;
+		if (strncmp(line, prefix, sizeof prefix - 1))
+			continue;
+		snprintf(w->msg, sizeof w->msg, "%.*s", (int)sizeof w->msg - 1, line + sizeof prefix - 1);
+		have_error = true;
 	}
 	if (f)
 		fclose(f);
+	if (have_error)
+		return;
+	if (w->signal)
+		snprintf(w->msg, sizeof w->msg, "killed by signal %d (%s) before it reported an error", w->signal,
+			 strsignal(w->signal));
+	else
+		snprintf(w->msg, sizeof w->msg, "exited with status %d without an error message", w->status);
 }
 
 static void wait_workers(struct worker *w, int n, const struct timespec *t0)
@@ -168,13 +144,16 @@ static void wait_workers(struct worker *w, int n, const struct timespec *t0)
 				continue;
 			struct timespec t1;
 			clock_gettime(CLOCK_MONOTONIC, &t1);
-			w[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-			char msg[512] = "";
-			if (w[i].status)
-				worker_message(&w[i], msg, sizeof msg);
-			fprintf(stderr, "device %d: shard %s %s after %.1f s%s%s\n", w[i].device, w[i].shard,
-				w[i].status ? "FAILED" : "done", (double)(t1.tv_sec - t0->tv_sec) +
-				(double)(t1.tv_nsec - t0->tv_nsec) * 1e-9, w[i].status ? ": " : "", msg);
+			w[i].signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			w[i].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + w[i].signal;
+			double s = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+			if (w[i].status) {
+				worker_message(&w[i]);
+				fprintf(stderr, "device %d: shard %s FAILED after %.1f s: %s (its output: '%s')\n", w[i].device,
+					w[i].shard, s, w[i].msg, w[i].log);
+			} else {
+				fprintf(stderr, "device %d: shard %s done after %.1f s\n", w[i].device, w[i].shard, s);
+			}
 			left--;
 		}
 	}
@@ -194,18 +173,17 @@ static enum ab_rc merge_workers(const struct devices_job *j, struct worker *w, i
 
 static enum ab_rc first_failure(const struct worker *w, int n, struct ab_diag *d)
 {
-	for (int i = 0; i < n; i++) {
-		if (!w[i].status)
-			continue;
-		char msg[400];
-		worker_message(&w[i], msg, sizeof msg);
-		return ab_fail(d, w[i].status == AB_EXIT_USAGE ? AB_ERR_DATA : AB_ERR_BACKEND,
-			       "device %d (shard %s): %s (run set incomplete)", w[i].device, w[i].shard, msg);
-	}
+	for (int i = 0; i < n; i++)
+		if (w[i].status)
+			return ab_fail(d, w[i].status == AB_EXIT_USAGE ? AB_ERR_DATA : AB_ERR_BACKEND,
+				       "device %d (shard %s): %s (run set incomplete); its output stays in '%s'", w[i].device,
+				       w[i].shard, w[i].msg, w[i].log);
 	return AB_OK;
 }
 
-/* Removes the worker directory (its db, side and log files). */
+/* Removes the worker directory: every worker's database and side files,
+ * the logs of the workers that succeeded; the directory itself when no
+ * failed worker's log is left in it. */
 static void remove_dir(const char *dir, const struct worker *w, int n)
 {
 	static const char *const side[] = { "", "-wal", "-shm" };
@@ -215,9 +193,10 @@ static void remove_dir(const char *dir, const struct worker *w, int n)
 			snprintf(p, sizeof p, "%s%s", w[i].db, side[k]);
 			unlink(p);
 		}
-		unlink(w[i].log);
+		if (!w[i].status)
+			unlink(w[i].log);
 	}
-	rmdir(dir);
+	rmdir(dir); /* fails, as it should, while a failed worker's log is in it */
 }
 
 enum ab_rc devices_run(const struct devices_job *j, struct ab_diag *d)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/procid.h"
+#include "common/utc.h"
 #include "run/interrupt.h"
 
 #define DEVLOCK_DEFAULT_DIR "/tmp/abbench-locks"
@@ -79,11 +80,8 @@ static int open_lock(const char *path)
 static void write_owner(int fd, const struct devlock_owner *who)
 {
 	char host[256], now[32], line[600];
-	time_t t = time(NULL);
-	struct tm tm;
 	procid_host(host, sizeof host);
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_now(now, sizeof now);
 	int n = snprintf(line, sizeof line, "pid %ld on host %s, scenario '%.64s'%s%.64s%s, since %s\n", (long)getpid(),
 			 host, who->scenario, who->label && *who->label ? " (label '" : "",
 			 who->label ? who->label : "", who->label && *who->label ? "')" : "", now);

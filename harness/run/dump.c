@@ -27,10 +27,11 @@ static bool dir_has_entries(const char *dir)
 	return any;
 }
 
-enum ab_rc dump_prepare(const char *dir, struct ab_diag *d)
+enum ab_rc dump_prepare(const char *dir, bool *created, struct ab_diag *d)
 {
 	struct stat sb;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	*created = mkdir(dir, 0777) == 0;
+	if (!*created && errno != EEXIST)
 		return ab_fail(d, AB_ERR_IO, "cannot create dump directory '%s': %s", dir, strerror(errno));
 	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
 		return ab_fail(d, AB_ERR_USAGE, "dump path '%s' is not a directory", dir);

@@ -10,14 +10,18 @@
 #ifndef AB_DUMP_H
 #define AB_DUMP_H
 
+#include <stdbool.h>
+
 #include "kernels/common/site.h"
 #include "common/diag.h"
 #include "common/results.h"
 
 /* Creates DIR if needed and checks it is writable and empty: a directory
  * that holds anything (an earlier dump included) is refused, AB_ERR_USAGE,
- * so that a dump never mixes two runs' files. */
-enum ab_rc dump_prepare(const char *dir, struct ab_diag *d);
+ * so that a dump never mixes two runs' files. *created says whether this
+ * call made DIR (the runner removes it again when the run fails before
+ * writing into it). */
+enum ab_rc dump_prepare(const char *dir, bool *created, struct ab_diag *d);
 
 /* Writes tensor i of the site (host memory) as DIR/CASE/NAME.npy. */
 enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,

@@ -1,5 +1,5 @@
 /*
- * provenance.c - time, host and command line recorded with every run.
+ * provenance.c - the command line recorded with every run.
  */
 #include "run/provenance.h"
 
@@ -7,23 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-void provenance_utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void provenance_host(char *buf, size_t len)
-{
-	if (gethostname(buf, len) != 0)
-		snprintf(buf, len, "unknown");
-	buf[len - 1] = '\0';
-}
 
 static bool needs_quotes(const char *s)
 {

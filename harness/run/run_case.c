@@ -2,7 +2,12 @@
  * run_case.c - measures one case: inputs from the seeded generator, then
  * each slot of the bracket (warm-up, samples until the stopping rule says
  * enough), then the checks of the slot's outputs and of its inputs (an
- * arm must leave them as they were).
+ * arm must leave them as they were: their digests are compared after the
+ * slot's first call and at its end, inputcheck.h).
+ *
+ * The case's host memory is sized in one place, case_sizes: case_data_alloc
+ * allocates exactly that, and run_case_host_bytes (memory admission)
+ * counts it.
  */
 #include "run/run_case.h"
 
@@ -14,14 +19,64 @@
 
 #include "common/digest.h"
 #include "run/dump.h"
+#include "run/inputcheck.h"
 #include "run/inputs.h"
 #include "run/interrupt.h"
 #include "run/refcheck.h"
 #include "common/stats.h"
 #include "run/stopping.h"
 
-/* Host copies of a case's tensors, its reference and the bytes of the
- * first A slot's outputs, which every later slot is compared with. */
+/* The host buffers of one case: a copy of every present tensor (inputs as
+ * the case made them, outputs as read back), the float64 reference and
+ * tolerance of each output, the first A slot's outputs. */
+struct case_sizes {
+	size_t tensor[SITE_MAX_TENSORS]; /* bytes of tensor i; 0 when absent */
+	int n_out;
+	int out_index[RESULTS_MAX_OUTPUTS]; /* the SITE_OUT tensors, in table order */
+	size_t ref[RESULTS_MAX_OUTPUTS];    /* bytes of output o's reference (and of its tolerance) */
+};
+
+/* Sizes c's host buffers; AB_ERR_INTERNAL for a site with more outputs
+ * than a slot records. */
+static enum ab_rc case_sizes(const struct scenario_case *c, struct case_sizes *z, struct ab_diag *d)
+{
+	const struct site_desc *s = c->site;
+	memset(z, 0, sizeof *z);
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		if (!site_tensor_present(t, c->affine))
+			continue;
+		z->tensor[i] = (size_t)site_tensor_bytes(t, &c->dims);
+		if (t->role != SITE_OUT)
+			continue;
+		if (z->n_out == RESULTS_MAX_OUTPUTS)
+			return ab_fail(d, AB_ERR_INTERNAL, "site '%s' has too many outputs", s->name);
+		z->ref[z->n_out] = (size_t)site_tensor_elems(t, &c->dims) * sizeof(double);
+		z->out_index[z->n_out++] = i;
+	}
+	return AB_OK;
+}
+
+/* What malloc is asked for: a present tensor of 0 bytes still gets 1. */
+static size_t alloc_size(size_t bytes)
+{
+	return bytes ? bytes : 1;
+}
+
+/* Everything case_data_alloc allocates for these sizes. */
+static uint64_t case_sizes_total(const struct case_sizes *z)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < SITE_MAX_TENSORS; i++)
+		total += z->tensor[i] ? alloc_size(z->tensor[i]) : 0;
+	for (int o = 0; o < z->n_out; o++)
+		total += 2 * (uint64_t)z->ref[o] + alloc_size(z->tensor[z->out_index[o]]);
+	return total;
+}
+
+/* Host copies of a case's tensors, its reference, the digests of its
+ * inputs and the bytes of the first A slot's outputs, which every later
+ * slot is compared with. */
 struct case_data {
 	const struct site_desc *site;
 	struct site_args host;
@@ -31,6 +86,7 @@ struct case_data {
 	double *ref[RESULTS_MAX_OUTPUTS], *tol[RESULTS_MAX_OUTPUTS];
 	void *first_a[RESULTS_MAX_OUTPUTS];
 	bool have_first_a;
+	struct inputcheck_digest made[SITE_MAX_TENSORS]; /* each input as the case made it */
 };
 
 static void case_data_free(struct case_data *cd)
@@ -47,43 +103,54 @@ static void case_data_free(struct case_data *cd)
 static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_data *cd, struct ab_diag *d)
 {
 	const struct site_desc *s = c->site;
+	struct case_sizes z;
+	enum ab_rc rc = case_sizes(c, &z, d);
+	if (rc)
+		return rc;
 	cd->site = s;
 	cd->host.dims = c->dims;
 	cd->host.eps = (float)c->eps;
 	cd->host.affine = c->affine;
 	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!site_tensor_present(t, c->affine))
+		if (!site_tensor_present(&s->tensors[i], c->affine))
 			continue;
-		cd->bytes[i] = (size_t)site_tensor_elems(t, &c->dims) * site_dtype_size(t->dtype);
-		cd->host.t[i] = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
-		if (!cd->host.t[i])
-			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate '%s' (%zu bytes)", t->name, cd->bytes[i]);
-		if (t->role == SITE_OUT) {
-			if (cd->n_out == RESULTS_MAX_OUTPUTS)
-				return ab_fail(d, AB_ERR_INTERNAL, "site '%s' has too many outputs", s->name);
-			cd->out_index[cd->n_out++] = i;
-		}
+		cd->bytes[i] = z.tensor[i];
+		if (!(cd->host.t[i] = malloc(alloc_size(z.tensor[i]))))
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate '%s' (%zu bytes)", s->tensors[i].name, z.tensor[i]);
+	}
+	cd->n_out = z.n_out;
+	memcpy(cd->out_index, z.out_index, sizeof z.out_index);
+	for (int o = 0; o < z.n_out; o++) {
+		cd->ref[o] = malloc(z.ref[o]);
+		cd->tol[o] = malloc(z.ref[o]);
+		cd->first_a[o] = malloc(alloc_size(z.tensor[z.out_index[o]]));
+		if (!cd->ref[o] || !cd->tol[o] || !cd->first_a[o])
+			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the float64 reference and the A outputs");
 	}
 	return AB_OK;
 }
 
+/* A slot's samples, kept with the run (samples_ns, kernel_ns), and what it
+ * needs while it runs (the kept samples' ids, the stopping rule's sorted
+ * copy, the attribution's per-sample sums): slot_alloc_samples,
+ * slot_run and case_measure allocate these. */
+static uint64_t slot_kept_bytes(int cap)
+{
+	return (uint64_t)cap * 2 * sizeof(double);
+}
+
+static uint64_t slot_work_bytes(int cap)
+{
+	return (uint64_t)cap * (sizeof(uint32_t) + sizeof(double) + sizeof(double));
+}
+
 uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots)
 {
-	const struct site_desc *s = c->site;
-	uint64_t total = 0;
-	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!site_tensor_present(t, c->affine))
-			continue;
-		uint64_t elems = (uint64_t)site_tensor_elems(t, &c->dims), bytes = elems * site_dtype_size(t->dtype);
-		total += bytes + 1;                                 /* case_data_alloc */
-		if (t->role == SITE_OUT)
-			total += 2 * elems * sizeof(double) + bytes; /* case_reference, first_a */
-	}
-	/* per slot: samples, kernel sums, kept ids; the attribution collector */
-	uint64_t per_sample = 2 * sizeof(double) + sizeof(uint32_t);
-	return total + (uint64_t)sampling->max_samples * (per_sample * (uint64_t)n_slots + sizeof(double));
+	struct case_sizes z;
+	if (case_sizes(c, &z, NULL))
+		return UINT64_MAX; /* no such case can run */
+	int cap = sampling->max_samples;
+	return case_sizes_total(&z) + (uint64_t)n_slots * slot_kept_bytes(cap) + slot_work_bytes(cap);
 }
 
 /* Every input from its own seeded stream: the tensor's index in the site
@@ -105,17 +172,15 @@ static void case_fill_inputs(const struct scenario *scn, const struct scenario_c
 	}
 }
 
-static enum ab_rc case_reference(const struct scenario_case *c, struct case_data *cd, struct ab_diag *d)
+/* The inputs' digests, taken as the case made them. */
+static void case_digest_inputs(struct case_data *cd)
 {
-	for (int o = 0; o < cd->n_out; o++) {
-		int64_t n = site_tensor_elems(&cd->site->tensors[cd->out_index[o]], &c->dims);
-		cd->ref[o] = malloc((size_t)n * sizeof(double));
-		cd->tol[o] = malloc((size_t)n * sizeof(double));
-		if (!cd->ref[o] || !cd->tol[o])
-			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the float64 reference");
+	const struct site_desc *s = cd->site;
+	for (int i = 0; i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (cd->host.t[i] && (r == SITE_IN_ACT || r == SITE_IN_PARAM))
+			inputcheck_digest(cd->host.t[i], cd->bytes[i], &cd->made[i]);
 	}
-	cd->site->reference(&cd->host, cd->ref, cd->tol);
-	return AB_OK;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -185,25 +250,87 @@ static void progress_line(const struct run_case_env *env, const char *case_name,
 	fflush(stderr);
 }
 
+/* One slot while it runs: what its steps share. */
+struct slot_ctx {
+	const struct run_case_env *env;
+	const struct scenario_case *c;
+	struct case_data *cd;
+	const struct site_variant *v;
+	struct attrib_collector *kc;
+	struct results_slot *sl;
+	uint32_t *kept_ids;   /* [max_samples]: the sample id of each kept sample */
+	bool first_checked;   /* the inputs were checked after the slot's first call */
+};
+
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
 {
-	sl->samples_ns = malloc((size_t)cap * sizeof(double));
-	sl->kernel_ns = malloc((size_t)cap * sizeof(double));
+	sl->samples_ns = malloc(slot_kept_bytes(cap) / 2);
+	sl->kernel_ns = malloc(slot_kept_bytes(cap) / 2);
 	if (!sl->samples_ns || !sl->kernel_ns)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", cap);
 	return AB_OK;
 }
 
-/* Warm-up, then samples until the stopping rule says enough. */
-static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *case_name, const struct site_variant *v,
-				   struct attrib_collector *kc, struct results_slot *sl, uint32_t *kept_ids, struct ab_diag *d)
+/* Every input against its digest from when the case made it: an arm that
+ * writes into an input would feed the next samples and slots other data.
+ * Read back into the case's host copy (no second copy is kept); when is
+ * what the message says of the moment. */
+static enum ab_rc slot_check_inputs(const struct slot_ctx *x, const char *when, struct ab_diag *d)
 {
+	struct case_data *cd = x->cd;
+	const struct site_desc *s = cd->site;
+	for (int i = 0; i < s->n_tensors; i++) {
+		enum site_role r = s->tensors[i].role;
+		if (!cd->host.t[i] || (r != SITE_IN_ACT && r != SITE_IN_PARAM))
+			continue;
+		struct inputcheck_digest now;
+		enum ab_rc rc = x->env->ops->read_tensor(x->env->bk, i, cd->host.t[i], cd->bytes[i], d);
+		if (rc)
+			return rc;
+		inputcheck_digest(cd->host.t[i], cd->bytes[i], &now);
+		if (!inputcheck_same(&now, &cd->made[i]))
+			return ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s) wrote into its input '%s' (seen %s)",
+				       x->sl->variant, x->sl->label, s->tensors[i].name, when);
+	}
+	return AB_OK;
+}
+
+/* One call of the arm: a warm-up (id ATTRIB_UNTIMED) or a measured
+ * sample; after the slot's first, the inputs are checked (an arm that
+ * changes an input on every call restores it after an even number), and
+ * *check_ns says how long that took. */
+static enum ab_rc slot_call(struct slot_ctx *x, uint32_t id, struct bk_sample *smp, double *check_ns,
+			    struct ab_diag *d)
+{
+	const struct run_case_env *env = x->env;
+	enum ab_rc rc = env->ops->sample(env->bk, x->v, id, x->kc, smp, d);
+	*check_ns = 0;
+	if (!rc)
+		rc = interrupt_check(d);
+	if (!rc && !x->first_checked) {
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		x->first_checked = true;
+		rc = slot_check_inputs(x, "after its first call", d);
+		*check_ns = seconds_since(&t0) * 1e9;
+	}
+	return rc;
+}
+
+/* Warm-up, then samples until the stopping rule says enough. The input
+ * check after the first measured sample (no warm-up) is not counted in
+ * the rule's elapsed time. */
+static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
+{
+	const struct run_case_env *env = x->env;
+	struct results_slot *sl = x->sl;
 	struct bk_sample smp;
 	struct stopping_state st;
 	struct timespec t0;
+	double check_ns, excluded_ns = 0;
 	enum ab_rc rc;
 	for (int i = 0; i < env->sampling.warmup; i++)
-		if ((rc = env->ops->sample(env->bk, v, ATTRIB_UNTIMED, kc, &smp, d)) || (rc = interrupt_check(d)))
+		if ((rc = slot_call(x, ATTRIB_UNTIMED, &smp, &check_ns, d)))
 			return rc;
 	double *sorted = malloc((size_t)env->sampling.max_samples * sizeof *sorted);
 	if (!sorted)
@@ -211,22 +338,23 @@ static enum ab_rc slot_sample_loop(const struct run_case_env *env, const char *c
 	stopping_init(&st, &env->sampling, sorted, env->sampling.max_samples);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t id = 1;; id++) {
-		if ((rc = env->ops->sample(env->bk, v, id, kc, &smp, d)) || (rc = interrupt_check(d))) {
+		if ((rc = slot_call(x, id, &smp, &check_ns, d))) {
 			free(sorted);
 			return rc;
 		}
-		double elapsed_ns = seconds_since(&t0) * 1e9;
+		excluded_ns += check_ns;
+		double elapsed_ns = seconds_since(&t0) * 1e9 - excluded_ns;
 		bool stop;
 		if (smp.discarded) {
 			sl->n_discarded++;
 			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= env->sampling.max_samples;
 		} else {
-			kept_ids[sl->n_samples] = id;
+			x->kept_ids[sl->n_samples] = id;
 			sl->samples_ns[sl->n_samples++] = smp.wall_ns;
 			stop = stopping_add(&st, smp.wall_ns, elapsed_ns);
 		}
 		if ((id & 15) == 0)
-			progress_line(env, case_name, sl, sl->n_samples, false);
+			progress_line(env, x->c->name, sl, sl->n_samples, false);
 		if (stop || (int)id >= env->sampling.max_samples)
 			break;
 	}
@@ -267,9 +395,11 @@ static void slot_summarise(struct results_slot *sl)
 }
 
 /* md5, byte compare with the first A slot, reference check, per output. */
-static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
-				     struct results_slot *sl, struct ab_diag *d)
+static enum ab_rc slot_check_outputs(const struct slot_ctx *x, struct ab_diag *d)
 {
+	const struct run_case_env *env = x->env;
+	struct case_data *cd = x->cd;
+	struct results_slot *sl = x->sl;
 	enum ab_rc rc;
 	bool is_first_a = (sl->arm == 'a' && !cd->have_first_a);
 	sl->n_outputs = cd->n_out;
@@ -277,69 +407,42 @@ static enum ab_rc slot_check_outputs(const struct run_case_env *env, const struc
 		int ti = cd->out_index[o];
 		struct results_output *ro = &sl->outputs[o];
 		void *buf = cd->host.t[ti];
-		int64_t n = site_tensor_elems(&cd->site->tensors[ti], &c->dims);
+		int64_t n = site_tensor_elems(&cd->site->tensors[ti], &x->c->dims);
 		if ((rc = env->ops->read_tensor(env->bk, ti, buf, cd->bytes[ti], d)))
 			return rc;
 		snprintf(ro->tensor, sizeof ro->tensor, "%s", cd->site->tensors[ti].name);
 		ro->bytes = (int64_t)cd->bytes[ti];
 		if ((rc = digest_md5_hex(buf, cd->bytes[ti], ro->md5, d)))
 			return rc;
-		if (is_first_a) {
-			cd->first_a[o] = malloc(cd->bytes[ti]);
-			if (!cd->first_a[o])
-				return ab_fail(d, AB_ERR_NOMEM, "cannot keep the A outputs");
+		if (is_first_a)
 			memcpy(cd->first_a[o], buf, cd->bytes[ti]);
-		}
-		const bf16_t *a = cd->first_a[o], *x = buf;
+		const bf16_t *a = cd->first_a[o], *y = buf;
 		ro->mismatches = 0;
 		for (int64_t e = 0; e < n; e++)
-			ro->mismatches += a[e] != x[e];
+			ro->mismatches += a[e] != y[e];
 		ro->bit_exact = ro->mismatches == 0;
-		refcheck_compare(x, cd->ref[o], cd->tol[o], n, ro);
+		refcheck_compare(y, cd->ref[o], cd->tol[o], n, ro);
 	}
 	if (is_first_a)
 		cd->have_first_a = true;
 	return AB_OK;
 }
 
-/* Every input as the case made it: an arm that writes into an input would
- * feed the next slots other data. */
-static enum ab_rc slot_check_inputs(const struct run_case_env *env, struct case_data *cd, const struct results_slot *sl,
-				    struct ab_diag *d)
-{
-	const struct site_desc *s = cd->site;
-	enum ab_rc rc = AB_OK;
-	for (int i = 0; !rc && i < s->n_tensors; i++) {
-		enum site_role r = s->tensors[i].role;
-		if (!cd->host.t[i] || (r != SITE_IN_ACT && r != SITE_IN_PARAM))
-			continue;
-		void *now = malloc(cd->bytes[i] ? cd->bytes[i] : 1);
-		if (!now)
-			return ab_fail(d, AB_ERR_NOMEM, "cannot read back input '%s'", s->tensors[i].name);
-		rc = env->ops->read_tensor(env->bk, i, now, cd->bytes[i], d);
-		if (!rc && memcmp(now, cd->host.t[i], cd->bytes[i]) != 0)
-			rc = ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s) wrote into its input '%s'", sl->variant, sl->label,
-				     s->tensors[i].name);
-		free(now);
-	}
-	return rc;
-}
-
 /* The first slot of each arm dumps its outputs and statistics. */
-static enum ab_rc slot_dump(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
-			    const struct results_slot *sl, struct ab_diag *d)
+static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 {
+	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
 	for (int i = 0; i < s->n_tensors; i++) {
 		enum site_role r = s->tensors[i].role;
 		if (!cd->host.t[i] || (r != SITE_OUT && r != SITE_AUX))
 			continue;
 		enum ab_rc rc;
-		if (r == SITE_AUX && (rc = env->ops->read_tensor(env->bk, i, cd->host.t[i], cd->bytes[i], d)))
+		if (r == SITE_AUX && (rc = x->env->ops->read_tensor(x->env->bk, i, cd->host.t[i], cd->bytes[i], d)))
 			return rc;
 		char stem[128];
-		snprintf(stem, sizeof stem, "%s_%s_%s", sl->label, sl->variant, s->tensors[i].name);
-		if ((rc = dump_tensor(env->dump_dir, c->name, stem, s, i, &c->dims, cd->host.t[i], d)))
+		snprintf(stem, sizeof stem, "%s_%s_%s", x->sl->label, x->sl->variant, s->tensors[i].name);
+		if ((rc = dump_tensor(x->env->dump_dir, x->c->name, stem, s, i, &x->c->dims, cd->host.t[i], d)))
 			return rc;
 	}
 	return AB_OK;
@@ -353,27 +456,32 @@ static bool first_slot_of_arm(const char *bracket, int position)
 	return true;
 }
 
-/* The timed part of a slot: begin, warm-up and samples, end, kernel table. */
-static enum ab_rc slot_measure(const struct run_case_env *env, const struct scenario_case *c, const struct site_variant *v,
-			       struct attrib_collector *kc, struct results_slot *sl, uint32_t *kept_ids, struct ab_diag *d)
+/* The timed part of a slot: begin, warm-up and samples, end, kernel table.
+ * slot_begin may call an arm from outside once (backend.h): its inputs are
+ * checked right after, as after any slot's first call. */
+static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 {
+	const struct run_case_env *env = x->env;
+	struct results_slot *sl = x->sl;
 	char range[160];
 	struct timespec t0;
 	enum ab_rc rc;
-	snprintf(range, sizeof range, "%s/%s/%s", c->name, sl->variant, sl->label);
+	snprintf(range, sizeof range, "%s/%s/%s", x->c->name, sl->variant, sl->label);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	attrib_reset(kc);
-	if ((rc = env->ops->slot_begin(env->bk, v, range, &sl->clocks_before, d)))
+	attrib_reset(x->kc);
+	if ((rc = env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d)))
 		return rc;
-	if ((rc = slot_sample_loop(env, c->name, v, kc, sl, kept_ids, d)))
+	if (x->v->ext && (rc = slot_check_inputs(x, "after its first call", d)))
 		return rc;
-	if ((rc = env->ops->slot_end(env->bk, kc, &sl->clocks_after, d)))
+	if ((rc = slot_sample_loop(x, d)))
+		return rc;
+	if ((rc = env->ops->slot_end(env->bk, x->kc, &sl->clocks_after, d)))
 		return rc;
 	sl->elapsed_s = seconds_since(&t0);
-	progress_line(env, c->name, sl, sl->n_samples, true);
-	if ((rc = attrib_export(kc, sl, d)))
+	progress_line(env, x->c->name, sl, sl->n_samples, true);
+	if ((rc = attrib_export(x->kc, sl, d)))
 		return rc;
-	slot_kernel_sums(kc, kept_ids, sl);
+	slot_kernel_sums(x->kc, x->kept_ids, sl);
 	return AB_OK;
 }
 
@@ -394,18 +502,19 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
-	uint32_t *kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *kept_ids);
-	if (!kept_ids)
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl };
+	x.kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *x.kept_ids);
+	if (!x.kept_ids)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate sample ids");
-	rc = slot_measure(env, c, v, kc, sl, kept_ids, d);
-	free(kept_ids);
+	rc = slot_measure(&x, d);
+	free(x.kept_ids);
 	if (rc)
 		return rc;
 	slot_summarise(sl);
-	if ((rc = slot_check_outputs(env, c, cd, sl, d)) || (rc = slot_check_inputs(env, cd, sl, d)))
+	if ((rc = slot_check_outputs(&x, d)) || (rc = slot_check_inputs(&x, "at the end of the slot", d)))
 		return rc;
 	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
-		return slot_dump(env, c, cd, sl, d);
+		return slot_dump(&x, d);
 	return AB_OK;
 }
 
@@ -486,7 +595,8 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 	rc = case_data_alloc(c, &cd, d);
 	if (!rc) {
 		case_fill_inputs(env->scn, c, &cd);
-		rc = case_reference(c, &cd, d);
+		case_digest_inputs(&cd);
+		cd.site->reference(&cd.host, cd.ref, cd.tol);
 	}
 	if (!rc && env->dump_dir)
 		rc = case_dump_inputs(env, c, &cd, d);

@@ -1,14 +1,16 @@
 /*
  * runner.c - a scenario's run from start to stored result.
  *
- * Phases: choose and open the backend, check that every case fits in
- * memory (admission.h), prepare the dump directory, load the user arms
- * (plugin libraries, compiled binaries), open the store (all before any row
- * is written, so a bad setup leaves the database as it was; a refused case
- * does not even create it); describe the device and take its lock
- * (devlock.h), load the binaries into it; write the run row as 'running';
- * measure every case; commit everything in one transaction. Signals are
- * caught for the whole of it (interrupt.h).
+ * Phases: check that the chosen backend runs every built-in arm, open it,
+ * check that every case fits in memory (admission.h), prepare the dump
+ * directory (removed again when the run fails before writing into it),
+ * load the user arms (plugin libraries, compiled binaries), open the
+ * store (all before any row is written, so a bad setup leaves the database
+ * as it was; a refused case does not even create it); describe the device
+ * and take its lock (devlock.h), load the binaries into it; write the run
+ * row as 'running'; measure every case; commit everything in one
+ * transaction. Signals are caught for the whole of it (interrupt.h). The
+ * runner prints nothing: what became of the run is in runner_result.
  */
 #include "run/runner.h"
 
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arms/arms.h"
 #include "backend/backend.h"
@@ -23,8 +26,9 @@
 #include "run/devlock.h"
 #include "run/dump.h"
 #include "run/interrupt.h"
-#include "run/provenance.h"
+#include "common/procid.h"
 #include "common/results.h"
+#include "common/utc.h"
 #include "run/run_case.h"
 #include "store/store.h"
 #include "common/version.h"
@@ -47,9 +51,9 @@ struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *f
 
 /* Header fields of the run row, from the scenario and the options. */
 static void run_header(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-		       struct results_run *r)
+		       struct backend *bk, struct results_run *r)
 {
-	provenance_utc_now(r->started_at, sizeof r->started_at);
+	utc_now(r->started_at, sizeof r->started_at);
 	snprintf(r->status, sizeof r->status, "running");
 	snprintf(r->label, sizeof r->label, "%s", o->label ? o->label : "");
 	snprintf(r->scenario_name, sizeof r->scenario_name, "%s", s->name);
@@ -58,11 +62,11 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->scenario_hash, sizeof r->scenario_hash, "%s", s->hash);
 	r->command_line = strdup(o->command_line ? o->command_line : "");
 	snprintf(r->git_commit, sizeof r->git_commit, "%s", ab_build_commit());
-	provenance_host(r->host, sizeof r->host);
+	procid_host(r->host, sizeof r->host);
 	snprintf(r->backend, sizeof r->backend, "%s", ops->name);
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
 	r->quick = o->quick;
-	r->fake_timer = ops == &backend_cpu && backend_cpu_fake_timer();
+	r->fake_timer = ops->fake_timer(bk);
 	r->device_index = o->device;
 	snprintf(r->noise_measure, sizeof r->noise_measure, "%s",
 		 scenario_noise_str(o->quick ? runner_quick_sampling(&s->sampling).noise : s->sampling.noise));
@@ -78,22 +82,6 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
 	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
-}
-
-static enum ab_rc run_choose_backend(const struct scenario *s, const struct runner_options *o,
-				     const struct backend_ops **ops, struct ab_diag *d)
-{
-	char why[256];
-	bool fell_back;
-	if (o->ops) {
-		*ops = o->ops;
-		return AB_OK;
-	}
-	enum backend_choice want = o->have_backend ? o->backend : s->backend;
-	enum ab_rc rc = backend_choose(want, ops, &fell_back, why, sizeof why, d);
-	if (!rc && fell_back)
-		fprintf(stderr, "abbench: note: backend auto: no CUDA device (%s); running on the CPU backend\n", why);
-	return rc;
 }
 
 /* The copy bandwidth, measured once per device and cached in the store. */
@@ -149,31 +137,34 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
- * with d's message. */
-static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d)
+ * with d's message; res says whether the row could be marked so. */
+static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, const struct ab_diag *d,
+				struct runner_result *res)
 {
 	struct ab_diag d2;
 	bool signal = rc == AB_ERR_INTERRUPTED;
 	enum ab_rc rc2 = signal ? store_interrupt_run(st, id, d->msg, &d2) : store_fail_run(st, id, d->msg, &d2);
+	res->marked = rc2 == AB_OK;
 	if (rc2)
-		ab_error("could not mark run %lld %s: %s", (long long)id, signal ? "interrupted" : "failed", d2.msg);
+		snprintf(res->mark_error, sizeof res->mark_error, "%s", d2.msg);
 }
 
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
 					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
-					struct store *st, struct results_run *r, struct ab_diag *d)
+					struct store *st, struct results_run *r, struct runner_result *res,
+					struct ab_diag *d)
 {
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
 	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {
-		provenance_utc_now(r->finished_at, sizeof r->finished_at);
+		utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);
 	}
 	if (rc)
-		run_mark_unfinished(st, r->id, rc, d);
+		run_mark_unfinished(st, r->id, rc, d, res);
 	return rc;
 }
 
@@ -184,6 +175,7 @@ struct run_hold {
 	struct arms *arms;
 	struct store *st;
 	struct devlock *lock;
+	bool dump_made;  /* the dump directory is ours: removed if the run fails before filling it */
 };
 
 /* Everything before the device is locked: backend, memory admission, dump
@@ -194,15 +186,15 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
 				 .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
-	enum ab_rc rc = run_choose_backend(s, o, &h->ops, d);
-	if (!rc) /* every arm, built-in or not, against the cases and this backend */
-		rc = arms_plan(s, h->ops->name, &h->arms, d);
+	h->ops = o->ops;
+	/* every arm, built-in or not, against the cases and this backend */
+	enum ab_rc rc = arms_plan(s, h->ops->name, &h->arms, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
-		rc = dump_prepare(o->dump_dir, d);
+		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
 	if (!rc)
 		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;
@@ -210,9 +202,9 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 
 /* From the device's lock to the stored run. */
 static enum ab_rc run_locked(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
-			     struct results_run *r, int64_t *run_id, struct ab_diag *d)
+			     struct results_run *r, struct runner_result *res, struct ab_diag *d)
 {
-	run_header(s, o, h->ops, r); /* started_at: now that the device is ours */
+	run_header(s, o, h->ops, h->bk, r); /* started_at: now that the device is ours */
 	arms_sources(h->arms, r);
 	if (!r->scenario_text || !r->command_line)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
@@ -225,15 +217,16 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 		rc = store_begin_run(h->st, r, d);
 	if (rc)
 		return rc;
-	*run_id = r->id;
-	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, d);
+	res->run_id = r->id;
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, res, d);
 }
 
-enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d)
+enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, struct runner_result *res,
+			   struct ab_diag *d)
 {
 	struct run_hold h = { 0 };
 	struct results_run *r = calloc(1, sizeof *r);
-	*run_id = 0;
+	memset(res, 0, sizeof *res);
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
 	interrupt_install();
@@ -243,7 +236,9 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 		rc = run_lock_device(s, o, &r->device, &h.lock, d);
 	}
 	if (!rc)
-		rc = run_locked(s, o, &h, r, run_id, d);
+		rc = run_locked(s, o, &h, r, res, d);
+	if (rc && h.dump_made)
+		rmdir(o->dump_dir); /* only when still empty: what the run wrote stays */
 	if (h.bk)
 		h.ops->close(h.bk);
 	devlock_release(h.lock);

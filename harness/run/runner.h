@@ -2,10 +2,10 @@
  * runner.h - runs a scenario: plans cases, measures A/B/A brackets on a
  * backend, checks outputs, and stores the run.
  *
- * Everything that can be checked before measuring is checked first (the
- * backend is available, every case fits in memory (admission.h), the dump
- * directory is new or empty, the database opens), so bad input never
- * leaves a run row behind. The device's lock (devlock.h) is then taken and
+ * Everything that can be checked before measuring is checked first (every
+ * arm runs on the backend, every case fits in memory (admission.h), the
+ * dump directory is new or empty, the database opens), so bad input never
+ * leaves a run row behind, nor a dump directory it made. The device's lock (devlock.h) is then taken and
  * held to the end. Then the run row is written 'running'; all results are
  * committed in one transaction at the end and the row set to 'ok', or the
  * row is set to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or
@@ -23,28 +23,39 @@
 #include "run/shard.h"
 
 struct runner_options {
+	/* The backend, chosen once by the caller (backend_choose: the
+	 * scenario's or --backend's choice); the unit tests pass one that
+	 * fails on purpose. */
+	const struct backend_ops *ops;
 	const char *db_path;
 	const char *dump_dir;      /* NULL: no dump */
 	const char *label;         /* NULL: none */
 	bool quick;                /* cap samples for a fast look */
-	bool have_backend;         /* backend overrides the scenario's */
-	enum backend_choice backend;
 	bool progress;             /* progress lines on stderr */
 	bool no_cupti;             /* CUDA: wall times only (to measure CUPTI's overhead) */
 	const char *command_line;
 	bool no_wait;              /* device busy: fail at once instead of waiting for its lock */
-	/* When not NULL, this backend instead of the scenario's choice: the
-	 * unit tests drive the runner through a backend that fails on purpose. */
-	const struct backend_ops *ops;
 	struct shard shard;        /* count 0: every case */
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
 };
 
-/* Measures the scenario and stores the run; *run_id is set once the run row
- * exists (also when the run then fails). */
-enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, int64_t *run_id, struct ab_diag *d);
+/* What a run left in the database, also when it failed. */
+struct runner_result {
+	int64_t run_id;  /* 0: no run row was written */
+	/* A run that failed after its row was written: its row was marked
+	 * 'failed' or 'interrupted' (true), or could not be (false: mark_error
+	 * says why, and the row reads 'running' until a later command finds
+	 * its process gone and marks it interrupted). */
+	bool marked;
+	char mark_error[AB_DIAG_MAX];
+};
+
+/* Measures the scenario and stores the run; res tells what the database
+ * holds of it. */
+enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, struct runner_result *res,
+			   struct ab_diag *d);
 
 /* The sampling rule a --quick run uses instead of the scenario's (3 to 10
  * samples a slot, at most 1 s, the mean noise measure). */

@@ -28,6 +28,7 @@
 #include <sqlite3.h>
 
 #include "common/procid.h"
+#include "common/utc.h"
 
 #define STORE_BUSY_MS 5000
 /* PRAGMA application_id of abbench databases: "abbe" in ASCII. */
@@ -252,14 +253,6 @@ static enum ab_rc prepare(struct store *st, const char *sql, sqlite3_stmt **s, s
 		return db_fail(st, d, "prepare '%.60s'", sql);
 	}
 	return AB_OK;
-}
-
-static void utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* Grows a malloc'd array so that element n fits; NULL when out of memory

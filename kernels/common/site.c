@@ -34,6 +34,16 @@ const struct site_variant *site_find_variant(const struct site_desc *s, const ch
 	return NULL;
 }
 
+const void *site_variant_impl(const struct site_variant *v, const char *backend)
+{
+	if (!v || !backend)
+		return NULL;
+	for (int i = 0; i < SITE_MAX_IMPLS; i++)
+		if (v->impls[i].backend && strcmp(v->impls[i].backend, backend) == 0)
+			return v->impls[i].impl;
+	return NULL;
+}
+
 int site_tensor_index(const struct site_desc *s, const char *tensor)
 {
 	if (!s || !tensor)
@@ -60,7 +70,7 @@ int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d
 	return 0;
 }
 
-size_t site_dtype_size(enum site_dtype dt)
+static size_t dtype_size(enum site_dtype dt)
 {
 	switch (dt) {
 	case SITE_BF16:
@@ -74,7 +84,7 @@ size_t site_dtype_size(enum site_dtype dt)
 
 int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d)
 {
-	return site_tensor_elems(t, d) * (int64_t)site_dtype_size(t->dtype);
+	return site_tensor_elems(t, d) * (int64_t)dtype_size(t->dtype);
 }
 
 /* Bytes of the present tensors whose bit is set in mask. */

@@ -5,9 +5,11 @@
  * LayerNorm, ...): a shape rule, a fixed list of tensors (inputs, outputs,
  * intermediates and per-row statistics), and variants. A variant ("eager",
  * "fused", "twopass", or a named tuning of the fused arm such as
- * "fused.r1h") has one implementation per backend: for the CPU an ordered
- * list of steps, each a separately timed "kernel"; for CUDA a launch
- * function that queues the variant's kernels on a stream.
+ * "fused.r1h") has code for some backends, filed under each backend's name
+ * (struct site_impl): for the CPU an ordered list of steps, each a
+ * separately timed "kernel"; for CUDA a launch function that queues the
+ * variant's kernels on a stream. A new backend files its code under its
+ * own name and type; struct site_variant does not change.
  *
  * Each site lives in its own folder, kernels/<site>/, which defines its
  * site_desc; kernels/registry.c lists the sites, one line each. The
@@ -31,6 +33,7 @@
 #define SITE_MAX_TENSORS 16
 #define SITE_MAX_STEPS 6
 #define SITE_MAX_VARIANTS 10
+#define SITE_MAX_IMPLS 4 /* backends a variant can have code for */
 
 struct site_shape {
 	int rank;
@@ -91,6 +94,19 @@ struct site_args {
 	void *t[SITE_MAX_TENSORS];
 };
 
+/* ---- a variant's code, filed by backend ---------------------------------
+ *
+ * Each backend's code has a type of its own, named here with the name the
+ * backend is filed under (its backend_ops.name, harness/backend/backend.h):
+ *
+ *   SITE_IMPL_CPU   "cpu"   const struct site_cpu_impl *
+ *   SITE_IMPL_CUDA  "cuda"  const struct site_cuda_impl *
+ *
+ * A new backend adds its line here (name and type) and its entries to the
+ * variants it implements (kernels/common/site_rules.h has the shorthands). */
+#define SITE_IMPL_CPU "cpu"
+#define SITE_IMPL_CUDA "cuda"
+
 /* One separately timed CPU "kernel". name is what attribution shows, as a
  * CUPTI record would name a GPU kernel. */
 struct site_cpu_step {
@@ -109,10 +125,22 @@ struct site_cpu_impl {
  * Each site's header (kernels/<site>/<site>.h) declares its launchers. */
 typedef int (*site_cuda_launch_fn)(const struct site_args *a, void *stream);
 
+struct site_cuda_impl {
+	site_cuda_launch_fn launch;
+};
+
+/* One backend's code for a variant: backend is the name it is filed under
+ * (SITE_IMPL_*), impl points at code of that backend's type. An entry
+ * whose backend is NULL is empty (a CUDA entry in a build without nvcc). */
+struct site_impl {
+	const char *backend;
+	const void *impl;
+};
+
 /* An arm from outside abbench: a plugin library's function or a compiled
  * GPU binary (harness/arms/). The harness wraps it in a site_variant of its
- * own at plan time, and the backends call these functions instead of cpu
- * and cuda. Each takes the arm's context, returns 0, or non-zero with one
+ * own at plan time, and the backends call these functions instead of the
+ * variant's impls. Each takes the arm's context, returns 0, or non-zero with one
  * line in err (the run then fails with it). */
 struct site_ext_arm {
 	void *ctx;
@@ -124,13 +152,18 @@ struct site_ext_arm {
 };
 
 /* A variant. Named tunings of the fused arm are called "fused.<tuning>"
- * and exist on CUDA only; "fused" is the measured winner (docs/KERNELS.md). */
+ * and exist on CUDA only; "fused" is the measured winner (docs/KERNELS.md).
+ * A row of a site's table reads (site_rules.h has SITE_CPU and SITE_CUDA)
+ *
+ *   { "eager", "summary", true, { SITE_CPU(x_cpu_eager), SITE_CUDA(x_cuda_eager) } },
+ *   { "fused.r1h", "summary", true, { SITE_CUDA(x_cuda_fused_r1h) } },
+ *
+ * and a backend finds its code with site_variant_impl. */
 struct site_variant {
 	const char *name;
 	const char *summary;
 	bool byte_equal_expected; /* false only for deliberately different variants */
-	const struct site_cpu_impl *cpu; /* NULL when absent on the CPU backend */
-	site_cuda_launch_fn cuda;        /* NULL when absent or not built */
+	struct site_impl impls[SITE_MAX_IMPLS]; /* per backend, in any order; empty entries skipped */
 	const struct site_ext_arm *ext;  /* an arm from outside abbench; NULL for built-in variants */
 };
 
@@ -182,11 +215,13 @@ extern const struct site_desc *const site_registry[];
 
 const struct site_desc *site_find(const char *name);
 const struct site_variant *site_find_variant(const struct site_desc *s, const char *variant);
+/* The code v has for the backend filed under that name (of the type the
+ * name stands for, SITE_IMPL_*), NULL when it has none. */
+const void *site_variant_impl(const struct site_variant *v, const char *backend);
 int site_tensor_index(const struct site_desc *s, const char *tensor);
 
 /* Elements of tensor i for these dims. */
 int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d);
-size_t site_dtype_size(enum site_dtype dt);
 
 /* Bytes of tensor t for these dims (elements x element size). */
 int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d);

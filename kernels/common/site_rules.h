@@ -1,7 +1,8 @@
 /*
  * site_rules.h - what every site folder uses to describe itself: shape
  * rules shared by several sites, the tensor-table shorthands, and the
- * macro that leaves CUDA launchers out of a build without nvcc.
+ * variant-table shorthands (SITE_CPU, SITE_CUDA: the latter leaves CUDA
+ * launchers out of a build without nvcc).
  *
  * A site's site.c defines its struct site_desc with these; nothing here
  * knows any particular site.
@@ -19,12 +20,15 @@
  * product (bytes included) away from int64 overflow. */
 #define SITE_MAX_ELEMS ((int64_t)1 << 36)
 
-/* A CUDA launcher in a variant entry, or NULL in a build without nvcc
- * (the .cu files are then not compiled). */
+/* A variant's code for one backend, an entry of site_variant.impls:
+ * SITE_CPU(impl) files a struct site_cpu_impl (its type checked) under
+ * "cpu"; SITE_CUDA(fn) a launcher under "cuda", or an empty entry in a
+ * build without nvcc (the .cu files are then not compiled). */
+#define SITE_CPU(impl) { SITE_IMPL_CPU, 1 ? &(impl) : (const struct site_cpu_impl *)NULL }
 #if AB_HAVE_CUDA
-#define SITE_CUDA(fn) (fn)
+#define SITE_CUDA(fn) { SITE_IMPL_CUDA, &(const struct site_cuda_impl){ (fn) } }
 #else
-#define SITE_CUDA(fn) NULL
+#define SITE_CUDA(fn) { NULL, NULL }
 #endif
 
 /* Tensor-table entries: an activation, a parameter, an output, a float32

@@ -38,18 +38,18 @@ static bool ln_geometry(const struct site_shape *s, struct site_dims *d, char *e
 		.n_variants = 6,                                                                                   \
 		.variants = {                                                                                      \
 			{ "eager", "LayerNorm, 1 + scale, * (1 + scale), + shift: four launches", true,            \
-			  &ln_modulate_cpu_eager, SITE_CUDA(ln_modulate_cuda_eager) },                             \
+			  { SITE_CPU(ln_modulate_cpu_eager), SITE_CUDA(ln_modulate_cuda_eager) } },                \
 			{ "fused", "one pass: Welford statistics, then the same three bf16 roundings", true,       \
-			  &ln_modulate_cpu_fused, SITE_CUDA(ln_modulate_cuda_fused) },                             \
+			  { SITE_CPU(ln_modulate_cpu_fused), SITE_CUDA(ln_modulate_cuda_fused) } },                \
 			{ "twopass", "two-pass float mean/variance LayerNorm, then the same modulate", false,      \
-			  &ln_modulate_cpu_twopass, NULL },                                                        \
+			  { SITE_CPU(ln_modulate_cpu_twopass) } },                                                 \
 			{ "fused.pf8", "8-byte loads, 128 threads a row, scale and shift loaded with x, bf16x2 epilogue " \
 				       "(W 3072/4096/5120)",                                                         \
-			  true, NULL, SITE_CUDA(ln_modulate_cuda_fused_pf8) },                                     \
+			  true, { SITE_CUDA(ln_modulate_cuda_fused_pf8) } },                                       \
 			{ "fused.r1", "8-byte loads, 128 threads a row, float epilogue (W % 512 == 0, <= 8192)",   \
-			  true, NULL, SITE_CUDA(ln_modulate_cuda_fused_r1) },                                      \
+			  true, { SITE_CUDA(ln_modulate_cuda_fused_r1) } },                                        \
 			{ "fused.generic", "eager statistics, then the epilogue over a second read (any W)", true, \
-			  NULL, SITE_CUDA(ln_modulate_cuda_fused_generic) },                                       \
+			  { SITE_CUDA(ln_modulate_cuda_fused_generic) } },                                         \
 		},                                                                                                 \
 		.geometry = ln_geometry, .reference = ln_modulate_reference,                                       \
 		.n_eager_launches = 4,                                                                             \

@@ -10,7 +10,7 @@
 #           (tests/tools/summary_agree.py, as tests/cli/t055 on the CPU)
 #   compare compare and gate read the summaries: an A/A pair of smoke runs
 #           compares and gates (exit 0 or 1, never 2 or 3)
-#   unit    build/tests/test_backend_cuda (uses backend_cuda_ops->notes)
+#   unit    build/tests/test_backend_cuda (uses backend_cuda.notes)
 # Results under $OUT (or ./gpu-out-summary): summary.db and the outputs; a
 # short table last.
 set -uo pipefail

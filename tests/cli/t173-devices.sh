@@ -5,7 +5,9 @@
 # workers are abbench itself, the same code as on GPUs). Three workers give
 # the same results as one plain run; a progress line per device; a worker
 # that fails (device 5 of 2) fails the command with its message, exit 3,
-# and leaves no 'ok' run set; one device is a plain run.
+# and leaves no 'ok' run set; one device is a plain run. The workers get
+# every option of the command (their command lines are written from run's
+# option table), with their device, shard, run set and file.
 . "$(dirname "$0")/lib.sh"
 set -e
 export ABBENCH_FAKE_TIMER=1
@@ -31,9 +33,15 @@ check "the set equals the plain run, sample for sample" cmp -s <(strip "$T/plain
 pinned="SELECT count(*) FROM runs WHERE run_set = 'd3' AND command_line LIKE '%--device ' || (shard_index - 1) || ' %'"
 check "each worker pinned its device (--device in its command line)" test "$(sqlite3 "$db" "$pinned")" -eq 3
 expect_exit 0 "a list of devices, no run set id given" env ABBENCH_CPU_DEVICES=3 \
-	"$AB" run "$T/s.ini" --backend cpu --devices 2,0 --db "$db" --quick
+	"$AB" run "$T/s.ini" --backend cpu --devices 2,0 --db "$db" --quick --no-cupti --label list
 set_id=$(sed -n "s/^run set '\([^']*\)'.*/\1/p" "$T/out")
 check "a generated run set id ($set_id)" grep -q '^devices-' <<<"$set_id"
+# the workers' command lines are written from run's option table: every option given reaches them
+given="SELECT count(*) FROM runs WHERE run_set = '$set_id' AND command_line LIKE '%--backend cpu %'
+	AND command_line LIKE '%--quick%' AND command_line LIKE '%--no-cupti%'
+	AND command_line LIKE '%--label list%' AND command_line LIKE '%--no-progress%'
+	AND command_line NOT LIKE '%--devices%'"
+check "each worker got every option given, its own, and no --devices" test "$(sqlite3 "$db" "$given")" -eq 2
 expect_exit 0 "it reads as one run" "$AB" show "set:$set_id" --db "$db"
 
 # a worker that fails
@@ -60,6 +68,9 @@ check "equal to the plain run" cmp -s <(strip "$T/plain.json") <(strip "$T/one.j
 # usage
 expect_exit 2 "--devices with --shard" "$AB" run "$T/s.ini" --backend cpu --devices all --shard 1/2 --run-set x --db "$db"
 expect_exit 2 "--devices with --device" "$AB" run "$T/s.ini" --backend cpu --devices all --device 1 --db "$db"
+expect_exit 2 "--devices over 2 devices with --only (each worker is a shard)" env ABBENCH_CPU_DEVICES=2 \
+	"$AB" run "$T/s.ini" --backend cpu --devices all --only 'ln_*' --db "$db"
+check "says so, before any worker starts" bash -c "grep -q 'over 2 devices cannot be combined with --only' '$T/err' && ! grep -q started '$T/err'"
 expect_exit 2 "--devices 0,0" "$AB" run "$T/s.ini" --backend cpu --devices 0,0 --db "$db"
 expect_exit 2 "--devices x" "$AB" run "$T/s.ini" --backend cpu --devices x --db "$db"
 expect_exit 2 "--device 1 of 1" "$AB" run "$T/s.ini" --backend cpu --device 1 --db "$db"

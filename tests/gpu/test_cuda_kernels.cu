@@ -431,12 +431,20 @@ static void download(tensor &t)
 	}
 }
 
+/* A variant's CUDA launcher (its code filed under SITE_IMPL_CUDA),
+ * nullptr when it has none. */
+static site_cuda_launch_fn launcher(const site_variant *v)
+{
+	const auto *impl = static_cast<const site_cuda_impl *>(site_variant_impl(v, SITE_IMPL_CUDA));
+	return impl ? impl->launch : nullptr;
+}
+
 /* Poisons, runs a variant to completion, downloads what it writes; returns
  * its launch code (asynchronous errors are fatal). */
 static int run_variant(gpu_case &c, const site_variant *v)
 {
 	poison_outputs(c);
-	const int rc = v->cuda(&c.args, nullptr);
+	const int rc = launcher(v)(&c.args, nullptr);
 	CK(cudaDeviceSynchronize());
 	if (rc == 0)
 		for (int i = 0; i < c.site->n_tensors; i++)
@@ -628,7 +636,7 @@ static void test_case(const site_desc *s, const site_shape &sh, int64_t off, dis
 		const site_variant *v = &s->variants[k];
 		if (strncmp(v->name, "fused", 5) != 0 || (v->name[5] != '\0' && v->name[5] != '.'))
 			continue;
-		if (!v->cuda) {
+		if (!launcher(v)) {
 			err += std::string(v->name) + " has no CUDA launcher in a CUDA build; ";
 			continue;
 		}
@@ -677,7 +685,7 @@ static void test_rejects(void)
 		a.eps = EPS;
 		a.dims = b.d;
 		for (int k = 0; k < s->n_variants; k++)
-			if (s->variants[k].cuda && s->variants[k].cuda(&a, nullptr) != (int)cudaErrorInvalidValue)
+			if (launcher(&s->variants[k]) && launcher(&s->variants[k])(&a, nullptr) != (int)cudaErrorInvalidValue)
 				bad_arms += std::string(" ") + b.site + "/" + s->variants[k].name;
 	}
 	CK(cudaDeviceSynchronize());

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "backend/backend.h"
+#include "backend/guard.h"
 #include "config/scenario.h"
 #include "run/inputs.h"
 
@@ -52,7 +53,7 @@ static void hcase_make(struct hcase *h, const char *site, const char *shape)
 		if (!site_tensor_present(t, false))
 			continue;
 		int64_t n = site_tensor_elems(t, &h->host.dims);
-		h->bytes[i] = (size_t)n * site_dtype_size(t->dtype);
+		h->bytes[i] = (size_t)site_tensor_bytes(t, &h->host.dims);
 		h->host.t[i] = calloc(1, h->bytes[i] + 1);
 		assert_non_null(h->host.t[i]);
 		struct inputs_rng rng;
@@ -106,11 +107,17 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A variant's CPU code (its steps). */
+static const struct site_cpu_impl *cpu_of(const struct site_variant *v)
+{
+	return site_variant_impl(v, SITE_IMPL_CPU);
+}
+
 static const struct site_variant *variant(const struct fixture *f, const char *name)
 {
 	const struct site_variant *v = site_find_variant(f->h.site, name);
 	assert_non_null(v);
-	assert_non_null(v->cpu);
+	assert_non_null(cpu_of(v));
 	return v;
 }
 
@@ -133,6 +140,24 @@ static void test_ops_table(void **state)
 	assert_non_null(o->read_tensor);
 	assert_non_null(o->case_end);
 	assert_non_null(o->notes);
+	assert_non_null(o->supports);
+	assert_non_null(o->fake_timer);
+	assert_string_equal(o->arm_kinds[0], "plugin");
+	assert_null(o->arm_kinds[1]); /* no cubins without a GPU */
+}
+
+/* What case_begin allocates, counted by case_memory the same way: every
+ * present tensor with its two guard zones (ln_modulate 1x16x256, no
+ * affine: 9 tensors, 34432 bytes), no flush buffer under the fake timer. */
+static void test_case_memory(void **state)
+{
+	struct fixture *f = *state;
+	struct bk_memory m;
+	struct ab_diag d;
+	assert_true(backend_cpu.fake_timer(f->b));
+	assert_int_equal(backend_cpu.case_memory(f->b, f->h.site, &f->h.host, &m, &d), AB_OK);
+	assert_false(m.has_device);
+	assert_int_equal(m.host_bytes, 34432 + 9 * 2 * GUARD_BYTES);
 }
 
 static void test_describe_and_notes(void **state)
@@ -172,7 +197,7 @@ static void test_fake_timer_cost_model(void **state)
 	const double step = 2000 + 0.5 * 4096;
 	for (int k = 0; k < 2; k++) {
 		const struct site_variant *v = k ? fused : eager;
-		int n = v->cpu->n_steps;
+		int n = cpu_of(v)->n_steps;
 		attrib_reset(&f->kc);
 		assert_int_equal(backend_cpu.slot_begin(f->b, v, "ln16/x/A1", &before, &d), AB_OK);
 		assert_false(before.valid);
@@ -235,7 +260,7 @@ static void test_errors(void **state)
 	int weight = site_tensor_index(f->h.site, "weight"); /* affine only: absent here */
 	assert_true(weight >= 0);
 	assert_int_equal(backend_cpu.read_tensor(f->b, weight, buf, 2, &d), AB_ERR_INTERNAL);
-	const struct site_variant gpu_only = { "gpu_only", "no cpu implementation", true, NULL, NULL, NULL };
+	const struct site_variant gpu_only = { "gpu_only", "no cpu implementation", true, { { NULL, NULL } }, NULL };
 	assert_int_equal(backend_cpu.slot_begin(f->b, &gpu_only, "r", &c, &d), AB_ERR_INPUT);
 	assert_string_equal(d.msg, "case 'ln16': variant 'gpu_only' has no cpu implementation");
 	free(out);
@@ -266,7 +291,7 @@ static void test_real_timer(void **state)
 	assert_int_equal(backend_cpu.sample(b, v, 1, &kc, &s, &d), AB_OK);
 	assert_true(s.wall_ns > 0);
 	assert_true(kc.sample_kernel_ns[0] > 0 && kc.sample_kernel_ns[0] <= s.wall_ns);
-	assert_true(kc.n_kernels >= 1 && kc.n_kernels <= v->cpu->n_steps);
+	assert_true(kc.n_kernels >= 1 && kc.n_kernels <= cpu_of(v)->n_steps);
 	backend_cpu.case_end(b);
 	backend_cpu.close(b);
 	attrib_free(&kc);
@@ -277,6 +302,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ops_table),
+		cmocka_unit_test_setup_teardown(test_case_memory, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_and_notes, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_fake_timer_cost_model, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_outputs_computed_and_equal, setup_fake, teardown),

@@ -67,18 +67,18 @@ struct avail_call {
 static void call_available(void *ctx)
 {
 	struct avail_call *a = ctx;
-	a->ok = backend_cuda_ops->available(a->why, sizeof a->why);
+	a->ok = backend_cuda.available(a->why, sizeof a->why);
 }
 
 static bool gpu_present(char *why, size_t len)
 {
-	return backend_cuda_ops->available(why, len);
+	return backend_cuda.available(why, len);
 }
 
 static void test_ops_table(void **state)
 {
 	(void)state;
-	const struct backend_ops *o = backend_cuda_ops;
+	const struct backend_ops *o = &backend_cuda;
 	assert_non_null(o);
 	assert_string_equal(o->name, "cuda");
 	assert_true(o->available && o->open && o->close && o->describe && o->measure_copy_gbps && o->case_begin &&
@@ -108,7 +108,7 @@ static void test_open_fails_cleanly(void **state)
 	(void)state;
 	if (gpu_present(why, sizeof why))
 		skip(); /* a GPU answers here */
-	assert_int_equal(backend_cuda_ops->open(&b, &o, &d), AB_ERR_BACKEND);
+	assert_int_equal(backend_cuda.open(&b, &o, &d), AB_ERR_BACKEND);
 	assert_null(b);
 	assert_non_null(strstr(d.msg, "cuda call 'cudaGetDeviceCount(&n)' failed"));
 	assert_true(strstr(d.msg, "driver") || strstr(d.msg, "device"));
@@ -175,8 +175,8 @@ static const struct site_desc test_site = {
 	},
 	.n_variants = 2,
 	.variants = {
-		{"copy_tiny", "memcpy + 2 tiny kernels", true, NULL, copy_tiny_arm},
-		{"cpu_only", "no cuda implementation", true, NULL, NULL},
+		{"copy_tiny", "memcpy + 2 tiny kernels", true, {{SITE_IMPL_CUDA, &(const struct site_cuda_impl){copy_tiny_arm}}}},
+		{"cpu_only", "no cuda implementation", true, {{NULL, NULL}}},
 	},
 };
 
@@ -192,7 +192,7 @@ struct gpu {
 static void gpu_open(struct gpu *g, const struct bk_options *o)
 {
 	struct ab_diag d = {{0}};
-	if (backend_cuda_ops->open(&g->b, o, &d))
+	if (backend_cuda.open(&g->b, o, &d))
 		fail_msg("open: %s", d.msg);
 	for (int i = 0; i < T_TOKENS * T_WIDTH; i++)
 		g->x[i] = (uint16_t)(0x3f80 + (i % 97)); /* bf16 1.0 and up */
@@ -200,7 +200,7 @@ static void gpu_open(struct gpu *g, const struct bk_options *o)
 	g->host.dims = (struct site_dims){.batch = 1, .tokens = T_TOKENS, .width = T_WIDTH, .row_len = T_WIDTH,
 					  .rows = T_TOKENS, .heads = 1};
 	g->host.t[0] = g->x;
-	if (backend_cuda_ops->case_begin(g->b, &test_site, &g->host, "test_case", &d))
+	if (backend_cuda.case_begin(g->b, &test_site, &g->host, "test_case", &d))
 		fail_msg("case_begin: %s", d.msg);
 }
 
@@ -213,11 +213,11 @@ static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct resu
 	const struct site_variant *v = &test_site.variants[0];
 	double lo = INFINITY, hi = 0;
 	int discarded = 0;
-	if (backend_cuda_ops->slot_begin(g->b, v, "test_case/a/A1", before, &d))
+	if (backend_cuda.slot_begin(g->b, v, "test_case/a/A1", before, &d))
 		fail_msg("slot_begin: %s", d.msg);
 	for (int i = -warmup; i < n; i++) {
 		uint32_t sid = i < 0 ? ATTRIB_UNTIMED : (uint32_t)i + 1u;
-		if (backend_cuda_ops->sample(g->b, v, sid, &g->k, &s, &d))
+		if (backend_cuda.sample(g->b, v, sid, &g->k, &s, &d))
 			fail_msg("sample %d: %s", i, d.msg);
 		assert_true(s.wall_ns > 0 && s.wall_ns < 1e7);
 		/* the probes read: a clock above zero and not far above the
@@ -231,7 +231,7 @@ static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct resu
 		discarded += s.discarded;
 	}
 	print_message("clock ratio %.3f..%.3f, %d discarded, first wall %.0f ns\n", lo, hi, discarded, wall[0]);
-	if (backend_cuda_ops->slot_end(g->b, &g->k, after, &d))
+	if (backend_cuda.slot_end(g->b, &g->k, after, &d))
 		fail_msg("slot_end: %s", d.msg);
 }
 
@@ -240,19 +240,19 @@ static void gpu_check_outputs(struct gpu *g, int launches)
 	struct ab_diag d = {{0}};
 	uint16_t y[T_TOKENS * T_WIDTH];
 	uint32_t sink[T_TOKENS];
-	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 1, y, sizeof y, &d), AB_OK);
+	assert_int_equal(backend_cuda.read_tensor(g->b, 1, y, sizeof y, &d), AB_OK);
 	assert_memory_equal(y, g->x, sizeof y);
-	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 2, sink, sizeof sink, &d), AB_OK);
+	assert_int_equal(backend_cuda.read_tensor(g->b, 2, sink, sizeof sink, &d), AB_OK);
 	assert_int_equal(sink[0], (uint32_t)(0xFFFFFFFFu + (uint32_t)launches));
 	for (int i = 1; i < T_TOKENS; i++)
 		assert_int_equal(sink[i], 0xFFFFFFFFu);
-	assert_int_equal(backend_cuda_ops->read_tensor(g->b, 1, y, sizeof y - 2, &d), AB_ERR_INTERNAL);
+	assert_int_equal(backend_cuda.read_tensor(g->b, 1, y, sizeof y - 2, &d), AB_ERR_INTERNAL);
 }
 
 static void gpu_close(struct gpu *g)
 {
-	backend_cuda_ops->case_end(g->b);
-	backend_cuda_ops->close(g->b);
+	backend_cuda.case_end(g->b);
+	backend_cuda.close(g->b);
 	attrib_free(&g->k);
 }
 
@@ -275,9 +275,9 @@ static void test_gpu_describe_and_copy(void **state)
 	(void)state;
 	if (!gpu_or_skip())
 		skip();
-	if (backend_cuda_ops->open(&b, &o, &d))
+	if (backend_cuda.open(&b, &o, &d))
 		fail_msg("open: %s", d.msg);
-	backend_cuda_ops->describe(b, &dev);
+	backend_cuda.describe(b, &dev);
 	assert_true(strlen(dev.name) > 0);
 	assert_int_equal(strncmp(dev.uuid, "GPU-", 4), 0);
 	assert_int_equal(strlen(dev.uuid), 40); /* GPU- + 8-4-4-4-12 */
@@ -285,12 +285,12 @@ static void test_gpu_describe_and_copy(void **state)
 	assert_true(dev.cc_major >= 7 && dev.sm_count > 0 && dev.l2_bytes > 0 && dev.mem_bytes > 0);
 	assert_true(dev.default_sm_mhz > 300);
 	assert_non_null(strstr(dev.driver_version, "cuda "));
-	assert_int_equal(backend_cuda_ops->measure_copy_gbps(b, &gbps, &d), AB_OK);
+	assert_int_equal(backend_cuda.measure_copy_gbps(b, &gbps, &d), AB_OK);
 	print_message("device %s, %d SMs, L2 %lld B, copy %.0f GB/s, %s\n", dev.name, dev.sm_count,
-		      (long long)dev.l2_bytes, gbps, backend_cuda_ops->notes(b));
+		      (long long)dev.l2_bytes, gbps, backend_cuda.notes(b));
 	assert_true(gbps > 100.0);
-	assert_non_null(strstr(backend_cuda_ops->notes(b), "cupti off"));
-	backend_cuda_ops->close(b);
+	assert_non_null(strstr(backend_cuda.notes(b), "cupti off"));
+	backend_cuda.close(b);
 }
 
 /* --device past the device count is bad usage (exit 2), not a device
@@ -303,7 +303,7 @@ static void test_gpu_bad_device_index(void **state)
 	(void)state;
 	if (!gpu_or_skip())
 		skip();
-	assert_int_equal(backend_cuda_ops->open(&b, &o, &d), AB_ERR_USAGE);
+	assert_int_equal(backend_cuda.open(&b, &o, &d), AB_ERR_USAGE);
 	assert_null(b);
 	assert_non_null(strstr(d.msg, "cuda device 4096 does not exist: the driver reports "));
 	assert_non_null(strstr(d.msg, "(numbered after CUDA_VISIBLE_DEVICES)"));
@@ -324,7 +324,7 @@ static void test_gpu_hide_flush_cupti(void **state)
 	memset(&g, 0, sizeof g);
 	gpu_open(&g, &o);
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
-	const char *notes = backend_cuda_ops->notes(g.b);
+	const char *notes = backend_cuda.notes(g.b);
 	if (strstr(notes, "cupti unavailable"))
 		fail_msg("%s", notes);
 	gpu_slot(&g, W, N, wall, &before, &after);
@@ -340,7 +340,7 @@ static void test_gpu_hide_flush_cupti(void **state)
 		assert_true(g.k.sample_kernel_ns[i] > 0);
 		assert_true(g.k.sample_kernel_ns[i] < wall[i] + 1000.0);
 	}
-	notes = backend_cuda_ops->notes(g.b);
+	notes = backend_cuda.notes(g.b);
 	print_message("%s\n", notes);
 	assert_non_null(strstr(notes, "cupti overhead:"));
 	assert_non_null(strstr(notes, "40 tied to samples"));
@@ -366,7 +366,7 @@ static void test_gpu_include_noflush(void **state)
 	memset(&g, 0, sizeof g);
 	gpu_open(&g, &o);
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
-	assert_int_equal(backend_cuda_ops->slot_begin(g.b, &test_site.variants[1], "x/b/B", &before, &d), AB_ERR_INPUT);
+	assert_int_equal(backend_cuda.slot_begin(g.b, &test_site.variants[1], "x/b/B", &before, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "'cpu_only' has no cuda implementation"));
 	gpu_slot(&g, W, N, wall, &before, &after);
 	gpu_check_outputs(&g, 2 * (W + N));
@@ -392,7 +392,7 @@ static void test_gpu_without_cupti(void **state)
 	gpu_open(&g, &o);
 	unsetenv("ABBENCH_CUPTI");
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
-	assert_non_null(strstr(backend_cuda_ops->notes(g.b), "cupti unavailable"));
+	assert_non_null(strstr(backend_cuda.notes(g.b), "cupti unavailable"));
 	gpu_slot(&g, 1, N, wall, &before, &after);
 	assert_int_equal(g.k.n_kernels, 0);
 	assert_int_equal(g.k.ignored_records, 0);
@@ -421,11 +421,12 @@ int main(void)
 
 #include "backend/backend.h"
 
-/* Without nvcc the backend is absent, and says so through a NULL table. */
+/* Without nvcc the backend is absent, and its row of the table says why. */
 static void test_no_cuda(void **state)
 {
 	(void)state;
-	assert_null(backend_cuda_ops);
+	assert_null(backend_find("cuda"));
+	assert_non_null(strstr(backend_entry_find("cuda")->absent, "without the CUDA backend"));
 }
 
 int main(void)

@@ -6,7 +6,11 @@
  * compared with the first A slot and checked against the float64
  * reference (md5 equal in every slot when both arms are byte-equal, B
  * flagged when they are not); the slot figures from the samples; the same
- * samples and md5s on a second run; and the error of an unknown variant.
+ * samples and md5s on a second run; the error of an unknown variant; and
+ * an arm that flips a bit of its input on every call caught even when a
+ * slot makes an even number of calls (its inputs' digests are compared
+ * after the slot's first call, also when that call is an arm from
+ * outside primed in slot_begin, as the CUDA backend does).
  *
  * The scenario keeps the mean stopping rule (noise_measure = mean), whose
  * noise exists from 2 samples, so that 3 and 7 samples mean something;
@@ -152,7 +156,7 @@ static void test_max_samples_and_slot_figures(void **state)
 	for (int i = 0; i < f->out.n_slots; i++) {
 		const struct results_slot *s = &f->out.slots[i];
 		const struct site_variant *v = site_find_variant(site_find("ln_modulate"), s->variant);
-		double arm_ns = v->cpu->n_steps * step;
+		double arm_ns = ((const struct site_cpu_impl *)site_variant_impl(v, SITE_IMPL_CPU))->n_steps * step;
 		assert_int_equal(s->n_samples, 7);
 		assert_string_equal(s->stopping_reason, "max_samples");
 		assert_true(s->median_ns >= arm_ns * 0.995 && s->median_ns <= arm_ns * 1.005);
@@ -162,7 +166,7 @@ static void test_max_samples_and_slot_figures(void **state)
 		assert_true(s->kernel_median_ns == s->median_ns); /* back-to-back steps */
 		for (int k = 0; k < s->n_samples; k++)
 			assert_true(s->kernel_ns[k] == s->samples_ns[k]);
-		assert_true(s->n_kernels >= 1 && s->n_kernels <= v->cpu->n_steps);
+		assert_true(s->n_kernels >= 1 && s->n_kernels <= ((const struct site_cpu_impl *)site_variant_impl(v, SITE_IMPL_CPU))->n_steps);
 		assert_int_equal(s->kernel_records_bad, 0);
 	}
 }
@@ -242,6 +246,18 @@ static void test_deterministic(void **state)
 	case_release(&first);
 }
 
+/* The host memory admission counts for case ln (1x16x256, no affine), the
+ * same sizes case_data_alloc allocates: 9 tensors, 34432 bytes; its one
+ * output's float64 reference and tolerance, 2 x 4096 x 8, and first-A
+ * copy, 8192; per slot (5) the kept samples, 7 x 2 doubles; while a slot
+ * runs, 7 ids, 7 sorted samples and 7 per-sample kernel sums. */
+static void test_host_bytes(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 5 * 7 * 16 + 7 * (4 + 8 + 8);
+	assert_int_equal(run_case_host_bytes(&f->s->cases[0], &f->env.sampling, 5), want);
+}
+
 static void test_unknown_variant_fails(void **state)
 {
 	struct fixture *f = *state;
@@ -261,7 +277,7 @@ static void test_not_byte_equal(void **state)
 {
 	struct fixture *f = *state;
 	const struct site_variant *tp = site_find_variant(site_find("ln_modulate"), "twopass");
-	if (!tp || tp->byte_equal_expected || !tp->cpu)
+	if (!tp || tp->byte_equal_expected || !site_variant_impl(tp, SITE_IMPL_CPU))
 		skip();
 	snprintf(f->s->arm_b, sizeof f->s->arm_b, "twopass");
 	run(f, 2);
@@ -275,6 +291,119 @@ static void test_not_byte_equal(void **state)
 	}
 }
 
+/* ---- an arm that toggles its input ---------------------------------- */
+
+static const struct site_cpu_impl *real_fused; /* ln_modulate's fused steps */
+
+/* fused, then x[0] ^= 1: the input differs after every odd call. */
+static void toggling_step(const struct site_args *a)
+{
+	for (int k = 0; k < real_fused->n_steps; k++)
+		real_fused->steps[k].fn(a);
+	((uint16_t *)a->t[0])[0] ^= 0x0001;
+}
+
+static const struct site_cpu_impl toggling_impl = { 1, { { "toggling_fused", toggling_step } } };
+
+static int toggling_ext_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
+{
+	(void)ctx, (void)err, (void)len;
+	toggling_step(a);
+	return 0;
+}
+
+static const struct site_ext_arm toggling_ext = { .cpu_step = "toggling_fused", .cpu = toggling_ext_cpu };
+
+static struct site_desc toggling_site;
+
+/* Case 0 (ln_modulate) on a copy of its site whose fused arm toggles x,
+ * built in (ext false) or as an arm from outside (ext true). */
+static void use_toggling_site(struct fixture *f, bool ext)
+{
+	const struct site_desc *ln = site_find("ln_modulate");
+	const struct site_variant *fused = site_find_variant(ln, "fused");
+	real_fused = site_variant_impl(fused, SITE_IMPL_CPU);
+	toggling_site = *ln;
+	struct site_variant *v = &toggling_site.variants[fused - ln->variants];
+	memset(v->impls, 0, sizeof v->impls);
+	if (ext)
+		v->ext = &toggling_ext;
+	else
+		v->impls[0] = (struct site_impl){ SITE_IMPL_CPU, &toggling_impl };
+	f->s->cases[0].site = &toggling_site;
+}
+
+/* 1 warm-up + 7 samples: 8 calls in slot B1, so x is as the case made it
+ * at the slot's end; the check after the first call sees it changed. */
+static void test_even_toggles_caught(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_diag d = { "" };
+	use_toggling_site(f, false);
+	f->env.sampling.warmup = 1;
+	assert_int_equal(f->env.sampling.max_samples, 7);
+	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
+	assert_int_equal(f->out.slots[0].n_samples, 7); /* A1 ran clean */
+}
+
+/* Odd counts were caught before, at the slot's end: now after the first call too. */
+static void test_odd_toggles_caught(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_diag d = { "" };
+	use_toggling_site(f, false);
+	assert_int_equal(f->env.sampling.warmup, 2);
+	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_non_null(strstr(d.msg, "arm 'fused' (slot B1) wrote into its input 'x'"));
+}
+
+/* The CPU backend, but slot_begin calls an arm from outside once, untimed,
+ * as CUDA's does (its prepare and first launch). */
+static struct backend_ops priming;
+
+static enum ab_rc priming_slot_begin(struct backend *b, const struct site_variant *v, const char *range,
+				     struct results_clocks *before, struct ab_diag *d)
+{
+	struct attrib_collector kc;
+	struct bk_sample s;
+	enum ab_rc rc = backend_cpu.slot_begin(b, v, range, before, d);
+	if (rc || !v->ext)
+		return rc;
+	if ((rc = attrib_init(&kc, 0, d)))
+		return rc;
+	rc = backend_cpu.sample(b, v, ATTRIB_UNTIMED, &kc, &s, d);
+	attrib_free(&kc);
+	return rc;
+}
+
+/* An arm from outside, primed: 1 + 0 warm-ups + 7 samples = 8 calls, and
+ * 2 by the first sample; only the check right after slot_begin sees x
+ * changed. */
+static void test_primed_ext_toggles_caught(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_diag d = { "" };
+	use_toggling_site(f, true);
+	priming = backend_cpu;
+	priming.slot_begin = priming_slot_begin;
+	f->env.ops = &priming;
+	f->env.sampling.warmup = 0;
+	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
+}
+
+/* The same arm unprimed on the CPU: its first call is the first sample. */
+static void test_ext_toggles_caught(void **state)
+{
+	struct fixture *f = *state;
+	struct ab_diag d = { "" };
+	use_toggling_site(f, true);
+	f->env.sampling.warmup = 1;
+	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,8 +412,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_stop_reasons, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_outputs_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_variant_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_byte_equal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_even_toggles_caught, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_toggles_caught, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_primed_ext_toggles_caught, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ext_toggles_caught, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,7 +107,9 @@ static enum ab_rc run(const char *text, int64_t *id, struct ab_diag *d)
 	faulty.slot_end = faulty_slot_end;
 	calls = 0;
 	struct runner_options o = { .db_path = dbpath, .command_line = "test", .ops = &faulty };
-	rc = runner_scenario(s, &o, id, d);
+	struct runner_result res;
+	rc = runner_scenario(s, &o, &res, d);
+	*id = res.run_id;
 	scenario_free(s);
 	return rc;
 }

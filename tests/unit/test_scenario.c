@@ -96,7 +96,7 @@ static void test_glm_1024(void **state)
 	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
 	assert_string_equal(s->path, "scenarios/glm_1024.ini");
 	assert_string_equal(s->name, "glm_1024");
-	assert_int_equal(s->backend, BACKEND_AUTO);
+	assert_string_equal(s->backend, BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 20261129u);
@@ -241,7 +241,7 @@ static void test_defaults(void **state)
 	assert_int_equal(scenario_parse_text("some/dir/minimal.ini", MIN_TEXT, &s, &d), AB_OK);
 	assert_string_equal(s->name, "minimal");
 	assert_string_equal(s->description, "");
-	assert_int_equal(s->backend, BACKEND_AUTO);
+	assert_string_equal(s->backend, BACKEND_AUTO);
 	assert_string_equal(s->dtype, "bf16");
 	assert_string_equal(s->bracket, "ABA");
 	assert_true(s->seed == 1);
@@ -327,7 +327,7 @@ static void test_value_forms(void **state)
 					   "affine = yes\r\n"
 					   "eps = 1e-6\r\n"
 					   "count = 7\r\n");
-	assert_int_equal(s->backend, BACKEND_CPU);
+	assert_string_equal(s->backend, "cpu");
 	assert_true(s->seed == UINT64_MAX);
 	assert_false(s->l2_flush);
 	assert_int_equal(s->launch_gaps, BACKEND_GAPS_HIDE);

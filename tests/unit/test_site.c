@@ -64,7 +64,7 @@ static void test_every_site_declares(void **state)
 		const struct site_desc *s = *p;
 		const struct site_variant *e = site_find_variant(s, "eager");
 		assert_non_null(e);
-		assert_int_equal(s->n_eager_launches, e->cpu->n_steps);
+		assert_int_equal(s->n_eager_launches, ((const struct site_cpu_impl *)site_variant_impl(e, SITE_IMPL_CPU))->n_steps);
 		for (int l = 0; l < s->n_eager_launches; l++)
 			assert_true(s->eager_io[l].reads && s->eager_io[l].writes &&
 				    s->eager_io[l].reads >> s->n_tensors == 0 && s->eager_io[l].writes >> s->n_tensors == 0);

@@ -90,7 +90,7 @@ static void tc_init(struct tcase *c, const char *site, const char *shape, bool a
 		if (!site_tensor_present(t, affine))
 			continue;
 		c->elems[i] = site_tensor_elems(t, &c->a.dims);
-		c->bytes[i] = (size_t)c->elems[i] * site_dtype_size(t->dtype);
+		c->bytes[i] = (size_t)site_tensor_bytes(t, &c->a.dims);
 		c->a.t[i] = malloc(c->bytes[i]);
 		assert_non_null(c->a.t[i]);
 	}
@@ -164,12 +164,13 @@ static void tc_run(struct tcase *c, const char *variant)
 {
 	const struct site_variant *v = site_find_variant(c->s, variant);
 	assert_non_null(v);
-	assert_non_null(v->cpu);
+	const struct site_cpu_impl *impl = site_variant_impl(v, SITE_IMPL_CPU);
+	assert_non_null(impl);
 	for (int i = 0; i < c->s->n_tensors; i++)
 		if (c->a.t[i] && c->s->tensors[i].role != SITE_IN_ACT && c->s->tensors[i].role != SITE_IN_PARAM)
 			memset(c->a.t[i], 0xA5, c->bytes[i]);
-	for (int k = 0; k < v->cpu->n_steps; k++)
-		v->cpu->steps[k].fn(&c->a);
+	for (int k = 0; k < impl->n_steps; k++)
+		impl->steps[k].fn(&c->a);
 }
 
 /* Concatenated bytes of every SITE_OUT tensor (caller frees). */
@@ -253,7 +254,7 @@ static void test_registry(void **state)
 	assert_true(site_find_variant(s, "fused")->byte_equal_expected);
 	assert_false(site_find_variant(s, "twopass")->byte_equal_expected);
 	assert_null(site_find_variant(s, "nope"));
-	assert_null(site_find_variant(s, "twopass")->cuda);
+	assert_null(site_variant_impl(site_find_variant(s, "twopass"), SITE_IMPL_CUDA));
 
 	const struct site_desc *qk = site_find("qk_layernorm"), *g = site_find("residual_gate_add");
 	assert_int_equal(qk->n_tensors, 10);
@@ -333,8 +334,8 @@ static void test_geometry(void **state)
 	const struct site_desc *m = site_find("ln_modulate");
 	assert_true(geo("ln_modulate", "2x5x64", &d, err));
 	assert_int_equal(site_tensor_elems(&m->tensors[LNM_SCALE], &d), 128);
-	assert_int_equal(site_dtype_size(SITE_BF16), 2);
-	assert_int_equal(site_dtype_size(SITE_F32), 4);
+	assert_int_equal(site_tensor_bytes(&m->tensors[LNM_SCALE], &d), 128 * 2);     /* bf16 */
+	assert_int_equal(site_tensor_bytes(&m->tensors[LNM_MEAN], &d), 10 * 4);  /* float32 statistics, a row each */
 }
 
 /* ---- arms ---- */

@@ -92,6 +92,26 @@ static void *cuda_base(const struct backend *b, int i)
 	return (unsigned char *)b->args.t[i] - GUARD_BYTES;
 }
 
+/* What cuda_alloc_tensor cudaMallocs for tensor t: the tensor and its
+ * guard zones (cuda_case_memory counts the same). */
+static size_t cuda_tensor_alloc(const struct site_tensor *t, const struct site_dims *dims)
+{
+	return (size_t)site_tensor_bytes(t, dims) + 2 * GUARD_BYTES;
+}
+
+/* The launcher a built-in variant has for this backend, NULL for an arm
+ * from outside or a variant without one. */
+static site_cuda_launch_fn cuda_launcher(const struct site_variant *v)
+{
+	const struct site_cuda_impl *impl = v->ext ? NULL : site_variant_impl(v, SITE_IMPL_CUDA);
+	return impl ? impl->launch : NULL;
+}
+
+static bool cuda_supports(const struct site_variant *v)
+{
+	return v->ext ? v->ext->cuda != NULL : cuda_launcher(v) != NULL;
+}
+
 /* A timed region's launches: the arm, or the overhead measurement's chain
  * of tiny kernels. Returns a cudaError_t. */
 typedef int (*region_fn)(struct backend *b, const void *ctx);
@@ -161,7 +181,7 @@ static enum ab_rc cuda_read_device(struct backend *b, char *bus_id, size_t bus_l
 	struct results_device *i = &b->info;
 	snprintf(i->name, sizeof i->name, "%.127s", p.name);
 	cuda_format_uuid((const unsigned char *)p.uuid.bytes, i->uuid, sizeof i->uuid);
-	snprintf(i->backend, sizeof i->backend, "cuda");
+	snprintf(i->backend, sizeof i->backend, "%s", SITE_IMPL_CUDA);
 	i->cc_major = p.major;
 	i->cc_minor = p.minor;
 	i->sm_count = p.multiProcessorCount;
@@ -540,9 +560,9 @@ static enum ab_rc cuda_copy_gbps(struct backend *b, double *gbps, struct ab_diag
 static enum ab_rc cuda_alloc_tensor(struct backend *b, int i, const struct site_args *host, struct ab_diag *d)
 {
 	const struct site_tensor *t = &b->site->tensors[i];
-	size_t bytes = (size_t)site_tensor_elems(t, &host->dims) * site_dtype_size(t->dtype);
+	size_t bytes = (size_t)site_tensor_bytes(t, &host->dims);
 	void *base = NULL;
-	enum ab_rc rc = CK(d, cudaMalloc(&base, bytes + 2 * GUARD_BYTES));
+	enum ab_rc rc = CK(d, cudaMalloc(&base, cuda_tensor_alloc(t, &host->dims)));
 	if (rc)
 		return ab_wrap(d, rc, "tensor '%s' (%zu bytes)", t->name, bytes);
 	b->args.t[i] = (unsigned char *)base + GUARD_BYTES;
@@ -645,7 +665,7 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 	memset(before, 0, sizeof *before);
 	if (!b->site)
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda slot_begin without a case");
-	if (!v->cuda && !(v->ext && v->ext->cuda))
+	if (!cuda_supports(v))
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
@@ -662,24 +682,32 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 	return AB_OK;
 }
 
+/* What a sample launches: an arm from outside, or a built-in variant's
+ * launcher, looked up before the timed span. */
+struct arm_call {
+	const struct site_variant *v;
+	site_cuda_launch_fn launch;
+};
+
 static int cuda_arm_launch(struct backend *b, const void *ctx)
 {
-	const struct site_variant *v = ctx;
-	if (v->ext)
-		return v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
-	return v->cuda(&b->args, b->stream);
+	const struct arm_call *c = ctx;
+	if (c->v->ext)
+		return c->v->ext->cuda(c->v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	return c->launch(&b->args, b->stream);
 }
 
 static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
 			      struct attrib_collector *kernels, struct bk_sample *out, struct ab_diag *d)
 {
+	const struct arm_call call = { v, cuda_launcher(v) };
 	(void)kernels; /* CUPTI records reach the collector at slot_end */
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
-	if (!b->site || !(v->cuda || (v->ext && v->ext->cuda)))
+	if (!b->site || !(v->ext ? v->ext->cuda != NULL : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
-	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, v, sample_id, out, d);
+	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
 	return AB_OK;
@@ -723,8 +751,8 @@ static void cuda_case_end(struct backend *b)
 	cuda_free_tensors(b);
 }
 
-/* What cuda_case_begin would cudaMalloc (every present tensor, 16 bytes
- * at least), and the device's free memory now: the L2 flush buffer and
+/* What cuda_case_begin would cudaMalloc (every present tensor with its
+ * guard zones), and the device's free memory now: the L2 flush buffer and
  * the other fixed buffers are already allocated by then. */
 static enum ab_rc cuda_case_memory(struct backend *b, const struct site_desc *s, const struct site_args *shape,
 				   struct bk_memory *m, struct ab_diag *d)
@@ -735,9 +763,8 @@ static enum ab_rc cuda_case_memory(struct backend *b, const struct site_desc *s,
 	m->has_device = true;
 	for (int i = 0; i < s->n_tensors; i++) {
 		const struct site_tensor *t = &s->tensors[i];
-		uint64_t bytes = (uint64_t)site_tensor_elems(t, &shape->dims) * site_dtype_size(t->dtype);
 		if (site_tensor_present(t, shape->affine))
-			m->device_bytes += bytes > 16 ? bytes : 16;
+			m->device_bytes += cuda_tensor_alloc(t, &shape->dims);
 	}
 	enum ab_rc rc = CK(d, cudaMemGetInfo(&free_b, &total_b));
 	m->device_free = free_b;
@@ -766,13 +793,26 @@ static const char *cuda_notes(struct backend *b)
 	return b->notes;
 }
 
-static const struct backend_ops cuda_ops = {
-	.name = "cuda",
+static bool cuda_fake_timer(struct backend *b)
+{
+	(void)b;
+	return false; /* events time the GPU */
+}
+
+/* Plugins' cuda functions and kernels of compiled binaries. */
+static const char *const cuda_arm_kinds[] = { "plugin", "cubin", NULL };
+
+const struct backend_ops backend_cuda = {
+	.name = SITE_IMPL_CUDA,
+	.build = "(sm_90, PTX compute_90)",
+	.arm_kinds = cuda_arm_kinds,
+	.supports = cuda_supports,
 	.available = cuda_available,
 	.device_count = cuda_device_count,
 	.open = cuda_open,
 	.close = cuda_close,
 	.describe = cuda_describe,
+	.fake_timer = cuda_fake_timer,
 	.measure_copy_gbps = cuda_copy_gbps,
 	.case_begin = cuda_case_begin,
 	.slot_begin = cuda_slot_begin,
@@ -783,5 +823,3 @@ static const struct backend_ops cuda_ops = {
 	.case_memory = cuda_case_memory,
 	.notes = cuda_notes,
 };
-
-const struct backend_ops *const backend_cuda_ops = &cuda_ops;

@@ -25,7 +25,6 @@ enum {
 	NVML_CLOCK_SM = 1,
 	NVML_CLOCK_MEM = 2,
 	NVML_TEMPERATURE_GPU = 0,
-	NVML_UUID_LEN = 96,          /* NVML_DEVICE_UUID_V2_BUFFER_SIZE */
 	NVML_DRIVER_VERSION_LEN = 80, /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
 };
 
@@ -39,7 +38,6 @@ struct nvml_fns {
 	nvmlReturn_t (*nvmlDeviceGetClockInfo)(nvmlDevice_t dev, int type, unsigned int *mhz);
 	nvmlReturn_t (*nvmlDeviceGetCurrentClocksEventReasons)(nvmlDevice_t dev, unsigned long long *reasons);
 	nvmlReturn_t (*nvmlDeviceGetTemperature)(nvmlDevice_t dev, int sensor, unsigned int *temp);
-	nvmlReturn_t (*nvmlDeviceGetUUID)(nvmlDevice_t dev, char *buf, unsigned int len);
 	nvmlReturn_t (*nvmlSystemGetDriverVersion)(char *buf, unsigned int len);
 };
 
@@ -47,7 +45,6 @@ struct nvml {
 	void *lib;
 	struct nvml_fns f;
 	nvmlDevice_t dev;
-	char uuid[NVML_UUID_LEN];
 	char driver[NVML_DRIVER_VERSION_LEN];
 };
 
@@ -74,7 +71,7 @@ static bool nvml_resolve(struct nvml *n, const char *path, char *why, size_t len
 		NVML_SYM(nvmlInit_v2), NVML_SYM(nvmlShutdown), NVML_SYM(nvmlErrorString),
 		NVML_SYM(nvmlDeviceGetHandleByPciBusId_v2), NVML_SYM(nvmlDeviceGetClockInfo),
 		NVML_SYM(nvmlDeviceGetCurrentClocksEventReasons), NVML_SYM(nvmlDeviceGetTemperature),
-		NVML_SYM(nvmlDeviceGetUUID), NVML_SYM(nvmlSystemGetDriverVersion),
+		NVML_SYM(nvmlSystemGetDriverVersion),
 	};
 #undef NVML_SYM
 	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
@@ -99,7 +96,6 @@ static bool nvml_attach(struct nvml *n, const char *pci_bus_id, char *why, size_
 		return false;
 	}
 	if (AB_CHECK(&d, &nvml_api, n->f.nvmlDeviceGetHandleByPciBusId_v2(pci_bus_id, &n->dev)) ||
-	    AB_CHECK(&d, &nvml_api, n->f.nvmlDeviceGetUUID(n->dev, n->uuid, sizeof n->uuid)) ||
 	    AB_CHECK(&d, &nvml_api, n->f.nvmlSystemGetDriverVersion(n->driver, sizeof n->driver))) {
 		snprintf(why, len, "device '%s': %s", pci_bus_id, d.msg);
 		n->f.nvmlShutdown();
@@ -175,9 +171,4 @@ enum ab_rc nvml_read(struct nvml *n, struct results_clocks *c, struct ab_diag *d
 const char *nvml_driver_version(const struct nvml *n)
 {
 	return n ? n->driver : "";
-}
-
-const char *nvml_uuid(const struct nvml *n)
-{
-	return n ? n->uuid : "";
 }

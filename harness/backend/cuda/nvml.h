@@ -39,7 +39,4 @@ enum ab_rc nvml_read(struct nvml *n, struct results_clocks *c, struct ab_diag *d
 /* The driver version string ("580.159"), "" when unknown. */
 const char *nvml_driver_version(const struct nvml *n);
 
-/* The device UUID as NVML names it ("GPU-..."), "" when unknown. */
-const char *nvml_uuid(const struct nvml *n);
-
 #endif

@@ -1,0 +1,25 @@
+/*
+ * utc.c - the current time in UTC (utc.h).
+ */
+#include "common/utc.h"
+
+#include <time.h>
+
+static void utc_format(const char *fmt, char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	if (!strftime(buf, len, fmt, &tm) && len)
+		buf[0] = '\0';
+}
+
+void utc_now(char *buf, size_t len)
+{
+	utc_format("%Y-%m-%dT%H:%M:%SZ", buf, len);
+}
+
+void utc_now_basic(char *buf, size_t len)
+{
+	utc_format("%Y%m%dT%H%M%SZ", buf, len);
+}
