@@ -27,6 +27,7 @@ programs=(
 	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium
+	jq:jq
 )
 
 if [ "${1:-}" = --programs ]; then
