@@ -281,8 +281,10 @@ measure() { # LABEL SCENARIO
 	header_done=1
 	device=$("$AB" show "$1" | sed -n 's/^backend [^ ]*  device //p' | sed 's/  copy .*//')
 	printf 'device\t%s\t%s\t%s\t%s\n' "$(basename "$2" .ini)" "$backend" "$device" "$fake" >>"$results"
-	echo "aa_check: $pairs A/A pairs of $(basename "$scenario")$([ ${#plant_list[@]} -gt 0 ] &&
-		echo ", $plant_pairs planted pairs of +${plants//,/%, +}% into $(basename "$plant_scenario")") on backend $backend, device $device"
+	local what=()
+	[ "$pairs" -eq 0 ] || what+=("$pairs A/A pairs of $(basename "$scenario")")
+	[ ${#plant_list[@]} -eq 0 ] || what+=("$plant_pairs planted pairs of +${plants//,/%, +}% into $(basename "$plant_scenario")")
+	echo "aa_check: $(printf '%s, ' "${what[@]}" | sed 's/, $//') on backend $backend, device $device"
 }
 
 # The gates' JSON files as lines, each led by the file's place K (0, 1,

@@ -14,8 +14,10 @@
 # exactly the detections and false alarms those sizes give at thresholds
 # 1, 4 and 10%, and name the smallest threshold without a false alarm.
 # Then --table over two calls' results, --time-limit (a stand-in `date`
-# whose clock jumps 100 s a call), bad options (exit 2), and one A/A pair
-# on real timing (aa_check unsets ABBENCH_FAKE_TIMER unless --fake-timer).
+# whose clock jumps 100 s a call), bad options (exit 2), scripts/gpu/aa.sh
+# (the GPU session's stage) with one pair a part on the CPU, and one A/A
+# pair on real timing (aa_check unsets ABBENCH_FAKE_TIMER unless
+# --fake-timer).
 . "$(dirname "$0")/lib.sh"
 set -e
 export ABBENCH="$AB" ABBENCH_FAKE_TIMER=1
@@ -172,6 +174,19 @@ check "which it says" grep -q "has no residual_gate_add case to plant into" "$T/
 expect_exit 2 "--table of a file that is not there" scripts/aa_check.sh --table "$T/none.tsv"
 expect_exit 0 "--help" scripts/aa_check.sh --help
 check "prints every option" bash -c "grep -q -- '--plants LIST' '$T/out' && grep -q -- '--time-limit S' '$T/out'"
+
+# scripts/gpu/aa.sh, the GPU session's stage, on the CPU: one pair a part,
+# a stand-in nvidia-smi, the small plant scenario; its combined table.
+mkdir -p "$T/gpubin"
+printf '#!/bin/sh\necho "name, driver_version"\necho "stand-in GPU, 0"\n' >"$T/gpubin/nvidia-smi"
+chmod +x "$T/gpubin/nvidia-smi"
+expect_exit 0 "gpu/aa.sh smoke plants, 1 pair each, on the CPU" env PATH="$T/gpubin:$PATH" OUT="$T/gpu" AA_PAIRS=1 \
+	AA_THRESHOLDS=3,5 AA_PLANT_SCENARIO="$T/ps.ini" AA_OPTIONS="--backend cpu --fake-timer" scripts/gpu/aa.sh smoke plants 200
+check "a folder per part" test -s "$T/gpu/aa-smoke/results.tsv" -a -s "$T/gpu/aa-plants/results.tsv" -a -s "$T/gpu/aa-smoke/log.txt"
+check "one table of both, last" bash -c "grep -qF '| A/A \`smoke\` (false alarms) | 1 | 0 | 0 |' '$T/gpu/aa-table.md' &&
+	grep -qF '| +5% plant, \`ps\` (detections) | 1 | 0 | 0 |' '$T/gpu/aa-table.md' &&
+	tail -n 1 '$T/out' | grep -q '^smallest threshold with no false alarm in 1 A/A pairs (smoke): 3%'"
+expect_exit 1 "gpu/aa.sh with an unknown part" scripts/gpu/aa.sh smok
 
 # Real timing, even with the fake timer exported here: only the output's
 # shape and the exit status are checked, never how many alarms it counted.
