@@ -97,20 +97,22 @@ if [ -n "$step" ] && [ -z "${NIGHTLY_OUT:-}" ]; then
 fi
 command -v python3 >/dev/null || { say "needs python3 on PATH (to read the gate's JSON)" && exit 2; }
 
-# Runs a command; exits the script with its status when that is 2 or 3
-# (usage, data or failure: no verdict to speak of). 4 is the gate's
-# INCONCLUSIVE, a verdict. The gates' own messages go to gate.log.
+# must runs a command and exits the script with its status when that is
+# 2 or 3 (usage, data or failure: no verdict to speak of); 4 is the gate's
+# INCONCLUSIVE, a verdict. gate does the same for `abbench gate`, whose own
+# lines go to gate.log (shown when it fails).
 status=0
+fatal() { [ "$status" -ge 2 ] && [ "$status" -ne 4 ]; }
 must() {
 	status=0
 	"$@" || status=$?
-	if [ "$status" -ge 2 ] && [ "$status" -ne 4 ]; then
-		[ ! -s "$out/gate.log" ] || tail -n 3 "$out/gate.log" >&2
-		say "'$*' exited $status"
-		exit "$status"
-	fi
+	! fatal || { say "'$*' exited $status" && exit "$status"; }
 }
-gate() { must "$AB" gate "$@" 2>>"$out/gate.log"; }
+gate() {
+	status=0
+	"$AB" gate "$@" 2>>"$out/gate.log" || status=$?
+	! fatal || { tail -n 3 "$out/gate.log" >&2 && say "'abbench gate $*' exited $status" && exit "$status"; }
+}
 
 # The steps' shared facts, one "key value" line each.
 state_put() { # KEY VALUE
@@ -156,7 +158,7 @@ PY
 
 write_report() {
 	local rc=0
-	"$AB" report "$(state_get run)" --out "$out/report" >/dev/null 2>>"$out/gate.log" || rc=$?
+	"$AB" report "$(state_get run)" --out "$out/report" >/dev/null || rc=$?
 	[ "$rc" -eq 0 ] || say "warning: the report failed (exit $rc); the verdict stands"
 }
 

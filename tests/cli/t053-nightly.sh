@@ -97,6 +97,7 @@ check "the verdict names it" grep -q 'LOST BIT-EXACTNESS' "$T/tp/gate.md"
 check "the summary line counts it" grep -qx "nightly: FAIL: 2 cases of '$tp' against baseline 'nightly': .*lost bit-exactness.*" "$T/err"
 
 expect_exit 2 "an unknown baseline is a data error" env NIGHTLY_OUT="$T/x" scripts/nightly.sh scenarios/smoke.ini nosuch --backend cpu --quick --no-progress
+check "the gate's message shown, not only logged" grep -q "no baseline or run 'nosuch'" "$T/err"
 expect_exit 2 "nightly without a baseline argument" scripts/nightly.sh scenarios/smoke.ini
 check "prints the usage on stderr" grep -q '^usage: scripts/nightly.sh \[--init\] SCENARIO BASELINE' "$T/err"
 expect_exit 0 "nightly --help" scripts/nightly.sh --help
