@@ -102,6 +102,8 @@ UNIT_BINS  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # tests load. Each is NAME.c, plus NAME_cuda.cu when nvcc is found.
 PLUGIN_SRC := examples/plugin/rga_plugin examples/plugin/fault_plugin tests/plugins/abi_mismatch tests/plugins/no_entry \
 	tests/plugins/dup_arms
+# rga_plant: exact residual_gate_add arms with planted traffic (scripts/aa_check.sh --plants).
+PLUGIN_SRC += examples/plugin/rga_plant
 plugin_lib  = $(BUILD)/$(dir $(1))lib$(notdir $(1)).so
 plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$(BUILD)/$(1)_cuda.pic.cu.o)
 PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))

@@ -32,6 +32,7 @@ programs=(
 	clang:clang
 	shellcheck:shellcheck
 	chromium:chromium
+	jq:jq
 	# the single-node Slurm cluster of tests/cli/t250 (Debian's slurm-wlm:
 	# its daemons and client, and munge for their authentication)
 	munged:munge

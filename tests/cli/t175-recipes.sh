@@ -2,7 +2,8 @@
 # The CI and Slurm recipes, as far as this machine can run them: the GitHub
 # Actions workflow parses as YAML and has the recipe's shape
 # (tests/tools/workflow_check.py), and every shell in it and in
-# scripts/slurm/ and scripts/gpu/scale.sh passes `bash -n` and shellcheck.
+# scripts/slurm/, scripts/gpu/scale.sh and scripts/gpu/aa.sh passes `bash -n`
+# and shellcheck (t256 runs the workflow's blocks).
 # Then the Slurm recipe runs for real against a stand-in sbatch that runs
 # each job at once on this machine (the array's tasks one by one, then the
 # dependent job after checking its afterany: dependency names the array):
@@ -19,7 +20,7 @@ while read -r line; do
 	esac
 done <"$T/wf.out"
 check "workflow: run blocks found ($(tail -1 "$T/wf.out"))" grep -qE '^[1-9][0-9]* run blocks written' "$T/wf.out"
-for f in "$T"/wf/*.sh scripts/slurm/* scripts/gpu/scale.sh; do
+for f in "$T"/wf/[0-9]*.sh scripts/slurm/* scripts/gpu/scale.sh scripts/gpu/aa.sh; do
 	check "bash -n $(basename "$f")" bash -n "$f"
 	check "shellcheck $(basename "$f")" shellcheck -s bash -e SC2317 "$f"
 done
