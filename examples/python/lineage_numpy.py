@@ -126,12 +126,26 @@ def aten_rms_sumsq(x):
     for j in range(per):
         for e in range(4):
             s = fma32(v[:, j, :, e], v[:, j, :, e], s)
-    s = s.reshape(m, 4, 32)
-    for half in (16, 8, 4, 2, 1):  # lane l takes lane l + half
-        s = s[:, :, :half] + s[:, :, half:2 * half]
-    wsum = s[:, :, 0]  # [M, 4]: warp sums
-    wsum = wsum[:, :2] + wsum[:, 2:]  # warps 0,1 take 2,3
-    return wsum[:, 0] + wsum[:, 1]
+    return aten_block_fold(s)
+
+
+def aten_block_fold(s):
+    """compute_stats' fold of the [M, 128] per-thread sums (thread t = lane +
+    32 * warp): each warp's shuffle-down (lane l takes l + 16, 8, 4, 2, 1),
+    then warps 0,1 take 2,3 and warp 0 takes 1. Returns [M]."""
+    w = lane_fold(s.reshape(-1, 32), True).reshape(-1, 4)  # warp sums
+    w = w[:, :2] + w[:, 2:]
+    return w[:, 0] + w[:, 1]
+
+
+def lane_fold(s, decreasing):
+    """A shuffle fold of [M, W] lane values (W a power of two) to lane 0's
+    [M]: offsets W/2 .. 1 (decreasing: lane l takes l + W/2 first) or
+    1 .. W/2 (lane 2i takes 2i + 1 first)."""
+    while s.shape[1] > 1:
+        h = s.shape[1] // 2
+        s = s[:, :h] + s[:, h:] if decreasing else s[:, 0::2] + s[:, 1::2]
+    return s[:, 0]
 
 
 def _rmsnorm_modulate(x, weight, scale, shift, eps, sumsq):
@@ -177,9 +191,7 @@ def aten_mean128(sq):
     acc = s[:, :, 0].copy()
     for i in range(1, 8):
         acc = acc + s[:, :, i]
-    for half in (8, 4, 2, 1):
-        acc = acc[:, :half] + acc[:, half:2 * half]
-    return acc[:, 0]
+    return lane_fold(acc, True)
 
 
 def _qk_native(x, weight, eps, rowsum):
