@@ -41,31 +41,28 @@ def sum_pairs(s, R: tl.constexpr, W: tl.constexpr):
 
 
 @triton.jit
+def _fold_level(s, R: tl.constexpr, W: tl.constexpr, DECREASING: tl.constexpr):
+    if DECREASING:
+        s = sum_half(s, R, W)
+    else:
+        s = sum_pairs(s, R, W)
+    return s
+
+
+@triton.jit
 def fold_lanes(s, R: tl.constexpr, W: tl.constexpr, DECREASING: tl.constexpr):
-    """The shuffle fold of W lanes (W a power of two, at most 32) of each of
+    """The shuffle fold of W lanes (W a power of two, 2 to 32) of each of
     R rows: lane 0's sum, shaped [R, 1]. DECREASING: offsets W/2 .. 1
     (sum_half levels), else 1 .. W/2 (sum_pairs levels)."""
-    if DECREASING:
-        if W >= 32:
-            s = sum_half(s, R, 32)
-        if W >= 16:
-            s = sum_half(s, R, 16)
-        if W >= 8:
-            s = sum_half(s, R, 8)
-        if W >= 4:
-            s = sum_half(s, R, 4)
-        s = sum_half(s, R, 2)
-    else:
-        if W >= 32:
-            s = sum_pairs(s, R, 32)
-        if W >= 16:
-            s = sum_pairs(s, R, 16)
-        if W >= 8:
-            s = sum_pairs(s, R, 8)
-        if W >= 4:
-            s = sum_pairs(s, R, 4)
-        s = sum_pairs(s, R, 2)
-    return s
+    if W >= 32:
+        s = _fold_level(s, R, 32, DECREASING)
+    if W >= 16:
+        s = _fold_level(s, R, 16, DECREASING)
+    if W >= 8:
+        s = _fold_level(s, R, 8, DECREASING)
+    if W >= 4:
+        s = _fold_level(s, R, 4, DECREASING)
+    return _fold_level(s, R, 2, DECREASING)
 
 
 @triton.jit

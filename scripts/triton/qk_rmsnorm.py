@@ -24,7 +24,7 @@ arithmetic, per row of 128:
 The order of the 16-lane fold is version-dependent: Reduce.cuh on CUDA
 uses decreasing offsets 8, 4, 2, 1 ("fix CUDA to have offset decreasing",
 kept increasing on ROCm and fbcode); before that change it was 1, 2, 4, 8.
-Both are compiled (DECREASING), so a GPU check shows which one the
+Both are compiled (the constexpr DECREASING), so a GPU check shows which one the
 machine's PyTorch uses.
 
 User arguments, in order (PARAMS):
@@ -34,8 +34,9 @@ User arguments, in order (PARAMS):
 The head_dim is fixed at 128 (the reduction config above holds for rows
 of 128 only). grid = (cdiv(M, ROWS), 2), axis 1: 0 = q, 1 = k.
 
-qk_rmsnorm: the eager chain's roundings and the decreasing lane fold.
-qk_rmsnorm_up: the same with the increasing fold (older / ROCm PyTorch).
+qk_rmsnorm: the eager chain's roundings and the decreasing lane fold
+    (DECREASING = True); variant qk_rmsnorm_up compiles it with the
+    increasing fold (older / ROCm PyTorch).
 qk_rmsnorm_f32: the statistics in float (tl.sum, one rounding at the end):
     what an upcasting RMSNorm computes, NOT bit-exact; the contrast.
 """
@@ -80,21 +81,12 @@ def _native_rows(src, w_ptr, dst, pid, M, eps, ROWS: tl.constexpr, DECREASING: t
 
 
 @triton.jit(do_not_specialize=["M"])
-def qk_rmsnorm(q, k, q_weight, k_weight, q_out, k_out, M, eps, ROWS: tl.constexpr):
+def qk_rmsnorm(q, k, q_weight, k_weight, q_out, k_out, M, eps, ROWS: tl.constexpr, DECREASING: tl.constexpr):
     pid = tl.program_id(0)
     if tl.program_id(1) == 0:
-        _native_rows(q, q_weight, q_out, pid, M, eps, ROWS, True)
+        _native_rows(q, q_weight, q_out, pid, M, eps, ROWS, DECREASING)
     else:
-        _native_rows(k, k_weight, k_out, pid, M, eps, ROWS, True)
-
-
-@triton.jit(do_not_specialize=["M"])
-def qk_rmsnorm_up(q, k, q_weight, k_weight, q_out, k_out, M, eps, ROWS: tl.constexpr):
-    pid = tl.program_id(0)
-    if tl.program_id(1) == 0:
-        _native_rows(q, q_weight, q_out, pid, M, eps, ROWS, False)
-    else:
-        _native_rows(k, k_weight, k_out, pid, M, eps, ROWS, False)
+        _native_rows(k, k_weight, k_out, pid, M, eps, ROWS, DECREASING)
 
 
 @triton.jit
@@ -122,10 +114,10 @@ def variants():
     """name -> how to launch it. 16 rows of 128 a program at 4 warps: two
     16-byte vectors per thread (first guess, not yet tuned on the H200;
     sglang #34507 reports 8 rows / 8 warps for its kernel on H200)."""
-    native = dict(constexprs=dict(ROWS=16), options=dict(num_warps=4, enable_fp_fusion=False))
+    native = dict(kernel=qk_rmsnorm, options=dict(num_warps=4, enable_fp_fusion=False))
     return {
-        "qk_rmsnorm": dict(kernel=qk_rmsnorm, exact=True, **native),
-        "qk_rmsnorm_up": dict(kernel=qk_rmsnorm_up, exact=False, **native),
+        "qk_rmsnorm": dict(constexprs=dict(ROWS=16, DECREASING=True), exact=True, **native),
+        "qk_rmsnorm_up": dict(constexprs=dict(ROWS=16, DECREASING=False), exact=False, **native),
         "qk_rmsnorm_f32": dict(kernel=qk_rmsnorm_f32, constexprs=dict(ROWS=16), options=dict(num_warps=4),
                                exact=False),
     }
