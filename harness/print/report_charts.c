@@ -249,6 +249,7 @@ struct kchart {
 	int n;                 /* segments, gaps included */
 	const char **full;     /* kernel names (union over both arms) */
 	const char **label;    /* "family: operation" for the key */
+	char (*base)[LABEL_MAX + 1]; /* the label before " (k)" */
 	char (*buf)[LABEL_MAX + 8];
 	double *v;             /* [2][n] */
 };
@@ -257,6 +258,7 @@ static void kchart_free(struct kchart *k)
 {
 	free(k->full);
 	free(k->label);
+	free(k->base);
 	free(k->buf);
 	free(k->v);
 }
@@ -283,22 +285,25 @@ static bool kernel_of(const struct summary_arm *const ak[2], const char *name, c
 	return false;
 }
 
-/* "elementwise: mul" for a kernel; two kernels with one label get "(2)". */
+/* "elementwise: mul" for a kernel; the k-th kernel with a label already
+ * given gets " (k)" (the label cut to leave room for it). */
 static void label_kernel(struct kchart *kc, int i, const struct summary_arm *const ak[2], bool gaps)
 {
 	const char *family = NULL, *op = "";
+	char *base = kc->base[i];
+	int same = 0;
 	if (gaps || !kernel_of(ak, kc->full[i], &family, &op))
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s", LABEL_MAX, kc->full[i]);
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, kc->full[i]);
 	else if (!op[0] || !strcmp(op, family))
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s", LABEL_MAX, family);
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, family);
 	else
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.20s: %.*s", family, LABEL_MAX - 22, op);
-	for (int j = 0, k = 2; j < i; j++)
-		if (!strcmp(kc->buf[j], kc->buf[i])) {
-			size_t used = strlen(kc->buf[i]);
-			snprintf(kc->buf[i] + used, sizeof kc->buf[i] - used, " (%d)", k++);
-			j = -1;
-		}
+		snprintf(base, LABEL_MAX + 1, "%.20s: %.*s", family, LABEL_MAX - 22, op);
+	for (int j = 0; j < i; j++)
+		same += !strcmp(kc->base[j], base);
+	if (same)
+		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
+	else
+		snprintf(kc->buf[i], sizeof kc->buf[i], "%s", base);
 	kc->label[i] = kc->buf[i];
 }
 
@@ -307,9 +312,10 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const
 	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
 	kc->full = calloc((size_t)cap, sizeof *kc->full);
 	kc->label = calloc((size_t)cap, sizeof *kc->label);
+	kc->base = calloc((size_t)cap, sizeof *kc->base);
 	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
 	kc->v = calloc((size_t)cap * 2, sizeof *kc->v);
-	if (!kc->full || !kc->label || !kc->buf || !kc->v)
+	if (!kc->full || !kc->label || !kc->base || !kc->buf || !kc->v)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++)
