@@ -20,33 +20,8 @@ if ! command -v gnuplot >/dev/null; then
 	echo "SKIP: no gnuplot on PATH: nothing would run the scripts (make deps installs gnuplot-nox)"
 	exit 0
 fi
-cat >"$T/s.ini" <<'EOF'
-[scenario]
-name = inj
-backend = cpu
-bracket = ABA
-seed = 1
-warmup = 1
-min_samples = 3
-max_samples = 4
-min_time_ms = 1
-max_time_ms = 50
-
-[arms]
-a = eager
-b = fused
-
-[case plain]
-site = ln_modulate
-shape = 1x4x64
-count = 1
-
-[case sw]
-site = ln_modulate
-shape = 1x{4,8}x64
-count = 1
-EOF
-expect_exit 0 "a shard with a sweep" "$AB" run "$T/s.ini" --shard 1/1 --run-set inj --no-progress --db "$T/shard.db"
+expect_exit 0 "a shard with sweeps" "$AB" run tests/scenarios/sweep_small.ini --backend cpu --quick --shard 1/1 \
+	--run-set inj --no-progress --db "$T/shard.db"
 
 # pay FIELD: the hostile value of FIELD as an SQL string literal.
 pay() { printf "'%s\`touch %s/pwn-%s\`\" system(\"touch %s/pwn-sys-%s\") ''q'' \\\\'" "$1" "$T" "$1" "$T" "$1"; }

@@ -9,46 +9,21 @@
 # answer, never a broken file).
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
-cat >"$T/s.ini" <<'EOF'
-[scenario]
-name = names
-backend = cpu
-bracket = ABA
-seed = 1
-warmup = 1
-min_samples = 3
-max_samples = 4
-min_time_ms = 1
-max_time_ms = 50
-
-[arms]
-a = eager
-b = fused
-
-[case plain]
-site = ln_modulate
-shape = 1x4x64
-count = 1
-
-[case sw]
-site = ln_modulate
-shape = 1x{4,8}x64
-count = 1
-EOF
-expect_exit 0 "a run with a sweep" "$AB" run "$T/s.ini" --no-progress --db "$T/n.db"
+expect_exit 0 "a run with sweeps" "$AB" run tests/scenarios/sweep_small.ini --backend cpu --quick --no-progress --db "$T/n.db"
 
 # a '/' in the sweep's and a case's names
-sqlite3 "$T/n.db" "UPDATE cases SET sweep = '../up/sw' WHERE sweep != '';
+sqlite3 "$T/n.db" "UPDATE cases SET sweep = '../up/' || sweep WHERE sweep != '';
 	UPDATE cases SET name = 'a/b' WHERE name = 'plain'"
 expect_exit 0 "report with '/' in names" "$AB" report --db "$T/n.db" --out "$T/slash" --no-plots
 check "no directory made from a name" test -z "$(find "$T/slash" -mindepth 1 -type d)"
 check "nothing written outside the report's directory" test ! -e "$T/up"
-check "the sweep's chart has a plain stem" test -e "$T/slash/sweep-_._up_sw.gp"
+check "the sweep's chart has a plain stem" test -e "$T/slash/sweep-_._up_ln.gp"
 expect_exit 0 "publish with '/' in names" "$AB" publish "$T/pub-slash" --db "$T/n.db" --no-plots
 check "its charts are plain files in charts/" test -z "$(find "$T/pub-slash/charts" -mindepth 1 -type d)"
 
 # a newline in the sweep's name, then a markdown heading
-sqlite3 "$T/n.db" "UPDATE cases SET sweep = 'sw' || char(10) || '# INJECTED' || char(10) || '![x](http://x)' WHERE sweep != '';
+sqlite3 "$T/n.db" "UPDATE cases SET sweep = substr(sweep, 7) || char(10) || '# INJECTED' || char(10) || '![x](http://x)'
+	WHERE sweep != '';
 	UPDATE cases SET name = 'c' || char(10) || '# INJECTED ' || ordinal WHERE sweep = ''"
 got=0
 "$AB" report --db "$T/n.db" --out "$T/nl" --no-plots >"$T/out" 2>"$T/err" || got=$?
@@ -58,7 +33,7 @@ if [ "$got" -eq 0 ]; then
 	for md in "$T"/nl/report*.md; do
 		check "$(basename "$md"): no injected line" bash -c "! grep -q '^# INJECTED\|^!\[x\]' '$md'"
 	done
-	check "the sweep's chart stem has no newline" bash -c "ls '$T/nl' | grep -qx 'sweep-sw_*INJECTED.*\.gp'"
+	check "the sweep's chart stem has no newline" bash -c "ls '$T/nl' | grep -qx 'sweep-ln_*INJECTED.*\.gp'"
 fi
 got=0
 "$AB" publish "$T/nl-pub" --db "$T/n.db" --no-plots >"$T/out" 2>"$T/err" || got=$?
