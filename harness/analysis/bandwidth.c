@@ -8,28 +8,18 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct bandwidth_ref bandwidth_copy(const struct results_run *r, const struct profile *p)
+struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_gbps, const char *profile)
 {
 	struct bandwidth_ref ref = { NAN, BANDWIDTH_NONE, "" };
 	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
 		ref.gbps = r->device.copy_gbps;
 		ref.source = BANDWIDTH_MEASURED;
-	} else if (p && isfinite(p->dram_gbps) && p->dram_gbps > 0) {
-		ref.gbps = p->dram_gbps;
+	} else if (isfinite(profile_gbps) && profile_gbps > 0) {
+		ref.gbps = profile_gbps;
 		ref.source = BANDWIDTH_PROFILE;
-		snprintf(ref.profile, sizeof ref.profile, "%s", p->name);
+		snprintf(ref.profile, sizeof ref.profile, "%s", profile ? profile : "");
 	}
 	return ref;
-}
-
-struct bandwidth_ref bandwidth_copy_lookup(const struct results_run *r)
-{
-	struct profile p;
-	struct ab_diag d;
-	bool fell_back;
-	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0)
-		return bandwidth_copy(r, NULL);
-	return bandwidth_copy(r, profile_find(r->device.name, r->backend, &p, &fell_back, &d) == AB_OK ? &p : NULL);
 }
 
 struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct bandwidth_ref *copy)

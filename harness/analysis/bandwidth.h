@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "common/results.h"
-#include "config/profile.h"
 
 enum bandwidth_source {
 	BANDWIDTH_NONE,     /* neither the run nor a profile knows it */
@@ -43,13 +42,10 @@ struct bandwidth_arm {
 };
 
 /* The copy bandwidth a run's figures are held against: measured, else the
- * profile's (p may be NULL), else none. */
-struct bandwidth_ref bandwidth_copy(const struct results_run *r, const struct profile *p);
-
-/* The same, finding the run's device profile itself (profile_find); a
- * missing or broken profile is simply no profile here (report and gate
- * warn about profiles; show and export stay quiet). */
-struct bandwidth_ref bandwidth_copy_lookup(const struct results_run *r);
+ * device profile's (profile_gbps, from the profile named profile; 0 or NAN:
+ * the profile has none, or there is no profile), else none. The command
+ * looks the profile up (analysis/ reads no file). */
+struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_gbps, const char *profile);
 
 /* An arm that moved bytes (0: unknown) in median_ns. */
 struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct bandwidth_ref *copy);

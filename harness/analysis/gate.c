@@ -387,11 +387,31 @@ bool gate_inconclusive(const struct gate_result *r)
 	return r->run_quick || r->base_quick || r->n_inconclusive || r->n_not_measured;
 }
 
-int gate_exit_status(const struct gate_result *r)
+enum gate_overall gate_overall(const struct gate_result *r)
 {
 	if (r->n_failed)
-		return AB_EXIT_VERDICT;
-	return gate_inconclusive(r) ? AB_EXIT_INCONCLUSIVE : AB_EXIT_OK;
+		return GATE_OVERALL_FAIL;
+	return gate_inconclusive(r) ? GATE_OVERALL_INCONCLUSIVE : GATE_OVERALL_PASS;
+}
+
+const char *gate_overall_str(enum gate_overall v)
+{
+	switch (v) {
+	case GATE_OVERALL_FAIL: return "FAIL";
+	case GATE_OVERALL_INCONCLUSIVE: return "INCONCLUSIVE";
+	case GATE_OVERALL_PASS: break;
+	}
+	return "PASS";
+}
+
+int gate_exit_status(const struct gate_result *r)
+{
+	switch (gate_overall(r)) {
+	case GATE_OVERALL_FAIL: return AB_EXIT_VERDICT;
+	case GATE_OVERALL_INCONCLUSIVE: return AB_EXIT_INCONCLUSIVE;
+	case GATE_OVERALL_PASS: break;
+	}
+	return AB_EXIT_OK;
 }
 
 const char *gate_verdict_str(enum gate_verdict v)

@@ -209,8 +209,20 @@ enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *
 		      struct gate_result *out, struct ab_diag *d);
 void gate_result_free(struct gate_result *r);
 
-/* AB_EXIT_VERDICT when a case failed, else AB_EXIT_INCONCLUSIVE when
- * gate_inconclusive, else AB_EXIT_OK. */
+/* The gate's one verdict on the run: FAIL when a case failed, else
+ * INCONCLUSIVE when gate_inconclusive, else PASS. */
+enum gate_overall {
+	GATE_OVERALL_PASS,
+	GATE_OVERALL_FAIL,
+	GATE_OVERALL_INCONCLUSIVE,
+};
+enum gate_overall gate_overall(const struct gate_result *r);
+
+/* "PASS", "FAIL", "INCONCLUSIVE": the verdict's headline word. */
+const char *gate_overall_str(enum gate_overall v);
+
+/* The overall verdict as an exit status: AB_EXIT_OK, AB_EXIT_VERDICT,
+ * AB_EXIT_INCONCLUSIVE. */
 int gate_exit_status(const struct gate_result *r);
 
 const char *gate_verdict_str(enum gate_verdict v);

@@ -1,10 +1,10 @@
 /*
  * history.c - per-case series over the stored runs and their steps.
  *
- * Phases: list the runs and keep those the filter wants; walk them newest
- * first, loading each and adding a point to the series of every matching
- * case until the series holds `last` points; put each series in time order
- * and detect its steps; sort the series by scenario and device.
+ * Phases: the command hands over the runs the filter wants, newest first,
+ * and each adds a point to the series of every matching case until the
+ * series holds `last` points; then each series is put in time order and
+ * its steps detected, and the series are sorted by scenario and device.
  */
 #include "analysis/history.h"
 
@@ -27,7 +27,7 @@ bool history_is_recheck(const char *label)
 	return n >= k && !strcmp(label + n - k, HISTORY_RECHECK_SUFFIX);
 }
 
-static bool run_wanted(const struct history_filter *f, const struct results_run_summary *s)
+bool history_run_wanted(const struct history_filter *f, const struct results_run_summary *s)
 {
 	return !strcmp(s->status, "ok") && matches(f->scenario, s->scenario_name) && matches(f->label, s->label) &&
 	       matches(f->device, s->device) && (f->rechecks || !history_is_recheck(s->label));
@@ -73,18 +73,13 @@ static struct history_series *series_of(struct history *h, const struct results_
 	snprintf(s->device, sizeof s->device, "%s", r->device.name);
 	snprintf(s->case_name, sizeof s->case_name, "%s", c->name);
 	snprintf(s->shape, sizeof s->shape, "%s", c->shape);
+	snprintf(s->sweep, sizeof s->sweep, "%s", c->sweep);
+	snprintf(s->axis, sizeof s->axis, "%s", c->axis);
+	s->axis_value = c->axis_value;
 	snprintf(s->arm_a, sizeof s->arm_a, "%s", r->arm_a);
 	snprintf(s->arm_b, sizeof s->arm_b, "%s", r->arm_b);
 	s->seen = h->n_series - 1;
 	return s;
-}
-
-static const char *baseline_of(const struct store_baseline *b, int nb, int64_t run_id)
-{
-	for (int i = 0; i < nb; i++)
-		if (b[i].run_id == run_id)
-			return b[i].name;
-	return "";
 }
 
 /* Adds run r's point to series s (which has room for `last`). */
@@ -95,7 +90,7 @@ static enum ab_rc add_point(struct history_series *s, const struct results_run *
 	snprintf(p.started_at, sizeof p.started_at, "%s", r->started_at);
 	snprintf(p.commit, sizeof p.commit, "%s", r->git_commit);
 	snprintf(p.label, sizeof p.label, "%s", r->label);
-	snprintf(p.baseline, sizeof p.baseline, "%s", baseline);
+	snprintf(p.baseline, sizeof p.baseline, "%s", baseline ? baseline : "");
 	figure(c, m, &p);
 	if (!(p.v.point > 0) || !isfinite(p.v.point))
 		return AB_OK; /* no samples of the figure: no point */
@@ -105,14 +100,21 @@ static enum ab_rc add_point(struct history_series *s, const struct results_run *
 	return AB_OK;
 }
 
+static int last_of(const struct history_filter *f)
+{
+	return f->last > 0 ? f->last : HISTORY_DEFAULT_LAST;
+}
+
 /* Summarises run r (the speedup's bootstrap only when it is the metric)
  * and adds a point for each of its matching cases. */
-static enum ab_rc add_run(struct history *h, const struct history_filter *f, const struct results_run *r,
-			  const struct store_baseline *b, int nb, int last, struct ab_diag *d)
+enum ab_rc history_add_run(struct history *h, const struct history_filter *f, const struct results_run *r,
+			   const char *baseline, struct ab_diag *d)
 {
 	struct summary_run sr;
 	enum summary_detail detail = f->metric == HISTORY_SPEEDUP ? SUMMARY_FULL : SUMMARY_NO_INTERVALS;
+	int last = last_of(f);
 	enum ab_rc rc = summary_compute(r, detail, &sr, d);
+	h->n_runs++;
 	for (int i = 0; !rc && i < sr.n_cases; i++) {
 		const struct summary_case *c = &sr.cases[i];
 		if (!matches(f->cases, c->c->name))
@@ -121,35 +123,10 @@ static enum ab_rc add_run(struct history *h, const struct history_filter *f, con
 		if (!s)
 			rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the history");
 		else if (s->n < last)
-			rc = add_point(s, r, c, baseline_of(b, nb, r->id), f->metric, last, d);
+			rc = add_point(s, r, c, baseline, f->metric, last, d);
 	}
 	if (sr.cases)
 		summary_free(&sr);
-	return rc;
-}
-
-/* Loads the wanted runs newest first and adds their points. */
-static enum ab_rc walk_runs(struct store *st, const struct history_filter *f, struct history *h, int last,
-			    struct ab_diag *d)
-{
-	struct results_run_summary *runs = NULL;
-	struct store_baseline *b = NULL;
-	int n = 0, nb = 0;
-	enum ab_rc rc = store_list_runs(st, &runs, &n, d);
-	if (!rc)
-		rc = store_baseline_list(st, &b, &nb, d);
-	for (int i = 0; !rc && i < n; i++) {
-		struct results_run *r;
-		if (!run_wanted(f, &runs[i]))
-			continue;
-		h->n_runs++;
-		if ((rc = store_load_run(st, runs[i].id, &r, d)))
-			break;
-		rc = add_run(h, f, r, b, nb, last, d);
-		results_run_free(r);
-	}
-	free(runs);
-	free(b);
 	return rc;
 }
 
@@ -166,6 +143,9 @@ static enum ab_rc finish_series(struct history_series *s, double min_step, struc
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps of '%s'", s->case_name);
 	for (int i = 0; i < s->n; i++)
 		v[i] = s->points[i].v.point;
+	s->median = stats_median(v, s->n);
+	for (int i = 0; i < s->n; i++)
+		s->points[i].rel = s->points[i].v.point / s->median - 1;
 	enum ab_rc rc = steps_detect(v, s->n, min_step, &s->steps, d);
 	free(v);
 	return rc;
@@ -195,30 +175,71 @@ static void drop_empty(struct history *h)
 	h->n_series = k;
 }
 
-enum ab_rc history_collect(struct store *st, const struct history_filter *f, struct history *out, struct ab_diag *d)
+enum ab_rc history_begin(struct history *h, const struct history_filter *f, struct ab_diag *d)
 {
-	int last = f->last > 0 ? f->last : HISTORY_DEFAULT_LAST;
-	memset(out, 0, sizeof *out);
-	out->metric = f->metric;
-	out->min_step = f->min_step;
-	if (last > STEPS_MAX_POINTS)
-		return ab_fail(d, AB_ERR_USAGE, "at most %d runs a series, not %d", STEPS_MAX_POINTS, last);
-	enum ab_rc rc = walk_runs(st, f, out, last, d);
-	if (!rc) {
-		drop_empty(out);
-		if (!out->n_runs)
-			rc = ab_fail(d, AB_ERR_DATA, "no 'ok' run matches (see 'abbench list')");
-		else if (!out->n_series)
-			rc = ab_fail(d, AB_ERR_DATA, "no case matches in the %d run%s that do", out->n_runs,
-				     out->n_runs == 1 ? "" : "s");
-	}
-	for (int i = 0; !rc && i < out->n_series; i++)
-		rc = finish_series(&out->series[i], f->min_step, d);
+	memset(h, 0, sizeof *h);
+	h->metric = f->metric;
+	h->min_step = f->min_step;
+	if (last_of(f) > STEPS_MAX_POINTS)
+		return ab_fail(d, AB_ERR_USAGE, "at most %d runs a series, not %d", STEPS_MAX_POINTS, last_of(f));
+	return AB_OK;
+}
+
+enum ab_rc history_finish(struct history *h, const struct history_filter *f, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	drop_empty(h);
+	if (!h->n_runs)
+		rc = ab_fail(d, AB_ERR_DATA, "no 'ok' run matches (see 'abbench list')");
+	else if (!h->n_series)
+		rc = ab_fail(d, AB_ERR_DATA, "no case matches in the %d run%s that do", h->n_runs, h->n_runs == 1 ? "" : "s");
+	for (int i = 0; !rc && i < h->n_series; i++)
+		rc = finish_series(&h->series[i], f->min_step, d);
 	if (!rc)
-		qsort(out->series, (size_t)out->n_series, sizeof *out->series, by_scenario_device);
+		qsort(h->series, (size_t)h->n_series, sizeof *h->series, by_scenario_device);
 	if (rc)
-		history_free(out);
+		history_free(h);
 	return rc;
+}
+
+/* The newest run of a group: the latest of its series' last points,
+ * preferring a run of every case to a partial one. */
+static int64_t newest_run(const struct history *h, const struct history_group *g)
+{
+	const struct history_point *best = NULL;
+	for (int i = g->first; i < g->first + g->n; i++) {
+		const struct history_series *s = &h->series[i];
+		for (int j = s->n - 1; j >= 0; j--) {
+			const struct history_point *p = &s->points[j];
+			bool later = !best || (best->partial && !p->partial) ||
+				     (best->partial == p->partial && strcmp(p->started_at, best->started_at) > 0);
+			if (later)
+				best = p;
+			if (!p->partial)
+				break;
+		}
+	}
+	return best ? best->run_id : 0;
+}
+
+int history_groups(const struct history *h, struct history_group *out, int max)
+{
+	int k = 0;
+	for (int i = 0; i < h->n_series && k <= max; i++) {
+		const struct history_series *s = &h->series[i];
+		if (k && !strcmp(s->scenario, h->series[out[k - 1].first].scenario) &&
+		    !strcmp(s->device, h->series[out[k - 1].first].device)) {
+			out[k - 1].n++;
+			continue;
+		}
+		if (k == max)
+			break;
+		out[k] = (struct history_group){ i, 1, 0 };
+		k++;
+	}
+	for (int g = 0; g < k; g++)
+		out[g].newest_run = newest_run(h, &out[g]);
+	return k;
 }
 
 void history_free(struct history *h)
@@ -244,7 +265,3 @@ bool history_metric_parse(const char *name, enum history_metric *m)
 	return true;
 }
 
-const char *history_metric_str(enum history_metric m)
-{
-	return m == HISTORY_SPEEDUP ? "speedup" : m == HISTORY_GBPS ? "gbps" : "median";
-}

@@ -24,6 +24,11 @@
  * runs (label ending in "-recheck": one case measured again, a second
  * opinion, not a night) are left out unless rechecks is set. Each series
  * keeps its newest `last` points.
+ *
+ * analysis/ reads no file: the command walks the store (cli/load.c),
+ * newest run first, asking history_run_wanted of each listed run and
+ * handing every wanted one to history_add_run; history_finish then orders
+ * the series and finds their steps.
  */
 #ifndef AB_HISTORY_H
 #define AB_HISTORY_H
@@ -31,10 +36,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "common/stats.h"
 #include "analysis/steps.h"
 #include "common/diag.h"
-#include "store/store.h"
+#include "common/results.h"
+#include "common/stats.h"
 
 #define HISTORY_DEFAULT_LAST 100
 #define HISTORY_DEFAULT_MIN_STEP 0.05
@@ -60,16 +65,20 @@ struct history_point {
 	bool quick, partial;        /* run --quick, run --only */
 	int n;                      /* samples behind the figure (the fewer of both arms for speedup) */
 	struct stats_interval v;    /* the figure and its 95% interval */
+	double rel;                 /* v.point over its series' median, minus 1 */
 	char baseline[64];          /* a baseline naming this run, "" if none */
 };
 
 struct history_series {
 	char scenario[64], device[128], case_name[64], shape[64];
+	char sweep[64], axis[8];    /* the [case] it was swept from and the axis ("" when not swept) */
+	int64_t axis_value;
 	char arm_a[32], arm_b[32];  /* of the newest run */
 	int seen;                   /* order of first appearance, newest run first */
 	int n;
 	struct history_point *points; /* oldest first */
 	struct steps_result steps;    /* over points[].v.point */
+	double median;                /* of points[].v.point: a chart's centre */
 };
 
 struct history {
@@ -80,16 +89,42 @@ struct history {
 	struct history_series *series; /* by scenario, then device, then the cases' order */
 };
 
-/* Reads the runs of st that pass f and builds the series with their steps.
- * AB_ERR_DATA when no run or case matches. Free with history_free. */
-enum ab_rc history_collect(struct store *st, const struct history_filter *f, struct history *out, struct ab_diag *d);
+/* One scenario on one device: series [first, first + n) of the history
+ * (sorted by scenario and device), and the run whose figures stand for it
+ * (history_groups). */
+struct history_group {
+	int first, n;
+	int64_t newest_run; /* the latest of its series' last points, a run of every case
+			     * preferred to a partial one; 0 when none */
+};
+
+/* Starts an empty history for f. AB_ERR_USAGE when f->last is above
+ * STEPS_MAX_POINTS. */
+enum ab_rc history_begin(struct history *h, const struct history_filter *f, struct ab_diag *d);
+
+/* Whether the listed run s is one f asks for ('ok', the globs, rechecks). */
+bool history_run_wanted(const struct history_filter *f, const struct results_run_summary *s);
+
+/* Adds the points of run r (wanted, handed over newest first) to the
+ * series of its matching cases, each series keeping its newest `last`;
+ * baseline is the name of a baseline pointing at r ("" or NULL: none). */
+enum ab_rc history_add_run(struct history *h, const struct history_filter *f, const struct results_run *r,
+			   const char *baseline, struct ab_diag *d);
+
+/* Drops empty series, puts each in time order with its steps and median,
+ * and sorts the series by scenario and device. AB_ERR_DATA when no run or
+ * no case matched. On failure h is freed. */
+enum ab_rc history_finish(struct history *h, const struct history_filter *f, struct ab_diag *d);
 void history_free(struct history *h);
+
+/* Splits the series into groups of one scenario and device: fills out[]
+ * (at most max) and returns how many. */
+int history_groups(const struct history *h, struct history_group *out, int max);
 
 /* Whether a label is a re-measurement run's (ends in -recheck). */
 bool history_is_recheck(const char *label);
 
-/* "median", "speedup", "gbps" <-> the enum; false for an unknown name. */
+/* "median", "speedup", "gbps" -> the enum; false for an unknown name. */
 bool history_metric_parse(const char *name, enum history_metric *m);
-const char *history_metric_str(enum history_metric m);
 
 #endif

@@ -179,6 +179,8 @@ enum ab_rc steps_detect(const double *values, int n, double min_step, struct ste
 	}
 	while (merge_small_step(out, values, min_step) || merge_outlier(out, values, min_step))
 		;
+	for (int k = 0; k < out->n_segments; k++)
+		out->segments[k].change = k ? steps_change(out, k) : NAN;
 	return AB_OK;
 }
 

@@ -49,6 +49,7 @@
 struct steps_segment {
 	int start, end;   /* points [start, end) */
 	double level;     /* the median of the segment's values (not logs) */
+	double change;    /* steps_change of the step into it; NAN for the first */
 };
 
 struct steps_result {

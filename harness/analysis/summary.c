@@ -5,7 +5,8 @@
  * Order of work for a case: fold each slot's outputs, pool each arm's
  * samples and merge its kernels, then the figures that need both arms
  * (speedup and its interval, the projection share), then drift and the
- * exactness counts from the slots.
+ * exactness counts from the slots, then the judgments against the device
+ * profile (drift) and the floor.
  */
 #include "analysis/summary.h"
 
@@ -14,7 +15,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/attrib.h"
+
+/* NVML clocks-event reason bits (nvml.h, nvmlClocksEventReason*). */
+const struct summary_throttle_reason summary_throttle_reasons[] = {
+	{ 0x1, "idle", false },
+	{ 0x2, "applications clocks", false },
+	{ 0x4, "sw power cap", true },
+	{ 0x8, "hw slowdown", true },
+	{ 0x10, "sync boost", false },
+	{ 0x20, "sw thermal", true },
+	{ 0x40, "hw thermal", true },
+	{ 0x80, "hw power brake", true },
+	{ 0x100, "display clocks", false },
+	{ 0, NULL, false },
+};
+
+bool summary_throttle_slows(unsigned long long mask)
+{
+	for (const struct summary_throttle_reason *t = summary_throttle_reasons; t->bit; t++)
+		if ((mask & t->bit) && t->slows)
+			return true;
+	return false;
+}
+
 /* ---- per slot ---- */
+
+static void clocks_of(const struct results_slot *s, struct summary_slot *out)
+{
+	const struct results_clocks *b = &s->clocks_before, *a = &s->clocks_after;
+	out->throttled = (b->valid && summary_throttle_slows(b->throttle_reasons)) ||
+			 (a->valid && summary_throttle_slows(a->throttle_reasons));
+	out->clock_moved = b->valid && a->valid && (b->sm_mhz != a->sm_mhz || a->throttle_reasons);
+}
 
 static void fold_outputs(const struct results_slot *s, struct summary_slot *out)
 {
@@ -31,6 +64,7 @@ static void fold_outputs(const struct results_slot *s, struct summary_slot *out)
 		out->bit_exact = out->bit_exact && o->bit_exact;
 		out->ref_ok = out->ref_ok && o->ref_ok;
 	}
+	clocks_of(s, out);
 }
 
 /* ---- per arm ---- */
@@ -64,9 +98,30 @@ static void spread_of(struct summary_arm *a)
 	a->time.median_ns = stats_median(x, n);
 	a->time.p10_ns = stats_quantile(x, n, 0.1);
 	a->time.p90_ns = stats_quantile(x, n, 0.9);
+	a->p1_ns = stats_quantile(x, n, 0.01);
+	a->p99_ns = stats_quantile(x, n, 0.99);
 	a->wall_ns = 0;
 	for (int i = 0; i < n; i++)
 		a->wall_ns += x[i];
+}
+
+/* Per sample of the arm: its window, its kernels' time and share, each
+ * kernel's figures and operation name. */
+static void per_sample(struct summary_arm *a)
+{
+	double n = a->time.n ? a->time.n : NAN;
+	a->window_ns = a->wall_ns / n;
+	a->kernels_per_sample_ns = a->kernel_ns / n;
+	a->gaps_ns = fmax(0, a->wall_ns - a->kernel_ns) / n;
+	a->kernel_share = a->wall_ns > 0 ? a->kernel_ns / a->wall_ns : NAN;
+	for (int i = 0; i < a->n_kernels; i++) {
+		const struct results_kernel *k = &a->kernels[i];
+		struct summary_kernel *f = &a->kfig[i];
+		f->per_sample_ns = k->total_ns / n;
+		f->share = a->wall_ns > 0 ? k->total_ns / a->wall_ns : NAN;
+		f->launches_per_sample = (double)k->launches / n;
+		attrib_operation(k->name, f->operation, sizeof f->operation);
+	}
 }
 
 /* The variant of the arm's slots; "" when they disagree or there are none:
@@ -112,7 +167,8 @@ static enum ab_rc merge_kernels(const struct results_case *c, struct summary_arm
 	for (int i = 0; i < c->n_slots; i++)
 		cap += c->slots[i].arm == a->arm ? c->slots[i].n_kernels : 0;
 	a->kernels = calloc((size_t)cap + 1, sizeof *a->kernels);
-	if (!a->kernels)
+	a->kfig = calloc((size_t)cap + 1, sizeof *a->kfig);
+	if (!a->kernels || !a->kfig)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory merging kernels of '%s'", c->name);
 	for (int i = 0; i < c->n_slots; i++) {
 		const struct results_slot *s = &c->slots[i];
@@ -136,6 +192,8 @@ static enum ab_rc arm_of(const struct results_case *c, char arm, struct summary_
 	if (rc == AB_OK)
 		rc = merge_kernels(c, a, d);
 	spread_of(a);
+	if (rc == AB_OK)
+		per_sample(a);
 	return rc;
 }
 
@@ -143,8 +201,10 @@ static void arm_free(struct summary_arm *a)
 {
 	free(a->samples);
 	free(a->kernels);
+	free(a->kfig);
 	a->samples = NULL;
 	a->kernels = NULL;
+	a->kfig = NULL;
 }
 
 /* ---- per case ---- */
@@ -179,7 +239,34 @@ static void exactness(struct summary_case *s)
 			else if (!sl->outputs[o].bit_exact)
 				s->a_deterministic = false;
 			s->ref_ok = s->ref_ok && sl->outputs[o].ref_ok;
+			s->n_not_ref += !sl->outputs[o].ref_ok;
+			if (isfinite(sl->outputs[o].max_err_ratio))
+				s->max_err_ratio = isnan(s->max_err_ratio) ? sl->outputs[o].max_err_ratio
+									   : fmax(s->max_err_ratio, sl->outputs[o].max_err_ratio);
 		}
+	}
+}
+
+static void clocks_add(struct summary_clocks *sp, const struct results_clocks *c)
+{
+	if (!c->valid)
+		return;
+	sp->sm_lo_mhz = sp->readings && sp->sm_lo_mhz < c->sm_mhz ? sp->sm_lo_mhz : c->sm_mhz;
+	sp->sm_hi_mhz = sp->readings && sp->sm_hi_mhz > c->sm_mhz ? sp->sm_hi_mhz : c->sm_mhz;
+	sp->temp_hi_c = sp->readings && sp->temp_hi_c > c->temp_c ? sp->temp_hi_c : c->temp_c;
+	sp->readings++;
+}
+
+/* The slots' discarded samples, largest noise and clock span. */
+static void slots_span(struct summary_case *s)
+{
+	for (int i = 0; i < s->n_slots; i++) {
+		const struct results_slot *sl = s->slots[i].slot;
+		s->n_discarded += sl->n_discarded;
+		s->max_noise = fmax(s->max_noise, sl->noise);
+		clocks_add(&s->clocks, &sl->clocks_before);
+		clocks_add(&s->clocks, &sl->clocks_after);
+		s->clocks.throttled += s->slots[i].throttled;
 	}
 }
 
@@ -205,6 +292,7 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 {
 	s->c = c;
 	s->speedup = (struct stats_interval){ NAN, NAN, NAN };
+	s->max_err_ratio = NAN;
 	s->slots = calloc((size_t)c->n_slots + 1, sizeof *s->slots);
 	if (!s->slots)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising '%s'", c->name);
@@ -222,7 +310,18 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 	struct stats_interval inverse = { 1 / s->speedup.point, 1 / s->speedup.high, 1 / s->speedup.low };
 	s->slower = summary_beyond_noise(&inverse, s->drift);
 	exactness(s);
+	slots_span(s);
 	return AB_OK;
+}
+
+/* Drift against the profile's noise floor (noise_floor NAN: no profile). */
+static enum summary_drift drift_verdict(double drift, double noise_floor)
+{
+	if (isnan(drift))
+		return SUMMARY_DRIFT_ONE_SLOT;
+	if (isnan(noise_floor))
+		return SUMMARY_DRIFT_NO_PROFILE;
+	return drift > noise_floor ? SUMMARY_DRIFT_ENVIRONMENTAL : SUMMARY_DRIFT_OK;
 }
 
 /* The figures against the copy bandwidth, and the medians' intervals. */
@@ -233,6 +332,7 @@ static void bandwidth_of(struct summary_case *s, const struct bandwidth_ref *cop
 	s->a.bw = bandwidth_arm(s->c->bytes_a, s->a.time.median_ns, copy);
 	s->b.bw = bandwidth_arm(s->c->bytes_b, s->b.time.median_ns, copy);
 	s->floor_ns = bandwidth_floor_ns(s->c->bytes_min, copy);
+	s->b_over_floor = isnan(s->floor_ns) || !(s->b.time.median_ns > 0) ? NAN : s->b.time.median_ns / s->floor_ns;
 	for (int i = 0; i < s->n_slots; i++) {
 		const struct results_slot *sl = s->slots[i].slot;
 		s->slots[i].bw = bandwidth_arm(sl->arm == 'a' ? s->c->bytes_a : s->c->bytes_b, sl->median_ns, copy);
@@ -288,6 +388,84 @@ static void verdict_counts(struct summary_run *S)
 		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
 		S->max_speedup = isnan(S->max_speedup) ? c->speedup.point : fmax(S->max_speedup, c->speedup.point);
 	}
+	if (S->n_not_byte_equal)
+		S->verdict = SUMMARY_NOT_BIT_EXACT;
+	else if (S->run->quick || S->n_no_interval)
+		S->verdict = SUMMARY_INCONCLUSIVE;
+	else if (S->n_slower)
+		S->verdict = SUMMARY_SLOWER;
+	else if (S->n_improved == S->n_cases && S->n_cases)
+		S->verdict = SUMMARY_FASTER;
+	else
+		S->verdict = SUMMARY_NO_CLEAR_CHANGE;
+}
+
+/* The run's spans over its cases: clocks, samples a slot, outputs. */
+static void run_span(struct summary_run *S)
+{
+	S->max_err_ratio = NAN;
+	for (int i = 0; i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		for (int k = 0; k < c->n_slots; k++) {
+			const struct results_slot *sl = c->slots[k].slot;
+			clocks_add(&S->clocks, &sl->clocks_before);
+			clocks_add(&S->clocks, &sl->clocks_after);
+			S->clocks.throttled += c->slots[k].throttled;
+			S->min_slot_samples = S->n_slots && S->min_slot_samples < sl->n_samples ? S->min_slot_samples
+												 : sl->n_samples;
+			S->max_slot_samples = S->n_slots && S->max_slot_samples > sl->n_samples ? S->max_slot_samples
+												 : sl->n_samples;
+			S->n_slots++;
+		}
+		S->n_outputs += c->n_outputs;
+		S->n_not_exact += c->n_not_exact;
+		S->n_not_ref += c->n_not_ref;
+		if (isfinite(c->max_err_ratio))
+			S->max_err_ratio = isnan(S->max_err_ratio) ? c->max_err_ratio : fmax(S->max_err_ratio, c->max_err_ratio);
+	}
+}
+
+/* Cases of sweep w, ascending along its axis (insertion sort: a sweep
+ * has at most SCENARIO_SWEEP_MAX values). */
+static void sweep_sort(const struct summary_run *S, struct summary_sweep *w)
+{
+	for (int i = 1; i < w->n; i++)
+		for (int j = i; j > 0 && S->cases[w->idx[j]].c->axis_value < S->cases[w->idx[j - 1]].c->axis_value; j--) {
+			int t = w->idx[j];
+			w->idx[j] = w->idx[j - 1];
+			w->idx[j - 1] = t;
+		}
+}
+
+static bool in_sweep(const struct results_case *c, const struct summary_sweep *w)
+{
+	return !strcmp(w->name, c->sweep) && !strcmp(w->axis, c->axis);
+}
+
+/* Groups the swept cases by the [case] they came from, in run order. */
+static enum ab_rc find_sweeps(struct summary_run *S, struct ab_diag *d)
+{
+	S->sweeps = calloc((size_t)S->n_cases + 1, sizeof *S->sweeps);
+	if (!S->sweeps)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the run's sweeps");
+	for (int i = 0; i < S->n_cases; i++) {
+		const struct results_case *c = S->cases[i].c;
+		int g = 0;
+		while (g < S->n_sweeps && !in_sweep(c, &S->sweeps[g]))
+			g++;
+		if (!c->sweep[0] || !c->axis[0] || g < S->n_sweeps)
+			continue;
+		struct summary_sweep *w = &S->sweeps[S->n_sweeps++];
+		w->name = c->sweep;
+		w->axis = c->axis;
+		if (!(w->idx = calloc((size_t)S->n_cases, sizeof *w->idx)))
+			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the run's sweeps");
+		for (int j = i; j < S->n_cases; j++)
+			if (in_sweep(S->cases[j].c, w))
+				w->idx[w->n++] = j;
+		sweep_sort(S, w);
+	}
+	return AB_OK;
 }
 
 static int discarded(const struct results_run *r)
@@ -299,13 +477,17 @@ static int discarded(const struct results_run *r)
 	return n;
 }
 
-enum ab_rc summary_compute(const struct results_run *r, enum summary_detail detail, struct summary_run *out,
-			   struct ab_diag *d)
+enum ab_rc summary_compute_profile(const struct results_run *r, enum summary_detail detail,
+				   const struct summary_profile *p, struct summary_run *out, struct ab_diag *d)
 {
 	memset(out, 0, sizeof *out);
 	out->run = r;
 	out->detail = detail;
-	out->copy = bandwidth_copy_lookup(r);
+	if (p) {
+		out->have_profile = true;
+		out->profile = *p;
+	}
+	out->copy = bandwidth_copy(r, p ? p->dram_gbps : NAN, p ? p->name : NULL);
 	out->cases = calloc((size_t)r->n_cases + 1, sizeof *out->cases);
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising run %lld", (long long)r->id);
@@ -315,7 +497,11 @@ enum ab_rc summary_compute(const struct results_run *r, enum summary_detail deta
 		rc = case_of(r, &r->cases[i], detail, &out->cases[i], d);
 		if (rc == AB_OK)
 			bandwidth_of(&out->cases[i], &out->copy);
+		if (rc == AB_OK)
+			out->cases[i].drift_verdict = drift_verdict(out->cases[i].drift, p ? p->noise_floor : NAN);
 	}
+	if (rc == AB_OK)
+		rc = find_sweeps(out, d);
 	if (rc != AB_OK) {
 		summary_free(out);
 		return rc;
@@ -323,16 +509,39 @@ enum ab_rc summary_compute(const struct results_run *r, enum summary_detail deta
 	projection(out);
 	out->n_discarded = discarded(r);
 	verdict_counts(out);
+	run_span(out);
 	return AB_OK;
+}
+
+enum ab_rc summary_compute(const struct results_run *r, enum summary_detail detail, struct summary_run *out,
+			   struct ab_diag *d)
+{
+	return summary_compute_profile(r, detail, NULL, out, d);
+}
+
+const char *summary_verdict_str(enum summary_verdict v)
+{
+	switch (v) {
+	case SUMMARY_NOT_BIT_EXACT: return "NOT BIT-EXACT";
+	case SUMMARY_INCONCLUSIVE: return "INCONCLUSIVE";
+	case SUMMARY_SLOWER: return "SLOWER";
+	case SUMMARY_FASTER: return "FASTER";
+	case SUMMARY_NO_CLEAR_CHANGE: break;
+	}
+	return "NO CLEAR CHANGE";
 }
 
 void summary_free(struct summary_run *s)
 {
 	for (int i = 0; s->cases && i < s->n_cases; i++)
 		case_free(&s->cases[i]);
+	for (int i = 0; s->sweeps && i < s->n_sweeps; i++)
+		free(s->sweeps[i].idx);
 	free(s->cases);
+	free(s->sweeps);
 	s->cases = NULL;
-	s->n_cases = 0;
+	s->sweeps = NULL;
+	s->n_cases = s->n_sweeps = 0;
 }
 
 const struct summary_case *summary_find(const struct summary_run *s, const char *name)

@@ -17,7 +17,17 @@
  *              projection (count x median per forward, per step); each
  *              arm's median interval and bandwidth (GB/s, % of the run's
  *              copy bandwidth) and the case's floor (bandwidth.h)
- *   per run    the projection totals (per forward, per step, per image)
+ *   per run    the projection totals (per forward, per step, per image),
+ *              the report's verdict (enum summary_verdict) and the counts
+ *              behind it, the clock readings' span
+ *
+ * The judgments a printer shows are made here too, so that print/ only
+ * formats: the run's verdict word, each case's drift against the device
+ * profile's noise floor, B over its floor, throttled slots, the per-sample
+ * kernel figures and their operation names (backend/attrib.h).
+ *
+ * The device profile comes from the command (cli/load.c looks it up once)
+ * as a struct summary_profile: analysis/ reads no file.
  *
  * One set of constants below (level, resamples, seed): the same samples give
  * the same interval in every command. The bootstrap runs once per case per
@@ -52,6 +62,32 @@
  * gate lets no case pass (GATE_MIN_SAMPLES). */
 #define SUMMARY_MIN_SAMPLES 10
 
+/* What a device profile (profiles/NAME.ini, config/profile.h) tells the
+ * summary: the command looked it up once and passes these down. */
+struct summary_profile {
+	char name[64];      /* the profile's name */
+	double dram_gbps;   /* its copy bandwidth, GB/s: used when the run measured none (0: unknown) */
+	double noise_floor; /* an A drift above it is environmental (> 0) */
+};
+
+/* The report's one-word verdict on a run, from the counts below: bytes
+ * first, then evidence, then time. */
+enum summary_verdict {
+	SUMMARY_NOT_BIT_EXACT,   /* a case's B outputs differ from A1's bytes */
+	SUMMARY_INCONCLUSIVE,    /* a --quick run, or a case without an interval */
+	SUMMARY_SLOWER,          /* a case's B is slower beyond noise */
+	SUMMARY_FASTER,          /* every case is faster beyond noise */
+	SUMMARY_NO_CLEAR_CHANGE,
+};
+
+/* A case's drift held to the device profile's noise floor. */
+enum summary_drift {
+	SUMMARY_DRIFT_ONE_SLOT,      /* fewer than two A slots: no drift */
+	SUMMARY_DRIFT_NO_PROFILE,    /* no profile, so no noise floor to hold it to */
+	SUMMARY_DRIFT_OK,            /* within the noise floor */
+	SUMMARY_DRIFT_ENVIRONMENTAL, /* above it: the device changed under the measurement */
+};
+
 enum summary_detail {
 	SUMMARY_FULL,          /* every figure, the bootstrap intervals included */
 	SUMMARY_NO_INTERVALS,  /* the speedup's point without its interval (low, high NAN) */
@@ -73,6 +109,18 @@ struct summary_slot {
 	int64_t mismatches;  /* elements differing from the first A slot, summed over outputs */
 	double max_abs_err, max_err_ratio; /* largest over outputs; NAN when none is known */
 	struct bandwidth_arm bw; /* its arm's bytes over the slot's median, against the run's copy */
+	bool throttled;      /* a clock reading before or after it names a reason that slows
+			      * the clock (power, heat, hardware: summary_throttle_reasons) */
+	bool clock_moved;    /* both readings valid and the SM clock differs between them, or
+			      * the reading after names any reason: show warns */
+};
+
+/* A kernel of an arm, per sample of the arm (its slots pooled). */
+struct summary_kernel {
+	double per_sample_ns;        /* total self-time / samples */
+	double share;                /* total self-time / the arm's wall time (a fraction) */
+	double launches_per_sample;
+	char operation[48];          /* attrib_operation: "mul", "layer_norm"; "" when none */
 };
 
 /* One arm of a case, all its slots together. */
@@ -88,15 +136,31 @@ struct summary_arm {
 	 * total self-time first */
 	int n_kernels;
 	struct results_kernel *kernels;
+	struct summary_kernel *kfig; /* [n_kernels], beside kernels */
 	double wall_ns;         /* sum of the pooled samples: the window */
 	double kernel_ns;       /* sum of every kernel's total self-time */
 	int64_t kernel_records_bad;
+	/* per sample, NAN without samples (window and gaps) or without wall
+	 * time (share) */
+	double window_ns;       /* wall_ns / samples: a sample's mean wall time */
+	double kernels_per_sample_ns; /* kernel_ns / samples */
+	double gaps_ns;         /* max(0, wall - kernel) / samples: launch gaps and host overhead */
+	double kernel_share;    /* kernel_ns / wall_ns */
+	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
+	double p1_ns, p99_ns;
 };
 
 /* Time per forward, per step or per image: the A arm's, the B arm's and the
  * saving A - B. */
 struct summary_share {
 	double a_ns, b_ns, saving_ns;
+};
+
+/* The span of clock readings (valid ones only) over some slots. */
+struct summary_clocks {
+	int readings;                  /* valid readings (two a slot at most) */
+	int sm_lo_mhz, sm_hi_mhz, temp_hi_c; /* meaningful when readings > 0 */
+	int throttled;                 /* slots with summary_slot.throttled */
 };
 
 struct summary_case {
@@ -109,6 +173,7 @@ struct summary_case {
 					* 1 / speedup - 1 above the drift) */
 	double drift;                  /* largest |A_k - A1| / A1 over the later A slots (slot medians);
 				        * NAN with fewer than two A slots */
+	enum summary_drift drift_verdict; /* drift held to the profile's noise floor */
 	int n_outputs, n_not_exact;    /* over every output of every slot */
 	bool b_byte_equal;             /* every B slot's outputs equal the first A slot's bytes */
 	bool a_deterministic;          /* every later A slot's outputs equal them too */
@@ -116,8 +181,25 @@ struct summary_case {
 	struct summary_share per_forward; /* count x median of each arm */
 	struct summary_share per_step;    /* per_forward x the run's forwards_per_step */
 	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is unknown */
+	double b_over_floor;              /* B's median / floor_ns: how far B is from the floor; NAN
+					   * when either is unknown */
+	/* over every output of every slot (n_outputs, n_not_exact above) */
+	int n_not_ref;                 /* outside the reference's tolerance */
+	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
+	/* over every slot */
+	int n_discarded;               /* samples the throttle probe dropped */
+	double max_noise;              /* the largest slot noise (0 without slots) */
+	struct summary_clocks clocks;
 	int n_slots;
 	struct summary_slot *slots;    /* in bracket order */
+};
+
+/* The cases one [case] was swept into (results_case.sweep and axis), in
+ * ascending order along the axis. */
+struct summary_sweep {
+	const char *name, *axis;
+	int n;
+	int *idx;                      /* [n] into the run's cases */
 };
 
 struct summary_run {
@@ -125,6 +207,8 @@ struct summary_run {
 	enum summary_detail detail;
 	int n_cases;
 	struct summary_case *cases;    /* in run order */
+	int n_sweeps;
+	struct summary_sweep *sweeps;  /* in the order of their first case */
 	/* the model-level projection: sums over the cases; per_image is
 	 * per_step x the run's steps */
 	struct summary_share per_forward, per_step, per_image;
@@ -132,15 +216,38 @@ struct summary_run {
 	bool have_model;               /* steps > 0 and forwards_per_step > 0 */
 	struct bandwidth_ref copy;     /* the copy bandwidth GB/s are held against (bandwidth.h) */
 	int n_discarded;               /* samples the throttle probe dropped, all slots */
-	/* the run's verdict in counts (the report's first line) */
+	/* the run's verdict (the report's first line) and its counts */
+	enum summary_verdict verdict;
 	int n_improved, n_slower;      /* cases with improved, slower */
 	int n_no_interval;             /* cases whose speedup has no interval (too few samples) */
 	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
 	double min_speedup, max_speedup; /* over the cases with a speedup; NAN when none */
+	struct summary_clocks clocks;  /* over every slot of every case */
+	int n_slots, min_slot_samples, max_slot_samples; /* samples a slot, over every slot */
+	int n_outputs, n_not_exact, n_not_ref; /* over every output */
+	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
+	bool have_profile;             /* the command passed a device profile */
+	struct summary_profile profile;
 };
 
+/* The NVML clock-event reasons a slot records (results_clocks, nvml.h's
+ * nvmlClocksEventReason* bits), and which of them hold the clock down;
+ * ends with a zero bit. */
+struct summary_throttle_reason {
+	unsigned long long bit;
+	const char *name;
+	bool slows;
+};
+extern const struct summary_throttle_reason summary_throttle_reasons[];
+
 /* Computes every figure of r into out (which owns its arrays: release it
- * with summary_free, before r). AB_ERR_NOMEM when out of memory. */
+ * with summary_free, before r), held to the device profile p (NULL: none;
+ * then the copy bandwidth is the run's measured one or unknown, and drift
+ * is not judged). AB_ERR_NOMEM when out of memory. */
+enum ab_rc summary_compute_profile(const struct results_run *r, enum summary_detail detail,
+				   const struct summary_profile *p, struct summary_run *out, struct ab_diag *d);
+
+/* summary_compute_profile without a profile (run's closing table, history). */
 enum ab_rc summary_compute(const struct results_run *r, enum summary_detail detail, struct summary_run *out,
 			   struct ab_diag *d);
 void summary_free(struct summary_run *s);
@@ -149,6 +256,12 @@ void summary_free(struct summary_run *s);
  * and lies above 1 (beyond the sampling noise), and the speedup exceeds
  * the A arm's own drift within the bracket (beyond the machine's noise). */
 bool summary_beyond_noise(const struct stats_interval *speedup, double drift);
+
+/* "NOT BIT-EXACT", "INCONCLUSIVE", "SLOWER", "FASTER", "NO CLEAR CHANGE". */
+const char *summary_verdict_str(enum summary_verdict v);
+
+/* Whether a clock-event reason mask names a reason that slows the clock. */
+bool summary_throttle_slows(unsigned long long mask);
 
 /* The case named name, NULL if the run has none. */
 const struct summary_case *summary_find(const struct summary_run *s, const char *name);

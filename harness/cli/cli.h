@@ -35,6 +35,23 @@ struct cli_option {
 /* --db FILE, with one help text for every command that opens the store. */
 #define CLI_OPT_DB(ptr) { "db", CLI_STRING, (ptr), "FILE", "database file (default $ABBENCH_DB, else abbench.db)" }
 
+/* The output of every command that prints: --format NAME (a printer of
+ * print/printer.h, found by name) and --out FILE (a directory for report,
+ * publish and history's charts), declared once here. The older spellings
+ * stay as aliases: --json (show, compare, gate) is --format json, and
+ * export's --csv FILE, --json FILE and --benchmark-json FILE are
+ * --format csv|json|benchmark --out FILE. */
+struct cli_output {
+	const char *format;   /* NULL: the command's default */
+	const char *out;      /* NULL: standard output, or the command's default directory */
+	bool json;            /* --json, the alias */
+	char help[256];       /* --format's help: the formats this command prints (cli/output.h) */
+};
+#define CLI_OPT_FORMAT(o) { "format", CLI_STRING, &(o)->format, "NAME", (o)->help }
+#define CLI_OPT_OUT(o, what) { "out", CLI_STRING, &(o)->out, "FILE", "write to FILE instead of standard output (atomically: " what ")" }
+#define CLI_OPT_OUT_DIR(o, what) { "out", CLI_STRING, &(o)->out, "DIR", what }
+#define CLI_OPT_JSON_ALIAS(o) { "json", CLI_FLAG, &(o)->json, NULL, "alias of --format json" }
+
 struct cli_spec {
 	const char *command;     /* "run" */
 	const char *args;        /* positional synopsis: "SCENARIO.ini" or "[RUN]" */

@@ -10,8 +10,13 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "common/diag.h"
+#include "print/escape.h"
+#include "print/printer.h"
 #include "store/store.h"
+
+static const enum printer_kind baseline_kinds[] = { PRINTER_BASELINES };
 
 /* The run's status from the run list (loading the whole run is not needed). */
 static enum ab_rc check_ok(struct store *st, int64_t id, struct ab_diag *d)
@@ -34,8 +39,12 @@ static enum ab_rc baseline_set_run_set(struct store *st, const char *name, const
 	enum ab_rc rc = store_resolve_load(st, run, &r, d);
 	if (!rc)
 		rc = store_baseline_set_run_set(st, name, r, d);
-	if (!rc)
-		printf("baseline '%s' -> run set '%s' (%d shards)\n", name, r->run_set, r->shard_count);
+	if (!rc) {
+		struct escape_pool e;
+		e.next = 0;
+		printf("baseline '%s' -> run set '%s' (%d shards)\n", escape_t(&e, name), escape_t(&e, r->run_set),
+		       r->shard_count);
+	}
 	results_run_free(r);
 	return rc;
 }
@@ -50,31 +59,26 @@ static enum ab_rc baseline_set(struct store *st, const char *name, const char *r
 		rc = check_ok(st, id, d);
 	if (!rc)
 		rc = store_baseline_set(st, name, id, d);
-	if (!rc)
-		printf("baseline '%s' -> run %lld\n", name, (long long)id);
+	if (!rc) {
+		char e[256];
+		printf("baseline '%s' -> run %lld\n", escape_term(name, e, sizeof e), (long long)id);
+	}
 	return rc;
 }
 
-static enum ab_rc baseline_list(struct store *st, struct ab_diag *d)
+static enum ab_rc baseline_list(struct store *st, const struct printer *p, const char *out, struct ab_diag *d)
 {
 	struct store_baseline *b = NULL;
 	int n = 0;
 	enum ab_rc rc = store_baseline_list(st, &b, &n, d);
 	if (rc)
 		return rc;
-	printf("%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
-	for (int i = 0; i < n; i++) {
-		char run[80];
-		if (b[i].run_set[0])
-			snprintf(run, sizeof run, "%s%s", STORE_SET_PREFIX, b[i].run_set);
-		else
-			snprintf(run, sizeof run, "%lld", (long long)b[i].run_id);
-		printf("%-20s %-5s %-20s %-20s %s\n", b[i].name, run, b[i].set_at, b[i].scenario_name, b[i].device);
-	}
-	if (!n)
+	struct printer_job job = { .baselines = b, .n_baselines = n };
+	rc = printer_emit(p, PRINTER_BASELINES, &job, out, d);
+	if (!rc && !n)
 		fprintf(stderr, "no baselines yet (abbench baseline set NAME [RUN])\n");
 	free(b);
-	return AB_OK;
+	return rc;
 }
 
 /* `baseline show NAME`: the run it points at; exit 2 when there is no such
@@ -83,8 +87,10 @@ static enum ab_rc baseline_show(struct store *st, const char *name, struct ab_di
 {
 	int64_t id;
 	enum ab_rc rc = store_baseline_get(st, name, &id, d);
-	if (!rc)
-		printf("baseline '%s' -> run %lld\n", name, (long long)id);
+	if (!rc) {
+		char e[256];
+		printf("baseline '%s' -> run %lld\n", escape_term(name, e, sizeof e), (long long)id);
+	}
 	return rc;
 }
 
@@ -108,7 +114,13 @@ static bool valid_action(const char **pos, int n_pos)
 int cmd_baseline(int argc, char **argv)
 {
 	const char *db = NULL;
+	struct cli_output o = { 0 };
+	enum printer_kind kind;
+	const struct printer *p;
+	output_help(&o, baseline_kinds, 1, "text");
 	const struct cli_option opts[] = {
+		CLI_OPT_FORMAT(&o),
+		CLI_OPT_OUT(&o, "list only"),
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
@@ -125,7 +137,7 @@ int cmd_baseline(int argc, char **argv)
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
 	if (ex != CLI_CONTINUE)
 		return ex;
-	if (!valid_action(pos, n_pos))
+	if (!valid_action(pos, n_pos) || !output_pick(&o, "baseline", baseline_kinds, 1, "text", &p, &kind))
 		return AB_EXIT_USAGE;
 
 	struct ab_diag d;
@@ -139,7 +151,7 @@ int cmd_baseline(int argc, char **argv)
 		else if (!strcmp(pos[0], "show"))
 			rc = baseline_show(st, pos[1], &d);
 		else
-			rc = baseline_list(st, &d);
+			rc = baseline_list(st, p, o.out, &d);
 		store_close(st);
 	}
 	return cli_exit_rc(rc, &d, "baseline");

@@ -1,7 +1,8 @@
 /*
- * cmd_compare.c - `abbench compare RUN_A RUN_B [--out FILE] [--db-b FILE]`:
- * the same scenario measured by two builds, case by case
- * (analysis/compare.c), as markdown (print/compare_print.c), held to the
+ * cmd_compare.c - `abbench compare RUN_A RUN_B [--format markdown|json]
+ * [--out FILE] [--db-b FILE]`: the same scenario measured by two builds,
+ * case by case (analysis/compare.c), printed by a printer (print/printer.h:
+ * markdown, print/compare_print.c, or json), held to the
  * gate's floors (the relative threshold, the A arms' drift and the absolute
  * floor; from the options or the second run's device profile) so that an
  * A/A pair is not called slower for a shift no gate would call. RUN_B may
@@ -18,18 +19,20 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/floors.h"
+#include "cli/load.h"
+#include "cli/output.h"
 #include "common/diag.h"
-#include "print/compare_print.h"
-#include "print/json_out.h"
-#include "print/json_verdict.h"
-#include "print/md.h"
+#include "print/printer.h"
 #include "store/store.h"
 
+static const enum printer_kind compare_kinds[] = { PRINTER_COMPARE };
+
 struct compare_args {
-	const char *out;
-	bool json;
+	struct cli_output out;
+	const struct printer *p;
 	double max_regression, min_change_ns; /* NAN: from the device profile */
 	bool no_floors;
+	struct load_profile lp_a, lp_b;       /* each run's profile, looked up once */
 };
 
 /* Holds the verdicts of res to the floors of run b (options or profile). */
@@ -37,7 +40,7 @@ static enum ab_rc apply_floors(const struct results_run *b, const struct compare
 			       struct ab_diag *d)
 {
 	struct floors fl;
-	enum ab_rc rc = floors_resolve(o->max_regression, o->min_change_ns, b, "compare", &fl, d);
+	enum ab_rc rc = floors_resolve(o->max_regression, o->min_change_ns, b, &o->lp_b, "compare", &fl, d);
 	if (rc)
 		return rc;
 	struct compare_floors cf = { fl.pct / 100, fl.min_ns, "", "" };
@@ -45,25 +48,6 @@ static enum ab_rc apply_floors(const struct results_run *b, const struct compare
 	snprintf(cf.min_source, sizeof cf.min_source, "%s", fl.min_src);
 	compare_apply_floors(res, &cf);
 	return AB_OK;
-}
-
-/* Prints to stdout or, atomically, to path: markdown, or JSON. */
-static enum ab_rc emit(const struct summary_run *a, const struct summary_run *b, const struct compare_result *res,
-		       const char *path, bool json, struct ab_diag *d)
-{
-	struct md_file mf;
-	if (json)
-		return json_out_write(json_verdict_compare(a, b, res), path, d);
-	if (!path)
-		return compare_print_table(stdout, a, b, res, d);
-	enum ab_rc rc = md_file_open(&mf, path, d);
-	if (rc)
-		return rc;
-	if ((rc = compare_print_table(mf.f, a, b, res, d))) {
-		md_file_abort(&mf);
-		return rc;
-	}
-	return md_file_commit(&mf, d);
 }
 
 /* The last component of a database path, for the printed run lines. */
@@ -87,21 +71,28 @@ static enum ab_rc print_comparison(const struct summary_run *a, const struct sum
 	}
 	if (!o->no_floors)
 		rc = apply_floors(b->run, o, &res, d);
-	if (!rc)
-		rc = emit(a, b, &res, o->out, o->json, d);
+	if (!rc) {
+		struct printer_job job = { .summary = a, .second = b, .compare = &res };
+		rc = printer_emit(o->p, PRINTER_COMPARE, &job, o->out.out, d);
+	}
 	compare_result_free(&res);
 	return rc;
 }
 
 /* Summarises both runs (no A/B intervals: compare does not print them). */
 static enum ab_rc compare_and_print(const struct results_run *a, const struct results_run *b, const char *db_a,
-				    const char *db_b, const struct compare_args *o, struct ab_diag *d)
+				    const char *db_b, struct compare_args *o, struct ab_diag *d)
 {
 	struct summary_run sa, sb;
-	enum ab_rc rc = summary_compute(a, SUMMARY_NO_INTERVALS, &sa, d);
+	load_profile(a, &o->lp_a);
+	load_profile(b, &o->lp_b);
+	load_profile_warn(&o->lp_a, "compare", "the first run's bandwidth is held against its measured copy only");
+	if (o->no_floors || (!isnan(o->max_regression) && !isnan(o->min_change_ns)))
+		load_profile_warn(&o->lp_b, "compare", "the second run's bandwidth is held against its measured copy only");
+	enum ab_rc rc = load_summary(a, SUMMARY_NO_INTERVALS, &o->lp_a, &sa, d);
 	if (rc)
 		return rc;
-	if (!(rc = summary_compute(b, SUMMARY_NO_INTERVALS, &sb, d))) {
+	if (!(rc = load_summary(b, SUMMARY_NO_INTERVALS, &o->lp_b, &sb, d))) {
 		rc = print_comparison(&sa, &sb, db_a, db_b, o, d);
 		summary_free(&sb);
 	}
@@ -126,9 +117,12 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *db = NULL, *db_b = NULL;
 	struct compare_args o = { .max_regression = NAN, .min_change_ns = NAN };
+	enum printer_kind kind;
+	output_help(&o.out, compare_kinds, 1, "markdown");
 	const struct cli_option opts[] = {
-		{ "out", CLI_STRING, &o.out, "FILE", "write the markdown to FILE instead of standard output" },
-		{ "json", CLI_FLAG, &o.json, NULL, "write JSON (format abbench.compare, docs/JSON.md) instead of markdown" },
+		CLI_OPT_FORMAT(&o.out),
+		CLI_OPT_OUT(&o.out, "a reader sees the old file or the whole new one"),
+		CLI_OPT_JSON_ALIAS(&o.out),
 		{ "db-b", CLI_STRING, &db_b, "FILE", "read RUN_B from this database (default: the same as RUN_A)" },
 		{ "max-regression", CLI_DOUBLE, &o.max_regression, "PCT", "a change within PCT percent is no change (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &o.min_change_ns, "NS", "a change within NS nanoseconds is no change (default: device profile)" },
@@ -144,14 +138,15 @@ int cmd_compare(int argc, char **argv)
 		"outputs' md5 agree. A change is called faster or slower when p < 0.01 and it clears the\n"
 		"gate's floors: the relative threshold, the A arms' drift and the absolute floor (from the\n"
 		"options, else RUN_B's device profile); else 'no change beyond the floors'. Runs of\n"
-		"different scenarios are refused (exit 2).",
+		"different scenarios are refused (exit 2). --format json is the abbench.compare document\n"
+		"(docs/JSON.md).",
 		2, 2, opts,
 	};
 	const char *pos[2] = { NULL, NULL };
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
 	if (ex != CLI_CONTINUE)
 		return ex;
-	if (!valid_floors(&o))
+	if (!valid_floors(&o) || !output_pick(&o.out, "compare", compare_kinds, 1, "markdown", &o.p, &kind))
 		return AB_EXIT_USAGE;
 
 	struct ab_diag d;

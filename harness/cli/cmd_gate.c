@@ -23,18 +23,20 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/floors.h"
+#include "cli/load.h"
+#include "cli/output.h"
 #include "common/diag.h"
-#include "print/gate_print.h"
-#include "print/json_out.h"
-#include "print/json_verdict.h"
-#include "print/md.h"
+#include "print/printer.h"
 #include "store/store.h"
 
 #define MAX_EXCLUDE 256
 
+static const enum printer_kind gate_kinds[] = { PRINTER_GATE };
+
 struct gate_args {
-	const char *run, *baseline, *out, *failing, *only, *exclude_file;
-	bool json;
+	const char *run, *baseline, *failing, *only, *exclude_file;
+	struct cli_output out;
+	const struct printer *p;
 	double max_regression; /* NAN: from the device profile */
 	double min_change_ns;  /* NAN: from the device profile */
 	int min_samples;       /* 0: GATE_MIN_SAMPLES */
@@ -96,43 +98,19 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	return rc;
 }
 
-/* Writes through print to stdout (path NULL) or atomically to path. */
-static enum ab_rc emit(const char *path, enum ab_rc (*print)(FILE *, const void *, struct ab_diag *),
-		       const void *ctx, struct ab_diag *d)
+/* The verdict in the printer asked for, and the failing cases as text. */
+static enum ab_rc emit(const struct gate_args *a, const struct printer_gate *g, struct ab_diag *d)
 {
-	struct md_file mf;
-	if (!path)
-		return print(stdout, ctx, d);
-	enum ab_rc rc = md_file_open(&mf, path, d);
-	if (rc)
-		return rc;
-	if ((rc = print(mf.f, ctx, d))) {
-		md_file_abort(&mf);
-		return rc;
-	}
-	return md_file_commit(&mf, d);
-}
-
-struct verdict_ctx {
-	const struct results_run *base, *run;
-	const struct gate_options *o;
-	const struct gate_result *r;
-};
-
-static enum ab_rc print_verdict(FILE *f, const void *p, struct ab_diag *d)
-{
-	const struct verdict_ctx *v = p;
-	return gate_print_verdict(f, v->base, v->run, v->o, v->r, d);
-}
-
-static enum ab_rc print_failing(FILE *f, const void *p, struct ab_diag *d)
-{
-	return gate_print_failing(f, ((const struct verdict_ctx *)p)->r, d);
+	struct printer_job job = { .gate = g };
+	enum ab_rc rc = printer_emit(a->p, PRINTER_GATE, &job, a->out.out, d);
+	if (!rc && a->failing)
+		rc = printer_emit(printer_find("text"), PRINTER_FAILING, &job, a->failing, d);
+	return rc;
 }
 
 /* Gates run against base and writes the outputs; *status gets the verdict. */
 static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sbase, const struct summary_run *srun,
-			const char *base_name, int *status, struct ab_diag *d)
+			const struct load_profile *lp, const char *base_name, int *status, struct ab_diag *d)
 {
 	const struct results_run *base = sbase->run, *run = srun->run;
 	struct exclude_list *x = calloc(1, sizeof *x);
@@ -143,7 +121,7 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 	if (!rc && a->exclude_file)
 		rc = read_exclude(a->exclude_file, x, d);
 	if (!rc)
-		rc = floors_resolve(a->max_regression, a->min_change_ns, run, "gate", &L, d);
+		rc = floors_resolve(a->max_regression, a->min_change_ns, run, lp, "gate", &L, d);
 	o.max_regression_pct = L.pct;
 	o.threshold_source = L.pct_src;
 	o.min_change_ns = L.min_ns;
@@ -152,36 +130,39 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 	o.n_exclude = x ? x->n : 0;
 	if (!rc)
 		rc = gate_check(sbase, srun, &o, &res, d);
-	struct verdict_ctx v = { base, run, &o, &res };
-	if (!rc && a->json)
-		rc = json_out_write(json_verdict_gate(base, run, &o, &res), a->out, d);
-	else if (!rc)
-		rc = emit(a->out, print_verdict, &v, d);
-	if (!rc && a->failing)
-		rc = emit(a->failing, print_failing, &v, d);
+	struct printer_gate g = { base, run, &o, &res };
+	if (!rc)
+		rc = emit(a, &g, d);
 	if (!rc) {
+		enum gate_overall v = gate_overall(&res);
 		*status = gate_exit_status(&res);
 		fprintf(stderr, "gate: %s (%d of %d cases failed, %d inconclusive, %d not measured)\n",
-			*status == AB_EXIT_VERDICT ? "FAIL" : *status == AB_EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "pass",
-			res.n_failed, res.n_cases, res.n_inconclusive, res.n_not_measured);
+			v == GATE_OVERALL_PASS ? "pass" : gate_overall_str(v), res.n_failed, res.n_cases, res.n_inconclusive,
+			res.n_not_measured);
 	}
 	gate_result_free(&res);
 	free(x);
 	return rc;
 }
 
-/* Summarises both runs (no A/B intervals: the gate does not print them),
- * then judges. */
+/* Summarises both runs (no A/B intervals: the gate does not print them)
+ * with their devices' profiles, looked up once each, then judges. */
 static enum ab_rc summarise_and_judge(const struct gate_args *a, const struct results_run *base,
 				      const struct results_run *run, const char *base_name, int *status,
 				      struct ab_diag *d)
 {
 	struct summary_run sb, sr;
-	enum ab_rc rc = summary_compute(base, SUMMARY_NO_INTERVALS, &sb, d);
+	struct load_profile lp_base, lp_run;
+	load_profile(base, &lp_base);
+	load_profile(run, &lp_run);
+	load_profile_warn(&lp_base, "gate", "the baseline's bandwidth is held against its measured copy only");
+	if (!isnan(a->max_regression) && !isnan(a->min_change_ns))
+		load_profile_warn(&lp_run, "gate", "the run's bandwidth is held against its measured copy only");
+	enum ab_rc rc = load_summary(base, SUMMARY_NO_INTERVALS, &lp_base, &sb, d);
 	if (rc)
 		return rc;
-	if (!(rc = summary_compute(run, SUMMARY_NO_INTERVALS, &sr, d))) {
-		rc = judge(a, &sb, &sr, base_name, status, d);
+	if (!(rc = load_summary(run, SUMMARY_NO_INTERVALS, &lp_run, &sr, d))) {
+		rc = judge(a, &sb, &sr, &lp_run, base_name, status, d);
 		summary_free(&sr);
 	}
 	summary_free(&sb);
@@ -210,13 +191,14 @@ int cmd_gate(int argc, char **argv)
 		{ "baseline", CLI_STRING, &a.baseline, "NAME|RUN", "baseline name (abbench baseline set) or run; required" },
 		{ "max-regression", CLI_DOUBLE, &a.max_regression, "PCT", "fail above this slowdown of B relative to A, in percent (default: device profile)" },
 		{ "min-change-ns", CLI_DOUBLE, &a.min_change_ns, "NS", "fail only when B also moved by more than NS nanoseconds; 0: no absolute floor (default: device profile)" },
-		{ "out", CLI_STRING, &a.out, "FILE", "write the markdown verdict to FILE instead of standard output" },
-		{ "json", CLI_FLAG, &a.json, NULL, "write the verdict as JSON (format abbench.gate, docs/JSON.md) instead of markdown" },
+		CLI_OPT_FORMAT(&a.out),
+		CLI_OPT_OUT(&a.out, "a reader sees the old file or the whole new one"),
+		CLI_OPT_JSON_ALIAS(&a.out),
 		{ "failing-cases", CLI_STRING, &a.failing, "FILE", "write the cases that regressed in time (only those), one per line" },
 		{ "only", CLI_STRING, &a.only, "CASE", "gate only this case (after `abbench run --only CASE`)" },
 		{ "min-samples", CLI_INT, &a.min_samples, "N", "a case with a slot under N samples cannot pass: INCONCLUSIVE (default 10)" },
 		{ "exclude-cases", CLI_STRING, &a.exclude_file, "FILE", "leave out the cases listed in FILE, one per line" },
-		{ "db", CLI_STRING, &db, "FILE", "database file (default $ABBENCH_DB, else abbench.db)" },
+		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -232,11 +214,13 @@ int cmd_gate(int argc, char **argv)
 		"samples, a run or baseline made with --quick, or a partial run (run --only) lacking cases\n"
 		"cannot pass: INCONCLUSIVE. Exit 0 pass, 1 fail, 2 usage or data error (unknown baseline or\n"
 		"run, different scenario or device, a run not 'ok'), 3 failure, 4 inconclusive.\n"
-		"Rule: docs/REPORTS.md.",
+		"Rule: docs/REPORTS.md. --format json is the abbench.gate document (docs/JSON.md).",
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
 	int n_pos, status = AB_EXIT_OK;
+	enum printer_kind kind;
+	output_help(&a.out, gate_kinds, 1, "markdown");
 	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
 	if (cr != CLI_OK)
 		return cr == CLI_HELP_SHOWN ? cli_finish(0) : AB_EXIT_USAGE;
@@ -244,6 +228,8 @@ int cmd_gate(int argc, char **argv)
 		ab_error("gate: --baseline NAME|RUN is required");
 		return AB_EXIT_USAGE;
 	}
+	if (!output_pick(&a.out, "gate", gate_kinds, 1, "markdown", &a.p, &kind))
+		return AB_EXIT_USAGE;
 	if (!isnan(a.max_regression) && !(a.max_regression > 0)) {
 		ab_error("gate: --max-regression must be a positive percentage, not %g", a.max_regression);
 		return AB_EXIT_USAGE;

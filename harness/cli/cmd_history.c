@@ -1,9 +1,11 @@
 /*
  * cmd_history.c - `abbench history`: each case's figure over the stored
- * runs (analysis/history.c), with the steps in it named by run and commit,
- * as a text table on stdout and, with --out DIR, one gnuplot chart per
- * case (print/trend.c). Exit 0; 2 when no run or case matches or an
- * option is bad; 3 on database or IO failures.
+ * runs (read by cli/load.c, computed by analysis/history.c), with the
+ * steps in it named by run and commit, as a table on stdout (--format
+ * text) and, with --out DIR, one gnuplot chart per case (per sweep past
+ * 64 cases: print/trend.c). Exit 0; 2 when no run or case matches or an
+ * option is bad; 3 on database or IO failures (a full disk under the
+ * charts included).
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,13 +13,20 @@
 #include "analysis/history.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/output.h"
 #include "common/diag.h"
+#include "print/printer.h"
 #include "print/trend.h"
 #include "store/store.h"
 
+static const enum printer_kind history_kinds[] = { PRINTER_HISTORY };
+
 struct history_args {
 	struct history_filter f;
-	const char *metric, *out;
+	struct cli_output out;
+	const struct printer *p;
+	const char *metric;
 	double min_step_pct;
 	bool no_plots;
 };
@@ -40,16 +49,17 @@ static enum ab_rc history_run(const char *db, const struct history_args *a, stru
 {
 	struct store *st;
 	struct history h;
-	enum ab_rc rc = store_open(store_default_path(db), false, &st, d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, d);
 	if (rc)
 		return rc;
-	rc = history_collect(st, &a->f, &h, d);
+	rc = load_history(st, &a->f, &h, d);
 	store_close(st);
 	if (rc)
 		return rc;
-	rc = trend_print_table(stdout, &h, d);
-	if (!rc && a->out)
-		rc = charts(a->out, &h, a->no_plots, d);
+	struct printer_job job = { .history = &h };
+	rc = printer_emit(a->p, PRINTER_HISTORY, &job, NULL, d);
+	if (!rc && a->out.out)
+		rc = charts(a->out.out, &h, a->no_plots, d);
 	history_free(&h);
 	return rc;
 }
@@ -76,6 +86,7 @@ int cmd_history(int argc, char **argv)
 {
 	const char *db = NULL;
 	struct history_args a = { .min_step_pct = HISTORY_DEFAULT_MIN_STEP * 100 };
+	output_help(&a.out, history_kinds, 1, "text");
 	const struct cli_option opts[] = {
 		{ "case", CLI_STRING, &a.f.cases, "GLOB", "only cases whose name matches (e.g. 'img_*')" },
 		{ "scenario", CLI_STRING, &a.f.scenario, "GLOB", "only runs of matching scenarios" },
@@ -85,7 +96,8 @@ int cmd_history(int argc, char **argv)
 		  "the fused arm's median time (default), the speedup, or the fused arm's GB/s" },
 		{ "last", CLI_INT, &a.f.last, "N", "the newest N runs of each case (default 100)" },
 		{ "min-step", CLI_DOUBLE, &a.min_step_pct, "PCT", "name steps of at least PCT percent (default 5)" },
-		{ "out", CLI_STRING, &a.out, "DIR", "write one chart per case into DIR (.png with .dat and .gp)" },
+		CLI_OPT_FORMAT(&a.out),
+		CLI_OPT_OUT_DIR(&a.out, "write one chart per case into DIR (.png with .dat and .gp; per sweep past 64 cases)"),
 		{ "no-plots", CLI_FLAG, &a.no_plots, NULL, "with --out: write chart data and scripts, do not run gnuplot" },
 		{ "rechecks", CLI_FLAG, &a.f.rechecks, NULL, "include the nightly's re-measurement runs (label *-recheck)" },
 		CLI_OPT_DB(&db),
@@ -98,14 +110,16 @@ int cmd_history(int argc, char **argv)
 		"found asv's way, by penalized least-absolute-deviation segmentation of the log figures\n"
 		"(exact dynamic programming; the penalty scales with the series' own noise) and named by the\n"
 		"run and commit where each begins; steps under --min-step and single-run outliers are not.\n"
-		"The nightly's re-measurement runs are left out unless --rechecks.",
+		"The nightly's re-measurement runs are left out unless --rechecks. The table goes to standard\n"
+		"output; --out names the charts' directory.",
 		0, 0, opts,
 	};
 	const char *pos[1];
+	enum printer_kind kind;
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
 	if (ex != CLI_CONTINUE)
 		return ex;
-	if (!check_args(&a))
+	if (!check_args(&a) || !output_pick(&a.out, "history", history_kinds, 1, "text", &a.p, &kind))
 		return AB_EXIT_USAGE;
 	struct ab_diag d;
 	return cli_exit_rc(history_run(db, &a, &d), &d, "history");

@@ -13,8 +13,12 @@
 #include "analysis/history.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "common/diag.h"
+#include "print/printer.h"
 #include "store/store.h"
+
+static const enum printer_kind list_kinds[] = { PRINTER_RUNS };
 
 struct list_filter {
 	const char *scenario, *label; /* glob patterns, NULL: any */
@@ -37,50 +41,58 @@ static bool wanted(const struct list_filter *f, const struct results_run_summary
 	return matches(f->scenario, s->scenario_name) && matches(f->label, s->label) && (f->rechecks || !is_recheck(s));
 }
 
-/* "quick", "only CASE", both or "-". */
-static void flags(const struct results_run_summary *s, char *buf, size_t len)
+/* The runs f wants, the newest first (at most f->count), into shown;
+ * *hidden counts the re-measurement runs left out. */
+static int choose(const struct results_run_summary *runs, int n, const struct list_filter *f,
+		  const struct results_run_summary **shown, int *hidden)
 {
-	snprintf(buf, len, "%s%s%s%s", s->quick ? "quick" : "", s->quick && s->only_cases[0] ? "," : "",
-		 s->only_cases[0] ? "only " : "", s->only_cases);
-	if (!buf[0])
-		snprintf(buf, len, "-");
-}
-
-static void print_runs(const struct results_run_summary *runs, int n, const struct list_filter *f)
-{
-	int shown = 0, hidden = 0;
-	printf("%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label", "commit",
-	       "cases", "status", "flags", "backend/device");
-	for (int i = 0; i < n && (!f->count || shown < f->count); i++) {
+	int k = 0;
+	*hidden = 0;
+	for (int i = 0; i < n && (!f->count || k < f->count); i++) {
 		const struct results_run_summary *s = &runs[i];
-		char fl[300];
 		if (!wanted(f, s)) {
-			hidden += !f->rechecks && is_recheck(s) && matches(f->scenario, s->scenario_name);
+			*hidden += !f->rechecks && is_recheck(s) && matches(f->scenario, s->scenario_name);
 			continue;
 		}
-		flags(s, fl, sizeof fl);
-		printf("%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id, s->started_at,
-		       s->scenario_name, s->label[0] ? s->label : "-", s->git_commit[0] ? s->git_commit : "-", s->n_cases,
-		       s->status, fl, s->backend, s->device);
-		shown++;
+		shown[k++] = s;
 	}
-	if (n == 0)
+	return k;
+}
+
+static enum ab_rc list_runs(const struct results_run_summary *runs, int n, const struct list_filter *f,
+			    const struct printer *p, const char *out, struct ab_diag *d)
+{
+	const struct results_run_summary **shown = calloc((size_t)n + 1, sizeof *shown);
+	int hidden;
+	if (!shown)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory");
+	struct printer_job job = { .runs = shown, .n_runs = choose(runs, n, f, shown, &hidden) };
+	enum ab_rc rc = printer_emit(p, PRINTER_RUNS, &job, out, d);
+	if (!rc && n == 0)
 		fprintf(stderr, "no runs yet (abbench run SCENARIO.ini)\n");
-	else if (!shown)
+	else if (!rc && !job.n_runs)
 		fprintf(stderr, "no run matches\n");
-	if (hidden)
+	if (!rc && hidden)
 		fprintf(stderr, "%d re-measurement run%s hidden (--rechecks shows them)\n", hidden, hidden == 1 ? "" : "s");
+	free(shown);
+	return rc;
 }
 
 int cmd_list(int argc, char **argv)
 {
 	const char *db = NULL;
 	struct list_filter f = { 0 };
+	struct cli_output o = { 0 };
+	const struct printer *p;
+	enum printer_kind kind;
+	output_help(&o, list_kinds, 1, "text");
 	const struct cli_option opts[] = {
 		{ "scenario", CLI_STRING, &f.scenario, "NAME", "only runs of this scenario (a glob pattern)" },
 		{ "label", CLI_STRING, &f.label, "LABEL", "only runs with this label (a glob pattern: 'nightly-*')" },
 		{ "count", CLI_INT, &f.count, "N", "the newest N runs that match" },
 		{ "rechecks", CLI_FLAG, &f.rechecks, NULL, "show the nightly's re-measurement runs (label *-recheck) too" },
+		CLI_OPT_FORMAT(&o),
+		CLI_OPT_OUT(&o, "a reader sees the old file or the whole new one"),
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
@@ -99,6 +111,8 @@ int cmd_list(int argc, char **argv)
 		ab_error("list: --count must be 0 or more, not %d", f.count);
 		return AB_EXIT_USAGE;
 	}
+	if (!output_pick(&o, "list", list_kinds, 1, "text", &p, &kind))
+		return AB_EXIT_USAGE;
 
 	struct ab_diag d;
 	struct store *st;
@@ -109,9 +123,8 @@ int cmd_list(int argc, char **argv)
 		rc = store_list_runs(st, &runs, &n, &d);
 		store_close(st);
 	}
-	if (rc)
-		return cli_exit_rc(rc, &d, NULL);
-	print_runs(runs, n, &f);
+	if (!rc)
+		rc = list_runs(runs, n, &f, p, o.out, &d);
 	free(runs);
-	return cli_finish(AB_EXIT_OK);
+	return cli_exit_rc(rc, &d, NULL);
 }

@@ -1,122 +1,116 @@
 /*
  * cmd_publish.c - `abbench publish DIR`: the stored history as a static
- * HTML dashboard (print/publish.h): the trend chart of every case
- * (print/trend.h), the newest run of each scenario and device with its
- * full report (print/report.h), written into DIR. Exit 0; 2 when nothing
- * matches or an option is bad; 3 on database or IO failures.
+ * HTML dashboard (the html printer, print/publish.h): the trend chart of
+ * every case (one per sweep past 64 cases, print/trend.h), the newest run
+ * of each scenario and device with its full report (print/report.h),
+ * written into DIR. The history, the groups and their newest runs (each
+ * summarised with its device's profile, looked up once) are read and
+ * computed first; DIR is created only then, so a database that cannot be
+ * opened or a history that matches nothing leaves no empty folder. Exit 0;
+ * 2 when nothing matches or an option is bad; 3 on database or IO
+ * failures.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/history.h"
+#include "analysis/peers.h"
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/output.h"
 #include "common/diag.h"
-#include "config/profile.h"
-#include "print/md.h"
-#include "print/publish.h"
-#include "print/report.h"
-#include "print/trend.h"
+#include "print/printer.h"
 #include "store/store.h"
 
 #define MAX_GROUPS 256
 
+static const enum printer_kind publish_kinds[] = { PRINTER_DASHBOARD };
+
 struct publish_args {
 	struct history_filter f;
+	struct cli_output out;
+	const struct printer *p;
 	const char *dir, *title;
 	double min_step_pct;
 	bool no_plots, no_reports;
 };
 
-/* The newest run of a group: the latest of its series' last points,
- * preferring a run of every case to a partial one. */
-static int64_t newest_run(const struct history *h, const struct publish_group *g)
+/* One group's newest run with what its report needs. */
+struct newest {
+	struct results_run *run;
+	struct summary_run sum;
+	const struct summary_run *series[1];
+	struct load_profile lp;
+	struct peers_table peers;
+	struct printer_report rep;
+	char note[600];
+	bool summed, tabled;
+};
+
+struct dash {
+	struct history_group groups[MAX_GROUPS];
+	struct newest *newest;                    /* [n] */
+	const struct printer_report *reports[MAX_GROUPS];
+	int n;
+};
+
+static void dash_free(struct dash *x)
 {
-	const struct history_point *best = NULL;
-	for (int i = g->first; i < g->first + g->n; i++) {
-		const struct history_series *s = &h->series[i];
-		for (int j = s->n - 1; j >= 0; j--) {
-			const struct history_point *p = &s->points[j];
-			bool later = !best || (best->partial && !p->partial) ||
-				     (best->partial == p->partial && strcmp(p->started_at, best->started_at) > 0);
-			if (later)
-				best = p;
-			if (!p->partial)
-				break;
-		}
+	for (int k = 0; x->newest && k < x->n; k++) {
+		struct newest *w = &x->newest[k];
+		if (w->tabled)
+			peers_table_free(&w->peers);
+		if (w->summed)
+			summary_free(&w->sum);
+		results_run_free(w->run);
 	}
-	return best ? best->run_id : 0;
+	free(x->newest);
 }
 
-/* The report of the summarised run into DIR/runs/run-ID; a failure other
- * than memory or IO is a note on the page. */
-static enum ab_rc report_of(const struct publish_args *a, const struct summary_run *s, struct publish_group *g,
-			    struct ab_diag *d)
+/* Loads group k's newest run, its profile and summary, and the (peerless)
+ * report input. */
+static enum ab_rc load_newest(struct store *st, struct dash *x, int k, struct ab_diag *d)
 {
-	const struct results_run *r = s->run;
-	struct profile prof;
-	struct report_outcome out;
-	struct ab_diag pd = { "" };
-	char dir[4096];
-	bool fell_back;
-	bool have_prof = !profile_find(r->device.name, r->backend, &prof, &fell_back, &pd);
-	struct report_options o = { dir, have_prof ? &prof : NULL, have_prof ? NULL : pd.msg, NULL, 0, a->no_plots, false };
-	snprintf(g->report, sizeof g->report, "runs/run-%lld/report.md", (long long)r->id);
-	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", a->dir, (long long)r->id) >= (int)sizeof dir)
-		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-	enum ab_rc rc = report_write(s, &o, &out, d);
-	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
+	struct newest *w = &x->newest[k];
+	enum ab_rc rc = store_load_run(st, x->groups[k].newest_run, &w->run, d);
+	if (rc)
 		return rc;
-	if (rc) {
-		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
-		g->report[0] = '\0';
-	}
-	return AB_OK;
-}
-
-/* Loads and summarises each group's newest run and writes its report. */
-static enum ab_rc newest_runs(struct store *st, const struct publish_args *a, const struct history *h,
-			      struct publish_group *g, int n, struct results_run **runs, struct summary_run *sums,
-			      struct ab_diag *d)
-{
-	for (int k = 0; k < n; k++) {
-		int64_t id = newest_run(h, &g[k]);
-		enum ab_rc rc = store_load_run(st, id, &runs[k], d);
-		if (!rc)
-			rc = summary_compute(runs[k], SUMMARY_FULL, &sums[k], d);
-		if (rc)
-			return rc;
-		g[k].newest = runs[k];
-		g[k].summary = &sums[k];
-		if (!a->no_reports && (rc = report_of(a, &sums[k], &g[k], d)))
-			return rc;
-		if (a->no_reports)
-			snprintf(g[k].report_note, sizeof g[k].report_note, "reports turned off (--no-reports)");
-	}
+	load_profile(w->run, &w->lp);
+	if ((rc = load_summary(w->run, SUMMARY_FULL, &w->lp, &w->sum, d)))
+		return rc;
+	w->summed = true;
+	w->series[0] = &w->sum;
+	if ((rc = peers_table_build(w->series, 1, &w->peers, d)))
+		return rc;
+	w->tabled = true;
+	if (w->lp.rc)
+		snprintf(w->note, sizeof w->note, "%s", w->lp.err.msg);
+	w->rep = (struct printer_report){ &w->peers, w->lp.rc ? NULL : &w->lp.prof, w->note[0] ? w->note : NULL, false };
+	x->reports[k] = &w->rep;
 	return AB_OK;
 }
 
 static enum ab_rc publish_history(struct store *st, const struct publish_args *a, const struct history *h,
 				  struct ab_diag *d)
 {
-	struct publish_group *g = calloc(MAX_GROUPS, sizeof *g);
-	struct results_run **runs = calloc(MAX_GROUPS, sizeof *runs);
-	struct summary_run *sums = calloc(MAX_GROUPS, sizeof *sums);
-	struct trend_outcome charts = { 0 };
-	char dir[4096];
-	enum ab_rc rc = g && runs && sums ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
-	int n = rc ? 0 : publish_group_series(h, g, MAX_GROUPS);
-	if (!rc && snprintf(dir, sizeof dir, "%s/charts", a->dir) >= (int)sizeof dir)
-		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-	if (!rc)
-		rc = trend_write_charts(dir, h, a->no_plots, &charts, d);
-	if (!rc)
-		rc = newest_runs(st, a, h, g, n, runs, sums, d);
+	struct dash *x = calloc(1, sizeof *x);
+	struct printer_charts charts;
+	enum ab_rc rc = x ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
 	if (!rc) {
-		struct publish_input in = { a->title ? a->title : "abbench dashboard", h, &charts, n, g, h->n_runs };
-		rc = publish_write(a->dir, &in, d);
+		x->n = history_groups(h, x->groups, MAX_GROUPS);
+		if (!(x->newest = calloc((size_t)x->n + 1, sizeof *x->newest)))
+			rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
+	}
+	for (int k = 0; !rc && k < x->n; k++)
+		rc = load_newest(st, x, k, d);
+	if (!rc) {
+		struct printer_dashboard dash = { a->title ? a->title : "abbench dashboard", h, x->n, x->groups,
+						  x->reports, NULL, a->no_reports };
+		struct printer_job job = { .no_plots = a->no_plots, .charts = &charts, .dashboard = &dash };
+		rc = printer_emit(a->p, PRINTER_DASHBOARD, &job, a->dir, d);
 	}
 	if (!rc && charts.skipped && !a->no_plots)
 		ab_warn("publish: charts skipped: %s (the page says so)", charts.note);
@@ -124,14 +118,9 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 		ab_warn("publish: %d chart(s) failed: %s", charts.n_failed, charts.note);
 	if (!rc)
 		printf("%s/index.html\n", a->dir);
-	for (int k = 0; runs && sums && k < n; k++) {
-		summary_free(&sums[k]);
-		results_run_free(runs[k]);
-	}
-	free(sums);
-	trend_outcome_free(&charts);
-	free(g);
-	free(runs);
+	if (x)
+		dash_free(x);
+	free(x);
 	return rc;
 }
 
@@ -139,12 +128,10 @@ static enum ab_rc publish(const char *db, const struct publish_args *a, struct a
 {
 	struct store *st;
 	struct history h;
-	enum ab_rc rc = md_mkdirs(a->dir, d);
-	if (!rc)
-		rc = store_open(store_default_path(db), false, &st, d);
+	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, d);
 	if (rc)
 		return rc;
-	if (!(rc = history_collect(st, &a->f, &h, d))) {
+	if (!(rc = load_history(st, &a->f, &h, d))) {
 		rc = publish_history(st, a, &h, d);
 		history_free(&h);
 	}
@@ -156,7 +143,11 @@ int cmd_publish(int argc, char **argv)
 {
 	const char *db = NULL;
 	struct publish_args a = { .min_step_pct = HISTORY_DEFAULT_MIN_STEP * 100 };
+	enum printer_kind kind;
+	output_help(&a.out, publish_kinds, 1, "html");
 	const struct cli_option opts[] = {
+		CLI_OPT_FORMAT(&a.out),
+		CLI_OPT_OUT_DIR(&a.out, "the dashboard's directory (the same as DIR)"),
 		{ "scenario", CLI_STRING, &a.f.scenario, "GLOB", "only matching scenarios" },
 		{ "device", CLI_STRING, &a.f.device, "GLOB", "only matching devices" },
 		{ "case", CLI_STRING, &a.f.cases, "GLOB", "only matching cases" },
@@ -174,8 +165,9 @@ int cmd_publish(int argc, char **argv)
 		"DIR/index.html (plain HTML and CSS, no script, relative links: it works from file:// and\n"
 		"any static host) shows scenarios x devices; per scenario and device the newest run with a\n"
 		"link to its full report (DIR/runs/run-ID/report.md) and per case its trend chart\n"
-		"(DIR/charts/), its latest figures and the steps in its history (see 'abbench history').",
-		1, 1, opts,
+		"(DIR/charts/; one per sweep past 64 cases), its latest figures and the steps in its\n"
+		"history (see 'abbench history'). DIR may be given as --out DIR.",
+		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
@@ -185,7 +177,14 @@ int cmd_publish(int argc, char **argv)
 		ab_error("publish: --last must be 1 to %d and --min-step 0 or more", STEPS_MAX_POINTS);
 		return AB_EXIT_USAGE;
 	}
-	a.dir = pos[0];
+	if (!n_pos == !a.out.out) {
+		ab_error("publish: %s (usage: abbench publish DIR)", n_pos ? "DIR given twice (DIR and --out)"
+								       : "missing argument");
+		return AB_EXIT_USAGE;
+	}
+	if (!output_pick(&a.out, "publish", publish_kinds, 1, "html", &a.p, &kind))
+		return AB_EXIT_USAGE;
+	a.dir = n_pos ? pos[0] : a.out.out;
 	a.f.min_step = a.min_step_pct / 100;
 	struct ab_diag d;
 	return cli_exit_rc(publish(db, &a, &d), &d, "publish");

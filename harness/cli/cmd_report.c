@@ -1,34 +1,43 @@
 /*
  * cmd_report.c - `abbench report [RUN...] [--out DIR]`: a run as markdown
- * with gnuplot charts (report.c), by default in reports/run-ID/.
+ * with gnuplot charts (the markdown printer's report, print/report.c), by
+ * default in reports/run-ID/.
  *
- * Besides the run it loads the device profile (for the drift verdict) and
- * its peers, the runs set beside it per GPU: the other runs named on the
- * command line (runs of the same scenario, quick and fake-timer ones
- * included since they were named), else the newest 'ok' run of the same
- * scenario on every other device (never a quick or fake-timer one). Every
- * run is summarised once. A missing profile or gnuplot is a warning, not a
- * failure: the report is still written and says what is missing.
+ * Besides the run it loads its peers, the runs set beside it per GPU: the
+ * other runs named on the command line (runs of the same scenario, quick
+ * and fake-timer ones included since they were named), else the newest
+ * 'ok' run of the same scenario on every other device (analysis/peers.h
+ * picks them, never a quick or fake-timer one). Each run's device profile
+ * is looked up once and every run summarised once with it; the peers
+ * table (cells and md5 agreement) is computed before anything is printed.
+ * A missing profile or gnuplot is a warning, not a failure: the report is
+ * still written and says what is missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/peers.h"
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/output.h"
 #include "common/diag.h"
-#include "config/profile.h"
+#include "print/printer.h"
 #include "print/report.h"
 #include "store/store.h"
 
 #define MAX_RUNS 16
+
+static const enum printer_kind report_kinds[] = { PRINTER_REPORT };
 
 /* The runs: run[0] is reported, the others are its peers. */
 struct runs {
 	struct results_run *run[MAX_RUNS];
 	struct summary_run sum[MAX_RUNS];
 	const struct summary_run *ptr[MAX_RUNS];
+	struct load_profile lp;            /* run[0]'s profile */
 	int n, n_summed;
 	bool named;                        /* peers named on the command line */
 };
@@ -39,23 +48,6 @@ static void runs_free(struct runs *p)
 		summary_free(&p->sum[i]);
 	for (int i = 0; i < p->n; i++)
 		results_run_free(p->run[i]);
-}
-
-/* The newest 'ok' run of run[0]'s scenario on each other device. */
-static enum ab_rc pick_peers(struct store *st, struct runs *p, struct ab_diag *d)
-{
-	struct results_run_summary *list = NULL;
-	int64_t ids[MAX_RUNS - 1];
-	int n = 0;
-	enum ab_rc rc = store_list_runs(st, &list, &n, d);
-	if (rc)
-		return rc;
-	int k = report_pick_peers(list, n, p->run[0], ids, MAX_RUNS - 1);
-	free(list);
-	for (int i = 0; !rc && i < k; i++)
-		if (!(rc = store_load_run(st, ids[i], &p->run[p->n], d)))
-			p->n++;
-	return rc;
 }
 
 /* A named peer must be a finished run of the same scenario, named once. */
@@ -75,8 +67,20 @@ static enum ab_rc check_named(const struct runs *p, int i, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* run[0]'s profile, said when missing or a fallback. */
+static void profile_of(struct runs *p)
+{
+	const struct results_run *r = p->run[0];
+	load_profile(r, &p->lp);
+	if (p->lp.rc)
+		ab_warn("report: %s; drift is shown but not judged", p->lp.err.msg);
+	else if (p->lp.fell_back)
+		ab_warn("report: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
+			PROFILE_DEFAULT_FILE);
+}
+
 /* The runs named (or the newest one), the peers picked for it, and every
- * run's summary. */
+ * run's summary, each with its own device's profile. */
 static enum ab_rc load_runs(struct store *st, const char *const *pos, int n_pos, struct runs *p, struct ab_diag *d)
 {
 	enum ab_rc rc = AB_OK;
@@ -85,69 +89,78 @@ static enum ab_rc load_runs(struct store *st, const char *const *pos, int n_pos,
 			rc = check_named(p, p->n++, d);
 	p->named = p->n > 1;
 	if (!rc && !p->named)
-		rc = pick_peers(st, p, d);
-	for (int i = 0; !rc && i < p->n; i++)
-		if (!(rc = summary_compute(p->run[i], SUMMARY_FULL, &p->sum[i], d))) {
+		rc = load_peers(st, p->run[0], p->run, &p->n, MAX_RUNS, d);
+	if (!rc)
+		profile_of(p);
+	for (int i = 0; !rc && i < p->n; i++) {
+		struct load_profile peer;
+		if (i) {
+			load_profile(p->run[i], &peer);
+			load_profile_warn(&peer, "report", "a peer's bandwidth is held against its measured copy only");
+		}
+		if (!(rc = load_summary(p->run[i], SUMMARY_FULL, i ? &peer : &p->lp, &p->sum[i], d))) {
 			p->ptr[i] = &p->sum[i];
 			p->n_summed++;
 		}
+	}
 	return rc;
 }
 
-/* The device profile; a failure is a warning and leaves *out NULL. */
-static const struct profile *find_profile(const struct results_run *r, struct profile *buf, char *note,
-					       size_t len)
+/* The directory: --out, else reports/set-ID for a run set, else
+ * reports/run-ID (reports/runs-ID-ID... with named peers). */
+static const char *out_dir(const struct runs *p, const char *out, char *dir, size_t len)
 {
-	struct ab_diag d;
-	bool fell_back;
-	if (profile_find(r->device.name, r->backend, buf, &fell_back, &d)) {
-		ab_warn("report: %s; drift is shown but not judged", d.msg);
-		snprintf(note, len, "no profile: %s", d.msg);
-		return NULL;
+	int64_t ids[MAX_RUNS];
+	if (out)
+		return out;
+	if (!p->named && p->run[0]->n_set_runs) {
+		snprintf(dir, len, "reports/set-%s", p->run[0]->run_set);
+		return dir;
 	}
-	if (fell_back) {
-		ab_warn("report: no profile matches device '%s', using %s (add one in profiles/)", r->device.name,
-			PROFILE_DEFAULT_FILE);
-		snprintf(note, len, "no profile matches this device; %s used", PROFILE_DEFAULT_FILE);
-	}
-	return buf;
+	for (int i = 0; i < p->n; i++)
+		ids[i] = p->run[i]->id;
+	report_default_dir_runs(ids, p->named ? p->n : 1, dir, len);
+	return dir;
 }
 
-static enum ab_rc write_report(const struct runs *p, const char *out, bool no_plots, struct ab_diag *d)
+static enum ab_rc write_report(const struct runs *p, const struct printer *pr, const char *out, bool no_plots,
+			       struct ab_diag *d)
 {
-	const struct results_run *r = p->run[0];
-	struct profile prof;
-	struct report_outcome res;
+	struct peers_table peers;
+	struct printer_charts charts;
 	char dir[4096], note[600] = "";
-	int64_t ids[MAX_RUNS];
-	struct report_options o = { out, find_profile(r, &prof, note, sizeof note), NULL, p->ptr + 1, p->n - 1,
-				    no_plots, p->named };
-	o.profile_note = note[0] ? note : NULL;
-	if (!out && !p->named && r->n_set_runs) {
-		snprintf(dir, sizeof dir, "reports/set-%s", r->run_set);
-		o.out_dir = dir;
-	} else if (!out) {
-		for (int i = 0; i < p->n; i++)
-			ids[i] = p->run[i]->id;
-		report_default_dir_runs(ids, p->named ? p->n : 1, dir, sizeof dir);
-		o.out_dir = dir;
-	}
-	enum ab_rc rc = report_write(&p->sum[0], &o, &res, d);
-	if (!rc && res.plots_skipped && !no_plots)
-		ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", res.plots_note);
-	if (!rc && res.n_plot_failures)
-		ab_warn("report: %d chart(s) failed: %s", res.n_plot_failures, res.plots_note);
+	const char *where = out_dir(p, out, dir, sizeof dir);
+	enum ab_rc rc = peers_table_build(p->ptr, p->n, &peers, d);
+	if (rc)
+		return rc;
+	if (p->lp.rc)
+		snprintf(note, sizeof note, "no profile: %s", p->lp.err.msg);
+	else if (p->lp.fell_back)
+		snprintf(note, sizeof note, "no profile matches this device; %s used", PROFILE_DEFAULT_FILE);
+	struct printer_report rep = { &peers, p->lp.rc ? NULL : &p->lp.prof, note[0] ? note : NULL, p->named };
+	struct printer_job job = { .no_plots = no_plots, .charts = &charts, .report = &rep };
+	rc = printer_emit(pr, PRINTER_REPORT, &job, where, d);
+	if (!rc && charts.skipped && !no_plots)
+		ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", charts.note);
+	if (!rc && charts.n_failed)
+		ab_warn("report: %d chart(s) failed: %s", charts.n_failed, charts.note);
 	if (!rc)
-		printf("%s/report.md\n", o.out_dir);
+		printf("%s/report.md\n", where);
+	peers_table_free(&peers);
 	return rc;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	const char *db = NULL, *out = NULL;
+	const char *db = NULL;
+	struct cli_output o = { 0 };
+	const struct printer *pr;
+	enum printer_kind kind;
 	bool no_plots = false;
+	output_help(&o, report_kinds, 1, "markdown");
 	const struct cli_option opts[] = {
-		{ "out", CLI_STRING, &out, "DIR", "output directory (default reports/run-ID, reports/runs-ID-ID...)" },
+		CLI_OPT_FORMAT(&o),
+		CLI_OPT_OUT_DIR(&o, "output directory (default reports/run-ID, reports/runs-ID-ID...)"),
 		CLI_OPT_DB(&db),
 		{ "no-plots", CLI_FLAG, &no_plots, NULL, "write chart data and scripts but do not run gnuplot" },
 		CLI_OPT_END,
@@ -155,7 +168,8 @@ int cmd_report(int argc, char **argv)
 	const struct cli_spec spec = {
 		"report", "[RUN...]", "write a run's markdown report with gnuplot charts",
 		"RUN is a run id, a label or 'last' (the default). Writes DIR/report.md and, beside it,\n"
-		"speedup, sweep, per-kernel and sample-distribution charts (.png, with their .dat and .gp).\n"
+		"speedup, sweep, per-kernel and sample-distribution charts (.png, with their .dat and .gp;\n"
+		"the per-case charts only for a run of at most 64 cases, docs/REPORTS.md).\n"
 		"Several runs of one scenario (one per GPU, say) are put side by side: the first is\n"
 		"reported, the others join its per-GPU table and its speedup and sweep charts. With one\n"
 		"run, the newest 'ok' run of the scenario on each other device joins it (never a quick\n"
@@ -167,6 +181,8 @@ int cmd_report(int argc, char **argv)
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
 	if (ex != CLI_CONTINUE)
 		return ex;
+	if (!output_pick(&o, "report", report_kinds, 1, "markdown", &pr, &kind))
+		return AB_EXIT_USAGE;
 
 	struct ab_diag d;
 	struct store *st;
@@ -179,7 +195,7 @@ int cmd_report(int argc, char **argv)
 		store_close(st);
 	}
 	if (!rc)
-		rc = write_report(p, out, no_plots, &d);
+		rc = write_report(p, pr, o.out, no_plots, &d);
 	runs_free(p);
 	free(p);
 	return cli_exit_rc(rc, &d, "report");

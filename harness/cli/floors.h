@@ -8,6 +8,7 @@
 #ifndef AB_FLOORS_H
 #define AB_FLOORS_H
 
+#include "cli/load.h"
 #include "common/diag.h"
 #include "common/results.h"
 
@@ -18,11 +19,12 @@ struct floors {
 	char min_src[96];
 };
 
-/* pct and min_ns are the options' values, NAN when not given; the profile
- * is read only when one is missing (a warning names a fallback to the
- * default profile; command prefixes it). AB_ERR_INPUT when no profile
+/* pct and min_ns are the options' values, NAN when not given; the run r's
+ * profile, as the command looked it up once (lp), is used only when one
+ * is missing (a warning names a fallback to the default profile; command
+ * prefixes it). AB_ERR_INPUT with the lookup's reason when no profile
  * answers. */
-enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r, const char *command,
-			  struct floors *out, struct ab_diag *d);
+enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r, const struct load_profile *lp,
+			  const char *command, struct floors *out, struct ab_diag *d);
 
 #endif

@@ -7,10 +7,66 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* ---- the temporaries a signal removes ----
+ *
+ * A fixed table, written before a slot is marked used and marked unused
+ * before it is cleared, so that the handler (which only reads it and
+ * calls unlink, async-signal-safe) never sees half a path. */
+static char tracked[OUTFILE_TRACKED][OUTFILE_PATH_MAX + 16];
+static volatile sig_atomic_t tracked_used[OUTFILE_TRACKED];
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define N_FATAL ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
+
+static void outfile_on_signal(int sig)
+{
+	int saved = errno;
+	for (int i = 0; i < OUTFILE_TRACKED; i++)
+		if (tracked_used[i])
+			unlink(tracked[i]);
+	errno = saved;
+	/* SA_RESETHAND made the action the default again: the signal, raised
+	 * once this returns, ends the process as it would have */
+	raise(sig);
+}
+
+/* Our handler for each fatal signal still at its default. */
+static void outfile_install_handlers(void)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = outfile_on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < N_FATAL; i++)
+		if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(fatal_signals[i], &sa, NULL);
+}
+
+/* Marks of->tmp for removal on a signal; -1 when the table is full. */
+static int outfile_track(const char *tmp)
+{
+	outfile_install_handlers();
+	for (int i = 0; i < OUTFILE_TRACKED; i++)
+		if (!tracked_used[i]) {
+			snprintf(tracked[i], sizeof tracked[i], "%s", tmp);
+			tracked_used[i] = 1;
+			return i;
+		}
+	return -1;
+}
+
+static void outfile_untrack(struct outfile *of)
+{
+	if (of->slot >= 0)
+		tracked_used[of->slot] = 0;
+	of->slot = -1;
+}
 
 static void outfile_reset(struct outfile *of)
 {
@@ -18,6 +74,7 @@ static void outfile_reset(struct outfile *of)
 	of->through = false;
 	of->is_stdout = false;
 	of->path[0] = of->target[0] = of->tmp[0] = '\0';
+	of->slot = -1;
 }
 
 /* The file a path names: itself, or what a symbolic link points to. *st
@@ -66,6 +123,7 @@ static enum ab_rc outfile_fdopen(struct outfile *of, int fd, struct ab_diag *d)
 	close(fd);
 	if (of->tmp[0])
 		unlink(of->tmp);
+	outfile_untrack(of);
 	of->tmp[0] = '\0';
 	return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", of->path, strerror(err));
 }
@@ -88,10 +146,20 @@ static enum ab_rc outfile_open_temp(struct outfile *of, const struct stat *st, b
 		of->tmp[0] = '\0';
 		return ab_fail(d, AB_ERR_USAGE, "cannot write '%.64s...': path too long", of->path);
 	}
+	/* tracked before it exists: a signal between mkstemp and the table
+	 * would leave it otherwise (unlinking a name not made yet is harmless) */
+	of->slot = outfile_track(of->tmp);
 	int fd = mkstemp(of->tmp);
+	if (of->slot >= 0) {
+		tracked_used[of->slot] = 0; /* never half a name in a used slot */
+		snprintf(tracked[of->slot], sizeof tracked[of->slot], "%s", of->tmp);
+		tracked_used[of->slot] = 1;
+	}
 	if (fd < 0) {
+		int err = errno;
+		outfile_untrack(of);
 		of->tmp[0] = '\0';
-		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", of->path, strerror(errno));
+		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", of->path, strerror(err));
 	}
 	mode_t mask = umask(0);
 	umask(mask);
@@ -99,6 +167,7 @@ static enum ab_rc outfile_open_temp(struct outfile *of, const struct stat *st, b
 		int err = errno;
 		close(fd);
 		unlink(of->tmp);
+		outfile_untrack(of);
 		of->tmp[0] = '\0';
 		return ab_fail(d, AB_ERR_IO, "cannot write '%s': %s", of->path, strerror(err));
 	}
@@ -157,6 +226,7 @@ enum ab_rc outfile_commit(struct outfile *of, struct ab_diag *d)
 		rc = ab_fail(d, AB_ERR_IO, "cannot rename '%s' to '%s': %s", of->tmp, of->target, strerror(errno));
 	if (rc && of->tmp[0])
 		unlink(of->tmp);
+	outfile_untrack(of);
 	of->tmp[0] = '\0';
 	return rc;
 }
@@ -172,38 +242,6 @@ void outfile_abort(struct outfile *of)
 	of->f = NULL;
 	if (of->tmp[0])
 		unlink(of->tmp);
+	outfile_untrack(of);
 	of->tmp[0] = '\0';
-}
-
-/* Copies the open stream src into of->f; 0 or a read error's errno. */
-static int outfile_copy(FILE *src, struct outfile *of)
-{
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, src)) > 0)
-		if (fwrite(buf, 1, n, of->f) != n)
-			return 0; /* the stream's error is reported by the commit */
-	return ferror(src) ? (errno ? errno : EIO) : 0;
-}
-
-enum ab_rc outfile_install(const char *src_path, const char *dst_path, struct ab_diag *d)
-{
-	struct outfile of;
-	FILE *src = fopen(src_path, "rb");
-	if (!src) {
-		int err = errno;
-		unlink(src_path);
-		return ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", src_path, strerror(err));
-	}
-	enum ab_rc rc = outfile_open(&of, dst_path, d);
-	int err = rc ? 0 : outfile_copy(src, &of);
-	fclose(src);
-	if (!rc && err) {
-		outfile_abort(&of);
-		rc = ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", src_path, strerror(err));
-	} else if (!rc) {
-		rc = outfile_commit(&of, d);
-	}
-	unlink(src_path);
-	return rc;
 }

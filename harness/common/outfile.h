@@ -22,6 +22,14 @@
  * Any failure to write, flush, sync, close or rename (ENOSPC, EFBIG, EIO,
  * EPIPE ...) is AB_ERR_IO (exit 3) naming the path and the reason; a
  * temporary file is removed and the old PATH is left as it was.
+ *
+ * A signal that would end the process (SIGINT, SIGTERM, SIGHUP at their
+ * default action) removes every temporary file still open first: the
+ * first outfile_open installs a handler for each of them that is at its
+ * default then (one a command installed itself, as `abbench run` does, or
+ * an ignored one, is left alone), which unlinks the open temporaries and
+ * lets the signal end the process as it would have (exit 128 + the
+ * signal). At most OUTFILE_TRACKED temporaries are open at once.
  */
 #ifndef AB_OUTFILE_H
 #define AB_OUTFILE_H
@@ -32,6 +40,7 @@
 #include "common/diag.h"
 
 #define OUTFILE_PATH_MAX 4096
+#define OUTFILE_TRACKED 16
 
 struct outfile {
 	FILE *f;                        /* write here between open and commit */
@@ -40,6 +49,7 @@ struct outfile {
 	char path[OUTFILE_PATH_MAX];    /* as given, for messages */
 	char target[OUTFILE_PATH_MAX];  /* the file finally written (links resolved) */
 	char tmp[OUTFILE_PATH_MAX + 16];/* the temporary file, "" when through */
+	int slot;                       /* its place among the temporaries a signal removes */
 };
 
 /* Opens path for writing by the rules above. On failure of->f is NULL and
@@ -55,9 +65,5 @@ enum ab_rc outfile_commit(struct outfile *of, struct ab_diag *d);
  * write-through target keeps what was written to it). No-op when closed. */
 void outfile_abort(struct outfile *of);
 
-/* The whole of src_path (a finished temporary file of our own, such as a
- * PNG gnuplot wrote) installed at dst_path by the rules above; src_path is
- * removed afterwards whether or not it succeeded. */
-enum ab_rc outfile_install(const char *src_path, const char *dst_path, struct ab_diag *d);
 
 #endif

@@ -112,7 +112,9 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 	md_cell(f, r->device.name);
 	fputs(", B arm ", f);
 	md_code(f, r->arm_b);
-	fprintf(f, ", started %s\n", r->started_at);
+	fputs(", started ", f);
+	md_cell(f, r->started_at);
+	fputc('\n', f);
 }
 
 /* The gate's floors a difference must clear, as a clause of the rule. */
@@ -125,6 +127,11 @@ static void print_floors(FILE *f, const struct compare_floors *fl)
 		   "beyond the absolute floor of %s us (", md_us(fl->min_ns, us, sizeof us));
 	md_cell(f, fl->min_source);
 	fputc(')', f);
+}
+
+enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d)
+{
+	return compare_print_table(job->f, job->summary, job->second, job->compare, d);
 }
 
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const struct summary_run *sb,

@@ -1,24 +1,21 @@
 /*
  * export_csv.c - a run's (case, slot) rows as CSV, written atomically.
  *
- * The format is documented in export_csv.h. The file is an outfile
- * (common/outfile.h): write errors are sticky on the FILE, so they are
- * checked once, after the last row, by outfile_commit.
+ * The format is documented in export_csv.h. The stream is the printer
+ * job's (print/printer.h: standard output, or an outfile whose write
+ * errors, sticky on the FILE, are checked once by its commit).
  */
 #include "print/export_csv.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <csv.h>
 
-#include "common/outfile.h"
+#include "print/escape.h"
 
 static const char *const header[] = {
 	"case", "site", "shape", "dtype", "arm", "slot", "samples", "median_ns", "p10_ns",
@@ -44,7 +41,8 @@ static int needs_quotes(const char *v)
 	return strpbrk(v, ",\"\r\n") != NULL;
 }
 
-static void put(struct row *w, const char *v)
+/* A field as it is: numbers, and text known to be safe. */
+static void put_raw(struct row *w, const char *v)
 {
 	if (w->n++)
 		fputc(',', w->f);
@@ -54,11 +52,24 @@ static void put(struct row *w, const char *v)
 		fputs(v, w->f);
 }
 
+/* A text field: one that a spreadsheet would take for a formula (it
+ * starts with = + - @, a tab or a CR) gets a leading ' (escape.h). */
+static void put(struct row *w, const char *v)
+{
+	char buf[1024];
+	if (!escape_csv_formula(v)) {
+		put_raw(w, v);
+		return;
+	}
+	snprintf(buf, sizeof buf, "'%s", v);
+	put_raw(w, buf);
+}
+
 static void put_i64(struct row *w, int64_t v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%" PRId64, v);
-	put(w, buf);
+	put_raw(w, buf);
 }
 
 /* Shortest %.Ng (N = 15..17) that reads back to x; NAN is empty. */
@@ -70,7 +81,7 @@ static void put_real(struct row *w, double x)
 		if (strtod(buf, NULL) == x)
 			break;
 	}
-	put(w, buf);
+	put_raw(w, buf);
 }
 
 static void end_row(struct row *w)
@@ -176,13 +187,8 @@ static void write_rows(FILE *f, const struct summary_run *S)
 			write_slot_row(&w, S->run, &S->cases[i], &S->cases[i].slots[j]);
 }
 
-enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d)
+enum ab_rc export_csv_print(const struct printer_job *job, struct ab_diag *d)
 {
-	struct outfile of;
-	enum ab_rc rc = outfile_open(&of, path ? path : "-", d);
-	if (rc)
-		return rc;
-	errno = 0;
-	write_rows(of.f, s);
-	return outfile_commit(&of, d);
+	write_rows(job->f, job->summary);
+	return ferror(job->f) ? ab_fail(d, AB_ERR_IO, "cannot write the CSV") : AB_OK;
 }

@@ -36,21 +36,23 @@
  * Numbers: integers as integers; reals in the shortest of %.15g, %.16g,
  * %.17g that reads back (strtod) to the same double, so values round-trip
  * and integral nanoseconds print as plain integers. NAN (unknown) is an
- * empty field. Fields that need it (a comma, a quote, a line break, or a
- * leading or trailing blank) are quoted by libcsv (csv_fwrite); lines end
- * in "\n".
+ * empty field. A text field that a spreadsheet would run as a formula
+ * (starting with =, +, -, @, a tab or a CR: a case named "=HYPERLINK(...)"
+ * from a merged shard) is written with a leading ' (OWASP's advice;
+ * numbers, negative ones included, are never touched). Fields that need
+ * it (a comma, a quote, a line break, or a leading or trailing blank) are
+ * quoted by libcsv (csv_fwrite); lines end in "\n".
  */
 #ifndef AB_EXPORT_CSV_H
 #define AB_EXPORT_CSV_H
 
 #include "analysis/summary.h"
 #include "common/diag.h"
+#include "print/printer.h"
 
-/* Writes the run of s to path ("-" or NULL: stdout) as an outfile
- * (common/outfile.h): a regular file is written under a temporary name in
- * the same directory and renamed into place at the end, so a failed export
- * never leaves a partial file (nor the temporary); a FIFO or device is
- * written in place. */
-enum ab_rc export_csv_write(const struct summary_run *s, const char *path, struct ab_diag *d);
+/* The csv printer's PRINTER_SUMMARY: the run of job->summary to job->f
+ * (printer_emit writes a file atomically: a failed export never leaves a
+ * partial file). AB_ERR_IO when the stream fails. */
+enum ab_rc export_csv_print(const struct printer_job *job, struct ab_diag *d);
 
 #endif

@@ -123,7 +123,9 @@ static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
 /* Why a case that did not fail is inconclusive. */
 static void print_too_few(FILE *f, const struct gate_case *g, int min_samples)
 {
-	fprintf(f, "too few samples: %s has %d, the gate needs %d a slot", g->fewest_slot, g->fewest, min_samples);
+	fputs("too few samples: ", f);
+	md_cell(f, g->fewest_slot);
+	fprintf(f, " has %d, the gate needs %d a slot", g->fewest, min_samples);
 }
 
 /* " (REASON)" after a verdict that did not fail: why a slowdown beyond
@@ -195,13 +197,6 @@ static void print_arm_name(FILE *f, const char *which, const char *run, const ch
 	}
 }
 
-static const char *gate_headline_word(const struct gate_result *r)
-{
-	if (r->n_failed)
-		return "FAIL";
-	return gate_inconclusive(r) ? "INCONCLUSIVE" : "PASS";
-}
-
 /* The cases of the baseline a partial run did not measure, as a list. */
 static void print_not_measured(FILE *f, const struct gate_result *r)
 {
@@ -249,7 +244,7 @@ static void print_evidence(FILE *f, const struct results_run *base, const struct
 static void print_headline(FILE *f, const struct results_run *base, const struct results_run *run,
 			   const struct gate_options *o, const struct gate_result *r)
 {
-	fprintf(f, "## gate: %s: run %lld", gate_headline_word(r), (long long)run->id);
+	fprintf(f, "## gate: %s: run %lld", gate_overall_str(gate_overall(r)), (long long)run->id);
 	if (run->label[0]) {
 		fputs(" ", f);
 		md_code(f, run->label);
@@ -322,6 +317,17 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 	if (ferror(f))
 		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
 	return AB_OK;
+}
+
+enum ab_rc gate_print(const struct printer_job *job, struct ab_diag *d)
+{
+	const struct printer_gate *g = job->gate;
+	return gate_print_verdict(job->f, g->base, g->run, g->o, g->r, d);
+}
+
+enum ab_rc gate_print_failing_cases(const struct printer_job *job, struct ab_diag *d)
+{
+	return gate_print_failing(job->f, job->gate->r, d);
 }
 
 enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)

@@ -10,6 +10,7 @@
 #include "analysis/gate.h"
 #include "common/diag.h"
 #include "common/results.h"
+#include "print/printer.h"
 
 /* The verdict as markdown: a headline (PASS/FAIL/INCONCLUSIVE) with what
  * kept the gate from passing (a --quick run, slots under the minimum
@@ -24,5 +25,10 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 /* One case name per line, of the cases that failed on time alone (the
  * ones worth measuring again); nothing when there are none. */
 enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d);
+
+/* The markdown printer's PRINTER_GATE (gate_print_verdict of job->gate)
+ * and the text printer's PRINTER_FAILING (gate_print_failing). */
+enum ab_rc gate_print(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc gate_print_failing_cases(const struct printer_job *job, struct ab_diag *d);
 
 #endif

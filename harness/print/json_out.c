@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "print/md.h"
 
 json_t *json_out_num(double v)
 {
@@ -92,27 +91,13 @@ json_t *json_out_document(const char *format, json_t *body)
 	return doc;
 }
 
-static enum ab_rc dump_to(json_t *doc, FILE *f, const char *path, struct ab_diag *d)
+enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d)
 {
-	if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF || ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write JSON to '%s'", path ? path : "standard output");
-	return AB_OK;
-}
-
-enum ab_rc json_out_write(json_t *doc, const char *path, struct ab_diag *d)
-{
-	struct md_file mf;
-	enum ab_rc rc;
+	enum ab_rc rc = AB_OK;
 	if (!doc)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory building JSON");
-	if (!path || !strcmp(path, "-"))
-		rc = dump_to(doc, stdout, NULL, d);
-	else if (!(rc = md_file_open(&mf, path, d))) {
-		if ((rc = dump_to(doc, mf.f, path, d)))
-			md_file_abort(&mf);
-		else
-			rc = md_file_commit(&mf, d);
-	}
+	if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF || ferror(f))
+		rc = ab_fail(d, AB_ERR_IO, "cannot write JSON");
 	json_decref(doc);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #define AB_JSON_OUT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -47,8 +48,7 @@ json_t *json_out_run(const struct results_run *r, bool full);
 json_t *json_out_document(const char *format, json_t *body);
 
 /* Writes doc (stolen, may be NULL: then AB_ERR_NOMEM) indented, with a
- * final newline, to path: NULL or "-" is stdout, else written to a
- * temporary file renamed into place. */
-enum ab_rc json_out_write(json_t *doc, const char *path, struct ab_diag *d);
+ * final newline, to f (a printer job's stream). */
+enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
 
 #endif

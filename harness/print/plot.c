@@ -5,11 +5,21 @@
  * Every chart is a pair STEM.dat + STEM.gp in one directory; the script
  * names the data by its bare file name, so `cd DIR && gnuplot STEM.gp`
  * redraws STEM.png by hand. The harness runs gnuplot in DIR with
- * `-e "outfile='STEM.png.tmp'"` (the script honours outfile when it is set)
- * and installs the result as STEM.png (outfile_install: renamed, or written
- * into a FIFO or device in place) once its PNG signature checks out.
- * Strings go into scripts double-quoted with '"' and '\' escaped and the
- * terminal is noenhanced, so a kernel named a_b does not grow a subscript.
+ * `-e "outfile='/dev/stdout'"` (the script honours outfile when it is set),
+ * reads the PNG from a pipe into an outfile (common/outfile.h) of its own
+ * and installs it as STEM.png once it is whole (signature first, IEND
+ * last). So every byte that reaches the disk is written by abbench: a full
+ * disk is an IO error of the command (exit 3), never a truncated chart,
+ * and a temporary file is removed on a signal like any outfile's.
+ * Every string that reaches a script (titles, key entries, tick labels,
+ * names from the database) goes through one quoting function,
+ * escape_gnuplot (print/escape.h): a single-quoted gnuplot string, in which
+ * gnuplot expands nothing (no `command`, no @macro, no backslash escape),
+ * with '' for a quote and control characters as spaces (a raw newline
+ * would end the command and start another). Data files hold strings too,
+ * but gnuplot only reads them as data. The terminal is noenhanced, so a
+ * kernel named a_b does not grow a subscript. Figures come computed (the
+ * zoom of a panel, a group's median): this file only draws.
  */
 #include "print/plot.h"
 
@@ -17,6 +27,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,31 +35,32 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
-#include "common/stats.h"
+#include "print/escape.h"
 #include "print/md.h"
 
 static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
-/* A double-quoted gnuplot string literal. */
+/* Every string of a script: escape_gnuplot's single-quoted literal. */
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('"', f);
+	escape_gnuplot(f, s);
 }
 
 /* A string field of a data file: quoted, with no quote inside (gnuplot's
- * data reader has no escape for it). */
+ * data reader has no escape for it) and no line break. */
 static void dat_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++)
-		fputc(*s == '"' ? '\'' : (*s == '\n' ? ' ' : *s), f);
+		fputc(*s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
 	fputc('"', f);
+}
+
+/* A comment line's text in a data file: no line break. */
+static void dat_comment(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 static void dat_number(FILE *f, double v)
@@ -85,6 +97,14 @@ static void gp_head(FILE *f, const char *stem, const char *title, const char *yl
 	fputs("\nset yrange [0:*]\nset grid ytics\n", f);
 }
 
+/* Whether stem is a file-name stem (escape_stem's characters): scripts
+ * name their data and output by it inside double quotes. */
+static bool stem_ok(const char *stem)
+{
+	char clean[256];
+	return *stem && strlen(stem) < sizeof clean && !strcmp(escape_stem(stem, clean, sizeof clean), stem);
+}
+
 /* Writes the .dat with write_dat and the .gp with write_gp, both
  * committed only when both were written. */
 static enum ab_rc write_pair(const char *dir, const char *stem, const void *p,
@@ -92,6 +112,8 @@ static enum ab_rc write_pair(const char *dir, const char *stem, const void *p,
 			     struct ab_diag *d)
 {
 	struct md_file dat, gp;
+	if (!stem_ok(stem))
+		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	enum ab_rc rc = open_in(&dat, dir, stem, "dat", d);
 	if (rc != AB_OK)
 		return rc;
@@ -185,8 +207,10 @@ static void stack_dat(FILE *f, const void *vp)
 {
 	const struct plot_stack *p = vp;
 	fputs("# bar, then one column per segment:", f);
-	for (int s = 0; s < p->n_segments; s++)
-		fprintf(f, " %d=%s", s + 2, p->segment_names[s]);
+	for (int s = 0; s < p->n_segments; s++) {
+		fprintf(f, " %d=", s + 2);
+		dat_comment(f, p->segment_names[s]);
+	}
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
 		dat_string(f, p->row_names[r]);
@@ -221,30 +245,18 @@ enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct pl
 
 /* ---- panels with their own zoom ---- */
 
-/* The p1 and p99 of the values of the groups in panel k, padded by 10% of
- * their span (and never a zero span): the panel's y range. */
-static void panel_range(int n_groups, const double *const *values, const int *n_values, const int *panel, int k,
-			double *lo, double *hi)
+/* A panel's y range: its zoom [lo, hi] (the arm's p1 and p99, computed
+ * by the summary) padded by 10% of its span, and never a zero span; NAN
+ * when the zoom is unknown (gnuplot's autoscale then). */
+static void panel_range(const double *lo_in, const double *hi_in, int k, double *lo, double *hi)
 {
-	int n = 0;
-	for (int g = 0; g < n_groups; g++)
-		n += (panel ? panel[g] : 0) == k ? n_values[g] : 0;
-	double *all = malloc((size_t)(n ? n : 1) * sizeof *all);
+	double p1 = lo_in ? lo_in[k] : NAN, p99 = hi_in ? hi_in[k] : NAN;
 	*lo = *hi = NAN;
-	if (!all || !n) {
-		free(all);
+	if (!isfinite(p1) || !isfinite(p99))
 		return;
-	}
-	n = 0;
-	for (int g = 0; g < n_groups; g++)
-		for (int i = 0; (panel ? panel[g] : 0) == k && i < n_values[g]; i++)
-			if (isfinite(values[g][i]))
-				all[n++] = values[g][i];
-	double p1 = stats_quantile(all, n, 0.01), p99 = stats_quantile(all, n, 0.99);
 	double pad = fmax((p99 - p1) * 0.10, fabs(p99) * 0.005);
 	*lo = p1 - pad;
 	*hi = p99 + pad;
-	free(all);
 }
 
 /* Data blocks, one per group ("index g"): the values, one a line, with x. */
@@ -252,7 +264,9 @@ static void group_blocks(FILE *f, int n_groups, const char *const *names, const 
 			 const int *n_values, const int *start)
 {
 	for (int g = 0; g < n_groups; g++) {
-		fprintf(f, "%s# block %d: %s\n", g ? "\n\n" : "", g, names[g]);
+		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
+		dat_comment(f, names[g]);
+		fputc('\n', f);
 		for (int i = 0; i < n_values[g]; i++) {
 			if (!isfinite(values[g][i]))
 				continue;
@@ -281,7 +295,7 @@ static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, i
 {
 	double lo, hi;
 	int n = 0;
-	panel_range(p->n_groups, p->values, p->n_values, p->panel, k, &lo, &hi);
+	panel_range(p->panel_lo, p->panel_hi, k, &lo, &hi);
 	fputs("set title ", f);
 	gp_string(f, p->panel_names ? p->panel_names[k] : "");
 	fputc('\n', f);
@@ -506,8 +520,10 @@ static void series_dat(FILE *f, const void *vp)
 	group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, p->start);
 	/* one more block per group: its median as a segment over its x range */
 	for (int g = 0; g < p->n_groups; g++) {
-		double m = stats_median(p->values[g], p->n_values[g]);
-		fprintf(f, "\n\n# block %d: median of %s\n%d", p->n_groups + g, p->group_names[g], p->start[g] + 1);
+		double m = p->medians[g];
+		fprintf(f, "\n\n# block %d: median of ", p->n_groups + g);
+		dat_comment(f, p->group_names[g]);
+		fprintf(f, "\n%d", p->start[g] + 1);
 		dat_number(f, m);
 		fprintf(f, "\n%d", p->start[g] + p->n_values[g]);
 		dat_number(f, m);
@@ -519,7 +535,7 @@ static void series_panel(FILE *f, const char *stem, const struct plot_series *p,
 {
 	double lo, hi;
 	int n = 0;
-	panel_range(p->n_groups, p->values, p->n_values, p->panel, k, &lo, &hi);
+	panel_range(p->panel_lo, p->panel_hi, k, &lo, &hi);
 	fputs("set ylabel ", f);
 	gp_string(f, p->panel_names[k]);
 	fputc('\n', f);
@@ -648,6 +664,57 @@ enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot
 	return write_pair(dir, stem, p, trend_dat, trend_gp, d);
 }
 
+/* ---- several trends on one chart ---- */
+
+/* One row per run: x, commit, date, then a column per line. */
+static void trends_dat(FILE *f, const void *vp)
+{
+	const struct plot_trends *p = vp;
+	fputs("# x commit date, then one column per line:", f);
+	for (int l = 0; l < p->n_lines; l++) {
+		fprintf(f, " %d=", l + 4);
+		dat_comment(f, p->line_names[l]);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < p->n; i++) {
+		fprintf(f, "%d ", i + 1);
+		dat_string(f, p->commits[i]);
+		fputc(' ', f);
+		dat_string(f, p->dates[i]);
+		for (int l = 0; l < p->n_lines; l++)
+			dat_number(f, p->values[l * p->n + i]);
+		fputc('\n', f);
+	}
+}
+
+static void trends_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_trends *p = vp;
+	gp_head(f, stem, p->title, p->ylabel, 1000);
+	fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n", f);
+	fputs("set key outside right top font \",7\" maxrows 40\n", f);
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
+	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	fputs("set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 3\n", f);
+	for (int l = 0; l < p->n_lines; l++) {
+		if (l)
+			fputs(", \\\n     \"\"", f);
+		else
+			fprintf(f, "plot \"%s.dat\"", stem);
+		fprintf(f, " using 1:%d%s with linespoints pt 7 ps 0.6 lw 1.2 lc %d title ", l + 4,
+			l ? "" : ":xtic(stringcolumn(2).\"\\n\".stringcolumn(3))", l + 1);
+		gp_string(f, p->line_names[l]);
+	}
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
+{
+	if (p->n < 1 || p->n_lines < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return write_pair(dir, stem, p, trends_dat, trends_gp, d);
+}
+
 /* ---- running gnuplot ---- */
 
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
@@ -668,27 +735,40 @@ bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
 	return false;
 }
 
+static const unsigned char png_end[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+
+/* A whole PNG: the signature first and the IEND chunk last (a PNG cut
+ * short by a full disk keeps its signature). */
+static bool png_whole(const unsigned char *head, size_t n_head, const unsigned char *tail, size_t n_tail)
+{
+	return n_head == sizeof png_signature && !memcmp(head, png_signature, sizeof png_signature) &&
+	       n_tail == sizeof png_end && !memcmp(tail, png_end, sizeof png_end);
+}
+
 bool plot_png_valid(const char *path)
 {
-	unsigned char head[8];
+	unsigned char head[8], tail[12];
+	size_t nh = 0, nt = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return false;
-	size_t n = fread(head, 1, sizeof head, f);
+	nh = fread(head, 1, sizeof head, f);
+	if (fseek(f, -(long)sizeof tail, SEEK_END) == 0)
+		nt = fread(tail, 1, sizeof tail, f);
 	fclose(f);
-	return n == sizeof head && !memcmp(head, png_signature, sizeof head);
+	return png_whole(head, nh, tail, nt);
 }
 
-/* Child side: run gnuplot in dir, stdout and stderr into the pipe. */
-static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem, int out_fd)
+/* Child side: run gnuplot in dir, the PNG to png_fd, messages to log_fd. */
+static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem, int png_fd, int log_fd)
 {
-	char script[300], outvar[320];
+	char script[300];
 
 	snprintf(script, sizeof script, "%s.gp", stem);
-	snprintf(outvar, sizeof outvar, "outfile='%s.png.tmp'", stem);
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(out_fd, STDERR_FILENO);
-	close(out_fd);
+	dup2(png_fd, STDOUT_FILENO);
+	dup2(log_fd, STDERR_FILENO);
+	close(png_fd);
+	close(log_fd);
 	int nul = open("/dev/null", O_RDONLY);
 	if (nul >= 0)
 		dup2(nul, STDIN_FILENO);
@@ -696,47 +776,109 @@ static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem,
 		dprintf(STDERR_FILENO, "cannot enter '%s': %s", dir, strerror(errno));
 		_exit(126);
 	}
-	execl(gnuplot, "gnuplot", "-e", outvar, script, (char *)NULL);
+	execl(gnuplot, "gnuplot", "-e", "outfile='/dev/stdout'", script, (char *)NULL);
 	dprintf(STDERR_FILENO, "cannot run '%s': %s", gnuplot, strerror(errno));
 	_exit(127);
 }
 
-/* Reads what the child printed (the first len - 1 bytes kept) until EOF. */
-static void drain(int fd, char *buf, size_t len)
-{
-	size_t used = 0;
-	char chunk[512];
-	ssize_t n;
+/* What the reader of gnuplot's two pipes keeps: the PNG goes into the
+ * outfile as it comes, its first and last bytes are kept to check it, and
+ * the first len - 1 bytes of the messages. */
+struct gp_read {
+	struct outfile *png;
+	unsigned char head[8], tail[12];
+	size_t n_head, n_tail;
+	char *log;
+	size_t log_len, log_used;
+};
 
-	while ((n = read(fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR)) {
-		for (ssize_t i = 0; i < n && used + 1 < len; i++)
-			buf[used++] = chunk[i] == '\n' ? ' ' : chunk[i];
+static void png_bytes(struct gp_read *g, const unsigned char *b, size_t n)
+{
+	size_t w = fwrite(b, 1, n, g->png->f); /* a write error is sticky: the commit reports it */
+	(void)w;
+	for (size_t i = 0; i < n && g->n_head < sizeof g->head; i++)
+		g->head[g->n_head++] = b[i];
+	for (size_t i = n > sizeof g->tail ? n - sizeof g->tail : 0; i < n; i++) {
+		if (g->n_tail == sizeof g->tail) {
+			memmove(g->tail, g->tail + 1, sizeof g->tail - 1);
+			g->n_tail--;
+		}
+		g->tail[g->n_tail++] = b[i];
 	}
-	while (used && buf[used - 1] == ' ')
-		used--;
-	buf[used] = '\0';
 }
 
-static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char *stem, char *log, size_t loglen,
+static void log_bytes(struct gp_read *g, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n && g->log_used + 1 < g->log_len; i++)
+		g->log[g->log_used++] = b[i] == '\n' ? ' ' : b[i];
+}
+
+/* Reads both pipes until both end (poll: neither can fill and block the
+ * child while the other is read). */
+static void drain(int png_fd, int log_fd, struct gp_read *g)
+{
+	struct pollfd fds[2] = { { png_fd, POLLIN, 0 }, { log_fd, POLLIN, 0 } };
+	unsigned char chunk[65536];
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(fds[k].fd, chunk, sizeof chunk);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				fds[k].fd = -1;
+				continue;
+			}
+			if (k == 0)
+				png_bytes(g, chunk, (size_t)n);
+			else
+				log_bytes(g, (const char *)chunk, (size_t)n);
+		}
+	}
+	while (g->log_used && g->log[g->log_used - 1] == ' ')
+		g->log_used--;
+	g->log[g->log_used] = '\0';
+}
+
+static void close_pair(int *p)
+{
+	close(p[0]);
+	close(p[1]);
+}
+
+static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char *stem, struct gp_read *g,
 				int *status, struct ab_diag *d)
 {
-	int fds[2];
-	if (pipe(fds) != 0)
+	int png[2], log[2];
+	if (pipe(png) != 0)
 		return ab_fail(d, AB_ERR_IO, "cannot create a pipe for gnuplot: %s", strerror(errno));
+	if (pipe(log) != 0) {
+		close_pair(png);
+		return ab_fail(d, AB_ERR_IO, "cannot create a pipe for gnuplot: %s", strerror(errno));
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+		close_pair(png);
+		close_pair(log);
 		return ab_fail(d, AB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		close(fds[0]);
-		exec_gnuplot(gnuplot, dir, stem, fds[1]);
+		close(png[0]);
+		close(log[0]);
+		exec_gnuplot(gnuplot, dir, stem, png[1], log[1]);
 	}
-	close(fds[1]);
-	drain(fds[0], log, loglen);
-	close(fds[0]);
+	close(png[1]);
+	close(log[1]);
+	drain(png[0], log[0], g);
+	close(png[0]);
+	close(log[0]);
 	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
 			return ab_fail(d, AB_ERR_IO, "cannot wait for gnuplot: %s", strerror(errno));
@@ -745,22 +887,29 @@ static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char
 
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
 {
-	char log[400], tmp[4096], png[4096];
+	char log[400], png[4096];
+	struct outfile of;
 	int status;
-
-	if (snprintf(tmp, sizeof tmp, "%s/%s.png.tmp", dir, stem) >= (int)sizeof tmp ||
-	    snprintf(png, sizeof png, "%s/%s.png", dir, stem) >= (int)sizeof png)
+	if (!stem_ok(stem))
+		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
+	if (snprintf(png, sizeof png, "%s/%s.png", dir, stem) >= (int)sizeof png)
 		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
-	enum ab_rc rc = spawn_gnuplot(gnuplot, dir, stem, log, sizeof log, &status, d);
+	enum ab_rc rc = outfile_open(&of, png, d);
 	if (rc != AB_OK)
 		return rc;
+	struct gp_read g = { .png = &of, .log = log, .log_len = sizeof log };
+	errno = 0;
+	if ((rc = spawn_gnuplot(gnuplot, dir, stem, &g, &status, d)) != AB_OK) {
+		outfile_abort(&of);
+		return rc;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		unlink(tmp);
-		return ab_fail(d, AB_ERR_IO, "gnuplot failed on '%s.gp': %s", stem, log[0] ? log : "no message");
+		outfile_abort(&of);
+		return ab_fail(d, AB_ERR_DATA, "gnuplot failed on '%s.gp': %s", stem, log[0] ? log : "no message");
 	}
-	if (!plot_png_valid(tmp)) {
-		unlink(tmp);
-		return ab_fail(d, AB_ERR_IO, "gnuplot wrote no valid PNG for '%s.gp'%s%s", stem, log[0] ? ": " : "", log);
+	if (!png_whole(g.head, g.n_head, g.tail, g.n_tail) && !ferror(of.f)) {
+		outfile_abort(&of);
+		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid PNG for '%s.gp'%s%s", stem, log[0] ? ": " : "", log);
 	}
-	return outfile_install(tmp, png, d);
+	return outfile_commit(&of, d);
 }

@@ -17,12 +17,16 @@
  *            slot's median dashed (the A/B/A drift picture)
  *   trend    a figure over runs with its interval band, fitted levels,
  *            the baseline and the steps marked (abbench history)
+ *   trends   several figures over the same runs, a line each (a sweep's
+ *            cases in one chart, past the per-case charts' threshold)
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
  * the chart with `gnuplot STEM.gp` inside DIR. plot_render runs gnuplot
  * there and leaves DIR/STEM.png. Values that are not finite are written as
- * "?", gnuplot's missing value.
+ * "?", gnuplot's missing value. Strings are quoted for gnuplot by one
+ * function (escape_gnuplot) and never run; STEM must be a file-name stem
+ * (escape_stem).
  */
 #ifndef AB_PLOT_H
 #define AB_PLOT_H
@@ -52,9 +56,10 @@ struct plot_stack {
 };
 
 /* Box plots in panels side by side, each panel with its own y range from
- * the 1st to the 99th percentile of its groups' values (padded), so that
- * the boxes of arms 4x apart both show their spread; values beyond that
- * range are left out of the view (the title says so). */
+ * the 1st to the 99th percentile of its groups' values (panel_lo, panel_hi:
+ * computed by the caller, padded here), so that the boxes of arms 4x apart
+ * both show their spread; values beyond that range are left out of the
+ * view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
@@ -65,6 +70,7 @@ struct plot_boxes {
 	int n_panels;                     /* >= 1 */
 	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
 	const char *const *panel_names;   /* [n_panels] */
+	const double *panel_lo, *panel_hi; /* [n_panels] the zoom, in the values' unit; NAN: autoscale */
 };
 
 /* Every sample in time order: group g's values at x = start[g] + 1 ..
@@ -78,10 +84,12 @@ struct plot_series {
 	const double *const *values;      /* [n_groups][n_values[g]] */
 	const int *n_values;
 	const int *start;                 /* [n_groups] x offset of the group's first value */
+	const double *medians;            /* [n_groups] each group's median, dashed */
 	const bool *second;               /* [n_groups] drawn in the second colour (the B arm) */
 	int n_panels;
 	const int *panel;                 /* [n_groups] */
 	const char *const *panel_names;   /* [n_panels] y labels */
+	const double *panel_lo, *panel_hi; /* [n_panels] the zoom; NAN: autoscale */
 };
 
 /* A figure over runs: the value as a line with points, its interval as a
@@ -104,6 +112,18 @@ struct plot_trend {
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
 };
 
+/* Several figures over the same runs, a line each (the cases of one
+ * sweep, each relative to its own median, so that a step in any of them
+ * shows on one chart): x is the run's position, its tick the commit and
+ * the date. */
+struct plot_trends {
+	const char *title, *ylabel;
+	int n_lines, n;                          /* lines, runs */
+	const char *const *line_names;           /* [n_lines] key entries */
+	const char *const *commits, *const *dates; /* [n] */
+	const double *values;                    /* [line * n + x]; NAN: no point of that line there */
+};
+
 struct plot_sweep {
 	const char *title, *xlabel;
 	int n_points, n_series;
@@ -122,17 +142,21 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d);
 enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d);
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
+enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
 /* Finds an executable "gnuplot" on $PATH; on failure fills why (a
  * sentence saying what to install) and returns false. */
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len);
 
-/* Runs `gnuplot STEM.gp` in dir (output to STEM.png.tmp, installed as
- * STEM.png by outfile_install when it is a valid PNG). AB_ERR_IO with gnuplot's own message
- * when it fails. */
+/* Runs `gnuplot STEM.gp` in dir, its PNG read from a pipe and written to
+ * STEM.png as an outfile (common/outfile.h) when it is whole. AB_ERR_DATA
+ * with gnuplot's own message when gnuplot fails or writes no whole PNG (a
+ * chart that could not be drawn); AB_ERR_IO when the PNG cannot be
+ * written (a full disk: the command's failure). */
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
 
-/* Whether the file starts with the 8-byte PNG signature. */
+/* Whether the file is a whole PNG: the 8-byte signature first, the IEND
+ * chunk last. */
 bool plot_png_valid(const char *path);
 
 #endif

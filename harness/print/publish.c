@@ -1,20 +1,44 @@
 /*
- * publish.c - the dashboard's index.html and style.css.
+ * publish.c - the dashboard: its trend charts (print/trend.c), the newest
+ * runs' reports (print/report.c), index.html and style.css.
  *
  * Every piece of text from the database (scenario, device, case, label,
- * commit) goes through html_text, so a name with '<' or '&' cannot break
- * the page; no absolute path of this machine is written (links are
- * relative to DIR).
+ * commit) goes through html_text (escape_html), so a name with '<' or '&'
+ * cannot break the page; no absolute path of this machine is written
+ * (links are relative to DIR).
  */
 #include "print/publish.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "analysis/summary.h"
+#include "print/escape.h"
 #include "print/md.h"
+#include "print/report.h"
+#include "print/trend.h"
+
+/* What the page says of each group: its newest run and summary, the path
+ * of its report ("" when none was written) and why there is none. */
+struct pub_group {
+	const struct history_group *g;
+	const struct results_run *newest;
+	const struct summary_run *summary;
+	char report[128];
+	char report_note[256];
+};
+
+struct publish_input {
+	const char *title;
+	const struct history *history;
+	const struct trend_outcome *charts; /* stems under "charts/" */
+	int n_groups;
+	const struct pub_group *groups;
+	int n_runs;                         /* runs read */
+};
 
 static const char style_css[] =
 	"/* abbench dashboard: plain CSS, no script */\n"
@@ -50,36 +74,10 @@ static const char style_css[] =
 /* Text content or an attribute value, escaped. */
 static void html_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	escape_html(f, s);
 }
 
-int publish_group_series(const struct history *h, struct publish_group *out, int max)
-{
-	int k = 0;
-	for (int i = 0; i < h->n_series && k < max; i++) {
-		const struct history_series *s = &h->series[i];
-		if (k && !strcmp(s->scenario, h->series[out[k - 1].first].scenario) &&
-		    !strcmp(s->device, h->series[out[k - 1].first].device)) {
-			out[k - 1].n++;
-			continue;
-		}
-		memset(&out[k], 0, sizeof out[k]);
-		out[k].first = i;
-		out[k++].n = 1;
-	}
-	return k;
-}
-
-static int group_steps(const struct history *h, const struct publish_group *g)
+static int group_steps(const struct history *h, const struct history_group *g)
 {
 	int n = 0;
 	for (int i = g->first; i < g->first + g->n; i++)
@@ -105,11 +103,11 @@ static void page_head(FILE *f, const struct publish_input *in)
 }
 
 /* Whether some group is (scenario, device). */
-static const struct publish_group *group_of(const struct publish_input *in, const char *scenario, const char *device,
-					   int *index)
+static const struct pub_group *group_of(const struct publish_input *in, const char *scenario, const char *device,
+					int *index)
 {
 	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].first];
+		const struct history_series *s = &in->history->series[in->groups[k].g->first];
 		if (!strcmp(s->scenario, scenario) && !strcmp(s->device, device)) {
 			*index = k;
 			return &in->groups[k];
@@ -121,18 +119,21 @@ static const struct publish_group *group_of(const struct publish_input *in, cons
 static void matrix_cell(FILE *f, const struct publish_input *in, const char *scenario, const char *device)
 {
 	int k;
-	const struct publish_group *g = group_of(in, scenario, device, &k);
+	const struct pub_group *g = group_of(in, scenario, device, &k);
 	if (!g) {
 		fputs("<td class=\"muted\">-</td>", f);
 		return;
 	}
-	int steps = group_steps(in->history, g);
-	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->n, g->n == 1 ? "" : "s");
+	int steps = group_steps(in->history, g->g);
+	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
 	if (steps)
 		fprintf(f, ", <span class=\"bad\">%d step%s</span>", steps, steps == 1 ? "" : "s");
 	if (g->newest) {
-		fprintf(f, "<br><span class=\"muted\">run %lld, %.10s</span>", (long long)g->newest->id,
-			g->newest->started_at);
+		char date[16];
+		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
+		fprintf(f, "<br><span class=\"muted\">run %lld, ", (long long)g->newest->id);
+		html_text(f, date);
+		fputs("</span>", f);
 	}
 	fputs("</td>", f);
 }
@@ -142,7 +143,7 @@ static int distinct(const struct publish_input *in, bool devices, const char **o
 {
 	int n = 0;
 	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].first];
+		const struct history_series *s = &in->history->series[in->groups[k].g->first];
 		const char *v = devices ? s->device : s->scenario;
 		bool seen = false;
 		for (int j = 0; j < n && !seen; j++)
@@ -177,9 +178,9 @@ static void matrix(FILE *f, const struct publish_input *in)
 	fputs("</table>\n", f);
 }
 
-static void group_head(FILE *f, const struct publish_input *in, const struct publish_group *g, int k)
+static void group_head(FILE *f, const struct publish_input *in, const struct pub_group *g, int k)
 {
-	const struct history_series *s = &in->history->series[g->first];
+	const struct history_series *s = &in->history->series[g->g->first];
 	fprintf(f, "<section id=\"g%d\">\n<h2><code>", k + 1);
 	html_text(f, s->scenario);
 	fputs("</code> on ", f);
@@ -245,18 +246,24 @@ static void latest_figures(FILE *f, const struct results_run *r, const struct su
 static void card_chart(FILE *f, const struct publish_input *in, int i)
 {
 	const struct history_series *s = &in->history->series[i];
-	if (in->charts->drawn[i]) {
+	int k = in->charts->chart_of[i];
+	if (k < 0) {
+		fprintf(f, "<div class=\"nochart\">No chart: past %d cases a chart is drawn per sweep, and for at most "
+			   "%d charts in all.</div>\n", TREND_CHARTS_MAX, TREND_CHARTS_MAX);
+		return;
+	}
+	if (in->charts->chart_drawn[k]) {
 		fputs("<img src=\"charts/", f);
-		html_text(f, in->charts->stem[i]);
+		html_text(f, in->charts->chart_stem[k]);
 		fputs(".png\" width=\"1000\" height=\"500\" loading=\"lazy\" alt=\"trend of ", f);
-		html_text(f, s->case_name);
-		fputs("\">\n", f);
+		html_text(f, in->charts->chart_sweep[k] ? s->sweep : s->case_name);
+		fputs(in->charts->chart_sweep[k] ? " (its sweep)\">\n" : "\">\n", f);
 		return;
 	}
 	fputs("<div class=\"nochart\">Chart not drawn: ", f);
 	html_text(f, in->charts->note[0] ? in->charts->note : "gnuplot did not run");
 	fputs(". Its data and script: <code>charts/", f);
-	html_text(f, in->charts->stem[i]);
+	html_text(f, in->charts->chart_stem[k]);
 	fputs(".dat</code>, <code>.gp</code>.</div>\n", f);
 }
 
@@ -278,7 +285,7 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	fputs("</ul>\n", f);
 }
 
-static void card(FILE *f, const struct publish_input *in, const struct publish_group *g, int i)
+static void card(FILE *f, const struct publish_input *in, const struct pub_group *g, int i)
 {
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
@@ -303,11 +310,11 @@ static void page_body(FILE *f, const struct publish_input *in)
 	matrix(f, in);
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->n_groups; k++) {
-			const struct publish_group *g = &in->groups[k];
-			if ((group_steps(in->history, g) > 0) != (pass == 0))
+			const struct pub_group *g = &in->groups[k];
+			if ((group_steps(in->history, g->g) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
-			for (int i = g->first; i < g->first + g->n; i++)
+			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
 				card(f, in, g, i);
 			fputs("</div>\n</section>\n", f);
 		}
@@ -338,8 +345,76 @@ static enum ab_rc write_file(const char *dir, const char *name, const struct pub
 	return md_file_commit(&mf, d);
 }
 
-enum ab_rc publish_write(const char *dir, const struct publish_input *in, struct ab_diag *d)
+static enum ab_rc write_page(const char *dir, const struct publish_input *in, struct ab_diag *d)
 {
 	enum ab_rc rc = write_file(dir, "style.css", in, false, d);
 	return rc ? rc : write_file(dir, "index.html", in, true, d);
+}
+
+/* The newest run's report of group k into DIR/runs/run-ID; a failure other
+ * than memory or IO is a note on the page. */
+static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
+{
+	const struct printer_dashboard *dash = job->dashboard;
+	const struct printer_report *rep = dash->reports[k];
+	struct printer_charts charts;
+	struct printer_job sub = { .no_plots = job->no_plots, .charts = &charts, .report = rep };
+	char dir[4096];
+	if (dash->report_notes && dash->report_notes[k])
+		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
+	if (!rep)
+		return AB_OK;
+	g->newest = rep->peers->series[0]->run;
+	g->summary = rep->peers->series[0];
+	if (dash->no_reports) {
+		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
+		return AB_OK;
+	}
+	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->newest->id) >= (int)sizeof dir)
+		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
+	sub.dir = dir;
+	enum ab_rc rc = report_write(&sub, d);
+	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
+		return rc;
+	if (rc)
+		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
+	else
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.md", (long long)g->newest->id);
+	return AB_OK;
+}
+
+static void charts_outcome(const struct trend_outcome *t, struct printer_charts *out)
+{
+	out->n_drawn = t->n_drawn;
+	out->n_failed = t->n_failed;
+	out->skipped = t->skipped;
+	snprintf(out->note, sizeof out->note, "%s", t->note);
+}
+
+enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
+{
+	const struct printer_dashboard *dash = job->dashboard;
+	struct trend_outcome charts = { 0 };
+	struct pub_group *g = calloc((size_t)dash->n_groups + 1, sizeof *g);
+	char dir[4096];
+	enum ab_rc rc = g ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
+	memset(job->charts, 0, sizeof *job->charts);
+	if (!rc && snprintf(dir, sizeof dir, "%s/charts", job->dir) >= (int)sizeof dir)
+		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
+	if (!rc)
+		rc = md_mkdirs(job->dir, d);
+	if (!rc)
+		rc = trend_write_charts(dir, dash->history, job->no_plots, &charts, d);
+	for (int k = 0; !rc && k < dash->n_groups; k++) {
+		g[k].g = &dash->groups[k];
+		rc = group_report(job, k, &g[k], d);
+	}
+	if (!rc) {
+		struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->history->n_runs };
+		rc = write_page(job->dir, &in, d);
+	}
+	charts_outcome(&charts, job->charts);
+	trend_outcome_free(&charts);
+	free(g);
+	return rc;
 }

@@ -14,44 +14,21 @@
  * device (those with a step first) with the newest run's commit, date and report link, and a card
  * per case: its trend chart (or why there is none), its latest figures
  * (A and B medians, speedup with its 95% interval, bit-exact, samples) and
- * the steps found in its history.
+ * the steps found in its history. Every text from the database goes
+ * through escape_html.
+ *
+ * Past TREND_CHARTS_MAX cases the cards of a sweep's cases share its one
+ * chart (print/trend.h), so the directory holds a bounded number of files.
  */
 #ifndef AB_PUBLISH_H
 #define AB_PUBLISH_H
 
-#include <stdbool.h>
-
-#include "analysis/history.h"
-#include "analysis/summary.h"
 #include "common/diag.h"
-#include "common/results.h"
-#include "print/trend.h"
+#include "print/printer.h"
 
-/* One scenario on one device: its series are history->series[first ..
- * first + n), its newest run and that run's summary, and the relative path
- * of the run's report ("" when none was written). */
-struct publish_group {
-	int first, n;
-	const struct results_run *newest;
-	const struct summary_run *summary; /* of newest (NULL with it) */
-	char report[128];
-	char report_note[256]; /* why there is no report */
-};
-
-struct publish_input {
-	const char *title;
-	const struct history *history;
-	const struct trend_outcome *charts; /* stems under "charts/" */
-	int n_groups;
-	const struct publish_group *groups;
-	int n_runs;                         /* runs read */
-};
-
-/* Splits the history's series (sorted by scenario and device) into groups:
- * fills out[] (at most max) with first and n; returns how many. */
-int publish_group_series(const struct history *h, struct publish_group *out, int max);
-
-/* Writes DIR/index.html and DIR/style.css (atomically; dir must exist). */
-enum ab_rc publish_write(const char *dir, const struct publish_input *in, struct ab_diag *d);
+/* The html printer's PRINTER_DASHBOARD: job->dashboard into job->dir
+ * (created), the charts' outcome into job->charts. A report that cannot be
+ * written for a reason other than memory or IO is a note on the page. */
+enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d);
 
 #endif

@@ -23,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
 #include "analysis/summary.h"
 #include "print/md.h"
 #include "print/report_charts.h"
@@ -37,8 +36,11 @@
 struct rpt {
 	const struct summary_run *S;
 	const struct results_run *run;
-	const struct report_options *o;
-	struct report_outcome *out;
+	const struct printer_job *job;
+	const struct printer_report *o;
+	const struct peers_table *P;
+	int n_peers;
+	struct printer_charts *out;
 	struct report_charts ch;
 };
 
@@ -53,7 +55,7 @@ static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p
 		fprintf(f, "](%s.png)\n\n", p->stem);
 	} else if (p->written) {
 		fprintf(f, "_Chart `%s.png` not drawn: ", p->stem);
-		md_cell(f, p->note[0] ? p->note : R->out->plots_note);
+		md_cell(f, p->note[0] ? p->note : R->out->note);
 		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
 	} else {
 		fputs("_Chart not written: ", f);
@@ -82,21 +84,6 @@ static const char *exact_str(const struct summary_case *s)
 	return s->n_not_exact ? "**no**" : "yes";
 }
 
-/* The verdict's first word, from the summary's counts: bytes first, then
- * evidence, then time. */
-static const char *verdict_word(const struct summary_run *S)
-{
-	if (S->n_not_byte_equal)
-		return "NOT BIT-EXACT";
-	if (S->run->quick || S->n_no_interval)
-		return "INCONCLUSIVE";
-	if (S->n_slower)
-		return "SLOWER";
-	if (S->n_improved == S->n_cases && S->n_cases)
-		return "FASTER";
-	return "NO CLEAR CHANGE";
-}
-
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 {
@@ -104,7 +91,7 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	const struct results_run *r = R->run;
 	int n = S->n_cases;
 	(void)compact;
-	fprintf(f, "**%s**: B ", verdict_word(S));
+	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
 	md_code(f, r->arm_b);
 	fputs(" vs A ", f);
 	md_code(f, r->arm_a);
@@ -136,6 +123,7 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	(void)compact;
 	snprintf(ha, sizeof ha, "A %s median [p10, p90]", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s median [p10, p90]", R->run->arm_b);
+	/* md_table_head escapes the column names */
 	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
 	fputs("## Summary\n\n", f);
 	md_table_head(f, 6, cols, "llrrrc");
@@ -223,10 +211,10 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_gbps(f, &s->b.bw);
 	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
-	if (isnan(s->floor_ns) || !(s->b.time.median_ns > 0))
+	if (isnan(s->b_over_floor))
 		fputs("n/a |\n", f);
 	else
-		fprintf(f, "%.2fx |\n", s->b.time.median_ns / s->floor_ns);
+		fprintf(f, "%.2fx |\n", s->b_over_floor);
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
@@ -283,10 +271,29 @@ static void sweep_row(FILE *f, const struct summary_case *s)
 	fputs(" |\n", f);
 }
 
+/* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
+ * sweeps the tables stand alone. */
+static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
+{
+	const struct summary_sweep *w = &R->S->sweeps[g];
+	const struct report_chart *ch = &R->ch.sweeps[g];
+	char alt[160];
+	if (g >= R->ch.n_sweep_charts) {
+		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
+		return;
+	}
+	if (compact) {
+		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", ch->stem);
+		return;
+	}
+	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
+	put_chart(f, R, ch, alt);
+}
+
 static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
-	if (!R->ch.n_sweeps)
+	if (!R->S->n_sweeps)
 		return;
 	snprintf(ha, sizeof ha, "A %s median [95%% CI]", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s median [95%% CI]", R->run->arm_b);
@@ -294,31 +301,27 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
 		   "bandwidth%s.\n\n",
-		R->o->n_peers ? ", one colour per GPU (the runs of section Per GPU)" : "");
-	for (int g = 0; g < R->ch.n_sweeps; g++) {
-		const struct report_sweep *w = &R->ch.sweeps[g];
+		R->n_peers ? ", one colour per GPU (the runs of section Per GPU)" : "");
+	for (int g = 0; g < R->S->n_sweeps; g++) {
+		const struct summary_sweep *w = &R->S->sweeps[g];
 		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
-		char alt[128];
 		fputs("### ", f);
 		md_code(f, w->name);
-		fprintf(f, " over %s\n\n", w->axis);
+		fputs(" over ", f);
+		md_cell(f, w->axis);
+		fputs("\n\n", f);
 		md_table_head(f, 6, cols, "rrrrrr");
 		for (int i = 0; i < w->n; i++)
 			sweep_row(f, &R->S->cases[w->idx[i]]);
 		fputc('\n', f);
-		if (compact) {
-			fprintf(f, "Chart: `%s.png`, beside this report.\n\n", w->chart.stem);
-			continue;
-		}
-		snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-		put_chart(f, R, &w->chart, alt);
+		sweep_chart(f, R, g, compact);
 	}
 }
 
 /* Series 0 is this run, then its peers. */
 static const struct summary_run *series_of(const struct rpt *R, int s)
 {
-	return s ? R->o->peers[s - 1] : R->S;
+	return R->P->series[s];
 }
 
 static void per_gpu_cell(FILE *f, const struct summary_case *s)
@@ -333,39 +336,31 @@ static void per_gpu_cell(FILE *f, const struct summary_case *s)
 }
 
 /* md5 of every output of every slot of the case, in every peer that has
- * it, against this run's. */
-static void per_gpu_md5(FILE *f, const struct rpt *R, const struct results_case *c)
+ * it, against this run's (analysis/peers.h). */
+static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 {
-	int compared = 0, differ = 0, runs = 0;
-	for (int s = 1; s <= R->o->n_peers; s++) {
-		const struct summary_case *o = summary_find(series_of(R, s), c->name);
-		int k = 0, x = 0;
-		if (!o)
-			continue;
-		compare_md5_agreement(c, o->c, &k, &x);
-		compared += k;
-		differ += x;
-		runs++;
-	}
-	if (!compared)
+	if (!m->compared)
 		fputs("n/a", f);
-	else if (!differ)
-		fprintf(f, "yes (%d outputs, %d run%s)", compared, runs, runs == 1 ? "" : "s");
+	else if (!m->differ)
+		fprintf(f, "yes (%d outputs, %d run%s)", m->compared, m->runs, m->runs == 1 ? "" : "s");
 	else
-		fprintf(f, "**no** (%d of %d differ)", differ, compared);
+		fprintf(f, "**no** (%d of %d differ)", m->differ, m->compared);
 }
 
 static void per_gpu_runs(FILE *f, const struct rpt *R)
 {
-	for (int s = 0; s <= R->o->n_peers; s++) {
+	for (int s = 0; s <= R->n_peers; s++) {
 		const struct summary_run *S = series_of(R, s);
 		const struct results_run *r = S->run;
 		fprintf(f, "- run %lld: ", (long long)r->id);
 		md_cell(f, r->device.name);
-		fprintf(f, " (backend %s, commit ", r->backend);
+		fputs(" (backend ", f);
+		md_cell(f, r->backend);
+		fputs(", commit ", f);
 		md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-		fprintf(f, ", started %s)%s%s, copy bandwidth ", r->started_at, r->quick ? ", **quick run**" : "",
-			r->fake_timer ? ", **fake timer**" : "");
+		fputs(", started ", f);
+		md_cell(f, r->started_at);
+		fprintf(f, ")%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
 		if (S->copy.source == BANDWIDTH_NONE)
 			fputs("unknown\n", f);
 		else
@@ -378,7 +373,7 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 {
 	char name[160];
 	(void)compact; /* one row per case already */
-	if (!R->o->n_peers)
+	if (!R->n_peers)
 		return;
 	fprintf(f, "## Per GPU\n\nThe scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
 		   "bootstrap interval and the B arm's GB/s (%% of that device's copy bandwidth). md5: every output "
@@ -389,7 +384,7 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 		(long long)R->run->id);
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s <= R->o->n_peers; s++) {
+	for (int s = 0; s <= R->n_peers; s++) {
 		const struct results_run *r = series_of(R, s)->run;
 		snprintf(name, sizeof name, "%s (run %lld)", r->device.name, (long long)r->id);
 		fputc(' ', f);
@@ -397,21 +392,20 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 		fputs(" |", f);
 	}
 	fputs(" md5 across GPUs |\n|---|", f);
-	for (int s = 0; s <= R->o->n_peers; s++)
+	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
-		const struct results_case *c = R->S->cases[i].c;
 		fputs("| ", f);
-		md_code(f, c->name);
+		md_code(f, R->S->cases[i].c->name);
 		fputs(" |", f);
-		for (int s = 0; s <= R->o->n_peers; s++) {
+		for (int s = 0; s <= R->n_peers; s++) {
 			fputc(' ', f);
-			per_gpu_cell(f, summary_find(series_of(R, s), c->name));
+			per_gpu_cell(f, peers_cell(R->P, i, s));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
-		per_gpu_md5(f, R, c);
+		per_gpu_md5(f, &R->P->md5[i]);
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
@@ -429,26 +423,32 @@ static void put_slot_cell(FILE *f, const struct results_slot *s)
 		fprintf(f, "%s ±%.2f%% n=%d", md_time(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
 }
 
-static void put_drift(FILE *f, const struct rpt *R, double drift)
+/* The drift and its verdict (summary_case.drift_verdict). */
+static void put_drift(FILE *f, const struct summary_case *s)
 {
-	const struct profile *p = R->o->profile;
-	if (isnan(drift))
+	switch (s->drift_verdict) {
+	case SUMMARY_DRIFT_ONE_SLOT:
 		fputs("n/a | not judged (one A slot)", f);
-	else if (!p)
-		fprintf(f, "%.2f%% | not judged (no device profile)", drift * 100);
-	else if (drift > p->noise_floor)
-		fprintf(f, "%.2f%% | **environmental drift**", drift * 100);
-	else
-		fprintf(f, "%.2f%% | ok", drift * 100);
+		break;
+	case SUMMARY_DRIFT_NO_PROFILE:
+		fprintf(f, "%.2f%% | not judged (no device profile)", s->drift * 100);
+		break;
+	case SUMMARY_DRIFT_ENVIRONMENTAL:
+		fprintf(f, "%.2f%% | **environmental drift**", s->drift * 100);
+		break;
+	case SUMMARY_DRIFT_OK:
+		fprintf(f, "%.2f%% | ok", s->drift * 100);
+		break;
+	}
 }
 
 static void bracket_intro(FILE *f, const struct rpt *R)
 {
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
-	if (R->o->profile) {
-		fprintf(f, "above the noise floor of %.2f%% (profile ", R->o->profile->noise_floor * 100);
-		md_code(f, R->o->profile->name);
+	if (R->S->have_profile) {
+		fprintf(f, "above the noise floor of %.2f%% (profile ", R->S->profile.noise_floor * 100);
+		md_code(f, R->S->profile.name);
 		fputs(") it is called environmental drift: the device changed under the measurement, and the "
 		      "speedup of that case should not be trusted.\n\n", f);
 	} else
@@ -462,8 +462,11 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 	(void)compact;
 	bracket_intro(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s < ns; s++)
-		fprintf(f, " %s |", c0->slots[s].label);
+	for (int s = 0; s < ns; s++) {
+		fputc(' ', f);
+		md_cell(f, c0->slots[s].label);
+		fputs(" |", f);
+	}
 	fputs(" drift | verdict |\n|---|", f);
 	for (int s = 0; s < ns + 1; s++)
 		fputs("---:|", f);
@@ -479,7 +482,7 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 			fputs(" |", f);
 		}
 		fputc(' ', f);
-		put_drift(f, R, sc->drift);
+		put_drift(f, sc);
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
@@ -491,6 +494,12 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (each arm zoomed to its p1-p99), "
 	      "every sample in bracket order with each slot's median dashed (the A/B/A drift picture), and the "
 	      "time per kernel, stacked per arm.\n\n", f);
+	if (!R->ch.per_case) {
+		fprintf(f, "Drawn for a run of at most %d cases; this one has %d, so its figures are in the tables and "
+			   "%s.\n\n", REPORT_CASE_CHARTS_MAX, R->S->n_cases,
+			R->S->n_sweeps ? "the sweep charts (section Sweeps)" : "the speedup chart");
+		return;
+	}
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct report_case_charts *ch = &R->ch.cases[i];
 		drawn += ch->samples.drawn + ch->series.drawn + ch->kernels.drawn;
@@ -516,15 +525,15 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 	}
 }
 
-static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_arm *ak)
+static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_kernel *fig)
 {
 	char t[32];
 	fputs("| ", f);
 	md_code(f, k->name);
 	fputs(" | ", f);
 	md_cell(f, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(k->total_ns / ak->time.n, t, sizeof t),
-		100 * k->total_ns / ak->wall_ns, (double)k->launches / ak->time.n);
+	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(fig->per_sample_ns, t, sizeof t), 100 * fig->share,
+		fig->launches_per_sample);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
@@ -540,11 +549,10 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 		fputs(": no samples.\n\n", f);
 		return;
 	}
-	double ratio = ak->kernel_ns / ak->wall_ns;
 	fprintf(f, ": window %s per sample (mean wall time, n=%d); kernels sum to %s, kernel sum / wall = "
 		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
-		md_time(ak->wall_ns / ak->time.n, w, sizeof w), ak->time.n, md_time(ak->kernel_ns / ak->time.n, k, sizeof k),
-		ratio, 100 * (1 - ratio));
+		md_time(ak->window_ns, w, sizeof w), ak->time.n, md_time(ak->kernels_per_sample_ns, k, sizeof k),
+		ak->kernel_share, 100 * (1 - ak->kernel_share));
 	if (ak->kernel_records_bad)
 		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
 			(long long)ak->kernel_records_bad);
@@ -555,7 +563,7 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	}
 	md_table_head(f, 5, cols, "llrrr");
 	for (int i = 0; i < ak->n_kernels; i++)
-		kernel_row(f, &ak->kernels[i], ak);
+		kernel_row(f, &ak->kernels[i], &ak->kfig[i]);
 	fputc('\n', f);
 }
 
@@ -566,8 +574,8 @@ static void arm_cell(FILE *f, const struct summary_arm *ak)
 	if (!ak->time.n || !(ak->wall_ns > 0))
 		fputs("n/a", f);
 	else
-		fprintf(f, "%s, kernels %.1f%%, %d kernel%s", md_time(ak->wall_ns / ak->time.n, w, sizeof w),
-			100 * ak->kernel_ns / ak->wall_ns, ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
+		fprintf(f, "%s, kernels %.1f%%, %d kernel%s", md_time(ak->window_ns, w, sizeof w), 100 * ak->kernel_share,
+			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
 }
 
 static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
@@ -747,7 +755,7 @@ static enum ab_rc write_sections(const struct rpt *R, const char *name, const st
 {
 	struct md_file mf;
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/%s", R->o->out_dir, name) >= (int)sizeof path)
+	if (snprintf(path, sizeof path, "%s/%s", R->job->dir, name) >= (int)sizeof path)
 		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	enum ab_rc rc = md_file_open(&mf, path, d);
 	if (rc != AB_OK)
@@ -774,7 +782,7 @@ static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
 		rc = write_sections(R, "report-full.md", &x, false, d);
 		if (!rc)
 			rc = fit(R, &x, d);
-	} else if (!rc && snprintf(full, sizeof full, "%s/report-full.md", R->o->out_dir) < (int)sizeof full &&
+	} else if (!rc && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
 		   unlink(full) != 0 && errno != ENOENT)
 		rc = ab_fail(d, AB_ERR_IO, "cannot remove the stale '%s': %s", full, strerror(errno));
 	if (!rc)
@@ -783,39 +791,24 @@ static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
 	return rc;
 }
 
-enum ab_rc report_write(const struct summary_run *S, const struct report_options *o, struct report_outcome *out,
-			struct ab_diag *d)
+enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 {
+	const struct peers_table *P = job->report->peers;
+	const struct summary_run *S = P->series[0];
 	const struct results_run *run = S->run;
-	struct rpt R = { .S = S, .run = run, .o = o, .out = out };
-	memset(out, 0, sizeof *out);
+	struct rpt R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
+			 .out = job->charts };
+	memset(job->charts, 0, sizeof *job->charts);
 	if (strcmp(run->status, "ok"))
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,
 			       run->status);
-	enum ab_rc rc = md_mkdirs(o->out_dir, d);
+	enum ab_rc rc = md_mkdirs(job->dir, d);
 	if (rc == AB_OK)
-		rc = report_charts_write(S, o, &R.ch, out, d);
+		rc = report_charts_write(job, &R.ch, d);
 	if (rc == AB_OK)
 		rc = write_markdown(&R, d);
 	report_charts_free(&R.ch);
 	return rc;
-}
-
-int report_pick_peers(const struct results_run_summary *runs, int n, const struct results_run *run, int64_t *ids, int max)
-{
-	int k = 0;
-	for (int i = 0; i < n && k < max; i++) {
-		const struct results_run_summary *s = &runs[i];
-		bool seen = !strcmp(s->device, run->device.name);
-		for (int j = 0; j < i && !seen; j++)
-			seen = !strcmp(runs[j].device, s->device) && !strcmp(runs[j].status, "ok") &&
-			       !strcmp(runs[j].scenario_name, run->scenario_name) && !runs[j].quick &&
-			       !runs[j].fake_timer;
-		if (!seen && !strcmp(s->status, "ok") && !strcmp(s->scenario_name, run->scenario_name) && !s->quick &&
-		    !s->fake_timer && !run->fake_timer)
-			ids[k++] = s->id;
-	}
-	return k;
 }
 
 void report_default_dir(int64_t run_id, char *buf, size_t len)

@@ -19,10 +19,11 @@
  * and the model-level projection; Accuracy, Clocks, Sampling and
  * Provenance fold into <details> (print/report_details.h).
  *
- * Peers: the other runs of the report (o->peers), one per GPU: those named
- * with it (`abbench report RUN RUN...`, o->peers_named), else the newest
- * 'ok' run of the scenario on each other device (report_pick_peers). They
- * join the speedup chart, the sweep charts and the per-GPU table.
+ * Peers: the other runs of the report, one per GPU (analysis/peers.h:
+ * those named with it, `abbench report RUN RUN...`, else the newest 'ok'
+ * run of the scenario on each other device, picked by the command). They
+ * join the speedup chart, the sweep charts and the per-GPU table, whose
+ * cells and md5 agreement the peers table holds.
  *
  * A report stays under a pull-request comment's 65,536 characters: past
  * REPORT_BUDGET its sections give way to one row per case, then to a line
@@ -38,39 +39,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 
-#include "analysis/summary.h"
 #include "common/diag.h"
-#include "common/results.h"
-#include "config/profile.h"
+#include "print/printer.h"
 
-struct report_options {
-	const char *out_dir;                 /* created when missing */
-	const struct profile *profile;  /* NULL: no profile, drift is not judged */
-	const char *profile_note;            /* fallback or failure remark, printed; may be NULL */
-	const struct summary_run *const *peers;  /* same scenario, other devices (report_pick_peers) */
-	int n_peers;
-	bool no_plots;                       /* write .dat/.gp but do not run gnuplot */
-	bool peers_named;                    /* peers were named by the user, not picked */
-};
-
-struct report_outcome {
-	int n_plots;          /* PNGs drawn */
-	int n_plot_failures;  /* gnuplot ran and failed */
-	bool plots_skipped;   /* gnuplot missing (or no_plots) */
-	char plots_note[512]; /* why skipped, or the first failure */
-};
-
-/* Writes the report of the run summarised in s (SUMMARY_FULL; the run must
- * be 'ok': AB_ERR_DATA otherwise). */
-enum ab_rc report_write(const struct summary_run *s, const struct report_options *o, struct report_outcome *out,
-			struct ab_diag *d);
-
-/* From runs listed newest first, the ids of the newest 'ok' run of run's
- * scenario on each device other than run's, at most max; returns how
- * many. Quick and fake-timer runs are never picked (they are compared only
- * when named), and a fake-timer run gets no peers. */
-int report_pick_peers(const struct results_run_summary *runs, int n, const struct results_run *run, int64_t *ids, int max);
+/* The markdown printer's PRINTER_REPORT: writes the report of
+ * job->report (its peers table's series 0, summarised with SUMMARY_FULL;
+ * the run must be 'ok': AB_ERR_DATA otherwise) into job->dir, its charts'
+ * outcome into job->charts. */
+enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d);
 
 /* "reports/run-ID" */
 void report_default_dir(int64_t run_id, char *buf, size_t len);

@@ -1,6 +1,8 @@
 /*
- * report_charts.c - the report's charts from a run's summary: the data
- * plot.c needs, arranged per chart; then gnuplot.
+ * report_charts.c - the report's charts from a run's summary and its peers
+ * (analysis/summary.h, analysis/peers.h): the figures those computed,
+ * arranged per chart for plot.c; then gnuplot. Nothing here computes a
+ * figure: times are only scaled to the chart's unit (us).
  */
 #include "print/report_charts.h"
 
@@ -10,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/attrib.h"
+#include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -19,29 +21,24 @@
 
 struct charter {
 	const struct summary_run *S;
-	const struct report_options *o;
-	struct report_outcome *res;
+	const struct peers_table *P;
+	const struct printer_job *job;
+	struct printer_charts *res;
 	struct report_charts *out;
 	char (*stems)[STEM_MAX];
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
 };
 
-/* A file-name-safe stem for case i, unique among the first i cases. */
-static void make_stem(struct charter *C, int i)
+/* A file-name stem for name into stems[i] (escape_stem), unique among
+ * stems[0..i). */
+static void unique_stem(char (*stems)[STEM_MAX], int i, const char *name)
 {
-	char *s = C->stems[i];
-	const char *name = C->S->cases[i].c->name;
-	size_t k = 0;
-	for (; name[k] && k < STEM_MAX - 8; k++) {
-		char ch = name[k];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-			  ch == '-' || ch == '_' || ch == '.';
-		s[k] = ok && !(k == 0 && ch == '.') ? ch : '_';
-	}
-	s[k] = '\0';
+	char *s = stems[i];
+	escape_stem(name, s, STEM_MAX - 8);
+	size_t k = strlen(s);
 	for (int j = 0; j < i; j++)
-		if (!strcmp(C->stems[j], s)) {
+		if (!strcmp(stems[j], s)) {
 			snprintf(s + k, STEM_MAX - k, "-%d", i + 1);
 			break;
 		}
@@ -52,23 +49,30 @@ static void failed(struct charter *C, struct report_chart *p, const char *msg)
 	char clean[300];
 	md_scrub_paths(msg, clean, sizeof clean);
 	snprintf(p->note, sizeof p->note, "%s", clean);
-	if (!C->res->plots_note[0])
-		snprintf(C->res->plots_note, sizeof C->res->plots_note, "%s", clean);
+	if (!C->res->note[0])
+		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
 }
 
-/* Runs gnuplot on a written chart and records the outcome. */
-static void render(struct charter *C, struct report_chart *p)
+/* Runs gnuplot on a written chart and records the outcome; a PNG that
+ * cannot be written (a full disk) fails the report. */
+static enum ab_rc render(struct charter *C, struct report_chart *p, struct ab_diag *d)
 {
-	struct ab_diag d = { "" };
+	struct ab_diag pd = { "" };
 	if (!p->written || !C->have_gnuplot)
-		return;
-	if (plot_render(C->gnuplot, C->o->out_dir, p->stem, &d) != AB_OK) {
-		C->res->n_plot_failures++;
-		failed(C, p, d.msg);
-		return;
+		return AB_OK;
+	enum ab_rc rc = plot_render(C->gnuplot, C->job->dir, p->stem, &pd);
+	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
+		*d = pd;
+		return rc;
+	}
+	if (rc != AB_OK) {
+		C->res->n_failed++;
+		failed(C, p, pd.msg);
+		return AB_OK;
 	}
 	p->drawn = true;
-	C->res->n_plots++;
+	C->res->n_drawn++;
+	return AB_OK;
 }
 
 /* Records the result of a plot_write_* call; only NOMEM and IO stop the
@@ -77,13 +81,19 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 {
 	if (rc == AB_OK) {
 		p->written = true;
-		render(C, p);
-		return AB_OK;
+		return render(C, p, d);
 	}
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
 	failed(C, p, d->msg);
 	return AB_OK;
+}
+
+/* "NVIDIA H200 (run 3)": the name of series s. */
+static void series_name(const struct charter *C, int s, char *buf, size_t len)
+{
+	const struct results_run *r = C->P->series[s]->run;
+	snprintf(buf, len, "%s (run %lld)", r->device.name, (long long)r->id);
 }
 
 /* ---- speedup bars ---- */
@@ -105,27 +115,30 @@ static void bars_free(struct bars_data *b)
 	free(b->series_buf);
 }
 
-/* Column s of the bars from the summary of run S (this run or a peer). */
-static void speedup_series(const struct summary_run *own, const struct summary_run *S, int s, int ns,
-			   struct bars_data *b)
+static void bars_fill(const struct charter *C, struct bars_data *b)
 {
-	snprintf(b->series_buf[s], sizeof b->series_buf[s], "%s (run %lld)", S->run->device.name,
-		 (long long)S->run->id);
-	b->series[s] = b->series_buf[s];
-	for (int i = 0; i < own->n_cases; i++) {
-		const struct summary_case *c = summary_find(S, own->cases[i].c->name);
-		int k = i * ns + s;
-		b->value[k] = c ? c->speedup.point : NAN;
-		b->low[k] = c ? c->speedup.low : NAN;
-		b->high[k] = c ? c->speedup.high : NAN;
+	int n = C->S->n_cases, ns = C->P->n_series;
+	for (int i = 0; i < n; i++) {
+		b->rows[i] = C->S->cases[i].c->name;
+		b->notes[i] = C->S->cases[i].c->shape;
+		for (int s = 0; s < ns; s++) {
+			const struct summary_case *c = peers_cell(C->P, i, s);
+			int k = i * ns + s;
+			b->value[k] = c ? c->speedup.point : NAN;
+			b->low[k] = c ? c->speedup.low : NAN;
+			b->high[k] = c ? c->speedup.high : NAN;
+		}
+	}
+	for (int s = 0; s < ns; s++) {
+		series_name(C, s, b->series_buf[s], sizeof b->series_buf[s]);
+		b->series[s] = b->series_buf[s];
 	}
 }
 
 static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 {
 	struct bars_data b = { 0 };
-	const struct summary_run *S = C->S;
-	int n = S->n_cases, ns = 1 + C->o->n_peers;
+	int n = C->S->n_cases, ns = C->P->n_series;
 	size_t cells = (size_t)n * (size_t)ns + 1;
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
 	b.value = calloc(cells, sizeof *b.value);
@@ -139,61 +152,17 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 	if (!b.value || !b.low || !b.high || !b.rows || !b.notes || !b.series || !b.series_buf)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	if (rc == AB_OK) {
-		for (int i = 0; i < n; i++) {
-			b.rows[i] = S->cases[i].c->name;
-			b.notes[i] = S->cases[i].c->shape;
-		}
-		speedup_series(S, S, 0, ns, &b);
-		for (int s = 1; s < ns; s++)
-			speedup_series(S, C->o->peers[s - 1], s, ns, &b);
+		bars_fill(C, &b);
 		struct plot_bars p = { "speedup median(A) / median(B) per case and device, 95% bootstrap interval "
 				       "(none under 10 samples an arm)",
 				       "speedup (x)", n, ns, b.rows, b.series, b.value, b.low, b.high, 1.0, b.notes, "%.2fx" };
-		rc = wrote(C, &C->out->speedup, plot_write_bars(C->o->out_dir, "speedup", &p, d), d);
+		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
 	bars_free(&b);
 	return rc;
 }
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
-
-/* Cases of sweep w, ascending along its axis (insertion sort: a sweep
- * has at most SCENARIO_SWEEP_MAX values). */
-static void sweep_sort(const struct summary_run *S, struct report_sweep *w)
-{
-	for (int i = 1; i < w->n; i++)
-		for (int j = i; j > 0 && S->cases[w->idx[j]].c->axis_value < S->cases[w->idx[j - 1]].c->axis_value; j--) {
-			int t = w->idx[j];
-			w->idx[j] = w->idx[j - 1];
-			w->idx[j - 1] = t;
-		}
-}
-
-/* Groups the swept cases by the [case] they came from, in run order. */
-static enum ab_rc find_sweeps(const struct summary_run *S, struct report_charts *out, struct ab_diag *d)
-{
-	out->sweeps = calloc((size_t)S->n_cases + 1, sizeof *out->sweeps);
-	if (!out->sweeps)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct results_case *c = S->cases[i].c;
-		int g = 0;
-		while (g < out->n_sweeps && (strcmp(out->sweeps[g].name, c->sweep) || strcmp(out->sweeps[g].axis, c->axis)))
-			g++;
-		if (!c->sweep[0] || !c->axis[0] || g < out->n_sweeps)
-			continue;
-		struct report_sweep *w = &out->sweeps[out->n_sweeps++];
-		w->name = c->sweep;
-		w->axis = c->axis;
-		if (!(w->idx = calloc((size_t)S->n_cases, sizeof *w->idx)))
-			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-		for (int j = i; j < S->n_cases; j++)
-			if (!strcmp(S->cases[j].c->sweep, c->sweep) && !strcmp(S->cases[j].c->axis, c->axis))
-				w->idx[w->n++] = j;
-		sweep_sort(S, w);
-	}
-	return AB_OK;
-}
 
 /* The arrays of one sweep chart: [series * n_points + point]. */
 enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_N };
@@ -226,16 +195,10 @@ static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *
 		sd->v[j][k] = v[j];
 }
 
-/* Series 0 is this run, then the peers: "NVIDIA H200 (run 3)". */
-static const struct summary_run *series_of(const struct charter *C, int s)
-{
-	return s ? C->o->peers[s - 1] : C->S;
-}
-
-static enum ab_rc sweep_fill(const struct charter *C, const struct report_sweep *w, struct sweep_data *sd,
+static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep *w, struct sweep_data *sd,
 			     struct ab_diag *d)
 {
-	int ns = 1 + C->o->n_peers;
+	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
 	bool ok = (sd->x = calloc((size_t)w->n, sizeof *sd->x)) && (sd->names = calloc((size_t)ns, sizeof *sd->names)) &&
 		  (sd->name_buf = calloc((size_t)ns, sizeof *sd->name_buf));
@@ -246,32 +209,33 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct report_sweep 
 	for (int i = 0; i < w->n; i++)
 		sd->x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
 	for (int s = 0; s < ns; s++) {
-		const struct summary_run *S = series_of(C, s);
-		snprintf(sd->name_buf[s], sizeof sd->name_buf[s], "%s (run %lld)", S->run->device.name, (long long)S->run->id);
+		series_name(C, s, sd->name_buf[s], sizeof sd->name_buf[s]);
 		sd->names[s] = sd->name_buf[s];
 		for (int i = 0; i < w->n; i++)
-			sweep_cell(sd, s * w->n + i, summary_find(S, C->S->cases[w->idx[i]].c->name));
+			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s));
 	}
 	return AB_OK;
 }
 
-static enum ab_rc chart_sweep(struct charter *C, struct report_sweep *w, struct ab_diag *d)
+static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 {
+	const struct summary_sweep *w = &C->S->sweeps[g];
+	struct report_chart *ch = &C->out->sweeps[g];
 	struct sweep_data sd = { 0 };
 	const struct results_run *r = C->S->run;
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
 	snprintf(arm_a, sizeof arm_a, "A (%s)", r->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", r->arm_b);
-	snprintf(w->chart.stem, sizeof w->chart.stem, "sweep-%.60s", w->name);
+	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
 	enum ab_rc rc = sweep_fill(C, w, &sd, d);
 	if (rc == AB_OK) {
 		struct plot_sweep p = {
-			title, w->axis, w->n, 1 + C->o->n_peers, sd.x, sd.names, { arm_a, arm_b },
+			title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
 			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
 			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
 		};
-		rc = wrote(C, &w->chart, plot_write_sweep(C->o->out_dir, w->chart.stem, &p, d), d);
+		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 	}
 	sweep_data_free(&sd);
 	return rc;
@@ -285,6 +249,7 @@ struct kchart {
 	int n;                 /* segments, gaps included */
 	const char **full;     /* kernel names (union over both arms) */
 	const char **label;    /* "family: operation" for the key */
+	char (*base)[LABEL_MAX + 1]; /* the label before " (k)" */
 	char (*buf)[LABEL_MAX + 8];
 	double *v;             /* [2][n] */
 };
@@ -293,6 +258,7 @@ static void kchart_free(struct kchart *k)
 {
 	free(k->full);
 	free(k->label);
+	free(k->base);
 	free(k->buf);
 	free(k->v);
 }
@@ -306,33 +272,39 @@ static int segment_of(struct kchart *kc, const char *name)
 	return kc->n++;
 }
 
-/* "elementwise: mul" for a kernel; two kernels with one label get "(2)". */
-static void label_kernel(struct kchart *kc, int i, const char *family)
-{
-	char op[LABEL_MAX];
-	attrib_operation(kc->full[i], op, sizeof op);
-	if (!family)
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s", LABEL_MAX, kc->full[i]);
-	else if (!op[0] || !strcmp(op, family))
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s", LABEL_MAX, family);
-	else
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.20s: %.*s", family, LABEL_MAX - 22, op);
-	for (int j = 0, k = 2; j < i; j++)
-		if (!strcmp(kc->buf[j], kc->buf[i])) {
-			size_t used = strlen(kc->buf[i]);
-			snprintf(kc->buf[i] + used, sizeof kc->buf[i] - used, " (%d)", k++);
-			j = -1;
-		}
-	kc->label[i] = kc->buf[i];
-}
-
-static const char *family_of(const struct summary_arm *const ak[2], const char *name)
+/* The family and operation of the kernel named name (from the summary). */
+static bool kernel_of(const struct summary_arm *const ak[2], const char *name, const char **family, const char **op)
 {
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++)
-			if (!strcmp(ak[a]->kernels[k].name, name))
-				return ak[a]->kernels[k].family;
-	return NULL;
+			if (!strcmp(ak[a]->kernels[k].name, name)) {
+				*family = ak[a]->kernels[k].family;
+				*op = ak[a]->kfig[k].operation;
+				return true;
+			}
+	return false;
+}
+
+/* "elementwise: mul" for a kernel; the k-th kernel with a label already
+ * given gets " (k)" (the label cut to leave room for it). */
+static void label_kernel(struct kchart *kc, int i, const struct summary_arm *const ak[2], bool gaps)
+{
+	const char *family = NULL, *op = "";
+	char *base = kc->base[i];
+	int same = 0;
+	if (gaps || !kernel_of(ak, kc->full[i], &family, &op))
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, kc->full[i]);
+	else if (!op[0] || !strcmp(op, family))
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, family);
+	else
+		snprintf(base, LABEL_MAX + 1, "%.20s: %.*s", family, LABEL_MAX - 22, op);
+	for (int j = 0; j < i; j++)
+		same += !strcmp(kc->base[j], base);
+	if (same)
+		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
+	else
+		snprintf(kc->buf[i], sizeof kc->buf[i], "%s", base);
+	kc->label[i] = kc->buf[i];
 }
 
 static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
@@ -340,22 +312,22 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const
 	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
 	kc->full = calloc((size_t)cap, sizeof *kc->full);
 	kc->label = calloc((size_t)cap, sizeof *kc->label);
+	kc->base = calloc((size_t)cap, sizeof *kc->base);
 	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
 	kc->v = calloc((size_t)cap * 2, sizeof *kc->v);
-	if (!kc->full || !kc->label || !kc->buf || !kc->v)
+	if (!kc->full || !kc->label || !kc->base || !kc->buf || !kc->v)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++)
 			segment_of(kc, ak[a]->kernels[k].name);
 	int gaps = segment_of(kc, "launch gaps and host overhead");
 	for (int a = 0; a < 2; a++) {
-		double per = ak[a]->time.n ? 1e3 * ak[a]->time.n : NAN;
 		for (int k = 0; k < ak[a]->n_kernels; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kernels[k].total_ns / per;
-		kc->v[a * kc->n + gaps] = fmax(0, ak[a]->wall_ns - ak[a]->kernel_ns) / per;
+			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kfig[k].per_sample_ns / 1e3;
+		kc->v[a * kc->n + gaps] = ak[a]->gaps_ns / 1e3;
 	}
 	for (int i = 0; i < kc->n; i++)
-		label_kernel(kc, i, i == gaps ? NULL : family_of(ak, kc->full[i]));
+		label_kernel(kc, i, ak, i == gaps);
 	return AB_OK;
 }
 
@@ -374,7 +346,7 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 	enum ab_rc rc = kchart_fill(&kc, ak, d);
 	if (rc == AB_OK) {
 		struct plot_stack p = { title, "us per sample", 2, kc.n, row_names, kc.label, kc.v };
-		rc = wrote(C, ch, plot_write_stacked(C->o->out_dir, ch->stem, &p, d), d);
+		rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
 	}
 	kchart_free(&kc);
 	return rc;
@@ -382,15 +354,16 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 
 /* ---- the slots' samples: boxes and time series ---- */
 
-/* Every slot of a case, its samples in us, the panel of its arm (A 0, B 1)
- * and its start on the bracket's time line. */
+/* Every slot of a case, its samples and median in us, the panel of its
+ * arm (A 0, B 1) and its start on the bracket's time line. */
 struct slots_data {
 	int n;
-	double **vals;
+	double **vals, *median;
 	int *nv, *panel, *start;
 	bool *second;
-	const char **names, **notes;
-	char (*key)[48];
+	const char **names, **notes, **key;
+	char (*key_buf)[48];
+	double lo[2], hi[2]; /* each arm's zoom, us */
 };
 
 static void slots_free(struct slots_data *sd)
@@ -398,6 +371,7 @@ static void slots_free(struct slots_data *sd)
 	for (int i = 0; sd->vals && i < sd->n; i++)
 		free(sd->vals[i]);
 	free(sd->vals);
+	free(sd->median);
 	free(sd->nv);
 	free(sd->panel);
 	free(sd->start);
@@ -405,13 +379,13 @@ static void slots_free(struct slots_data *sd)
 	free(sd->names);
 	free(sd->notes);
 	free(sd->key);
+	free(sd->key_buf);
 }
 
-static enum ab_rc slots_fill(const struct results_case *c, struct slots_data *sd, struct ab_diag *d)
+static bool slots_alloc(struct slots_data *sd, size_t m)
 {
-	size_t m = (size_t)c->n_slots + 1;
-	sd->n = c->n_slots;
 	sd->vals = calloc(m, sizeof *sd->vals);
+	sd->median = calloc(m, sizeof *sd->median);
 	sd->nv = calloc(m, sizeof *sd->nv);
 	sd->panel = calloc(m, sizeof *sd->panel);
 	sd->start = calloc(m, sizeof *sd->start);
@@ -419,14 +393,25 @@ static enum ab_rc slots_fill(const struct results_case *c, struct slots_data *sd
 	sd->names = calloc(m, sizeof *sd->names);
 	sd->notes = calloc(m, sizeof *sd->notes);
 	sd->key = calloc(m, sizeof *sd->key);
-	if (!sd->vals || !sd->nv || !sd->panel || !sd->start || !sd->second || !sd->names || !sd->notes || !sd->key)
+	sd->key_buf = calloc(m, sizeof *sd->key_buf);
+	return sd->vals && sd->median && sd->nv && sd->panel && sd->start && sd->second && sd->names && sd->notes &&
+	       sd->key && sd->key_buf;
+}
+
+static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, struct ab_diag *d)
+{
+	const struct results_case *c = sc->c;
+	sd->n = c->n_slots;
+	if (!slots_alloc(sd, (size_t)c->n_slots + 1))
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
 	for (int i = 0, at = 0; i < c->n_slots; i++) {
 		const struct results_slot *s = &c->slots[i];
 		sd->names[i] = s->label;
 		sd->notes[i] = s->variant;
-		snprintf(sd->key[i], sizeof sd->key[i], "%s %s", s->label, s->variant);
+		snprintf(sd->key_buf[i], sizeof sd->key_buf[i], "%s %s", s->label, s->variant);
+		sd->key[i] = sd->key_buf[i];
 		sd->nv[i] = s->n_samples;
+		sd->median[i] = s->median_ns / 1e3;
 		sd->panel[i] = sd->second[i] = s->arm == 'b';
 		sd->start[i] = at;
 		at += s->n_samples;
@@ -435,6 +420,10 @@ static enum ab_rc slots_fill(const struct results_case *c, struct slots_data *sd
 		for (int j = 0; j < s->n_samples; j++)
 			sd->vals[i][j] = s->samples_ns[j] / 1e3;
 	}
+	sd->lo[0] = sc->a.p1_ns / 1e3;
+	sd->hi[0] = sc->a.p99_ns / 1e3;
+	sd->lo[1] = sc->b.p1_ns / 1e3;
+	sd->hi[1] = sc->b.p99_ns / 1e3;
 	return AB_OK;
 }
 
@@ -448,69 +437,90 @@ static int panels_of(const struct slots_data *sd)
 
 static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 {
-	const struct results_case *c = C->S->cases[i].c;
+	const struct summary_case *sc = &C->S->cases[i];
 	struct report_case_charts *ch = &C->out->cases[i];
 	struct slots_data sd = { 0 };
 	char t1[160], t2[160], pa[64], pb[64], ya[64], yb[64];
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
-	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (each arm zoomed to its p1-p99)", c->name);
-	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed", c->name);
+	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (each arm zoomed to its p1-p99)", sc->c->name);
+	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed", sc->c->name);
 	snprintf(pa, sizeof pa, "A (%s)", C->S->run->arm_a);
 	snprintf(pb, sizeof pb, "B (%s)", C->S->run->arm_b);
 	snprintf(ya, sizeof ya, "A (%s), us", C->S->run->arm_a);
 	snprintf(yb, sizeof yb, "B (%s), us", C->S->run->arm_b);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
-	enum ab_rc rc = slots_fill(c, &sd, d);
+	enum ab_rc rc = slots_fill(sc, &sd, d);
 	if (rc == AB_OK) {
-		const char **key = calloc((size_t)sd.n + 1, sizeof *key);
-		for (int k = 0; key && k < sd.n; k++)
-			key[k] = sd.key[k];
 		struct plot_boxes pbx = { t1, "us", sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
-					  panels_of(&sd), sd.panel, panels };
-		struct plot_series psr = { t2, "sample, in the order the bracket took them", "us", sd.n, key,
-					   (const double *const *)sd.vals, sd.nv, sd.start, sd.second, panels_of(&sd),
-					   sd.panel, ylabels };
-		rc = key ? wrote(C, &ch->samples, plot_write_boxes(C->o->out_dir, ch->samples.stem, &pbx, d), d)
-			 : ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
+					  panels_of(&sd), sd.panel, panels, sd.lo, sd.hi };
+		struct plot_series psr = { t2, "sample, in the order the bracket took them", "us", sd.n, sd.key,
+					   (const double *const *)sd.vals, sd.nv, sd.start, sd.median, sd.second,
+					   panels_of(&sd), sd.panel, ylabels, sd.lo, sd.hi };
+		rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
 		if (rc == AB_OK)
-			rc = wrote(C, &ch->series, plot_write_series(C->o->out_dir, ch->series.stem, &psr, d), d);
-		free(key);
+			rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &psr, d), d);
 	}
 	slots_free(&sd);
 	return rc;
 }
 
-enum ab_rc report_charts_write(const struct summary_run *s, const struct report_options *o, struct report_charts *out,
-			       struct report_outcome *res, struct ab_diag *d)
+static enum ab_rc alloc_charts(const struct summary_run *s, struct report_charts *out, char (**stems)[STEM_MAX],
+			       struct ab_diag *d)
 {
-	struct charter C = { .S = s, .o = o, .res = res, .out = out };
-	char why[256] = "charts turned off";
-	memset(out, 0, sizeof *out);
+	int n = s->n_cases > s->n_sweeps ? s->n_cases : s->n_sweeps;
 	out->n = s->n_cases;
+	out->n_sweeps = s->n_sweeps;
 	out->cases = calloc((size_t)s->n_cases + 1, sizeof *out->cases);
-	C.stems = calloc((size_t)s->n_cases + 1, sizeof *C.stems);
-	if (!out->cases || !C.stems) {
-		free(C.stems);
+	out->sweeps = calloc((size_t)s->n_sweeps + 1, sizeof *out->sweeps);
+	*stems = calloc((size_t)n + 1, sizeof **stems);
+	if (!out->cases || !out->sweeps || !*stems)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
+	return AB_OK;
+}
+
+static void find_gnuplot(struct charter *C)
+{
+	char why[256] = "charts turned off";
+	if (!C->job->no_plots)
+		C->have_gnuplot = plot_find_gnuplot(C->gnuplot, sizeof C->gnuplot, why, sizeof why);
+	if (!C->have_gnuplot) {
+		C->res->skipped = true;
+		snprintf(C->res->note, sizeof C->res->note, "%s", why);
 	}
-	if (!o->no_plots)
-		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
-	if (!C.have_gnuplot) {
-		res->plots_skipped = true;
-		snprintf(res->plots_note, sizeof res->plots_note, "%s", why);
-	}
-	for (int i = 0; i < s->n_cases; i++)
-		make_stem(&C, i);
-	enum ab_rc rc = chart_speedup(&C, d);
-	if (rc == AB_OK)
-		rc = find_sweeps(s, out, d);
-	for (int i = 0; rc == AB_OK && i < out->n_sweeps; i++)
-		rc = chart_sweep(&C, &out->sweeps[i], d);
-	for (int i = 0; rc == AB_OK && i < s->n_cases; i++) {
-		rc = chart_kernels(&C, i, d);
+}
+
+/* The sweeps' charts (the first REPORT_SWEEP_CHARTS_MAX), then each case's
+ * when the run has at most REPORT_CASE_CHARTS_MAX cases. */
+static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
+{
+	const struct summary_run *s = C->S;
+	enum ab_rc rc = chart_speedup(C, d);
+	C->out->n_sweep_charts = s->n_sweeps < REPORT_SWEEP_CHARTS_MAX ? s->n_sweeps : REPORT_SWEEP_CHARTS_MAX;
+	for (int g = 0; g < C->out->n_sweep_charts; g++)
+		unique_stem(C->stems, g, s->sweeps[g].name);
+	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++)
+		rc = chart_sweep(C, g, d);
+	C->out->per_case = s->n_cases <= REPORT_CASE_CHARTS_MAX;
+	for (int i = 0; C->out->per_case && i < s->n_cases; i++)
+		unique_stem(C->stems, i, s->cases[i].c->name);
+	for (int i = 0; rc == AB_OK && C->out->per_case && i < s->n_cases; i++) {
+		rc = chart_kernels(C, i, d);
 		if (rc == AB_OK)
-			rc = chart_slots(&C, i, d);
+			rc = chart_slots(C, i, d);
+	}
+	return rc;
+}
+
+enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d)
+{
+	const struct peers_table *P = job->report->peers;
+	struct charter C = { .S = P->series[0], .P = P, .job = job, .res = job->charts, .out = out };
+	memset(out, 0, sizeof *out);
+	enum ab_rc rc = alloc_charts(C.S, out, &C.stems, d);
+	if (rc == AB_OK) {
+		find_gnuplot(&C);
+		rc = chart_all(&C, d);
 	}
 	free(C.stems);
 	return rc;
@@ -518,12 +528,7 @@ enum ab_rc report_charts_write(const struct summary_run *s, const struct report_
 
 void report_charts_free(struct report_charts *c)
 {
-	for (int i = 0; c->sweeps && i < c->n_sweeps; i++)
-		free(c->sweeps[i].idx);
 	free(c->sweeps);
-	c->sweeps = NULL;
-	c->n_sweeps = 0;
 	free(c->cases);
-	c->cases = NULL;
-	c->n = 0;
+	memset(c, 0, sizeof *c);
 }

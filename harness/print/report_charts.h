@@ -19,6 +19,14 @@
  *                              per arm, segments labelled "family: operation"
  *                              (the full names are in the report's table)
  *
+ * NAME and CASE are file-name stems of the names (escape_stem), unique
+ * within the report. The number of files is bounded: the per-case charts
+ * are drawn only for a run of at most REPORT_CASE_CHARTS_MAX cases (past
+ * that, one chart per sweep carries the cases' figures, and the tables all
+ * of them), and at most REPORT_SWEEP_CHARTS_MAX sweeps get a chart. So a
+ * report writes at most 3 x (1 + REPORT_SWEEP_CHARTS_MAX + 3 x
+ * REPORT_CASE_CHARTS_MAX) chart files, whatever the number of cases.
+ *
  * A chart that cannot be drawn (no gnuplot, gnuplot failed) keeps its .dat
  * and .gp; its note says why, and the report prints the note instead.
  */
@@ -29,7 +37,13 @@
 
 #include "analysis/summary.h"
 #include "common/diag.h"
-#include "print/report.h"
+#include "print/printer.h"
+
+/* Past this many cases the per-case charts give way to the sweep charts
+ * (a 1024-case report drew 3,072 of them in 201 s: docs/REPORTS.md). */
+#define REPORT_CASE_CHARTS_MAX 64
+/* Sweeps charted, in run order; the tables hold every sweep. */
+#define REPORT_SWEEP_CHARTS_MAX 64
 
 struct report_chart {
 	char stem[96];
@@ -41,28 +55,21 @@ struct report_case_charts {
 	struct report_chart samples, series, kernels;
 };
 
-/* The cases one [case] was swept into (results_case.sweep), ascending
- * along its axis. */
-struct report_sweep {
-	const char *name, *axis;
-	int n;
-	int *idx;                         /* [n] into the summary's cases */
-	struct report_chart chart;
-};
-
 struct report_charts {
 	struct report_chart speedup;
 	int n;                            /* the run's cases */
+	bool per_case;                    /* the per-case charts were written (n <= REPORT_CASE_CHARTS_MAX) */
 	struct report_case_charts *cases; /* [n] in the run's order */
-	int n_sweeps;
-	struct report_sweep *sweeps;      /* [n_sweeps] in the run's order */
+	int n_sweeps;                     /* the summary's sweeps */
+	int n_sweep_charts;               /* the first n_sweep_charts of them have a chart */
+	struct report_chart *sweeps;      /* [n_sweeps] */
 };
 
-/* Writes every chart of the summarised run into o->out_dir and draws them
- * (unless o->no_plots or gnuplot is missing); counts and notes go to res.
- * Only out of memory and IO errors fail. Free with report_charts_free. */
-enum ab_rc report_charts_write(const struct summary_run *s, const struct report_options *o, struct report_charts *out,
-			       struct report_outcome *res, struct ab_diag *d);
+/* Writes the charts of the job's report (job->report, into job->dir) and
+ * draws them (unless job->no_plots or gnuplot is missing); counts and notes
+ * go to job->charts. Only out of memory and IO errors fail. Free with
+ * report_charts_free. */
+enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d);
 void report_charts_free(struct report_charts *c);
 
 #endif

@@ -7,22 +7,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "print/escape.h"
 #include "print/md.h"
 
 /* Text inside <summary>, where GitHub renders HTML but no markdown: the
- * markdown escapes of md_cell would show, so HTML's own. */
+ * markdown escapes of md_cell would show, so HTML's own (escape_html). */
 static void html_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
-	}
+	escape_html(f, s);
 }
 
 /* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line:
@@ -44,45 +36,28 @@ static void close_details(FILE *f)
 
 /* ---- accuracy ---- */
 
-struct acc_counts {
-	int outputs, not_exact, not_ref;
-	double worst_ratio; /* largest max_err_ratio */
-};
-
-static void acc_count(const struct results_case *c, struct acc_counts *n)
-{
-	for (int s = 0; s < c->n_slots; s++)
-		for (int k = 0; k < c->slots[s].n_outputs; k++) {
-			const struct results_output *o = &c->slots[s].outputs[k];
-			n->outputs++;
-			n->not_exact += !o->bit_exact;
-			n->not_ref += !o->ref_ok;
-			if (isfinite(o->max_err_ratio))
-				n->worst_ratio = isnan(n->worst_ratio) ? o->max_err_ratio : fmax(n->worst_ratio, o->max_err_ratio);
-		}
-}
-
 static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
 {
 	fputs("| ", f);
 	md_code(f, c->name);
-	fprintf(f, " | %s | %c | ", s->label, s->arm == 'a' ? 'A' : 'B');
+	fputs(" | ", f);
+	md_cell(f, s->label);
+	fprintf(f, " | %c | ", s->arm == 'a' ? 'A' : 'B');
 	md_code(f, o->tensor);
-	fprintf(f, " | %lld | `%s` | %s | %lld | %.6g | %.4g | %s | %lld |\n", (long long)o->bytes, o->md5,
-		o->bit_exact ? "yes" : "**no**", (long long)o->mismatches, o->max_abs_err, o->max_err_ratio,
-		o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
+	fprintf(f, " | %lld | ", (long long)o->bytes);
+	md_code(f, o->md5);
+	fprintf(f, " | %s | %lld | %.6g | %.4g | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
+		o->max_abs_err, o->max_err_ratio, o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
 /* One row per case: its outputs, whether all are byte-equal and within
  * the tolerance, and the largest error (the md5s are in the full table). */
 static void accuracy_case_row(FILE *f, const struct summary_case *sc)
 {
-	struct acc_counts n = { 0, 0, 0, NAN };
-	acc_count(sc->c, &n);
 	fputs("| ", f);
 	md_code(f, sc->c->name);
-	fprintf(f, " | %d | %s | %s | %.3g |\n", n.outputs, n.not_exact ? "**no**" : "yes", n.not_ref ? "**no**" : "yes",
-		n.worst_ratio);
+	fprintf(f, " | %d | %s | %s | %.3g |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
+		sc->n_not_ref ? "**no**" : "yes", sc->max_err_ratio);
 }
 
 static void accuracy_compact(FILE *f, const struct summary_run *S)
@@ -129,16 +104,13 @@ static void accuracy_full(FILE *f, const struct summary_run *S)
 
 void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
 {
-	struct acc_counts n = { 0, 0, 0, NAN };
-	for (int i = 0; i < S->n_cases; i++)
-		acc_count(S->cases[i].c, &n);
 	open_details(f, "Accuracy");
-	if (!n.not_exact && !n.not_ref)
+	if (!S->n_not_exact && !S->n_not_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
-			   "tolerance (largest error %.3g of it)", n.outputs, n.worst_ratio);
+			   "tolerance (largest error %.3g of it)", S->n_outputs, S->max_err_ratio);
 	else
-		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance", n.not_exact,
-			n.outputs, n.not_ref);
+		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance", S->n_not_exact,
+			S->n_outputs, S->n_not_ref);
 	end_summary(f);
 	fputs("Every output of every slot: its md5, whether its bytes equal those of the bracket's first A slot "
 	      "(and how many elements differ), and the largest error against the float64 reference computed from "
@@ -153,43 +125,19 @@ void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
 
 /* ---- clocks ---- */
 
-/* NVML clocks-event reason bits (nvml.h, nvmlClocksEventReason*). */
-static const struct {
-	uint64_t bit;
-	const char *name;
-	bool slows; /* the clock was held down by power, heat or hardware */
-} throttle_bits[] = {
-	{ 0x1, "idle", false },
-	{ 0x2, "applications clocks", false },
-	{ 0x4, "sw power cap", true },
-	{ 0x8, "hw slowdown", true },
-	{ 0x10, "sync boost", false },
-	{ 0x20, "sw thermal", true },
-	{ 0x40, "hw thermal", true },
-	{ 0x80, "hw power brake", true },
-	{ 0x100, "display clocks", false },
-};
-
-static bool slowed(uint64_t mask)
-{
-	for (size_t i = 0; i < sizeof throttle_bits / sizeof throttle_bits[0]; i++)
-		if ((mask & throttle_bits[i].bit) && throttle_bits[i].slows)
-			return true;
-	return false;
-}
-
-static bool put_throttle(FILE *f, uint64_t mask)
+/* The reasons named in mask (analysis's table of NVML's bits), and
+ * whether the summary judged the slot throttled. */
+static void put_throttle(FILE *f, uint64_t mask)
 {
 	bool first = true;
-	for (size_t i = 0; i < sizeof throttle_bits / sizeof throttle_bits[0]; i++) {
-		if (!(mask & throttle_bits[i].bit))
+	for (const struct summary_throttle_reason *t = summary_throttle_reasons; t->bit; t++) {
+		if (!(mask & t->bit))
 			continue;
-		fprintf(f, "%s%s", first ? "" : ", ", throttle_bits[i].name);
+		fprintf(f, "%s%s", first ? "" : ", ", t->name);
 		first = false;
 	}
 	if (first)
 		fputs("none", f);
-	return slowed(mask);
 }
 
 static void put_clocks(FILE *f, const struct results_clocks *c)
@@ -198,37 +146,9 @@ static void put_clocks(FILE *f, const struct results_clocks *c)
 		fputs("n/a | n/a | n/a | n/a", f);
 	else {
 		fprintf(f, "%d | %d | %d | ", c->sm_mhz, c->mem_mhz, c->temp_c);
-		if (put_throttle(f, c->throttle_reasons))
+		put_throttle(f, c->throttle_reasons);
+		if (summary_throttle_slows(c->throttle_reasons))
 			fputs(" **(throttled)**", f);
-	}
-}
-
-static bool slot_throttled(const struct results_slot *s)
-{
-	return (s->clocks_before.valid && slowed(s->clocks_before.throttle_reasons)) ||
-	       (s->clocks_after.valid && slowed(s->clocks_after.throttle_reasons));
-}
-
-struct clock_span {
-	int slots, throttled, sm_lo, sm_hi, temp_hi;
-};
-
-static void span_add(struct clock_span *sp, const struct results_clocks *c)
-{
-	if (!c->valid)
-		return;
-	sp->sm_lo = sp->slots && sp->sm_lo < c->sm_mhz ? sp->sm_lo : c->sm_mhz;
-	sp->sm_hi = sp->slots && sp->sm_hi > c->sm_mhz ? sp->sm_hi : c->sm_mhz;
-	sp->temp_hi = sp->slots && sp->temp_hi > c->temp_c ? sp->temp_hi : c->temp_c;
-	sp->slots++;
-}
-
-static void span_of(const struct results_case *c, struct clock_span *sp)
-{
-	for (int s = 0; s < c->n_slots; s++) {
-		span_add(sp, &c->slots[s].clocks_before);
-		span_add(sp, &c->slots[s].clocks_after);
-		sp->throttled += slot_throttled(&c->slots[s]);
 	}
 }
 
@@ -243,7 +163,9 @@ static void clocks_full(FILE *f, const struct summary_run *S)
 		for (int s = 0; s < c->n_slots; s++) {
 			fputs("| ", f);
 			md_code(f, c->name);
-			fprintf(f, " | %s | ", c->slots[s].label);
+			fputs(" | ", f);
+			md_cell(f, c->slots[s].label);
+			fputs(" | ", f);
 			put_clocks(f, &c->slots[s].clocks_before);
 			fputs(" | ", f);
 			put_clocks(f, &c->slots[s].clocks_after);
@@ -258,34 +180,33 @@ static void clocks_compact(FILE *f, const struct summary_run *S)
 	static const char *const cols[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
 	md_table_head(f, 4, cols, "lrrr");
 	for (int i = 0; i < S->n_cases; i++) {
-		struct clock_span sp = { 0 };
-		span_of(S->cases[i].c, &sp);
+		const struct summary_clocks *sp = &S->cases[i].clocks;
 		fputs("| ", f);
 		md_code(f, S->cases[i].c->name);
-		if (!sp.slots)
+		if (!sp->readings)
 			fputs(" | n/a | n/a | n/a |\n", f);
 		else
-			fprintf(f, " | %d - %d | %d | %s%d%s |\n", sp.sm_lo, sp.sm_hi, sp.temp_hi, sp.throttled ? "**" : "",
-				sp.throttled, sp.throttled ? "**" : "");
+			fprintf(f, " | %d - %d | %d | %s%d%s |\n", sp->sm_lo_mhz, sp->sm_hi_mhz, sp->temp_hi_c,
+				sp->throttled ? "**" : "", sp->throttled, sp->throttled ? "**" : "");
 	}
 	fputc('\n', f);
 }
 
 void report_details_clocks(FILE *f, const struct summary_run *S, bool compact)
 {
-	struct clock_span all = { 0 };
-	for (int i = 0; i < S->n_cases; i++)
-		span_of(S->cases[i].c, &all);
+	const struct summary_clocks *all = &S->clocks;
 	open_details(f, "Clocks");
-	if (!all.slots) {
-		fprintf(f, "not recorded (backend %s has no NVML readings)", S->run->backend);
+	if (!all->readings) {
+		fputs("not recorded (backend ", f);
+		html_text(f, S->run->backend);
+		fputs(" has no NVML readings)", f);
 		end_summary(f);
 		fputs("No clock readings in this run.\n\n", f);
 		close_details(f);
 		return;
 	}
-	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all.sm_lo, all.sm_hi, all.temp_hi,
-		all.throttled ? "<b>" : "", all.throttled, all.throttled == 1 ? "" : "s", all.throttled ? "</b>" : "");
+	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c,
+		all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "");
 	end_summary(f);
 	fprintf(f, "SM and memory clocks, temperature and NVML clock-event reasons before and after each slot "
 		   "(default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
@@ -316,7 +237,9 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 			const struct results_slot *s = &c->slots[k];
 			fputs("| ", f);
 			md_code(f, c->name);
-			fprintf(f, " | %s | ", s->label);
+			fputs(" | ", f);
+			md_cell(f, s->label);
+			fputs(" | ", f);
 			md_code(f, s->variant);
 			fprintf(f, " | %d | %d | %d | ", s->warmup, s->n_samples, s->n_discarded);
 			md_cell(f, s->stopping_reason);
@@ -334,16 +257,11 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 	md_table_head(f, 5, cols, "lllrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
-		int discarded = 0;
-		double noise = 0;
 		fputs("| ", f);
 		md_code(f, c->name);
 		fputs(" | ", f);
-		for (int k = 0; k < c->n_slots; k++) {
+		for (int k = 0; k < c->n_slots; k++)
 			fprintf(f, "%s%d", k ? "/" : "", c->slots[k].n_samples);
-			discarded += c->slots[k].n_discarded;
-			noise = fmax(noise, c->slots[k].noise);
-		}
 		fputs(" | ", f);
 		for (int k = 0; k < c->n_slots; k++) {
 			bool seen = false;
@@ -354,23 +272,16 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 			fputs(k ? ", " : "", f);
 			md_cell(f, c->slots[k].stopping_reason);
 		}
-		fprintf(f, " | %.2f%% | %d |\n", noise * 100, discarded);
+		fprintf(f, " | %.2f%% | %d |\n", S->cases[i].max_noise * 100, S->cases[i].n_discarded);
 	}
 	fputc('\n', f);
 }
 
 void report_details_sampling(FILE *f, const struct summary_run *S, bool compact)
 {
-	int lo = 0, hi = 0, slots = 0;
-	for (int i = 0; i < S->n_cases; i++)
-		for (int k = 0; k < S->cases[i].c->n_slots; k++) {
-			int n = S->cases[i].c->slots[k].n_samples;
-			lo = slots && lo < n ? lo : n;
-			hi = slots && hi > n ? hi : n;
-			slots++;
-		}
 	open_details(f, "Sampling");
-	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", lo, hi, slots, S->n_discarded,
+	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
+		S->n_slots, S->n_discarded,
 		S->run->quick ? " (<b>quick run</b>)" : "");
 	end_summary(f);
 	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, noise_converged, max_samples "
@@ -389,9 +300,12 @@ static void device_list(FILE *f, const struct results_device *v)
 {
 	fputs("- device: ", f);
 	md_cell(f, v->name);
-	fprintf(f, " (backend %s", v->backend);
-	if (v->uuid[0])
-		fprintf(f, ", uuid `%s`", v->uuid);
+	fputs(" (backend ", f);
+	md_cell(f, v->backend);
+	if (v->uuid[0]) {
+		fputs(", uuid ", f);
+		md_code(f, v->uuid);
+	}
 	fputs(")\n", f);
 	if (v->cc_major)
 		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
@@ -405,7 +319,7 @@ static void device_list(FILE *f, const struct results_device *v)
 		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
 }
 
-static void profile_list(FILE *f, const struct report_options *o)
+static void profile_list(FILE *f, const struct printer_report *o)
 {
 	const struct profile *p = o->profile;
 	if (p) {
@@ -443,9 +357,13 @@ static void arm_sources_list(FILE *f, const struct results_run *r)
 		const struct results_arm_source *a = &r->arm_sources[i];
 		fprintf(f, "- arm %c ", a->arm == 'a' ? 'A' : 'B');
 		md_code(f, a->name);
-		fprintf(f, " is a %s: ", a->kind);
+		fputs(" is a ", f);
+		md_cell(f, a->kind);
+		fputs(": ", f);
 		md_code(f, md_scrub_paths(a->path, clean, sizeof clean));
-		fprintf(f, ", sha256 `%s`, ", a->sha256);
+		fputs(", sha256 ", f);
+		md_code(f, a->sha256);
+		fputs(", ", f);
 		md_cell(f, a->detail);
 		fputc('\n', f);
 	}
@@ -453,8 +371,13 @@ static void arm_sources_list(FILE *f, const struct results_run *r)
 
 static void run_list(FILE *f, const struct results_run *r)
 {
-	fprintf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
-		r->finished_at);
+	fprintf(f, "- run %lld, status ", (long long)r->id);
+	md_cell(f, r->status);
+	fputs(", started ", f);
+	md_cell(f, r->started_at);
+	fputs(", finished ", f);
+	md_cell(f, r->finished_at);
+	fputc('\n', f);
 	fputs("- abbench ", f);
 	md_cell(f, r->version[0] ? r->version : "n/a");
 	fputs(", commit ", f);
@@ -463,16 +386,22 @@ static void run_list(FILE *f, const struct results_run *r)
 	md_cell(f, r->host);
 	fputs("\n- scenario ", f);
 	md_code(f, r->scenario_name);
-	fprintf(f, ", sha256 `%s`\n", r->scenario_hash);
+	fputs(", sha256 ", f);
+	md_code(f, r->scenario_hash);
+	fputc('\n', f);
 	put_scrubbed(f, "scenario file", r->scenario_path);
 	put_scrubbed(f, "command line", r->command_line);
-	fprintf(f, "- bracket %s, arms A = ", r->bracket);
+	fputs("- bracket ", f);
+	md_cell(f, r->bracket);
+	fputs(", arms A = ", f);
 	md_code(f, r->arm_a);
 	fputs(", B = ", f);
 	md_code(f, r->arm_b);
-	fprintf(f, ", L2 flush %s, launch gaps %s, quick %s, fake timer %s, stopping noise %s, device index %d",
-		r->l2_flush ? "on" : "off", r->launch_gaps[0] ? r->launch_gaps : "n/a", r->quick ? "yes" : "no",
-		r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
+	fprintf(f, ", L2 flush %s, launch gaps ", r->l2_flush ? "on" : "off");
+	md_cell(f, r->launch_gaps[0] ? r->launch_gaps : "n/a");
+	fprintf(f, ", quick %s, fake timer %s, stopping noise ", r->quick ? "yes" : "no", r->fake_timer ? "yes" : "no");
+	md_cell(f, r->noise_measure[0] ? r->noise_measure : "n/a");
+	fprintf(f, ", device index %d", r->device_index);
 	if (r->only_cases[0]) {
 		fputs(", partial: only ", f);
 		md_code(f, r->only_cases);
@@ -481,7 +410,7 @@ static void run_list(FILE *f, const struct results_run *r)
 	arm_sources_list(f, r);
 }
 
-static void notes_list(FILE *f, const struct summary_run *S, const struct report_outcome *res)
+static void notes_list(FILE *f, const struct summary_run *S, const struct printer_charts *res)
 {
 	char clean[1024];
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", S->n_discarded, S->n_discarded == 1 ? "" : "s");
@@ -490,23 +419,24 @@ static void notes_list(FILE *f, const struct summary_run *S, const struct report
 		md_cell(f, md_scrub_paths(S->run->notes, clean, sizeof clean));
 		fputc('\n', f);
 	}
-	if (res->plots_skipped || res->n_plot_failures) {
+	if (res->skipped || res->n_failed) {
 		fputs("- charts: ", f);
-		md_cell(f, res->plots_skipped ? "skipped: " : "some failed: ");
-		md_cell(f, res->plots_note);
+		md_cell(f, res->skipped ? "skipped: " : "some failed: ");
+		md_cell(f, res->note);
 		fputc('\n', f);
 	}
 }
 
-void report_details_provenance(FILE *f, const struct summary_run *S, const struct report_options *o,
-			       const struct report_outcome *res)
+void report_details_provenance(FILE *f, const struct summary_run *S, const struct printer_report *o,
+			       const struct printer_charts *res)
 {
 	const struct results_run *r = S->run;
 	open_details(f, "Provenance");
 	html_text(f, r->device.name);
 	fputs(", commit ", f);
 	html_text(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fprintf(f, ", run %lld started %s", (long long)r->id, r->started_at);
+	fprintf(f, ", run %lld started ", (long long)r->id);
+	html_text(f, r->started_at);
 	end_summary(f);
 	device_list(f, &r->device);
 	profile_list(f, o);

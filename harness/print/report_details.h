@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "analysis/summary.h"
-#include "print/report.h"
+#include "print/printer.h"
 
 void report_details_accuracy(FILE *f, const struct summary_run *s, bool compact);
 
@@ -28,7 +28,7 @@ void report_details_clocks(FILE *f, const struct summary_run *s, bool compact);
 void report_details_sampling(FILE *f, const struct summary_run *s, bool compact);
 
 /* Device, profile, run, notes (and why charts are missing: res). */
-void report_details_provenance(FILE *f, const struct summary_run *s, const struct report_options *o,
-			       const struct report_outcome *res);
+void report_details_provenance(FILE *f, const struct summary_run *s, const struct printer_report *o,
+			       const struct printer_charts *res);
 
 #endif

@@ -1,11 +1,14 @@
 /*
  * show.c - prints a run's summary for a terminal: one table per case.
+ * Every string from the database goes through escape_t (print/escape.h):
+ * a name cannot send the terminal a control sequence.
  */
 #include "print/show.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "print/escape.h"
 #include "print/md.h"
 
 /* "12.3 us", "1.234 ms", ...: md_time, the one scaled time format. */
@@ -28,36 +31,38 @@ static const char *fmt_speedup(const struct stats_interval *v, char *buf, size_t
 
 static void show_header(const struct results_run *r, FILE *out)
 {
-	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id, r->started_at,
-		r->scenario_name, r->status, r->label[0] ? "  label " : "", r->label,
-		r->git_commit[0] ? r->git_commit : "unknown");
-	fprintf(out, "backend %s  device %s", r->backend, r->device.name);
+	struct escape_pool e;
+	e.next = 0;
+	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id,
+		escape_t(&e, r->started_at), escape_t(&e, r->scenario_name), escape_t(&e, r->status),
+		r->label[0] ? "  label " : "", escape_t(&e, r->label), escape_t(&e, r->git_commit[0] ? r->git_commit : "unknown"));
+	fprintf(out, "backend %s  device %s", escape_t(&e, r->backend), escape_t(&e, r->device.name));
 	if (r->device.copy_gbps > 0)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	if (r->device_index)
 		fprintf(out, "  (cuda device %d)", r->device_index);
-	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", r->bracket, r->arm_a,
-		r->arm_b, r->l2_flush ? "on" : "off", r->launch_gaps, r->noise_measure,
-		r->quick ? "  (quick: capped samples)" : "");
+	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", escape_t(&e, r->bracket),
+		escape_t(&e, r->arm_a), escape_t(&e, r->arm_b), r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
+		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
 	if (r->only_cases[0])
-		fprintf(out, "partial: only %s (run --only)\n", r->only_cases);
+		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
-		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, a->name, a->kind, a->path, a->sha256,
-			a->detail);
+		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, escape_t(&e, a->name), escape_t(&e, a->kind),
+			escape_t(&e, a->path), escape_t(&e, a->sha256), escape_t(&e, a->detail));
 	}
 	if (r->n_set_runs) {
-		fprintf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
+		fprintf(out, "run set '%s': %d shards, runs", escape_t(&e, r->run_set), r->n_set_runs);
 		for (int i = 0; i < r->n_set_runs; i++)
 			fprintf(out, "%s%lld", i ? ", " : " ", (long long)r->set_run_ids[i]);
 		fputc('\n', out);
 	} else if (r->run_set[0]) {
-		fprintf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, r->run_set);
+		fprintf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, escape_t(&e, r->run_set));
 	}
 	if (!strcmp(r->status, "failed"))
-		fprintf(out, "error: %s\n", r->error);
+		fprintf(out, "error: %s\n", escape_t(&e, r->error));
 	if (r->notes[0])
-		fprintf(out, "notes: %s\n", r->notes);
+		fprintf(out, "notes: %s\n", escape_t(&e, r->notes));
 }
 
 /* md5 of a slot: each output's first 8 hex digits, joined by '+'. */
@@ -73,23 +78,25 @@ static void show_slot(const struct summary_slot *ss, FILE *out)
 {
 	const struct results_slot *sl = ss->slot;
 	char med[24], p10[24], p90[24], ks[24], md5[40];
+	struct escape_pool e;
+	e.next = 0;
 	slot_md5(sl, md5, sizeof md5);
-	fprintf(out, "  %-4s %-3c %-9s %7d %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", sl->label, sl->arm,
-		sl->variant, sl->n_samples, fmt_ns(sl->median_ns, med, sizeof med), fmt_ns(sl->p10_ns, p10, sizeof p10),
-		fmt_ns(sl->p90_ns, p90, sizeof p90), fmt_ns(sl->kernel_median_ns, ks, sizeof ks), sl->stopping_reason,
-		md5, ss->bit_exact ? "yes" : "NO", ss->ref_ok ? "ok" : "FAIL");
+	fprintf(out, "  %-4s %-3c %-9s %7d %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", escape_t(&e, sl->label),
+		sl->arm > 0x20 && sl->arm < 0x7f ? sl->arm : '?', escape_t(&e, sl->variant), sl->n_samples,
+		fmt_ns(sl->median_ns, med, sizeof med), fmt_ns(sl->p10_ns, p10, sizeof p10),
+		fmt_ns(sl->p90_ns, p90, sizeof p90), fmt_ns(sl->kernel_median_ns, ks, sizeof ks),
+		escape_t(&e, sl->stopping_reason), escape_t(&e, md5), ss->bit_exact ? "yes" : "NO", ss->ref_ok ? "ok" : "FAIL");
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
 		if (!ro->bit_exact || !ro->ref_ok)
 			fprintf(out, "       %s: %lld of %lld elements differ from A1; max |err| vs float64 %.3g "
 				     "(%.2fx tolerance)%s\n",
-				ro->tensor, (long long)ro->mismatches, (long long)(ro->bytes / 2), ro->max_abs_err,
+				escape_t(&e, ro->tensor), (long long)ro->mismatches, (long long)(ro->bytes / 2), ro->max_abs_err,
 				ro->max_err_ratio, ro->ref_ok ? "" : "  REFERENCE CHECK FAILED");
 	}
 	if (sl->n_discarded)
 		fprintf(out, "       %d samples discarded by the throttle probe\n", sl->n_discarded);
-	if (sl->clocks_before.valid && sl->clocks_after.valid &&
-	    (sl->clocks_before.sm_mhz != sl->clocks_after.sm_mhz || sl->clocks_after.throttle_reasons))
+	if (ss->clock_moved)
 		fprintf(out, "       warning: SM clock %d -> %d MHz, throttle reasons 0x%llx\n", sl->clocks_before.sm_mhz,
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
@@ -111,9 +118,11 @@ static void show_arm_bw(const struct bandwidth_arm *a, FILE *out)
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
 	char fl[24];
-	fprintf(out, "  bandwidth: a %s ", S->run->arm_a);
+	struct escape_pool e;
+	e.next = 0;
+	fprintf(out, "  bandwidth: a %s ", escape_t(&e, S->run->arm_a));
 	show_arm_bw(&s->a.bw, out);
-	fprintf(out, "; b %s ", S->run->arm_b);
+	fprintf(out, "; b %s ", escape_t(&e, S->run->arm_b));
 	show_arm_bw(&s->b.bw, out);
 	if (!isnan(s->floor_ns))
 		fprintf(out, "; floor %s at %.0f GB/s (%s)", fmt_ns(s->floor_ns, fl, sizeof fl), S->copy.gbps,
@@ -125,13 +134,16 @@ static void show_case(const struct summary_case *s, const struct results_run *r,
 {
 	const struct results_case *c = s->c;
 	char a[24], b[24], sp[64];
-	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", c->name, c->site, c->shape,
-		c->dtype, c->input, c->count, c->affine ? "  affine" : "");
+	struct escape_pool e;
+	e.next = 0;
+	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", escape_t(&e, c->name),
+		escape_t(&e, c->site), escape_t(&e, c->shape), escape_t(&e, c->dtype), escape_t(&e, c->input), c->count,
+		c->affine ? "  affine" : "");
 	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
 		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
 	for (int i = 0; i < s->n_slots; i++)
 		show_slot(&s->slots[i], out);
-	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", r->arm_a, r->arm_b,
+	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, r->arm_a), escape_t(&e, r->arm_b),
 		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b),
 		fmt_speedup(&s->speedup, sp, sizeof sp), s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
@@ -149,8 +161,10 @@ static void show_projection(const struct summary_run *s, FILE *out)
 		fmt_ns(s->per_step.saving_ns, st, sizeof st), fmt_ns(s->per_image.saving_ns, im, sizeof im));
 }
 
-void show_run(const struct summary_run *s, FILE *out)
+enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 {
+	const struct summary_run *s = job->summary;
+	FILE *out = job->f;
 	show_header(s->run, out);
 	for (int i = 0; i < s->n_cases; i++) {
 		show_case(&s->cases[i], s->run, out);
@@ -158,21 +172,25 @@ void show_run(const struct summary_run *s, FILE *out)
 	}
 	if (s->n_cases)
 		show_projection(s, out);
+	return ferror(out) ? ab_fail(d, AB_ERR_IO, "cannot write the run") : AB_OK;
 }
 
 void show_summary_table(const struct summary_run *s, FILE *out)
 {
 	const struct results_run *r = s->run;
 	char ha[48], hb[48];
-	snprintf(ha, sizeof ha, "A %s", r->arm_a);
-	snprintf(hb, sizeof hb, "B %s", r->arm_b);
+	struct escape_pool e;
+	e.next = 0;
+	snprintf(ha, sizeof ha, "A %s", escape_t(&e, r->arm_a));
+	snprintf(hb, sizeof hb, "B %s", escape_t(&e, r->arm_b));
 	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
 		"bit-exact");
 	for (int i = 0; i < s->n_cases; i++) {
 		const struct summary_case *c = &s->cases[i];
 		char a[24], b[24], sp[64], n[24];
 		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
-		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", c->c->name, c->c->shape,
+		e.next = 0;
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", escape_t(&e, c->c->name), escape_t(&e, c->c->shape),
 			fmt_ns(c->a.time.median_ns, a, sizeof a), fmt_ns(c->b.time.median_ns, b, sizeof b),
 			fmt_speedup(&c->speedup, sp, sizeof sp), n, c->b_byte_equal ? "yes" : "NO");
 	}

@@ -1,5 +1,8 @@
 /*
- * trend.c - the history's text table and trend charts.
+ * trend.c - the history's text table and trend charts. The figures, the
+ * steps and their changes, a series' median and each point relative to it
+ * come computed (analysis/history.h); this file formats and arranges them.
+ * Strings from the database reach the terminal through escape_t.
  */
 #include "print/trend.h"
 
@@ -8,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/stats.h"
+#include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -57,7 +60,7 @@ void trend_step_text(const struct history *h, const struct history_series *s, in
 	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
 	const struct history_point *p = &s->points[b->start];
 	char pct[32], from[48], to[48];
-	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s", md_pct(steps_change(&s->steps, k), pct, sizeof pct),
+	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s", md_pct(b->change, pct, sizeof pct),
 		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
 		 p->label, figure_of(h, a->level, NAN, NAN, false, from, sizeof from),
 		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to));
@@ -96,7 +99,7 @@ static void point_notes(const struct history_series *s, int i, char *buf, size_t
 	int k = step_at(s, i);
 	buf[0] = '\0';
 	if (k) {
-		snprintf(text, sizeof text, "<- step %s", md_pct(steps_change(&s->steps, k), pct, sizeof pct));
+		snprintf(text, sizeof text, "<- step %s", md_pct(s->steps.segments[k].change, pct, sizeof pct));
 		note_add(buf, len, text);
 	}
 	if (is_outlier(s, i))
@@ -114,8 +117,10 @@ static void point_notes(const struct history_series *s, int i, char *buf, size_t
 static void print_series(FILE *f, const struct history *h, const struct history_series *s)
 {
 	char fig[96], notes[160], text[400];
-	fprintf(f, "%s / %s / %s (%s): %s, %d run%s\n", s->scenario, s->device, s->case_name, s->shape, metric_words(h),
-		s->n, s->n == 1 ? "" : "s");
+	struct escape_pool e;
+	e.next = 0;
+	fprintf(f, "%s / %s / %s (%s): %s, %d run%s\n", escape_t(&e, s->scenario), escape_t(&e, s->device),
+		escape_t(&e, s->case_name), escape_t(&e, s->shape), metric_words(h), s->n, s->n == 1 ? "" : "s");
 	fprintf(f, "  %-6s %-20s  %-18s %-24s %-28s %6s  %s\n", "run", "started (UTC)", "commit", "label",
 		h->metric == HISTORY_SPEEDUP ? "speedup [95% interval]"
 		: h->metric == HISTORY_GBPS ? "GB/s [95% interval]"
@@ -124,15 +129,16 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 	for (int i = 0; i < s->n; i++) {
 		const struct history_point *p = &s->points[i];
 		point_notes(s, i, notes, sizeof notes);
-		fprintf(f, "  %-6lld %-20s  %-18s %-24s %-28s %6d  %s\n", (long long)p->run_id, p->started_at,
-			p->commit[0] ? p->commit : "-", p->label[0] ? p->label : "-", trend_figure(h, p, fig, sizeof fig),
-			p->n, notes);
+		e.next = 0;
+		fprintf(f, "  %-6lld %-20s  %-18s %-24s %-28s %6d  %s\n", (long long)p->run_id, escape_t(&e, p->started_at),
+			escape_t(&e, p->commit[0] ? p->commit : "-"), escape_t(&e, p->label[0] ? p->label : "-"),
+			trend_figure(h, p, fig, sizeof fig), p->n, escape_t(&e, notes));
 	}
 	if (s->steps.n_segments <= 1)
 		fprintf(f, "  steps: none beyond %.2f%% (noise %.2f%%)\n", h->min_step * 100, s->steps.sigma * 100);
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		trend_step_text(h, s, k, text, sizeof text);
-		fprintf(f, "  step: %s\n", text);
+		fprintf(f, "  step: %s\n", escape_t(&e, text));
 	}
 	fputc('\n', f);
 }
@@ -148,24 +154,26 @@ enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d
 	return AB_OK;
 }
 
+enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d)
+{
+	return trend_print_table(job->f, job->history, d);
+}
+
 /* ------------------------------------------------------------------ */
 /* charts                                                              */
 
-/* "trend-smoke-CPU_fake_timer-ln_modulate": letters, digits, '-', '_'
- * and '.' kept, the rest '_'; "-N" appended when an earlier one is equal. */
-static void make_stem(const struct history_series *s, int i, char (*stems)[TREND_STEM_MAX])
+/* "trend-smoke-CPU_fake_timer-ln_modulate" (escape_stem); "-N" appended
+ * when an earlier one is equal. */
+static void make_stem(const char *scenario, const char *device, const char *name, int i,
+		      char (*stems)[TREND_STEM_MAX])
 {
-	char raw[TREND_STEM_MAX];
-	snprintf(raw, sizeof raw, "trend-%.40s-%.40s-%.60s", s->scenario, s->device, s->case_name);
-	for (char *c = raw; *c; c++) {
-		bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-			  *c == '-' || *c == '_' || *c == '.';
-		*c = ok ? *c : '_';
-	}
-	snprintf(stems[i], TREND_STEM_MAX, "%s", raw);
+	char raw[TREND_STEM_MAX], clean[TREND_STEM_MAX];
+	snprintf(raw, sizeof raw, "trend-%.40s-%.40s-%.60s", scenario, device, name);
+	escape_stem(raw, clean, sizeof clean);
+	snprintf(stems[i], TREND_STEM_MAX, "%s", clean);
 	for (int j = 0; j < i; j++)
 		if (!strcmp(stems[j], stems[i])) {
-			snprintf(stems[i], TREND_STEM_MAX, "%.140s-%d", raw, i + 1);
+			snprintf(stems[i], TREND_STEM_MAX, "%.140s-%d", clean, i + 1);
 			break;
 		}
 }
@@ -211,24 +219,31 @@ static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 	       a->step_text && a->text;
 }
 
-/* Ticks: every k-th point (and the last) shows its commit and date, so
- * that at most about 16 labels share the axis. */
-static void fill_ticks(const struct history_series *s, struct trend_arrays *a)
+/* Ticks: every k-th of n points (and the last) shows its commit and date,
+ * so that at most about 16 labels share the axis. */
+static void fill_ticks(const struct history_point *const *pts, int n, const char **commits, const char **dates,
+		       char (*buf)[2][24])
 {
-	int every = s->n > 16 ? (s->n + 15) / 16 : 1;
-	for (int i = 0; i < s->n; i++) {
-		bool show = i % every == 0 || i == s->n - 1;
-		snprintf(a->buf[i][0], sizeof a->buf[i][0], "%.9s", show ? s->points[i].commit : "");
-		snprintf(a->buf[i][1], sizeof a->buf[i][1], "%.10s", show ? s->points[i].started_at : "");
-		a->commits[i] = a->buf[i][0];
-		a->dates[i] = a->buf[i][1];
+	int every = n > 16 ? (n + 15) / 16 : 1;
+	for (int i = 0; i < n; i++) {
+		bool show = i % every == 0 || i == n - 1;
+		snprintf(buf[i][0], sizeof buf[i][0], "%.9s", show ? pts[i]->commit : "");
+		snprintf(buf[i][1], sizeof buf[i][1], "%.10s", show ? pts[i]->started_at : "");
+		commits[i] = buf[i][0];
+		dates[i] = buf[i][1];
 	}
 }
 
-/* Values in the chart's unit: us for times, x for speedups. */
+/* The metric's unit on a chart: us for times (ns / 1e3), x and GB/s as
+ * they are. */
+static double unit_of(const struct history *h)
+{
+	return h->metric == HISTORY_MEDIAN ? 1e3 : 1;
+}
+
 static void fill_values(const struct history *h, const struct history_series *s, struct trend_arrays *a)
 {
-	double scale = h->metric == HISTORY_MEDIAN ? 1e3 : 1; /* ns -> us; x and GB/s as they are */
+	double scale = unit_of(h);
 	for (int k = 0; k < s->steps.n_segments; k++)
 		for (int i = s->steps.segments[k].start; i < s->steps.segments[k].end; i++)
 			a->level[i] = s->steps.segments[k].level / scale;
@@ -242,7 +257,7 @@ static void fill_values(const struct history *h, const struct history_series *s,
 		const struct history_point *p = &s->points[s->steps.segments[k].start];
 		a->step_at[k - 1] = s->steps.segments[k].start;
 		snprintf(a->text[k - 1], sizeof a->text[k - 1], "step %s: run %lld, %.9s",
-			 md_pct(steps_change(&s->steps, k), pct, sizeof pct), (long long)p->run_id, p->commit);
+			 md_pct(s->steps.segments[k].change, pct, sizeof pct), (long long)p->run_id, p->commit);
 		a->step_text[k - 1] = a->text[k - 1];
 	}
 }
@@ -253,9 +268,10 @@ static void fill_values(const struct history *h, const struct history_series *s,
  * that matters). */
 #define TREND_MIN_SPAN 0.10
 
-static void y_range(const struct history_series *s, const struct trend_arrays *a, double *lo, double *hi)
+static void y_range(const struct history *h, const struct history_series *s, const struct trend_arrays *a, double *lo,
+		    double *hi)
 {
-	double c = stats_median(a->value, s->n);
+	double c = s->median / unit_of(h);
 	*lo = c * (1 - TREND_MIN_SPAN);
 	*hi = c * (1 + TREND_MIN_SPAN);
 	for (int i = 0; i < s->n; i++) {
@@ -281,13 +297,16 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 			      const char *stem, struct ab_diag *d)
 {
 	struct trend_arrays a = { 0 };
+	const struct history_point **pts = calloc((size_t)s->n + 1, sizeof *pts);
 	char title[300], bname[96];
 	const char *base = "";
 	enum ab_rc rc = AB_OK;
-	if (!arrays_alloc(&a, s->n, s->steps.n_segments))
+	if (!pts || !arrays_alloc(&a, s->n, s->steps.n_segments))
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of '%s'", s->case_name);
 	if (!rc) {
-		fill_ticks(s, &a);
+		for (int i = 0; i < s->n; i++)
+			pts[i] = &s->points[i];
+		fill_ticks(pts, s->n, a.commits, a.dates, a.buf);
 		fill_values(h, s, &a);
 		int bi = baseline_index(s, &base);
 		snprintf(bname, sizeof bname, "baseline '%s'", base);
@@ -298,12 +317,132 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 					sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
 					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
 					s->steps.n_segments - 1, a.step_at, a.step_text, false, NAN, NAN };
-		y_range(s, &a, &p.y_min, &p.y_max);
+		y_range(h, s, &a, &p.y_min, &p.y_max);
 		rc = plot_write_trend(dir, stem, &p, d);
 	}
+	free(pts);
 	arrays_free(&a);
 	return rc;
 }
+
+/* ---- one chart per sweep, past TREND_CHARTS_MAX series ---- */
+
+/* Whether series i and j are cases of one sweep, on one scenario and device. */
+static bool same_sweep(const struct history_series *a, const struct history_series *b)
+{
+	return a->sweep[0] && !strcmp(a->sweep, b->sweep) && !strcmp(a->axis, b->axis) &&
+	       !strcmp(a->scenario, b->scenario) && !strcmp(a->device, b->device);
+}
+
+/* Whether run point p comes before q on the chart's axis. */
+static bool before(const struct history_point *p, const struct history_point *q)
+{
+	int c = strcmp(p->started_at, q->started_at);
+	return c < 0 || (!c && p->run_id < q->run_id);
+}
+
+/* The runs of the members' points, in time order, once each: the chart's
+ * x axis. Returns how many; xs holds one point of each run. */
+static int sweep_runs(const struct history *h, const int *members, int n_members,
+		      const struct history_point **xs)
+{
+	int n = 0;
+	for (int m = 0; m < n_members; m++) {
+		const struct history_series *s = &h->series[members[m]];
+		for (int i = 0; i < s->n; i++) {
+			const struct history_point *p = &s->points[i];
+			int at = 0;
+			bool seen = false;
+			for (; at < n && !(seen = xs[at]->run_id == p->run_id) && before(xs[at], p); at++)
+				;
+			if (seen)
+				continue;
+			memmove(xs + at + 1, xs + at, (size_t)(n - at) * sizeof *xs);
+			xs[at] = p;
+			n++;
+		}
+	}
+	return n;
+}
+
+struct sweep_arrays {
+	const struct history_point **xs;
+	const char **commits, **dates, **names;
+	char (*buf)[2][24];
+	char (*name_buf)[48];
+	double *v;
+};
+
+static void sweep_arrays_free(struct sweep_arrays *a)
+{
+	free(a->xs);
+	free(a->commits);
+	free(a->dates);
+	free(a->names);
+	free(a->buf);
+	free(a->name_buf);
+	free(a->v);
+}
+
+static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_members)
+{
+	size_t m = (size_t)n_points + 1;
+	a->xs = calloc(m, sizeof *a->xs);
+	a->commits = calloc(m, sizeof *a->commits);
+	a->dates = calloc(m, sizeof *a->dates);
+	a->buf = calloc(m, sizeof *a->buf);
+	a->names = calloc((size_t)n_members + 1, sizeof *a->names);
+	a->name_buf = calloc((size_t)n_members + 1, sizeof *a->name_buf);
+	a->v = calloc(m * ((size_t)n_members + 1), sizeof *a->v);
+	return a->xs && a->commits && a->dates && a->buf && a->names && a->name_buf && a->v;
+}
+
+/* The chart of a sweep's series (members, ascending along the axis): each
+ * point relative to its series' median, in percent. */
+static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, const int *members, int n_members,
+				    const char *stem, struct ab_diag *d)
+{
+	const struct history_series *s0 = &h->series[members[0]];
+	struct sweep_arrays a = { 0 };
+	char title[300];
+	int n_points = 0;
+	for (int m = 0; m < n_members; m++)
+		n_points += h->series[members[m]].n;
+	if (!sweep_arrays_alloc(&a, n_points, n_members)) {
+		sweep_arrays_free(&a);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
+	}
+	int n = sweep_runs(h, members, n_members, a.xs);
+	fill_ticks(a.xs, n, a.commits, a.dates, a.buf);
+	for (int m = 0; m < n_members; m++) {
+		const struct history_series *s = &h->series[members[m]];
+		snprintf(a.name_buf[m], sizeof a.name_buf[m], "%s=%lld", s->axis, (long long)s->axis_value);
+		a.names[m] = a.name_buf[m];
+		for (int x = 0; x < n; x++) {
+			a.v[m * n + x] = NAN;
+			for (int i = 0; i < s->n; i++)
+				if (s->points[i].run_id == a.xs[x]->run_id)
+					a.v[m * n + x] = 100 * s->points[i].rel;
+		}
+	}
+	snprintf(title, sizeof title, "sweep %.48s over %s, %.40s on %.80s: %s per run, each case against its own median",
+		 s0->sweep, s0->axis, s0->scenario, s0->device, metric_words(h));
+	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates, a.v };
+	enum ab_rc rc = plot_write_trends(dir, stem, &p, d);
+	sweep_arrays_free(&a);
+	return rc;
+}
+
+/* ---- the charts of a history ---- */
+
+struct charting {
+	const char *dir;
+	const struct history *h;
+	struct trend_outcome *out;
+	bool have;
+	char gnuplot[PATH_MAX];
+	int *members;
+};
 
 static void note(struct trend_outcome *o, const char *msg)
 {
@@ -311,42 +450,114 @@ static void note(struct trend_outcome *o, const char *msg)
 		md_scrub_paths(msg, o->note, sizeof o->note);
 }
 
+/* Draws chart k; a PNG that cannot be written fails the command. */
+static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
+{
+	struct ab_diag pd = { "" };
+	if (!C->have)
+		return AB_OK;
+	enum ab_rc rc = plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
+	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
+		*d = pd;
+		return rc;
+	}
+	if (rc) {
+		C->out->n_failed++;
+		note(C->out, pd.msg);
+	} else {
+		C->out->chart_drawn[k] = true;
+		C->out->n_drawn++;
+	}
+	return AB_OK;
+}
+
+/* A new chart for series i (its sweep's members when sweep is set). */
+static enum ab_rc chart_for(struct charting *C, int i, bool sweep, struct ab_diag *d)
+{
+	const struct history *h = C->h;
+	const struct history_series *s = &h->series[i];
+	struct trend_outcome *o = C->out;
+	int k = o->n_charts, n_members = 0;
+	enum ab_rc rc;
+	if (sweep) {
+		for (int j = 0; j < h->n_series; j++)
+			if (same_sweep(s, &h->series[j])) {
+				C->members[n_members++] = j;
+				o->chart_of[j] = k;
+			}
+		char name[96];
+		snprintf(name, sizeof name, "sweep-%s", s->sweep);
+		make_stem(s->scenario, s->device, name, k, o->chart_stem);
+		rc = write_sweep_chart(C->dir, h, C->members, n_members, o->chart_stem[k], d);
+	} else {
+		o->chart_of[i] = k;
+		make_stem(s->scenario, s->device, s->case_name, k, o->chart_stem);
+		rc = write_chart(C->dir, h, s, o->chart_stem[k], d);
+	}
+	o->chart_sweep[k] = sweep;
+	o->n_charts++;
+	return rc ? rc : draw(C, k, d);
+}
+
+/* Every series' chart; past TREND_CHARTS_MAX series one per sweep instead,
+ * and an unswept series' own while fewer than TREND_CHARTS_MAX charts are
+ * written. */
+static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
+{
+	const struct history *h = C->h;
+	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < h->n_series; i++) {
+		bool sweep = per_sweep && h->series[i].sweep[0];
+		if (C->out->chart_of[i] >= 0 || (per_sweep && C->out->n_charts >= TREND_CHARTS_MAX))
+			continue;
+		rc = chart_for(C, i, sweep, d);
+	}
+	return rc;
+}
+
+static enum ab_rc outcome_alloc(struct trend_outcome *out, int n)
+{
+	size_t m = (size_t)n + 1;
+	out->n_series = n;
+	out->chart_of = calloc(m, sizeof *out->chart_of);
+	out->chart_stem = calloc(m, sizeof *out->chart_stem);
+	out->chart_drawn = calloc(m, sizeof *out->chart_drawn);
+	out->chart_sweep = calloc(m, sizeof *out->chart_sweep);
+	if (!out->chart_of || !out->chart_stem || !out->chart_drawn || !out->chart_sweep)
+		return AB_ERR_NOMEM;
+	for (int i = 0; i < n; i++)
+		out->chart_of[i] = -1;
+	return AB_OK;
+}
+
 enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, struct trend_outcome *out,
 			      struct ab_diag *d)
 {
-	char gnuplot[PATH_MAX], why[256] = "charts turned off";
+	char why[256] = "charts turned off";
+	struct charting C = { dir, h, out, false, "", NULL };
 	memset(out, 0, sizeof *out);
-	out->n_series = h->n_series;
-	out->stem = calloc((size_t)h->n_series + 1, sizeof *out->stem);
-	out->drawn = calloc((size_t)h->n_series + 1, sizeof *out->drawn);
-	if (!out->stem || !out->drawn)
+	if (outcome_alloc(out, h->n_series) || !(C.members = calloc((size_t)h->n_series + 1, sizeof *C.members))) {
+		free(C.members);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
+	}
 	enum ab_rc rc = md_mkdirs(dir, d);
-	bool have = !no_plots && plot_find_gnuplot(gnuplot, sizeof gnuplot, why, sizeof why);
-	if (!have) {
+	C.have = !no_plots && plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
+	if (!C.have) {
 		out->skipped = true;
 		note(out, why);
 	}
-	for (int i = 0; !rc && i < h->n_series; i++) {
-		struct ab_diag pd = { "" };
-		make_stem(&h->series[i], i, out->stem);
-		rc = write_chart(dir, h, &h->series[i], out->stem[i], d);
-		if (rc || !have)
-			continue;
-		if (plot_render(gnuplot, dir, out->stem[i], &pd)) {
-			out->n_failed++;
-			note(out, pd.msg);
-		} else {
-			out->drawn[i] = true;
-			out->n_drawn++;
-		}
-	}
+	if (!rc)
+		rc = chart_all(&C, d);
+	free(C.members);
 	return rc;
 }
 
 void trend_outcome_free(struct trend_outcome *o)
 {
-	free(o->stem);
-	free(o->drawn);
+	free(o->chart_of);
+	free(o->chart_stem);
+	free(o->chart_drawn);
+	free(o->chart_sweep);
 	memset(o, 0, sizeof *o);
 }

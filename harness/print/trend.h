@@ -9,10 +9,15 @@
  * baseline, quick and partial runs, the step that starts at the run, an
  * outlier), then the steps with the run and commit where each happened.
  *
- * The charts: DIR/STEM.{dat,gp,png}, STEM from trend_stem (a file-name-safe
- * "trend-SCENARIO-DEVICE-CASE", unique within the history). Without gnuplot
+ * The charts: DIR/STEM.{dat,gp,png}, STEM a file-name stem of
+ * "trend-SCENARIO-DEVICE-CASE" (escape_stem), unique within the history.
+ * A history of at most TREND_CHARTS_MAX series gets one chart per series;
+ * a longer one gets one chart per sweep (its cases as lines, each relative
+ * to its own median: "trend-SCENARIO-DEVICE-sweep-NAME"), and its unswept
+ * series their own while fewer than TREND_CHARTS_MAX charts are written:
+ * at most TREND_CHARTS_MAX charts then, however many cases. Without gnuplot
  * the data and scripts are still written and the outcome says why the
- * PNGs are not.
+ * PNGs are not; a PNG that cannot be written (a full disk) is an error.
  */
 #ifndef AB_TREND_H
 #define AB_TREND_H
@@ -22,11 +27,17 @@
 
 #include "analysis/history.h"
 #include "common/diag.h"
+#include "print/printer.h"
 
 #define TREND_STEM_MAX 160
+/* Past this many series the charts are drawn per sweep (docs/REPORTS.md). */
+#define TREND_CHARTS_MAX 64
 
 /* The table of every series. AB_ERR_IO when the stream fails. */
 enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d);
+
+/* The text printer's PRINTER_HISTORY: trend_print_table of job->history. */
+enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d);
 
 /* The step k of series s in words: "+25.00% at run 7 (commit abc, 2026-11-03,
  * label nightly-2026-11-03): 4.06 us -> 5.07 us". */
@@ -37,11 +48,14 @@ char *trend_figure(const struct history *h, const struct history_point *p, char 
 
 struct trend_outcome {
 	int n_series;
-	char (*stem)[TREND_STEM_MAX]; /* [n_series] */
-	bool *drawn;                  /* [n_series]: its PNG exists */
+	int *chart_of;                      /* [n_series]: the chart showing it, -1: none */
+	int n_charts;
+	char (*chart_stem)[TREND_STEM_MAX]; /* [n_charts] */
+	bool *chart_drawn;                  /* [n_charts]: its PNG exists */
+	bool *chart_sweep;                  /* [n_charts]: a sweep's chart (several series) */
 	int n_drawn, n_failed;
-	bool skipped;                 /* gnuplot missing, or no_plots */
-	char note[512];               /* why skipped, or the first failure */
+	bool skipped;                       /* gnuplot missing, or no_plots */
+	char note[512];                     /* why skipped, or the first failure */
 };
 
 /* Writes every series' chart into dir (created when missing) and draws it

@@ -76,7 +76,7 @@ if command -v gnuplot >/dev/null; then
 	png="$T/charts/trend-smoke-CPU_fake_timer__ABBENCH_FAKE_TIMER_1_-ln_modulate.png"
 	check "ln_modulate's chart is a PNG" bash -c "head -c 8 '$png' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
 	gp="${png%.png}.gp"
-	check "its script marks the step at run 9" grep -q 'set label "step +25.[0-9]*%: run 9, c00000071"' "$gp"
+	check "its script marks the step at run 9" grep -q "set label 'step +25.[0-9]*%: run 9, c00000071'" "$gp"
 	check "and the baseline at run 3" grep -q "set arrow from 3, graph 0 to 3, graph 1 nohead" "$gp"
 	check "it redraws by hand" bash -c "cd '$T/charts' && gnuplot '$(basename "$gp")'"
 	cp "$png" "$(dirname "$AB")/history-planted-step.png"

@@ -15,6 +15,13 @@ harness/. harness/ and kernels/ files spell their includes from the include
 roots ("store/store.h", "kernels/common/bf16.h"), never relative to
 themselves ("../", or a bare name of their own folder).
 
+Two rules more than the order: analysis/ computes and judges from what it
+is handed and reads no file, so it includes nothing from store/ and no
+config/ header whose module opens files (config/X.h where config/X.c calls
+fopen, open, opendir, ini_parse, ...); print/ formats what analysis/
+computed, so it includes nothing from backend/ (a kernel's operation name is
+the summary's, not attrib's).
+
 An include is classified by the file it names: relative to the including
 file first, then by its first path component
 when that is a layer or "kernels". Includes that name neither (a CUDA or
@@ -65,6 +72,30 @@ def target_of(root, src_rel, inc):
     return None, False
 
 
+OPENS_FILES = re.compile(r'\b(fopen|freopen|fdopen|open|openat|opendir|ini_parse|sqlite3_open\w*|mkstemp|popen|dlopen)\s*\(')
+
+
+def opens_files(root, inc):
+    """Whether the module of config header inc (config/X.h) opens files:
+    its config/X.c calls one of OPENS_FILES."""
+    base = os.path.splitext(inc)[0] + ".c"
+    path = os.path.join(root, "harness", base)
+    if not os.path.exists(path):
+        return False
+    return OPENS_FILES.search(open(path, errors="replace").read()) is not None
+
+
+def extra_rule(root, src, dst, inc):
+    """The rules beside the order; a message when inc breaks one."""
+    if src == "analysis" and dst == "store":
+        return "analysis reads no file: it includes nothing from store/ (the cli loads the runs)"
+    if src == "analysis" and dst == "config" and opens_files(root, inc):
+        return "analysis reads no file: %s's module opens files" % inc
+    if src == "print" and dst in ("backend", "backend/cuda"):
+        return "print formats computed results: it includes nothing from backend/"
+    return None
+
+
 def allowed(src, dst):
     if dst is None or src == dst:
         return True
@@ -109,6 +140,9 @@ def main():
                         bad += 1
                     if not allowed(src, dst):
                         print(f"{rel}:{n}: {src} includes \"{inc}\" ({dst}): not below {src}")
+                        bad += 1
+                    elif extra_rule(root, src, dst, inc):
+                        print(f"{rel}:{n}: {src} includes \"{inc}\": {extra_rule(root, src, dst, inc)}")
                         bad += 1
     print(f"{checked} includes checked, {bad} violations")
     sys.exit(1 if bad or not checked else 0)

@@ -29,6 +29,7 @@
 #include <csv.h>
 
 #include "print/export_csv.h"
+#include "print/printer.h"
 #include "common/results.h"
 #include "fixtures.h"
 
@@ -186,11 +187,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* export_csv_write on the run's summary. */
+/* The csv printer on the run's summary, into path (an outfile). */
 static enum ab_rc export_run(const struct results_run *r, const char *path, struct ab_diag *d)
 {
 	struct summary_run *s = fx_summary(r, SUMMARY_FULL);
-	enum ab_rc rc = export_csv_write(s, path, d);
+	struct printer_job job = { .summary = s };
+	enum ab_rc rc = printer_emit(printer_find("csv"), PRINTER_SUMMARY, &job, path, d);
 	fx_summary_free(s);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * replaced whole and keeping their mode, FIFOs written through and kept,
  * symbolic links followed and kept, directories, sockets and dangling links
  * refused, write errors (EFBIG under RLIMIT_FSIZE) reported with the old
- * file untouched and no temporary file left. Everything happens in a
+ * file untouched and no temporary file left, temporaries removed on a
+ * fatal signal. Everything happens in a
  * mkdtemp directory; no device node is touched.
  */
 #include <setjmp.h>
@@ -267,27 +268,38 @@ static void test_write_error_keeps_the_old_file(void **state)
 	assert_int_equal(n_entries(), 1);
 }
 
-static void test_install_moves_a_finished_file(void **state)
+/* A signal at its default action removes the open temporaries, then ends
+ * the process as it would have: a child opens two outfiles, writes, and is
+ * sent SIGTERM (and one SIGINT); nothing is left, the old file is kept. */
+static void test_signal_removes_temporaries(void **state)
 {
 	(void)state;
-	char src[128], dst[128], fifo[128], got[128];
-	struct ab_diag d;
-	path_in(src, sizeof src, "src.tmp");
-	path_in(dst, sizeof dst, "dst.txt");
-	write_text(src, "png\n");
-	assert_int_equal(outfile_install(src, dst, &d), AB_OK);
-	assert_file_text(dst, "png\n");
-	assert_int_equal(access(src, F_OK), -1);
-
-	path_in(fifo, sizeof fifo, "pipe");
-	path_in(got, sizeof got, "got.txt");
-	assert_int_equal(mkfifo(fifo, 0600), 0);
-	write_text(src, "into the fifo\n");
-	pid_t pid = start_reader(fifo, got);
-	assert_int_equal(outfile_install(src, fifo, &d), AB_OK);
-	wait_ok(pid);
-	assert_file_text(got, "into the fifo\n");
-	assert_int_equal(access(src, F_OK), -1);
+	static const int sigs[] = { SIGTERM, SIGINT };
+	char path[512], other[512];
+	path_in(path, sizeof path, "kept.txt");
+	path_in(other, sizeof other, "new.txt");
+	write_text(path, "old\n");
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+		int status;
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct outfile a, b;
+			struct ab_diag d;
+			signal(sigs[k], SIG_DFL);
+			if (outfile_open(&a, path, &d) != AB_OK || outfile_open(&b, other, &d) != AB_OK)
+				_exit(10);
+			fputs("half", a.f);
+			fflush(a.f);
+			raise(sigs[k]);
+			_exit(11); /* not reached: the signal ends the process */
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), sigs[k]);
+		assert_file_text(path, "old\n");
+		assert_int_equal(n_entries(), 1);
+	}
 }
 
 int main(void)
@@ -299,7 +311,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_directory_and_socket_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_written_through, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_error_keeps_the_old_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_install_moves_a_finished_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_removes_temporaries, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

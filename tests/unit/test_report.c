@@ -183,19 +183,49 @@ static void contains(const char *text, const char *want)
 		fail_msg("report lacks \"%s\"", want);
 }
 
-/* report_write on the run's summary. */
-static enum ab_rc report_run(const struct results_run *r, const struct report_options *o, struct report_outcome *out,
+/* What a test asks of the report: as the command would pass it. */
+struct report_args {
+	const char *out_dir;
+	const struct profile *profile;          /* NULL: none */
+	const char *profile_note;
+	const struct summary_run *const *peers; /* summarised by the test */
+	int n_peers;
+	bool no_plots;
+	bool peers_named;
+};
+
+/* report_write on the run's summary (with the profile, as the command
+ * computes it) and its peers' table. */
+static enum ab_rc report_run(const struct results_run *r, const struct report_args *o, struct printer_charts *out,
 			     struct ab_diag *d)
 {
-	struct summary_run *s = fx_summary(r, SUMMARY_FULL);
-	enum ab_rc rc = report_write(s, o, out, d);
-	fx_summary_free(s);
+	struct summary_run s;
+	struct summary_profile sp = { "", 0, 0 };
+	const struct summary_run *series[8];
+	struct peers_table peers;
+	if (o->profile) {
+		snprintf(sp.name, sizeof sp.name, "%s", o->profile->name);
+		sp.dram_gbps = o->profile->dram_gbps;
+		sp.noise_floor = o->profile->noise_floor;
+	}
+	if (summary_compute_profile(r, SUMMARY_FULL, o->profile ? &sp : NULL, &s, d))
+		fail_msg("summary: %s", d->msg);
+	series[0] = &s;
+	for (int i = 0; i < o->n_peers; i++)
+		series[i + 1] = o->peers[i];
+	if (peers_table_build(series, 1 + o->n_peers, &peers, d))
+		fail_msg("peers: %s", d->msg);
+	struct printer_report rep = { &peers, o->profile, o->profile_note, o->peers_named };
+	struct printer_job job = { .dir = o->out_dir, .no_plots = o->no_plots, .charts = out, .report = &rep };
+	enum ab_rc rc = report_write(&job, d);
+	peers_table_free(&peers);
+	summary_free(&s);
 	return rc;
 }
 
-static void write_report(const struct results_run *r, bool no_plots, struct report_outcome *out)
+static void write_report(const struct results_run *r, bool no_plots, struct printer_charts *out)
 {
-	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, no_plots, false };
+	struct report_args o = { dir, &PROFILE, NULL, NULL, 0, no_plots, false };
 	struct ab_diag d = { "" };
 	if (report_run(r, &o, out, &d) != AB_OK)
 		fail_msg("report_write: %s", d.msg);
@@ -205,9 +235,9 @@ static void test_sections_and_numbers(void **state)
 {
 	(void)state;
 	struct results_run *r = make_run(12, "NVIDIA H200");
-	struct report_outcome out;
+	struct printer_charts out;
 	write_report(r, true, &out);
-	assert_true(out.plots_skipped);
+	assert_true(out.skipped);
 	char *md = slurp("report.md");
 	static const char *const sections[] = { "## Summary", "## A/B/A brackets", "## Charts per case",
 						"## Kernel attribution", "<details><summary><b>Accuracy</b>: ",
@@ -267,7 +297,7 @@ static void test_bold_only_beyond_noise(void **state)
 	for (int i = 0; i < a2->n_samples; i++)
 		a2->samples_ns[i] = fake_sample(110e3, i);
 	fake_slot_stats(a2);
-	struct report_outcome out;
+	struct printer_charts out;
 	write_report(r, true, &out);
 	char *md = slurp("report.md");
 	contains(md, "| `fast` | 1x16x256 | 100.10 us [");
@@ -289,7 +319,7 @@ static void test_charts_written_with_relative_data(void **state)
 {
 	(void)state;
 	struct results_run *r = make_run(12, "NVIDIA H200");
-	struct report_outcome out;
+	struct printer_charts out;
 	write_report(r, true, &out);
 	static const char *const stems[] = { "speedup", "kernels-ln_modulate", "kernels-img_txt", "samples-ln_modulate",
 					     "samples-img_txt", "series-ln_modulate", "series-img_txt" };
@@ -326,8 +356,8 @@ static void test_charts_written_with_relative_data(void **state)
 	/* boxes: a panel per arm, ticked with the slot and its variant */
 	s = slurp("samples-ln_modulate.gp");
 	contains(s, "set multiplot layout 1,2");
-	contains(s, "set xtics (\"A1 eager\" 1, \"A2 eager\" 2)");
-	contains(s, "set title \"B (fused)\"");
+	contains(s, "set xtics ('A1 eager' 1, 'A2 eager' 2)");
+	contains(s, "set title 'B (fused)'");
 	free(s);
 	char *md = slurp("report.md");
 	contains(md, "_Chart `speedup.png` not drawn: charts turned off. Its data and script are `speedup.dat` and "
@@ -372,8 +402,8 @@ static void test_sweeps_bandwidth_per_gpu(void **state)
 	struct results_run *r = make_sweep_run(12, "NVIDIA H200", 50e3), *peer = make_sweep_run(9, "NVIDIA A100", 100e3);
 	struct summary_run *peer_summary = fx_summary(peer, SUMMARY_FULL);
 	const struct summary_run *peers[] = { peer_summary };
-	struct report_options o = { dir, &PROFILE, NULL, peers, 1, true, true };
-	struct report_outcome out;
+	struct report_args o = { dir, &PROFILE, NULL, peers, 1, true, true };
+	struct printer_charts out;
 	struct ab_diag d = { "" };
 	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
 	fx_summary_free(peer_summary);
@@ -441,16 +471,16 @@ static void test_pngs_valid(void **state)
 	struct results_run *r = make_run(12, "NVIDIA H200"), *peer = make_run(9, "CPU Xeon");
 	struct summary_run *peer_summary = fx_summary(peer, SUMMARY_FULL);
 	const struct summary_run *peers[] = { peer_summary };
-	struct report_options o = { dir, &PROFILE, NULL, peers, 1, false, false };
-	struct report_outcome out;
+	struct report_args o = { dir, &PROFILE, NULL, peers, 1, false, false };
+	struct printer_charts out;
 	struct ab_diag d = { "" };
 	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
 	fx_summary_free(peer_summary);
-	if (out.n_plot_failures)
-		print_message("plot failure: %s\n", out.plots_note);
-	assert_int_equal(out.n_plot_failures, 0);
-	assert_int_equal(out.n_plots, 7);
-	assert_false(out.plots_skipped);
+	if (out.n_failed)
+		print_message("plot failure: %s\n", out.note);
+	assert_int_equal(out.n_failed, 0);
+	assert_int_equal(out.n_drawn, 7);
+	assert_false(out.skipped);
 	assert_png("speedup.png");
 	assert_png("kernels-ln_modulate.png");
 	assert_png("kernels-img_txt.png");
@@ -493,15 +523,15 @@ static void test_without_gnuplot(void **state)
 {
 	(void)state;
 	struct results_run *r = make_run(12, "NVIDIA H200");
-	struct report_outcome out;
+	struct printer_charts out;
 	char *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
 	setenv("PATH", "/nonexistent-abbench-test", 1);
 	write_report(r, false, &out);
 	setenv("PATH", saved, 1);
 	free(saved);
-	assert_true(out.plots_skipped);
-	assert_int_equal(out.n_plots, 0);
-	assert_non_null(strstr(out.plots_note, "gnuplot not found"));
+	assert_true(out.skipped);
+	assert_int_equal(out.n_drawn, 0);
+	assert_non_null(strstr(out.note, "gnuplot not found"));
 	assert_true(exists("report.md"));
 	assert_true(exists("speedup.dat") && exists("speedup.gp"));
 	assert_false(exists("speedup.png"));
@@ -517,8 +547,8 @@ static void test_no_model_and_no_profile(void **state)
 	(void)state;
 	struct results_run *r = make_run(3, "NVIDIA H200");
 	r->steps = 0;
-	struct report_options o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true, false };
-	struct report_outcome out;
+	struct report_args o = { dir, NULL, "no profile: nothing in /etc/profiles", NULL, 0, true, false };
+	struct printer_charts out;
 	struct ab_diag d;
 	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
 	char *md = slurp("report.md");
@@ -534,8 +564,8 @@ static void test_refuses_unfinished_run(void **state)
 	(void)state;
 	struct results_run *r = make_run(4, "NVIDIA H200");
 	snprintf(r->status, sizeof r->status, "failed");
-	struct report_options o = { dir, &PROFILE, NULL, NULL, 0, true, false };
-	struct report_outcome out;
+	struct report_args o = { dir, &PROFILE, NULL, NULL, 0, true, false };
+	struct printer_charts out;
 	struct ab_diag d;
 	assert_int_equal(report_run(r, &o, &out, &d), AB_ERR_DATA);
 	assert_string_equal(d.msg, "run 4 is 'failed', not 'ok': nothing to report");
@@ -543,37 +573,9 @@ static void test_refuses_unfinished_run(void **state)
 	results_run_free(r);
 }
 
-static void test_pick_peers(void **state)
+static void test_default_dirs(void **state)
 {
 	(void)state;
-	/* newest first: the newest ok run of smoke on each other device */
-	const struct results_run_summary list[] = {
-		{ .id = 9, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA H200" },
-		{ .id = 8, .status = "failed", .scenario_name = "smoke", .device = "NVIDIA A100" },
-		{ .id = 7, .status = "ok", .scenario_name = "glm_1024", .device = "NVIDIA A100" },
-		{ .id = 6, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100" },
-		{ .id = 5, .status = "ok", .scenario_name = "smoke", .device = "CPU Xeon" },
-		{ .id = 4, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100" },
-		{ .id = 3, .status = "ok", .scenario_name = "smoke", .device = "CPU Xeon" },
-	};
-	struct results_run *r = make_run(9, "NVIDIA H200");
-	int64_t ids[8];
-	int n = report_pick_peers(list, 7, r, ids, 8);
-	assert_int_equal(n, 2);
-	assert_true(ids[0] == 6 && ids[1] == 5);
-	assert_int_equal(report_pick_peers(list, 7, r, ids, 1), 1);
-	/* quick and fake-timer runs are never picked: the next ok run of that
-	 * device is; and a fake-timer run gets no peers */
-	const struct results_run_summary list2[] = {
-		{ .id = 9, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA H200" },
-		{ .id = 8, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100", .quick = true },
-		{ .id = 7, .status = "ok", .scenario_name = "smoke", .device = "CPU fake", .fake_timer = true },
-		{ .id = 6, .status = "ok", .scenario_name = "smoke", .device = "NVIDIA A100" },
-	};
-	assert_int_equal(report_pick_peers(list2, 4, r, ids, 8), 1);
-	assert_true(ids[0] == 6);
-	r->fake_timer = true;
-	assert_int_equal(report_pick_peers(list2, 4, r, ids, 8), 0);
 	char buf[64];
 	report_default_dir(42, buf, sizeof buf);
 	assert_string_equal(buf, "reports/run-42");
@@ -582,7 +584,6 @@ static void test_pick_peers(void **state)
 	assert_string_equal(buf, "reports/runs-4-7-12");
 	report_default_dir_runs(three, 1, buf, sizeof buf);
 	assert_string_equal(buf, "reports/run-4");
-	results_run_free(r);
 }
 
 int main(void)
@@ -596,7 +597,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_model_and_no_profile, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_refuses_unfinished_run, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_sweeps_bandwidth_per_gpu, make_dir, remove_dir),
-		cmocka_unit_test(test_pick_peers),
+		cmocka_unit_test(test_default_dirs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

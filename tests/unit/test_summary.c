@@ -304,6 +304,84 @@ static void test_kernels_merged(void **state)
 	assert_int_equal(a->kernel_records_bad, 2);
 	assert_int_equal(b->n_kernels, 1);
 	assert_true(b->kernel_ns == 40);
+	/* per sample of the arm: A pools 10 samples, B 5 */
+	near(a->kfig[0].per_sample_ns, 3);
+	near(a->kfig[0].launches_per_sample, 1);
+	near(a->kfig[0].share, 30 / a->wall_ns);
+	near(a->window_ns, a->wall_ns / 10);
+	near(a->kernels_per_sample_ns, 5.5);
+	near(a->kernel_share, 55 / a->wall_ns);
+	near(b->kfig[0].per_sample_ns, 8);
+	near(b->gaps_ns, (b->wall_ns - 40) / 5);
+	assert_string_equal(b->kfig[0].operation, "fused");
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+/* The judgments printers show: the run's word, drift against the
+ * profile's noise floor, B over its floor, throttled slots, sweeps. */
+static void test_verdicts_and_judgments(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	const struct summary_profile prof = { "P", 40, 0.01 };
+	struct summary_run S;
+	struct ab_diag d = { "" };
+	r->cases[0].bytes_min = 600;
+	r->cases[0].slots[2].clocks_after = (struct results_clocks){ .valid = true, .sm_mhz = 1500, .temp_c = 70,
+								     .throttle_reasons = 0x4 };
+	r->cases[0].slots[2].clocks_before = (struct results_clocks){ .valid = true, .sm_mhz = 1900, .temp_c = 60 };
+	assert_int_equal(summary_compute_profile(r, SUMMARY_NO_INTERVALS, &prof, &S, &d), AB_OK);
+	/* x drifts 5/12 over a 1% floor; y's constant A does not drift */
+	assert_int_equal(S.cases[0].drift_verdict, SUMMARY_DRIFT_ENVIRONMENTAL);
+	assert_int_equal(S.cases[1].drift_verdict, SUMMARY_DRIFT_OK);
+	/* the profile's 40 GB/s: floor 600 / 40 = 15 ns, B's median 60: 4x */
+	assert_int_equal(S.copy.source, BANDWIDTH_PROFILE);
+	near(S.cases[0].floor_ns, 15);
+	near(S.cases[0].b_over_floor, 4);
+	assert_true(isnan(S.cases[1].b_over_floor));
+	/* 5 samples of B: no interval, so inconclusive */
+	assert_int_equal(S.verdict, SUMMARY_INCONCLUSIVE);
+	assert_string_equal(summary_verdict_str(S.verdict), "INCONCLUSIVE");
+	/* sw power cap slows the clock; the slot's SM clock moved */
+	assert_true(S.cases[0].slots[2].throttled && S.cases[0].slots[2].clock_moved);
+	assert_false(S.cases[0].slots[0].throttled);
+	assert_int_equal(S.cases[0].clocks.throttled, 1);
+	assert_int_equal(S.clocks.readings, 2);
+	assert_true(S.clocks.sm_lo_mhz == 1500 && S.clocks.sm_hi_mhz == 1900 && S.clocks.temp_hi_c == 70);
+	assert_true(S.min_slot_samples == 4 && S.max_slot_samples == 5 && S.n_slots == 6);
+	summary_free(&S);
+	/* without a profile: drift not judged, no copy bandwidth */
+	assert_int_equal(summary_compute(r, SUMMARY_NO_INTERVALS, &S, &d), AB_OK);
+	assert_int_equal(S.cases[0].drift_verdict, SUMMARY_DRIFT_NO_PROFILE);
+	assert_true(isnan(S.cases[0].b_over_floor));
+	summary_free(&S);
+	/* a B output not byte-equal comes first */
+	r->cases[1].slots[1].outputs[0].bit_exact = false;
+	assert_int_equal(summary_compute(r, SUMMARY_NO_INTERVALS, &S, &d), AB_OK);
+	assert_int_equal(S.verdict, SUMMARY_NOT_BIT_EXACT);
+	summary_free(&S);
+	results_run_free(r);
+}
+
+static void test_sweeps(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "s[T=64]", 100, 50, 3, true }, { "p", 100, 50, 3, true },
+					{ "s[T=16]", 100, 50, 3, true }, { "s[T=32]", 100, 50, 3, true } };
+	static const int64_t t[] = { 64, 0, 16, 32 };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 4);
+	for (int i = 0; i < 4; i++)
+		if (t[i]) {
+			snprintf(r->cases[i].sweep, sizeof r->cases[i].sweep, "s");
+			snprintf(r->cases[i].axis, sizeof r->cases[i].axis, "T");
+			r->cases[i].axis_value = t[i];
+		}
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	assert_int_equal(S->n_sweeps, 1);
+	assert_string_equal(S->sweeps[0].name, "s");
+	assert_int_equal(S->sweeps[0].n, 3);
+	assert_true(S->sweeps[0].idx[0] == 2 && S->sweeps[0].idx[1] == 3 && S->sweeps[0].idx[2] == 0);
 	fx_summary_free(S);
 	results_run_free(r);
 }
@@ -369,6 +447,8 @@ int main(void)
 		cmocka_unit_test(test_kernels_merged),
 		cmocka_unit_test(test_missing_arm_and_variants),
 		cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_verdicts_and_judgments),
+		cmocka_unit_test(test_sweeps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

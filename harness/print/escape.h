@@ -1,0 +1,56 @@
+/*
+ * escape.h - one escaping function per sink that text from a database or
+ * a command line reaches. Database rows come from other machines (`abbench
+ * merge` copies shards' rows as they are), so every name, label, commit or
+ * device string is treated as hostile wherever it is printed:
+ *
+ *   sink        function          rule
+ *   terminal    escape_term       control characters (C0, DEL, C1) and bytes
+ *                                 that are not UTF-8 as \xNN: ab_put_escaped's
+ *                                 rule (common/diag.h), into a buffer so that
+ *                                 columns can be aligned
+ *   HTML        escape_html       < > & " ' as entities, control characters as
+ *                                 a space: text content and attribute values
+ *   gnuplot     escape_gnuplot    a single-quoted string ('' for a quote, control
+ *                                 characters as a space): gnuplot runs `command`
+ *                                 in double-quoted strings, never in single-quoted
+ *                                 ones, and a raw newline would end the command
+ *   file names  escape_stem       letters, digits, '-', '_' and '.' kept, any
+ *                                 other byte '_', never a leading '.', never empty
+ *   CSV         escape_csv_text   a text cell starting with = + - @ tab or CR gets
+ *                                 a leading ' (OWASP's advice against formula
+ *                                 injection); numbers are written as they are
+ *   markdown    md_cell, md_code  (print/md.h)
+ */
+#ifndef AB_ESCAPE_H
+#define AB_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* s escaped for a terminal into buf (cut to len - 1 bytes). Returns buf. */
+char *escape_term(const char *s, char *buf, size_t len);
+
+/* A few escaped copies at once, for one printf of a line: escape_t copies
+ * s into the next of the pool's buffers (round robin) and returns it. */
+#define ESCAPE_POOL_N 12
+#define ESCAPE_POOL_LEN 1024
+struct escape_pool {
+	char buf[ESCAPE_POOL_N][ESCAPE_POOL_LEN];
+	int next;
+};
+const char *escape_t(struct escape_pool *p, const char *s);
+
+void escape_html(FILE *f, const char *s);
+
+/* s as one gnuplot string literal, quotes included. */
+void escape_gnuplot(FILE *f, const char *s);
+
+/* A file-name stem from s (at most len - 1 bytes; len >= 2). Returns buf. */
+char *escape_stem(const char *s, char *buf, size_t len);
+
+/* Whether a text cell must get a leading ' to stay text in a spreadsheet. */
+bool escape_csv_formula(const char *s);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * printer.h - every output format behind one interface, found by name
+ * (google/benchmark's BenchmarkReporter and CreateReporter, nvbench's
+ * printer_base): `--format NAME` on every command that prints.
+ *
+ * A printer is a format ("text", "markdown", "csv", "json", "benchmark",
+ * "html"): a table of functions, one per kind of thing it can print, each
+ * handed a job that holds results already computed (analysis/: a run's
+ * summary, a comparison, a gate verdict, a history, the peers of a report)
+ * and a place to write them. A printer only formats: it computes, judges
+ * and selects nothing. A kind a format does not print is NULL in its
+ * table, and asking for it is a usage error that names the formats that
+ * do.
+ *
+ * A new format is one file, print/printer_NAME.c, that defines
+ * `const struct printer printer_NAME`, plus one line X(NAME) in
+ * PRINTER_LIST (print/printer.c). No command changes: each command asks
+ * printer_find for the name it was given and printer_emit for its kind.
+ *
+ * Kinds write to a stream (job->f: standard output, or a file written
+ * atomically, common/outfile.h) or into a directory (job->dir: report and
+ * dashboard, which put charts beside their document).
+ */
+#ifndef AB_PRINTER_H
+#define AB_PRINTER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/compare.h"
+#include "analysis/gate.h"
+#include "analysis/history.h"
+#include "analysis/peers.h"
+#include "analysis/summary.h"
+#include "common/diag.h"
+#include "common/results.h"
+#include "config/profile.h"
+#include "store/store.h"
+
+enum printer_kind {
+	PRINTER_SUMMARY,   /* a run's summary (show; export --format csv|benchmark) */
+	PRINTER_RECORD,    /* everything a run holds, every sample (export --format json) */
+	PRINTER_COMPARE,   /* two runs compared (compare) */
+	PRINTER_GATE,      /* the gate's verdict (gate) */
+	PRINTER_FAILING,   /* the cases that failed the gate on time alone (gate --failing-cases) */
+	PRINTER_HISTORY,   /* each case's series over runs (history) */
+	PRINTER_RUNS,      /* the stored runs, one each (list) */
+	PRINTER_BASELINES, /* the baselines (baseline list) */
+	PRINTER_REPORT,    /* a directory: a run's report and its charts (report) */
+	PRINTER_DASHBOARD, /* a directory: the history's pages, charts and reports (publish) */
+	PRINTER_KINDS,
+};
+
+/* What became of a job's charts (report, dashboard). */
+struct printer_charts {
+	int n_drawn;      /* PNGs drawn */
+	int n_failed;     /* gnuplot ran and failed */
+	bool skipped;     /* gnuplot missing, or no_plots */
+	char note[512];   /* why skipped, or the first failure */
+};
+
+/* PRINTER_GATE and PRINTER_FAILING: the two runs, the rule and the verdict. */
+struct printer_gate {
+	const struct results_run *base, *run;
+	const struct gate_options *o;
+	const struct gate_result *r;
+};
+
+/* PRINTER_REPORT: the run (peers->series[0]) and its peers, the device
+ * profile used (NULL: none) and what to say about it. */
+struct printer_report {
+	const struct peers_table *peers;
+	const struct profile *profile;
+	const char *profile_note;   /* a fallback or failure remark, printed; NULL: none */
+	bool peers_named;           /* the peers were named by the user, not picked */
+};
+
+/* PRINTER_DASHBOARD: the history, grouped by scenario and device, with the
+ * newest run of each group (its report: reports[g], NULL when none was
+ * loaded) and why a group has no report. */
+struct printer_dashboard {
+	const char *title;
+	const struct history *history;
+	int n_groups;
+	const struct history_group *groups;
+	const struct printer_report *const *reports; /* [n_groups] */
+	const char *const *report_notes;             /* [n_groups]: why no report, or NULL */
+	bool no_reports;
+};
+
+struct printer_job {
+	FILE *f;                 /* stream kinds: where to write (set by printer_emit) */
+	const char *dir;         /* directory kinds: created when missing (set by printer_emit) */
+	bool no_plots;           /* directory kinds: write chart data and scripts, do not run gnuplot */
+	struct printer_charts *charts; /* directory kinds: filled */
+	/* the results; which are set depends on the kind */
+	const struct results_run *run;          /* RECORD */
+	const struct summary_run *summary;      /* SUMMARY; COMPARE: the first run */
+	const struct summary_run *second;       /* COMPARE */
+	const struct compare_result *compare;   /* COMPARE */
+	const struct printer_gate *gate;        /* GATE, FAILING */
+	const struct history *history;          /* HISTORY */
+	const struct results_run_summary *const *runs; /* RUNS: the runs to list */
+	int n_runs;
+	const struct store_baseline *baselines; /* BASELINES */
+	int n_baselines;
+	const struct printer_report *report;    /* REPORT */
+	const struct printer_dashboard *dashboard; /* DASHBOARD */
+};
+
+typedef enum ab_rc (*printer_fn)(const struct printer_job *job, struct ab_diag *d);
+
+struct printer {
+	const char *name;     /* "json" */
+	const char *summary;  /* one line for --help */
+	printer_fn print[PRINTER_KINDS];
+};
+
+/* The printer of that name, NULL when there is none. */
+const struct printer *printer_find(const char *name);
+
+/* The printers, in table order, ending with NULL. */
+const struct printer *const *printer_all(void);
+
+/* Whether kind writes into a directory rather than a stream. */
+bool printer_kind_is_dir(enum printer_kind kind);
+
+/* "a run's summary", "a comparison" ...: what a kind is, for messages. */
+const char *printer_kind_words(enum printer_kind kind);
+
+/* The names of the formats that print one of kinds[0..n), joined by ", "
+ * into buf (for --help and messages). Returns buf. */
+char *printer_names(const enum printer_kind *kinds, int n, char *buf, size_t len);
+
+/* The first of kinds[0..n) that p prints; -1 when none. */
+int printer_pick(const struct printer *p, const enum printer_kind *kinds, int n);
+
+/* Runs p's function for kind on job, writing to out: for a stream kind
+ * NULL or "-" is standard output, anything else a file written atomically
+ * (common/outfile.h: a failure leaves no partial file); for a directory
+ * kind out is the directory (required). AB_ERR_USAGE when p does not
+ * print kind. */
+enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct printer_job *job, const char *out,
+			struct ab_diag *d);
+
+#endif
