@@ -11,7 +11,13 @@
  * died 'interrupted'; neither keeps partial results.
  *
  * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
- * baselines (named pointers to runs). See docs/ARCHITECTURE.md.
+ * run_arms, baselines (named pointers to runs). See docs/SCHEMA.md.
+ *
+ * One interface for a family of files, each a section of the store
+ * (store_int.h lists them): opening (store.c), the schema
+ * (store_schema.c), writing (store_write.c, store_reap.c), reading
+ * (store_read.c), names and baselines (store_baseline.c) and RUN specs with
+ * run sets (store_spec.c, runset.c).
  */
 #ifndef AB_STORE_H
 #define AB_STORE_H
@@ -130,17 +136,6 @@ const char *store_set_spec(const char *spec);
 
 /* The path the store was opened with, for messages. */
 const char *store_path(const struct store *st);
-
-struct store_set_member {
-	int64_t id;
-	int shard_index, shard_count;
-	char status[16];
-	char error[128];
-};
-
-/* The runs of a run set by shard, then newest first. *out malloc'd. */
-enum ab_rc store_set_members(struct store *st, const char *set, struct store_set_member **out, int *n,
-			     struct ab_diag *d);
 
 struct store_run_ref {
 	int64_t id;
