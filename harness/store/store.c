@@ -9,8 +9,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *store_default_path(const char *cli_value)
 {
@@ -35,17 +37,77 @@ void store_disconnect(struct store *st)
 	st->db = NULL;
 }
 
-/* A store for path, or the message why not: a missing file is AB_ERR_DATA
- * unless it is to be created. */
-static enum ab_rc store_new(const char *path, bool create, struct store **out, struct ab_diag *d)
+/* The path SQLite will open: absolute, with the links of its directory
+ * (and of the file, when it exists) resolved, as SQLite's unix VFS makes
+ * it; as spelled, made absolute, when the directory cannot be resolved. */
+static void full_path(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], dir[PATH_MAX];
+	buf[0] = '\0';
+	if (realpath(path, real)) {
+		snprintf(buf, len, "%s", real);
+		return;
+	}
+	const char *slash = strrchr(path, '/');
+	if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".") >= sizeof dir)
+		return;
+	if (!dir[0])
+		snprintf(dir, sizeof dir, "/");
+	if (realpath(dir, real))
+		snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path);
+	else if (path[0] == '/')
+		snprintf(buf, len, "%s", path);
+	else if (getcwd(real, sizeof real))
+		snprintf(buf, len, "%s/%s", real, path);
+}
+
+/* SQLite's unix VFS takes full paths of at most 512 bytes, its journal's
+ * "-journal" included: a longer --db is refused here, with its length,
+ * rather than cut or failed with "unable to open database file". */
+static enum ab_rc check_path_length(const char *path, struct ab_diag *d)
+{
+	char full[2 * PATH_MAX];
+	full_path(path, full, sizeof full);
+	size_t n = strlen(full);
+	if (n <= STORE_PATH_MAX)
+		return AB_OK;
+	return ab_fail(d, AB_ERR_USAGE,
+		       "database path '%.40s...%s' is %zu characters long as a full path; SQLite opens at most %d: "
+		       "use a shorter path",
+		       full, full + n - 40, n, STORE_PATH_MAX);
+}
+
+/* What sits at path must be a regular file (or nothing, when creating):
+ * SQLite would block forever on a FIFO and call a directory a "disk I/O
+ * error". */
+static enum ab_rc check_file(const char *path, bool create, struct ab_diag *d)
 {
 	struct stat sb;
-	*out = NULL;
-	if (!create && stat(path, &sb) != 0) {
+	if (stat(path, &sb) != 0) {
+		if (errno == ENOENT && create)
+			return AB_OK;
 		if (errno == ENOENT)
 			return ab_fail(d, AB_ERR_DATA, "no database '%s' (run 'abbench run' first or pass --db)", path);
 		return ab_fail(d, AB_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
 	}
+	if (S_ISREG(sb.st_mode))
+		return AB_OK;
+	return ab_fail(d, AB_ERR_USAGE, "'%s' is %s, not a database file", path,
+		       S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a FIFO" :
+		       S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
+}
+
+/* A store for path, or the message why not: a missing file is AB_ERR_DATA
+ * unless it is to be created; anything but a regular file, and a path too
+ * long for SQLite, is AB_ERR_USAGE. Nothing is opened for reading here. */
+static enum ab_rc store_new(const char *path, bool create, struct store **out, struct ab_diag *d)
+{
+	*out = NULL;
+	enum ab_rc rc = check_file(path, create, d);
+	if (!rc)
+		rc = check_path_length(path, d);
+	if (rc)
+		return rc;
 	struct store *st = calloc(1, sizeof *st);
 	if (!st)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot open the database: out of memory");
@@ -139,6 +201,23 @@ static enum ab_rc check_readable(struct store *st, struct ab_diag *d)
 	return rc;
 }
 
+/* SQLite's own check of every page, index and constraint it can verify:
+ * a merge copies nothing from a file that fails it. */
+static enum ab_rc check_integrity(struct store *st, struct ab_diag *d)
+{
+	sqlite3_stmt *s = NULL;
+	int src = sqlite3_prepare_v2(st->db, "PRAGMA integrity_check(1)", -1, &s, NULL);
+	if (src == SQLITE_OK)
+		src = sqlite3_step(s);
+	const char *what = src == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : sqlite3_errmsg(st->db);
+	enum ab_rc rc = AB_OK;
+	if (src != SQLITE_ROW || !what || strcmp(what, "ok"))
+		rc = ab_fail(d, AB_ERR_DATA, "'%s' fails SQLite's integrity check (%s): it is not merged", st->path,
+			     what ? what : "no answer");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 /* store_open_readonly, with (reap) or without the marking of stale runs. */
 static enum ab_rc open_readonly(const char *path, bool reap, struct store **out, struct ab_diag *d)
 {
@@ -199,5 +278,10 @@ const char *store_path(const struct store *st)
 
 enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d)
 {
-	return open_readonly(path, false, out, d);
+	enum ab_rc rc = open_readonly(path, false, out, d);
+	if (!rc && (rc = check_integrity(*out, d))) {
+		store_close(*out);
+		*out = NULL;
+	}
+	return rc;
 }

@@ -30,12 +30,18 @@
 
 struct store;
 
+/* The longest full path (absolute, links resolved) of a database: SQLite's
+ * unix VFS takes 512 bytes with "-journal" appended. */
+#define STORE_PATH_MAX 504
+
 /* Where the database is: the --db value, else $ABBENCH_DB, else "abbench.db". */
 const char *store_default_path(const char *cli_value);
 
 /* Opens the database read-write (create = true: creating it as needed),
  * switches it to WAL mode and migrates it. create = false on a missing file
- * is AB_ERR_DATA ("no database 'x'"). Several processes may open (and
+ * is AB_ERR_DATA ("no database 'x'"); a path that is not a regular file (a
+ * directory, a FIFO: never opened) or longer than STORE_PATH_MAX as a full
+ * path is AB_ERR_USAGE. Several processes may open (and
  * create) one file at once. Runs of this host left 'running' by a process
  * that is gone are marked 'interrupted' (procid.h). */
 enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d);
@@ -152,7 +158,8 @@ enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, stru
 /* Opens an existing database read-only, as the input of a merge: as
  * store_open_readonly (nothing is migrated, and a schema version other
  * than this build's is AB_ERR_DATA), but nothing at all is written to the
- * file, not even the marking of stale runs. */
+ * file, not even the marking of stale runs; and a file that fails
+ * SQLite's integrity check is AB_ERR_DATA. */
 enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d);
 
 /* An explicit write transaction (BEGIN IMMEDIATE) around store_import_run
@@ -160,6 +167,11 @@ enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag
 enum ab_rc store_write_begin(struct store *st, struct ab_diag *d);
 enum ab_rc store_write_commit(struct store *st, struct ab_diag *d);
 void store_write_rollback(struct store *st);
+
+/* Folds the WAL back into the main file and leaves WAL mode, so that the
+ * file holds everything by itself (a merge's new OUT, linked into place
+ * whole); the next writer that opens it switches it back. */
+enum ab_rc store_leave_wal(struct store *st, struct ab_diag *d);
 
 /* Inside a write transaction: inserts r (loaded from another database,
  * 'ok' or 'failed', with its UUID, times and status) and every result it

@@ -274,3 +274,15 @@ enum ab_rc store_ensure_wal(struct store *st, struct ab_diag *d)
 		waited += pause;
 	}
 }
+
+enum ab_rc store_leave_wal(struct store *st, struct ab_diag *d)
+{
+	sqlite3_stmt *s = NULL;
+	int src = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = DELETE", -1, &s, NULL);
+	if (src == SQLITE_OK)
+		src = sqlite3_step(s);
+	bool done = src == SQLITE_ROW && !sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "delete");
+	enum ab_rc rc = done ? AB_OK : store_db_fail(st, d, "fold the WAL of '%s' into it", st->path);
+	sqlite3_finalize(s);
+	return rc;
+}
