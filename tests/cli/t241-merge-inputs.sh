@@ -15,7 +15,7 @@ before=$(sum "$T/out.db")
 
 # A FIFO: refused at once, never opened (a writer waiting on it stays blocked).
 mkfifo "$T/fifo.db"
-sh -c "echo x >'$T/fifo.db' && touch '$T/fifo-was-read'" &
+bash -c "echo x >'$T/fifo.db' && touch '$T/fifo-was-read'" &
 writer=$!
 expect_exit 2 "a FIFO input" timeout 20 "$AB" merge "$T/out.db" "$T/b.db" "$T/fifo.db"
 check "the message says it is a FIFO" grep -q "'$T/fifo.db' is a FIFO, not a database file" "$T/err"
