@@ -18,7 +18,7 @@ run --db "$T/c.db"
 cp "$T/b.db" "$T/tampered.db"
 sqlite3 "$T/tampered.db" "UPDATE samples SET wall_ns = wall_ns + 1 WHERE idx = 0 AND slot_id = (SELECT max(id) FROM slots)"
 uuid() { sqlite3 "$1" "SELECT group_concat(uuid) FROM runs"; }
-ua=$(uuid "$T/a.db") ub=$(uuid "$T/b.db") uc=$(uuid "$T/c.db")
+ua=$(uuid "$T/a.db") uc=$(uuid "$T/c.db")
 
 # verdict OUT RC_OK RC_BAD: why the trial went wrong, or nothing
 verdict() {
@@ -48,7 +48,7 @@ for i in $(seq "$trials"); do
 done
 check "$trials trials of a good and a failing merge into one new OUT: OUT always whole with the good run${first:+ ($lost bad, first $first)}" \
 	test "$lost" -eq 0
-check "no temporary file left beside OUT" test -z "$(ls "$T" | grep -F .merge-)"
+check "no temporary file left beside OUT" test -z "$(find "$T" -name '*.merge-*')"
 
 # Two good merges at once: the one that finds OUT made meanwhile merges into it.
 both=0
@@ -67,5 +67,5 @@ for i in 1 2 3 4 5; do
 done
 check "5 trials of two good merges at once: both exit 0, OUT holds both runs ($both of 5)" test "$both" -eq 5
 expect_exit 2 "a failing merge alone into a new OUT" "$AB" merge "$T/fresh.db" "$T/b.db" "$T/tampered.db"
-check "leaves no OUT and no temporary" test -z "$(ls "$T" | grep -e '^fresh' -e '\.merge-')"
+check "leaves no OUT and no temporary" test -z "$(find "$T" -name 'fresh*' -o -name '*.merge-*')"
 finish
