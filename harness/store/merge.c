@@ -74,8 +74,8 @@ static enum ab_rc merge_run(struct merge *m, struct store *in, const char *in_pa
 		return AB_OK;
 	}
 	enum ab_rc rc = store_load_run(in, ref->id, &r, d);
-	if (rc)
-		return ab_wrap(d, rc, "'%s'", in_path);
+	if (rc) /* a data error names the file already */
+		return rc == AB_ERR_DATA ? rc : ab_wrap(d, rc, "'%s'", in_path);
 	rc = store_find_uuid(m->out, r->uuid, &out_id, d);
 	if (!rc && out_id)
 		rc = compare_present(m, r, out_id, in_path, d);

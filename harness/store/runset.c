@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/results_check.h"
+
 /* The one 'ok' run of shard k among the members (sorted by shard). */
 static enum ab_rc pick_shard(const char *set, const struct runset_member *m, int n, int k, int count,
 			     int64_t *id, struct ab_diag *d)
@@ -45,7 +47,10 @@ enum ab_rc runset_pick(const char *set, const char *where, const struct runset_m
 	if (n == 0)
 		return ab_fail(d, AB_ERR_DATA, "no run set '%s' in '%s'", set, where);
 	for (int i = 0; !rc && i < n; i++)
-		if (m[i].shard_count != *count || m[i].shard_count < 1)
+		if (m[i].shard_count < 1 || m[i].shard_count > RESULTS_MAX_SHARDS)
+			rc = ab_fail(d, AB_ERR_DATA, "run set '%s': run %lld has shard_count %d, not 1 to %d", set,
+				     (long long)m[i].id, m[i].shard_count, RESULTS_MAX_SHARDS);
+		else if (m[i].shard_count != *count)
 			rc = ab_fail(d, AB_ERR_DATA, "run set '%s' mixes shard counts (%d in run %lld, %d in run %lld)", set,
 				     *count, (long long)m[0].id, m[i].shard_count, (long long)m[i].id);
 	if (!rc && !(*ids = calloc((size_t)*count, sizeof **ids)))
@@ -63,9 +68,12 @@ enum ab_rc runset_pick(const char *set, const char *where, const struct runset_m
 static enum ab_rc check_alike(const char *set, const struct results_run *f, const struct results_run *s,
 			      struct ab_diag *d)
 {
-	static const char *const what[] = { "scenario (hash)", "backend", "device", "build", "--quick setting" };
-	const char *fa[] = { f->scenario_hash, f->backend, f->device.name, f->git_commit, f->quick ? "on" : "off" };
-	const char *sa[] = { s->scenario_hash, s->backend, s->device.name, s->git_commit, s->quick ? "on" : "off" };
+	static const char *const what[] = { "scenario (hash)", "bracket", "backend", "device", "build",
+					    "--quick setting" };
+	const char *fa[] = { f->scenario_hash, f->bracket, f->backend, f->device.name, f->git_commit,
+			     f->quick ? "on" : "off" };
+	const char *sa[] = { s->scenario_hash, s->bracket, s->backend, s->device.name, s->git_commit,
+			     s->quick ? "on" : "off" };
 	for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
 		if (strcmp(fa[i], sa[i]))
 			return ab_fail(d, AB_ERR_DATA, "run set '%s': shards differ in %s: run %lld has '%s', run %lld '%s'",

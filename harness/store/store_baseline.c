@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/utf8.h"
+
 static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d)
 {
 	bool found = false;
@@ -19,6 +21,19 @@ static enum ab_rc run_exists(struct store *st, int64_t run_id, struct ab_diag *d
 	return rc;
 }
 
+/* A label or a baseline name is valid UTF-8 with no control character
+ * (C0, DEL, C1): it is printed, and it reaches JSON and file names. */
+static enum ab_rc check_characters(const char *what, const char *name, struct ab_diag *d)
+{
+	size_t bad = 0;
+	if (!utf8_valid_str(name, &bad))
+		return ab_fail(d, AB_ERR_USAGE, "%s '%s' is not valid UTF-8 (byte %zu)", what, name, bad);
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7F || (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F))
+			return ab_fail(d, AB_ERR_USAGE, "%s '%s' holds a control character", what, name);
+	return AB_OK;
+}
+
 enum ab_rc store_check_label(const char *label, struct ab_diag *d)
 {
 	size_t max = sizeof ((struct results_run *)0)->label - 1, n = strlen(label);
@@ -27,10 +42,7 @@ enum ab_rc store_check_label(const char *label, struct ab_diag *d)
 	if (n && (strspn(label, "0123456789") == n || !strcmp(label, "last") || store_set_spec(label)))
 		return ab_fail(d, AB_ERR_USAGE, "label '%s' would read as a run (an id, 'last' or 'set:ID'): choose another",
 			       label);
-	for (const unsigned char *p = (const unsigned char *)label; *p; p++)
-		if (*p < 0x20 || *p == 0x7F)
-			return ab_fail(d, AB_ERR_USAGE, "label '%s' holds a control character", label);
-	return AB_OK;
+	return check_characters("label", label, d);
 }
 
 /* A baseline name must not read as a run spec (store_resolve_run): not a
@@ -45,7 +57,10 @@ static enum ab_rc check_baseline_name(struct store *st, const char *name, struct
 	if (strspn(name, "0123456789") == strlen(name) || !strcmp(name, "last") || store_set_spec(name))
 		return ab_fail(d, AB_ERR_USAGE,
 			       "baseline name '%s' would read as a run (an id, 'last' or 'set:ID'): choose another", name);
-	enum ab_rc rc = store_query_id(st, "SELECT id FROM runs WHERE label = ? LIMIT 1", name, 0, &id, &found, d);
+	enum ab_rc rc = check_characters("baseline name", name, d);
+	if (rc)
+		return rc;
+	rc = store_query_id(st, "SELECT id FROM runs WHERE label = ? LIMIT 1", name, 0, &id, &found, d);
 	if (!rc && found)
 		rc = ab_fail(d, AB_ERR_USAGE, "baseline name '%s' is the label of run %" PRId64 ": choose another", name,
 			     id);
@@ -126,5 +141,6 @@ enum ab_rc store_baseline_list(struct store *st, struct store_baseline **out, in
 
 enum ab_rc store_baseline_copy(struct store *st, const struct store_baseline *b, int64_t run_id, struct ab_diag *d)
 {
-	return baseline_point(st, b->name, run_id, b->run_set, b->set_at, d);
+	enum ab_rc rc = check_characters("baseline name", b->name, d);
+	return rc ? rc : baseline_point(st, b->name, run_id, b->run_set, b->set_at, d);
 }

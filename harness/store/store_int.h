@@ -29,6 +29,7 @@
 #ifndef AB_STORE_INT_H
 #define AB_STORE_INT_H
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,6 +41,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
+#include "common/results_check.h"
 #include "store/store.h"
 
 #define STORE_BUSY_MS 5000
@@ -177,25 +179,52 @@ void store_finalize_all(sqlite3_stmt **s, int n);
 
 /* ---- reading columns in order ------------------------------------------ */
 
+/* A row read column by column. Each reader checks what it reads: a text
+ * must be valid UTF-8 without NUL that fits its field, an integer must be
+ * an INTEGER that fits its C type, a real a number or NULL. The first
+ * column that is not is kept (bad: 1 + its index, why: what is wrong with
+ * it), the row is then refused by its caller (store_bad_row), never cut or
+ * truncated into something else. */
 struct col {
 	sqlite3_stmt *s;
 	int i;
+	int bad;
+	char why[160];
 };
+
+static inline void c_mark(struct col *c, int i, const char *what)
+{
+	if (c->bad)
+		return;
+	c->bad = i + 1;
+	snprintf(c->why, sizeof c->why, "%s %s", sqlite3_column_name(c->s, i), what);
+}
+
+/* The text of column i checked against a field of cap bytes (0: any
+ * length); NULL when the column is NULL. */
+static inline const char *c_text(struct col *c, int i, size_t cap)
+{
+	const char *t = (const char *)sqlite3_column_text(c->s, i);
+	size_t n = t ? (size_t)sqlite3_column_bytes(c->s, i) : 0;
+	if (t && !c->bad && !results_check_text(sqlite3_column_name(c->s, i), t, n, cap, c->why, sizeof c->why))
+		c->bad = i + 1;
+	return t;
+}
 
 static inline void c_str(struct col *c, char *dst, size_t cap)
 {
-	const unsigned char *t = sqlite3_column_text(c->s, c->i++);
-	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+	const char *t = c_text(c, c->i++, cap);
+	snprintf(dst, cap, "%s", t ? t : "");
 }
 #define C_STR(c, arr) c_str((c), (arr), sizeof(arr))
 
 /* NULL stays NULL; *ok turns false when out of memory. */
 static inline char *c_dup(struct col *c, bool *ok)
 {
-	const unsigned char *t = sqlite3_column_text(c->s, c->i++);
+	const char *t = c_text(c, c->i++, 0);
 	if (!t)
 		return NULL;
-	char *p = strdup((const char *)t);
+	char *p = strdup(t);
 	if (!p)
 		*ok = false;
 	return p;
@@ -203,25 +232,43 @@ static inline char *c_dup(struct col *c, bool *ok)
 
 static inline int64_t c_i64(struct col *c)
 {
-	return sqlite3_column_int64(c->s, c->i++);
+	int i = c->i++;
+	if (sqlite3_column_type(c->s, i) != SQLITE_INTEGER)
+		c_mark(c, i, "is not an integer");
+	return sqlite3_column_int64(c->s, i);
 }
 
 static inline int c_int(struct col *c)
 {
-	return sqlite3_column_int(c->s, c->i++);
+	int64_t v = c_i64(c);
+	if (v < INT_MIN || v > INT_MAX) {
+		char what[64];
+		snprintf(what, sizeof what, "is %lld, more than an int holds", (long long)v);
+		c_mark(c, c->i - 1, what);
+		return 0;
+	}
+	return (int)v;
 }
 
 static inline bool c_bool(struct col *c)
 {
-	return sqlite3_column_int(c->s, c->i++) != 0;
+	return c_i64(c) != 0;
 }
 
 /* NULL -> NAN. */
 static inline double c_real(struct col *c)
 {
-	int i = c->i++;
-	return sqlite3_column_type(c->s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(c->s, i);
+	int i = c->i++, type = sqlite3_column_type(c->s, i);
+	if (type == SQLITE_NULL)
+		return NAN;
+	if (type != SQLITE_INTEGER && type != SQLITE_FLOAT)
+		c_mark(c, i, "is not a number");
+	return sqlite3_column_double(c->s, i);
 }
+
+/* AB_ERR_DATA for a row that cannot be read as it stands: "'DB': bad row
+ * in table T (WHERE): WHY". */
+enum ab_rc store_bad_row(struct store *st, const char *table, const char *where, const char *why, struct ab_diag *d);
 
 /* Every row of sql (at most one text parameter, param) read by read_row
  * into a malloc'd array of size-byte elements; nothing on failure. what

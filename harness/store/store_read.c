@@ -138,13 +138,41 @@ static const char *const loader_sql[L_N] = {
 	[L_SLOTS] = "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
 	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
 	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
-	[L_OUTPUTS] = "SELECT " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
+	[L_OUTPUTS] = "SELECT idx, " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
 };
 
+/* Where the loader is, for the messages about a row: the run, and the
+ * case and slot being read. */
 struct loader {
 	struct store *st;
 	sqlite3_stmt *s[L_N];
+	const struct results_run *run;
+	const struct results_case *k;
+	const struct results_slot *slot;
 };
+
+/* "run 3, case 'x' (ordinal 0), slot 'A1' (position 0)" as far as known,
+ * then extra ("sample 4"). */
+static const char *where(const struct loader *L, char *buf, size_t len, const char *extra)
+{
+	int n = snprintf(buf, len, "run %lld", (long long)L->run->id);
+	if (L->k && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ", case '%.64s' (ordinal %d)", L->k->name, L->k->ordinal);
+	if (L->slot && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ", slot '%.8s' (position %d)", L->slot->label, L->slot->position);
+	if (extra && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %s", extra);
+	return buf;
+}
+
+/* A row of table refused: its column that did not read (c->bad), else
+ * ok false with why from a check of results_check.h. */
+static enum ab_rc row_refused(struct loader *L, const char *table, const struct col *c, const char *why,
+			      const char *extra, struct ab_diag *d)
+{
+	char at[300];
+	return store_bad_row(L->st, table, where(L, at, sizeof at, extra), c && c->bad ? c->why : why, d);
+}
 
 /* Binds the parent id of a child query (always parameter 1). */
 static enum ab_rc bind_parent(struct loader *L, sqlite3_stmt *s, int64_t id, struct ab_diag *d)
@@ -155,92 +183,134 @@ static enum ab_rc bind_parent(struct loader *L, sqlite3_stmt *s, int64_t id, str
 	return AB_OK;
 }
 
-/* Samples are stored one row per index 0..n_samples-1; anything else
- * means the file was edited or damaged. */
-static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
-			       struct ab_diag *d)
+/* Samples are stored one row per index 0..n_samples-1 (n_samples already
+ * checked to be in range); anything else means the file was edited or
+ * damaged. */
+static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct results_slot *s, struct ab_diag *d)
 {
 	int n = 0, src = SQLITE_DONE;
-	if (s->n_samples <= 0)
-		return AB_OK;
-	s->samples_ns = malloc((size_t)s->n_samples * sizeof *s->samples_ns);
-	s->kernel_ns = malloc((size_t)s->n_samples * sizeof *s->kernel_ns);
-	if (!s->samples_ns || !s->kernel_ns)
-		return store_nomem(d, "load samples");
+	char why[160], extra[48];
+	if (s->n_samples > 0) {
+		s->samples_ns = malloc((size_t)s->n_samples * sizeof *s->samples_ns);
+		s->kernel_ns = malloc((size_t)s->n_samples * sizeof *s->kernel_ns);
+		if (!s->samples_ns || !s->kernel_ns)
+			return store_nomem(d, "load samples");
+	}
 	enum ab_rc rc = bind_parent(L, L->s[L_SAMPLES], slot_id, d);
 	while (!rc && (src = sqlite3_step(L->s[L_SAMPLES])) == SQLITE_ROW) {
-		struct col c = { L->s[L_SAMPLES], 0 };
+		struct col c = { .s = L->s[L_SAMPLES] };
 		if (c_i64(&c) != n || n >= s->n_samples)
 			break;
-		s->samples_ns[n] = c_real(&c);
-		s->kernel_ns[n++] = c_real(&c);
+		double wall = c_real(&c), kernel = c_real(&c);
+		snprintf(extra, sizeof extra, "sample %d", n);
+		if (c.bad || !results_check_sample(wall, kernel, why, sizeof why))
+			rc = row_refused(L, "samples", &c, why, extra, d);
+		s->samples_ns[n] = wall;
+		s->kernel_ns[n++] = kernel;
 	}
 	if (!rc && src != SQLITE_DONE && src != SQLITE_ROW)
-		rc = store_db_fail(L->st, d, "read samples of slot '%s' of case '%s'", s->label, cname);
-	else if (!rc && (src == SQLITE_ROW || n != s->n_samples))
-		rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' should have %d samples 0..%d, has others",
-			     s->label, cname, L->st->path, s->n_samples, s->n_samples - 1);
+		rc = store_db_fail(L->st, d, "read samples of slot '%s' of case '%s'", s->label, L->k->name);
+	else if (!rc && (src == SQLITE_ROW || n != s->n_samples)) {
+		snprintf(why, sizeof why, "the slot should have %d samples 0..%d, has others", s->n_samples,
+			 s->n_samples - 1);
+		rc = row_refused(L, "samples", NULL, why, NULL, d);
+	}
 	sqlite3_reset(L->s[L_SAMPLES]);
 	return rc;
 }
 
-static enum ab_rc load_kernels(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
-			       struct ab_diag *d)
+static enum ab_rc load_kernels(struct loader *L, int64_t slot_id, struct results_slot *s, struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
+	char why[160], extra[48];
 	enum ab_rc rc = bind_parent(L, L->s[L_KERNELS], slot_id, d);
 	while (!rc && (src = sqlite3_step(L->s[L_KERNELS])) == SQLITE_ROW) {
-		void *q = store_grow(s->kernels, s->n_kernels, &cap, sizeof *s->kernels);
-		if (!q)
-			rc = store_nomem(d, "load kernel times");
-		else {
-			s->kernels = q;
-			struct col c = { L->s[L_KERNELS], 0 };
-			store_read_kernel(&c, &s->kernels[s->n_kernels++]);
+		snprintf(extra, sizeof extra, "kernel record %d", s->n_kernels);
+		if (s->n_kernels == RESULTS_MAX_KERNELS) {
+			snprintf(why, sizeof why, "more than %d kernel records", RESULTS_MAX_KERNELS);
+			rc = row_refused(L, "kernel_times", NULL, why, NULL, d);
+			break;
 		}
+		void *q = store_grow(s->kernels, s->n_kernels, &cap, sizeof *s->kernels);
+		if (!q) {
+			rc = store_nomem(d, "load kernel times");
+			break;
+		}
+		s->kernels = q;
+		struct col c = { .s = L->s[L_KERNELS] };
+		struct results_kernel *k = &s->kernels[s->n_kernels++];
+		store_read_kernel(&c, k);
+		if (c.bad || !results_check_kernel(k, why, sizeof why))
+			rc = row_refused(L, "kernel_times", &c, why, extra, d);
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = store_db_fail(L->st, d, "read kernel times of slot '%s' of case '%s'", s->label, cname);
+		rc = store_db_fail(L->st, d, "read kernel times of slot '%s' of case '%s'", s->label, L->k->name);
 	sqlite3_reset(L->s[L_KERNELS]);
 	return rc;
 }
 
-static enum ab_rc load_outputs(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
-			       struct ab_diag *d)
+/* Outputs are stored one row per index 0..n-1, at most RESULTS_MAX_OUTPUTS. */
+static enum ab_rc load_outputs(struct loader *L, int64_t slot_id, struct results_slot *s, struct ab_diag *d)
 {
 	int src = SQLITE_DONE;
+	char why[160], extra[48];
 	enum ab_rc rc = bind_parent(L, L->s[L_OUTPUTS], slot_id, d);
 	while (!rc && (src = sqlite3_step(L->s[L_OUTPUTS])) == SQLITE_ROW) {
-		if (s->n_outputs == RESULTS_MAX_OUTPUTS) {
-			rc = ab_fail(d, AB_ERR_DATA, "slot '%s' of case '%s' in '%s' has more than %d outputs", s->label,
-				     cname, L->st->path, RESULTS_MAX_OUTPUTS);
+		struct col c = { .s = L->s[L_OUTPUTS] };
+		int64_t idx = c_i64(&c);
+		snprintf(extra, sizeof extra, "output %lld", (long long)idx);
+		if (s->n_outputs == RESULTS_MAX_OUTPUTS || idx != s->n_outputs) {
+			snprintf(why, sizeof why, "outputs are numbered 0 to %d, in order", RESULTS_MAX_OUTPUTS - 1);
+			rc = row_refused(L, "outputs", NULL, why, extra, d);
 			break;
 		}
-		struct col c = { L->s[L_OUTPUTS], 0 };
-		store_read_output(&c, &s->outputs[s->n_outputs++]);
+		struct results_output *o = &s->outputs[s->n_outputs++];
+		store_read_output(&c, o);
+		if (c.bad || !results_check_output(o, why, sizeof why))
+			rc = row_refused(L, "outputs", &c, why, extra, d);
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = store_db_fail(L->st, d, "read outputs of slot '%s' of case '%s'", s->label, cname);
+		rc = store_db_fail(L->st, d, "read outputs of slot '%s' of case '%s'", s->label, L->k->name);
 	sqlite3_reset(L->s[L_OUTPUTS]);
 	return rc;
 }
 
-static enum ab_rc load_slot_children(struct loader *L, int64_t slot_id, struct results_slot *s, const char *cname,
-				     struct ab_diag *d)
+/* A slot's row, checked before anything is sized from it, then its
+ * samples, kernel records and outputs. Slots are read by position, which
+ * must run 0..n-1. */
+static enum ab_rc load_slot(struct loader *L, struct results_case *k, struct results_slot *s, struct ab_diag *d)
 {
-	enum ab_rc rc = load_samples(L, slot_id, s, cname, d);
+	char why[160];
+	struct col c = { .s = L->s[L_SLOTS] };
+	int64_t slot_id = c_i64(&c);
+	int want = (int)(s - k->slots);
+	store_read_slot(&c, s);
+	L->slot = s;
+	if (c.bad || !results_check_slot_row(s, why, sizeof why))
+		return row_refused(L, "slots", &c, why, NULL, d);
+	if (s->position != want) {
+		snprintf(why, sizeof why, "position %d where the case's slot %d should be", s->position, want);
+		return row_refused(L, "slots", NULL, why, NULL, d);
+	}
+	enum ab_rc rc = load_samples(L, slot_id, s, d);
 	if (!rc)
-		rc = load_kernels(L, slot_id, s, cname, d);
+		rc = load_kernels(L, slot_id, s, d);
 	if (!rc)
-		rc = load_outputs(L, slot_id, s, cname, d);
+		rc = load_outputs(L, slot_id, s, d);
 	return rc;
 }
 
 static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct results_case *k, struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
+	char why[160];
 	enum ab_rc rc = bind_parent(L, L->s[L_SLOTS], case_id, d);
 	while (!rc && (src = sqlite3_step(L->s[L_SLOTS])) == SQLITE_ROW) {
+		if (k->n_slots == RESULTS_MAX_SLOTS) {
+			snprintf(why, sizeof why, "more than %d slots", RESULTS_MAX_SLOTS);
+			rc = row_refused(L, "slots", NULL, why, NULL, d);
+			break;
+		}
 		void *q = store_grow(k->slots, k->n_slots, &cap, sizeof *k->slots);
 		if (!q) {
 			rc = store_nomem(d, "load slots");
@@ -249,13 +319,13 @@ static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct results_c
 		k->slots = q;
 		struct results_slot *s = &k->slots[k->n_slots++];
 		memset(s, 0, sizeof *s);
-		struct col c = { L->s[L_SLOTS], 0 };
-		int64_t slot_id = c_i64(&c);
-		store_read_slot(&c, s);
-		rc = load_slot_children(L, slot_id, s, k->name, d);
+		rc = load_slot(L, k, s, d);
 	}
+	L->slot = NULL;
 	if (!rc && src != SQLITE_DONE)
 		rc = store_db_fail(L->st, d, "read slots of case '%s'", k->name);
+	else if (!rc && !results_check_bracket(L->run->bracket, k, why, sizeof why))
+		rc = row_refused(L, "slots", NULL, why, NULL, d);
 	sqlite3_reset(L->s[L_SLOTS]);
 	return rc;
 }
@@ -263,6 +333,7 @@ static enum ab_rc load_slots(struct loader *L, int64_t case_id, struct results_c
 static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_diag *d)
 {
 	int cap = 0, src = SQLITE_DONE;
+	char why[160];
 	enum ab_rc rc = bind_parent(L, L->s[L_CASES], r->id, d);
 	while (!rc && (src = sqlite3_step(L->s[L_CASES])) == SQLITE_ROW) {
 		void *q = store_grow(r->cases, r->n_cases, &cap, sizeof *r->cases);
@@ -273,99 +344,119 @@ static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_
 		r->cases = q;
 		struct results_case *k = &r->cases[r->n_cases++];
 		memset(k, 0, sizeof *k);
-		struct col c = { L->s[L_CASES], 0 };
+		struct col c = { .s = L->s[L_CASES] };
 		int64_t case_id = c_i64(&c);
 		store_read_case(&c, k);
-		rc = load_slots(L, case_id, k, d);
+		L->k = k;
+		if (c.bad || !results_check_case_row(k, why, sizeof why))
+			rc = row_refused(L, "cases", &c, why, NULL, d);
+		else
+			rc = load_slots(L, case_id, k, d);
 	}
+	L->k = NULL;
 	if (!rc && src != SQLITE_DONE)
 		rc = store_db_fail(L->st, d, "read cases of run %" PRId64, r->id);
 	sqlite3_reset(L->s[L_CASES]);
 	return rc;
 }
 
-static enum ab_rc load_arm_sources(struct store *st, int64_t id, struct results_run *r, struct ab_diag *d)
+static enum ab_rc load_arm_sources(struct loader *L, struct results_run *r, struct ab_diag *d)
 {
 	struct bind b;
 	int src;
-	enum ab_rc rc =
-		store_prepare_bind(st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm", &b, d);
+	char why[160];
+	enum ab_rc rc = store_prepare_bind(L->st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm",
+					   &b, d);
 	if (rc)
 		return rc;
-	b_i64(&b, id);
+	b_i64(&b, r->id);
 	r->n_arm_sources = 0;
-	while ((src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < 2) {
-		struct col c = { b.s, 0 };
-		store_read_arm_source(&c, &r->arm_sources[r->n_arm_sources++]);
+	while (!rc && (src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < 2) {
+		struct col c = { .s = b.s };
+		struct results_arm_source *a = &r->arm_sources[r->n_arm_sources++];
+		store_read_arm_source(&c, a);
+		if (c.bad || !results_check_arm_source(a, why, sizeof why))
+			rc = row_refused(L, "run_arms", &c, why, NULL, d);
 	}
-	if (src != SQLITE_ROW && src != SQLITE_DONE)
-		rc = store_db_fail(st, d, "read the arm sources of run %" PRId64, id);
+	if (!rc && src != SQLITE_ROW && src != SQLITE_DONE)
+		rc = store_db_fail(L->st, d, "read the arm sources of run %" PRId64, r->id);
 	sqlite3_finalize(b.s);
 	return rc;
 }
 
-static enum ab_rc load_device(struct store *st, int64_t device_id, struct results_device *dv, struct ab_diag *d)
+static enum ab_rc load_device(struct loader *L, int64_t device_id, struct results_device *dv, struct ab_diag *d)
 {
 	struct bind b;
-	enum ab_rc rc = store_prepare_bind(st, "SELECT " DEVICE_COLS " FROM devices WHERE id = ?", &b, d);
+	char why[160], extra[48];
+	enum ab_rc rc = store_prepare_bind(L->st, "SELECT " DEVICE_COLS " FROM devices WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	b_i64(&b, device_id);
 	int src = step_bound(&b);
 	if (src == SQLITE_ROW) {
-		struct col c = { b.s, 0 };
+		struct col c = { .s = b.s };
 		store_read_device(&c, dv);
+		snprintf(extra, sizeof extra, "device %lld", (long long)device_id);
+		if (c.bad || !results_check_device(dv, why, sizeof why))
+			rc = row_refused(L, "devices", &c, why, extra, d);
 	} else if (src == SQLITE_DONE) {
-		rc = ab_fail(d, AB_ERR_DATA, "no device %" PRId64 " in '%s'", device_id, st->path);
+		rc = ab_fail(d, AB_ERR_DATA, "no device %" PRId64 " in '%s'", device_id, L->st->path);
 	} else {
-		rc = store_db_fail(st, d, "read device %" PRId64, device_id);
+		rc = store_db_fail(L->st, d, "read device %" PRId64, device_id);
 	}
 	sqlite3_finalize(b.s);
 	return rc;
 }
 
-static enum ab_rc load_header(struct store *st, int64_t id, struct results_run *r, struct ab_diag *d)
+static enum ab_rc load_header(struct loader *L, int64_t id, struct results_run *r, struct ab_diag *d)
 {
 	struct bind b;
 	int64_t device_id = 0;
 	bool ok = true;
-	enum ab_rc rc = store_prepare_bind(st, "SELECT id, " RUN_COLS " FROM runs WHERE id = ?", &b, d);
+	char why[160];
+	enum ab_rc rc = store_prepare_bind(L->st, "SELECT id, " RUN_COLS " FROM runs WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	b_i64(&b, id);
 	int src = step_bound(&b);
 	if (src == SQLITE_ROW) {
-		struct col c = { b.s, 0 };
+		struct col c = { .s = b.s };
 		r->id = c_i64(&c);
 		device_id = store_read_run(&c, r, &ok);
 		if (!ok)
 			rc = store_nomem(d, "load the run");
+		else if (c.bad || !results_check_run_row(r, why, sizeof why))
+			rc = row_refused(L, "runs", &c, why, NULL, d);
 	} else if (src == SQLITE_DONE) {
-		rc = ab_fail(d, AB_ERR_DATA, "no run '%" PRId64 "' in '%s'", id, st->path);
+		rc = ab_fail(d, AB_ERR_DATA, "no run '%" PRId64 "' in '%s'", id, L->st->path);
 	} else {
-		rc = store_db_fail(st, d, "read run %" PRId64, id);
+		rc = store_db_fail(L->st, d, "read run %" PRId64, id);
 	}
 	sqlite3_finalize(b.s);
 	if (!rc)
-		rc = load_device(st, device_id, &r->device, d);
+		rc = load_device(L, device_id, &r->device, d);
 	if (!rc)
-		rc = load_arm_sources(st, id, r, d);
+		rc = load_arm_sources(L, r, d);
 	return rc;
 }
 
 /* One read transaction, so that the run is read from one snapshot (or
- * the caller's transaction: a merge reads what it wrote). */
+ * the caller's transaction: a merge reads what it wrote). Every row is
+ * checked as it is read (results_check.h), before anything is sized from
+ * it: a damaged or edited row is AB_ERR_DATA naming its table, run, case
+ * and slot. */
 enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out, struct ab_diag *d)
 {
-	struct loader L = { .st = st };
 	bool own = sqlite3_get_autocommit(st->db) != 0;
 	*out = NULL;
 	struct results_run *r = calloc(1, sizeof *r);
 	if (!r)
 		return store_nomem(d, "load the run");
+	struct loader L = { .st = st, .run = r };
+	r->id = id;
 	enum ab_rc rc = own ? store_exec(st, "BEGIN", "begin reading the run", d) : AB_OK;
 	if (!rc)
-		rc = load_header(st, id, r, d);
+		rc = load_header(&L, id, r, d);
 	if (!rc)
 		rc = store_prepare_all(st, loader_sql, L.s, L_N, d);
 	if (!rc)
@@ -380,4 +471,3 @@ enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out
 	*out = r;
 	return AB_OK;
 }
-

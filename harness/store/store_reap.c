@@ -26,7 +26,7 @@ static enum ab_rc find_stale(struct store *st, struct stale **out, int *n, struc
 	*n = 0;
 	enum ab_rc rc = store_prepare(st, "SELECT id, host, pid, process FROM runs WHERE status = 'running'", &s, d);
 	while (!rc && (src = sqlite3_step(s)) == SQLITE_ROW) {
-		struct col c = { s, 0 };
+		struct col c = { .s = s };
 		struct stale e;
 		char process[PROCID_MAX];
 		e.id = c_i64(&c);

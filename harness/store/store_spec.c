@@ -105,7 +105,7 @@ enum ab_rc store_baseline_load(struct store *st, const char *name, struct result
 	b_text(&b, name);
 	int src = step_bound(&b);
 	if (src == SQLITE_ROW) {
-		struct col c = { b.s, 0 };
+		struct col c = { .s = b.s };
 		run_id = c_i64(&c);
 		C_STR(&c, set);
 	} else if (src == SQLITE_DONE) {

@@ -160,6 +160,27 @@ void store_finalize_all(sqlite3_stmt **s, int n)
 		sqlite3_finalize(s[i]);
 }
 
+enum ab_rc store_bad_row(struct store *st, const char *table, const char *where, const char *why, struct ab_diag *d)
+{
+	return ab_fail(d, AB_ERR_DATA, "'%s': bad row in table %s (%s): %s", st->path, table, where, why);
+}
+
+/* A listed row that did not read, named by its first column (an id or a
+ * name). */
+static enum ab_rc list_row_refused(struct store *st, sqlite3_stmt *s, const struct col *c, const char *what,
+				   struct ab_diag *d)
+{
+	char at[200];
+	const char *table = sqlite3_column_table_name(s, 0);
+	if (sqlite3_column_type(s, 0) == SQLITE_INTEGER)
+		snprintf(at, sizeof at, "%s %lld, while %s", sqlite3_column_name(s, 0), (long long)sqlite3_column_int64(s, 0),
+			 what);
+	else
+		snprintf(at, sizeof at, "%s '%.80s', while %s", sqlite3_column_name(s, 0),
+			 (const char *)sqlite3_column_text(s, 0), what);
+	return store_bad_row(st, table ? table : "?", at, c->why, d);
+}
+
 enum ab_rc store_list_rows(struct store *st, const char *sql, const char *param, size_t size,
 			   void (*read_row)(struct col *, void *), void **out, int *n, const char *what,
 			   struct ab_diag *d)
@@ -184,8 +205,12 @@ enum ab_rc store_list_rows(struct store *st, const char *sql, const char *param,
 			break;
 		}
 		v = q;
-		struct col c = { s, 0 };
+		struct col c = { .s = s };
 		read_row(&c, (char *)v + (size_t)(*n)++ * size);
+		if (c.bad) {
+			rc = list_row_refused(st, s, &c, what, d);
+			break;
+		}
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = store_db_fail(st, d, "%s of '%s'", what, st->path);

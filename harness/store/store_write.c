@@ -131,6 +131,30 @@ static void new_uuid(char *buf, size_t len)
 		 u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
+/* What store_begin_run writes: the run row, its device, its arm sources. */
+static enum ab_rc check_begin(const struct results_run *r, struct ab_diag *d)
+{
+	char why[AB_DIAG_MAX - 64];
+	const char *what = NULL;
+	if (!results_check_run_row(r, why, sizeof why))
+		what = "the run";
+	else if (!results_check_device(&r->device, why, sizeof why))
+		what = "the device";
+	for (int i = 0; !what && i < r->n_arm_sources; i++)
+		if (!results_check_arm_source(&r->arm_sources[i], why, sizeof why))
+			what = "an arm's source";
+	return what ? ab_fail(d, AB_ERR_DATA, "the run cannot be stored: %s: %s", what, why) : AB_OK;
+}
+
+/* What a run about to be written holds, checked whole (results_check.h). */
+static enum ab_rc check_whole(const struct results_run *r, const char *what, struct ab_diag *d)
+{
+	char why[AB_DIAG_MAX - 64];
+	if (!results_check_run(r, why, sizeof why))
+		return ab_fail(d, AB_ERR_DATA, "%s cannot be stored: %s", what, why);
+	return AB_OK;
+}
+
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d)
 {
 	int64_t device_id = 0, id = 0;
@@ -138,7 +162,10 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 		store_utc_now(r->started_at, sizeof r->started_at);
 	new_uuid(r->uuid, sizeof r->uuid); /* a new run: a new identity */
 	snprintf(r->status, sizeof r->status, "running");
-	enum ab_rc rc = store_exec(st, "BEGIN IMMEDIATE", "begin the run", d);
+	enum ab_rc rc = check_begin(r, d);
+	if (rc)
+		return rc;
+	rc = store_exec(st, "BEGIN IMMEDIATE", "begin the run", d);
 	if (!rc)
 		rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
@@ -320,7 +347,10 @@ static enum ab_rc write_cases(struct store *st, const struct results_run *r, int
 
 enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d)
 {
-	enum ab_rc rc = store_exec(st, "BEGIN IMMEDIATE", "begin writing the results", d);
+	enum ab_rc rc = check_whole(r, "the results", d);
+	if (rc)
+		return rc;
+	rc = store_exec(st, "BEGIN IMMEDIATE", "begin writing the results", d);
 	if (!rc)
 		rc = check_running(st, r->id, d);
 	if (!rc)
@@ -341,13 +371,14 @@ enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struc
 static enum ab_rc mark_ended(struct store *st, int64_t id, const char *status, const char *error, struct ab_diag *d)
 {
 	struct bind b;
-	char now[32];
+	char now[32], text[sizeof ((struct results_run *)0)->error];
 	enum ab_rc rc = store_prepare_bind(st, "UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ?", &b, d);
 	if (rc)
 		return rc;
 	store_utc_now(now, sizeof now);
+	results_text_fit(text, sizeof text, error ? error : ""); /* it must read back as it was written */
 	b_text(&b, status);
-	b_text(&b, error ? error : "");
+	b_text(&b, text);
 	b_text(&b, now);
 	b_i64(&b, id);
 	return store_run_bound(st, &b, d, "mark run %" PRId64 " '%s'", id, status);
@@ -427,7 +458,9 @@ enum ab_rc store_import_run(struct store *st, const struct results_run *r, int64
 	if (!r->uuid[0] || !strcmp(r->status, "running"))
 		return ab_fail(d, AB_ERR_INTERNAL, "run %lld cannot be copied (no uuid or still running)",
 			       (long long)r->id);
-	enum ab_rc rc = device_upsert(st, &r->device, &device_id, d);
+	enum ab_rc rc = check_whole(r, "the copied run", d);
+	if (!rc)
+		rc = device_upsert(st, &r->device, &device_id, d);
 	if (!rc)
 		rc = insert_run(st, r, device_id, id, d);
 	if (!rc)
