@@ -1,12 +1,14 @@
 /*
  * store.c - opening and closing the database (store.h): where it is, the
  * read-write open that creates, migrates and reaps, the read-only open of
- * the reading commands (immutable on read-only media), and the open of a
- * merge's inputs, which writes nothing at all.
+ * the reading commands (on read-only media: immutable, or a private copy
+ * with its WAL), and the open of a merge's inputs, which writes nothing at
+ * all.
  */
 #include "store/store_int.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -162,14 +164,14 @@ static bool immutable_uri(const char *path, char *buf, size_t len)
 
 /* A WAL database that nobody has open and that sits where we cannot create
  * its -shm file (read-only media, a directory we may not write) cannot be
- * opened read-only in the ordinary way: SQLite then needs to be told that
- * the file is immutable. Nothing can be writing it, since a writer needs
- * that same -shm file. */
-static bool needs_immutable(int src)
+ * opened read-only in the ordinary way. Nothing can be writing it, since a
+ * writer needs that same -shm file. */
+static bool needs_fallback(int src)
 {
 	return (src & 0xff) == SQLITE_CANTOPEN || (src & 0xff) == SQLITE_READONLY;
 }
 
+/* Without a WAL to read, SQLite is told that the file is immutable. */
 static enum ab_rc reconnect_immutable(struct store *st, struct ab_diag *d)
 {
 	char uri[3 * sizeof st->path + 32];
@@ -180,13 +182,115 @@ static enum ab_rc reconnect_immutable(struct store *st, struct ab_diag *d)
 	return store_connect(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, d);
 }
 
+/* Copies the file from to the new file to; false with errno set. */
+static bool copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wbx") : NULL;
+	size_t n = 0;
+	bool ok = in && out;
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	ok = ok && !ferror(in);
+	int saved = errno;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	errno = ok ? 0 : saved;
+	return ok;
+}
+
+/* path + suffix ("-wal") into buf; false when it does not fit. */
+static bool side_path(const char *path, const char *suffix, char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "%s%s", path, suffix) < len;
+}
+
+static void remove_copy(struct store *st)
+{
+	char p[sizeof st->copy_dir + 16];
+	if (!st->copy_dir[0])
+		return;
+	static const char *const names[] = { "/db", "/db-wal", "/db-shm", "/db-journal" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (side_path(st->copy_dir, names[i], p, sizeof p))
+			unlink(p);
+	rmdir(st->copy_dir);
+	st->copy_dir[0] = '\0';
+}
+
+/* The database and its WAL copied into a private directory, the same
+ * before and after the copy (else tried again: a copy must be one state of
+ * the files). */
+static enum ab_rc copy_with_wal(struct store *st, struct ab_diag *d)
+{
+	char wal[sizeof st->path + 8], to[sizeof st->copy_dir + 16], to_wal[sizeof st->copy_dir + 16];
+	const char *tmp = getenv("TMPDIR");
+	struct stat a0, w0, a1, w1;
+	if (!side_path(st->path, "-wal", wal, sizeof wal))
+		return ab_fail(d, AB_ERR_USAGE, "database path too long '%.64s...'", st->path);
+	for (int attempt = 0; attempt < 3; attempt++) {
+		snprintf(st->copy_dir, sizeof st->copy_dir, "%s/abbench-read-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(st->copy_dir)) {
+			st->copy_dir[0] = '\0';
+			return ab_fail(d, AB_ERR_IO, "cannot make a directory to read '%s' with its WAL: %s", st->path,
+				       strerror(errno));
+		}
+		side_path(st->copy_dir, "/db", to, sizeof to);
+		side_path(st->copy_dir, "/db-wal", to_wal, sizeof to_wal);
+		bool ok = !stat(st->path, &a0) && !stat(wal, &w0) && copy_file(st->path, to) && copy_file(wal, to_wal) &&
+			  !stat(st->path, &a1) && !stat(wal, &w1);
+		if (!ok) {
+			int saved = errno;
+			remove_copy(st);
+			return ab_fail(d, AB_ERR_IO, "cannot copy '%s' and its WAL to read them: %s", st->path,
+				       strerror(saved));
+		}
+		if (a0.st_size == a1.st_size && a0.st_mtim.tv_nsec == a1.st_mtim.tv_nsec && a0.st_mtime == a1.st_mtime &&
+		    w0.st_size == w1.st_size && w0.st_mtim.tv_nsec == w1.st_mtim.tv_nsec && w0.st_mtime == w1.st_mtime)
+			return AB_OK;
+		remove_copy(st);
+	}
+	return ab_fail(d, AB_ERR_DB, "cannot read '%s': it changed while it was being copied with its WAL", st->path);
+}
+
+/* A WAL that holds transactions and no -shm: immutable=1 would ignore the
+ * WAL and read old data as if it were all there is. The database and its
+ * WAL are copied into a private directory instead, where SQLite can make
+ * the -shm, and read from there; the copy goes with store_close. With a
+ * -shm that cannot be opened a writer may be at work: refused, saying so. */
+static enum ab_rc reconnect_fallback(struct store *st, struct ab_diag *d)
+{
+	char wal[sizeof st->path + 8], shm[sizeof st->path + 8];
+	struct stat sb;
+	if (!side_path(st->path, "-wal", wal, sizeof wal) || !side_path(st->path, "-shm", shm, sizeof shm))
+		return ab_fail(d, AB_ERR_USAGE, "database path too long '%.64s...'", st->path);
+	if (stat(wal, &sb) != 0 || sb.st_size == 0)
+		return reconnect_immutable(st, d);
+	if (stat(shm, &sb) == 0)
+		return ab_fail(d, AB_ERR_DB,
+			       "cannot read '%s': its WAL holds transactions and its -shm cannot be opened (a writer may "
+			       "be at work): read it where its directory is writable, or have its owner run "
+			       "sqlite3 FILE 'PRAGMA wal_checkpoint(TRUNCATE)'",
+			       st->path);
+	enum ab_rc rc = copy_with_wal(st, d);
+	if (rc)
+		return rc;
+	char db[sizeof st->copy_dir + 16];
+	side_path(st->copy_dir, "/db", db, sizeof db);
+	store_disconnect(st);
+	st->immutable = true;
+	return store_connect(st, db, SQLITE_OPEN_READONLY, d);
+}
+
 static enum ab_rc check_readable(struct store *st, struct ab_diag *d)
 {
 	int64_t version = 0;
 	int src;
 	enum ab_rc rc = store_check_header_now(st, &version, &src, d);
-	if (rc && !st->immutable && needs_immutable(src)) {
-		rc = reconnect_immutable(st, d);
+	if (rc && !st->immutable && needs_fallback(src)) {
+		rc = reconnect_fallback(st, d);
 		if (!rc)
 			rc = store_check_header_now(st, &version, NULL, d);
 	}
@@ -268,6 +372,7 @@ void store_close(struct store *st)
 	if (!st)
 		return;
 	sqlite3_close(st->db);
+	remove_copy(st);
 	free(st);
 }
 

@@ -51,8 +51,9 @@
 struct store {
 	sqlite3 *db;
 	bool read_only; /* store_open_readonly: nothing is ever written through db */
-	bool immutable; /* opened as an immutable file (read-only media) */
+	bool immutable; /* opened as an immutable file, or a private copy: nothing to reap */
 	char path[4096];
+	char copy_dir[4096]; /* "" or the private directory of a copy read with its WAL */
 };
 
 /* ---- errors, statements, transactions (store_sql.c) ------------------- */
