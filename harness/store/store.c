@@ -5,6 +5,7 @@
  * with its WAL), and the open of a merge's inputs, which writes nothing at
  * all.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <ctype.h>

@@ -4,6 +4,7 @@
  * not 'last', not 'set:ID', and a baseline not a label in use), and the
  * baselines themselves, set, read, listed and copied by a merge.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <inttypes.h>

@@ -16,8 +16,9 @@
  *   store_spec.c      a RUN as commands spell it (id, label, last, set:ID,
  *                     a baseline), run sets joined by runset.c
  *
- * Include order is one way: store_spec.c includes runset.h (which needs
- * nothing of the store), no file of the store is included by runset.c.
+ * Includes run one way: each file includes store.h (the interface) and this
+ * header, which includes neither; store_spec.c includes runset.h, which
+ * needs nothing of the store (tests/cli/t244-store-family.sh checks).
  *
  * Every value goes through sqlite3_bind_*; the only SQL text assembled at
  * run time is "PRAGMA user_version = N" and "PRAGMA schema_version = N"
@@ -42,7 +43,6 @@
 #include "common/diag.h"
 #include "common/results.h"
 #include "common/results_check.h"
-#include "store/store.h"
 
 #define STORE_BUSY_MS 5000
 /* PRAGMA application_id of abbench databases: "abbe" in ASCII. */

@@ -5,6 +5,7 @@
  * (every run's UUID and status, a run by UUID) and the runner makes (the
  * device's cached copy bandwidth).
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <errno.h>

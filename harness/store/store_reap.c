@@ -5,6 +5,7 @@
  * whose process went away. Rows of other hosts, other namespaces, or
  * without an owner (written before schema version 6) are never judged.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <inttypes.h>

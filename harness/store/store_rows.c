@@ -5,6 +5,7 @@
  * A new column is one line in the list, one in its store_bind_* and one
  * in its store_read_*.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 void store_bind_device(struct bind *b, const struct results_device *dv)

@@ -7,6 +7,7 @@
  * A new stored field is one new entry at the end of migrations[] (and
  * its column in store_rows.c's lists): a released entry is never edited.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <inttypes.h>

@@ -5,6 +5,7 @@
  * shards; runset.c, which includes nothing of the store, picks and joins
  * them.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * and finalized one way, transactions rolled back one way, and lists of
  * rows read into arrays.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <stdlib.h>

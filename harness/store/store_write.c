@@ -5,6 +5,7 @@
  * interrupted (no results kept), and a run of another database imported
  * inside a merge's transaction.
  */
+#include "store/store.h"
 #include "store/store_int.h"
 
 #include <inttypes.h>
