@@ -46,7 +46,7 @@ bool results_check_text(const char *name, const char *s, size_t n, size_t cap, c
 	return true;
 }
 
-void results_text_fit(char *dst, size_t cap, const char *src)
+void results_check_fit(char *dst, size_t cap, const char *src)
 {
 	const unsigned char *p = (const unsigned char *)src;
 	size_t used = 0;
@@ -264,7 +264,10 @@ bool results_check_sample(double wall_ns, double kernel_ns, char *why, size_t le
 	return true;
 }
 
-static const struct text_field kernel_texts[] = { TEXT(struct results_kernel, name), TEXT(struct results_kernel, family) };
+static const struct text_field kernel_texts[] = {
+	TEXT(struct results_kernel, name),
+	TEXT(struct results_kernel, family),
+};
 static const struct int_field kernel_ints[] = { NONNEG(struct results_kernel, launches) };
 
 bool results_check_kernel(const struct results_kernel *k, char *why, size_t len)
@@ -272,7 +275,10 @@ bool results_check_kernel(const struct results_kernel *k, char *why, size_t len)
 	return FIELDS_OK(k, kernel_texts, kernel_ints, why, len);
 }
 
-static const struct text_field output_texts[] = { TEXT(struct results_output, tensor), TEXT(struct results_output, md5) };
+static const struct text_field output_texts[] = {
+	TEXT(struct results_output, tensor),
+	TEXT(struct results_output, md5),
+};
 static const struct int_field output_ints[] = {
 	NONNEG(struct results_output, bytes),
 	NONNEG(struct results_output, mismatches),

@@ -62,6 +62,6 @@ bool results_check_text(const char *name, const char *s, size_t n, size_t cap, c
 /* src made into a text for a field of cap bytes: valid UTF-8 kept, any
  * other byte written as \xNN, cut at a character boundary so that it fits
  * (what the store does with an error message before it stores it). */
-void results_text_fit(char *dst, size_t cap, const char *src);
+void results_check_fit(char *dst, size_t cap, const char *src);
 
 #endif

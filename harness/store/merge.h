@@ -19,8 +19,9 @@
  * transaction on OUT: on any failure OUT is left as it was. A new OUT is
  * built in a temporary file beside it and linked into place only when
  * whole (when another process made OUT meanwhile, the merge is made into
- * that one instead): a merge never removes a file it did not create. Each input is read through its own connection, not ATTACH:
- * SQLite attaches at most 10 databases and cannot detach one inside the
+ * that one instead): a merge never removes a file it did not create.
+ * Each input is read through its own connection, not ATTACH: SQLite
+ * attaches at most 10 databases and cannot detach one inside the
  * transaction, and a Slurm array easily has more shards than that.
  */
 #ifndef AB_MERGE_H

@@ -51,8 +51,9 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
  * needs migrating is AB_ERR_DATA, saying so). A WAL database on read-only
  * media (no -shm can be made beside it) is opened as immutable when its
  * WAL is empty, else read from a private copy of it and its WAL (never
- * without the transactions its WAL holds). The stale runs store_open would mark are
- * marked through a separate short connection when the file is writable. */
+ * without the transactions its WAL holds). The stale runs store_open
+ * would mark are marked through a separate short connection when the file
+ * is writable. */
 enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d);
 bool store_is_read_only(const struct store *st);
 

@@ -377,7 +377,7 @@ static enum ab_rc mark_ended(struct store *st, int64_t id, const char *status, c
 	if (rc)
 		return rc;
 	store_utc_now(now, sizeof now);
-	results_text_fit(text, sizeof text, error ? error : ""); /* it must read back as it was written */
+	results_check_fit(text, sizeof text, error ? error : ""); /* it must read back as it was written */
 	b_text(&b, status);
 	b_text(&b, text);
 	b_text(&b, now);

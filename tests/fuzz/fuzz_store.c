@@ -77,7 +77,8 @@ static void fill_slot(struct results_slot *s, const char *label, char arm, int p
 	s->kernel_median_ns = 0.9 * t;
 	s->n_kernels = 2;
 	s->kernels = calloc(2, sizeof *s->kernels);
-	snprintf(s->kernels[0].name, sizeof s->kernels[0].name, "%s", arm == 'a' ? "vectorized_layer_norm_kernel" : "ab_fused");
+	snprintf(s->kernels[0].name, sizeof s->kernels[0].name, "%s",
+		 arm == 'a' ? "vectorized_layer_norm_kernel" : "ab_fused");
 	snprintf(s->kernels[0].family, sizeof s->kernels[0].family, "%s", arm == 'a' ? "LayerNorm" : "fused");
 	snprintf(s->kernels[1].name, sizeof s->kernels[1].name, "elementwise_kernel<mul>");
 	snprintf(s->kernels[1].family, sizeof s->kernels[1].family, "elementwise");
