@@ -8,6 +8,7 @@
 #include "store/store.h"
 #include "store/store_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "store/runset.h"
@@ -109,6 +110,11 @@ enum ab_rc store_baseline_load(struct store *st, const char *name, struct result
 		struct col c = { .s = b.s };
 		run_id = c_i64(&c);
 		C_STR(&c, set);
+		if (c.bad) {
+			char where[96];
+			snprintf(where, sizeof where, "baseline '%.64s'", name);
+			rc = store_bad_row(st, "baselines", where, c.why, d);
+		}
 	} else if (src == SQLITE_DONE) {
 		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'", name, st->path);
 	} else {
