@@ -3,10 +3,16 @@
 # for SECONDS on its corpus and says what it did; fails on the first crash,
 # leak, hang (10 s for one input) or sanitizer report.
 #
+# Harnesses: scenario and profile (the INI parsers), cubin (cubin, fatbin
+# and PTX headers), triton (Triton's metadata JSON), store (a mutated
+# database through every reader and merge: tests/fuzz/fuzz_store.c).
+#
 # Corpus: tests/fuzz/corpus/NAME (hand-written seeds and every input that
 # ever crashed, kept as a regression) plus the tree's own files of that
 # kind (scenarios/, tests/scenarios/ for the scenario parser; profiles/ for
-# the profile parser), all run first; new inputs go to BUILD/corpus/NAME,
+# the profile parser; build/examples/cubin, the example kernels of a CUDA
+# build, for the cubin reader; the database fuzz_store builds, written to
+# BUILD/seeds/store, for the store), all run first; new inputs go to BUILD/corpus/NAME,
 # kept between runs, never into the tree. An input that fails is saved as
 # BUILD/crashes/NAME/crash-* (or leak-, timeout-): fix the parser, then copy
 # the input into tests/fuzz/corpus/NAME so that every later run replays it.
@@ -20,6 +26,15 @@ seeds_of() { # NAME: the read-only seed directories of a harness
 	case $1 in
 	scenario) echo scenarios tests/scenarios tests/scenarios/bad ;;
 	profile) echo profiles ;;
+	cubin) [ -d build/examples/cubin ] && echo build/examples/cubin ;;
+	store) echo "$build/seeds/store" ;;
+	esac
+}
+
+max_len_of() { # NAME: the largest input libFuzzer makes (a database image needs more)
+	case $1 in
+	store) echo 65536 ;;
+	*) echo 16384 ;;
 	esac
 }
 
@@ -28,13 +43,14 @@ for bin in "$build"/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=${bin##*/fuzz_}
 	work="$build/corpus/$name" crashes="$build/crashes/$name"
-	mkdir -p "$work" "$crashes"
+	mkdir -p "$work" "$crashes" "$build/seeds/$name"
 	log="$build/fuzz-$name.log"
 	dict=()
 	[ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
 	# shellcheck disable=SC2046
-	"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
-		-artifact_prefix="$crashes/" "${dict[@]}" "$work" $(seeds_of "$name") >"$log" 2>&1
+	FUZZ_SEED_DIR="$build/seeds/$name" "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+		-max_len="$(max_len_of "$name")" -print_final_stats=1 -artifact_prefix="$crashes/" "${dict[@]}" "$work" \
+		$(seeds_of "$name") >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)

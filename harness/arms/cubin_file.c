@@ -10,7 +10,10 @@
  * (EIATTR_KPARAM_INFO) describes one parameter: u32 index, u16 ordinal,
  * u16 offset, u32 whose bits 18-31 are the size in bytes.
  *
- * Every offset read from the file is checked against its size first.
+ * Every offset read from the file is checked against its size first; a
+ * SHT_NOBITS section has no bytes in the file and is never read. PTX
+ * array counts are parsed in checked arithmetic, up to what a kernel's
+ * parameters can hold.
  */
 #include "arms/cubin_file.h"
 #include "common/diag.h"
@@ -64,12 +67,28 @@ static const unsigned char *section(const struct elf *e, unsigned i)
 	return e->data + e->shoff + (uint64_t)i * e->shentsize;
 }
 
-/* Whether section i's bytes lie inside the file. */
+#define SHT_NOBITS 8
+
+/* Whether section i's bytes lie inside the file. A SHT_NOBITS section
+ * (.bss, .nv.shared) has none there, whatever its offset says: it passes,
+ * and is never read (section_bytes). */
 static bool section_ok(const struct elf *e, unsigned i)
 {
 	const unsigned char *sh = section(e, i);
 	uint64_t off = rd64(sh + 24), sz = rd64(sh + 32);
-	return rd32(sh + 4) == 8 /* SHT_NOBITS */ || (off <= e->size && sz <= e->size - off);
+	return rd32(sh + 4) == SHT_NOBITS || (off <= e->size && sz <= e->size - off);
+}
+
+/* The bytes of section i, which must be in the file (not SHT_NOBITS, the
+ * offset and size inside it: section_ok checked the latter). */
+static bool section_bytes(const struct elf *e, unsigned i, const unsigned char **p, size_t *n)
+{
+	const unsigned char *sh = section(e, i);
+	if (rd32(sh + 4) == SHT_NOBITS || !section_ok(e, i))
+		return false;
+	*p = e->data + rd64(sh + 24);
+	*n = (size_t)rd64(sh + 32);
+	return true;
 }
 
 static const char *section_name(const struct elf *e, unsigned i)
@@ -93,9 +112,11 @@ static bool elf_open(const unsigned char *data, size_t size, struct elf *e, char
 	for (unsigned i = 0; i < e->shnum; i++)
 		if (!section_ok(e, i))
 			return ab_fail_text(err, len, "damaged cubin: section %u lies outside the file", i);
-	const unsigned char *sh = section(e, strndx);
-	e->shstr = (const char *)data + rd64(sh + 24);
-	e->shstr_size = rd64(sh + 32);
+	const unsigned char *names;
+	if (!section_bytes(e, strndx, &names, &e->shstr_size))
+		return ab_fail_text(err, len, "damaged cubin: the section names (section %u) have no bytes in the file",
+				    strndx);
+	e->shstr = (const char *)names;
 	if (e->shstr_size == 0 || e->shstr[e->shstr_size - 1] != '\0')
 		return ab_fail_text(err, len, "damaged cubin: section names not terminated");
 	return true;
@@ -111,8 +132,11 @@ static int elf_sm(const unsigned char *data)
 /* Parameters from the KPARAM_INFO attributes of one .nv.info.NAME. */
 static bool elf_params(const struct elf *e, unsigned i, struct cubin_file_info *out, char *err, size_t len)
 {
-	const unsigned char *sh = section(e, i);
-	const unsigned char *p = e->data + rd64(sh + 24), *end = p + rd64(sh + 32);
+	const unsigned char *p;
+	size_t size;
+	if (!section_bytes(e, i, &p, &size))
+		return ab_fail_text(err, len, "damaged cubin: %s has no bytes in the file", section_name(e, i));
+	const unsigned char *end = p + size;
 	out->n_params = 0;
 	while (end - p >= 4) {
 		size_t n = p[0] == EIFMT_SVAL ? rd16(p + 2) : 0;
@@ -157,15 +181,17 @@ static bool inspect_elf(const unsigned char *data, size_t size, const char *kern
 
 /* ---- PTX ------------------------------------------------------------------ */
 
-/* Bytes of one ".param" declaration: its type times an array count. */
-static int ptx_param_size(const char *decl, size_t n)
+/* Bytes of one ".param" declaration: its type times an array count, in
+ * checked arithmetic; -1 when the count is no number from 1 up or the
+ * product is past what a kernel's parameters can hold. */
+static long ptx_param_size(const char *decl, size_t n)
 {
 	static const struct { const char *type; int bytes; } types[] = {
 		{ ".u64", 8 }, { ".s64", 8 }, { ".b64", 8 }, { ".f64", 8 }, { ".u32", 4 }, { ".s32", 4 },
 		{ ".b32", 4 }, { ".f32", 4 }, { ".u16", 2 }, { ".s16", 2 }, { ".b16", 2 }, { ".f16", 2 },
 		{ ".u8", 1 },  { ".s8", 1 },  { ".b8", 1 },
 	};
-	int bytes = 0;
+	long bytes = 0;
 	for (size_t t = 0; t < sizeof types / sizeof types[0] && !bytes; t++) {
 		size_t tl = strlen(types[t].type);
 		for (const char *p = decl; p + tl <= decl + n; p++)
@@ -175,7 +201,30 @@ static int ptx_param_size(const char *decl, size_t n)
 			}
 	}
 	const char *br = memchr(decl, '[', n);
-	return br ? bytes * (int)strtol(br + 1, NULL, 10) : bytes;
+	if (!br)
+		return bytes;
+	unsigned long long count = 0;
+	const char *q = br + 1;
+	for (; q < decl + n && isdigit((unsigned char)*q); q++) {
+		count = count * 10 + (unsigned long long)(*q - '0');
+		if (count > CUBIN_FILE_MAX_PARAM_BYTES)
+			return -1;
+	}
+	if (q == br + 1 || q >= decl + n || *q != ']' || count == 0 ||
+	    (unsigned long long)bytes * count > CUBIN_FILE_MAX_PARAM_BYTES)
+		return -1;
+	return bytes * (long)count;
+}
+
+/* The first word in [p, stop), NULL when absent (a search bounded by the
+ * declaration, not the rest of the file). */
+static const char *find(const char *p, const char *stop, const char *word)
+{
+	size_t n = strlen(word);
+	for (; p + n <= stop; p++)
+		if (memcmp(p, word, n) == 0)
+			return p;
+	return NULL;
 }
 
 /* The parameter list between the '(' after ".entry NAME" and its ')'. */
@@ -188,11 +237,17 @@ static bool ptx_params(const char *open, struct cubin_file_info *out, char *err,
 	for (const char *p = open + 1; p < close;) {
 		const char *comma = memchr(p, ',', (size_t)(close - p));
 		const char *stop = comma ? comma : close;
-		const char *decl = strstr(p, ".param");
-		if (decl && decl < stop) {
+		const char *decl = find(p, stop, ".param");
+		if (decl) {
 			if (out->n_params == CUBIN_FILE_MAX_PARAMS)
 				return ab_fail_text(err, len, "the kernel has more than %d parameters", CUBIN_FILE_MAX_PARAMS);
-			out->param_size[out->n_params++] = ptx_param_size(decl, (size_t)(stop - decl));
+			long size = ptx_param_size(decl, (size_t)(stop - decl));
+			if (size < 0)
+				return ab_fail_text(err, len,
+						    "damaged ptx: parameter %d ('%.*s') is no array of 1 to %d bytes",
+						    out->n_params, (int)(stop - decl > 60 ? 60 : stop - decl), decl,
+						    CUBIN_FILE_MAX_PARAM_BYTES);
+			out->param_size[out->n_params++] = (int)size;
 		}
 		p = stop + 1;
 	}
@@ -207,7 +262,8 @@ static bool inspect_ptx(const char *text, const char *kernel, struct cubin_file_
 		return ab_fail_text(err, len, "neither a cubin (ELF), a fatbin nor PTX text with a .target and an .entry");
 	out->kind = CUBIN_FILE_PTX;
 	const char *sm = strstr(target, "sm_");
-	out->sm = sm ? (int)strtol(sm + 3, NULL, 10) : 0;
+	long arch = sm ? strtol(sm + 3, NULL, 10) : 0;
+	out->sm = arch > 0 && arch < 10000 ? (int)arch : 0;
 	for (const char *p = strstr(text, ".entry"); p; p = strstr(p + 6, ".entry")) {
 		const char *name = p + 6;
 		while (isspace((unsigned char)*name))

@@ -19,6 +19,9 @@
 #include <stddef.h>
 
 #define CUBIN_FILE_MAX_PARAMS 64
+/* The most bytes of parameters a CUDA kernel takes (32764 since CUDA 12.1
+ * on Volta and later): no one parameter can be larger. */
+#define CUBIN_FILE_MAX_PARAM_BYTES 32764
 
 enum cubin_file_kind { CUBIN_FILE_CUBIN, CUBIN_FILE_PTX, CUBIN_FILE_FATBIN };
 

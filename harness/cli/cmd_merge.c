@@ -24,7 +24,8 @@ int cmd_merge(int argc, char **argv)
 		"slots, samples, kernel records, outputs, provenance and device, and the baselines whose name\n"
 		"OUT does not use yet, into OUT (created when missing), in one transaction. Runs are matched by\n"
 		"UUID: one OUT already holds is skipped, so merging a file twice adds nothing. Exit 2, with OUT\n"
-		"unchanged, when an input has another schema version or a UUID arrives with other content.\n"
+		"unchanged, when an input has another schema version, is not a regular file, fails SQLite's\n"
+		"integrity check, or a UUID arrives with other content.\n"
 		"Shards merged read as one run: 'abbench show set:ID'.",
 		2, MERGE_MAX_INPUTS + 1, opts,
 	};

@@ -1,10 +1,14 @@
 /*
  * merge.c - copying runs and baselines from input databases into one
- * (merge.h): inputs checked first, then one write transaction on OUT.
+ * (merge.h): inputs checked first, then one write transaction on OUT. A
+ * new OUT is built in a temporary file beside it and linked into place
+ * whole, so that a merge never removes a file it did not create: of two
+ * merges into one new OUT, the one that fails removes only its temporary.
  */
 #include "store/merge.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +74,8 @@ static enum ab_rc merge_run(struct merge *m, struct store *in, const char *in_pa
 		return AB_OK;
 	}
 	enum ab_rc rc = store_load_run(in, ref->id, &r, d);
-	if (rc)
-		return ab_wrap(d, rc, "'%s'", in_path);
+	if (rc) /* a data error names the file already */
+		return rc == AB_ERR_DATA ? rc : ab_wrap(d, rc, "'%s'", in_path);
 	rc = store_find_uuid(m->out, r->uuid, &out_id, d);
 	if (!rc && out_id)
 		rc = compare_present(m, r, out_id, in_path, d);
@@ -131,6 +135,7 @@ static enum ab_rc merge_input(struct merge *m, int i, struct ab_diag *d)
 	return rc;
 }
 
+/* Every input into m->out, in one transaction: all of it or nothing. */
 static enum ab_rc merge_all(struct merge *m, struct ab_diag *d)
 {
 	enum ab_rc rc = store_write_begin(m->out, d);
@@ -143,15 +148,74 @@ static enum ab_rc merge_all(struct merge *m, struct ab_diag *d)
 	return store_write_commit(m->out, d);
 }
 
-/* A database merge created, removed again after a failure. */
-static void remove_new_db(const char *path)
+/* Into OUT as it is: a failure rolls back and leaves it as it was. */
+static enum ab_rc merge_existing(struct merge *m, const char *out_path, struct ab_diag *d)
 {
-	char side[4200];
-	unlink(path);
-	snprintf(side, sizeof side, "%s-wal", path);
-	unlink(side);
-	snprintf(side, sizeof side, "%s-shm", path);
-	unlink(side);
+	memset(m->ms, 0, sizeof *m->ms);
+	enum ab_rc rc = store_open(out_path, true, &m->out, d);
+	if (!rc)
+		rc = merge_all(m, d);
+	store_close(m->out);
+	m->out = NULL;
+	return rc;
+}
+
+/* A new empty file beside out_path, created exclusively: its name in tmp. */
+static enum ab_rc temp_beside(const char *out_path, char *tmp, size_t len, struct ab_diag *d)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		if ((size_t)snprintf(tmp, len, "%s.merge-%ld-%d", out_path, (long)getpid(), attempt) >= len)
+			return ab_fail(d, AB_ERR_USAGE, "output path too long '%.64s...'", out_path);
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return AB_OK;
+		}
+		if (errno != EEXIST)
+			return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", tmp, strerror(errno));
+	}
+	return ab_fail(d, AB_ERR_IO, "cannot create a temporary file beside '%s'", out_path);
+}
+
+/* The database at path and its side files: only ever the merge's own
+ * temporary. */
+static void remove_db_files(const char *path)
+{
+	static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
+	char side[4200 + 16];
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+		if ((size_t)snprintf(side, sizeof side, "%s%s", path, sides[i]) < sizeof side)
+			unlink(side);
+}
+
+/* OUT does not exist: the merge is made whole in a temporary beside it
+ * (its WAL folded back into it), then linked to OUT, which fails if OUT
+ * appeared meanwhile (*raced: another merge or run made it). The
+ * temporary is removed in every case; OUT never is. */
+static enum ab_rc merge_new(struct merge *m, const char *out_path, bool *raced, struct ab_diag *d)
+{
+	char tmp[4200];
+	*raced = false;
+	enum ab_rc rc = temp_beside(out_path, tmp, sizeof tmp, d);
+	if (rc)
+		return rc;
+	rc = store_open(tmp, true, &m->out, d);
+	if (rc)
+		ab_wrap(d, rc, "the merge's temporary file beside OUT");
+	if (!rc)
+		rc = merge_all(m, d);
+	if (!rc)
+		rc = store_leave_wal(m->out, d);
+	store_close(m->out);
+	m->out = NULL;
+	if (!rc && link(tmp, out_path) != 0) {
+		if (errno == EEXIST)
+			*raced = true;
+		else
+			rc = ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", out_path, strerror(errno));
+	}
+	remove_db_files(tmp);
+	return rc;
 }
 
 enum ab_rc merge_files(const char *out_path, const char *const *inputs, int n_inputs, struct merge_stats *ms,
@@ -159,22 +223,18 @@ enum ab_rc merge_files(const char *out_path, const char *const *inputs, int n_in
 {
 	struct merge m = { .paths = inputs, .n = n_inputs, .ms = ms };
 	struct stat sb;
-	bool existed = stat(out_path, &sb) == 0;
+	bool raced = false;
 	memset(ms, 0, sizeof *ms);
 	m.in = calloc((size_t)n_inputs + 1, sizeof *m.in);
-	bool opened = false;
 	enum ab_rc rc = m.in ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory opening %d inputs", n_inputs);
 	if (!rc)
 		rc = open_inputs(&m, out_path, d);
-	if (!rc)
-		opened = !(rc = store_open(out_path, true, &m.out, d));
-	if (!rc)
-		rc = merge_all(&m, d);
-	store_close(m.out);
+	if (!rc && (stat(out_path, &sb) == 0 || errno != ENOENT))
+		rc = merge_existing(&m, out_path, d);
+	else if (!rc && !(rc = merge_new(&m, out_path, &raced, d)) && raced)
+		rc = merge_existing(&m, out_path, d);
 	for (int i = 0; m.in && i < n_inputs; i++)
 		store_close(m.in[i]);
 	free(m.in);
-	if (rc && !existed && opened)
-		remove_new_db(out_path);
 	return rc;
 }

@@ -16,9 +16,12 @@
  * (older files: any writing command of this abbench, such as 'abbench
  * baseline set', migrates them); they
  * are all checked before OUT is opened. All copying happens in one
- * transaction on OUT: on any failure OUT is left as it was (a new OUT is
- * removed). Each input is read through its own connection, not ATTACH:
- * SQLite attaches at most 10 databases and cannot detach one inside the
+ * transaction on OUT: on any failure OUT is left as it was. A new OUT is
+ * built in a temporary file beside it and linked into place only when
+ * whole (when another process made OUT meanwhile, the merge is made into
+ * that one instead): a merge never removes a file it did not create.
+ * Each input is read through its own connection, not ATTACH: SQLite
+ * attaches at most 10 databases and cannot detach one inside the
  * transaction, and a Slurm array easily has more shards than that.
  */
 #ifndef AB_MERGE_H

@@ -1,6 +1,6 @@
 /*
  * runset.c - a run set read as one run (runset.h): pick each shard's 'ok'
- * run, load them, check that they belong together, and join their cases
+ * run, check that the loaded shards belong together, and join their cases
  * in the scenario's order.
  */
 #include "store/runset.h"
@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/results_check.h"
+
 /* The one 'ok' run of shard k among the members (sorted by shard). */
-static enum ab_rc pick_shard(const char *set, const struct store_set_member *m, int n, int k, int count,
+static enum ab_rc pick_shard(const char *set, const struct runset_member *m, int n, int k, int count,
 			     int64_t *id, struct ab_diag *d)
 {
-	const struct store_set_member *failed = NULL;
+	const struct runset_member *failed = NULL;
 	*id = 0;
 	for (int i = 0; i < n; i++) {
 		if (m[i].shard_index != k)
@@ -36,25 +38,25 @@ static enum ab_rc pick_shard(const char *set, const struct store_set_member *m, 
 	return ab_fail(d, AB_ERR_DATA, "run set '%s' is incomplete: shard %d/%d has no run", set, k, count);
 }
 
-/* The shards' run ids in shard order (malloc'd, *count of them). */
-static enum ab_rc shard_ids(struct store *st, const char *set, int64_t **ids, int *count, struct ab_diag *d)
+enum ab_rc runset_pick(const char *set, const char *where, const struct runset_member *m, int n, int64_t **ids,
+		       int *count, struct ab_diag *d)
 {
-	struct store_set_member *m = NULL;
-	int n = 0;
+	enum ab_rc rc = AB_OK;
 	*ids = NULL;
-	enum ab_rc rc = store_set_members(st, set, &m, &n, d);
-	if (!rc && n == 0)
-		rc = ab_fail(d, AB_ERR_DATA, "no run set '%s' in '%s'", set, store_path(st));
 	*count = n ? m[0].shard_count : 0;
+	if (n == 0)
+		return ab_fail(d, AB_ERR_DATA, "no run set '%s' in '%s'", set, where);
 	for (int i = 0; !rc && i < n; i++)
-		if (m[i].shard_count != *count || m[i].shard_count < 1)
+		if (m[i].shard_count < 1 || m[i].shard_count > RESULTS_MAX_SHARDS)
+			rc = ab_fail(d, AB_ERR_DATA, "run set '%s': run %lld has shard_count %d, not 1 to %d", set,
+				     (long long)m[i].id, m[i].shard_count, RESULTS_MAX_SHARDS);
+		else if (m[i].shard_count != *count)
 			rc = ab_fail(d, AB_ERR_DATA, "run set '%s' mixes shard counts (%d in run %lld, %d in run %lld)", set,
 				     *count, (long long)m[0].id, m[i].shard_count, (long long)m[i].id);
 	if (!rc && !(*ids = calloc((size_t)*count, sizeof **ids)))
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory reading run set '%s'", set);
 	for (int k = 1; !rc && k <= *count; k++)
 		rc = pick_shard(set, m, n, k, *count, &(*ids)[k - 1], d);
-	free(m);
 	if (rc) {
 		free(*ids);
 		*ids = NULL;
@@ -66,9 +68,12 @@ static enum ab_rc shard_ids(struct store *st, const char *set, int64_t **ids, in
 static enum ab_rc check_alike(const char *set, const struct results_run *f, const struct results_run *s,
 			      struct ab_diag *d)
 {
-	static const char *const what[] = { "scenario (hash)", "backend", "device", "build", "--quick setting" };
-	const char *fa[] = { f->scenario_hash, f->backend, f->device.name, f->git_commit, f->quick ? "on" : "off" };
-	const char *sa[] = { s->scenario_hash, s->backend, s->device.name, s->git_commit, s->quick ? "on" : "off" };
+	static const char *const what[] = { "scenario (hash)", "bracket", "backend", "device", "build",
+					    "--quick setting" };
+	const char *fa[] = { f->scenario_hash, f->bracket, f->backend, f->device.name, f->git_commit,
+			     f->quick ? "on" : "off" };
+	const char *sa[] = { s->scenario_hash, s->bracket, s->backend, s->device.name, s->git_commit,
+			     s->quick ? "on" : "off" };
 	for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
 		if (strcmp(fa[i], sa[i]))
 			return ab_fail(d, AB_ERR_DATA, "run set '%s': shards differ in %s: run %lld has '%s', run %lld '%s'",
@@ -127,30 +132,14 @@ static void set_header(const char *set, struct results_run **shard, int n, int64
 	r->n_set_runs = n;
 }
 
-enum ab_rc runset_load(struct store *st, const char *set, struct results_run **out, struct ab_diag *d)
+enum ab_rc runset_join(const char *set, struct results_run **shard, int n, int64_t *ids, struct ab_diag *d)
 {
-	struct results_run **shard = NULL;
-	int64_t *ids = NULL;
-	int n = 0;
-	*out = NULL;
-	enum ab_rc rc = shard_ids(st, set, &ids, &n, d);
-	if (!rc && !(shard = calloc((size_t)n, sizeof *shard)))
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory reading run set '%s'", set);
-	for (int i = 0; !rc && i < n; i++)
-		rc = store_load_run(st, ids[i], &shard[i], d);
+	enum ab_rc rc = AB_OK;
 	for (int i = 1; !rc && i < n; i++)
 		rc = check_alike(set, shard[0], shard[i], d);
 	if (!rc)
 		rc = join_cases(set, shard, n, d);
-	if (!rc) {
+	if (!rc)
 		set_header(set, shard, n, ids, shard[0]);
-		*out = shard[0];
-		shard[0] = NULL;
-		ids = NULL;
-	}
-	for (int i = 0; shard && i < n; i++)
-		results_run_free(shard[i]);
-	free(shard);
-	free(ids);
 	return rc;
 }

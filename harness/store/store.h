@@ -11,7 +11,13 @@
  * died 'interrupted'; neither keeps partial results.
  *
  * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
- * baselines (named pointers to runs). See docs/ARCHITECTURE.md.
+ * run_arms, baselines (named pointers to runs). See docs/SCHEMA.md.
+ *
+ * One interface for a family of files, each a section of the store
+ * (store_int.h lists them): opening (store.c), the schema
+ * (store_schema.c), writing (store_write.c, store_reap.c), reading
+ * (store_read.c), names and baselines (store_baseline.c) and RUN specs with
+ * run sets (store_spec.c, runset.c).
  */
 #ifndef AB_STORE_H
 #define AB_STORE_H
@@ -24,12 +30,18 @@
 
 struct store;
 
+/* The longest full path (absolute, links resolved) of a database: SQLite's
+ * unix VFS takes 512 bytes with "-journal" appended. */
+#define STORE_PATH_MAX 504
+
 /* Where the database is: the --db value, else $ABBENCH_DB, else "abbench.db". */
 const char *store_default_path(const char *cli_value);
 
 /* Opens the database read-write (create = true: creating it as needed),
  * switches it to WAL mode and migrates it. create = false on a missing file
- * is AB_ERR_DATA ("no database 'x'"). Several processes may open (and
+ * is AB_ERR_DATA ("no database 'x'"); a path that is not a regular file (a
+ * directory, a FIFO: never opened) or longer than STORE_PATH_MAX as a full
+ * path is AB_ERR_USAGE. Several processes may open (and
  * create) one file at once. Runs of this host left 'running' by a process
  * that is gone are marked 'interrupted' (procid.h). */
 enum ab_rc store_open(const char *path, bool create, struct store **out, struct ab_diag *d);
@@ -37,8 +49,11 @@ enum ab_rc store_open(const char *path, bool create, struct store **out, struct 
 /* Opens an existing database for reading only: no WAL switch, no
  * migration, nothing written through this connection (a database that
  * needs migrating is AB_ERR_DATA, saying so). A WAL database on read-only
- * media is opened as immutable. The stale runs store_open would mark are
- * marked through a separate short connection when the file is writable. */
+ * media (no -shm can be made beside it) is opened as immutable when its
+ * WAL is empty, else read from a private copy of it and its WAL (never
+ * without the transactions its WAL holds). The stale runs store_open
+ * would mark are marked through a separate short connection when the file
+ * is writable. */
 enum ab_rc store_open_readonly(const char *path, struct store **out, struct ab_diag *d);
 bool store_is_read_only(const struct store *st);
 
@@ -131,17 +146,6 @@ const char *store_set_spec(const char *spec);
 /* The path the store was opened with, for messages. */
 const char *store_path(const struct store *st);
 
-struct store_set_member {
-	int64_t id;
-	int shard_index, shard_count;
-	char status[16];
-	char error[128];
-};
-
-/* The runs of a run set by shard, then newest first. *out malloc'd. */
-enum ab_rc store_set_members(struct store *st, const char *set, struct store_set_member **out, int *n,
-			     struct ab_diag *d);
-
 struct store_run_ref {
 	int64_t id;
 	char uuid[37];
@@ -157,7 +161,8 @@ enum ab_rc store_find_uuid(struct store *st, const char *uuid, int64_t *id, stru
 /* Opens an existing database read-only, as the input of a merge: as
  * store_open_readonly (nothing is migrated, and a schema version other
  * than this build's is AB_ERR_DATA), but nothing at all is written to the
- * file, not even the marking of stale runs. */
+ * file, not even the marking of stale runs; and a file that fails
+ * SQLite's integrity check is AB_ERR_DATA. */
 enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag *d);
 
 /* An explicit write transaction (BEGIN IMMEDIATE) around store_import_run
@@ -165,6 +170,11 @@ enum ab_rc store_open_input(const char *path, struct store **out, struct ab_diag
 enum ab_rc store_write_begin(struct store *st, struct ab_diag *d);
 enum ab_rc store_write_commit(struct store *st, struct ab_diag *d);
 void store_write_rollback(struct store *st);
+
+/* Folds the WAL back into the main file and leaves WAL mode, so that the
+ * file holds everything by itself (a merge's new OUT, linked into place
+ * whole); the next writer that opens it switches it back. */
+enum ab_rc store_leave_wal(struct store *st, struct ab_diag *d);
 
 /* Inside a write transaction: inserts r (loaded from another database,
  * 'ok' or 'failed', with its UUID, times and status) and every result it

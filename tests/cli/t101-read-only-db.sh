@@ -3,8 +3,10 @@
 # list) open the database read-only: no WAL switch, no migration, not a
 # byte or an mtime changed, no -wal/-shm/-journal created. A WAL database
 # in a directory the reader cannot write (read-only media) is read too.
-# A database of an older schema gets a clear message from a reader and is
-# migrated by a writer; a negative user_version is refused cleanly.
+# A WAL that holds committed transactions there is read with them, never
+# without. A database of an older schema gets a clear message from a
+# reader and is migrated by a writer; a negative user_version is refused
+# cleanly.
 #
 # Root writes through any permission, so the read-only directory is tested
 # by dropping to user 'nobody' with setpriv (as a plain user: chmod a-w).
@@ -59,6 +61,46 @@ before=$(fingerprint "$ro/w.db")
 every_reader "$ro/w.db" "$T/o" "${as_reader[@]}"
 check "the WAL database is unchanged" test "$(fingerprint "$ro/w.db")" = "$before"
 chmod u+w "$ro"
+
+# 2b. The same, with a WAL that holds a committed transaction (its writer
+# killed before any checkpoint; the -wal kept, no -shm, as on read-only
+# media): readers must see it. immutable=1 alone ignores the -wal and
+# served the old data with exit 0 (issue 19, row 5); the database and its
+# WAL are now read from a private copy, removed afterwards.
+wr="$T/wr"
+mkdir "$wr" "$T/o/tmp"
+cp "$ro/w.db" "$wr/w.db"
+python3 - "$wr/w.db" <<'EOF'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE runs SET label = 'after' WHERE label = 'main'")
+os._exit(0)  # no close, no checkpoint: the commit is in the -wal only
+EOF
+rm -f "$wr/w.db-shm"
+check "the commit is in the -wal only" test "$(sqlite3 "file:$wr/w.db?immutable=1" "SELECT label FROM runs")" = main
+if [ "$(id -u)" -eq 0 ]; then chown nobody "$T/o/tmp"; else chmod a-w "$wr"; fi
+before=$(md5sum "$wr"/w.db*)
+export TMPDIR="$T/o/tmp"
+expect_exit 0 "list on a WAL with a committed transaction, as the reader" "${as_reader[@]}" "$AB" list --db "$wr/w.db"
+check "the transaction is seen (label 'after', not 'main')" grep -q " after " "$T/out"
+expect_exit 0 "show the run by its new label" "${as_reader[@]}" "$AB" show after --db "$wr/w.db"
+expect_exit 0 "gate the run by its new label" "${as_reader[@]}" "$AB" gate after --baseline nightly --db "$wr/w.db" \
+	--out "$T/o/g.md"
+expect_exit 0 "report it" "${as_reader[@]}" "$AB" report after --db "$wr/w.db" --out "$T/o/rep2" --no-plots
+check "the report is of run 'after'" grep -rq "after" "$T/o/rep2"
+unset TMPDIR
+check "the database and its WAL are unchanged, no side file made" test "$(md5sum "$wr"/w.db*)" = "$before"
+check "the private copies are gone" test -z "$(ls -A "$T/o/tmp")"
+# a -shm that exists and cannot be opened: a writer may be at work, and a
+# copy could be torn; refused, saying why
+chmod u+w "$wr"
+: >"$wr/w.db-shm"
+chmod 000 "$wr/w.db-shm"
+[ "$(id -u)" -eq 0 ] || chmod a-w "$wr"
+expect_exit 3 "a WAL with transactions and a -shm the reader cannot open" "${as_reader[@]}" "$AB" list --db "$wr/w.db"
+check "the message says why and what to do" grep -q "its -shm cannot be opened (a writer may be at work)" "$T/err"
+chmod u+w "$wr"
 
 # 3. Schema version 1 (tests/data/schema1.sql): readers say it needs
 # migrating; a writer migrates it; its 'running' row of unknown owner stays.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Names: a label over 63 characters is refused (not cut), so are labels and
-# baseline names that would read as a run (all digits, 'last') and a
-# baseline name that is a run's label. Messages: an oversized scenario is
+# baseline names that would read as a run (all digits, 'last'), a
+# baseline name that is a run's label, and both with a control character
+# or invalid UTF-8. Messages: an oversized scenario is
 # named FILE:LINE; control characters from a scenario or the command line
 # never reach the terminal raw; --dump refuses a non-empty directory.
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +28,13 @@ for bad in 1 007 last main; do
 done
 check "an existing label is named as such" grep -q "is the label of run" "$T/err"
 expect_exit 2 "a 64-character baseline name" "$AB" baseline set "${l63}x" main --db "$db"
+# control characters and invalid UTF-8, as for labels (before: baseline names took them)
+for bad in "$(printf 'a\tb')" "$(printf 'red\033[31m')" "$(printf 'del\177')" "$(printf 'c1\302\233')" \
+	"$(printf 'caf\351')"; do
+	expect_exit 2 "baseline name $(printf '%q' "$bad")" "$AB" baseline set "$bad" main --db "$db"
+	check "  said why" grep -Eq "holds a control character|is not valid UTF-8" "$T/err"
+done
+expect_exit 2 "a label of invalid UTF-8" run --label "$(printf 'caf\351')"
 expect_exit 0 "a good baseline name" "$AB" baseline set nightly main --db "$db"
 check "no baseline was made of the refused names" test "$(sqlite3 "$db" 'SELECT group_concat(name) FROM baselines')" = nightly
 

@@ -1,14 +1,16 @@
 /*
  * test_cubin_file.c - reading compiled binaries without a GPU: a cubin
  * ELF built here byte by byte (both e_flags layouts of the architecture,
- * KPARAM_INFO attributes in any order, damaged tables), PTX texts (Triton's
- * pointer annotations, arrays, an entry without parameters), a fatbin's
+ * KPARAM_INFO attributes in any order, damaged tables, SHT_NOBITS sections
+ * pointing outside the file), PTX texts (Triton's pointer annotations,
+ * arrays and their counts, an entry without parameters), a fatbin's
  * magic, and files that are none of these.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -153,6 +155,32 @@ static void test_damaged_cubin(void **state)
 	inspect_fails("k", "damaged cubin: attribute past the end of .nv.info.k");
 }
 
+/* Sections of type SHT_NOBITS (8) have no bytes in the file, whatever
+ * their offset: one that is never read passes, the section names or a
+ * kernel's .nv.info as NOBITS with an offset far outside the file are
+ * refused (issue 19, row 4: both were read out of bounds, 2^40 bytes
+ * past the image, and crashed). */
+static void test_nobits_sections(void **state)
+{
+	(void)state;
+	struct cubin_file_info info;
+	build_cubin(8, 90);
+	put32(shoff_at + 4 * 64 + 4, 8); /* .text.k as NOBITS (a .bss), offset far away */
+	put64(shoff_at + 4 * 64 + 24, (uint64_t)1 << 40);
+	put64(shoff_at + 4 * 64 + 32, 4096);
+	inspect_ok("k", &info);
+	assert_int_equal(info.n_params, 3);
+	build_cubin(8, 90);
+	put32(shoff_at + 1 * 64 + 4, 8); /* the section names */
+	put64(shoff_at + 1 * 64 + 24, (uint64_t)1 << 40);
+	inspect_fails("k", "damaged cubin: the section names (section 1) have no bytes in the file");
+	build_cubin(8, 90);
+	put32(shoff_at + 2 * 64 + 4, 8); /* .nv.info.k */
+	put64(shoff_at + 2 * 64 + 24, (uint64_t)1 << 40);
+	inspect_fails("k", "damaged cubin: .nv.info.k has no bytes in the file");
+	inspect_ok("other", &info); /* another kernel's info is still read */
+}
+
 static void set_text(const char *text)
 {
 	img_len = strlen(text);
@@ -188,6 +216,32 @@ static void test_ptx(void **state)
 	inspect_fails("k", "damaged ptx: the parameter list has no ')'");
 }
 
+/* Array counts in checked arithmetic (issue 19, row 4): 8 x 2^30 bytes
+ * overflowed an int, 2^32 + 1 was read as 1 (8 bytes); a count that is 0,
+ * not a number, or makes a parameter larger than a kernel's 32764 bytes
+ * is refused. The largest that fits is taken. */
+static void test_ptx_array_counts(void **state)
+{
+	(void)state;
+	struct cubin_file_info info;
+	static const char *const bad[] = { "p[1073741824]", "p[4294967297]", "p[0]", "p[]", "p[12x]", "p[-1]",
+					   "p[4096]", "p[99999999999999999999999]" };
+	char text[256];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(text, sizeof text, ".target sm_90\n.entry k(\n.param .u32 n,\n.param .u64 %s\n)\n{\n}\n", bad[i]);
+		set_text(text);
+		inspect_fails("k", "damaged ptx: parameter 1 ('.param .u64 p[");
+		inspect_fails("k", "is no array of 1 to 32764 bytes");
+	}
+	set_text(".target sm_90\n.entry k(\n.param .u64 p[4095],\n.param .align 4 .b8 q[32764]\n)\n{\n}\n");
+	inspect_ok("k", &info);
+	assert_int_equal(info.param_size[0], 8 * 4095);
+	assert_int_equal(info.param_size[1], 32764);
+	set_text(".target sm_99999999999999999999\n.entry k()\n{\n}\n");
+	inspect_ok("k", &info);
+	assert_int_equal(info.sm, 0); /* no architecture, not a wrapped number */
+}
+
 static void test_other_files(void **state)
 {
 	(void)state;
@@ -210,7 +264,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cubin),
 		cmocka_unit_test(test_damaged_cubin),
+		cmocka_unit_test(test_nobits_sections),
 		cmocka_unit_test(test_ptx),
+		cmocka_unit_test(test_ptx_array_counts),
 		cmocka_unit_test(test_other_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

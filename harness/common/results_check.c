@@ -1,0 +1,377 @@
+/*
+ * results_check.c - what a stored run may hold (results_check.h), as
+ * tables: each structure's text fields and integer fields with their
+ * ranges, found by name, so that a new field is one line here beside its
+ * column in the store.
+ */
+#include "common/results_check.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/diag.h"
+#include "common/utf8.h"
+
+/* A fixed char array of a structure. */
+struct text_field {
+	const char *name;
+	size_t off, cap;
+};
+
+/* An int or int64_t member of a structure and its range. */
+struct int_field {
+	const char *name;
+	size_t off, size;
+	int64_t lo, hi;
+};
+
+#define TEXT(type, f) { #f, offsetof(type, f), sizeof(((type *)0)->f) }
+#define INT(type, f, lo, hi) { #f, offsetof(type, f), sizeof(((type *)0)->f), (lo), (hi) }
+#define NONNEG(type, f) INT(type, f, 0, sizeof(((type *)0)->f) == sizeof(int) ? INT_MAX : INT64_MAX)
+
+bool results_check_text(const char *name, const char *s, size_t n, size_t cap, char *why, size_t len)
+{
+	size_t at = 0;
+	if (memchr(s, '\0', n))
+		return ab_fail_text(why, len, "%s holds a NUL byte", name);
+	if (cap && n >= cap)
+		return ab_fail_text(why, len, "%s is %zu bytes long, more than %zu", name, n, cap - 1);
+	if (!utf8_valid(s, n, &at))
+		return ab_fail_text(why, len, "%s is not valid UTF-8 (byte %zu)", name, at);
+	return true;
+}
+
+void results_check_fit(char *dst, size_t cap, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t used = 0;
+	if (!cap)
+		return;
+	while (*p) {
+		int n = utf8_seq_len(p, strnlen((const char *)p, 4));
+		char esc[5];
+		const char *piece = (const char *)p;
+		size_t len = (size_t)n;
+		if (n == 0) {
+			snprintf(esc, sizeof esc, "\\x%02X", *p);
+			piece = esc;
+			len = 4;
+			n = 1;
+		}
+		if (used + len >= cap)
+			break;
+		memcpy(dst + used, piece, len);
+		used += len;
+		p += n;
+	}
+	dst[used] = '\0';
+}
+
+static bool texts_ok(const void *base, const struct text_field *t, size_t n, char *why, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = (const char *)base + t[i].off;
+		if (!results_check_text(t[i].name, s, strnlen(s, t[i].cap), t[i].cap, why, len))
+			return false;
+	}
+	return true;
+}
+
+static int64_t int_at(const void *base, const struct int_field *f)
+{
+	const char *p = (const char *)base + f->off;
+	if (f->size == sizeof(int64_t)) {
+		int64_t v;
+		memcpy(&v, p, sizeof v);
+		return v;
+	}
+	int v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static bool ints_ok(const void *base, const struct int_field *k, size_t n, char *why, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = int_at(base, &k[i]);
+		if (v < k[i].lo || v > k[i].hi)
+			return ab_fail_text(why, len, "%s is %lld, not %lld to %lld", k[i].name, (long long)v,
+					    (long long)k[i].lo, (long long)k[i].hi);
+	}
+	return true;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define FIELDS_OK(base, texts, ints, why, len) \
+	(texts_ok((base), (texts), N(texts), (why), (len)) && ints_ok((base), (ints), N(ints), (why), (len)))
+
+/* s is one of the words of the NULL-terminated list. */
+static bool one_of(const char *name, const char *s, const char *const *words, char *why, size_t len)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return ab_fail_text(why, len, "%s '%s' is none of the known ones", name, s);
+}
+
+static bool arm_ok(const char *name, char arm, char *why, size_t len)
+{
+	return arm == 'a' || arm == 'b' ||
+	       ab_fail_text(why, len, "%s is '%c' (0x%02X), not 'a' or 'b'", name, isprint((unsigned char)arm) ? arm : '?',
+			    (unsigned char)arm);
+}
+
+/* A malloc'd text (NULL for none): valid UTF-8, no length limit. */
+static bool long_text_ok(const char *name, const char *s, char *why, size_t len)
+{
+	return !s || results_check_text(name, s, strlen(s), 0, why, len);
+}
+
+/* ---- one row each ---------------------------------------------------------- */
+
+static const struct text_field run_texts[] = {
+	TEXT(struct results_run, uuid),          TEXT(struct results_run, run_set),
+	TEXT(struct results_run, started_at),    TEXT(struct results_run, finished_at),
+	TEXT(struct results_run, status),        TEXT(struct results_run, error),
+	TEXT(struct results_run, label),         TEXT(struct results_run, scenario_name),
+	TEXT(struct results_run, scenario_path), TEXT(struct results_run, scenario_hash),
+	TEXT(struct results_run, git_commit),    TEXT(struct results_run, host),
+	TEXT(struct results_run, backend),       TEXT(struct results_run, version),
+	TEXT(struct results_run, noise_measure), TEXT(struct results_run, bracket),
+	TEXT(struct results_run, arm_a),         TEXT(struct results_run, arm_b),
+	TEXT(struct results_run, launch_gaps),   TEXT(struct results_run, notes),
+	TEXT(struct results_run, only_cases),
+};
+
+static const struct int_field run_ints[] = {
+	INT(struct results_run, shard_index, 0, RESULTS_MAX_SHARDS),
+	INT(struct results_run, shard_count, 0, RESULTS_MAX_SHARDS),
+	NONNEG(struct results_run, device_index),
+	NONNEG(struct results_run, steps),
+	NONNEG(struct results_run, forwards_per_step),
+	INT(struct results_run, n_arm_sources, 0, 2),
+	NONNEG(struct results_run, n_cases),
+};
+
+static bool bracket_ok(const char *b, char *why, size_t len)
+{
+	size_t n = strlen(b);
+	if (n < 1 || n > RESULTS_MAX_SLOTS || strspn(b, "AB") != n)
+		return ab_fail_text(why, len, "bracket '%s' is not 1 to %d letters A and B", b, RESULTS_MAX_SLOTS);
+	return true;
+}
+
+bool results_check_run_row(const struct results_run *r, char *why, size_t len)
+{
+	static const char *const statuses[] = { "running", "ok", "failed", "interrupted", NULL };
+	if (!FIELDS_OK(r, run_texts, run_ints, why, len) || !long_text_ok("scenario_text", r->scenario_text, why, len) ||
+	    !long_text_ok("command_line", r->command_line, why, len) || !one_of("status", r->status, statuses, why, len) ||
+	    !bracket_ok(r->bracket, why, len))
+		return false;
+	if (r->shard_index > r->shard_count)
+		return ab_fail_text(why, len, "shard_index %d is past shard_count %d", r->shard_index, r->shard_count);
+	return true;
+}
+
+static const struct text_field device_texts[] = {
+	TEXT(struct results_device, name),           TEXT(struct results_device, uuid),
+	TEXT(struct results_device, backend),        TEXT(struct results_device, driver_version),
+	TEXT(struct results_device, runtime_version),
+};
+
+static const struct int_field device_ints[] = {
+	NONNEG(struct results_device, cc_major),  NONNEG(struct results_device, cc_minor),
+	NONNEG(struct results_device, sm_count),  NONNEG(struct results_device, l2_bytes),
+	NONNEG(struct results_device, mem_bytes), NONNEG(struct results_device, default_sm_mhz),
+};
+
+bool results_check_device(const struct results_device *dv, char *why, size_t len)
+{
+	if (!FIELDS_OK(dv, device_texts, device_ints, why, len))
+		return false;
+	if (dv->copy_gbps < 0 || isinf(dv->copy_gbps))
+		return ab_fail_text(why, len, "copy_gbps is %g, not a bandwidth", dv->copy_gbps);
+	return true;
+}
+
+static const struct text_field arm_source_texts[] = {
+	TEXT(struct results_arm_source, name),   TEXT(struct results_arm_source, kind),
+	TEXT(struct results_arm_source, path),   TEXT(struct results_arm_source, sha256),
+	TEXT(struct results_arm_source, detail),
+};
+
+bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len)
+{
+	static const char *const kinds[] = { "plugin", "cubin", NULL };
+	return arm_ok("arm", a->arm, why, len) && texts_ok(a, arm_source_texts, N(arm_source_texts), why, len) &&
+	       one_of("kind", a->kind, kinds, why, len);
+}
+
+static const struct text_field case_texts[] = {
+	TEXT(struct results_case, name),  TEXT(struct results_case, site),  TEXT(struct results_case, shape),
+	TEXT(struct results_case, dtype), TEXT(struct results_case, input), TEXT(struct results_case, sweep),
+	TEXT(struct results_case, axis),
+};
+
+static const struct int_field case_ints[] = {
+	NONNEG(struct results_case, ordinal),   NONNEG(struct results_case, count),
+	NONNEG(struct results_case, axis_value), NONNEG(struct results_case, bytes_min),
+	NONNEG(struct results_case, bytes_a),   NONNEG(struct results_case, bytes_b),
+	INT(struct results_case, n_slots, 0, RESULTS_MAX_SLOTS),
+};
+
+bool results_check_case_row(const struct results_case *c, char *why, size_t len)
+{
+	return FIELDS_OK(c, case_texts, case_ints, why, len);
+}
+
+static const struct text_field slot_texts[] = {
+	TEXT(struct results_slot, label),
+	TEXT(struct results_slot, variant),
+	TEXT(struct results_slot, stopping_reason),
+};
+
+static const struct int_field slot_ints[] = {
+	INT(struct results_slot, position, 0, RESULTS_MAX_SLOTS - 1),
+	NONNEG(struct results_slot, warmup),
+	INT(struct results_slot, n_samples, 0, RESULTS_MAX_SAMPLES),
+	NONNEG(struct results_slot, n_discarded),
+	NONNEG(struct results_slot, kernel_records_bad),
+	INT(struct results_slot, n_kernels, 0, RESULTS_MAX_KERNELS),
+	INT(struct results_slot, n_outputs, 0, RESULTS_MAX_OUTPUTS),
+};
+
+bool results_check_slot_row(const struct results_slot *s, char *why, size_t len)
+{
+	if (!FIELDS_OK(s, slot_texts, slot_ints, why, len) || !arm_ok("arm", s->arm, why, len))
+		return false;
+	if (!s->label[0])
+		return ab_fail_text(why, len, "label is empty");
+	return true;
+}
+
+bool results_check_sample(double wall_ns, double kernel_ns, char *why, size_t len)
+{
+	if (!isfinite(wall_ns) || wall_ns < 0)
+		return ab_fail_text(why, len, "wall_ns is %g, not a time", wall_ns);
+	if (!isnan(kernel_ns) && (isinf(kernel_ns) || kernel_ns < 0))
+		return ab_fail_text(why, len, "kernel_ns is %g, not a time", kernel_ns);
+	return true;
+}
+
+static const struct text_field kernel_texts[] = {
+	TEXT(struct results_kernel, name),
+	TEXT(struct results_kernel, family),
+};
+static const struct int_field kernel_ints[] = { NONNEG(struct results_kernel, launches) };
+
+bool results_check_kernel(const struct results_kernel *k, char *why, size_t len)
+{
+	return FIELDS_OK(k, kernel_texts, kernel_ints, why, len);
+}
+
+static const struct text_field output_texts[] = {
+	TEXT(struct results_output, tensor),
+	TEXT(struct results_output, md5),
+};
+static const struct int_field output_ints[] = {
+	NONNEG(struct results_output, bytes),
+	NONNEG(struct results_output, mismatches),
+	NONNEG(struct results_output, ref_skipped),
+};
+
+bool results_check_output(const struct results_output *o, char *why, size_t len)
+{
+	if (!FIELDS_OK(o, output_texts, output_ints, why, len))
+		return false;
+	size_t n = strlen(o->md5);
+	if (n && (n != 32 || strspn(o->md5, "0123456789abcdef") != 32))
+		return ab_fail_text(why, len, "md5 '%s' is not 32 hexadecimal digits", o->md5);
+	return true;
+}
+
+/* ---- across rows ------------------------------------------------------------ */
+
+bool results_check_bracket(const char *bracket, const struct results_case *c, char *why, size_t len)
+{
+	int n = (int)strlen(bracket);
+	if (c->n_slots != n)
+		return ab_fail_text(why, len, "%d slots for the %d letters of bracket '%s'", c->n_slots, n, bracket);
+	for (int k = 0; k < n; k++)
+		if (c->slots[k].arm != tolower((unsigned char)bracket[k]))
+			return ab_fail_text(why, len, "slot %d ('%s') is of arm '%c', bracket '%s' has %c there", k,
+					    c->slots[k].label, c->slots[k].arm, bracket, bracket[k]);
+	return true;
+}
+
+/* where + ": " + what, into why (what may already be in why). */
+static bool at(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool at(char *why, size_t len, const char *fmt, ...)
+{
+	char where[160], what[AB_DIAG_MAX];
+	va_list ap;
+	snprintf(what, sizeof what, "%s", why);
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof where, fmt, ap);
+	va_end(ap);
+	snprintf(why, len, "%s: %s", where, what);
+	return false;
+}
+
+static bool slot_ok(const struct results_case *c, const struct results_slot *s, char *why, size_t len)
+{
+	if (!results_check_slot_row(s, why, len))
+		return at(why, len, "case '%s' slot %d", c->name, s->position);
+	if (s->n_samples > 0 && !s->samples_ns)
+		return ab_fail_text(why, len, "case '%s' slot '%s': %d samples and no array", c->name, s->label,
+				    s->n_samples);
+	if (s->n_kernels > 0 && !s->kernels)
+		return ab_fail_text(why, len, "case '%s' slot '%s': %d kernels and no array", c->name, s->label,
+				    s->n_kernels);
+	for (int i = 0; i < s->n_samples; i++)
+		if (!results_check_sample(s->samples_ns[i], s->kernel_ns ? s->kernel_ns[i] : NAN, why, len))
+			return at(why, len, "case '%s' slot '%s' sample %d", c->name, s->label, i);
+	for (int i = 0; i < s->n_kernels; i++)
+		if (!results_check_kernel(&s->kernels[i], why, len))
+			return at(why, len, "case '%s' slot '%s' kernel %d", c->name, s->label, i);
+	for (int i = 0; i < s->n_outputs; i++)
+		if (!results_check_output(&s->outputs[i], why, len))
+			return at(why, len, "case '%s' slot '%s' output %d", c->name, s->label, i);
+	return true;
+}
+
+static bool case_ok(const struct results_run *r, const struct results_case *c, char *why, size_t len)
+{
+	if (!results_check_case_row(c, why, len))
+		return at(why, len, "case %d", c->ordinal);
+	if (c->n_slots > 0 && !c->slots)
+		return ab_fail_text(why, len, "case '%s': %d slots and no array", c->name, c->n_slots);
+	for (int k = 0; k < c->n_slots; k++)
+		if (!slot_ok(c, &c->slots[k], why, len))
+			return false;
+	if (!results_check_bracket(r->bracket, c, why, len))
+		return at(why, len, "case '%s'", c->name);
+	return true;
+}
+
+bool results_check_run(const struct results_run *r, char *why, size_t len)
+{
+	if (!results_check_run_row(r, why, len))
+		return at(why, len, "the run");
+	if (!results_check_device(&r->device, why, len))
+		return at(why, len, "the device");
+	for (int i = 0; i < r->n_arm_sources; i++)
+		if (!results_check_arm_source(&r->arm_sources[i], why, len))
+			return at(why, len, "the source of arm %d", i);
+	if (r->n_cases > 0 && !r->cases)
+		return ab_fail_text(why, len, "%d cases and no array", r->n_cases);
+	for (int i = 0; i < r->n_cases; i++)
+		if (!case_ok(r, &r->cases[i], why, len))
+			return false;
+	return true;
+}

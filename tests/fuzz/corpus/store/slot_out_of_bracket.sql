@@ -1,0 +1,1 @@
+UPDATE slots SET arm = 'a' WHERE position = 1;
