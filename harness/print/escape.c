@@ -54,13 +54,21 @@ void escape_html(FILE *f, const char *s)
 	}
 }
 
+/* gnuplot 5.4's lexer takes a doubled quote inside a single-quoted string
+ * as one quote only where no other quote touches it: a literal whose text
+ * starts with a quote, or holds two quotes in a row, is a syntax error
+ * there, so such a name would fail its chart. A quote is therefore written
+ * as the typographic apostrophe U+2019, which gnuplot passes through as
+ * text: the literal holds no quote at all, and a chart reads the same to a
+ * person. */
 void escape_gnuplot(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; s && *s; s++) {
 		if (*s == '\'')
-			fputc('\'', f);
-		fputc(is_control((unsigned char)*s) ? ' ' : *s, f);
+			fputs("\xE2\x80\x99", f);
+		else
+			fputc(is_control((unsigned char)*s) ? ' ' : *s, f);
 	}
 	fputc('\'', f);
 }

@@ -11,7 +11,7 @@
  *                                 columns can be aligned
  *   HTML        escape_html       < > & " ' as entities, control characters as
  *                                 a space: text content and attribute values
- *   gnuplot     escape_gnuplot    a single-quoted string ('' for a quote, control
+ *   gnuplot     escape_gnuplot    a single-quoted string (a quote as U+2019, control
  *                                 characters as a space): gnuplot runs `command`
  *                                 in double-quoted strings, never in single-quoted
  *                                 ones, and a raw newline would end the command

@@ -20,21 +20,29 @@ if ! command -v gnuplot >/dev/null; then
 	echo "SKIP: no gnuplot on PATH: nothing would run the scripts (make deps installs gnuplot-nox)"
 	exit 0
 fi
-expect_exit 0 "a shard with sweeps" "$AB" run tests/scenarios/sweep_small.ini --backend cpu --quick --shard 1/1 \
+# pay TAG: a hostile value as an SQL string literal, short enough for the
+# narrowest field it goes into (a slot's variant holds 31 bytes, and the
+# store refuses a longer value on merge): a backtick command, a system()
+# call, a double and a single quote and a backslash. The commands write
+# files named pTAG and qTAG into the directory they run in; the test works
+# in the empty directory $W, so any command that ran leaves a file there.
+pay() { printf "'%s\`id>p%s\`\" system(\"id>q%s\") ''\\'" "$1" "$1" "$1"; }
+W=$T/w
+mkdir "$W" && cd "$W" || exit 1
+scn=$OLDPWD/tests/scenarios/sweep_small.ini
+smoke=$OLDPWD/scenarios/smoke.ini
+expect_exit 0 "a shard with sweeps" "$AB" run "$scn" --backend cpu --quick --shard 1/1 \
 	--run-set inj --no-progress --db "$T/shard.db"
-
-# pay FIELD: the hostile value of FIELD as an SQL string literal.
-pay() { printf "'%s\`touch %s/pwn-%s\`\" system(\"touch %s/pwn-sys-%s\") ''q'' \\\\'" "$1" "$T" "$1" "$T" "$1"; }
 sqlite3 "$T/shard.db" "
-UPDATE runs SET scenario_name = $(pay scenario), arm_a = $(pay arm_a), arm_b = $(pay arm_b);
-UPDATE devices SET name = $(pay device);
-UPDATE cases SET name = $(pay case) || ordinal;
-UPDATE cases SET sweep = $(pay sweep) WHERE sweep != '';
-UPDATE slots SET variant = $(pay variant);
-UPDATE kernel_times SET name = $(pay kernel) || rowid, family = $(pay family);
-INSERT INTO baselines (name, run_id, set_at, run_set) SELECT $(pay baseline), id, started_at, '' FROM runs;" ||
+UPDATE runs SET scenario_name = $(pay s), arm_a = $(pay a), arm_b = $(pay b);
+UPDATE devices SET name = $(pay d);
+UPDATE cases SET name = $(pay c) || ordinal;
+UPDATE cases SET sweep = $(pay w) WHERE sweep != '';
+UPDATE slots SET variant = $(pay v);
+UPDATE kernel_times SET name = $(pay k) || rowid, family = $(pay f);
+INSERT INTO baselines (name, run_id, set_at, run_set) SELECT $(pay bl), id, started_at, '' FROM runs;" ||
 	fail "the hostile rows were planted"
-check "a payload holds a backtick command" grep -q 'touch' <(sqlite3 "$T/shard.db" "SELECT name FROM cases LIMIT 1")
+check "a payload holds a backtick command" grep -q 'id>pc' <(sqlite3 "$T/shard.db" "SELECT name FROM cases LIMIT 1")
 expect_exit 0 "merge the shard" "$AB" merge "$T/merged.db" "$T/shard.db"
 
 # draws DIR DESCRIPTION CMD...: exit 0, no chart failed, PNGs under DIR.
@@ -47,12 +55,12 @@ draws() {
 draws "$T/out-report" "report of the merged run" "$AB" report --db "$T/merged.db" --out "$T/out-report"
 draws "$T/out-history" "history --out" "$AB" history --db "$T/merged.db" --out "$T/out-history"
 draws "$T/out-publish" "publish" "$AB" publish "$T/out-publish" --db "$T/merged.db"
-check "no planted command ran ($(ls "$T" | grep -c '^pwn') files)" test -z "$(ls "$T" | grep '^pwn')"
-check "the scripts hold the names, single-quoted" grep -rqF "'case\`touch $T/pwn-case" "$T/out-report"
+check "no planted command ran ($(ls -A "$W" | wc -l) files in $W)" test -z "$(ls -A "$W")"
+check "the scripts hold the names, single-quoted" grep -rqF "'c\`id>pc\`" "$T/out-report"
 
 # a newline in a name, planted after the merge
-sqlite3 "$T/merged.db" "UPDATE cases SET name = 'nl' || char(10) || '!touch $T/pwn-nl1' || char(10) ||
-	'system \"touch $T/pwn-nl2\"' || char(10) || ordinal" || fail "the newline was planted"
+sqlite3 "$T/merged.db" "UPDATE cases SET name = 'nl' || char(10) || '!id>pnl1' || char(10) ||
+	'system \"id>pnl2\"' || char(10) || ordinal" || fail "the newline was planted"
 for cmd in report history publish; do
 	got=0
 	case $cmd in
@@ -62,16 +70,16 @@ for cmd in report history publish; do
 	esac
 	check "$cmd with a newline in a case name: printed or refused (exit $got)" test "$got" -eq 0 -o "$got" -eq 2
 done
-check "no line of a planted name ran" test -z "$(ls "$T" | grep '^pwn')"
+check "no line of a planted name ran" test -z "$(ls -A "$W")"
 
 # the issue's reproduction, from the command line
-"$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$T/b.db" >/dev/null 2>&1
+"$AB" run "$smoke" --backend cpu --quick --no-progress --db "$T/b.db" >/dev/null 2>&1
 got=0
-"$AB" baseline set "b\`touch $T/pwn-baseline\`" 1 --db "$T/b.db" >/dev/null 2>&1 || got=$?
+"$AB" baseline set "b\`id>pbaseline\`" 1 --db "$T/b.db" >/dev/null 2>&1 || got=$?
 if [ "$got" -eq 0 ]; then
 	draws "$T/out-b" "history --out with a baseline named with a backtick" "$AB" history --db "$T/b.db" --out "$T/out-b"
 else
 	ok "baseline set refused the name (exit $got)"
 fi
-check "the baseline's backtick did not run" test ! -e "$T/pwn-baseline"
+check "the baseline's backtick did not run" test -z "$(ls -A "$W")"
 finish
