@@ -365,7 +365,7 @@ FAMILIES = (
     ("fused", ("ab_fused", "ln_modulate_welford", "qk_welford", "gate_add_exact")),
     ("LayerNorm", ("layer_norm", "layernorm")),
     ("attention", ("flash", "fmha", "attention", "sdpa", "cudnn")),
-    ("GEMM", ("gemm", "gemv", "xmma", "cutlass", "nvjet", "cublas", "splitk")),
+    ("GEMM", ("gemm", "gemv", "xmma", "cutlass", "nvjet", "cublas", "splitk", "addmm", "aten::mm")),
     ("elementwise", ("elementwise", "catarray", "copy", "memcpy", "memset", "fill", "reduce", "index")),
 )
 
@@ -378,15 +378,19 @@ def family(name):
     return "other"
 
 
-def kernel_times(prof):
-    """{kernel name: (total us, launches)} of a torch.profiler run."""
+def kernel_times(prof, device="CUDA"):
+    """{kernel name: (total us, launches)} of a torch.profiler run: its
+    CUDA kernels (device "CPU": its CPU ops' self time, for the smoke)."""
     out = {}
     for e in prof.key_averages():
-        if not str(getattr(e, "device_type", "")).endswith("CUDA"):
+        if not str(getattr(e, "device_type", "")).endswith(device):
             continue
-        us = getattr(e, "self_device_time_total", None)
-        if us is None:
-            us = getattr(e, "self_cuda_time_total", 0)
+        if device == "CPU":
+            us = e.self_cpu_time_total
+        else:
+            us = getattr(e, "self_device_time_total", None)
+            if us is None:
+                us = getattr(e, "self_cuda_time_total", 0)
         if us > 0:
             tot, n = out.get(e.key, (0.0, 0))
             out[e.key] = (tot + us, n + e.count)
@@ -401,12 +405,13 @@ def attribution(env, paths, t, d, blocks, reps=3):
         fn = arm_fn(env, "block", path, blocks)
         fn(t, d)
         env.sync()
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        acts = [ProfilerActivity.CPU] + ([] if env.cpu else [ProfilerActivity.CUDA])
+        with profile(activities=acts) as prof:
             for _ in range(reps):
                 fn(t, d)
             env.sync()
         fams = {}
-        for name, (us, n) in kernel_times(prof).items():
+        for name, (us, n) in kernel_times(prof, "CPU" if env.cpu else "CUDA").items():
             f = fams.setdefault(family(name), dict(us=0.0, launches=0, kernels={}))
             f["us"] += us / reps
             f["launches"] += n / reps
@@ -448,7 +453,8 @@ def launch_counts_ok(att, paths):
 def final_table(dims, paths, eq, tm, blocks):
     print("\n== glm_block: GLM-Image DiT block, %d image + %d text tokens, hidden %d (%d x %d), temb %d, bf16 ==" %
           (dims.img, dims.txt, dims.hidden, dims.heads, dims.head_dim, dims.temb))
-    print(f"{'':34s}{'eager us':>12s}{'fused us':>12s}{'saving us':>12s}{'saving %':>10s}  bytes equal (md5)")
+    print(f"{'':46s}{'eager us (p10-p90)':>32s}{'fused us (p10-p90)':>32s}{'n A/B':>9s}{'saving us':>11s}"
+          f"{'saving %':>9s}  bytes equal (md5)")
     rows = []
     for path in paths:
         if path not in tm.get("block_flush", {}):
@@ -456,13 +462,15 @@ def final_table(dims, paths, eq, tm, blocks):
         for kind, label in (("block", "block"), ("step", f"step ({blocks} blocks + norm_out)")):
             for fl in ("flush", "noflush"):
                 r = tm[f"{kind}_{fl}"]
-                a, b = r["eager"]["median"], r[path]["median"]
+                ea, fb = r["eager"], r[path]
+                a, b = ea["median"], fb["median"]
                 equal = eq[kind]["paths"][path]["equal"]
-                rows.append(dict(path=path, kind=kind, flush=fl == "flush", eager_us=a, fused_us=b, saving_us=a - b,
+                rows.append(dict(path=path, kind=kind, flush=fl == "flush", eager=ea, fused=fb, saving_us=a - b,
                                  saving_pct=100 * (a - b) / a, equal=equal))
-                print(f"{path + ' ' + label + (', L2 flushed' if fl == 'flush' else ', no flush'):34s}"
-                      f"{a:12.1f}{b:12.1f}{a - b:12.1f}{100 * (a - b) / a:9.2f}%  "
-                      f"{'yes' if equal else 'NO'} ({eq[kind]['paths'][path]['md5'][0][:8]})")
+                cell = lambda x: f"{x['median']:.1f} ({x['p10']:.1f}-{x['p90']:.1f})"
+                print(f"{path + ' ' + label + (', L2 flushed' if fl == 'flush' else ', no flush'):46s}"
+                      f"{cell(ea):>32s}{cell(fb):>32s}{str(ea['n']) + '/' + str(fb['n']):>9s}{a - b:11.1f}"
+                      f"{100 * (a - b) / a:8.2f}%  {'yes' if equal else 'NO'} ({eq[kind]['paths'][path]['md5'][0][:8]})")
     print()
     for path in paths:
         if path not in tm.get("block_flush", {}):
@@ -498,6 +506,7 @@ def cpu_smoke(args):
     eq = equality(env, dims, t, d, paths, args.blocks)
     stream_magnitudes(env, dims, t, args.blocks)
     tm = timing(env, paths, t, d, args.blocks, argparse.Namespace(block_reps=3, step_reps=2, warmup=1))
+    attribution(env, paths, t, d, args.blocks, reps=1)
     final_table(dims, paths, eq, tm, args.blocks)
     print("\n== the torch model against the numpy stand-in (same weights, both eager, bf16) ==")
     import glm_block_np as nb
