@@ -44,6 +44,8 @@ and kept at module level: the first call (abbench's untimed warm-up)
 draws them, timed calls do not. One forward's 30 blocks hold about 13.6
 GB of bf16 weights.
 """
+import importlib
+
 from glm_model import (BLOCK_WEIGHTS, NORM_OUT_LAYER, OUT_WEIGHTS, ROPE_THETA, STEP_BLOCKS, WEIGHT_SEED,
                        dims_of, weight_seed, weight_std)
 
@@ -217,20 +219,18 @@ def norm_out_fused(torch, F, kern, wo, h, temb, eps):
 
 # ---- paths: which kernels replace the sites --------------------------------
 
+# Each fused path: the module beside this file whose Kernels class has
+# ln_modulate, qk_layernorm and gate_add.
+FUSED_PATHS = {"abk": "abk", "triton": "glm_block_triton"}
 _KERNELS = {}
 
 
 def kernels(path):
-    """The fused kernel set of a path ('abk' or 'triton'), made once."""
+    """The fused kernel set of a path (FUSED_PATHS), made once."""
     if path not in _KERNELS:
-        if path == "abk":
-            import abk
-            _KERNELS[path] = abk.Kernels()
-        elif path == "triton":
-            import glm_block_triton
-            _KERNELS[path] = glm_block_triton.Kernels()
-        else:
-            raise ValueError(f"no fused path '{path}' (abk, triton)")
+        if path not in FUSED_PATHS:
+            raise ValueError(f"no fused path '{path}' ({', '.join(FUSED_PATHS)})")
+        _KERNELS[path] = importlib.import_module(FUSED_PATHS[path]).Kernels()
     return _KERNELS[path]
 
 

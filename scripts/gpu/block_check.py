@@ -46,7 +46,6 @@ sys.path.insert(0, os.path.join(REPO, "examples", "python"))
 import glm_block as gb  # noqa: E402
 import glm_model as gm  # noqa: E402
 
-FUSED_PATHS = ("abk", "triton")
 ARMS = {"eager": "eager", "abk": "fused", "triton": "fused_triton"}
 FLUSH_BYTES = 256 << 20  # > 4x the H200's 60 MB L2
 
@@ -495,43 +494,75 @@ def final_table(dims, paths, eq, tm, blocks):
 # ---- main ----------------------------------------------------------------------------------
 
 
-def cpu_smoke(args):
-    env = Env(cpu=True)
-    torch = env.torch
-    dims = gm.Dims(1, 16, 8, 64, 2, 16).check()
-    t, d = make_case(env, dims, args.seed)
-    d["backend"] = "cpu-smoke"
-    paths = ["abk"]  # TorchKernels stands in for it
-    site_checks(env, dims, t, {"abk": TorchKernels(env.F)})
-    eq = equality(env, dims, t, d, paths, args.blocks)
-    stream_magnitudes(env, dims, t, args.blocks)
-    tm = timing(env, paths, t, d, args.blocks, argparse.Namespace(block_reps=3, step_reps=2, warmup=1))
-    attribution(env, paths, t, d, args.blocks, reps=1)
-    final_table(dims, paths, eq, tm, args.blocks)
-    print("\n== the torch model against the numpy stand-in (same weights, both eager, bf16) ==")
+def run_checks(env, dims, t, d, kerns, args, res):
+    """Sections 1 to 5 on the fused kernel sets kerns ({path: Kernels});
+    fills res; returns the exit status (0, or 1 when bytes differ)."""
+    torch, notes, paths = env.torch, res["notes"], list(kerns)
+    with torch.no_grad():
+        res["sites"] = site_checks(env, dims, t, kerns)
+    res["equality"] = eq = equality(env, dims, t, d, paths, args.blocks)
+    res["magnitudes"] = stream_magnitudes(env, dims, t, args.blocks)
+    timed = [p for p in paths if all("error" not in eq[k]["paths"].get(p, {}) for k in ("block", "step"))]
+    res["timing"] = tm = timing(env, timed, t, d, args.blocks, args)
+    try:
+        res["attribution"] = att = attribution(env, timed, t, d, args.blocks, reps=1 if env.cpu else 3)
+        for n in [] if env.cpu else launch_counts_ok(att, timed):
+            notes.append(n)
+            print(f"  NOTE: {n}")
+    except Exception as exc:
+        notes.append(f"attribution failed: {type(exc).__name__}: {exc}")
+        traceback.print_exc()
+    res["table"] = final_table(dims, timed, eq, tm, args.blocks)
+    bad = [f"{k} {p}" for k in ("block", "step") for p, r in eq[k]["paths"].items() if not r.get("equal")]
+    sites_bad = [f"{r['site']} {r['path']}" for r in res["sites"]["rows"] if r["differing"]]
+    print(f"\nmd5 equal: {'every fused path, block and step' if not bad else 'NO: ' + ', '.join(bad)}; "
+          f"sites: {'all byte-equal' if not sites_bad else 'differ: ' + ', '.join(sites_bad)}; "
+          f"eager deterministic: {all(eq[k]['eager_repeat_equal'] for k in eq)}")
+    for n in notes:
+        print(f"note: {n}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1, default=str)
+    return 1 if bad or sites_bad or not paths else 0
+
+
+def torch_vs_numpy(env, dims, t, blocks):
+    """The torch model and the numpy stand-in, both eager, on the numpy
+    stand-in's weights: within bf16 rounding of each other."""
     import glm_block_np as nb
     import numpy as np
-    h, e = (nb.to_bf16(x.float().numpy()) for x in (t["img"], t["txt"]))
-    temb = nb.to_bf16(t["temb"].float().numpy())
+    torch = env.torch
+    print("\n== the torch model against the numpy stand-in (same weights, both eager, bf16) ==")
+    h, e, temb = (nb.to_bf16(x.float().numpy()) for x in (t["img"], t["txt"], t["temb"]))
+    as_torch = lambda a: torch.from_numpy(nb.to_f32(a)).to(torch.bfloat16)
+    weights = lambda layer, table: {k: as_torch(v) for k, v in nb.make_weights(dims, layer, table=table).items()}
     ok = True
-    for blocks, norm_out in ((1, False), (args.blocks, True)):
-        nh, ne = nb.forward(dims, h, e, temb, gm.EPS, False, blocks, norm_out)
-        as_torch = lambda a: torch.from_numpy(nb.to_f32(a)).to(torch.bfloat16)
-        weights = lambda layer, table: {k: as_torch(v) for k, v in nb.make_weights(dims, layer, table=table).items()}
+    for n, norm_out in ((1, False), (blocks, True)):
+        nh, ne = nb.forward(dims, h, e, temb, gm.EPS, False, n, norm_out)
         with torch.no_grad():
-            th, te = gb.forward(torch, env.F, "eager", dims, t["img"], t["txt"], t["temb"], gm.EPS, blocks, norm_out,
+            th, te = gb.forward(torch, env.F, "eager", dims, t["img"], t["txt"], t["temb"], gm.EPS, n, norm_out,
                                 weights=weights)
         for name, a, b in (("image", th, nh), ("text", te, ne)):
             ref = nb.to_f32(b).astype(np.float64)
             err = float(np.abs(a.float().numpy().astype(np.float64) - ref).max() / max(ref.std(), 1e-30))
-            good = err < (0.05 if blocks == 1 else 0.5)
+            good = err < (0.05 if n == 1 else 0.5)
             ok = ok and good
-            print(f"  {blocks} block(s){' + norm_out' if norm_out else ''}, {name}: max |torch - numpy| / std "
+            print(f"  {n} block(s){' + norm_out' if norm_out else ''}, {name}: max |torch - numpy| / std "
                   f"{err:.4f} {'ok' if good else 'TOO FAR'}")
-    bad = [k for k in ("block", "step") if not all(p.get("equal") for p in eq[k]["paths"].values())]
-    print(f"\ncpu smoke: {'fused path wiring differs in ' + ', '.join(bad) if bad else 'fused path wiring ok'}; "
+    return ok
+
+
+def cpu_smoke(args):
+    env = Env(cpu=True)
+    dims = gm.Dims(1, 16, 8, 64, 2, 16).check()
+    t, d = make_case(env, dims, args.seed)
+    args = argparse.Namespace(**{**vars(args), "block_reps": 3, "step_reps": 2, "warmup": 1})
+    res = dict(device="cpu", dims=dims.__dict__, blocks=args.blocks, notes=[])
+    status = run_checks(env, dims, t, d, {"abk": TorchKernels(env.F)}, args, res)  # TorchKernels as 'abk'
+    ok = torch_vs_numpy(env, dims, t, args.blocks)
+    print(f"\ncpu smoke: {'fused path wiring differs' if status else 'fused path wiring ok'}; "
           f"torch vs numpy {'ok' if ok else 'TOO FAR'}")
-    return 0 if ok and not bad else 1
+    return 0 if ok and not status else 1
 
 
 def main():
@@ -553,15 +584,15 @@ def main():
           f"L2 {getattr(props, 'L2_cache_size', 0) / 1e6:.0f} MB; torch {torch.__version__}")
     dims = gm.real_dims()
     t, d = make_case(env, dims, args.seed)
-    kerns, paths, notes = {}, [], []
-    for path in FUSED_PATHS:
+    res = dict(device=props.name, torch=torch.__version__, dims=dims.__dict__, blocks=args.blocks, notes=[])
+    kerns = {}
+    for path in gb.FUSED_PATHS:
         if path == "triton" and args.no_triton:
             continue
         try:
             kerns[path] = gb.kernels(path)
-            paths.append(path)
         except Exception as exc:
-            notes.append(f"{path}: not available: {type(exc).__name__}: {exc}")
+            res["notes"].append(f"{path}: not available: {type(exc).__name__}: {exc}")
             print(f"block_check: fused path {path} not available: {type(exc).__name__}: {exc}")
     w0 = time.time()
     with torch.no_grad():
@@ -571,33 +602,9 @@ def main():
     env.sync()
     print(f"weights: {args.blocks} blocks + norm_out drawn in {time.time() - w0:.1f} s, "
           f"{torch.cuda.memory_allocated() / 1e9:.1f} GB allocated")
-    res = dict(device=props.name, torch=torch.__version__, dims=dims.__dict__, blocks=args.blocks, notes=notes)
-    with torch.no_grad():
-        res["sites"] = site_checks(env, dims, t, kerns)
-    res["equality"] = eq = equality(env, dims, t, d, paths, args.blocks)
-    res["magnitudes"] = stream_magnitudes(env, dims, t, args.blocks)
-    timed = [p for p in paths if all("error" not in eq[k]["paths"].get(p, {}) for k in ("block", "step"))]
-    res["timing"] = tm = timing(env, timed, t, d, args.blocks, args)
-    try:
-        res["attribution"] = att = attribution(env, timed, t, d, args.blocks)
-        for n in launch_counts_ok(att, timed):
-            notes.append(n)
-            print(f"  NOTE: {n}")
-    except Exception as exc:
-        notes.append(f"attribution failed: {type(exc).__name__}: {exc}")
-        traceback.print_exc()
-    res["table"] = final_table(dims, timed, eq, tm, args.blocks)
-    bad = [f"{k} {p}" for k in ("block", "step") for p, r in eq[k]["paths"].items() if not r.get("equal")]
-    sites_bad = [f"{r['site']} {r['path']}" for r in res["sites"]["rows"] if r["differing"]]
-    print(f"\nmd5 equal: {'every fused path, block and step' if not bad else 'NO: ' + ', '.join(bad)}; "
-          f"sites: {'all byte-equal' if not sites_bad else 'differ: ' + ', '.join(sites_bad)}; "
-          f"eager deterministic: {all(eq[k]['eager_repeat_equal'] for k in eq)}; {time.time() - t0:.0f} s")
-    for n in notes:
-        print(f"note: {n}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1, default=str)
-    return 1 if bad or sites_bad or not paths else 0
+    status = run_checks(env, dims, t, d, kerns, args, res)
+    print(f"block_check: {time.time() - t0:.0f} s, exit {status}")
+    return status
 
 
 if __name__ == "__main__":
