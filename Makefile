@@ -60,8 +60,9 @@ $(shell mkdir -p $(BUILD)/gen && printf '#include "common/version.h"\nconst char
 # The layers of harness/ (docs/ARCHITECTURE.md); backend/cuda only with nvcc.
 HARNESS_SRC := $(wildcard $(addprefix harness/,$(addsuffix /*.c,common store backend config arms run analysis print cli)))
 HARNESS_SRC := $(filter-out harness/cli/main.c,$(HARNESS_SRC))
-# kernels/: the registry, common/ primitives and one folder per site.
-KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
+# kernels/: the registry, common/ primitives and one folder per site
+# (kernels/capi/ is the C ABI of libabbench_kernels.so, not part of abbench).
+KERNEL_SRC  := $(filter-out kernels/capi/%,$(wildcard kernels/*.c kernels/*/*.c))
 CUDA_SRC    :=
 
 ifneq ($(NVCC),)
@@ -85,6 +86,12 @@ endif
 # The GPU machine has no cmocka: scripts/gpu_check.sh puts build/gpu/lib on
 # LD_LIBRARY_PATH to run the backend's unit tests there.
 CMOCKA_SO := $(firstword $(wildcard /usr/lib/*/libcmocka.so.0))
+# build/libabbench_kernels.so (kernels/capi/abbench_kernels.h): the fused
+# kernels behind a C ABI, for PyTorch through ctypes (docs/BLOCK.md). It
+# reuses the kernels' CUDA objects (compiled -fPIC for it) and compiles the
+# kernels' C files again, position-independent and never instrumented, so
+# that the library of a sanitizer build still loads into a plain process.
+CAPI_LIB := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/libabbench_kernels.so)
 GPU_TESTS := $(if $(filter 1,$(HAVE_CUDA)),$(BUILD)/gpu/test_cuda_kernels $(if $(CMOCKA_SO),$(BUILD)/gpu/lib/libcmocka.so.0))
 
 # pyrt's GPU check (scripts/gpu/pyrt_check.sh): torch and Triton called
@@ -121,7 +128,7 @@ CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/
 CUBINS += $(if $(NVCC),$(BUILD)/gpu/copy_floor.cubin)
 
 .PHONY: all run test check unit cli deps clean sanitize fuzz fuzz-build ptxas-report
-all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS)
+all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS) $(CAPI_LIB)
 
 $(BUILD)/kernels/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
@@ -219,6 +226,22 @@ all: $(PYRT_GPU_CHECK)
 $(BUILD)/gpu/pyrt_gpu_check: $(BUILD)/tests/gpu/pyrt_gpu_check.o $(BUILD)/tests/gpu/pyrt_gpu_gate.cu.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+CAPI_CFLAGS := $(filter-out $(OPT),$(CFLAGS)) -O2 -g $(KFLAGS) -fPIC
+CAPI_OBJ := $(BUILD)/capi/kernels/capi/abbench_kernels.o $(KERNEL_SRC:%.c=$(BUILD)/capi/%.o) \
+	$(patsubst %.cu,$(BUILD)/%.cu.o,$(filter kernels/%,$(CUDA_SRC)))
+
+$(BUILD)/kernels/%.cu.o: NVCCFLAGS += -Xcompiler -fPIC
+
+$(BUILD)/capi/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (pic)")
+	$(Q)$(KCC) $(CAPI_CFLAGS) -c $< -o $@
+
+$(BUILD)/libabbench_kernels.so: $(CAPI_OBJ) kernels/capi/abbench_kernels.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=kernels/capi/abbench_kernels.map -Wl,-z,defs \
+		-L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
 
 $(BUILD)/gpu/lib/libcmocka.so.0: $(CMOCKA_SO)
 	@mkdir -p $(dir $@)
