@@ -12,6 +12,33 @@
 #include "cli/commands.h"
 #include "common/diag.h"
 
+/* How a built-in parameter is drawn (inputs.h), for the listing. */
+static const char *param_text(enum site_param_dist p)
+{
+	switch (p) {
+	case SITE_PARAM_MODULATION: return "  drawn normal(0, 0.5)";
+	case SITE_PARAM_WEIGHT: return "  drawn 1 + normal(0, 0.1)";
+	case SITE_PARAM_BIAS: return "  drawn normal(0, 0.1)";
+	case SITE_PARAM_NONE: break;
+	}
+	return "";
+}
+
+/* One line per tensor: name (* when affine only), dtype, shape in the
+ * site's axes, role. */
+static void print_tensors(const struct site_desc *s)
+{
+	printf("  tensors:\n");
+	for (int i = 0; i < s->n_tensors; i++) {
+		const struct site_tensor *t = &s->tensors[i];
+		char axes[SITE_MAX_RANK * SITE_AXIS_NAME_MAX + 8], name[64];
+		site_tensor_axes(s, t, axes, sizeof axes);
+		snprintf(name, sizeof name, "%s%s", t->name, t->affine_only ? "*" : "");
+		printf("    %-10s %-4s  %-10s %s%s\n", name, site_dtype_name(t->dtype), axes[0] ? axes : "(scalar)",
+		       site_role_name(t->role), t->role == SITE_IN_PARAM ? param_text(t->param) : "");
+	}
+}
+
 /* One column per backend of the table, its name where the variant has
  * code for it in this build; "-" in the last column when it has none. */
 static void print_backends(const struct site_variant *v)
@@ -39,10 +66,8 @@ int cmd_sites(int argc, char **argv)
 
 	for (const struct site_desc *const *p = site_registry; *p; p++) {
 		const struct site_desc *s = *p;
-		printf("%s  (%s)\n  %s\n  tensors:", s->name, s->shape_help, s->summary);
-		for (int i = 0; i < s->n_tensors; i++)
-			printf(" %s%s", s->tensors[i].name, s->tensors[i].affine_only ? "*" : "");
-		printf("\n");
+		printf("%s  (%s)\n  %s\n", s->name, s->shape_help, s->summary);
+		print_tensors(s);
 		for (int v = 0; v < s->n_variants; v++) {
 			const struct site_variant *var = &s->variants[v];
 			printf("  %-13s backends: ", var->name);

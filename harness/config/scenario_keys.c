@@ -471,7 +471,7 @@ enum ab_rc scenario_keys_finish_case(struct pctx *c, int i)
 		return scenario_perr(c, cs->line, NULL, "[case %s]: missing key 'shape' (%s takes %s)", cs->name, cs->site->name,
 			    cs->site->shape_help);
 	err[0] = '\0';
-	if (!cs->site->geometry(&cs->shape, &cs->dims, err, sizeof err)) {
+	if (!site_geometry(cs->site, &cs->shape, &cs->dims, err, sizeof err)) {
 		site_format_shape(&cs->shape, shape, sizeof shape);
 		return scenario_perr(c, scenario_keys_line(sc, scenario_keys_case, "shape"), "shape", "site '%s' rejects '%s': %s", cs->site->name,
 			    shape, err);

@@ -137,7 +137,7 @@ enum ab_rc scenario_sweep_check(struct pctx *c, int i)
 		struct site_dims dims;
 		sh.dim[sw->dim] = sw->v[v];
 		err[0] = '\0';
-		if (!cs->site->geometry(&sh, &dims, err, sizeof err)) {
+		if (!site_geometry(cs->site, &sh, &dims, err, sizeof err)) {
 			site_format_shape(&sh, shape, sizeof shape);
 			return scenario_perr(c, line, "shape", "site '%s' rejects '%s' (%s=%lld of the sweep): %s", cs->site->name,
 				    shape, axis, (long long)sw->v[v], err);
@@ -171,7 +171,7 @@ static void expanded_case(const struct scenario_case *base, const struct sweep *
 {
 	*out = *base;
 	out->shape.dim[sw->dim] = sw->v[v];
-	base->site->geometry(&out->shape, &out->dims, NULL, 0); /* checked by scenario_sweep_check */
+	site_geometry(base->site, &out->shape, &out->dims, NULL, 0); /* checked by scenario_sweep_check */
 	site_axis_name(base->site, sw->dim, out->axis, sizeof out->axis);
 	out->axis_value = sw->v[v];
 	snprintf(out->sweep, sizeof out->sweep, "%s", base->name);

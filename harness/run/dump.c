@@ -45,48 +45,24 @@ enum ab_rc dump_prepare(const char *dir, bool *created, struct ab_diag *d)
 	return AB_OK;
 }
 
-/* numpy shape of a tensor: activations keep the case's [B, T, W] (or
- * [B, T, H, D]); per-batch vectors are [B, W]; row vectors [N]; statistics
- * [rows]. */
-static int tensor_shape(const struct site_tensor *t, const struct site_dims *dm, int64_t *shape)
-{
-	switch (t->extent) {
-	case SITE_EXT_FULL:
-		shape[0] = dm->batch;
-		shape[1] = dm->tokens;
-		if (dm->heads > 1 || dm->row_len != dm->width) {
-			shape[2] = dm->heads;
-			shape[3] = dm->row_len;
-			return 4;
-		}
-		shape[2] = dm->width;
-		return 3;
-	case SITE_EXT_BATCH_VEC:
-		shape[0] = dm->batch;
-		shape[1] = dm->width;
-		return 2;
-	case SITE_EXT_ROW_VEC:
-		shape[0] = dm->row_len;
-		return 1;
-	case SITE_EXT_ROWS:
-		shape[0] = dm->rows;
-		return 1;
-	}
-	return 0;
-}
+/* The .npy type of each site dtype: bf16 as its raw bits. */
+static const enum npy_dtype npy_of[SITE_N_DTYPES] = {
+	[SITE_BF16] = NPY_U2, [SITE_F32] = NPY_F4, [SITE_F16] = NPY_F2,
+	[SITE_I32] = NPY_I4,  [SITE_I64] = NPY_I8, [SITE_U8] = NPY_U1,
+};
 
 enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
 		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d)
 {
 	char path[4096];
-	int64_t shape[4];
+	int64_t shape[SITE_MAX_RANK];
 	const struct site_tensor *t = &s->tensors[tensor_index];
 	snprintf(path, sizeof path, "%s/%s", dir, case_name);
 	if (mkdir(path, 0777) != 0 && errno != EEXIST)
 		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
 	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, case_name, file_stem);
-	int rank = tensor_shape(t, dims, shape);
-	return npy_write(path, data, t->dtype == SITE_F32 ? NPY_F4 : NPY_U2, rank, shape, d);
+	int rank = site_tensor_shape(t, dims, shape);
+	return npy_write(path, data, npy_of[t->dtype], rank, shape, d);
 }
 
 /* Case and tensor names are [A-Za-z0-9_.-], so they need no JSON escaping;

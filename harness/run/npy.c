@@ -27,6 +27,14 @@
 #define NPY_ALIGN 64
 #define NPY_MAX_RANK 32
 
+static const struct {
+	const char *descr;
+	size_t size;
+} npy_types[NPY_N_DTYPES] = {
+	[NPY_U2] = { "<u2", 2 }, [NPY_F4] = { "<f4", 4 }, [NPY_F2] = { "<f2", 2 },
+	[NPY_I4] = { "<i4", 4 }, [NPY_I8] = { "<i8", 8 }, [NPY_U1] = { "|u1", 1 },
+};
+
 /* Writes the padded header (preamble included) into buf; returns its length
  * or 0 when it does not fit. */
 static size_t npy_header(char *buf, size_t cap, const char *descr, int rank, const int64_t *shape)
@@ -76,14 +84,16 @@ enum ab_rc npy_write(const char *path, const void *data, enum npy_dtype dt, int 
 {
 	char hdr[2048];
 	struct outfile of;
-	size_t elsize = dt == NPY_U2 ? 2 : 4;
+	if ((unsigned)dt >= NPY_N_DTYPES)
+		return ab_fail(d, AB_ERR_INTERNAL, "invalid dtype for '%s'", path);
+	size_t elsize = npy_types[dt].size;
 	int64_t n = npy_elems(rank, shape);
 
 	if (rank < 0 || rank > NPY_MAX_RANK || n < 0 || (uint64_t)n > SIZE_MAX / elsize)
 		return ab_fail(d, AB_ERR_INTERNAL, "invalid shape for '%s'", path);
 	if (n > 0 && !data)
 		return ab_fail(d, AB_ERR_INTERNAL, "no data to write to '%s'", path);
-	size_t hlen = npy_header(hdr, sizeof hdr, dt == NPY_U2 ? "<u2" : "<f4", rank, shape);
+	size_t hlen = npy_header(hdr, sizeof hdr, npy_types[dt].descr, rank, shape);
 	if (hlen == 0)
 		return ab_fail(d, AB_ERR_INTERNAL, "header too long for '%s'", path);
 	enum ab_rc rc = outfile_open(&of, path, d);

@@ -2,8 +2,10 @@
  * site.h - what a fusion site is, and the lookups in the registry.
  *
  * A site is one fusion opportunity of the model (LayerNorm + modulate, qk
- * LayerNorm, ...): a shape rule, a fixed list of tensors (inputs, outputs,
- * intermediates and per-row statistics), and variants. A variant ("eager",
+ * LayerNorm, ...): named axes (the letters of a case's `shape = 1x4096x4096`),
+ * a shape rule, a list of tensors (each with its dtype, its shape as a list
+ * of those axes and its role: inputs, outputs, intermediates and per-row
+ * statistics), and variants. A variant ("eager",
  * "fused", "twopass", or a named tuning of the fused arm such as
  * "fused.r1h") has code for some backends, filed under each backend's name
  * (struct site_impl): for the CPU an ordered list of steps, each a
@@ -11,16 +13,24 @@
  * variant's kernels on a stream. A new backend files its code under its
  * own name and type; struct site_variant does not change.
  *
- * Each site lives in its own folder, kernels/<site>/, which defines its
- * site_desc; kernels/registry.c lists the sites, one line each. The
- * harness, store, report and gate need no change for a new site (README,
- * "Adding a site").
+ * Built-in sites live in their own folders, kernels/<site>/, which define
+ * their site_desc; kernels/registry.c lists them, one line each. A site
+ * may also be declared in a scenario (`[site NAME]`, docs/SITES.md): the
+ * parser (harness/config/) builds a site_desc of the same form, with no
+ * variants, no eager chain and no reference, and a shape rule of its own
+ * (`rule`, the declared `require` expressions). Every tensor of either
+ * kind is described the same way, so that buffers, bytes, dumps, plugin
+ * and Python arms and cubin parameters see one model: a tensor's shape is
+ * a list of the site's axes (struct site_tshape), its elements the
+ * product of those axes' values in the case (site_dims.axis).
  *
- * Tensor layout: activations are contiguous [B, T, W] rows; the LayerNorm
- * normalises rows of length N = dims.row_len, so there are dims.rows rows.
- * For qk_layernorm W = H * head_dim and N = head_dim. Per-batch vectors
+ * The built-in sites' layout: activations are contiguous [B, T, W] rows
+ * (qk_layernorm: [B, T, H, D], W = H * D); the LayerNorm normalises rows of
+ * length N = dims.row_len, so there are dims.rows rows. Per-batch vectors
  * (scale, shift, gate) are [B, W] and broadcast over tokens. weight/bias are
- * [N]. Statistics (mean, rstd) are float32, one per row.
+ * [N] (W, or D). Statistics (mean, rstd) are float32, one per row: [B, T]
+ * (qk: [B, T, H]). Their CUDA kernels read the legacy fields of site_dims
+ * (batch ... heads); the axis values are what the harness sizes tensors by.
  */
 #ifndef AB_SITE_H
 #define AB_SITE_H
@@ -29,8 +39,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SITE_MAX_RANK 4
-#define SITE_MAX_TENSORS 16
+#define SITE_MAX_RANK 8     /* axes of a site, dimensions of a shape (GLM's block has 6) */
+#define SITE_MAX_TENSORS 32 /* the eager_io masks are 32 bits */
+#define SITE_AXIS_NAME_MAX 16
+/* Elements per tensor: far beyond any real case, and keeps every size
+ * product (bytes included) away from int64 overflow. */
+#define SITE_MAX_ELEMS ((int64_t)1 << 36)
 #define SITE_MAX_STEPS 6
 #define SITE_MAX_VARIANTS 10
 #define SITE_MAX_IMPLS 4 /* backends a variant can have code for */
@@ -40,31 +54,42 @@ struct site_shape {
 	int64_t dim[SITE_MAX_RANK];
 };
 
-/* Geometry derived from a validated shape. */
+/* Geometry derived from a validated shape (site_geometry). */
 struct site_dims {
+	/* The built-in sites' geometry, what their kernels read; 0 for a
+	 * declared site, except rows and row_len (below). */
 	int64_t batch;   /* B */
 	int64_t tokens;  /* T */
 	int64_t width;   /* W: elements per token */
-	int64_t row_len; /* N: the LayerNorm's row (W, or head_dim) */
-	int64_t rows;    /* B * T * W / N */
+	int64_t row_len; /* N: the LayerNorm's row (W, or head_dim); a declared site: its largest tensor's last axis */
+	int64_t rows;    /* B * T * W / N; a declared site: its largest tensor's elements / row_len */
 	int64_t heads;   /* H for qk_layernorm, else 1 */
+	/* The value of each of the site's axes: the case's shape, in the order
+	 * of site_desc.axes. Every tensor's size comes from these. */
+	int n_axes;
+	int64_t axis[SITE_MAX_RANK];
 };
 
-enum site_dtype { SITE_BF16, SITE_F32 };
+/* Element types. A new one is a row of site.c's dtype table (name, size,
+ * whether it is an integer) and, for plugins, of include/abbench/plugin.h. */
+enum site_dtype { SITE_BF16, SITE_F32, SITE_F16, SITE_I32, SITE_I64, SITE_U8, SITE_N_DTYPES };
 
+/* Roles. Declared sites name them input, output, stat and scratch
+ * (site_role_name); a built-in site's inputs are activations (the case's
+ * distribution) or parameters (a fixed one of their own). */
 enum site_role {
-	SITE_IN_ACT,   /* activation: drawn from the case's input distribution */
-	SITE_IN_PARAM, /* parameter: drawn from the fixed parameter distribution */
+	SITE_IN_ACT,   /* input, activation: drawn from the case's input distribution */
+	SITE_IN_PARAM, /* input, parameter: drawn from the fixed parameter distribution */
 	SITE_OUT,      /* output: hashed, compared across arms and with the reference */
-	SITE_AUX,      /* statistics an arm may write (eager LayerNorm's mean/rstd) */
-	SITE_SCRATCH,  /* intermediates the eager chain materialises */
+	SITE_AUX,      /* stat: statistics an arm may write (eager LayerNorm's mean/rstd) */
+	SITE_SCRATCH,  /* scratch: intermediates the eager chain materialises */
 };
 
-enum site_extent {
-	SITE_EXT_FULL,      /* B*T*W */
-	SITE_EXT_BATCH_VEC, /* B*W, broadcast over tokens */
-	SITE_EXT_ROW_VEC,   /* N: weight, bias */
-	SITE_EXT_ROWS,      /* one per row: mean, rstd */
+/* A tensor's shape: rank axes of its site (indices into site_desc.axes),
+ * outermost first; rank 0 is a scalar (one element). */
+struct site_tshape {
+	int rank;
+	uint8_t axis[SITE_MAX_RANK];
 };
 
 /* How a parameter tensor is drawn (ignored for activations). */
@@ -79,7 +104,7 @@ struct site_tensor {
 	const char *name;
 	enum site_role role;
 	enum site_dtype dtype;
-	enum site_extent extent;
+	struct site_tshape shape;
 	enum site_param_dist param;
 	bool affine_only; /* present only when the case asks for affine = true */
 };
@@ -179,16 +204,30 @@ struct site_launch_io {
 struct site_desc {
 	const char *name;
 	const char *summary;
-	/* e.g. "BxTxW, W % 4 == 0": starts with the shape's axis letters, which
-	 * name a swept dimension ("T" in "img_ln_modulate[T=1024]") */
+	/* e.g. "BxTxW, W % 4 == 0": the shape's axes, then its rule, for messages */
 	const char *shape_help;
+	/* The axes, in the order of a case's shape: their names are a swept
+	 * dimension's ("T" in "img_ln_modulate[T=1024]") and the shape symbols
+	 * of expressions (config/expr.h). */
+	int n_axes;
+	const char *axes[SITE_MAX_RANK];
+	/* Where a declared site was declared ("scenarios/sites/x.ini:12");
+	 * NULL for a built-in one. */
+	const char *declared_at;
 	int n_tensors;
 	struct site_tensor tensors[SITE_MAX_TENSORS];
 	int n_variants;
 	struct site_variant variants[SITE_MAX_VARIANTS];
-	/* Validates the shape and fills dims; on failure writes a one-line reason
-	 * into err and returns false. */
+	/* A built-in site's rule: validates the shape and fills dims (the axis
+	 * values too); on failure writes a one-line reason into err and returns
+	 * false. NULL for a declared site, which has `rule` instead. Callers go
+	 * through site_geometry, which serves both. */
 	bool (*geometry)(const struct site_shape *s, struct site_dims *dims, char *err, size_t errlen);
+	/* A declared site's rule once the shape has the site's rank (config/:
+	 * its `require` expressions), with rule_ctx; NULL: none. */
+	bool (*rule)(const void *rule_ctx, const struct site_desc *s, const struct site_dims *dims, char *err,
+		     size_t errlen);
+	const void *rule_ctx;
 	/* float64 reference for every SITE_OUT tensor, in the order of the
 	 * SITE_OUT tensors, each of site_tensor_elems elements: ref[o][e] is the
 	 * exact value computed in double from the same bf16 inputs, tol[o][e] the
@@ -196,7 +235,9 @@ struct site_desc {
 	 * roundings plus float statistics error amplified by rstd), or NAN where
 	 * float32 arithmetic leaves its range (|x| > 2^60 in the row, or the row's
 	 * sum of squares past FLT_MAX) and no comparison is meaningful. A NaN
-	 * ref means the arm must produce NaN there; +-Inf the same infinity. */
+	 * ref means the arm must produce NaN there; +-Inf the same infinity.
+	 * NULL: the site has no reference (a declared site): its outputs are
+	 * reported as having none, never as passing one. */
 	void (*reference)(const struct site_args *inputs, double *const *ref, double *const *tol);
 	/* Bytes (site_arm_bytes): what the eager chain really moves, launch by
 	 * launch, PyTorch's order. What an arm must move at least is not
@@ -220,8 +261,57 @@ const struct site_variant *site_find_variant(const struct site_desc *s, const ch
 const void *site_variant_impl(const struct site_variant *v, const char *backend);
 int site_tensor_index(const struct site_desc *s, const char *tensor);
 
-/* Elements of tensor i for these dims. */
+/* The rule of s on shape: the rank is the site's, every dimension and
+ * every tensor's element count within bounds, then the site's own rule;
+ * dims filled (the axis values always). False with a one-line reason. */
+bool site_geometry(const struct site_desc *s, const struct site_shape *shape, struct site_dims *dims, char *err,
+		   size_t len);
+
+/* Elements of tensor t for these dims: the product of its axes' values. */
 int64_t site_tensor_elems(const struct site_tensor *t, const struct site_dims *d);
+/* Its shape in elements, outermost first, into shape[SITE_MAX_RANK]; the
+ * rank. The one mapping from a tensor's axes to numbers: buffers, dumps,
+ * plugin calls and Python arms all use it. */
+int site_tensor_shape(const struct site_tensor *t, const struct site_dims *d, int64_t *shape);
+/* Its shape in axis names, "B,T,W" ("" for a scalar). */
+void site_tensor_axes(const struct site_desc *s, const struct site_tensor *t, char *buf, size_t len);
+/* The site's axes as a shape reads, "BxTxW". */
+void site_format_axes(const struct site_desc *s, char *buf, size_t len);
+
+/* ---- dtypes and roles -------------------------------------------------- */
+
+/* Bytes of one element (0 for a dtype out of range). */
+size_t site_dtype_size(enum site_dtype dt);
+/* "bf16", "f16", "f32", "i32", "i64", "u8". */
+const char *site_dtype_name(enum site_dtype dt);
+bool site_dtype_find(const char *name, enum site_dtype *out);
+bool site_dtype_is_int(enum site_dtype dt);
+/* "bf16, f16, f32, i32, i64, u8", for messages. */
+const char *site_dtype_list(void);
+/* "input" (SITE_IN_ACT and SITE_IN_PARAM), "output", "stat", "scratch". */
+const char *site_role_name(enum site_role r);
+/* input, output, stat, scratch (input: SITE_IN_ACT). */
+bool site_role_find(const char *name, enum site_role *out);
+const char *site_role_list(void);
+static inline bool site_role_is_input(enum site_role r)
+{
+	return r == SITE_IN_ACT || r == SITE_IN_PARAM;
+}
+
+/* ---- shape symbols --------------------------------------------------------
+ *
+ * The names an expression may use for a case of s (config/expr.h): the
+ * site's axes, then, for a built-in site, the legacy geometry names its
+ * axes do not already have among B (batch), T (tokens), W (width), N (the
+ * LayerNorm's row), M (rows) and H (heads). ln_modulate: B T W N M H;
+ * qk_layernorm: B T H D W N M; a declared site: its axes only. */
+int site_symbol_count(const struct site_desc *s);
+const char *site_symbol_name(const struct site_desc *s, int i);
+/* Its index, -1 when s has no symbol of that name. */
+int site_symbol_find(const struct site_desc *s, const char *name);
+int64_t site_symbol_value(const struct site_desc *s, int i, const struct site_dims *d);
+/* "B, T, W, N, M, H", for messages. */
+void site_symbol_list(const struct site_desc *s, char *buf, size_t len);
 
 /* Bytes of tensor t for these dims (elements x element size). */
 int64_t site_tensor_bytes(const struct site_tensor *t, const struct site_dims *d);
@@ -235,9 +325,13 @@ int64_t site_eager_bytes(const struct site_desc *s, const struct site_dims *d, b
  * minimum for every other (a fused arm is held to the floor, nvbench's
  * convention for global-memory throughput). */
 int64_t site_variant_bytes(const struct site_desc *s, const char *variant, const struct site_dims *d, bool affine);
+/* The tensors a built-in variant writes, as SITE_IO bits: its outputs,
+ * and for "eager" also what its chain writes (statistics, intermediates).
+ * What a dump keeps of its slots. */
+uint32_t site_variant_writes(const struct site_desc *s, const char *variant);
 
-/* The letter of dimension dim of the site's shape ("T" for dim 1 of
- * "BxTxW"), from shape_help; "d<dim>" when shape_help names none. */
+/* The name of axis dim of the site ("T" for dim 1 of ln_modulate's B T W);
+ * "d<dim>" when the site has no such axis. */
 void site_axis_name(const struct site_desc *s, int dim, char *buf, size_t len);
 
 /* Parses "1x4096x4096" (1 to SITE_MAX_RANK positive dims). */

@@ -46,7 +46,8 @@ bool site_rules_btw(const struct site_shape *s, struct site_dims *d, int64_t max
 	if (site_rules_elems(s) < 0)
 		return site_rules_fail(err, len, "shape has more than %lld elements", (long long)SITE_MAX_ELEMS);
 	*d = (struct site_dims){ .batch = s->dim[0], .tokens = s->dim[1], .width = w, .row_len = w,
-				 .rows = s->dim[0] * s->dim[1], .heads = 1 };
+				 .rows = s->dim[0] * s->dim[1], .heads = 1, .n_axes = 3,
+				 .axis = { s->dim[0], s->dim[1], w } };
 	return true;
 }
 

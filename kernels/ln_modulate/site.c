@@ -18,22 +18,28 @@ static bool ln_geometry(const struct site_shape *s, struct site_dims *d, char *e
 	return site_rules_btw(s, d, LN_MAX_ROW, err, len);
 }
 
+/* The axes of a case's shape, BxTxW; the LayerNorm's row is W. */
+enum { AX_B, AX_T, AX_W };
+#define LNM_FULL SITE_SHAPE(AX_B, AX_T, AX_W)
+#define LNM_VEC SITE_SHAPE(AX_B, AX_W)  /* per batch, broadcast over tokens */
+#define LNM_ROWS SITE_SHAPE(AX_B, AX_T) /* one statistic per row */
+
 #define LNM_SITE(site_name, site_summary)                                                                          \
 	{                                                                                                          \
 		.name = site_name, .summary = site_summary, .shape_help = "BxTxW, W % 4 == 0, W <= 65536",        \
-		.n_tensors = LNM_N_TENSORS,                                                                        \
+		.n_axes = 3, .axes = { "B", "T", "W" }, .n_tensors = LNM_N_TENSORS,                                \
 		.tensors = {                                                                                       \
-			[LNM_X] = SITE_T_ACT("x"),                                                                 \
-			[LNM_SCALE] = SITE_T_PARAM("scale", SITE_EXT_BATCH_VEC, SITE_PARAM_MODULATION, false),     \
-			[LNM_SHIFT] = SITE_T_PARAM("shift", SITE_EXT_BATCH_VEC, SITE_PARAM_MODULATION, false),     \
-			[LNM_WEIGHT] = SITE_T_PARAM("weight", SITE_EXT_ROW_VEC, SITE_PARAM_WEIGHT, true),          \
-			[LNM_BIAS] = SITE_T_PARAM("bias", SITE_EXT_ROW_VEC, SITE_PARAM_BIAS, true),                \
-			[LNM_OUT] = SITE_T_OUT("out"),                                                             \
-			[LNM_MEAN] = SITE_T_STAT("mean"),                                                          \
-			[LNM_RSTD] = SITE_T_STAT("rstd"),                                                          \
-			[LNM_LN_OUT] = SITE_T_SCRATCH("ln_out", SITE_EXT_FULL),                                    \
-			[LNM_SCALE1] = SITE_T_SCRATCH("scale1", SITE_EXT_BATCH_VEC),                               \
-			[LNM_MOD_MUL] = SITE_T_SCRATCH("mod_mul", SITE_EXT_FULL),                                  \
+			[LNM_X] = SITE_T_ACT("x", LNM_FULL),                                                       \
+			[LNM_SCALE] = SITE_T_PARAM("scale", LNM_VEC, SITE_PARAM_MODULATION, false),                \
+			[LNM_SHIFT] = SITE_T_PARAM("shift", LNM_VEC, SITE_PARAM_MODULATION, false),                \
+			[LNM_WEIGHT] = SITE_T_PARAM("weight", SITE_SHAPE(AX_W), SITE_PARAM_WEIGHT, true),          \
+			[LNM_BIAS] = SITE_T_PARAM("bias", SITE_SHAPE(AX_W), SITE_PARAM_BIAS, true),                \
+			[LNM_OUT] = SITE_T_OUT("out", LNM_FULL),                                                   \
+			[LNM_MEAN] = SITE_T_STAT("mean", LNM_ROWS),                                                \
+			[LNM_RSTD] = SITE_T_STAT("rstd", LNM_ROWS),                                                \
+			[LNM_LN_OUT] = SITE_T_SCRATCH("ln_out", LNM_FULL),                                         \
+			[LNM_SCALE1] = SITE_T_SCRATCH("scale1", LNM_VEC),                                          \
+			[LNM_MOD_MUL] = SITE_T_SCRATCH("mod_mul", LNM_FULL),                                       \
 		},                                                                                                 \
 		.n_variants = 6,                                                                                   \
 		.variants = {                                                                                      \

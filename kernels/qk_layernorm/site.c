@@ -22,26 +22,34 @@ static bool qk_geometry(const struct site_shape *s, struct site_dims *d, char *e
 	if (site_rules_elems(s) < 0)
 		return site_rules_fail(err, len, "shape has more than %lld elements", (long long)SITE_MAX_ELEMS);
 	*d = (struct site_dims){ .batch = s->dim[0], .tokens = s->dim[1], .width = s->dim[2] * hd, .row_len = hd,
-				 .rows = s->dim[0] * s->dim[1] * s->dim[2], .heads = s->dim[2] };
+				 .rows = s->dim[0] * s->dim[1] * s->dim[2], .heads = s->dim[2], .n_axes = 4,
+				 .axis = { s->dim[0], s->dim[1], s->dim[2], hd } };
 	return true;
 }
+
+/* The axes of a case's shape, BxTxHxD (W = H * D is no axis). */
+enum { AX_B, AX_T, AX_H, AX_D };
+#define QK_FULL SITE_SHAPE(AX_B, AX_T, AX_H, AX_D)
+#define QK_ROWS SITE_SHAPE(AX_B, AX_T, AX_H) /* one statistic per head of a token */
 
 const struct site_desc qk_layernorm_site = {
 	.name = "qk_layernorm",
 	.summary = "per-head LayerNorm over head_dim, on q and on k",
 	.shape_help = "BxTxHxD, D % 4 == 0, D <= 128",
+	.n_axes = 4,
+	.axes = { "B", "T", "H", "D" },
 	.n_tensors = QK_N_TENSORS,
 	.tensors = {
-		[QK_Q] = SITE_T_ACT("q"),
-		[QK_K] = SITE_T_ACT("k"),
-		[QK_WEIGHT] = SITE_T_PARAM("weight", SITE_EXT_ROW_VEC, SITE_PARAM_WEIGHT, true),
-		[QK_BIAS] = SITE_T_PARAM("bias", SITE_EXT_ROW_VEC, SITE_PARAM_BIAS, true),
-		[QK_Q_OUT] = SITE_T_OUT("q_out"),
-		[QK_K_OUT] = SITE_T_OUT("k_out"),
-		[QK_Q_MEAN] = SITE_T_STAT("q_mean"),
-		[QK_Q_RSTD] = SITE_T_STAT("q_rstd"),
-		[QK_K_MEAN] = SITE_T_STAT("k_mean"),
-		[QK_K_RSTD] = SITE_T_STAT("k_rstd"),
+		[QK_Q] = SITE_T_ACT("q", QK_FULL),
+		[QK_K] = SITE_T_ACT("k", QK_FULL),
+		[QK_WEIGHT] = SITE_T_PARAM("weight", SITE_SHAPE(AX_D), SITE_PARAM_WEIGHT, true),
+		[QK_BIAS] = SITE_T_PARAM("bias", SITE_SHAPE(AX_D), SITE_PARAM_BIAS, true),
+		[QK_Q_OUT] = SITE_T_OUT("q_out", QK_FULL),
+		[QK_K_OUT] = SITE_T_OUT("k_out", QK_FULL),
+		[QK_Q_MEAN] = SITE_T_STAT("q_mean", QK_ROWS),
+		[QK_Q_RSTD] = SITE_T_STAT("q_rstd", QK_ROWS),
+		[QK_K_MEAN] = SITE_T_STAT("k_mean", QK_ROWS),
+		[QK_K_RSTD] = SITE_T_STAT("k_rstd", QK_ROWS),
 	},
 	.n_variants = 6,
 	.variants = {

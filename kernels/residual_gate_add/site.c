@@ -13,17 +13,23 @@ static bool gate_geometry(const struct site_shape *s, struct site_dims *d, char 
 	return site_rules_btw(s, d, 0, err, len);
 }
 
+/* The axes of a case's shape, BxTxW. */
+enum { AX_B, AX_T, AX_W };
+#define RGA_FULL SITE_SHAPE(AX_B, AX_T, AX_W)
+
 const struct site_desc residual_gate_add_site = {
 	.name = "residual_gate_add",
 	.summary = "feed-forward gate residual: x + ff * gate",
 	.shape_help = "BxTxW, W % 4 == 0",
+	.n_axes = 3,
+	.axes = { "B", "T", "W" },
 	.n_tensors = RGA_N_TENSORS,
 	.tensors = {
-		[RGA_X] = SITE_T_ACT("x"),
-		[RGA_FF] = SITE_T_ACT("ff"),
-		[RGA_GATE] = SITE_T_PARAM("gate", SITE_EXT_BATCH_VEC, SITE_PARAM_MODULATION, false),
-		[RGA_OUT] = SITE_T_OUT("out"),
-		[RGA_FF_GATED] = SITE_T_SCRATCH("ff_gated", SITE_EXT_FULL),
+		[RGA_X] = SITE_T_ACT("x", RGA_FULL),
+		[RGA_FF] = SITE_T_ACT("ff", RGA_FULL),
+		[RGA_GATE] = SITE_T_PARAM("gate", SITE_SHAPE(AX_B, AX_W), SITE_PARAM_MODULATION, false),
+		[RGA_OUT] = SITE_T_OUT("out", RGA_FULL),
+		[RGA_FF_GATED] = SITE_T_SCRATCH("ff_gated", RGA_FULL),
 	},
 	.n_variants = 3,
 	.variants = {

@@ -671,9 +671,9 @@ static void test_rejects(void)
 		const char *site;
 		site_dims d;
 	} bads[] = {
-		{ "ln_modulate", { 1, 2, 6, 6, 2, 1 } },                /* W % 4 != 0 */
-		{ "qk_layernorm", { 1, 2, 4 * 132, 132, 8, 4 } },       /* head_dim 132 > 128 */
-		{ "residual_gate_add", { 1, 2, 8, 8, 3, 1 } },          /* rows != B * T */
+		{ "ln_modulate", { 1, 2, 6, 6, 2, 1, 0, {} } },          /* W % 4 != 0 */
+		{ "qk_layernorm", { 1, 2, 4 * 132, 132, 8, 4, 0, {} } }, /* head_dim 132 > 128 */
+		{ "residual_gate_add", { 1, 2, 8, 8, 3, 1, 0, {} } },    /* rows != B * T */
 	};
 	std::string bad_arms;
 	for (const auto &b : bads) {

@@ -167,11 +167,13 @@ static const struct site_desc test_site = {
 	.name = "test_copy",
 	.summary = "x copied into y, two tiny kernels on the aux word",
 	.shape_help = "1xTxW",
+	.n_axes = 3,
+	.axes = {"B", "T", "W"},
 	.n_tensors = 3,
 	.tensors = {
-		{"x", SITE_IN_ACT, SITE_BF16, SITE_EXT_FULL, SITE_PARAM_NONE, false},
-		{"y", SITE_OUT, SITE_BF16, SITE_EXT_FULL, SITE_PARAM_NONE, false},
-		{"sink", SITE_AUX, SITE_F32, SITE_EXT_ROWS, SITE_PARAM_NONE, false},
+		{"x", SITE_IN_ACT, SITE_BF16, {3, {0, 1, 2}}, SITE_PARAM_NONE, false},
+		{"y", SITE_OUT, SITE_BF16, {3, {0, 1, 2}}, SITE_PARAM_NONE, false},
+		{"sink", SITE_AUX, SITE_F32, {2, {0, 1}}, SITE_PARAM_NONE, false},
 	},
 	.n_variants = 2,
 	.variants = {
@@ -198,7 +200,7 @@ static void gpu_open(struct gpu *g, const struct bk_options *o)
 		g->x[i] = (uint16_t)(0x3f80 + (i % 97)); /* bf16 1.0 and up */
 	memset(&g->host, 0, sizeof g->host);
 	g->host.dims = (struct site_dims){.batch = 1, .tokens = T_TOKENS, .width = T_WIDTH, .row_len = T_WIDTH,
-					  .rows = T_TOKENS, .heads = 1};
+					  .rows = T_TOKENS, .heads = 1, .n_axes = 3, .axis = {1, T_TOKENS, T_WIDTH}};
 	g->host.t[0] = g->x;
 	if (backend_cuda.case_begin(g->b, &test_site, &g->host, "test_case", &d))
 		fail_msg("case_begin: %s", d.msg);

@@ -462,8 +462,8 @@ static void test_sweep_errors(void **state)
 		     "t.ini:3: shape: sweep '16:64:x1' multiplies by 1: the factor must be at least 2");
 	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{1:65:+1}x256\n",
 		     "t.ini:3: shape: sweep '1:65:+1' has more than 64 values (the limit of one sweep)");
-	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32}x256x5x5\n",
-		     "t.ini:3: shape: '1x{16,32}x256x5x5' is not a shape (1 to 4 positive dimensions joined by 'x', as "
+	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32}x256x5x5x6x7x8x9\n",
+		     "t.ini:3: shape: '1x{16,32}x256x5x5x6x7x8x9' is not a shape (1 to 8 positive dimensions joined by 'x', as "
 		     "in 1x{256:16384:x2}x4096)");
 	/* every value meets the site's rule, reported at the shape line */
 	snprintf(want, sizeof want, "t.ini:2: shape: site 'ln_modulate' rejects '1x16x250' (W=250 of the sweep): %s",
@@ -689,10 +689,10 @@ static void test_errors_sites(void **state)
 		     "t.ini:2: site: unknown site 'layernorm' (sites: ln_modulate, ln_continuous, qk_layernorm, "
 		     "residual_gate_add)");
 	expect_error("[case a]\nsite = ln_modulate\nshape = 1x0x256\n",
-		     "t.ini:3: shape: '1x0x256' is not a shape (1 to 4 positive dimensions joined by 'x', as in "
+		     "t.ini:3: shape: '1x0x256' is not a shape (1 to 8 positive dimensions joined by 'x', as in "
 		     "1x4096x4096)");
 	expect_error("[case a]\nsite = ln_modulate\nshape = 1 x 16\n",
-		     "t.ini:3: shape: '1 x 16' is not a shape (1 to 4 positive dimensions joined by 'x', as in "
+		     "t.ini:3: shape: '1 x 16' is not a shape (1 to 8 positive dimensions joined by 'x', as in "
 		     "1x4096x4096)");
 	/* the shape comes before the site: checked once the case is complete */
 	snprintf(want, sizeof want, "t.ini:3: shape: site 'ln_modulate' rejects '1x16x250': %s",
