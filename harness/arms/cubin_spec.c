@@ -49,7 +49,8 @@ static int split_items(const char *text, char items[][ARM_SPEC_TEXT_MAX], int ma
 	}
 }
 
-bool cubin_spec_parse_dims(const char *text, struct expr out[3], int *n, char *err, size_t len)
+bool cubin_spec_parse_dims(const struct site_desc *site, const char *text, struct expr out[3], int *n, char *err,
+			   size_t len)
 {
 	char items[3][ARM_SPEC_TEXT_MAX];
 	int count = split_items(text, items, 3);
@@ -58,7 +59,7 @@ bool cubin_spec_parse_dims(const char *text, struct expr out[3], int *n, char *e
 	for (int i = 0; i < count; i++) {
 		if (!items[i][0])
 			return ab_fail_text(err, len, "'%s': dimension %d is empty", text, i + 1);
-		if (!expr_parse(items[i], &out[i], err, len))
+		if (!expr_parse(items[i], site, &out[i], err, len))
 			return false;
 	}
 	*n = count;
@@ -85,11 +86,12 @@ static void tensor_list(const struct site_desc *site, char *buf, size_t cap)
 
 static bool unknown_name(const struct site_desc *site, const char *name, char *err, size_t len)
 {
-	char list[256];
+	char list[256], syms[SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 2) + 32];
 	tensor_list(site, list, sizeof list);
+	site_symbol_list(site, syms, sizeof syms);
 	return ab_fail_text(err, len,
 			 "unknown name '%s': not a tensor of site '%s' (%s), eps, or a shape symbol (%s)", name,
-			 site->name, list, expr_symbol_list());
+			 site->name, list, syms);
 }
 
 /* "M:i64" -> name "M", type "i64"; no ':' -> type "". */
@@ -132,12 +134,9 @@ static bool parse_param(const struct site_desc *site, const char *item, struct c
 		return ab_fail_text(err, len, "'%s': unknown type '%s' (an integer is i32 or i64)", item, type);
 	p->kind = CUBIN_SPEC_PARAM_INT;
 	p->i64 = strcmp(type, "i64") == 0;
-	if (is_identifier(name)) {
-		enum expr_sym s;
-		if (!expr_symbol(name, &s))
-			return unknown_name(site, name, err, len);
-	}
-	return expr_parse(name, &p->value, err, len);
+	if (is_identifier(name) && !expr_is_symbol(site, name))
+		return unknown_name(site, name, err, len);
+	return expr_parse(name, site, &p->value, err, len);
 }
 
 bool cubin_spec_parse_params(const struct site_desc *site, const char *text, struct cubin_spec_param *out, int *n,
@@ -188,11 +187,11 @@ static enum ab_rc read_value(const struct arm_spec *spec, const struct scenario 
 		snprintf(out->kernel, sizeof out->kernel, "%s", v);
 	} else if (strcmp(key, "grid") == 0 || strcmp(key, "block") == 0) {
 		bool grid = key[0] == 'g';
-		if (!cubin_spec_parse_dims(v, grid ? out->grid : out->block, grid ? &out->n_grid : &out->n_block, err,
-					   sizeof err))
+		if (!cubin_spec_parse_dims(out->site, v, grid ? out->grid : out->block, grid ? &out->n_grid : &out->n_block,
+					   err, sizeof err))
 			return arm_spec_key_fail(d, s->path, spec, key, "%s", err);
 	} else if (strcmp(key, "shared") == 0) {
-		if (!expr_parse(v, &out->shared, err, sizeof err))
+		if (!expr_parse(v, out->site, &out->shared, err, sizeof err))
 			return arm_spec_key_fail(d, s->path, spec, key, "%s", err);
 		out->have_shared = true;
 	}
@@ -224,9 +223,6 @@ static enum ab_rc check_keys(const struct arm_spec *spec, const struct scenario 
 	if (l->triton && ((rc = forbid(spec, s, "block", meta, "32 x num_warps", d)) ||
 			  (rc = forbid(spec, s, "shared", meta, "shared", d))))
 		return rc;
-	if (!l->site)
-		return ab_fail(d, AB_ERR_INPUT, "%s:%d: [arm %s]: missing key 'site' (the site whose tensors the params name)",
-			       path, l->header, spec->name);
 	if ((!l->triton && (rc = arm_spec_require(d, path, spec, "kernel", "the kernel's name in the binary"))) ||
 	    (rc = arm_spec_require(d, path, spec, "grid", "1 to 3 shape expressions, as in grid = M")) ||
 	    (!l->triton && (rc = arm_spec_require(d, path, spec, "block", "threads per block, as in block = 128"))))
@@ -243,6 +239,10 @@ enum ab_rc cubin_spec_read(const struct arm_spec *spec, const struct scenario *s
 	snprintf(out->name, sizeof out->name, "%s", spec->name);
 	out->site = spec->site;
 	key_lines(spec, &out->lines);
+	/* The site first: every expression names its symbols. */
+	if (!out->site)
+		return ab_fail(d, AB_ERR_INPUT, "%s:%d: [arm %s]: missing key 'site' (the site whose tensors the params name)",
+			       s->path, out->lines.header, spec->name);
 	for (int i = 0; !rc && i < spec->n_keys; i++)
 		rc = read_value(spec, s, &spec->keys[i], out, d);
 	if (rc || (rc = check_keys(spec, s, out, d)))

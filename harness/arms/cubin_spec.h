@@ -14,7 +14,7 @@
  *   params = x, scale, shift, out, M, N, eps
  *
  * params name the site's tensors (device pointers), eps (f32) or shape
- * expressions (i32, or NAME:i64). Paths are resolved against the
+ * expressions of the site's symbols (i32, or NAME:i64). Paths are resolved against the
  * scenario's folder. Every key's line is kept for later messages.
  */
 #ifndef AB_CUBIN_SPEC_H
@@ -74,8 +74,10 @@ extern const char *const cubin_spec_keys[];
 enum ab_rc cubin_spec_read(const struct arm_spec *spec, const struct scenario *s, struct cubin_spec *out,
 			   struct ab_diag *d);
 
-/* "grid = cdiv(M, 4), H": 1 to 3 comma-separated expressions. */
-bool cubin_spec_parse_dims(const char *text, struct expr out[3], int *n, char *err, size_t len);
+/* "grid = cdiv(M, 4), H": 1 to 3 comma-separated expressions of site's
+ * shape symbols. */
+bool cubin_spec_parse_dims(const struct site_desc *site, const char *text, struct expr out[3], int *n, char *err,
+			   size_t len);
 
 /* text against site: each name a tensor of the site, eps, or a shape
  * expression with an optional :i32 / :i64 type. */

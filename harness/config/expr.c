@@ -2,7 +2,10 @@
  * expr.c - shape expressions (expr.h): a recursive-descent parser that
  * emits postfix operations, and a stack machine that runs them.
  *
- *   expr    := term (('+' | '-') term)*
+ *   expr    := and ('||' and)*
+ *   and     := cmp ('&&' cmp)*
+ *   cmp     := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]
+ *   sum     := term (('+' | '-') term)*
  *   term    := unary (('*' | '/' | '%') unary)*
  *   unary   := '-' unary | primary
  *   primary := INTEGER | SYMBOL | 'cdiv' '(' expr ',' expr ')' | '(' expr ')'
@@ -15,11 +18,12 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { OP_CONST, OP_SYM, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_CDIV, OP_NEG };
+enum {
+	OP_CONST, OP_SYM, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_CDIV, OP_NEG,
+	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND, OP_OR,
+};
 
 #define EXPR_MAX_DEPTH 16
-
-static const char *const sym_names[EXPR_N_SYMS] = { "B", "T", "W", "N", "M", "H" };
 
 struct parser {
 	const char *text, *p;
@@ -102,15 +106,19 @@ static bool parse_name(struct parser *ps)
 	while ((isalnum((unsigned char)*ps->p) || *ps->p == '_') && n + 1 < sizeof name)
 		name[n++] = *ps->p++;
 	name[n] = '\0';
-	enum expr_sym s;
 	if (strcmp(name, "cdiv") == 0) {
 		if (!expect(ps, '(') || !parse_expr(ps) || !expect(ps, ',') || !parse_expr(ps) || !expect(ps, ')'))
 			return false;
 		return emit(ps, OP_CDIV, 0, 0);
 	}
-	if (!expr_symbol(name, &s))
+	int s = ps->e->site ? site_symbol_find(ps->e->site, name) : -1;
+	if (s < 0) {
+		char list[SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 2) + 32] = "";
+		if (ps->e->site)
+			site_symbol_list(ps->e->site, list, sizeof list);
 		return fail(ps, "'%s': unknown symbol '%s' (shape symbols: %s; function: cdiv(a, b))", ps->text, name,
-			    expr_symbol_list());
+			    list[0] ? list : "none");
+	}
 	return emit(ps, OP_SYM, s, 0);
 }
 
@@ -158,10 +166,8 @@ static bool parse_term(struct parser *ps)
 	}
 }
 
-static bool parse_expr(struct parser *ps)
+static bool parse_sum(struct parser *ps)
 {
-	if (++ps->depth > EXPR_MAX_DEPTH)
-		return fail(ps, "'%s' nests too deeply", ps->text);
 	bool ok = parse_term(ps);
 	while (ok) {
 		skip_blanks(ps);
@@ -171,14 +177,84 @@ static bool parse_expr(struct parser *ps)
 		ps->p++;
 		ok = parse_term(ps) && emit(ps, c == '+' ? OP_ADD : OP_SUB, 0, 0);
 	}
+	return ok;
+}
+
+/* The comparison at ps->p, longest first ("<=" before "<"); -1 for none. */
+static int comparison(struct parser *ps)
+{
+	static const struct {
+		const char *text;
+		int op;
+	} ops[] = { { "==", OP_EQ }, { "!=", OP_NE }, { "<=", OP_LE }, { ">=", OP_GE }, { "<", OP_LT }, { ">", OP_GT } };
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (strncmp(ps->p, ops[i].text, strlen(ops[i].text)) == 0) {
+			ps->p += strlen(ops[i].text);
+			return ops[i].op;
+		}
+	return -1;
+}
+
+/* One comparison at most: "a < b < c" is refused, as it does not mean
+ * what it reads as. */
+static bool parse_cmp(struct parser *ps)
+{
+	char at[40];
+	if (!parse_sum(ps))
+		return false;
+	skip_blanks(ps);
+	int op = comparison(ps);
+	if (op < 0)
+		return true;
+	if (!parse_sum(ps) || !emit(ps, op, 0, 0))
+		return false;
+	skip_blanks(ps);
+	const char *p = ps->p;
+	if (comparison(ps) >= 0) {
+		ps->p = p;
+		return fail(ps, "'%s': one comparison at a time (join them with &&) %s", ps->text, where(ps, at, sizeof at));
+	}
+	return true;
+}
+
+/* Operands joined by op ("&&" or "||") at the level below. */
+static bool parse_joined(struct parser *ps, const char *op, int kind, bool (*below)(struct parser *))
+{
+	bool ok = below(ps);
+	while (ok) {
+		skip_blanks(ps);
+		if (strncmp(ps->p, op, 2) != 0)
+			break;
+		ps->p += 2;
+		ok = below(ps) && emit(ps, kind, 0, 0);
+	}
+	return ok;
+}
+
+static bool parse_and(struct parser *ps)
+{
+	return parse_joined(ps, "&&", OP_AND, parse_cmp);
+}
+
+static bool parse_expr(struct parser *ps)
+{
+	if (++ps->depth > EXPR_MAX_DEPTH)
+		return fail(ps, "'%s' nests too deeply", ps->text);
+	bool ok = parse_joined(ps, "||", OP_OR, parse_and);
 	ps->depth--;
 	return ok;
 }
 
-bool expr_parse(const char *text, struct expr *out, char *err, size_t len)
+bool expr_is_symbol(const struct site_desc *site, const char *text)
+{
+	return site && site_symbol_find(site, text) >= 0;
+}
+
+bool expr_parse(const char *text, const struct site_desc *site, struct expr *out, char *err, size_t len)
 {
 	struct parser ps = { .text = text, .p = text, .e = out, .err = err, .len = len };
 	char at[40];
+	out->site = site;
 	out->n = 0;
 	if (!parse_expr(&ps))
 		return false;
@@ -206,6 +282,14 @@ static bool apply(int kind, int64_t a, int64_t b, int64_t *r, char *err, size_t 
 	case OP_DIV: *r = a / b; break;
 	case OP_MOD: *r = a % b; break;
 	case OP_CDIV: *r = a / b + ((a % b != 0) && ((a < 0) == (b < 0))); break;
+	case OP_EQ: *r = a == b; break;
+	case OP_NE: *r = a != b; break;
+	case OP_LT: *r = a < b; break;
+	case OP_LE: *r = a <= b; break;
+	case OP_GT: *r = a > b; break;
+	case OP_GE: *r = a >= b; break;
+	case OP_AND: *r = a && b; break;
+	case OP_OR: *r = a || b; break;
 	}
 	return over ? ab_fail_text(err, len, "integer overflow") : true;
 }
@@ -219,7 +303,7 @@ bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, ch
 		if (o->kind == OP_CONST) {
 			st[top++] = o->value;
 		} else if (o->kind == OP_SYM) {
-			st[top++] = expr_symbol_value((enum expr_sym)o->sym, d);
+			st[top++] = site_symbol_value(e->site, o->sym, d);
 		} else if (o->kind == OP_NEG) {
 			if (st[top - 1] == INT64_MIN)
 				return ab_fail_text(err, len, "integer overflow");
@@ -236,31 +320,3 @@ bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, ch
 	return true;
 }
 
-bool expr_symbol(const char *name, enum expr_sym *out)
-{
-	for (int i = 0; i < EXPR_N_SYMS; i++)
-		if (strcmp(name, sym_names[i]) == 0) {
-			*out = (enum expr_sym)i;
-			return true;
-		}
-	return false;
-}
-
-int64_t expr_symbol_value(enum expr_sym s, const struct site_dims *d)
-{
-	switch (s) {
-	case EXPR_B: return d->batch;
-	case EXPR_T: return d->tokens;
-	case EXPR_W: return d->width;
-	case EXPR_N: return d->row_len;
-	case EXPR_M: return d->rows;
-	case EXPR_H: return d->heads;
-	case EXPR_N_SYMS: break;
-	}
-	return 0;
-}
-
-const char *expr_symbol_list(void)
-{
-	return "B, T, W, N, M, H";
-}

@@ -1,12 +1,16 @@
 /*
- * expr.h - integer expressions of a case's shape symbols, for the launch
- * geometry and parameters of cubin arms (grid = cdiv(M, 4), block = 128).
+ * expr.h - integer expressions of a case's shape symbols: the launch
+ * geometry and parameters of cubin arms (grid = cdiv(M, 4), block = 128),
+ * a declared site's rules (require = W % 8 == 0), an arm's traffic
+ * (bytes = 3 * B * T * W * 2) and integer input bounds (randint(0, N)).
  *
- * Syntax: decimal integers, the shape symbols B (batch), T (tokens), W
- * (width), N (the LayerNorm row length), M (rows) and H (heads), the
+ * Syntax: decimal integers, the shape symbols of a site (its axes, and for
+ * a built-in site the legacy B T W N M H: site.h, "shape symbols"), the
  * operators + - * / % (C's integer semantics, / truncating) and unary -,
- * parentheses, and cdiv(a, b) (a / b rounded up). Parsing checks the
- * syntax and the symbols once; evaluation against a case's dims checks
+ * the comparisons == != < <= > >= (1 or 0, one per operand pair, lower than
+ * + -), && and || (lowest; both sides are evaluated), parentheses, and
+ * cdiv(a, b) (a / b rounded up). Parsing checks the syntax and the
+ * symbols against the site once; evaluation against a case's dims checks
  * overflow and division by zero. An expression is compiled to a short
  * postfix program, so evaluating it allocates nothing.
  */
@@ -19,34 +23,29 @@
 
 #include "kernels/common/site.h"
 
-#define EXPR_MAX_OPS 48
-
-enum expr_sym { EXPR_B, EXPR_T, EXPR_W, EXPR_N, EXPR_M, EXPR_H, EXPR_N_SYMS };
+#define EXPR_MAX_OPS 64
 
 struct expr_op {
 	uint8_t kind; /* private: constant, symbol, operator */
-	uint8_t sym;
+	uint8_t sym;  /* a symbol's index in its site (site_symbol_name) */
 	int64_t value;
 };
 
 struct expr {
+	const struct site_desc *site; /* whose symbols it names */
 	int n;
 	struct expr_op op[EXPR_MAX_OPS];
 };
 
-/* Compiles text; on failure writes one line (what is wrong and where) into
- * err and returns false. */
-bool expr_parse(const char *text, struct expr *out, char *err, size_t len);
+/* Compiles text against the symbols of site; on failure writes one line
+ * (what is wrong and where) into err and returns false. */
+bool expr_parse(const char *text, const struct site_desc *site, struct expr *out, char *err, size_t len);
 
-/* The value for these dims; false with a reason (overflow, division by
- * zero) in err. */
+/* The value for these dims (of the expression's site); false with a
+ * reason (overflow, division by zero) in err. */
 bool expr_eval(const struct expr *e, const struct site_dims *d, int64_t *out, char *err, size_t len);
 
-/* The symbol called name ("M"), false when there is none. */
-bool expr_symbol(const char *name, enum expr_sym *out);
-int64_t expr_symbol_value(enum expr_sym s, const struct site_dims *d);
-
-/* "B, T, W, N, M, H", for messages. */
-const char *expr_symbol_list(void);
+/* Whether text is one symbol of site ("M"). */
+bool expr_is_symbol(const struct site_desc *site, const char *text);
 
 #endif

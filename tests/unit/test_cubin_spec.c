@@ -14,7 +14,8 @@
 
 #include "arms/cubin_spec.h"
 
-static const struct site_dims dims = { .batch = 1, .tokens = 16, .width = 256, .row_len = 256, .rows = 16, .heads = 1 };
+static const struct site_dims dims = { .batch = 1, .tokens = 16, .width = 256, .row_len = 256, .rows = 16, .heads = 1,
+				       .n_axes = 3, .axis = { 1, 16, 256 } };
 
 static int64_t eval(const struct expr *e)
 {
@@ -30,18 +31,18 @@ static void test_dims(void **state)
 	struct expr e[3];
 	int n = 0;
 	char err[256] = "";
-	assert_true(cubin_spec_parse_dims("cdiv(M, 4), H, 2", e, &n, err, sizeof err));
+	assert_true(cubin_spec_parse_dims(site_find("ln_modulate"), "cdiv(M, 4), H, 2", e, &n, err, sizeof err));
 	assert_int_equal(n, 3);
 	assert_int_equal(eval(&e[0]), 4);
 	assert_int_equal(eval(&e[1]), 1);
 	assert_int_equal(eval(&e[2]), 2);
-	assert_true(cubin_spec_parse_dims("128", e, &n, err, sizeof err));
+	assert_true(cubin_spec_parse_dims(site_find("ln_modulate"), "128", e, &n, err, sizeof err));
 	assert_int_equal(n, 1);
-	assert_false(cubin_spec_parse_dims("1, 2, 3, 4", e, &n, err, sizeof err));
+	assert_false(cubin_spec_parse_dims(site_find("ln_modulate"), "1, 2, 3, 4", e, &n, err, sizeof err));
 	assert_string_equal(err, "'1, 2, 3, 4' has more than 3 dimensions (x, y, z)");
-	assert_false(cubin_spec_parse_dims("M, , 2", e, &n, err, sizeof err));
+	assert_false(cubin_spec_parse_dims(site_find("ln_modulate"), "M, , 2", e, &n, err, sizeof err));
 	assert_string_equal(err, "'M, , 2': dimension 2 is empty");
-	assert_false(cubin_spec_parse_dims("M, X", e, &n, err, sizeof err));
+	assert_false(cubin_spec_parse_dims(site_find("ln_modulate"), "M, X", e, &n, err, sizeof err));
 	assert_string_equal(err, "'X': unknown symbol 'X' (shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
 }
 
@@ -136,11 +137,12 @@ static void read_fails(const struct arm_spec *s, const char *want)
 static void test_read_keys(void **state)
 {
 	(void)state;
+	/* the site first: every expression names its symbols */
 	struct arm_spec s = section("k", 20, NULL);
-	read_fails(&s, "dir/s.ini:20: [arm k]: missing key 'binary' (a .cubin, .ptx or .fatbin; or triton = Triton's .json)");
 	add(&s, "triton", "k.json", 23);
 	read_fails(&s, "dir/s.ini:20: [arm k]: missing key 'site' (the site whose tensors the params name)");
 	s = section("k", 20, "residual_gate_add");
+	read_fails(&s, "dir/s.ini:20: [arm k]: missing key 'binary' (a .cubin, .ptx or .fatbin; or triton = Triton's .json)");
 	add(&s, "triton", "k.json", 23);
 	read_fails(&s, "dir/s.ini:20: [arm k]: missing key 'grid' (1 to 3 shape expressions, as in grid = M)");
 	add(&s, "grid", "M", 24);

@@ -1,7 +1,8 @@
 /*
  * test_expr.c - shape expressions: values for known dims, C's integer
- * semantics, cdiv, precedence, and every error (syntax, unknown symbol,
- * overflow, division by zero) with its message.
+ * semantics, cdiv, comparisons and && ||, precedence, the symbols of a
+ * built-in and of a declared site, and every error (syntax, unknown
+ * symbol, overflow, division by zero) with its message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,15 +14,18 @@
 
 #include "config/expr.h"
 
-/* B=2 T=3 W=512 N=128 M=24 H=4: a qk_layernorm-like geometry. */
-static const struct site_dims dims = { .batch = 2, .tokens = 3, .width = 512, .row_len = 128, .rows = 24, .heads = 4 };
+/* B=2 T=3 W=512 N=128 M=24 H=4: a qk_layernorm-like geometry, read
+ * through ln_modulate's symbols (B T W its axes, N M H the legacy ones). */
+static const struct site_dims dims = { .batch = 2, .tokens = 3, .width = 512, .row_len = 128, .rows = 24, .heads = 4,
+				       .n_axes = 3, .axis = { 2, 3, 512 } };
+#define SITE site_find("ln_modulate")
 
 static int64_t value(const char *text)
 {
 	struct expr e;
 	char err[200] = "";
 	int64_t v = -999;
-	if (!expr_parse(text, &e, err, sizeof err))
+	if (!expr_parse(text, SITE, &e, err, sizeof err))
 		fail_msg("'%s' does not parse: %s", text, err);
 	if (!expr_eval(&e, &dims, &v, err, sizeof err))
 		fail_msg("'%s' does not evaluate: %s", text, err);
@@ -32,7 +36,7 @@ static void parse_error(const char *text, const char *want)
 {
 	struct expr e;
 	char err[200] = "";
-	assert_false(expr_parse(text, &e, err, sizeof err));
+	assert_false(expr_parse(text, SITE, &e, err, sizeof err));
 	if (strcmp(err, want) != 0)
 		fail_msg("'%s':\n got: %s\nwant: %s", text, err, want);
 }
@@ -42,7 +46,7 @@ static void eval_error(const char *text, const char *want)
 	struct expr e;
 	char err[200] = "";
 	int64_t v;
-	assert_true(expr_parse(text, &e, err, sizeof err));
+	assert_true(expr_parse(text, SITE, &e, err, sizeof err));
 	assert_false(expr_eval(&e, &dims, &v, err, sizeof err));
 	assert_string_equal(err, want);
 }
@@ -74,6 +78,21 @@ static void test_values(void **state)
 	assert_int_equal(value("cdiv(W * M, 256)"), 48);
 	assert_int_equal(value("cdiv(cdiv(M, 2), (1 + 1))"), 6);
 	assert_int_equal(value("9223372036854775807"), INT64_MAX);
+	/* comparisons (below + -), && and || (lowest) */
+	assert_int_equal(value("W % 8 == 0"), 1);
+	assert_int_equal(value("W % (4 * H) == 0"), 1);
+	assert_int_equal(value("W % 3 == 0"), 0);
+	assert_int_equal(value("T != 3"), 0);
+	assert_int_equal(value("T < 4"), 1);
+	assert_int_equal(value("T <= 3"), 1);
+	assert_int_equal(value("T > 3"), 0);
+	assert_int_equal(value("T >= 3"), 1);
+	assert_int_equal(value("1 + 1 == 2"), 1);
+	assert_int_equal(value("B == 2 && T == 4"), 0);
+	assert_int_equal(value("B == 2 && T == 3 && W == 512"), 1);
+	assert_int_equal(value("B == 9 || T == 3"), 1);
+	assert_int_equal(value("B == 9 || T == 9 && W == 512"), 0); /* && binds tighter */
+	assert_int_equal(value("(T == 3) * 5"), 5);
 }
 
 static void test_parse_errors(void **state)
@@ -93,9 +112,14 @@ static void test_parse_errors(void **state)
 	parse_error("M ^ 2", "'M ^ 2': unexpected text at '^ 2'");
 	parse_error("99999999999999999999", "'99999999999999999999': the number '99999999999999999999' is too large");
 	parse_error("((((((((((((((((((M))))))))))))))))))", "'((((((((((((((((((M))))))))))))))))))' nests too deeply");
-	/* 49 operands and operators: one more than a program holds */
-	parse_error("1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1",
-		    "'1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1' is too long (at most 48 numbers, symbols and operators)");
+	/* 65 operands and operators: one more than a program holds */
+	parse_error("1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1",
+		    "'1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1' is too long (at most 64 numbers, "
+		    "symbols and operators)");
+	parse_error("1 < T < 5", "'1 < T < 5': one comparison at a time (join them with &&) at '< 5'");
+	parse_error("W = 0", "'W = 0': unexpected text at '= 0'");
+	parse_error("W == ", "'W == ': expected a number, a symbol or '(' at the end");
+	parse_error("B &&", "'B &&': expected a number, a symbol or '(' at the end");
 }
 
 static void test_eval_errors(void **state)
@@ -109,15 +133,30 @@ static void test_eval_errors(void **state)
 	eval_error("-9223372036854775807 - 2", "integer overflow");
 }
 
+/* A declared site's symbols are its axes only (its names, any length). */
 static void test_symbols(void **state)
 {
 	(void)state;
-	enum expr_sym s;
-	assert_true(expr_symbol("H", &s));
-	assert_int_equal(s, EXPR_H);
-	assert_int_equal(expr_symbol_value(s, &dims), 4);
-	assert_false(expr_symbol("x", &s));
-	assert_string_equal(expr_symbol_list(), "B, T, W, N, M, H");
+	static const struct site_desc decl = { .name = "blk", .n_axes = 3, .axes = { "B", "Seq", "E2" },
+					       .declared_at = "t.ini:1" };
+	const struct site_dims d = { .n_axes = 3, .axis = { 2, 5, 7 } };
+	struct expr e;
+	char err[200] = "";
+	int64_t v = 0;
+	assert_true(expr_parse("Seq * E2 + B", &decl, &e, err, sizeof err));
+	assert_true(expr_eval(&e, &d, &v, err, sizeof err));
+	assert_int_equal(v, 37);
+	assert_true(expr_is_symbol(&decl, "Seq"));
+	assert_false(expr_is_symbol(&decl, "M"));
+	assert_false(expr_parse("M", &decl, &e, err, sizeof err));
+	assert_string_equal(err, "'M': unknown symbol 'M' (shape symbols: B, Seq, E2; function: cdiv(a, b))");
+	assert_false(expr_parse("B", NULL, &e, err, sizeof err));
+	assert_string_equal(err, "'B': unknown symbol 'B' (shape symbols: none; function: cdiv(a, b))");
+	assert_true(expr_parse("4 * 4", NULL, &e, err, sizeof err)); /* no symbol, no site needed */
+	assert_true(expr_eval(&e, &d, &v, err, sizeof err) && v == 16);
+	/* qk_layernorm: its axes B T H D, then W N M */
+	assert_false(expr_parse("Z", site_find("qk_layernorm"), &e, err, sizeof err));
+	assert_string_equal(err, "'Z': unknown symbol 'Z' (shape symbols: B, T, H, D, W, N, M; function: cdiv(a, b))");
 }
 
 int main(void)
