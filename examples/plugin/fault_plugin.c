@@ -71,16 +71,16 @@ static int bad_tensor_check(const struct abbench_call *call)
 #endif
 
 static const struct abbench_arm arms[] = {
-	{ "fail", "residual_gate_add", "returns an error", NULL, fail_any, fail_any },
+	{ "fail", "residual_gate_add", "returns an error", NULL, fail_any, fail_any, NULL },
 	{ "illegal_address", "residual_gate_add", "a kernel storing far outside any allocation", NULL,
-	  CUDA_FN(fault_illegal_address_cuda), NULL },
+	  CUDA_FN(fault_illegal_address_cuda), NULL, NULL },
 	{ "overrun", "residual_gate_add", "writes one element past the end of out", NULL, CUDA_FN(fault_overrun_cuda),
-	  overrun_cpu },
-	{ "into_input", "residual_gate_add", "sets x[0]", NULL, CUDA_FN(fault_into_input_cuda), into_input_cpu },
-	{ "bad_tensor", "residual_gate_add", "asks for a tensor the site lacks", bad_tensor_check, NULL, copy_x },
-	{ "wrong_site", "ln_modulate", "an arm of another site", NULL, NULL, copy_x },
-	{ "no_such_site", "no_such_site", "an arm of a site abbench lacks", NULL, NULL, copy_x },
-	{ "cuda_only", "residual_gate_add", "no cpu function", NULL, fail_any, NULL },
+	  overrun_cpu, NULL },
+	{ "into_input", "residual_gate_add", "sets x[0]", NULL, CUDA_FN(fault_into_input_cuda), into_input_cpu, NULL },
+	{ "bad_tensor", "residual_gate_add", "asks for a tensor the site lacks", bad_tensor_check, NULL, copy_x, NULL },
+	{ "wrong_site", "ln_modulate", "an arm of another site", NULL, NULL, copy_x, NULL },
+	{ "no_such_site", "no_such_site", "an arm of a site abbench lacks", NULL, NULL, copy_x, NULL },
+	{ "cuda_only", "residual_gate_add", "no cpu function", NULL, fail_any, NULL, NULL },
 };
 
 static const struct abbench_plugin table = {

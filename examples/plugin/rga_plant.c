@@ -24,26 +24,6 @@
 #include "abbench/plugin.h"
 #include "rga_plant.h"
 
-/* bf16 <-> float, rounding to nearest even; every NaN becomes 0x7FFF, as
- * the GPU's cvt.rn.bf16.f32 (and abbench's arms) do. */
-static float plant_bf16_to_float(uint16_t h)
-{
-	uint32_t bits = (uint32_t)h << 16;
-	float f;
-	memcpy(&f, &bits, sizeof f);
-	return f;
-}
-
-static uint16_t plant_bf16_from_float(float f)
-{
-	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
-		return 0x7FFF;
-	bits += 0x7FFFu + ((bits >> 16) & 1u);
-	return (uint16_t)(bits >> 16);
-}
-
 int rga_plant_view(const struct abbench_call *call, int pct, struct rga_plant_view *v)
 {
 	static const char *const names[5] = { "x", "ff", "gate", "out", "ff_gated" };
@@ -96,9 +76,9 @@ static void plant_rga_cpu(const struct rga_plant_view *v)
 		const uint16_t *gate = v->gate + (r / v->tokens) * v->width;
 		for (int64_t w = 0; w < v->width; w++) {
 			int64_t i = r * v->width + w;
-			float prod = plant_bf16_to_float(v->ff[i]) * plant_bf16_to_float(gate[w]);
-			prod = plant_bf16_to_float(plant_bf16_from_float(prod));
-			v->out[i] = plant_bf16_from_float(plant_bf16_to_float(v->x[i]) + prod);
+			float prod = abbench_bf16_to_f32(v->ff[i]) * abbench_bf16_to_f32(gate[w]);
+			prod = abbench_bf16_to_f32(abbench_f32_to_bf16(prod));
+			v->out[i] = abbench_f32_to_bf16(abbench_bf16_to_f32(v->x[i]) + prod);
 		}
 	}
 }
@@ -148,9 +128,11 @@ static int plant_cpu(const struct abbench_call *call, int pct)
 	PLANT_CUDA_DEF(p)
 RGA_PLANT_SIZES(PLANT_DEFS)
 
+static const char *const plant_uses[] = { "x", "ff", "gate", "out", "ff_gated", NULL };
+
 #define PLANT_ARM(p)                                                                                                 \
 	{ "plant" #p, "residual_gate_add", "exact x + bf16(ff * gate), plus an extra read of " #p "% of its bytes",  \
-	  plant##p##_check, PLANT_CUDA_FN(p), plant##p##_cpu },
+	  plant##p##_check, PLANT_CUDA_FN(p), plant##p##_cpu, plant_uses },
 
 static const struct abbench_arm arms[] = { RGA_PLANT_SIZES(PLANT_ARM) };
 

@@ -14,30 +14,8 @@
  * `b = plugin:PATH/librga_plugin.so:rga_exact`. Only include/abbench/plugin.h
  * is needed: nothing of abbench is linked.
  */
-#include <string.h>
-
 #include "abbench/plugin.h"
 #include "rga_plugin.h"
-
-/* bf16 <-> float, rounding to nearest even; every NaN becomes 0x7FFF, as
- * the GPU's cvt.rn.bf16.f32 (and abbench's arms) do. */
-static float bf16_to_float(uint16_t h)
-{
-	uint32_t bits = (uint32_t)h << 16;
-	float f;
-	memcpy(&f, &bits, sizeof f);
-	return f;
-}
-
-static uint16_t bf16_from_float(float f)
-{
-	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
-		return 0x7FFF;
-	bits += 0x7FFFu + ((bits >> 16) & 1u);
-	return (uint16_t)(bits >> 16);
-}
 
 /* The tensors by name (never by position): x, ff, gate, out. */
 int rga_tensors(const struct abbench_call *call, struct rga_view *v)
@@ -73,10 +51,10 @@ static int rga_cpu(const struct abbench_call *call, int exact)
 		const uint16_t *gate = v.gate + (r / v.tokens) * v.width;
 		for (int64_t w = 0; w < v.width; w++) {
 			int64_t i = r * v.width + w;
-			float prod = bf16_to_float(v.ff[i]) * bf16_to_float(gate[w]);
+			float prod = abbench_bf16_to_f32(v.ff[i]) * abbench_bf16_to_f32(gate[w]);
 			if (exact)
-				prod = bf16_to_float(bf16_from_float(prod));
-			v.out[i] = bf16_from_float(bf16_to_float(v.x[i]) + prod);
+				prod = abbench_bf16_to_f32(abbench_f32_to_bf16(prod));
+			v.out[i] = abbench_f32_to_bf16(abbench_bf16_to_f32(v.x[i]) + prod);
 		}
 	}
 	return ABBENCH_OK;
@@ -98,11 +76,13 @@ static int rga_inexact_cpu(const struct abbench_call *call)
 #define CUDA_FN(fn) NULL
 #endif
 
+static const char *const rga_uses[] = { "x", "ff", "gate", "out", NULL };
+
 static const struct abbench_arm arms[] = {
 	{ "rga_exact", "residual_gate_add", "x + bf16(ff * gate), two roundings as the eager chain", rga_check,
-	  CUDA_FN(rga_exact_cuda), rga_exact_cpu },
+	  CUDA_FN(rga_exact_cuda), rga_exact_cpu, rga_uses },
 	{ "rga_inexact", "residual_gate_add", "x + ff * gate with the product kept in float (not bit-exact)",
-	  rga_check, CUDA_FN(rga_inexact_cuda), rga_inexact_cpu },
+	  rga_check, CUDA_FN(rga_inexact_cuda), rga_inexact_cpu, rga_uses },
 };
 
 static const struct abbench_plugin table = {

@@ -10,9 +10,10 @@
  * closed, see plugin_free), find abbench_plugin_entry, call it with our
  * ABI version, check the table's version and that no two arms share a
  * name, find the arm by name, check its site exists (and is the one the
- * [arm] section names). Each call builds a struct abbench_call from the
- * backend's site_args: one abbench_tensor per site tensor, with the
- * site's name, dtype, role and element count.
+ * [arm] section names) and has every tensor the arm lists. Each call
+ * builds a struct abbench_call from the backend's site_args: the case's
+ * shape with the site's axis names, one abbench_tensor per site tensor,
+ * with the site's name, dtype, role, shape and element count.
  *
  * Errors at load and check time are bad input (AB_ERR_INPUT, exit 2) and
  * name the scenario's FILE:LINE; a plugin function that fails while the
@@ -56,9 +57,10 @@ struct plugin_arm {
 	char path[PATH_MAX];            /* absolute */
 	char sha256[65];
 	char case_name[64];
-	int rank;
-	int64_t shape[SITE_MAX_RANK];
+	char axes[SITE_MAX_TENSORS][SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 1)]; /* each tensor's, "B,T,W" */
 };
+
+_Static_assert(ABBENCH_MAX_RANK == SITE_MAX_RANK, "a plugin sees every axis of a site");
 
 /* ---- the scenario's text ---------------------------------------------------- */
 
@@ -107,6 +109,12 @@ static int32_t role_of(enum site_role r)
 	return ABBENCH_ROLE_SCRATCH;
 }
 
+/* The plugin ABI's dtype of each site dtype. */
+static const int32_t abi_dtype[SITE_N_DTYPES] = {
+	[SITE_BF16] = ABBENCH_BF16, [SITE_F32] = ABBENCH_F32, [SITE_F16] = ABBENCH_F16,
+	[SITE_I32] = ABBENCH_I32,   [SITE_I64] = ABBENCH_I64, [SITE_U8] = ABBENCH_U8,
+};
+
 /* One call's description; t has room for SITE_MAX_TENSORS. */
 static void fill_call(const struct plugin_arm *pa, const struct site_args *a, void *stream, struct abbench_tensor *t,
 		      struct abbench_call *call, char *err, size_t len)
@@ -114,15 +122,19 @@ static void fill_call(const struct plugin_arm *pa, const struct site_args *a, vo
 	const struct site_desc *s = pa->site;
 	for (int i = 0; i < s->n_tensors; i++) {
 		const struct site_tensor *st = &s->tensors[i];
-		t[i] = (struct abbench_tensor){ .name = st->name, .data = a->t[i],
-						.dtype = st->dtype == SITE_F32 ? ABBENCH_F32 : ABBENCH_BF16,
-						.role = role_of(st->role), .elems = site_tensor_elems(st, &a->dims) };
+		t[i] = (struct abbench_tensor){ .name = st->name, .data = a->t[i], .dtype = abi_dtype[st->dtype],
+						.role = role_of(st->role), .elems = site_tensor_elems(st, &a->dims),
+						.axes = pa->axes[i] };
+		t[i].rank = site_tensor_shape(st, &a->dims, t[i].shape);
 	}
 	*call = (struct abbench_call){ .abi_version = ABBENCH_PLUGIN_ABI_VERSION, .site = s->name,
-				       .case_name = pa->case_name, .rank = pa->rank, .eps = a->eps,
+				       .case_name = pa->case_name, .rank = a->dims.n_axes, .eps = a->eps,
 				       .affine = a->affine, .stream = stream, .n_tensors = s->n_tensors, .tensors = t,
 				       .err = err, .err_len = len };
-	memcpy(call->shape, pa->shape, sizeof call->shape);
+	for (int k = 0; k < a->dims.n_axes; k++) {
+		call->shape[k] = a->dims.axis[k];
+		call->axes[k] = s->axes[k];
+	}
 	call->dims = (struct abbench_dims){ a->dims.batch, a->dims.tokens, a->dims.width, a->dims.row_len, a->dims.rows,
 					    a->dims.heads };
 }
@@ -242,6 +254,27 @@ static enum ab_rc check_table(struct plugin_arm *pa, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* Every tensor the arm lists is the site's (a declared site's names are
+ * the scenario's, which may not be the ones the plugin was written for). */
+static enum ab_rc check_tensors(struct plugin_arm *pa, struct ab_diag *d)
+{
+	const char *const *names = pa->arm->tensors;
+	for (int i = 0; names && names[i] && i < SITE_MAX_TENSORS * 4; i++) {
+		if (site_tensor_index(pa->site, names[i]) >= 0)
+			continue;
+		char list[256] = "";
+		size_t used = 0;
+		for (int k = 0; k < pa->site->n_tensors && used < sizeof list; k++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+						 pa->site->tensors[k].name);
+		return fail_at(pa, "name", d, "the plugin's arm '%s' uses tensor '%s', which site '%s' lacks (its tensors: %s)",
+			       pa->ps.entry, names[i], pa->site->name, list);
+	}
+	for (int i = 0; i < pa->site->n_tensors; i++)
+		site_tensor_axes(pa->site, &pa->site->tensors[i], pa->axes[i], sizeof pa->axes[i]);
+	return AB_OK;
+}
+
 static enum ab_rc check_site(struct plugin_arm *pa, const struct scenario *s, struct ab_diag *d)
 {
 	const struct arm_spec *spec = pa->spec;
@@ -256,7 +289,7 @@ static enum ab_rc check_site(struct plugin_arm *pa, const struct scenario *s, st
 				     spec->site->name);
 	if (!pa->arm->cpu && !pa->arm->cuda)
 		return fail_at(pa, "name", d, "the plugin's arm '%s' has neither a cuda nor a cpu function", pa->ps.entry);
-	return AB_OK;
+	return check_tensors(pa, d);
 }
 
 static void init_ext(struct plugin_arm *pa)
@@ -318,13 +351,11 @@ static void plugin_free(void *arm)
 
 /* ---- the run ------------------------------------------------------------------ */
 
-/* The case the next calls are for (its name and shape reach the plugin). */
+/* The case the next calls are for (its name reaches the plugin). */
 static void plugin_begin_case(void *arm, const struct scenario_case *c)
 {
 	struct plugin_arm *pa = arm;
 	snprintf(pa->case_name, sizeof pa->case_name, "%s", c->name);
-	pa->rank = c->shape.rank;
-	memcpy(pa->shape, c->shape.dim, sizeof pa->shape);
 }
 
 /* The case's site is the plugin arm's, and the arm's own check (its check

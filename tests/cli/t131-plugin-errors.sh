@@ -34,7 +34,7 @@ refused "a file that is not a shared library" 5 "arm 'x': cannot load '$T/not_el
 scenario "$T/s.ini" "plugin:$build/tests/plugins/libno_entry.so:rga_exact"
 refused "a library without the entry symbol" 5 "arm 'rga_exact': '.*libno_entry.so' has no symbol 'abbench_plugin_entry': not an abbench plugin"
 scenario "$T/s.ini" "plugin:$build/tests/plugins/libabi_mismatch.so:rga_exact"
-refused "an ABI version mismatch" 5 "arm 'rga_exact': '.*libabi_mismatch.so' was built for plugin ABI version 999; this abbench speaks version 1"
+refused "an ABI version mismatch" 5 "arm 'rga_exact': '.*libabi_mismatch.so' was built for plugin ABI version 999; this abbench speaks version 2"
 scenario "$T/s.ini" "plugin:$rga:rga_fast"
 refused "an arm the plugin lacks" 5 "arm 'rga_fast': '.*librga_plugin.so' has no arm 'rga_fast' \(its arms: rga_exact, rga_inexact\)"
 scenario "$T/s.ini" "plugin:$fault:wrong_site"

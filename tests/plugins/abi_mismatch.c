@@ -10,7 +10,7 @@ static int never(const struct abbench_call *call)
 }
 
 static const struct abbench_arm arms[] = {
-	{ "rga_exact", "residual_gate_add", NULL, NULL, never, never },
+	{ "rga_exact", "residual_gate_add", NULL, NULL, never, never, NULL },
 };
 
 static const struct abbench_plugin table = { 999u, "abi_mismatch", 1, arms };

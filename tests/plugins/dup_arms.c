@@ -11,9 +11,9 @@ static int never(const struct abbench_call *call)
 }
 
 static const struct abbench_arm arms[] = {
-	{ "rga_exact", "residual_gate_add", "the first", NULL, never, never },
-	{ "rga_other", "residual_gate_add", NULL, NULL, never, never },
-	{ "rga_exact", "residual_gate_add", "the second, same name", NULL, never, never },
+	{ "rga_exact", "residual_gate_add", "the first", NULL, never, never, NULL },
+	{ "rga_other", "residual_gate_add", NULL, NULL, never, never, NULL },
+	{ "rga_exact", "residual_gate_add", "the second, same name", NULL, never, never, NULL },
 };
 
 static const struct abbench_plugin table = { ABBENCH_PLUGIN_ABI_VERSION, "dup_arms", 3, arms };
