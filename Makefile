@@ -112,6 +112,8 @@ PLUGIN_SRC := examples/plugin/rga_plugin examples/plugin/fault_plugin tests/plug
 	tests/plugins/dup_arms
 # rga_plant: exact residual_gate_add arms with planted traffic (scripts/aa_check.sh --plants).
 PLUGIN_SRC += examples/plugin/rga_plant
+# declared_plugin: arms of sites a scenario declares (docs/SITES.md).
+PLUGIN_SRC += examples/plugin/declared_plugin
 plugin_lib  = $(BUILD)/$(dir $(1))lib$(notdir $(1)).so
 plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$(BUILD)/$(1)_cuda.pic.cu.o)
 PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))

@@ -50,6 +50,12 @@ void compare_case_pair(const struct summary_case *a, const struct summary_case *
 {
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "%s", a ? a->c->name : b ? b->c->name : "");
+	const struct summary_case *arms = b ? b : a;
+	if (arms) {
+		snprintf(out->arm_a, sizeof out->arm_a, "%s", arms->arm_a);
+		snprintf(out->arm_b, sizeof out->arm_b, "%s", arms->arm_b);
+		out->own_arms = arms->own_arms;
+	}
 	out->ratio = (struct stats_interval){ NAN, NAN, NAN };
 	out->p_value = NAN;
 	out->a = out->b = (struct summary_spread){ NAN, NAN, NAN, 0 };

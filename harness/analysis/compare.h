@@ -56,6 +56,10 @@ struct compare_floors {
 
 struct compare_case {
 	char name[64];
+	/* The case's arms (of the second run, else the first); own_arms when
+	 * they are not that run's own [arms] (a case with arms of its own). */
+	char arm_a[32], arm_b[32];
+	bool own_arms;
 	struct summary_spread a, b;  /* the B arm in run A and in run B */
 	struct stats_interval ratio; /* median(b) / median(a), SUMMARY_CI_LEVEL bootstrap */
 	double p_value;              /* two-sided Mann-Whitney; NAN when not computed */

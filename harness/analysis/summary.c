@@ -51,7 +51,7 @@ static void clocks_of(const struct results_slot *s, struct summary_slot *out)
 
 static void fold_outputs(const struct results_slot *s, struct summary_slot *out)
 {
-	*out = (struct summary_slot){ .slot = s, .bit_exact = true, .ref_ok = true, .max_abs_err = NAN,
+	*out = (struct summary_slot){ .slot = s, .bit_exact = true, .has_ref = true, .ref_ok = true, .max_abs_err = NAN,
 				      .max_err_ratio = NAN };
 	for (int i = 0; i < s->n_outputs && i < RESULTS_MAX_OUTPUTS; i++) {
 		const struct results_output *o = &s->outputs[i];
@@ -62,7 +62,8 @@ static void fold_outputs(const struct results_slot *s, struct summary_slot *out)
 		out->max_abs_err = fmax(out->max_abs_err, o->max_abs_err);
 		out->max_err_ratio = fmax(out->max_err_ratio, o->max_err_ratio);
 		out->bit_exact = out->bit_exact && o->bit_exact;
-		out->ref_ok = out->ref_ok && o->ref_ok;
+		out->has_ref = out->has_ref && o->has_ref;
+		out->ref_ok = out->ref_ok && (!o->has_ref || o->ref_ok);
 	}
 	clocks_of(s, out);
 }
@@ -225,10 +226,18 @@ static double a_drift(const struct results_case *c)
 	return drift;
 }
 
+/* The case's arms, and whether they are the run's. */
+static void case_arms(struct summary_case *s, const struct results_run *r)
+{
+	s->arm_a = s->c->arm_a[0] ? s->c->arm_a : r->arm_a;
+	s->arm_b = s->c->arm_b[0] ? s->c->arm_b : r->arm_b;
+	s->own_arms = strcmp(s->arm_a, r->arm_a) != 0 || strcmp(s->arm_b, r->arm_b) != 0;
+}
+
 static void exactness(struct summary_case *s)
 {
 	const struct results_case *c = s->c;
-	s->b_byte_equal = s->a_deterministic = s->ref_ok = true;
+	s->b_byte_equal = s->a_deterministic = s->ref_ok = s->has_ref = true;
 	for (int i = 0; i < c->n_slots; i++) {
 		const struct results_slot *sl = &c->slots[i];
 		for (int o = 0; o < sl->n_outputs; o++) {
@@ -238,6 +247,11 @@ static void exactness(struct summary_case *s)
 				s->b_byte_equal = false;
 			else if (!sl->outputs[o].bit_exact)
 				s->a_deterministic = false;
+			if (!sl->outputs[o].has_ref) {
+				s->has_ref = false;
+				s->n_no_ref++;
+				continue;
+			}
 			s->ref_ok = s->ref_ok && sl->outputs[o].ref_ok;
 			s->n_not_ref += !sl->outputs[o].ref_ok;
 			if (isfinite(sl->outputs[o].max_err_ratio))
@@ -311,6 +325,7 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 	s->slower = summary_beyond_noise(&inverse, s->drift);
 	exactness(s);
 	slots_span(s);
+	case_arms(s, r);
 	return AB_OK;
 }
 
@@ -420,6 +435,7 @@ static void run_span(struct summary_run *S)
 		S->n_outputs += c->n_outputs;
 		S->n_not_exact += c->n_not_exact;
 		S->n_not_ref += c->n_not_ref;
+		S->n_no_ref += c->n_no_ref;
 		if (isfinite(c->max_err_ratio))
 			S->max_err_ratio = isnan(S->max_err_ratio) ? c->max_err_ratio : fmax(S->max_err_ratio, c->max_err_ratio);
 	}

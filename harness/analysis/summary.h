@@ -105,7 +105,8 @@ struct summary_slot {
 	const struct results_slot *slot;
 	char md5[RESULTS_MAX_OUTPUTS * 33 + 1]; /* the outputs' md5s joined by '+', in tensor order */
 	bool bit_exact;      /* every output byte-equal to the bracket's first A slot (true without outputs) */
-	bool ref_ok;         /* every output within the float64 reference's tolerance */
+	bool has_ref;        /* every output had a float64 reference (a declared site's have none) */
+	bool ref_ok;         /* every output with a reference within its tolerance */
 	int64_t mismatches;  /* elements differing from the first A slot, summed over outputs */
 	double max_abs_err, max_err_ratio; /* largest over outputs; NAN when none is known */
 	struct bandwidth_arm bw; /* its arm's bytes over the slot's median, against the run's copy */
@@ -165,6 +166,11 @@ struct summary_clocks {
 
 struct summary_case {
 	const struct results_case *c;
+	/* The arms the case ran (results_case.arm_a, arm_b); own_arms when
+	 * they are not the run's (a [case] with a and b of its own): printers
+	 * name them beside the case. */
+	const char *arm_a, *arm_b;
+	bool own_arms;
 	struct summary_arm a, b;
 	struct stats_interval speedup; /* median(A) / median(B), SUMMARY_CI_LEVEL bootstrap interval;
 					* low, high NAN under SUMMARY_MIN_SAMPLES an arm */
@@ -177,7 +183,8 @@ struct summary_case {
 	int n_outputs, n_not_exact;    /* over every output of every slot */
 	bool b_byte_equal;             /* every B slot's outputs equal the first A slot's bytes */
 	bool a_deterministic;          /* every later A slot's outputs equal them too */
-	bool ref_ok;                   /* every output of every slot within the reference's tolerance */
+	bool ref_ok;                   /* every output with a reference within its tolerance */
+	bool has_ref;                  /* every output had a reference: "no reference" otherwise, never "ok" */
 	struct summary_share per_forward; /* count x median of each arm */
 	struct summary_share per_step;    /* per_forward x the run's forwards_per_step */
 	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is unknown */
@@ -185,6 +192,7 @@ struct summary_case {
 					   * when either is unknown */
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */
+	int n_no_ref;                  /* without a reference (not counted in n_not_ref) */
 	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
 	/* over every slot */
 	int n_discarded;               /* samples the throttle probe dropped */
@@ -225,6 +233,7 @@ struct summary_run {
 	struct summary_clocks clocks;  /* over every slot of every case */
 	int n_slots, min_slot_samples, max_slot_samples; /* samples a slot, over every slot */
 	int n_outputs, n_not_exact, n_not_ref; /* over every output */
+	int n_no_ref;                          /* outputs without a reference */
 	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
 	bool have_profile;             /* the command passed a device profile */
 	struct summary_profile profile;

@@ -51,6 +51,8 @@ static int all_keys(const char **out)
 	int n = 0;
 	out[n++] = "type";
 	out[n++] = "site";
+	out[n++] = "bytes";
+	out[n++] = "writes";
 	for (const struct arm_kind *const *k = kinds; *k; k++)
 		for (int i = 0; (*k)->keys && (*k)->keys[i]; i++)
 			if (n < KEYS_MAX && !has_key(out, (*k)->keys[i]))

@@ -22,16 +22,30 @@ struct arms {
 	const struct scenario *scn;
 	int n, cap;
 	struct planned *arm;
-	int of[2];                    /* the planned arm of side a and of side b */
-	struct arm_spec builtin[2];   /* the specs of the built-in variants a and b name */
+	int (*of)[2];                 /* per case of scn: the planned arm of side a and of side b */
+	int n_builtin;
+	struct arm_spec **builtin;    /* the specs of the built-in variants the cases name, one per name and side */
 };
 
-/* The planned arm case c runs on side j (0: a, 1: b). The one place that
- * knows a side's arm is the scenario's for every case. */
+/* The index of case c in its scenario (arms_variant is handed the
+ * scenario's own cases). */
+static int case_index(const struct arms *A, const struct scenario_case *c)
+{
+	const struct scenario *s = A->scn;
+	if (c >= s->cases && c < s->cases + s->n_cases)
+		return (int)(c - s->cases);
+	for (int k = 0; k < s->n_cases; k++)
+		if (strcmp(s->cases[k].name, c->name) == 0)
+			return k;
+	return -1;
+}
+
+/* The planned arm case c runs on side j (0: a, 1: b): the one place that
+ * knows which arm a case runs. */
 static int planned_of(const struct arms *A, const struct scenario_case *c, int j)
 {
-	(void)c;
-	return A->of[j];
+	int k = case_index(A, c);
+	return k < 0 ? -1 : A->of[k][j];
 }
 
 static bool runs_case(const struct arms *A, int i, const struct scenario_case *c)
@@ -39,18 +53,34 @@ static bool runs_case(const struct arms *A, int i, const struct scenario_case *c
 	return planned_of(A, c, 0) == i || planned_of(A, c, 1) == i;
 }
 
-/* What side j names: an [arm] section or shortcut of the scenario, or a
- * built-in variant as a spec of the built-in kind. */
-static const struct arm_spec *side_spec(struct arms *A, int j)
+/* The spec of the built-in variant name on side j, made once. */
+static const struct arm_spec *builtin_spec(struct arms *A, const char *name, int j, struct ab_diag *d)
 {
-	const struct scenario *s = A->scn;
-	if (s->arm_ref[j] >= 0)
-		return &s->arms[s->arm_ref[j]];
-	struct arm_spec *b = &A->builtin[j];
+	const char *via = j ? "b" : "a";
+	for (int i = 0; i < A->n_builtin; i++)
+		if (strcmp(A->builtin[i]->name, name) == 0 && strcmp(A->builtin[i]->via, via) == 0)
+			return A->builtin[i];
+	struct arm_spec **nb = realloc(A->builtin, (size_t)(A->n_builtin + 1) * sizeof *nb);
+	struct arm_spec *b = nb ? calloc(1, sizeof *b) : NULL;
+	if (nb)
+		A->builtin = nb;
+	if (!b) {
+		ab_fail(d, AB_ERR_NOMEM, "cannot allocate the arms");
+		return NULL;
+	}
 	snprintf(b->kind, sizeof b->kind, "%s", arm_kind_builtin);
-	snprintf(b->name, sizeof b->name, "%s", j ? s->arm_b : s->arm_a);
-	snprintf(b->via, sizeof b->via, "%s", j ? "b" : "a");
-	return b;
+	snprintf(b->name, sizeof b->name, "%s", name);
+	snprintf(b->via, sizeof b->via, "%s", via);
+	return A->builtin[A->n_builtin++] = b;
+}
+
+/* What case c names on side j: an [arm] section or shortcut of the
+ * scenario, or a built-in variant as a spec of the built-in kind. */
+static const struct arm_spec *side_spec(struct arms *A, const struct scenario_case *c, int j, struct ab_diag *d)
+{
+	if (c->arm_ref[j] >= 0)
+		return &A->scn->arms[c->arm_ref[j]];
+	return builtin_spec(A, j ? c->arm_b : c->arm_a, j, d);
 }
 
 /* Every case that runs arm i: may it, and on this backend. */
@@ -103,6 +133,27 @@ enum ab_rc arms_check(const struct scenario *s, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* Every case's two arms loaded (each arm once), in case order; then each
+ * new arm checked against the cases that run it. */
+static enum ab_rc plan_all(struct arms *A, const char *backend, struct ab_diag *d)
+{
+	const struct scenario *s = A->scn;
+	int planned = 0;
+	for (int k = 0; k < s->n_cases; k++)
+		for (int j = 0; j < 2; j++) {
+			const struct arm_spec *spec = side_spec(A, &s->cases[k], j, d);
+			enum ab_rc rc = spec ? plan_one(A, spec, &A->of[k][j], d) : AB_ERR_NOMEM;
+			if (rc)
+				return rc;
+		}
+	for (; planned < A->n; planned++) {
+		enum ab_rc rc = plan_cases(A, planned, backend, d);
+		if (rc)
+			return rc;
+	}
+	return AB_OK;
+}
+
 enum ab_rc arms_plan(const struct scenario *s, const char *backend, struct arms **out, struct ab_diag *d)
 {
 	struct arms *A = calloc(1, sizeof *A);
@@ -110,14 +161,10 @@ enum ab_rc arms_plan(const struct scenario *s, const char *backend, struct arms 
 	if (!A)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the arms");
 	A->scn = s;
-	A->of[0] = A->of[1] = -1;
-	enum ab_rc rc = arms_check(s, d);
-	for (int j = 0; !rc && j < 2; j++) {
-		int n = A->n;
-		rc = plan_one(A, side_spec(A, j), &A->of[j], d);
-		if (!rc && A->n > n)
-			rc = plan_cases(A, A->of[j], backend, d);
-	}
+	A->of = calloc((size_t)(s->n_cases ? s->n_cases : 1), sizeof *A->of);
+	enum ab_rc rc = A->of ? arms_check(s, d) : ab_fail(d, AB_ERR_NOMEM, "cannot allocate the arms");
+	if (!rc)
+		rc = plan_all(A, backend, d);
 	if (rc) {
 		arms_free(A);
 		return rc;
@@ -143,6 +190,10 @@ void arms_free(struct arms *A)
 		return;
 	for (int i = 0; i < A->n; i++)
 		A->arm[i].kind->free(A->arm[i].arm);
+	for (int i = 0; i < A->n_builtin; i++)
+		free(A->builtin[i]);
+	free(A->builtin);
+	free(A->of);
 	free(A->arm);
 	free(A);
 }
@@ -160,17 +211,60 @@ const struct site_variant *arms_variant(const struct arms *A, const struct scena
 	return i < 0 ? NULL : A->arm[i].kind->variant(A->arm[i].arm, c);
 }
 
+/* The spec case c runs on side arm ('a' or 'b'); NULL without a plan. */
+static const struct arm_spec *spec_of(const struct arms *A, const struct scenario_case *c, char arm)
+{
+	int i = A ? planned_of(A, c, arm == 'b') : -1;
+	return i < 0 ? NULL : A->arm[i].spec;
+}
+
+int64_t arms_bytes(const struct arms *A, const struct scenario_case *c, char arm)
+{
+	const struct arm_spec *spec = spec_of(A, c, arm);
+	const char *name = arm == 'b' ? c->arm_b : c->arm_a;
+	int64_t v = 0;
+	char err[128];
+	if (spec && spec->bytes_expr && expr_eval(spec->bytes_expr, &c->dims, &v, err, sizeof err) && v > 0)
+		return v;
+	return site_variant_bytes(c->site, spec && spec->kind[0] && strcmp(spec->kind, arm_kind_builtin) ? "" : name,
+				  &c->dims, c->affine);
+}
+
+uint32_t arms_writes(const struct arms *A, const struct scenario_case *c, char arm)
+{
+	const struct arm_spec *spec = spec_of(A, c, arm);
+	uint32_t outputs = site_variant_writes(c->site, "");
+	if (!spec || !strcmp(spec->kind, arm_kind_builtin))
+		return site_variant_writes(c->site, arm == 'b' ? c->arm_b : c->arm_a);
+	return outputs | spec->writes_mask;
+}
+
+/* By side, then name: the order the store reads them back in. */
+static int source_order(const void *x, const void *y)
+{
+	const struct results_arm_source *a = x, *b = y;
+	return a->arm != b->arm ? a->arm - b->arm : strcmp(a->name, b->name);
+}
+
+/* Each user arm once per side it runs on. */
 void arms_sources(const struct arms *A, struct results_run *r)
 {
 	r->n_arm_sources = 0;
-	for (int j = 0; A && j < 2; j++) {
-		const struct planned *p = A->of[j] >= 0 ? &A->arm[A->of[j]] : NULL;
-		if (!p || !p->kind->source)
-			continue;
-		struct results_arm_source *src = &r->arm_sources[r->n_arm_sources++];
-		memset(src, 0, sizeof *src);
-		src->arm = j ? 'b' : 'a';
-		snprintf(src->name, sizeof src->name, "%s", p->spec->name);
-		p->kind->source(p->arm, src);
-	}
+	for (int k = 0; A && k < A->scn->n_cases; k++)
+		for (int j = 0; j < 2; j++) {
+			const struct planned *p = &A->arm[A->of[k][j]];
+			bool seen = false;
+			if (!p->kind->source)
+				continue;
+			for (int q = 0; q < r->n_arm_sources && !seen; q++)
+				seen = r->arm_sources[q].arm == (j ? 'b' : 'a') && !strcmp(r->arm_sources[q].name, p->spec->name);
+			if (seen || r->n_arm_sources == RESULTS_MAX_ARM_SOURCES)
+				continue;
+			struct results_arm_source *src = &r->arm_sources[r->n_arm_sources++];
+			memset(src, 0, sizeof *src);
+			src->arm = j ? 'b' : 'a';
+			snprintf(src->name, sizeof src->name, "%s", p->spec->name);
+			p->kind->source(p->arm, src);
+		}
+	qsort(r->arm_sources, (size_t)r->n_arm_sources, sizeof r->arm_sources[0], source_order);
 }

@@ -17,15 +17,17 @@
  *   arms_sources  the provenance of each user arm, for the run row
  *
  * Each arm is planned once however many cases run it (a scenario whose a
- * and b name the same user arm loads it once). Which arm a case runs on
- * each side is asked in one place of arms.c, so arms given per case need
- * no other change here. A NULL plan (callers that never plan, such as
- * tests) makes every call a no-op and arms_variant return NULL.
+ * and b name the same user arm loads it once). Each case runs its own
+ * arms (scenario_case.arm_a, arm_b: its [case]'s a and b, else [arms]'s),
+ * so one scenario may hold the arms of several sites. A NULL plan
+ * (callers that never plan, such as tests) makes every call a no-op and
+ * arms_variant return NULL.
  */
 #ifndef AB_ARMS_H
 #define AB_ARMS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "common/diag.h"
 #include "common/results.h"
@@ -45,7 +47,16 @@ void arms_begin_case(struct arms *a, const struct scenario_case *c);
  * arm's); NULL without a plan. */
 const struct site_variant *arms_variant(const struct arms *a, const struct scenario_case *c, char arm);
 
-/* Fills r->arm_sources for the user arms among a and b. */
+/* The bytes credited to case c's arm ('a' or 'b'): its [arm]'s bytes =
+ * expression when it has one, the eager chain's for a built-in eager,
+ * else the site's minimum (site_variant_bytes). */
+int64_t arms_bytes(const struct arms *a, const struct scenario_case *c, char arm);
+/* The tensors case c's arm writes (SITE_IO bits): outputs, and the stat
+ * and scratch tensors its [arm]'s writes = names (a built-in eager: its
+ * chain's). What a dump keeps of its slots. */
+uint32_t arms_writes(const struct arms *a, const struct scenario_case *c, char arm);
+
+/* Fills r->arm_sources: every user arm the cases run, once per side. */
 void arms_sources(const struct arms *a, struct results_run *r);
 
 #endif

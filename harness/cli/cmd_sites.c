@@ -1,12 +1,16 @@
 /*
- * cmd_sites.c - `abbench sites`: the registry, its variants and on which
- * backends each exists in this build.
+ * cmd_sites.c - `abbench sites [FILE.ini ...]`: the registry, its variants
+ * and on which backends each exists in this build, each site's tensors
+ * (dtype, shape in axes, role); then the sites the files declare (a
+ * scenario or a site file: [site NAME] sections, docs/SITES.md), checked
+ * as a run would check them.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "config/scenario.h"
 #include "kernels/common/site.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -53,12 +57,48 @@ static void print_backends(const struct site_variant *v)
 	}
 }
 
+#define SITES_FILES_MAX 16
+
+/* The sites files declare: each file parsed (a scenario, or a site file
+ * with no case), then its declared sites listed. */
+static int declared_sites(const char *const *files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct scenario *scn = NULL;
+		struct ab_diag d = { "" };
+		enum ab_rc rc = scenario_parse_sites(files[i], &scn, &d);
+		if (rc)
+			return cli_exit_rc(rc, &d, "sites");
+		for (int k = 0; k < scn->n_sites; k++) {
+			const struct site_desc *s = &scn->sites[k]->desc;
+			printf("%s  (%s)  declared at %s\n  %s\n", s->name, s->shape_help, s->declared_at,
+			       s->summary[0] ? s->summary : "(no summary)");
+			print_tensors(s);
+			const struct scenario_site *ds = scn->sites[k];
+			for (int j = 0, n_drawn = 0; j < ds->n_keys; j++)
+				if (!strncmp(ds->keys[j].key, "input.", 6))
+					printf("%s%s = %s", n_drawn++ ? ", " : "  inputs drawn: ", ds->keys[j].key + 6,
+					       ds->keys[j].value);
+			for (int j = 0; j < ds->n_keys; j++)
+				if (!strncmp(ds->keys[j].key, "input.", 6)) {
+					printf(" (the site's own; a case's input.NAME wins)\n");
+					break;
+				}
+			printf("  arms: plugin, cubin or python arms (a declared site has no built-in variant); no float64 "
+			       "reference\n\n");
+		}
+		scenario_free(scn);
+	}
+	return AB_EXIT_OK;
+}
+
 int cmd_sites(int argc, char **argv)
 {
 	const struct cli_option opts[] = { CLI_OPT_END };
-	const struct cli_spec spec = { "sites", NULL, "list the registered sites, their variants and backends", NULL,
-				       0, 0, opts };
-	const char *pos[1];
+	const struct cli_spec spec = { "sites", "[FILE.ini ...]",
+				       "list the registered sites, their variants and backends, and the sites FILE.ini declares",
+				       NULL, 0, SITES_FILES_MAX, opts };
+	const char *pos[SITES_FILES_MAX];
 	int n_pos;
 	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);
 	if (cr != CLI_OK)
@@ -78,5 +118,11 @@ int cmd_sites(int argc, char **argv)
 	}
 	printf("* present only when a case sets affine = true\n");
 	printf("fused is each site's measured winner; fused.<tuning> runs one tuning of it (on the backends listed; '-': not built)\n");
+	if (n_pos) {
+		printf("\n");
+		int rc = declared_sites(pos, n_pos);
+		if (rc != AB_EXIT_OK)
+			return rc;
+	}
 	return cli_finish(0);
 }

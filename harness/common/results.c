@@ -130,7 +130,7 @@ static bool same_case_fields(struct same *s, const struct results_case *a, const
 	return SAME_NUM(s, a, b, ordinal) && SAME_STR(s, a, b, name) && SAME_STR(s, a, b, site) &&
 	       SAME_STR(s, a, b, shape) && SAME_STR(s, a, b, dtype) && SAME_NUM(s, a, b, eps) &&
 	       SAME_NUM(s, a, b, affine) && SAME_NUM(s, a, b, count) && SAME_STR(s, a, b, input) &&
-	       SAME_NUM(s, a, b, n_slots);
+	       SAME_STR(s, a, b, arm_a) && SAME_STR(s, a, b, arm_b) && SAME_NUM(s, a, b, n_slots);
 }
 
 static bool same_clocks(struct same *s, const struct results_clocks *a, const struct results_clocks *b)
@@ -163,7 +163,8 @@ static bool same_output(struct same *s, const struct results_output *a, const st
 {
 	return SAME_STR(s, a, b, tensor) && SAME_STR(s, a, b, md5) && SAME_NUM(s, a, b, bytes) &&
 	       SAME_NUM(s, a, b, bit_exact) && SAME_NUM(s, a, b, mismatches) && SAME_NUM(s, a, b, max_abs_err) &&
-	       SAME_NUM(s, a, b, max_err_ratio) && SAME_NUM(s, a, b, ref_ok) && SAME_NUM(s, a, b, ref_skipped);
+	       SAME_NUM(s, a, b, max_err_ratio) && SAME_NUM(s, a, b, has_ref) && SAME_NUM(s, a, b, ref_ok) &&
+	       SAME_NUM(s, a, b, ref_skipped);
 }
 
 static bool same_samples(struct same *s, const struct results_slot *a, const struct results_slot *b)

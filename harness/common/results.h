@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RESULTS_MAX_OUTPUTS 4
+#define RESULTS_MAX_OUTPUTS 16     /* outputs of a site (a declared site may have several) */
+#define RESULTS_MAX_ARM_SOURCES 16 /* user arms of a run, each once per side it runs on */
 
 struct results_clocks {
 	bool valid;             /* false when NVML (or the CPU backend) gave nothing */
@@ -41,7 +42,8 @@ struct results_output {
 	int64_t mismatches;     /* elements whose bytes differ from that slot's */
 	double max_abs_err;     /* against the float64 reference, comparable elements only */
 	double max_err_ratio;   /* max over elements of |err| / tolerance */
-	bool ref_ok;            /* every comparable element within tolerance, NaN where NaN */
+	bool has_ref;           /* the site has a float64 reference (a declared site has none) */
+	bool ref_ok;            /* every comparable element within tolerance, NaN where NaN; false without a reference */
 	int64_t ref_skipped;    /* elements outside float32's range, not compared */
 };
 
@@ -82,7 +84,9 @@ struct results_case {
 	char axis[8];           /* the swept dimension ("T"); '' when not swept */
 	int64_t axis_value;     /* its value in this case; 0 when not swept */
 	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
-	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (site_variant_bytes); 0 unknown */
+	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (arms_bytes); 0 unknown */
+	char arm_a[32], arm_b[32]; /* the arms this case ran (its own, or the run's); a run stored before
+				    * schema 7 reads the run's */
 	int n_slots;
 	struct results_slot *slots;
 };
@@ -103,8 +107,8 @@ struct results_device {
 /* Where a user arm came from (harness/arms/): what ran as arm a or b. */
 struct results_arm_source {
 	char arm;               /* 'a' or 'b' */
-	char name[32];          /* the arm's name, as in results_run.arm_a/arm_b */
-	char kind[8];           /* "plugin" or "cubin" */
+	char name[32];          /* the arm's name, as in results_case.arm_a/arm_b */
+	char kind[8];           /* "plugin", "cubin" or "python" */
 	char path[512];         /* the library or the binary, absolute */
 	char sha256[65];        /* of that file */
 	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */
@@ -137,14 +141,14 @@ struct results_run {
 	int device_index;       /* --device N: the CUDA device (0 on the CPU) */
 	char noise_measure[8];  /* the stopping rule's noise: "median" or "mean" */
 	char bracket[17];
-	char arm_a[32], arm_b[32];
+	char arm_a[32], arm_b[32]; /* the scenario's [arms] ("" on a side every case names its own) */
 	int steps, forwards_per_step;
 	char launch_gaps[16];
 	bool l2_flush;
 	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
-	int n_arm_sources;      /* user arms among a and b (0 to 2) */
-	struct results_arm_source arm_sources[2];
+	int n_arm_sources;      /* user arms the cases ran, once per side (0 to RESULTS_MAX_ARM_SOURCES) */
+	struct results_arm_source arm_sources[RESULTS_MAX_ARM_SOURCES];
 	struct results_device device;
 	int n_cases;
 	struct results_case *cases;

@@ -154,7 +154,7 @@ static const struct int_field run_ints[] = {
 	NONNEG(struct results_run, device_index),
 	NONNEG(struct results_run, steps),
 	NONNEG(struct results_run, forwards_per_step),
-	INT(struct results_run, n_arm_sources, 0, 2),
+	INT(struct results_run, n_arm_sources, 0, RESULTS_MAX_ARM_SOURCES),
 	NONNEG(struct results_run, n_cases),
 };
 
@@ -207,7 +207,7 @@ static const struct text_field arm_source_texts[] = {
 
 bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len)
 {
-	static const char *const kinds[] = { "plugin", "cubin", NULL };
+	static const char *const kinds[] = { "plugin", "cubin", "python", NULL };
 	return arm_ok("arm", a->arm, why, len) && texts_ok(a, arm_source_texts, N(arm_source_texts), why, len) &&
 	       one_of("kind", a->kind, kinds, why, len);
 }
@@ -215,7 +215,7 @@ bool results_check_arm_source(const struct results_arm_source *a, char *why, siz
 static const struct text_field case_texts[] = {
 	TEXT(struct results_case, name),  TEXT(struct results_case, site),  TEXT(struct results_case, shape),
 	TEXT(struct results_case, dtype), TEXT(struct results_case, input), TEXT(struct results_case, sweep),
-	TEXT(struct results_case, axis),
+	TEXT(struct results_case, axis),  TEXT(struct results_case, arm_a), TEXT(struct results_case, arm_b),
 };
 
 static const struct int_field case_ints[] = {
@@ -356,6 +356,18 @@ static bool case_ok(const struct results_run *r, const struct results_case *c, c
 			return false;
 	if (!results_check_bracket(r->bracket, c, why, len))
 		return at(why, len, "case '%s'", c->name);
+	return results_check_case_arms(c, why, len);
+}
+
+bool results_check_case_arms(const struct results_case *c, char *why, size_t len)
+{
+	for (int k = 0; k < c->n_slots; k++) {
+		const struct results_slot *s = &c->slots[k];
+		const char *arm = s->arm == 'a' ? c->arm_a : c->arm_b;
+		if (arm[0] && strcmp(arm, s->variant) != 0)
+			return ab_fail_text(why, len, "case '%s' slot '%s' ran '%s', but the case's arm %c is '%s'", c->name,
+					    s->label, s->variant, s->arm, arm);
+	}
 	return true;
 }
 

@@ -50,6 +50,9 @@ bool results_check_output(const struct results_output *o, char *why, size_t len)
 /* The slots of case c as the run's bracket has them: one per letter, slot
  * k of arm tolower(bracket[k]). */
 bool results_check_bracket(const char *bracket, const struct results_case *c, char *why, size_t len);
+/* Each slot ran its case's arm of that side (a case's arm_a, arm_b; ""
+ * for a run stored before they were). */
+bool results_check_case_arms(const struct results_case *c, char *why, size_t len);
 
 /* Every check above over a whole run, each finding prefixed by where it
  * is ("case 'x' slot 'A1': ..."): what the store checks before it writes. */

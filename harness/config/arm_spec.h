@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "common/diag.h"
+#include "config/expr.h"
 #include "kernels/common/site.h"
 
 #define ARM_SPEC_NAME_MAX 32   /* fits results_slot.variant */
@@ -45,11 +46,22 @@ struct arm_spec_key {
 struct arm_spec {
 	char name[ARM_SPEC_NAME_MAX];
 	char kind[ARM_SPEC_KIND_MAX];   /* type = KIND, or a shortcut's KIND; "" when not given */
-	const struct site_desc *site;   /* site = NAME; NULL when not given (and for a shortcut) */
+	const struct site_desc *site;   /* site = NAME, found once the file is read; NULL when not given (and for a shortcut) */
+	char site_name[64];             /* site = NAME as written */
 	int header;                     /* the [arm NAME] line; a shortcut's a or b line */
 	int kind_line, site_line;       /* 0 when not given; a shortcut's kind_line is its header */
 	char via[2];                    /* a shortcut: "a" or "b", the key that holds it; "" for a section */
 	char path[ARM_SPEC_TEXT_MAX];   /* a shortcut's PATH, as written */
+	/* Keys every kind has, read by config/: the traffic the arm claims
+	 * (bytes = EXPR of the site's symbols; "" for the site's minimum) and
+	 * the stat and scratch tensors it writes (writes = NAME, ...: a dump
+	 * keeps them). */
+	char bytes[ARM_SPEC_TEXT_MAX];
+	int bytes_line;
+	const struct expr *bytes_expr;  /* compiled against its site (the scenario's) */
+	char writes[ARM_SPEC_TEXT_MAX];
+	int writes_line;
+	uint32_t writes_mask;           /* SITE_IO bits of those tensors */
 	int n_keys;
 	struct arm_spec_key keys[ARM_SPEC_MAX_KEYS]; /* a section's other keys, in file order */
 };

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "common/digest.h"
 #include "common/utf8.h"
 
@@ -41,17 +43,34 @@ enum ab_rc scenario_perr(struct pctx *c, int line, const char *what, const char 
 	vsnprintf(reason, sizeof reason, fmt, ap);
 	va_end(ap);
 	if (what)
-		c->rc = ab_fail(c->d, AB_ERR_INPUT, "%s:%d: %s: %s", c->scn->path, line, what, reason);
+		c->rc = ab_fail(c->d, AB_ERR_INPUT, "%s:%d: %s: %s", c->file, line, what, reason);
 	else
-		c->rc = ab_fail(c->d, AB_ERR_INPUT, "%s:%d: %s", c->scn->path, line, reason);
+		c->rc = ab_fail(c->d, AB_ERR_INPUT, "%s:%d: %s", c->file, line, reason);
 	return c->rc;
 }
 
 enum ab_rc scenario_nomem(struct pctx *c)
 {
 	if (c->rc == AB_OK)
-		c->rc = ab_fail(c->d, AB_ERR_NOMEM, "%s:%d: out of memory", c->scn->path, c->line);
+		c->rc = ab_fail(c->d, AB_ERR_NOMEM, "%s:%d: out of memory", c->file, c->line);
 	return c->rc;
+}
+
+struct expr *scenario_keep_expr(struct pctx *c, const struct expr *e)
+{
+	struct scenario *s = c->scn;
+	struct expr **ne = realloc(s->exprs, (size_t)(s->n_exprs + 1) * sizeof *ne);
+	if (!ne) {
+		scenario_nomem(c);
+		return NULL;
+	}
+	s->exprs = ne;
+	if (!(ne[s->n_exprs] = malloc(sizeof *e))) {
+		scenario_nomem(c);
+		return NULL;
+	}
+	*ne[s->n_exprs] = *e;
+	return ne[s->n_exprs++];
 }
 
 void scenario_list_add(char *buf, size_t len, const char *s)
@@ -59,13 +78,6 @@ void scenario_list_add(char *buf, size_t len, const char *s)
 	size_t used = strlen(buf);
 	if (used < len)
 		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s);
-}
-
-void scenario_site_names(char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (const struct site_desc *const *s = site_registry; *s; s++)
-		scenario_list_add(buf, len, (*s)->name);
 }
 
 void scenario_variant_names(const struct site_desc *s, char *buf, size_t len)
@@ -87,33 +99,31 @@ bool scenario_name_ok(const char *s)
 	return true;
 }
 
-const struct site_desc *scenario_site_find(const struct scenario *s, const char *name)
-{
-	(void)s; /* the registry's sites today; a scenario's declared sites join them here */
-	return site_find(name);
-}
-
 /* ---- once the whole file is read --------------------------------------- */
 
 /* The checks that need the whole file, in an order that reports what a
- * reader fixes first: [scenario], the arms, each case, each case's arms;
- * then sweeps expand. */
+ * reader fixes first: the declared sites, [scenario], the arms, each
+ * case, each case's arms; then sweeps expand and randint's bounds are
+ * evaluated for every case. */
 static enum ab_rc finish(struct pctx *c)
 {
 	struct scenario *s = c->scn;
-	if (scenario_keys_finish_scenario(c) != AB_OK)
+	if (scenario_site_finish(c) || scenario_keys_finish_scenario(c) || scenario_arms_finish(c))
 		return c->rc;
-	if (scenario_arms_finish(c) != AB_OK)
-		return c->rc;
-	if (s->n_cases == 0)
+	if (s->n_cases == 0 && !c->sites_only)
 		return scenario_perr(c, c->line, NULL, "no case: a scenario needs at least one [case NAME] section");
 	for (int i = 0; i < s->n_cases; i++)
 		if (scenario_keys_finish_case(c, i) != AB_OK || (c->sweeps[i].dim >= 0 && scenario_sweep_check(c, i) != AB_OK))
 			return c->rc;
+	if (scenario_gen_check_scenario(c))
+		return c->rc;
 	for (int i = 0; i < s->n_cases; i++)
-		if (scenario_arms_check_case(c, &s->cases[i]) != AB_OK)
+		if (scenario_arms_check_case(c, i) != AB_OK)
 			return c->rc;
-	return scenario_sweep_expand(c);
+	scenario_arms_run_arms(c);
+	if (scenario_sweep_expand(c))
+		return c->rc;
+	return scenario_gen_bounds(c);
 }
 
 /* ---- entry points ------------------------------------------------------------ */
@@ -174,8 +184,38 @@ static void utf8_check(struct pctx *c, const char *text)
 	     (unsigned char)text[bad], col);
 }
 
+/* Reads the text of c's file through inih: every section and key of it
+ * (the text's own checks first). */
+static void parse_stream(struct pctx *c, const char *text)
+{
+	utf8_check(c, text);
+	if (blank(text))
+		scenario_perr(c, 1, NULL, "the file is empty");
+	if (c->rc == AB_OK) {
+		int at = ini_parse_stream(scenario_read_line, c, scenario_keys_on_key, c);
+		if (at > 0)
+			scenario_perr(c, at, NULL, "syntax error");
+	}
+}
+
+/* What a run stores as the scenario's text: its own, then each file it
+ * includes after a comment line that names it, so that the stored text
+ * (and its sha256) holds every site the run measured. */
+static enum ab_rc append_included(struct pctx *c, const char *path, const char *text)
+{
+	struct scenario *s = c->scn;
+	size_t have = strlen(s->text), add = strlen(path) + strlen(text) + 64;
+	char *nt = realloc(s->text, have + add);
+	if (!nt)
+		return scenario_nomem(c);
+	s->text = nt;
+	snprintf(nt + have, add, "%s; ---- abbench: included %s ----\n%s", have && nt[have - 1] != '\n' ? "\n" : "", path,
+		 text);
+	return AB_OK;
+}
+
 /* Parses text, which the new scenario takes over (freed on failure). */
-static enum ab_rc parse_owned(const char *path, char *text, struct scenario **out, struct ab_diag *d)
+static enum ab_rc parse_owned(const char *path, char *text, bool sites_only, struct scenario **out, struct ab_diag *d)
 {
 	struct scenario *s = calloc(1, sizeof *s);
 	*out = NULL;
@@ -183,23 +223,22 @@ static enum ab_rc parse_owned(const char *path, char *text, struct scenario **ou
 		return free(text), ab_fail(d, AB_ERR_NOMEM, "%s: out of memory", path);
 	s->text = text;
 	snprintf(s->path, sizeof s->path, "%s", path);
-	struct pctx c = { .scn = s, .d = d, .pos = text };
+	struct pctx c = { .scn = s, .d = d, .pos = text, .file = s->path, .sites_only = sites_only };
 	set_defaults(s, &c.dflt);
 	default_name(s);
-	utf8_check(&c, text);
-	if (blank(text))
-		scenario_perr(&c, 1, NULL, "the file is empty");
-	if (c.rc == AB_OK)
-		c.rc = digest_sha256_hex(text, strlen(text), s->hash, d);
-	if (c.rc == AB_OK) {
-		int at = ini_parse_stream(scenario_read_line, &c, scenario_keys_on_key, &c);
-		if (at > 0)
-			scenario_perr(&c, at, NULL, "syntax error");
-	}
+	parse_stream(&c, text);
 	if (c.rc == AB_OK)
 		finish(&c);
+	for (int i = 0; c.rc == AB_OK && i < c.n_included; i++)
+		append_included(&c, c.included_path[i], c.included_text[i]);
+	if (c.rc == AB_OK)
+		c.rc = digest_sha256_hex(s->text, strlen(s->text), s->hash, d);
+	for (int i = 0; i < c.n_included; i++)
+		free(c.included_text[i]);
 	free(c.cscope);
 	free(c.sweeps);
+	free(c.ctext);
+	free(c.gkeys);
 	if (c.rc != AB_OK) {
 		scenario_free(s);
 		return c.rc;
@@ -214,7 +253,7 @@ enum ab_rc scenario_parse_text(const char *path, const char *text, struct scenar
 	*out = NULL;
 	if (!copy)
 		return ab_fail(d, AB_ERR_NOMEM, "%s: out of memory", path);
-	return parse_owned(path, copy, out, d);
+	return parse_owned(path, copy, false, out, d);
 }
 
 /* Reads all of f, stopping once past SCN_FILE_MAX bytes. On success *out is
@@ -312,13 +351,93 @@ enum ab_rc scenario_parse_file(const char *path, struct scenario **out, struct a
 	enum ab_rc rc = read_file(path, &text, d);
 	if (rc != AB_OK)
 		return rc;
-	return parse_owned(path, text, out, d);
+	return parse_owned(path, text, false, out, d);
+}
+
+enum ab_rc scenario_parse_sites(const char *path, struct scenario **out, struct ab_diag *d)
+{
+	char *text = NULL;
+	*out = NULL;
+	enum ab_rc rc = read_file(path, &text, d);
+	if (rc != AB_OK)
+		return rc;
+	return parse_owned(path, text, true, out, d);
+}
+
+/* ---- included files ------------------------------------------------------------ */
+
+/* One file of an include list: a regular file (a FIFO or a device would
+ * block or never end), neither the scenario itself nor one named before;
+ * read and parsed in a context of its own, its sites added to c's
+ * scenario, its text kept for the stored scenario. */
+static enum ab_rc include_one(struct pctx *c, const char *name)
+{
+	char path[ARM_SPEC_PATH_MAX], real[ARM_SPEC_PATH_MAX], self[ARM_SPEC_PATH_MAX];
+	struct stat st;
+	char *text = NULL;
+	if (!arm_spec_resolve_path(c->scn->path, name, path, sizeof path) || strlen(path) >= sizeof c->included_path[0])
+		return scenario_perr(c, c->line, "include", "'%s' is too long a path", name);
+	if (stat(path, &st) != 0)
+		return scenario_perr(c, c->line, "include", "cannot include '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return scenario_perr(c, c->line, "include", "cannot include '%s': not a regular file", path);
+	if (!realpath(path, real))
+		snprintf(real, sizeof real, "%s", path);
+	if ((realpath(c->scn->path, self) && strcmp(self, real) == 0) || strcmp(c->scn->path, path) == 0)
+		return scenario_perr(c, c->line, "include", "'%s' is this scenario: a file cannot include itself", name);
+	for (int i = 0; i < c->n_included; i++)
+		if (strcmp(c->included_real[i], real) == 0)
+			return scenario_perr(c, c->line, "include", "'%s' is included twice", name);
+	if (c->n_included == SCENARIO_INCLUDE_MAX)
+		return scenario_perr(c, c->line, "include", "more than %d included files", SCENARIO_INCLUDE_MAX);
+	enum ab_rc rc = read_file(path, &text, c->d);
+	if (rc != AB_OK)
+		return c->rc = ab_wrap(c->d, rc, "%s:%d: include", c->scn->path, c->line);
+	int k = c->n_included++;
+	c->included_text[k] = text;
+	snprintf(c->included_path[k], sizeof c->included_path[k], "%.511s", path); /* fits: checked above */
+	snprintf(c->included_real[k], sizeof c->included_real[k], "%s", real);
+	struct pctx sub = { .scn = c->scn, .d = c->d, .pos = text, .file = c->included_path[k], .included = true,
+			    .site_cap = c->site_cap };
+	parse_stream(&sub, text);
+	c->site_cap = sub.site_cap;
+	return c->rc = sub.rc;
+}
+
+enum ab_rc scenario_include(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	char item[ARM_SPEC_TEXT_MAX];
+	(void)k;
+	(void)field;
+	for (const char *p = val; *p;) {
+		size_t n = strcspn(p, ",");
+		snprintf(item, sizeof item, "%.*s", (int)n, p);
+		char *b = item, *e = item + strlen(item);
+		while (isspace((unsigned char)*b))
+			b++;
+		while (e > b && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (!*b)
+			return scenario_perr(c, c->line, "include", "'%s' has an empty file name", val);
+		if (include_one(c, b))
+			return c->rc;
+		p += n + (p[n] == ',');
+	}
+	return AB_OK;
 }
 
 void scenario_free(struct scenario *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < s->n_sites; i++) {
+		free(s->sites[i]->keys);
+		free(s->sites[i]);
+	}
+	for (int i = 0; i < s->n_exprs; i++)
+		free(s->exprs[i]);
+	free(s->sites);
+	free(s->exprs);
 	free(s->text);
 	free(s->cases);
 	free(s->arms);

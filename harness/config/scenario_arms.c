@@ -1,9 +1,12 @@
 /*
  * scenario_arms.c - the arms a scenario names (scenario_int.h): a and b of
- * [arms] (a built-in variant, the NAME of an [arm NAME], or a
- * KIND:PATH:NAME shortcut such as plugin:PATH:ARM), the [arm NAME]
- * sections kept as records (config/arm_spec.h), and the checks once the
- * file is read: a and b resolved, each case's arms existing for its site.
+ * [arms] and of each [case] (a built-in variant, the NAME of an [arm
+ * NAME], or a KIND:PATH:NAME shortcut such as plugin:PATH:ARM; a case's
+ * own a and b override [arms]'s), the [arm NAME] sections kept as records
+ * (config/arm_spec.h) with the keys every kind has (site, bytes, writes),
+ * and the checks once the file is read: each side resolved, each case's
+ * arms existing for its site. Two cases that write the same shortcut share
+ * one arm, loaded once.
  *
  * What an [arm] section's keys mean, its kind included, is checked by the
  * kind (harness/arms/arm_kind.h) once the scenario is read, before any
@@ -30,18 +33,12 @@ struct arm_spec *scenario_arms_current(struct pctx *c)
 
 /* ---- [arm NAME] keys ------------------------------------------------------- */
 
-/* site = NAME: found now, as a case's is, and held against each case. */
+/* site = NAME: kept as text, found once the file is read (as a case's
+ * is), and held against each case. */
 static enum ab_rc arm_site(struct pctx *c, struct arm_spec *a, const char *val)
 {
-	const struct site_desc *site = scenario_site_find(c->scn, val);
-	if (!site) {
-		char list[256];
-		scenario_site_names(list, sizeof list);
-		return scenario_perr(c, c->line, "site", "unknown site '%s' (sites: %s)", val, list);
-	}
-	a->site = site;
 	a->site_line = c->line;
-	return AB_OK;
+	return scenario_keys_set_text(c, "site", a->site_name, sizeof a->site_name, val);
 }
 
 /* The line of key in section a, 0 when it has none yet. */
@@ -51,6 +48,10 @@ static int seen_at(const struct arm_spec *a, const char *key)
 		return a->kind_line;
 	if (strcmp(key, "site") == 0)
 		return a->site_line;
+	if (strcmp(key, "bytes") == 0)
+		return a->bytes_line;
+	if (strcmp(key, "writes") == 0)
+		return a->writes_line;
 	const struct arm_spec_key *k = arm_spec_find(a, key);
 	return k ? k->line : 0;
 }
@@ -68,6 +69,14 @@ enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val)
 	if (strcmp(key, "type") == 0) {
 		a->kind_line = c->line;
 		return scenario_keys_set_text(c, key, a->kind, sizeof a->kind, val);
+	}
+	if (strcmp(key, "bytes") == 0) {
+		a->bytes_line = c->line;
+		return scenario_keys_set_text(c, key, a->bytes, sizeof a->bytes, val);
+	}
+	if (strcmp(key, "writes") == 0) {
+		a->writes_line = c->line;
+		return scenario_keys_set_text(c, key, a->writes, sizeof a->writes, val);
 	}
 	if (a->n_keys == ARM_SPEC_MAX_KEYS)
 		return scenario_perr(c, c->line, key, "[arm %s] has more than %d keys", a->name, ARM_SPEC_MAX_KEYS);
@@ -142,18 +151,33 @@ enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *nam
 
 /* ---- once the whole file is read ----------------------------------------- */
 
-/* a or b = KIND:PATH:NAME: an arm of its own, after the sections; its kind
- * checks PATH (harness/arms/). */
-static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line)
+/* A shortcut written before (in [arms] or another case): the same arm. */
+static int find_shortcut(const struct scenario *s, const char *kind, const char *path, const char *name)
+{
+	for (int i = 0; i < s->n_arms; i++)
+		if (arm_spec_is_shortcut(&s->arms[i]) && !strcmp(s->arms[i].kind, kind) && !strcmp(s->arms[i].path, path) &&
+		    !strcmp(s->arms[i].name, name))
+			return i;
+	return -1;
+}
+
+/* key (a or b) = KIND:PATH:NAME at line: an arm of its own, after the
+ * sections (its kind checks PATH, harness/arms/); its index. */
+static enum ab_rc add_shortcut(struct pctx *c, const char *key, const char *text, int line, int *ref)
 {
 	struct scenario *s = c->scn;
-	const char *key = j ? "b" : "a";
 	char kind[ARM_SPEC_KIND_MAX], path[ARM_SPEC_TEXT_MAX], arm[ARM_SPEC_NAME_MAX], err[AB_DIAG_MAX / 2];
 	if (!arm_spec_split_shortcut(text, kind, sizeof kind, path, sizeof path, arm, sizeof arm, err, sizeof err))
 		return scenario_perr(c, line, key, "%s", err);
 	if (!scenario_name_ok(arm))
 		return scenario_perr(c, line, key, "'%s': the arm name '%s' may use only letters, digits, '_', '-' and '.'", text,
 			    arm);
+	if ((*ref = find_shortcut(s, kind, path, arm)) >= 0)
+		return AB_OK;
+	for (int i = 0; i < s->n_arms; i++)
+		if (strcmp(s->arms[i].name, arm) == 0)
+			return scenario_perr(c, line, key, "'%s': an arm named '%s' exists already (line %d): arms are told apart "
+					     "by name", text, arm, s->arms[i].header);
 	if (grow_arms(c))
 		return c->rc;
 	struct arm_spec *a = &s->arms[s->n_arms];
@@ -163,8 +187,7 @@ static enum ab_rc add_shortcut(struct pctx *c, int j, const char *text, int line
 	snprintf(a->path, sizeof a->path, "%s", path);
 	snprintf(a->via, sizeof a->via, "%s", key);
 	a->header = a->kind_line = line;
-	s->arm_ref[j] = s->n_arms++;
-	snprintf(j ? s->arm_b : s->arm_a, sizeof s->arm_a, "%s", arm);
+	*ref = s->n_arms++;
 	return AB_OK;
 }
 
@@ -186,63 +209,155 @@ static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const c
 	return scenario_perr(c, line, key, "unknown variant or arm '%s' (variants: %s; arms: %s)", text, list, arms);
 }
 
-/* Arm j (a or b) from its text: KIND:PATH:NAME, the name of an [arm
- * NAME], or a built-in variant (scenario_arms_check_case checks it for
- * each case). */
+/* text as key (a or b) names it at line: KIND:PATH:NAME, the name of an
+ * [arm NAME], or a built-in variant (checked for each case's site by
+ * check_case): its name into name, its index in the arms into *ref (-1
+ * for a variant). */
+static enum ab_rc resolve_text(struct pctx *c, const char *key, const char *text, int line, char *name, int *ref)
+{
+	struct scenario *s = c->scn;
+	*ref = -1;
+	if (arm_spec_looks_like_shortcut(text)) {
+		if (add_shortcut(c, key, text, line, ref))
+			return c->rc;
+		snprintf(name, ARM_SPEC_NAME_MAX, "%s", s->arms[*ref].name);
+		return AB_OK;
+	}
+	int i = find_arm(s, text);
+	if (i < 0 && !is_variant(text))
+		return unknown_arm(c, line, key, text);
+	if (strlen(text) >= ARM_SPEC_NAME_MAX)
+		return scenario_perr(c, line, key, "'%s' is too long a variant name", text);
+	*ref = i;
+	snprintf(name, ARM_SPEC_NAME_MAX, "%s", text);
+	return AB_OK;
+}
+
+/* [arms]'s side j: its text, or eager and fused. */
 static enum ab_rc resolve_arm(struct pctx *c, int j)
 {
 	struct scenario *s = c->scn;
 	const char *key = j ? "b" : "a";
 	const char *text = c->arm_text[j][0] ? c->arm_text[j] : j ? "fused" : "eager";
 	int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key);
-	char *dst = j ? s->arm_b : s->arm_a;
-	s->arm_ref[j] = -1;
-	if (arm_spec_looks_like_shortcut(text))
-		return add_shortcut(c, j, text, line);
-	int i = find_arm(s, text);
-	if (i < 0 && !is_variant(text))
-		return unknown_arm(c, line, key, text);
-	if (strlen(text) >= sizeof s->arm_a)
-		return scenario_perr(c, line, key, "'%s' is too long a variant name", text);
-	s->arm_ref[j] = i;
-	snprintf(dst, sizeof s->arm_a, "%s", text);
+	return resolve_text(c, key, text, line, j ? s->arm_b : s->arm_a, &s->arm_ref[j]);
+}
+
+/* An [arm]'s site, its traffic expression and the tensors it writes. */
+static enum ab_rc finish_spec(struct pctx *c, struct arm_spec *a)
+{
+	char err[AB_DIAG_MAX / 2], item[ARM_SPEC_TEXT_MAX];
+	if (a->site_name[0] && scenario_site_resolve(c, a->site_name, a->site_line, "site", &a->site))
+		return c->rc;
+	if ((a->bytes[0] || a->writes[0]) && !a->site)
+		return scenario_perr(c, a->bytes[0] ? a->bytes_line : a->writes_line, a->bytes[0] ? "bytes" : "writes",
+				     "[arm %s] needs site = NAME: its expression and tensors are the site's", a->name);
+	if (a->bytes[0]) {
+		struct expr e;
+		if (!expr_parse(a->bytes, a->site, &e, err, sizeof err))
+			return scenario_perr(c, a->bytes_line, "bytes", "%s", err);
+		if (!(a->bytes_expr = scenario_keep_expr(c, &e)))
+			return c->rc;
+	}
+	for (const char *p = a->writes; *p;) {
+		size_t n = strcspn(p, ",");
+		snprintf(item, sizeof item, "%.*s", (int)n, p);
+		char *b = item, *e = item + strlen(item);
+		while (*b == ' ' || *b == '\t')
+			b++;
+		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		int t = site_tensor_index(a->site, b);
+		if (t < 0 || (a->site->tensors[t].role != SITE_AUX && a->site->tensors[t].role != SITE_SCRATCH))
+			return scenario_perr(c, a->writes_line, "writes", "'%s' is not a stat or scratch tensor of site '%s'", b,
+					     a->site->name);
+		a->writes_mask |= SITE_IO(t);
+		p += n + (p[n] == ',');
+	}
+	return AB_OK;
+}
+
+/* The case's side j: its own arm, else [arms]'s; into the case. */
+static enum ab_rc case_arm(struct pctx *c, int i, int j)
+{
+	struct scenario_case *cs = &c->scn->cases[i];
+	const char *own = c->ctext[i].arm[j], *key = j ? "b" : "a";
+	char *name = j ? cs->arm_b : cs->arm_a;
+	if (own[0]) {
+		cs->arm_line[j] = scenario_keys_line(&c->cscope[i], scenario_keys_case, key);
+		return resolve_text(c, key, own, cs->arm_line[j], name, &cs->arm_ref[j]);
+	}
+	int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key);
+	cs->arm_line[j] = line ? line : cs->line;
+	cs->arm_ref[j] = c->scn->arm_ref[j];
+	snprintf(name, ARM_SPEC_NAME_MAX, "%s", j ? c->scn->arm_b : c->scn->arm_a);
 	return AB_OK;
 }
 
 /* A user arm whose site the scenario names must be the case's. */
 static enum ab_rc check_user_arm(struct pctx *c, const struct scenario_case *cs, int j)
 {
-	const struct arm_spec *a = &c->scn->arms[c->scn->arm_ref[j]];
+	const struct arm_spec *a = &c->scn->arms[cs->arm_ref[j]];
 	if (!a->site || a->site == cs->site)
 		return AB_OK;
 	return scenario_perr(c, a->site_line, "site", "arm '%s' is for site '%s', but case '%s' (line %d) has site '%s'",
 		    a->name, a->site->name, cs->name, cs->line, cs->site->name);
 }
 
-/* Both arms must exist for the case's site. */
-enum ab_rc scenario_arms_check_case(struct pctx *c, const struct scenario_case *cs)
+enum ab_rc scenario_arms_check_case(struct pctx *c, int i)
 {
-	const char *arm[2] = { c->scn->arm_a, c->scn->arm_b }, *key[2] = { "a", "b" };
+	struct scenario_case *cs = &c->scn->cases[i];
 	for (int j = 0; j < 2; j++) {
-		if (c->scn->arm_ref[j] >= 0) {
+		const char *arm = j ? cs->arm_b : cs->arm_a, *key = j ? "b" : "a";
+		if (case_arm(c, i, j))
+			return c->rc;
+		if (cs->arm_ref[j] >= 0) {
 			if (check_user_arm(c, cs, j))
 				return c->rc;
 			continue;
 		}
-		if (site_find_variant(cs->site, arm[j]))
+		if (site_find_variant(cs->site, arm))
 			continue;
 		char list[128];
-		int line = scenario_keys_line(&c->fixed[SEC_ARMS], scenario_keys_arms, key[j]);
 		scenario_variant_names(cs->site, list, sizeof list);
-		return scenario_perr(c, line ? line : cs->line, key[j],
+		if (cs->site->declared_at)
+			return scenario_perr(c, cs->arm_line[j], key,
+					     "case '%s' (line %d) has site '%s', which is declared (%s) and has no built-in "
+					     "variant '%s': name a plugin, cubin or python arm (a = ..., b = ... in [arms] or "
+					     "the case)", cs->name, cs->line, cs->site->name, cs->site->declared_at, arm);
+		return scenario_perr(c, cs->arm_line[j], key,
 			    "case '%s' (line %d) has site '%s', which has no variant '%s' (it has: %s)", cs->name,
-			    cs->line, cs->site->name, arm[j], list);
+			    cs->line, cs->site->name, arm, list);
 	}
 	return AB_OK;
 }
 
+enum ab_rc scenario_arms_case_set(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	(void)field;
+	return scenario_keys_set_text(c, k->name, c->ctext[c->cur].arm[k->name[0] == 'b'], sizeof c->ctext[0].arm[0], val);
+}
+
+void scenario_arms_run_arms(struct pctx *c)
+{
+	struct scenario *s = c->scn;
+	for (int j = 0; j < 2; j++) {
+		char *run = j ? s->arm_b : s->arm_a;
+		bool used = false;
+		for (int i = 0; i < s->n_cases && !used; i++)
+			used = strcmp(j ? s->cases[i].arm_b : s->cases[i].arm_a, run) == 0;
+		if (!used && s->n_cases) {
+			run[0] = '\0';
+			s->arm_ref[j] = -1;
+		}
+	}
+}
+
 enum ab_rc scenario_arms_finish(struct pctx *c)
 {
+	for (int i = 0; i < c->scn->n_arms; i++)
+		if (finish_spec(c, &c->scn->arms[i]))
+			return c->rc;
 	if (resolve_arm(c, 0) || resolve_arm(c, 1))
 		return c->rc;
 	return AB_OK;

@@ -10,7 +10,10 @@
  *                     stored; the checks of [scenario] and [case] once read
  *   scenario_sweep.c  a shape's swept dimension: parsed, checked, expanded
  *   scenario_arms.c   [arms] a and b, [arm NAME] sections as records,
- *                     KIND:PATH:NAME shortcuts
+ *                     KIND:PATH:NAME shortcuts, each case's arms
+ *   scenario_site.c   [site NAME] sections: declared sites, built once the
+ *                     file (and what it includes) is read
+ *   scenario_gen.c    input.NAME = GENERATOR keys: per tensor, per case
  *
  * The parse context (struct pctx) holds the scenario being built and the
  * first error: every function that reports one returns it through
@@ -26,8 +29,9 @@
 #include "config/scenario.h"
 
 #define MAX_KEYS 24
+#define SCENARIO_INCLUDE_MAX 16 /* files one scenario includes */
 
-enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_ARM, SEC_COUNT };
+enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_ARM, SEC_SITE, SEC_COUNT };
 
 enum kind { K_INT, K_U64, K_DOUBLE, K_BOOL, K_FN };
 
@@ -77,10 +81,29 @@ struct sweep {
 	int64_t v[SCENARIO_SWEEP_MAX];
 };
 
+/* What a [case] names by text, resolved once the whole file is read (a
+ * site or an arm may be declared further down, or in an included file). */
+struct case_text {
+	char site[64];
+	char arm[2][ARM_SPEC_TEXT_MAX]; /* a and b; "" when the case sets none */
+};
+
+/* An input.NAME = GENERATOR line of [scenario] (owner -1) or of case
+ * owner, kept as written until the case's site is known. */
+struct gen_key {
+	int owner;
+	char tensor[64];
+	char text[ARM_SPEC_TEXT_MAX];
+	int line;
+};
+
 struct pctx {
 	struct scenario *scn;
 	struct ab_diag *d;
 	enum ab_rc rc;
+	const char *file;  /* the file being read: the scenario, or a file it includes */
+	bool included;     /* an included file: [site NAME] sections only */
+	bool sites_only;   /* scenario_parse_sites: no case needed */
 	const char *pos; /* reader position in scn->text */
 	int line;        /* the line the reader returned last */
 	enum section sec;
@@ -88,11 +111,20 @@ struct pctx {
 	struct scope fixed[SEC_CASE]; /* [scenario], [arms], [model] */
 	struct scope *cscope;      /* one per case */
 	struct sweep *sweeps;      /* one per case */
+	struct case_text *ctext;   /* one per case */
 	int cap;
 	int cur_arm;               /* current [arm NAME] index */
 	int arm_cap;
 	char arm_text[2][ARM_SPEC_TEXT_MAX]; /* the values of a and b, resolved once all is read */
 	struct scenario_input dflt; /* the [scenario] input defaults */
+	int cur_site;              /* current [site NAME] index */
+	int site_cap;
+	int n_gkeys, gkey_cap;
+	struct gen_key *gkeys;     /* input.NAME lines of [scenario] and [case] */
+	int n_included;            /* the files include names, in order */
+	char *included_text[SCENARIO_INCLUDE_MAX];
+	char included_path[SCENARIO_INCLUDE_MAX][512];
+	char included_real[SCENARIO_INCLUDE_MAX][4096];
 };
 
 /* ---- scenario.c: messages ------------------------------------------------- */
@@ -104,8 +136,16 @@ enum ab_rc scenario_perr(struct pctx *c, int line, const char *what, const char 
 enum ab_rc scenario_nomem(struct pctx *c);
 /* Appends s to buf (of len bytes) with a ", " separator. */
 void scenario_list_add(char *buf, size_t len, const char *s);
-void scenario_site_names(char *buf, size_t len);
 void scenario_variant_names(const struct site_desc *s, char *buf, size_t len);
+/* A compiled expression kept with the scenario (scn->exprs), or NULL
+ * (out of memory, reported). */
+struct expr *scenario_keep_expr(struct pctx *c, const struct expr *e);
+
+/* ---- scenario.c: included files ------------------------------------------- */
+
+/* include = a.ini, b.ini in [scenario]: each file (relative to the
+ * scenario's folder) read now, its [site NAME] sections added. */
+enum ab_rc scenario_include(struct pctx *c, const struct key_def *k, void *field, const char *val);
 
 /* ---- scenario_read.c: lines and sections ------------------------------------ */
 
@@ -148,6 +188,36 @@ enum ab_rc scenario_sweep_check(struct pctx *c, int i);
 /* Replaces every swept case, in place, by one case per value. */
 enum ab_rc scenario_sweep_expand(struct pctx *c);
 
+/* ---- scenario_site.c: declared sites ----------------------------------------- */
+
+/* "[site NAME]": a new section. */
+enum ab_rc scenario_site_open(struct pctx *c, const char *inner, const char *name);
+/* A key = value line of the current [site NAME], kept until the file is read. */
+enum ab_rc scenario_site_key(struct pctx *c, const char *key, const char *val);
+/* Every declared site built from its lines: axes, tensors, require. */
+enum ab_rc scenario_site_finish(struct pctx *c);
+/* The site a case or an [arm] names (text at line of the current file's
+ * scenario), or an error listing the sites. */
+enum ab_rc scenario_site_resolve(struct pctx *c, const char *name, int line, const char *key,
+				 const struct site_desc **out);
+/* The declared site s (of scn), NULL for a built-in one. */
+const struct scenario_site *scenario_site_declared(const struct scenario *scn, const struct site_desc *s);
+
+/* ---- scenario_gen.c: per-tensor generators ------------------------------------ */
+
+/* input.NAME = GENERATOR in [scenario] or [case]: kept as text. */
+enum ab_rc scenario_gen_key(struct pctx *c, const char *tensor, const char *val);
+/* Parses a generator's text for tensor t of site s into g (randint's
+ * bounds kept with the scenario); line and key for messages. */
+enum ab_rc scenario_gen_parse(struct pctx *c, const struct site_desc *s, const struct site_tensor *t,
+			      const char *text, int line, const char *key, struct scenario_gen *g);
+/* Case i's generators from [case], [scenario] and its site, each checked
+ * against its tensor; every [scenario] line names some case's input. */
+enum ab_rc scenario_gen_finish_case(struct pctx *c, int i);
+enum ab_rc scenario_gen_check_scenario(struct pctx *c);
+/* Once sweeps are expanded: randint's bounds for every case. */
+enum ab_rc scenario_gen_bounds(struct pctx *c);
+
 /* ---- scenario_arms.c: user arms -------------------------------------------- */
 
 /* The key a or b of [arms]: kept as text until the whole file is read. */
@@ -160,7 +230,12 @@ enum ab_rc scenario_arms_key(struct pctx *c, const char *key, const char *val);
 enum ab_rc scenario_arms_open(struct pctx *c, const char *inner, const char *name);
 /* Once read: a and b resolved (a shortcut becomes an arm of its own). */
 enum ab_rc scenario_arms_finish(struct pctx *c);
-/* Both arms exist for case cs's site. */
-enum ab_rc scenario_arms_check_case(struct pctx *c, const struct scenario_case *cs);
+/* The key a or b of [case]: kept as text. */
+enum ab_rc scenario_arms_case_set(struct pctx *c, const struct key_def *k, void *field, const char *val);
+/* Case i's arms resolved (its own a and b, else [arms]'s) and checked
+ * against its site. */
+enum ab_rc scenario_arms_check_case(struct pctx *c, int i);
+/* The run's arms once every case has its own (scenario.arm_a, arm_b). */
+void scenario_arms_run_arms(struct pctx *c);
 
 #endif

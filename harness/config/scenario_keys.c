@@ -201,16 +201,12 @@ static enum ab_rc set_dist(struct pctx *c, const struct key_def *k, void *field,
 	return AB_OK;
 }
 
+/* site = NAME: kept as text, found once the file is read (a site may be
+ * declared further down, or in an included file). */
 static enum ab_rc set_site(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	const struct site_desc *s = scenario_site_find(c->scn, val);
-	if (!s) {
-		char list[256];
-		scenario_site_names(list, sizeof list);
-		return scenario_perr(c, c->line, k->name, "unknown site '%s' (sites: %s)", val, list);
-	}
-	*(const struct site_desc **)field = s;
-	return AB_OK;
+	(void)field;
+	return scenario_keys_set_text(c, k->name, c->ctext[c->cur].site, sizeof c->ctext[0].site, val);
 }
 
 static enum ab_rc set_noise(struct pctx *c, const struct key_def *k, void *field, const char *val)
@@ -238,6 +234,7 @@ static enum ab_rc set_noise(struct pctx *c, const struct key_def *k, void *field
 const struct key_def scenario_keys_scenario[] = {
 	KEY_FN("name", B_SCN, struct scenario, name, set_name, 0),
 	KEY_FN("description", B_SCN, struct scenario, description, set_description, KF_EMPTY_OK),
+	KEY_FN("include", B_SCN, struct scenario, sites, scenario_include, 0),
 	KEY_FN("backend", B_SCN, struct scenario, backend, set_backend, 0),
 	KEY_FN("dtype", B_SCN, struct scenario, dtype, set_dtype, 0),
 	KEY_FN("bracket", B_SCN, struct scenario, bracket, set_bracket, 0),
@@ -274,6 +271,8 @@ const struct key_def scenario_keys_case[] = {
 	KEY_NUM("eps", K_DOUBLE, B_CASE, struct scenario_case, eps, 0, HUGE_VAL, KF_OPEN_LO),
 	KEY_NUM("affine", K_BOOL, B_CASE, struct scenario_case, affine, 0, 0, 0),
 	KEY_NUM("count", K_INT, B_CASE, struct scenario_case, count, 1, INT_MAXV, 0),
+	KEY_FN("a", B_CASE, struct scenario_case, arm_a, scenario_arms_case_set, 0),
+	KEY_FN("b", B_CASE, struct scenario_case, arm_b, scenario_arms_case_set, 0),
 	INPUT_KEYS,
 	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
 };
@@ -287,7 +286,8 @@ const struct scenario_keys_section scenario_keys_sections[SEC_COUNT] = {
 	[SEC_ARMS] = { "arms", scenario_keys_arms },
 	[SEC_MODEL] = { "model", model_keys },
 	[SEC_CASE] = { "case", scenario_keys_case },
-	[SEC_ARM] = { "arm", NULL }, /* records: scenario_arms_key */
+	[SEC_ARM] = { "arm", NULL },   /* records: scenario_arms_key */
+	[SEC_SITE] = { "site", NULL }, /* kept lines: scenario_site_key */
 };
 
 int scenario_keys_index(const struct key_def *keys, const char *name)
@@ -385,10 +385,16 @@ static enum ab_rc handle_key(struct pctx *c, const char *name, const char *value
 	if (!*name)
 		return scenario_perr(c, c->line, NULL, "missing key name before '='");
 	if (c->sec == SEC_NONE)
-		return scenario_perr(c, c->line, name,
-			    "key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
+		return scenario_perr(c, c->line, name, c->included ? "key outside any section (an included file holds [site "
+								       "NAME] sections only)"
+								     : "key outside any section (put it under [scenario], "
+								       "[arms], [model], [case NAME], [arm NAME] or [site NAME])");
 	if (c->sec == SEC_ARM)
 		return scenario_arms_key(c, name, value);
+	if (c->sec == SEC_SITE)
+		return scenario_site_key(c, name, value);
+	if ((c->sec == SEC_SCENARIO || c->sec == SEC_CASE) && strncmp(name, "input.", 6) == 0)
+		return scenario_gen_key(c, name + 6, value);
 	const struct key_def *keys = scenario_keys_sections[c->sec].keys;
 	int k = scenario_keys_index(keys, name);
 	if (k < 0)
@@ -462,11 +468,14 @@ enum ab_rc scenario_keys_finish_case(struct pctx *c, int i)
 {
 	struct scenario_case *cs = &c->scn->cases[i];
 	const struct scope *sc = &c->cscope[i];
-	char err[256], shape[96];
-	if (!cs->site) {
-		scenario_site_names(err, sizeof err);
+	char err[512], shape[96];
+	if (!c->ctext[i].site[0]) {
+		scenario_site_names(c->scn, err, sizeof err);
 		return scenario_perr(c, cs->line, NULL, "[case %s]: missing key 'site' (sites: %s)", cs->name, err);
 	}
+	if (scenario_site_resolve(c, c->ctext[i].site, scenario_keys_line(sc, scenario_keys_case, "site"), "site",
+				  &cs->site))
+		return c->rc;
 	if (!(sc->seen & (1u << scenario_keys_index(scenario_keys_case, "shape"))))
 		return scenario_perr(c, cs->line, NULL, "[case %s]: missing key 'shape' (%s takes %s)", cs->name, cs->site->name,
 			    cs->site->shape_help);
@@ -481,7 +490,9 @@ enum ab_rc scenario_keys_finish_case(struct pctx *c, int i)
 			    "site '%s' has no weight or bias (affine = true applies to LayerNorm sites)",
 			    cs->site->name);
 	merge_input(c, i);
-	return check_order(c, sc, scenario_keys_case, "input_low", cs->input.low, "input_high", cs->input.high, true);
+	if (check_order(c, sc, scenario_keys_case, "input_low", cs->input.low, "input_high", cs->input.high, true))
+		return c->rc;
+	return scenario_gen_finish_case(c, i);
 }
 
 const char *scenario_dist_str(enum scenario_dist dist)

@@ -36,13 +36,18 @@ static enum ab_rc add_case(struct pctx *c, const char *name)
 		if (!nw)
 			return scenario_nomem(c);
 		c->sweeps = nw;
+		struct case_text *nt = realloc(c->ctext, (size_t)cap * sizeof *nt);
+		if (!nt)
+			return scenario_nomem(c);
+		c->ctext = nt;
 		c->cap = cap;
 	}
 	struct scenario_case *cs = &s->cases[s->n_cases];
-	*cs = (struct scenario_case){ .eps = 1e-5, .affine = false, .count = 1, .line = c->line };
+	*cs = (struct scenario_case){ .eps = 1e-5, .affine = false, .count = 1, .line = c->line, .arm_ref = { -1, -1 } };
 	memcpy(cs->name, name, strlen(name) + 1);
 	c->cscope[s->n_cases] = (struct scope){ .header_line = c->line };
 	c->sweeps[s->n_cases].dim = -1;
+	memset(&c->ctext[s->n_cases], 0, sizeof c->ctext[0]);
 	c->cur = s->n_cases++;
 	c->sec = SEC_CASE;
 	return AB_OK;
@@ -74,9 +79,15 @@ static const char *named_section(const char *inner, const char *word)
 	return inner;
 }
 
-/* inner is the text between the brackets, blanks trimmed. */
+/* inner is the text between the brackets, blanks trimmed. An included
+ * file has [site NAME] sections only. */
 static enum ab_rc open_section(struct pctx *c, const char *inner)
 {
+	const char *name = named_section(inner, "site");
+	if (name)
+		return scenario_site_open(c, inner, name);
+	if (c->included)
+		return scenario_perr(c, c->line, NULL, "[%s]: an included file holds [site NAME] sections only", inner);
 	for (int s = SEC_SCENARIO; s < SEC_CASE; s++) {
 		if (strcmp(inner, scenario_keys_sections[s].name) != 0)
 			continue;
@@ -87,13 +98,13 @@ static enum ab_rc open_section(struct pctx *c, const char *inner)
 		c->sec = (enum section)s;
 		return AB_OK;
 	}
-	const char *name = named_section(inner, "case");
-	if (name)
+	if ((name = named_section(inner, "case")))
 		return open_case(c, inner, name);
 	if ((name = named_section(inner, "arm")))
 		return scenario_arms_open(c, inner, name);
 	return scenario_perr(c, c->line, NULL,
-		    "[%s]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME])", inner);
+		    "[%s]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME], [site NAME])",
+		    inner);
 }
 
 /* A "[...]" line (leading blanks already gone). */

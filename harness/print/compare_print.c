@@ -50,7 +50,7 @@ static void print_row(FILE *f, const struct compare_case *c, const struct compar
 {
 	char p[32], pct[32];
 	fputs("| ", f);
-	md_code(f, c->name);
+	md_case_name(f, c->name, c->own_arms, c->arm_a, c->arm_b);
 	fputs(" | ", f);
 	md_spread(f, &c->a);
 	fputs(" | ", f);

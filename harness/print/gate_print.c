@@ -165,7 +165,7 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 {
 	char p[32];
 	fputs("| ", f);
-	md_code(f, g->name);
+	md_case_name(f, g->name, g->cmp.own_arms, g->cmp.arm_a, g->cmp.arm_b);
 	fputs(" | ", f);
 	md_spread(f, &g->cmp.a);
 	fputs(" | ", f);

@@ -48,12 +48,12 @@ static json_t *outputs(const struct results_slot *s)
 	bool ok = a != NULL;
 	for (int i = 0; ok && i < s->n_outputs; i++) {
 		const struct results_output *o = &s->outputs[i];
-		ok = json_out_push(a, json_pack("{s:s, s:s, s:I, s:b, s:I, s:o, s:o, s:b, s:I}", "tensor", o->tensor,
+		ok = json_out_push(a, json_pack("{s:s, s:s, s:I, s:b, s:I, s:o, s:o, s:b, s:b, s:I}", "tensor", o->tensor,
 						"md5", o->md5, "bytes", (json_int_t)o->bytes, "bit_exact", o->bit_exact,
 						"mismatches", (json_int_t)o->mismatches, "max_abs_err",
 						json_out_num(o->max_abs_err), "max_err_ratio",
-						json_out_num(o->max_err_ratio), "ref_ok", o->ref_ok, "ref_skipped",
-						(json_int_t)o->ref_skipped));
+						json_out_num(o->max_err_ratio), "has_reference", o->has_ref, "ref_ok",
+						o->ref_ok, "ref_skipped", (json_int_t)o->ref_skipped));
 	}
 	if (!ok)
 		json_decref(a);
@@ -90,9 +90,10 @@ static json_t *slot(const struct results_slot *s)
 
 static json_t *case_of(const struct results_case *c, json_t *slots)
 {
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:o}", "ordinal", c->ordinal, "name", c->name,
-			 "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps", json_out_num(c->eps), "affine",
-			 c->affine, "count", c->count, "input", c->input, "slots", slots);
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o}", "ordinal", c->ordinal, "name",
+			 c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps", json_out_num(c->eps),
+			 "affine", c->affine, "count", c->count, "input", c->input, "arm_a", c->arm_a, "arm_b", c->arm_b,
+			 "slots", slots);
 }
 
 json_t *json_export_run(const struct results_run *r)
@@ -132,20 +133,21 @@ static json_t *show_slot(const struct summary_slot *ss)
 {
 	const struct results_slot *s = ss->slot;
 	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b}", "label", s->label, "arm", arm,
-			 "variant", s->variant, "n_samples", s->n_samples, "median_ns", json_out_num(s->median_ns), "p10_ns",
-			 json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "kernel_median_ns",
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b, s:b}", "label", s->label, "arm",
+			 arm, "variant", s->variant, "n_samples", s->n_samples, "median_ns", json_out_num(s->median_ns),
+			 "p10_ns", json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "kernel_median_ns",
 			 json_out_num(s->kernel_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
-			 "bit_exact", ss->bit_exact, "ref_ok", ss->ref_ok);
+			 "bit_exact", ss->bit_exact, "has_reference", ss->has_ref, "ref_ok", ss->ref_ok);
 }
 
 static json_t *summary_of(const struct summary_case *s)
 {
-	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:o}", "median_a_ns",
+	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:b, s:o}", "median_a_ns",
 			 json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
 			 s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
 			 json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
-			 "ref_ok", s->ref_ok, "saving_per_forward_ns", json_out_num(s->per_forward.saving_ns));
+			 "has_reference", s->has_ref, "ref_ok", s->ref_ok, "saving_per_forward_ns",
+			 json_out_num(s->per_forward.saving_ns));
 }
 
 static json_t *show_case(const struct summary_case *sc)
@@ -159,9 +161,9 @@ static json_t *show_case(const struct summary_case *sc)
 		json_decref(slots);
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o, s:o}", "name", c->name, "site", c->site, "shape", c->shape,
-			 "dtype", c->dtype, "input", c->input, "count", c->count, "slots", slots, "summary",
-			 summary_of(sc));
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "name", c->name, "site", c->site, "shape",
+			 c->shape, "dtype", c->dtype, "input", c->input, "count", c->count, "arm_a", sc->arm_a, "arm_b",
+			 sc->arm_b, "slots", slots, "summary", summary_of(sc));
 }
 
 static json_t *projection(const struct summary_run *s)

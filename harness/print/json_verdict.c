@@ -35,10 +35,10 @@ static const char *compare_key(enum compare_verdict v)
 
 static json_t *compare_case(const struct compare_case *c)
 {
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:s, s:i, s:i}", "name", c->name, "first", arm(&c->a), "second",
-			 arm(&c->b), "ratio", json_out_interval(c->ratio), "p_value", json_out_num(c->p_value), "verdict",
-			 compare_key(c->verdict), "verdict_text", compare_verdict_str(c->verdict), "md5_compared",
-			 c->md5_compared, "md5_differ", c->md5_differ);
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:s, s:i, s:i}", "name", c->name, "arm_a", c->arm_a,
+			 "arm_b", c->arm_b, "first", arm(&c->a), "second", arm(&c->b), "ratio", json_out_interval(c->ratio),
+			 "p_value", json_out_num(c->p_value), "verdict", compare_key(c->verdict), "verdict_text",
+			 compare_verdict_str(c->verdict), "md5_compared", c->md5_compared, "md5_differ", c->md5_differ);
 }
 
 json_t *json_verdict_compare(const struct summary_run *a, const struct summary_run *b, const struct compare_result *r)
@@ -96,7 +96,8 @@ static json_t *gate_changes(const struct gate_case *g)
 
 static json_t *gate_case(const struct gate_case *g)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:b, s:b, s:b, s:b, s:b, s:s}", "name", g->name, "verdict",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:b, s:b, s:b, s:b, s:b, s:s}", "name", g->name,
+			      "arm_a", g->cmp.arm_a, "arm_b", g->cmp.arm_b, "verdict",
 			      gate_key(g->verdict), "verdict_text", gate_verdict_str(g->verdict), "basis",
 			      basis_key(g->basis), "baseline_b", arm(&g->cmp.a), "run_b", arm(&g->cmp.b), "a_moved",
 			      g->a_moved, "underpowered", g->underpowered, "time_regressed", g->time_regressed,

@@ -58,6 +58,18 @@ void md_code(FILE *f, const char *s)
 	fputc('`', f);
 }
 
+void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b)
+{
+	md_code(f, name);
+	if (!own_arms)
+		return;
+	fputs(" (a ", f);
+	md_code(f, arm_a);
+	fputs(", b ", f);
+	md_code(f, arm_b);
+	fputc(')', f);
+}
+
 static const char *delimiter(char align)
 {
 	switch (align) {

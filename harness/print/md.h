@@ -31,6 +31,9 @@ void md_cell(FILE *f, const char *s);
 /* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
  * to md_cell when s holds a backtick. */
 void md_code(FILE *f, const char *s);
+/* A case's name as code, and when it ran arms of its own (not the run's
+ * [arms]) "(a `X`, b `Y`)" after it: every table that names a case. */
+void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b);
 
 /* Writes a header row and its delimiter row. align is one character per
  * column: 'l', 'r' or 'c' (NULL: all left). */

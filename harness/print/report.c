@@ -84,6 +84,9 @@ static const char *exact_str(const struct summary_case *s)
 	return s->n_not_exact ? "**no**" : "yes";
 }
 
+/* A run-level arm's name for a column head: "" when every case names its own. */
+#define RUN_ARM(arm) ((arm)[0] ? (arm) : "(per case)")
+
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 {
@@ -92,9 +95,9 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	int n = S->n_cases;
 	(void)compact;
 	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
-	md_code(f, r->arm_b);
+	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fputs(" vs A ", f);
-	md_code(f, r->arm_a);
+	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
 	fprintf(f, ": faster beyond noise in %d of %d case%s", S->n_improved, n, n == 1 ? "" : "s");
 	if (!isnan(S->min_speedup))
 		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
@@ -121,8 +124,8 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
 	(void)compact;
-	snprintf(ha, sizeof ha, "A %s median [p10, p90]", R->run->arm_a);
-	snprintf(hb, sizeof hb, "B %s median [p10, p90]", R->run->arm_b);
+	snprintf(ha, sizeof ha, "A %s median [p10, p90]", RUN_ARM(R->run->arm_a));
+	snprintf(hb, sizeof hb, "B %s median [p10, p90]", RUN_ARM(R->run->arm_b));
 	/* md_table_head escapes the column names */
 	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
 	fputs("## Summary\n\n", f);
@@ -130,7 +133,7 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *s = &R->S->cases[i];
 		fputs("| ", f);
-		md_code(f, s->c->name);
+		md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
 		fputs(" | ", f);
 		md_cell(f, s->c->shape);
 		fputs(" | ", f);
@@ -199,7 +202,7 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 {
 	char fl[32];
 	fputs("| ", f);
-	md_code(f, s->c->name);
+	md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
 	fputs(" | ", f);
 	put_bytes(f, s->c->bytes_a);
 	fputs(" | ", f);
@@ -221,8 +224,8 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
 	(void)compact; /* one row per case already */
-	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", R->run->arm_a);
-	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", R->run->arm_b);
+	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
+	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
 	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor" };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
@@ -295,8 +298,8 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 	char ha[64], hb[64];
 	if (!R->S->n_sweeps)
 		return;
-	snprintf(ha, sizeof ha, "A %s median [95%% CI]", R->run->arm_a);
-	snprintf(hb, sizeof hb, "B %s median [95%% CI]", R->run->arm_b);
+	snprintf(ha, sizeof ha, "A %s median [95%% CI]", RUN_ARM(R->run->arm_a));
+	snprintf(hb, sizeof hb, "B %s median [95%% CI]", RUN_ARM(R->run->arm_b));
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -591,7 +594,7 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 		const struct summary_case *s = &R->S->cases[i];
 		if (compact) {
 			fputs("| ", f);
-			md_code(f, s->c->name);
+			md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
 			fputs(" | ", f);
 			arm_cell(f, &s->a);
 			fputs(" | ", f);
@@ -602,8 +605,8 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 		fputs("### ", f);
 		md_code(f, s->c->name);
 		fputs("\n\n", f);
-		arm_table(f, "A", R->run->arm_a, &s->a);
-		arm_table(f, "B", R->run->arm_b, &s->b);
+		arm_table(f, "A", s->arm_a, &s->a);
+		arm_table(f, "B", s->arm_b, &s->b);
 	}
 	if (compact)
 		fputc('\n', f);

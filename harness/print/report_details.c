@@ -47,7 +47,8 @@ static void accuracy_row(FILE *f, const struct results_case *c, const struct res
 	fprintf(f, " | %lld | ", (long long)o->bytes);
 	md_code(f, o->md5);
 	fprintf(f, " | %s | %lld | %.6g | %.4g | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->max_abs_err, o->max_err_ratio, o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
+		o->max_abs_err, o->max_err_ratio, !o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**",
+		(long long)o->ref_skipped);
 }
 
 /* One row per case: its outputs, whether all are byte-equal and within
@@ -55,9 +56,9 @@ static void accuracy_row(FILE *f, const struct results_case *c, const struct res
 static void accuracy_case_row(FILE *f, const struct summary_case *sc)
 {
 	fputs("| ", f);
-	md_code(f, sc->c->name);
+	md_case_name(f, sc->c->name, sc->own_arms, sc->arm_a, sc->arm_b);
 	fprintf(f, " | %d | %s | %s | %.3g |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
-		sc->n_not_ref ? "**no**" : "yes", sc->max_err_ratio);
+		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes", sc->max_err_ratio);
 }
 
 static void accuracy_compact(FILE *f, const struct summary_run *S)
@@ -75,7 +76,7 @@ static void accuracy_compact(FILE *f, const struct summary_run *S)
 		for (int s = 0; s < c->n_slots; s++)
 			for (int k = 0; k < c->slots[s].n_outputs; k++) {
 				const struct results_output *o = &c->slots[s].outputs[k];
-				if (o->bit_exact && o->ref_ok)
+				if (o->bit_exact && (o->ref_ok || !o->has_ref))
 					continue;
 				if (!bad++) {
 					fputs("Outputs with a problem:\n\n", f);
@@ -105,12 +106,15 @@ static void accuracy_full(FILE *f, const struct summary_run *S)
 void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
 {
 	open_details(f, "Accuracy");
-	if (!S->n_not_exact && !S->n_not_ref)
+	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
 			   "tolerance (largest error %.3g of it)", S->n_outputs, S->max_err_ratio);
+	else if (!S->n_not_exact && !S->n_not_ref)
+		fprintf(f, "all %d outputs byte-equal to the first A slot; %d with no reference (a declared site's: "
+			   "nothing to check them against)", S->n_outputs, S->n_no_ref);
 	else
-		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance", S->n_not_exact,
-			S->n_outputs, S->n_not_ref);
+		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance, %d with no "
+			   "reference", S->n_not_exact, S->n_outputs, S->n_not_ref, S->n_no_ref);
 	end_summary(f);
 	fputs("Every output of every slot: its md5, whether its bytes equal those of the bracket's first A slot "
 	      "(and how many elements differ), and the largest error against the float64 reference computed from "

@@ -42,7 +42,8 @@ static void show_header(const struct results_run *r, FILE *out)
 	if (r->device_index)
 		fprintf(out, "  (cuda device %d)", r->device_index);
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", escape_t(&e, r->bracket),
-		escape_t(&e, r->arm_a), escape_t(&e, r->arm_b), r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
+		r->arm_a[0] ? escape_t(&e, r->arm_a) : "(per case)", r->arm_b[0] ? escape_t(&e, r->arm_b) : "(per case)",
+		r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
 		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
@@ -85,10 +86,14 @@ static void show_slot(const struct summary_slot *ss, FILE *out)
 		sl->arm > 0x20 && sl->arm < 0x7f ? sl->arm : '?', escape_t(&e, sl->variant), sl->n_samples,
 		fmt_ns(sl->median_ns, med, sizeof med), fmt_ns(sl->p10_ns, p10, sizeof p10),
 		fmt_ns(sl->p90_ns, p90, sizeof p90), fmt_ns(sl->kernel_median_ns, ks, sizeof ks),
-		escape_t(&e, sl->stopping_reason), escape_t(&e, md5), ss->bit_exact ? "yes" : "NO", ss->ref_ok ? "ok" : "FAIL");
+		escape_t(&e, sl->stopping_reason), escape_t(&e, md5), ss->bit_exact ? "yes" : "NO",
+		!ss->has_ref ? "no reference" : ss->ref_ok ? "ok" : "FAIL");
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
-		if (!ro->bit_exact || !ro->ref_ok)
+		if (!ro->has_ref && !ro->bit_exact)
+			fprintf(out, "       %s: %lld elements differ from A1 (no reference)\n", escape_t(&e, ro->tensor),
+				(long long)ro->mismatches);
+		else if (ro->has_ref && (!ro->bit_exact || !ro->ref_ok))
 			fprintf(out, "       %s: %lld of %lld elements differ from A1; max |err| vs float64 %.3g "
 				     "(%.2fx tolerance)%s\n",
 				escape_t(&e, ro->tensor), (long long)ro->mismatches, (long long)(ro->bytes / 2), ro->max_abs_err,
@@ -120,9 +125,9 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	char fl[24];
 	struct escape_pool e;
 	e.next = 0;
-	fprintf(out, "  bandwidth: a %s ", escape_t(&e, S->run->arm_a));
+	fprintf(out, "  bandwidth: a %s ", escape_t(&e, s->arm_a));
 	show_arm_bw(&s->a.bw, out);
-	fprintf(out, "; b %s ", escape_t(&e, S->run->arm_b));
+	fprintf(out, "; b %s ", escape_t(&e, s->arm_b));
 	show_arm_bw(&s->b.bw, out);
 	if (!isnan(s->floor_ns))
 		fprintf(out, "; floor %s at %.0f GB/s (%s)", fmt_ns(s->floor_ns, fl, sizeof fl), S->copy.gbps,
@@ -139,11 +144,15 @@ static void show_case(const struct summary_case *s, const struct results_run *r,
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", escape_t(&e, c->name),
 		escape_t(&e, c->site), escape_t(&e, c->shape), escape_t(&e, c->dtype), escape_t(&e, c->input), c->count,
 		c->affine ? "  affine" : "");
+	if (s->own_arms)
+		fprintf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", escape_t(&e, s->arm_a),
+			escape_t(&e, s->arm_b), r->arm_a[0] ? escape_t(&e, r->arm_a) : "-",
+			r->arm_b[0] ? escape_t(&e, r->arm_b) : "-");
 	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
 		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
 	for (int i = 0; i < s->n_slots; i++)
 		show_slot(&s->slots[i], out);
-	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, r->arm_a), escape_t(&e, r->arm_b),
+	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, s->arm_a), escape_t(&e, s->arm_b),
 		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b),
 		fmt_speedup(&s->speedup, sp, sizeof sp), s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
@@ -181,8 +190,8 @@ void show_summary_table(const struct summary_run *s, FILE *out)
 	char ha[48], hb[48];
 	struct escape_pool e;
 	e.next = 0;
-	snprintf(ha, sizeof ha, "A %s", escape_t(&e, r->arm_a));
-	snprintf(hb, sizeof hb, "B %s", escape_t(&e, r->arm_b));
+	snprintf(ha, sizeof ha, "A %s", r->arm_a[0] ? escape_t(&e, r->arm_a) : "(per case)");
+	snprintf(hb, sizeof hb, "B %s", r->arm_b[0] ? escape_t(&e, r->arm_b) : "(per case)");
 	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
 		"bit-exact");
 	for (int i = 0; i < s->n_cases; i++) {
@@ -190,8 +199,11 @@ void show_summary_table(const struct summary_run *s, FILE *out)
 		char a[24], b[24], sp[64], n[24];
 		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
 		e.next = 0;
-		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", escape_t(&e, c->c->name), escape_t(&e, c->c->shape),
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s", escape_t(&e, c->c->name), escape_t(&e, c->c->shape),
 			fmt_ns(c->a.time.median_ns, a, sizeof a), fmt_ns(c->b.time.median_ns, b, sizeof b),
 			fmt_speedup(&c->speedup, sp, sizeof sp), n, c->b_byte_equal ? "yes" : "NO");
+		if (c->own_arms) /* the case's own arms, not the columns' */
+			fprintf(out, "%s  a=%s b=%s", c->b_byte_equal ? "  " : "   ", escape_t(&e, c->arm_a), escape_t(&e, c->arm_b));
+		fputc('\n', out);
 	}
 }

@@ -81,21 +81,29 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void manifest_slot(FILE *f, const struct results_slot *sl, const char *case_name, const struct site_desc *s)
+/* The scenario's case of that name (the run's cases are the scenario's,
+ * --only and shards aside). */
+static const struct scenario_case *scenario_case_of(const struct scenario *s, const char *name)
+{
+	for (int i = 0; s && i < s->n_cases; i++)
+		if (strcmp(s->cases[i].name, name) == 0)
+			return &s->cases[i];
+	return NULL;
+}
+
+static void manifest_slot(FILE *f, const struct results_slot *sl, const char *case_name, const struct site_desc *s,
+			  uint32_t writes)
 {
 	fprintf(f, "        {\"slot\": \"%s\", \"arm\": \"%c\", \"variant\": \"%s\", \"files\": {", sl->label, sl->arm,
 		sl->variant);
 	bool first = true;
 	for (int i = 0; s && i < s->n_tensors; i++) {
-		enum site_role r = s->tensors[i].role;
-		if (r != SITE_OUT && r != SITE_AUX)
+		if (!(writes & SITE_IO(i)))
 			continue;
 		char path[512];
 		snprintf(path, sizeof path, "%s/%s_%s_%s.npy", case_name, sl->label, sl->variant, s->tensors[i].name);
-		if (r == SITE_AUX || r == SITE_OUT) {
-			fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
-			first = false;
-		}
+		fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
+		first = false;
 	}
 	fprintf(f, "}, \"md5\": {");
 	for (int o = 0; o < sl->n_outputs; o++)
@@ -103,9 +111,10 @@ static void manifest_slot(FILE *f, const struct results_slot *sl, const char *ca
 	fprintf(f, "}}");
 }
 
-static void manifest_case(FILE *f, const struct results_case *c)
+static void manifest_case(FILE *f, const struct results_case *c, const struct scenario *scn, const struct arms *arms)
 {
-	const struct site_desc *s = site_find(c->site);
+	const struct scenario_case *sc = scenario_case_of(scn, c->name);
+	const struct site_desc *s = sc ? sc->site : scenario_site_find(scn, c->site);
 	fprintf(f, "    {\"name\": \"%s\", \"site\": \"%s\", \"shape\": \"%s\", \"eps\": %.9g, \"affine\": %s, ",
 		c->name, c->site, c->shape, c->eps, c->affine ? "true" : "false");
 	fprintf(f, "\"input\": ");
@@ -114,11 +123,14 @@ static void manifest_case(FILE *f, const struct results_case *c)
 	bool first = true;
 	for (int i = 0; s && i < s->n_tensors; i++) {
 		const struct site_tensor *t = &s->tensors[i];
-		if ((t->role != SITE_IN_ACT && t->role != SITE_IN_PARAM) || !site_tensor_present(t, c->affine))
+		if (!site_role_is_input(t->role) || !site_tensor_present(t, c->affine))
 			continue;
 		fprintf(f, "%s\"%s\": \"%s/in_%s.npy\"", first ? "" : ", ", t->name, c->name, t->name);
 		first = false;
 	}
+	fprintf(f, "},\n     \"dtypes\": {");
+	for (int i = 0; s && i < s->n_tensors; i++)
+		fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", s->tensors[i].name, site_dtype_name(s->tensors[i].dtype));
 	fprintf(f, "},\n     \"slots\": [\n");
 	int written = 0;
 	for (int p = 0; p < c->n_slots; p++) {
@@ -128,12 +140,14 @@ static void manifest_case(FILE *f, const struct results_case *c)
 		if (!first_of_arm)
 			continue;
 		fprintf(f, "%s", written++ ? ",\n" : "");
-		manifest_slot(f, &c->slots[p], c->name, s);
+		uint32_t writes = sc ? arms_writes(arms, sc, c->slots[p].arm) : s ? site_variant_writes(s, c->slots[p].variant) : 0;
+		manifest_slot(f, &c->slots[p], c->name, s, writes);
 	}
 	fprintf(f, "\n     ]}");
 }
 
-enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab_diag *d)
+enum ab_rc dump_manifest(const char *dir, const struct results_run *r, const struct scenario *scn, const struct arms *arms,
+			 struct ab_diag *d)
 {
 	char path[4096];
 	struct outfile of;
@@ -148,7 +162,7 @@ enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab
 	fprintf(f, ",\n  \"backend\": \"%s\",\n  \"bf16_storage\": \"<u2 raw bits\",\n  \"cases\": [\n", r->backend);
 	for (int i = 0; i < r->n_cases; i++) {
 		fprintf(f, "%s", i ? ",\n" : "");
-		manifest_case(f, &r->cases[i]);
+		manifest_case(f, &r->cases[i], scn, arms);
 	}
 	fprintf(f, "\n  ]\n}\n");
 	return outfile_commit(&of, d);

@@ -3,18 +3,21 @@
  * .npy files (bf16 as '<u2' raw bits, float32 as '<f4') plus DIR/manifest.json
  * describing them, so other tools (scripts/torch_oracle.py) can load them.
  *
- * Layout: DIR/CASE/in_TENSOR.npy, DIR/CASE/SLOT_VARIANT_TENSOR.npy (outputs
- * and statistics of the first slot of each arm). The manifest is written
- * last, through a temporary file and a rename.
+ * Layout: DIR/CASE/in_TENSOR.npy, DIR/CASE/SLOT_VARIANT_TENSOR.npy (the
+ * outputs of the first slot of each arm, and the statistics and scratch
+ * tensors that arm writes: arms_writes). The manifest, with every tensor's
+ * dtype, is written last, through a temporary file and a rename.
  */
 #ifndef AB_DUMP_H
 #define AB_DUMP_H
 
 #include <stdbool.h>
 
-#include "kernels/common/site.h"
+#include "arms/arms.h"
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/scenario.h"
+#include "kernels/common/site.h"
 
 /* Creates DIR if needed and checks it is writable and empty: a directory
  * that holds anything (an earlier dump included) is refused, AB_ERR_USAGE,
@@ -27,7 +30,10 @@ enum ab_rc dump_prepare(const char *dir, bool *created, struct ab_diag *d);
 enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
 		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d);
 
-/* The manifest of every case and slot of the run (files named as above). */
-enum ab_rc dump_manifest(const char *dir, const struct results_run *r, struct ab_diag *d);
+/* The manifest of every case and slot of the run (files named as above);
+ * s and arms are the run's (its sites, declared ones too, and what each
+ * arm writes). */
+enum ab_rc dump_manifest(const char *dir, const struct results_run *r, const struct scenario *s, const struct arms *arms,
+			 struct ab_diag *d);
 
 #endif

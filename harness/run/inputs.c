@@ -9,6 +9,7 @@
  */
 #include "run/inputs.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "common/rng.h"
@@ -55,7 +56,13 @@ double inputs_normal(struct inputs_rng *r)
  * dropped bits, and added to the exponent field: a carry out of the 7
  * mantissa bits bumps the exponent, and reaching 0x7F80 is +Inf.
  */
-bf16_t inputs_bf16_from_double(double x)
+/* A 16-bit float format: mantissa bits, exponent bias, the Inf pattern. */
+struct half_fmt {
+	int mant, bias;
+	uint16_t inf;
+};
+
+static uint16_t half_from_double(double x, const struct half_fmt *f)
 {
 	uint64_t u;
 	memcpy(&u, &x, sizeof u);
@@ -64,23 +71,35 @@ bf16_t inputs_bf16_from_double(double x)
 	uint64_t sig = u & ((1ull << 52) - 1);
 
 	if (exp == 0x7FF)
-		return sig ? BF16_CANONICAL_NAN : (bf16_t)(sign | 0x7F80u);
-	if (exp == 0) /* double subnormal or zero: far below 2^-134 */
+		return sig ? BF16_CANONICAL_NAN : (uint16_t)(sign | f->inf);
+	if (exp == 0) /* double subnormal or zero: far below either format's smallest */
 		return sign;
 	sig |= 1ull << 52;
-	int be = exp - 1023 + 127; /* bf16 biased exponent if normal */
-	if (be >= 0xFF)
-		return (bf16_t)(sign | 0x7F80u);
-	int shift = be >= 1 ? 45 : 46 - be;
+	int be = exp - 1023 + f->bias; /* the format's biased exponent if normal */
+	if (be >= (f->inf >> f->mant))
+		return (uint16_t)(sign | f->inf);
+	int shift = be >= 1 ? 52 - f->mant : 53 - f->mant - be;
 	if (shift > 63)
 		return sign;
 	uint64_t q = sig >> shift, rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
 	if (rem > half || (rem == half && (q & 1)))
 		q++;
-	uint64_t bits = be >= 1 ? ((uint64_t)(be - 1) << 7) + q : q;
-	if (bits >= 0x7F80u)
-		bits = 0x7F80u;
-	return (bf16_t)(sign | bits);
+	uint64_t bits = be >= 1 ? ((uint64_t)(be - 1) << f->mant) + q : q;
+	if (bits >= f->inf)
+		bits = f->inf;
+	return (uint16_t)(sign | bits);
+}
+
+static const struct half_fmt bf16_fmt = { 7, 127, 0x7F80u }, f16_fmt = { 10, 15, 0x7C00u };
+
+bf16_t inputs_bf16_from_double(double x)
+{
+	return half_from_double(x, &bf16_fmt);
+}
+
+uint16_t inputs_f16_from_double(double x)
+{
+	return half_from_double(x, &f16_fmt);
 }
 
 static void fill_normal(bf16_t *dst, int64_t n, double mean, double std, struct inputs_rng *r)
@@ -135,6 +154,105 @@ void inputs_fill_activation(bf16_t *dst, int64_t n, int64_t row_len, const struc
 		inject_specials(dst, n, row_len);
 		break;
 	}
+}
+
+/* ---- any dtype -------------------------------------------------------------------- */
+
+/* Stores v (a double) as element i of dst in dtype dt, rounded once. */
+static void store_real(void *dst, enum site_dtype dt, int64_t i, double v)
+{
+	switch (dt) {
+	case SITE_BF16: ((uint16_t *)dst)[i] = inputs_bf16_from_double(v); return;
+	case SITE_F16: ((uint16_t *)dst)[i] = inputs_f16_from_double(v); return;
+	case SITE_F32: ((float *)dst)[i] = (float)v; return;
+	case SITE_I32: ((int32_t *)dst)[i] = (int32_t)v; return;
+	case SITE_I64: ((int64_t *)dst)[i] = (int64_t)v; return;
+	case SITE_U8: ((uint8_t *)dst)[i] = (uint8_t)v; return;
+	case SITE_N_DTYPES: break;
+	}
+}
+
+static void store_int(void *dst, enum site_dtype dt, int64_t i, int64_t v)
+{
+	switch (dt) {
+	case SITE_I32: ((int32_t *)dst)[i] = (int32_t)v; return;
+	case SITE_I64: ((int64_t *)dst)[i] = v; return;
+	case SITE_U8: ((uint8_t *)dst)[i] = (uint8_t)v; return;
+	default: store_real(dst, dt, i, (double)v); return;
+	}
+}
+
+/* One bit pattern into element i (16 or 32 bits, by dtype). */
+static void store_bits(void *dst, enum site_dtype dt, int64_t i, uint32_t bits)
+{
+	if (dt == SITE_F32)
+		memcpy((uint32_t *)dst + i, &bits, sizeof bits);
+	else
+		((uint16_t *)dst)[i] = (uint16_t)bits;
+}
+
+/* inject_specials for any float dtype: the same positions, each format's
+ * own patterns (inputs.h). */
+static void inject_specials_any(void *dst, enum site_dtype dt, int64_t n, int64_t row_len)
+{
+	static const uint32_t sub[3][3] = { { 0x0001, 0x8003, 0x007F },
+					    { 0x0001, 0x8003, 0x03FF },
+					    { 0x00000001, 0x80000003, 0x007FFFFF } };
+	static const uint32_t spec[3][5] = { { 0x7FFF, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F },
+					     { 0x7FFF, 0x7C00, 0xFC00, 0x7BFF, 0xFBFF },
+					     { 0x7FFFFFFF, 0x7F800000, 0xFF800000, 0x7F7FFFFF, 0xFF7FFFFF } };
+	int f = dt == SITE_BF16 ? 0 : dt == SITE_F16 ? 1 : 2;
+	if (row_len <= 0 || site_dtype_is_int(dt))
+		return;
+	for (int64_t r = 0; r < n / row_len; r++) {
+		int64_t base = r * row_len;
+		store_bits(dst, dt, base + (r * 3 + 2) % row_len, sub[f][0]);
+		store_bits(dst, dt, base + (r * 11 + 5) % row_len, sub[f][1]);
+		store_bits(dst, dt, base + (r * 13 + 3) % row_len, sub[f][2]);
+		store_bits(dst, dt, base + (r * 7 + 1) % row_len, spec[f][r % 5]);
+	}
+}
+
+void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
+		 struct inputs_rng *r)
+{
+	switch (g->kind) {
+	case SCENARIO_GEN_NORMAL:
+	case SCENARIO_GEN_SPECIAL:
+		for (int64_t i = 0; i < n; i++)
+			store_real(dst, dt, i, g->a + g->b * inputs_normal(r));
+		if (g->kind == SCENARIO_GEN_SPECIAL)
+			inject_specials_any(dst, dt, n, row_len);
+		return;
+	case SCENARIO_GEN_UNIFORM:
+		for (int64_t i = 0; i < n; i++)
+			store_real(dst, dt, i, g->a + (g->b - g->a) * inputs_uniform(r));
+		return;
+	case SCENARIO_GEN_CONSTANT:
+		for (int64_t i = 0; i < n; i++)
+			store_real(dst, dt, i, g->a);
+		return;
+	case SCENARIO_GEN_RANDINT:
+		for (int64_t i = 0; i < n; i++) {
+			int64_t v = g->lo + (int64_t)(inputs_uniform(r) * (double)(g->hi - g->lo));
+			store_int(dst, dt, i, v < g->hi ? v : g->hi - 1);
+		}
+		return;
+	case SCENARIO_GEN_NONE:
+		break;
+	}
+	memset(dst, 0, (size_t)n * site_dtype_size(dt));
+}
+
+struct scenario_gen inputs_gen_of(const struct scenario_input *in)
+{
+	switch (in->dist) {
+	case SCENARIO_DIST_NORMAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = in->mean, .b = in->std };
+	case SCENARIO_DIST_UNIFORM: return (struct scenario_gen){ .kind = SCENARIO_GEN_UNIFORM, .a = in->low, .b = in->high };
+	case SCENARIO_DIST_CONSTANT: return (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = in->value };
+	case SCENARIO_DIST_SPECIAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_SPECIAL, .a = in->mean, .b = in->std };
+	}
+	return (struct scenario_gen){ .kind = SCENARIO_GEN_NONE };
 }
 
 void inputs_fill_param(bf16_t *dst, int64_t n, enum site_param_dist p, struct inputs_rng *r)

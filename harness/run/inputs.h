@@ -33,6 +33,14 @@
  * BIAS 0.1*N, NONE zeros (draws nothing). One element after the other, one
  * draw (or twelve for a normal) per element, in memory order.
  *
+ * Other dtypes (tensors of declared sites) get the same values, rounded
+ * once from double to their type: f16 by inputs_f16_from_double (round to
+ * nearest even, NaN 0x7FFF), f32 by C's conversion (round to nearest
+ * even). randint(lo, hi) draws one uniform U per element and takes
+ * lo + (int64_t)(U * (double)(hi - lo)), at most hi - 1 (exact for ranges
+ * up to 2^53); an integer constant is stored as it is. A tensor's rows,
+ * for special, are its last axis.
+ *
  * Special pattern: the whole tensor is drawn as normal(mean, std) first;
  * then in each full row r (0-based, rows of row_len) the positions
  *   (r*3 + 2), (r*11 + 5), (r*13 + 3)   (mod row_len) get the bf16
@@ -41,7 +49,10 @@
  *   -Inf (0xFF80), +max finite (0x7F7F), -max finite (0xFF7F).
  * Later writes win, so the special value wins a collision, and among the
  * subnormals the later in that list wins. A trailing partial row (n not a
- * multiple of row_len) keeps its normal data.
+ * multiple of row_len) keeps its normal data. In f16 the same positions
+ * get 0x0001, 0x8003, 0x03FF and NaN 0x7FFF, 0x7C00, 0xFC00, 0x7BFF,
+ * 0xFBFF; in f32 0x00000001, 0x80000003, 0x007FFFFF and 0x7FFFFFFF,
+ * 0x7F800000, 0xFF800000, 0x7F7FFFFF, 0xFF7FFFFF.
  */
 #ifndef AB_INPUTS_H
 #define AB_INPUTS_H
@@ -66,6 +77,19 @@ void inputs_fill_activation(bf16_t *dst, int64_t n, int64_t row_len, const struc
 
 /* Fills a parameter tensor per its site_param_dist. */
 void inputs_fill_param(bf16_t *dst, int64_t n, enum site_param_dist p, struct inputs_rng *r);
+
+/* Fills a tensor of n elements of dtype dt (rows of row_len, for special)
+ * by generator g (not SCENARIO_GEN_NONE: a case's input distribution is
+ * inputs_gen_of). */
+void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
+		 struct inputs_rng *r);
+/* The generator a case's input distribution stands for. */
+struct scenario_gen inputs_gen_of(const struct scenario_input *in);
+
+/* Rounds a double to IEEE binary16 as inputs_bf16_from_double does to
+ * bf16: once, to nearest even; NaN 0x7FFF, +-Inf past the largest finite
+ * by half an ulp, subnormals kept. */
+uint16_t inputs_f16_from_double(double x);
 
 /* Rounds a double to bf16 once, to nearest with ties to even, straight from
  * the double's bits (no intermediate float, so no double rounding); every

@@ -158,7 +158,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
 	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
 	if (!rc && o->dump_dir)
-		rc = dump_manifest(o->dump_dir, r, d);
+		rc = dump_manifest(o->dump_dir, r, s, arms, d);
 	if (!rc) {
 		utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);

@@ -308,7 +308,7 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"shard_index, shard_count, device_id, only_cases, fake_timer, device_index, noise_measure"
 #define CASE_COLS                                                                                \
 	"name, site, shape, dtype, eps, affine, count, input, sweep, axis, axis_value, bytes_min, "  \
-	"bytes_a, bytes_b"
+	"bytes_a, bytes_b, arm_a, arm_b"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
 	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \
@@ -318,7 +318,7 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 #define KERNEL_COLS "name, family, launches, total_ns, min_ns, max_ns"
 #define OUTPUT_COLS                                                                              \
 	"tensor, md5, bytes, bit_exact, mismatches, max_abs_err, max_err_ratio, ref_ok, "          \
-	"ref_skipped"
+	"ref_skipped, has_ref"
 #define ARM_SOURCE_COLS "arm, name, kind, path, sha256, detail"
 
 void store_bind_device(struct bind *b, const struct results_device *dv);

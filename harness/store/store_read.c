@@ -349,6 +349,11 @@ static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_
 		int64_t case_id = c_i64(&c);
 		store_read_case(&c, k);
 		L->k = k;
+		/* a run stored before schema 7: every case ran the run's arms */
+		if (!k->arm_a[0] && !k->arm_b[0]) {
+			snprintf(k->arm_a, sizeof k->arm_a, "%s", r->arm_a);
+			snprintf(k->arm_b, sizeof k->arm_b, "%s", r->arm_b);
+		}
 		if (c.bad || !results_check_case_row(k, why, sizeof why))
 			rc = row_refused(L, "cases", &c, why, NULL, d);
 		else
@@ -366,13 +371,13 @@ static enum ab_rc load_arm_sources(struct loader *L, struct results_run *r, stru
 	struct bind b;
 	int src;
 	char why[160];
-	enum ab_rc rc = store_prepare_bind(L->st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm",
+	enum ab_rc rc = store_prepare_bind(L->st, "SELECT " ARM_SOURCE_COLS " FROM run_arms WHERE run_id = ? ORDER BY arm, name",
 					   &b, d);
 	if (rc)
 		return rc;
 	b_i64(&b, r->id);
 	r->n_arm_sources = 0;
-	while (!rc && (src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < 2) {
+	while (!rc && (src = step_bound(&b)) == SQLITE_ROW && r->n_arm_sources < RESULTS_MAX_ARM_SOURCES) {
 		struct col c = { .s = b.s };
 		struct results_arm_source *a = &r->arm_sources[r->n_arm_sources++];
 		store_read_arm_source(&c, a);

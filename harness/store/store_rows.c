@@ -132,6 +132,8 @@ void store_bind_case(struct bind *b, const struct results_case *c)
 	b_i64(b, c->bytes_min);
 	b_i64(b, c->bytes_a);
 	b_i64(b, c->bytes_b);
+	B_STR(b, c->arm_a);
+	B_STR(b, c->arm_b);
 }
 
 void store_read_case(struct col *c, struct results_case *k)
@@ -151,6 +153,8 @@ void store_read_case(struct col *c, struct results_case *k)
 	k->bytes_min = c_i64(c);
 	k->bytes_a = c_i64(c);
 	k->bytes_b = c_i64(c);
+	C_STR(c, k->arm_a);
+	C_STR(c, k->arm_b);
 }
 
 static void bind_clocks(struct bind *b, const struct results_clocks *k)
@@ -252,6 +256,7 @@ void store_bind_output(struct bind *b, const struct results_output *o)
 	b_real(b, o->max_err_ratio);
 	b_i64(b, o->ref_ok);
 	b_i64(b, o->ref_skipped);
+	b_i64(b, o->has_ref);
 }
 
 void store_read_output(struct col *c, struct results_output *o)
@@ -265,6 +270,7 @@ void store_read_output(struct col *c, struct results_output *o)
 	o->max_err_ratio = c_real(c);
 	o->ref_ok = c_bool(c);
 	o->ref_skipped = c_i64(c);
+	o->has_ref = c_bool(c);
 }
 
 void store_bind_arm_source(struct bind *b, const struct results_arm_source *a)

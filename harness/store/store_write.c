@@ -192,12 +192,12 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
 
 static const char *const writer_sql[W_N] = {
-	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 		   ",?,?,?,?,?,?,?,?,?,?,?)",
 	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
 	[W_KERNEL] = "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
-	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct writer {

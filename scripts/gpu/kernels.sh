@@ -75,9 +75,7 @@ run() {
 
 want glm && run kernels-glm scenarios/glm_1024.ini
 if want tuning; then
-	for scn in scenarios/tuning_glm/*.ini; do
-		run "tuning-$(basename "$scn" .ini)" "$scn"
-	done
+	run tuning-glm scenarios/tuning_glm.ini
 	for scn in scenarios/tuning_glm_copy/*.ini; do
 		run "copy-$(basename "$scn" .ini)" "$scn"
 	done

@@ -4,9 +4,10 @@
 #   1. scripts/triton/export.py: compiles the Triton kernels of
 #      scripts/triton/, checks their bytes against PyTorch's eager chain and
 #      their driver-API launch against Triton's, exports NAME.cubin +
-#      NAME.json to triton-out/ (where scenarios/triton_glm/*.ini look);
-#   2. abbench runs every scenarios/triton_glm/NAME.ini (the Triton kernel
-#      as arm b against eager) and, for the comparison, glm_1024.ini's
+#      NAME.json to triton-out/ (where scenarios/triton_glm.ini looks);
+#   2. abbench runs scenarios/triton_glm.ini, one run of every case whose
+#      kernel exported (the Triton kernel as each case's arm b against
+#      eager) and, for the comparison, glm_1024.ini's
 #      img_ln_modulate and qk_layernorm cases (the CUDA fused arm as b);
 #   3. a table last: case, slot, arm, median and CUPTI kernel time, whether
 #      the slot's outputs are byte-equal to A1's, how many elements differ,
@@ -41,22 +42,27 @@ if ! python3 scripts/triton/export.py --out triton-out 2>&1 | tee "$LOGS/export.
 fi
 cp triton-out/manifest.json "$LOGS/" 2>/dev/null
 
-for scn in scenarios/triton_glm/*.ini; do
-	name=$(basename "$scn" .ini)
-	step "$name"
-	if [ ! -f "triton-out/$name.json" ]; then
-		echo "triton.sh: no triton-out/$name.json (export failed?); skipped"
-		status=1
-		continue
-	fi
-	if "$AB" run "$scn" --backend cuda --db "$DB" --label "triton-$name" --no-progress 2>&1 |
-		tee "$LOGS/run_$name.log"; then
-		"$AB" show "triton-$name" --db "$DB" | tee "$LOGS/show_$name.txt"
+# The cases of the kernels that exported (cases are named KERNEL.STREAM).
+only=
+for arm in $(sed -n 's/^\[arm \(.*\)\]$/\1/p' scenarios/triton_glm.ini); do
+	if [ -f "triton-out/$arm.json" ]; then
+		only="${only:+$only,}$arm.*"
 	else
-		echo "triton.sh: abbench run $scn failed"
+		echo "triton.sh: no triton-out/$arm.json (export failed?); its cases skipped"
 		status=1
 	fi
 done
+step "triton_glm.ini ($only)"
+if [ -z "$only" ]; then
+	echo "triton.sh: no kernel exported: nothing to run"
+	status=1
+elif "$AB" run scenarios/triton_glm.ini --backend cuda --db "$DB" --only "$only" --label triton-glm --no-progress 2>&1 |
+	tee "$LOGS/run_triton_glm.log"; then
+	"$AB" show triton-glm --db "$DB" | tee "$LOGS/show_triton_glm.txt"
+else
+	echo "triton.sh: abbench run scenarios/triton_glm.ini failed"
+	status=1
+fi
 
 for c in img_ln_modulate qk_layernorm; do
 	step "cuda fused: glm_1024 $c"

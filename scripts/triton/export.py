@@ -225,9 +225,9 @@ def eval_grid(expr, vals):
 
 
 def check_scenario(path, entry):
-    """scenarios/triton_glm/NAME.ini against the manifest entry: its [arm
-    NAME] must point at NAME.json and give the same grid and params. Returns
-    a list of problems (empty when it matches)."""
+    """scenarios/triton_glm.ini against the manifest entry: its [arm NAME]
+    must point at NAME.json and give the same grid and params. Returns a
+    list of problems (empty when it matches)."""
     import configparser
     if not os.path.exists(path):
         return [f"{path}: missing"]
@@ -387,7 +387,7 @@ def main():
                 failures += 1
                 continue
             manifest.append({k: v for k, v in entry.items() if k != "dir"})
-            for problem in check_scenario(os.path.join(REPO, "scenarios", "triton_glm", name + ".ini"), entry):
+            for problem in check_scenario(os.path.join(REPO, "scenarios", "triton_glm.ini"), entry):
                 print(f"export: {problem}", flush=True)
                 failures += 1
             all_rows += rows

@@ -39,6 +39,7 @@ UPDATE devices SET name = $(pay d);
 UPDATE cases SET name = $(pay c) || ordinal;
 UPDATE cases SET sweep = $(pay w) WHERE sweep != '';
 UPDATE slots SET variant = $(pay v);
+UPDATE cases SET arm_a = $(pay v), arm_b = $(pay v);
 UPDATE kernel_times SET name = $(pay k) || rowid, family = $(pay f);
 INSERT INTO baselines (name, run_id, set_at, run_set) SELECT $(pay bl), id, started_at, '' FROM runs;" ||
 	fail "the hostile rows were planted"

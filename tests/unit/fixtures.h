@@ -81,7 +81,7 @@ static inline void fake_slot(struct results_slot *s, const char *label, char arm
 	s->outputs[0].bytes = 8192;
 	s->outputs[0].bit_exact = exact;
 	s->outputs[0].mismatches = exact ? 0 : 17;
-	s->outputs[0].ref_ok = true;
+	s->outputs[0].has_ref = s->outputs[0].ref_ok = true;
 }
 
 struct fake_case {

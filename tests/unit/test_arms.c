@@ -73,8 +73,8 @@ static void test_generic_errors(void **state)
 	(void)state;
 	check_fails("[arm m]\ntype = plugin\nlibary = x\n", "t.ini:3: libary: unknown key in [arm m] (did you mean 'library'?)");
 	check_fails("[arm m]\ntype = plugin\nzzzzzz = x\n",
-		    "t.ini:3: zzzzzz: unknown key in [arm m] (keys: type, site, library, name, triton, binary, kernel, grid, "
-		    "block, shared, params)");
+		    "t.ini:3: zzzzzz: unknown key in [arm m] (keys: type, site, bytes, writes, library, name, triton, binary, "
+		    "kernel, grid, block, shared, params)");
 	check_fails("[arm m]\nsite = residual_gate_add\nlibrary = l.so\nname = x\n",
 		    "t.ini:1: [arm m]: missing key 'type' (plugin or cubin)");
 	check_fails("[arm m]\ntype = shared\nlibrary = l.so\n", "t.ini:2: type: 'shared' is not one of: plugin, cubin");
@@ -97,8 +97,9 @@ static void test_kind_errors(void **state)
 		    "t.ini:1: [arm unused]: missing key 'name' (the arm's name in the plugin's table)");
 	check_fails("[arm m]\ntype = plugin\nlibrary = l.so\nname = a/b\n",
 		    "t.ini:4: name: 'a/b' may use only letters, digits, '_', '-' and '.'");
-	check_fails("[arm m]\ntype = cubin\nkernel = a b\n", "t.ini:3: kernel: 'a b': a kernel's name has no blanks");
-	check_fails("[arm m]\ntype = cubin\nshared = 4 *\n", "t.ini:3: shared: '4 *': expected a number, a symbol or '(' at the end");
+	check_fails("[arm m]\ntype = cubin\nkernel = a b\n", "t.ini:1: [arm m]: missing key 'site' (the site whose tensors the params name)");
+	check_fails("[arm m]\ntype = cubin\nsite = residual_gate_add\nkernel = a b\n", "t.ini:4: kernel: 'a b': a kernel's name has no blanks");
+	check_fails("[arm m]\ntype = cubin\nsite = residual_gate_add\nshared = 4 *\n", "t.ini:4: shared: '4 *': expected a number, a symbol or '(' at the end");
 	check_fails("[arms]\nb = m\n[arm m]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"
 		    "grid = M\nblock = 64\nparams = x, outt\n" GATE_CASE,
 		    "t.ini:10: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "

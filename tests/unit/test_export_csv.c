@@ -140,7 +140,7 @@ static void fill_slot(struct results_slot *s, int ci, int si)
 		x->mismatches = x->bit_exact ? 0 : 5 + o;
 		x->max_abs_err = o ? 0.5 : 0.0078125;
 		x->max_err_ratio = o ? NAN : 0.25;
-		x->ref_ok = true;
+		x->has_ref = x->ref_ok = true;
 	}
 }
 

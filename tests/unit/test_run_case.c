@@ -262,7 +262,7 @@ static void test_unknown_variant_fails(void **state)
 {
 	struct fixture *f = *state;
 	struct ab_diag d = { "" };
-	snprintf(f->s->arm_b, sizeof f->s->arm_b, "nope");
+	snprintf(f->s->cases[0].arm_b, sizeof f->s->cases[0].arm_b, "nope");
 	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "case 'ln'"));
 	assert_non_null(strstr(d.msg, "site 'ln_modulate' has no variant 'nope'"));
@@ -279,7 +279,7 @@ static void test_not_byte_equal(void **state)
 	const struct site_variant *tp = site_find_variant(site_find("ln_modulate"), "twopass");
 	if (!tp || tp->byte_equal_expected || !site_variant_impl(tp, SITE_IMPL_CPU))
 		skip();
-	snprintf(f->s->arm_b, sizeof f->s->arm_b, "twopass");
+	snprintf(f->s->cases[2].arm_b, sizeof f->s->cases[2].arm_b, "twopass");
 	run(f, 2);
 	for (int i = 0; i < f->out.n_slots; i++) {
 		const struct results_output *x = &f->out.slots[i].outputs[0];

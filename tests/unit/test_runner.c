@@ -198,7 +198,8 @@ static void test_failed_run_stored(void **state)
 	struct runner_options o = cpu_options();
 	struct ab_diag d = { "" };
 	int64_t id = -1;
-	snprintf(s->arm_b, sizeof s->arm_b, "nope");
+	for (int i = 0; i < s->n_cases; i++)
+		snprintf(s->cases[i].arm_b, sizeof s->cases[i].arm_b, "nope");
 	assert_int_equal(run_scenario(s, &o, &id, &d), AB_ERR_INPUT);
 	assert_true(id > 0);
 	assert_non_null(strstr(d.msg, "has no variant 'nope'"));

@@ -566,7 +566,8 @@ static void test_errors_structure(void **state)
 	expect_error("; only a comment\n", "t.ini:1: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenario]\nseed = 1\n", "t.ini:2: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenari]\n" CASE_A,
-		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME])");
+		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME], "
+		     "[site NAME])");
 	expect_error(CASE_A "[model]\nsteps = 2\n[model]\n", "t.ini:6: [model]: section repeated (first at line 4)");
 	expect_error(CASE_A "[case a]\n", "t.ini:4: [case a]: duplicate case name (first at line 1)");
 	expect_error("[case]\n", "t.ini:1: [case]: a case needs a name, as in [case img_ln_modulate]");
@@ -580,7 +581,8 @@ static void test_errors_structure(void **state)
 	expect_error(CASE_A "junk here\n", "t.ini:4: expected '[section]', 'key = value' or a comment, not 'junk here'");
 	expect_error(CASE_A "= 5\n", "t.ini:4: missing key name before '='");
 	expect_error("seed = 1\n" CASE_A,
-		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model], [case NAME] or [arm NAME])");
+		     "t.ini:1: seed: key outside any section (put it under [scenario], [arms], [model], [case NAME], [arm NAME] "
+		     "or [site NAME])");
 	/* an indented line is a key of its own, not a continuation of seed */
 	expect_error("[scenario]\nseed = 1\n   seed = 2\n" CASE_A, "t.ini:3: seed: duplicate key (first set at line 2)");
 }
@@ -594,9 +596,8 @@ static void test_errors_keys(void **state)
 	expect_error("[arms]\nc = fused\n", "t.ini:2: c: unknown key in [arms] (keys: a, b)");
 	expect_error("[model]\nsteps = 2\nforward = 2\n",
 		     "t.ini:3: forward: unknown key in [model] (keys: steps, forwards_per_step)");
-	expect_error(CASE_A "colour = red\n", "t.ini:4: colour: unknown key in [case a] (keys: site, shape, eps, "
-					     "affine, count, input, input_mean, input_std, input_low, input_high, "
-					     "input_value)");
+	expect_error(CASE_A "colour = red\n", "t.ini:4: colour: unknown key in [case a] (docs/SCENARIO_FORMAT.md lists "
+					     "the keys)");
 	expect_error(CASE_A "count = 2\ncount = 3\n", "t.ini:5: count: duplicate key (first set at line 4)");
 	expect_error("[scenario]\nseed =\n", "t.ini:2: seed: missing value");
 	expect_error("[scenario]\nname = my run\n", "t.ini:2: name: 'my run' may use only letters, digits, '_', '-' and '.'");

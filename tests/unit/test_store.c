@@ -100,6 +100,7 @@ static void fill_slot(struct results_slot *s, int ci, int si)
 		x->mismatches = x->bit_exact ? 0 : 17;
 		x->max_abs_err = o == 1 ? NAN : 0.0078125;
 		x->max_err_ratio = 0.5;
+		x->has_ref = ci == 0 || o == 0;
 		x->ref_ok = o == 0;
 		x->ref_skipped = o;
 	}
@@ -155,6 +156,8 @@ static struct results_run *make_run(const char *label, const char *started_at, c
 			snprintf(c->axis, sizeof c->axis, "T");
 			c->axis_value = 16384;
 		}
+		snprintf(c->arm_a, sizeof c->arm_a, "eager");
+		snprintf(c->arm_b, sizeof c->arm_b, "fused");
 		c->bytes_min = (int64_t)5 << 32 | ci; /* past 32 bits */
 		c->bytes_a = 3 * c->bytes_min;
 		c->bytes_b = c->bytes_min;
@@ -190,6 +193,7 @@ static void assert_same_output(const struct results_output *a, const struct resu
 	assert_int_equal(a->mismatches, b->mismatches);
 	assert_same_double(a->max_abs_err, b->max_abs_err);
 	assert_same_double(a->max_err_ratio, b->max_err_ratio);
+	assert_int_equal(a->has_ref, b->has_ref);
 	assert_int_equal(a->ref_ok, b->ref_ok);
 	assert_int_equal(a->ref_skipped, b->ref_skipped);
 }
@@ -250,6 +254,8 @@ static void assert_same_case(const struct results_case *a, const struct results_
 	assert_int_equal(a->affine, b->affine);
 	assert_int_equal(a->count, b->count);
 	assert_string_equal(a->input, b->input);
+	assert_string_equal(a->arm_a, b->arm_a);
+	assert_string_equal(a->arm_b, b->arm_b);
 	assert_string_equal(a->sweep, b->sweep);
 	assert_string_equal(a->axis, b->axis);
 	assert_true(a->axis_value == b->axis_value);
@@ -885,8 +891,11 @@ static void test_migration_of_sweeps(void **state)
 	store_close(st);
 	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
-					     "runs.noise_measure", "runs.pid", "runs.process" };
-	/* Back to version 4: migration 6 (run owners) is undone too. */
+					     "runs.noise_measure", "runs.pid", "runs.process", "cases.arm_a",
+					     "cases.arm_b", "outputs.has_ref" };
+	/* Back to version 4: migrations 6 (run owners) and 7 (arms per case,
+	 * outputs without a reference; run_arms keeps its rebuilt form) are
+	 * undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -907,6 +916,10 @@ static void test_migration_of_sweeps(void **state)
 	assert_string_equal(back->cases[1].sweep, "");
 	assert_true(back->cases[1].axis_value == 0 && back->cases[1].bytes_a == 0);
 	assert_string_equal(back->cases[1].shape, r->cases[1].shape);
+	/* before 7: every case ran the run's arms, every output had a reference */
+	assert_string_equal(back->cases[1].arm_a, r->arm_a);
+	assert_string_equal(back->cases[1].arm_b, r->arm_b);
+	assert_true(back->cases[1].slots[0].outputs[0].has_ref);
 	results_run_free(back);
 	results_run_free(r);
 	store_close(st);
@@ -1012,7 +1025,7 @@ static void test_bad_rows_refused(void **state)
 		  { "table kernel_times " WHERE_B ", kernel record 0): name is 300 bytes long, more than 255", NULL } },
 		{ "UPDATE kernel_times SET launches = -3 WHERE slot_id = " SLOT_B, { "launches is -3, not 0 to", NULL } },
 		{ "UPDATE outputs SET idx = 5 WHERE idx = 1 AND slot_id = " SLOT_B,
-		  { "table outputs " WHERE_B ", output 5): outputs are numbered 0 to 3, in order", NULL } },
+		  { "table outputs " WHERE_B ", output 5): outputs are numbered 0 to 15, in order", NULL } },
 		{ "UPDATE outputs SET md5 = 'not-hex' WHERE slot_id = " SLOT_B, { "md5 'not-hex' is not 32 hexadecimal", NULL } },
 		{ "UPDATE outputs SET tensor = CAST(x'6f0075' AS TEXT) WHERE slot_id = " SLOT_B,
 		  { "tensor holds a NUL byte", NULL } },
