@@ -126,6 +126,10 @@ PLUGIN_CFLAGS := -std=c11 -O2 -g -fPIC -ffp-contract=off -Iinclude $(WARN) -MMD 
 CUBINS := $(if $(NVCC),$(foreach k,rga_cubin ln_twopass,$(BUILD)/examples/cubin/$(k).cubin \
 	$(BUILD)/examples/cubin/$(k).ptx) $(BUILD)/examples/cubin/rga_cubin_sm80.cubin $(BUILD)/examples/cubin/rga_cubin.fatbin \
 	$(BUILD)/examples/cubin/ln_tritonlike.cubin $(BUILD)/examples/cubin/ln_tritonlike.json)
+# mss_cubin and mss_tritonlike: the declared site modulate_scale_shift's
+# kernels (examples/cubin/mss_cubin.ini, scripts/gpu/sites.sh).
+CUBINS += $(if $(NVCC),$(BUILD)/examples/cubin/mss_cubin.cubin $(BUILD)/examples/cubin/mss_tritonlike.cubin \
+	$(BUILD)/examples/cubin/mss_tritonlike.json)
 # The copy floor of each GLM-Image case (scripts/gpu/copy_floor.cu, issue 24).
 CUBINS += $(if $(NVCC),$(BUILD)/gpu/copy_floor.cubin)
 
@@ -183,6 +187,11 @@ $(BUILD)/examples/cubin/ln_tritonlike.cubin: examples/cubin/ln_twopass.cu
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -DLN_TRITON_STYLE -o $@ $<
+
+$(BUILD)/examples/cubin/mss_tritonlike.cubin: examples/cubin/mss_cubin.cu
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NVCC    $@")
+	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -DMSS_TRITON_STYLE -o $@ $<
 
 $(BUILD)/examples/cubin/%.json: examples/cubin/%.json
 	@mkdir -p $(dir $@)

@@ -280,6 +280,12 @@ static enum ab_rc check_site(struct plugin_arm *pa, const struct scenario *s, st
 	const struct arm_spec *spec = pa->spec;
 	const char *want = pa->arm->site ? pa->arm->site : "(null)";
 	pa->site = pa->arm->site ? scenario_site_find(s, pa->arm->site) : NULL;
+	if (!pa->site && s->n_sites) {
+		char list[512];
+		scenario_site_names(s, list, sizeof list);
+		return fail_at(pa, "name", d, "the plugin's arm '%s' is for site '%s', which the scenario does not declare and "
+			       "abbench does not have (sites: %s)", pa->ps.entry, want, list);
+	}
 	if (!pa->site)
 		return fail_at(pa, "name", d, "the plugin's arm '%s' is for site '%s', which abbench does not have (abbench sites)",
 			       pa->ps.entry, want);

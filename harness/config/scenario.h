@@ -90,6 +90,7 @@ struct scenario_gen {
 	int64_t lo, hi;                  /* randint, for this case */
 	const struct expr *lo_e, *hi_e;  /* randint's bounds (the scenario's) */
 	int line;                        /* of its input.NAME key, for messages */
+	const char *file;                /* the file of that key (a site's may be an included one) */
 };
 
 /* A site the scenario declares ([site NAME], docs/SITES.md), owned by the

@@ -155,7 +155,7 @@ enum ab_rc scenario_gen_parse(struct pctx *c, const struct site_desc *s, const s
 	char word[16] = "", args[2][ARM_SPEC_TEXT_MAX];
 	size_t n = strcspn(text, "(");
 	int which = -1;
-	*g = (struct scenario_gen){ .line = line };
+	*g = (struct scenario_gen){ .line = line, .file = c->file };
 	if (n < sizeof word)
 		snprintf(word, sizeof word, "%.*s", (int)n, text);
 	for (int i = 0; i < N_GENS && text[n] == '('; i++)
@@ -290,16 +290,21 @@ static enum ab_rc case_bounds(struct pctx *c, struct scenario_case *cs)
 		if (g->kind != SCENARIO_GEN_RANDINT)
 			continue;
 		snprintf(key, sizeof key, "input.%s", st->name);
+		const char *saved = c->file;
+		c->file = g->file;
 		if (!expr_eval(g->lo_e, &cs->dims, &g->lo, err, sizeof err) || !expr_eval(g->hi_e, &cs->dims, &g->hi, err, sizeof err))
-			return scenario_perr(c, g->line, key, "randint for case '%s': %s", cs->name, err);
-		if (g->lo >= g->hi)
-			return scenario_perr(c, g->line, key, "randint for case '%s': LOW (%lld) must be less than HIGH (%lld)",
-					     cs->name, (long long)g->lo, (long long)g->hi);
+			scenario_perr(c, g->line, key, "randint for case '%s': %s", cs->name, err);
+		else if (g->lo >= g->hi)
+			scenario_perr(c, g->line, key, "randint for case '%s': LOW (%lld) must be less than HIGH (%lld)", cs->name,
+				      (long long)g->lo, (long long)g->hi);
 		int_range(site_dtype_is_int(st->dtype) ? st->dtype : SITE_I64, &lo, &hi);
-		if ((double)g->lo < lo || (double)g->hi - 1 > hi)
-			return scenario_perr(c, g->line, key, "randint(%lld, %lld) for case '%s': tensor '%s' is %s, which holds "
-					     "%.0f to %.0f", (long long)g->lo, (long long)g->hi, cs->name, st->name,
-					     site_dtype_name(st->dtype), lo, hi);
+		if (!c->rc && ((double)g->lo < lo || (double)g->hi - 1 > hi))
+			scenario_perr(c, g->line, key, "randint(%lld, %lld) for case '%s': tensor '%s' is %s, which holds %.0f to "
+				      "%.0f", (long long)g->lo, (long long)g->hi, cs->name, st->name, site_dtype_name(st->dtype),
+				      lo, hi);
+		c->file = saved;
+		if (c->rc)
+			return c->rc;
 	}
 	return AB_OK;
 }

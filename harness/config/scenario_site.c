@@ -266,13 +266,14 @@ static int axis_of(const struct scenario_site *ds, const char *name)
 static enum ab_rc tensor_shape(struct pctx *c, struct scenario_site *ds, const char *tname, const char *text,
 			       const struct arm_spec_key *k, struct site_tshape *out)
 {
-	char item[ARM_SPEC_TEXT_MAX], axes[SITE_MAX_RANK * SITE_AXIS_NAME_MAX];
+	char item[ARM_SPEC_TEXT_MAX], axes[SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 1)] = "";
 	out->rank = 0;
 	for (const char *p = text; next_item(&p, ",", item, sizeof item);) {
 		int a = axis_of(ds, item);
 		if (a < 0) {
-			site_format_axes(&ds->desc, axes, sizeof axes);
-			return site_err(c, ds, k->line, k->key, "tensor '%s' uses axis '%s', which axes lacks (axes: %s)", tname,
+			for (int i = 0; i < ds->desc.n_axes; i++)
+				snprintf(axes + strlen(axes), sizeof axes - strlen(axes), "%s%s", i ? " " : "", ds->axis[i]);
+			return site_err(c, ds, k->line, k->key, "tensor '%s' uses axis '%s', which axes lacks (axes = %s)", tname,
 					item, axes);
 		}
 		if (out->rank == SITE_MAX_RANK)

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The declared-sites stage of a GPU session (issue 20 item 6), on the GPU
+# machine, with build/ made elsewhere by `make` (this script builds
+# nothing: it needs build/abbench, build/examples/plugin/libdeclared_plugin.so
+# and build/examples/cubin/mss_*, which make builds when nvcc is found):
+#   cubin       examples/cubin/mss_cubin.ini: a site abbench does not have
+#               built in (modulate_scale_shift, declared in scenarios/sites/),
+#               the example plugin's eager chain as arm a, as b an nvcc cubin,
+#               a Triton-shaped cubin read through its metadata .json, and the
+#               plugin's fused kernel: every case byte-equal, and its GB/s
+#               against the device's copy bandwidth
+#   inexact     the plugin's mss_inexact as b: runs, NOT byte-equal
+#   triton      scripts/triton/export_mss.py exports the site's real Triton
+#               kernels (scripts/triton/modulate_scale_shift.py), then
+#               examples/cubin/mss_triton.ini: the exact one byte-equal, the
+#               f32 one not (skipped, with the reason, when $PY has no torch
+#               and Triton)
+#   triton_glm  scripts/triton/export.py --no-bench, then scenarios/triton_glm.ini,
+#               one scenario whose cases name the Triton kernels of two sites
+#               (ln_modulate and qk_layernorm) as their own b: the exact
+#               kernels byte-equal, the naive ones not (skipped like triton)
+# Results: $OUT (or ./gpu-out) gets sites.db, sites-logs.tar.gz (logs, show
+# and report of each run) and prints a table last: run, case, arms, B
+# median, B GB/s and % of copy, byte-equal, PASS/FAIL against what is
+# expected. Usage: scripts/gpu/sites.sh [STAGE ...] (default: all; about 4
+# minutes, 8 with the exports). PY (default /opt/torch/.venv/bin/python3,
+# else python3) runs the exporters. Exit status 0 when every stage that ran
+# passed, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+RESULTS=${OUT:-$ROOT/gpu-out}
+mkdir -p "$RESULTS"
+TMP=${TMPDIR:-/tmp}/abbench-sites
+rm -rf "$TMP" && mkdir -p "$TMP/logs" "$TMP/scn"
+LOGS="$TMP/logs"
+AB=$ROOT/build/abbench
+DB="$RESULTS/sites.db"
+rm -f "$DB"
+PY=${PYTHON:-/opt/torch/.venv/bin/python3}
+[ -x "$PY" ] || PY=python3
+stages=${*:-cubin inexact triton triton_glm}
+want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
+status=0
+notes="$LOGS/notes.txt"
+: >"$notes"
+step() { echo; echo "=== $* ==="; }
+export LD_LIBRARY_PATH=$ROOT/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+step device
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
+"$AB" --version || { echo "sites.sh: abbench does not start here"; exit 1; }
+"$AB" sites scenarios/sites/modulate_scale_shift.ini | sed -n '/^modulate_scale_shift/,/^$/p'
+
+# run LABEL SCENARIO [args]: one abbench run on cuda, its show and report.
+run() {
+	local label=$1 scn=$2; shift 2
+	step "$label ($scn $*)"
+	if timeout -k 5 "${RUN_LIMIT:-300}" "$AB" run "$scn" --backend cuda --db "$DB" --label "$label" --no-progress "$@" \
+		>"$LOGS/run_$label.log" 2>&1; then
+		tail -12 "$LOGS/run_$label.log"
+		"$AB" show "$label" --db "$DB" >"$LOGS/show_$label.txt"
+		"$AB" report "$label" --db "$DB" --out "$LOGS/report_$label" >/dev/null 2>&1 ||
+			echo "sites.sh: no report for $label" | tee -a "$notes"
+	else
+		cat "$LOGS/run_$label.log"
+		echo "sites.sh: abbench run $scn failed (exit $?)" | tee -a "$notes"
+		status=1
+	fi
+}
+
+# Whether $PY has torch and Triton (the exporters' needs).
+has_triton() { "$PY" -c 'import torch, triton' 2>/dev/null; }
+
+want cubin && run sites-cubin examples/cubin/mss_cubin.ini
+
+if want inexact; then
+	# the inexact arm on the first case only: a copy of mss_cubin.ini with its b replaced
+	sed -e "s|\.\./\.\./|$ROOT/|g" -e 's|^b = mss_cubin$|b = plugin:'"$ROOT"'/build/examples/plugin/libdeclared_plugin.so:mss_inexact|' \
+		examples/cubin/mss_cubin.ini >"$TMP/scn/mss_inexact.ini"
+	run sites-inexact "$TMP/scn/mss_inexact.ini" --only img_3072
+fi
+
+if want triton; then
+	if has_triton; then
+		step "export_mss ($PY)"
+		if "$PY" scripts/triton/export_mss.py --out triton-out 2>&1 | tee "$LOGS/export_mss.log"; then
+			run sites-triton examples/cubin/mss_triton.ini
+		else
+			echo "sites.sh: export_mss.py failed (see export_mss.log)" | tee -a "$notes"
+			status=1
+		fi
+	else
+		echo "sites.sh: triton skipped: $PY cannot import torch and triton" | tee -a "$notes"
+	fi
+fi
+
+if want triton_glm; then
+	if has_triton; then
+		step "export ($PY, --no-bench)"
+		"$PY" scripts/triton/export.py --out triton-out --no-bench >"$LOGS/export.log" 2>&1 ||
+			echo "sites.sh: export.py reported failures (see export.log)" | tee -a "$notes"
+		only=
+		for arm in $(sed -n 's/^\[arm \(.*\)\]$/\1/p' scenarios/triton_glm.ini); do
+			[ -f "triton-out/$arm.json" ] && only="${only:+$only,}$arm.*"
+		done
+		if [ -n "$only" ]; then
+			run sites-triton-glm scenarios/triton_glm.ini --only "$only"
+		else
+			echo "sites.sh: no GLM kernel exported: triton_glm.ini not run" | tee -a "$notes"
+			status=1
+		fi
+	else
+		echo "sites.sh: triton_glm skipped: $PY cannot import torch and triton" | tee -a "$notes"
+	fi
+fi
+
+step table
+python3 - "$DB" >"$LOGS/table.txt" <<'PY'
+import os, sqlite3, sys
+if not os.path.exists(sys.argv[1]):
+    print("sites.sh: no run stored"); sys.exit(1)
+db = sqlite3.connect(sys.argv[1])
+# What each case must show: byte-equal, except the arms that are inexact on purpose.
+INEXACT = ("mss_inexact", "mss_triton_f32", "ln_modulate_naive", "qk_naive")
+q = """SELECT r.label, c.name, c.arm_a, c.arm_b, c.bytes_b, d.copy_gbps,
+          (SELECT MIN(o.bit_exact) FROM outputs o JOIN slots s ON s.id = o.slot_id WHERE s.case_id = c.id AND s.arm = 'b'),
+          (SELECT group_concat(s.median_ns) FROM slots s WHERE s.case_id = c.id AND s.arm = 'b')
+       FROM cases c JOIN runs r ON r.id = c.run_id JOIN devices d ON d.id = r.device_id ORDER BY r.id, c.ordinal"""
+bad = 0
+print(f"{'run':<18} {'case':<34} {'a':<10} {'b':<20} {'B median':>11} {'B GB/s':>8} {'% copy':>7} {'exact':>6}  verdict")
+for label, case, a, b, bytes_b, copy, exact, meds in db.execute(q):
+    med = sorted(float(m) for m in meds.split(","))[0] if meds else float("nan")
+    gbps = bytes_b / med if bytes_b and med == med else float("nan")
+    pct = 100 * gbps / copy if copy else float("nan")
+    want = 0 if b in INEXACT else 1
+    ok = exact == want
+    bad += not ok
+    print(f"{label:<18} {case:<34} {a:<10} {b:<20} {med / 1000:>9.2f}us {gbps:>8.1f} {pct:>6.1f}% "
+          f"{'yes' if exact else 'NO':>6}  {'PASS' if ok else 'FAIL'} ({'byte-equal' if want else 'not byte-equal'} expected)")
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] || status=1
+tar -czf "$RESULTS/sites-logs.tar.gz" -C "$TMP" logs
+cat "$notes"
+echo
+cat "$LOGS/table.txt"
+echo "sites.sh: exit $status"
+exit "$status"
