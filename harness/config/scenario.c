@@ -377,13 +377,15 @@ static enum ab_rc include_one(struct pctx *c, const char *name)
 	char *text = NULL;
 	if (!arm_spec_resolve_path(c->scn->path, name, path, sizeof path) || strlen(path) >= sizeof c->included_path[0])
 		return scenario_perr(c, c->line, "include", "'%s' is too long a path", name);
+	if (strcmp(c->scn->path, path) == 0)
+		return scenario_perr(c, c->line, "include", "'%s' is this scenario: a file cannot include itself", name);
 	if (stat(path, &st) != 0)
 		return scenario_perr(c, c->line, "include", "cannot include '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return scenario_perr(c, c->line, "include", "cannot include '%s': not a regular file", path);
 	if (!realpath(path, real))
 		snprintf(real, sizeof real, "%s", path);
-	if ((realpath(c->scn->path, self) && strcmp(self, real) == 0) || strcmp(c->scn->path, path) == 0)
+	if (realpath(c->scn->path, self) && strcmp(self, real) == 0)
 		return scenario_perr(c, c->line, "include", "'%s' is this scenario: a file cannot include itself", name);
 	for (int i = 0; i < c->n_included; i++)
 		if (strcmp(c->included_real[i], real) == 0)
@@ -409,7 +411,7 @@ enum ab_rc scenario_include(struct pctx *c, const struct key_def *k, void *field
 	char item[ARM_SPEC_TEXT_MAX];
 	(void)k;
 	(void)field;
-	for (const char *p = val; *p;) {
+	for (const char *p = val;; p++) {
 		size_t n = strcspn(p, ",");
 		snprintf(item, sizeof item, "%.*s", (int)n, p);
 		char *b = item, *e = item + strlen(item);
@@ -419,11 +421,10 @@ enum ab_rc scenario_include(struct pctx *c, const struct key_def *k, void *field
 			*--e = '\0';
 		if (!*b)
 			return scenario_perr(c, c->line, "include", "'%s' has an empty file name", val);
-		if (include_one(c, b))
+		if (include_one(c, b) || !p[n])
 			return c->rc;
-		p += n + (p[n] == ',');
+		p += n;
 	}
-	return AB_OK;
 }
 
 void scenario_free(struct scenario *s)

@@ -17,6 +17,13 @@
  *   seed 42, "ln_modulate_img", tensor 3, WEIGHT: 3f7e 3f67 3f41 3f54
  *   seed 7, "qk", tensor 1, uniform(-2, 3): 3ede bfac bfcf 3f94
  *   seed 0, "", tensor -1, raw: 0x6f8441468485c51f 0x9d0994b251eee3c0
+ *
+ * The fills of any dtype (declared sites): bf16 through inputs_fill gives
+ * the very bytes of the activation fill for every distribution; f16
+ * rounding at its boundaries, and straight from the double (a value a
+ * float would round to a tie first); f32 as C's conversion of the same
+ * doubles; randint within its bounds and over all of them; integer
+ * constants; special's f16 and f32 patterns.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -242,9 +249,138 @@ static void test_special_pattern(void **state)
 	assert_memory_equal(s + ROWS * L, plain + ROWS * L, 10 * sizeof s[0]);
 }
 
+/* inputs_fill on bf16 is the activation fill, byte for byte, for every
+ * distribution (a built-in site's inputs did not move). */
+static void test_fill_bf16_is_activation_fill(void **state)
+{
+	static const struct scenario_input dists[] = {
+		{ .dist = SCENARIO_DIST_NORMAL, .mean = 0.5, .std = 2 },
+		{ .dist = SCENARIO_DIST_UNIFORM, .low = -3, .high = 7 },
+		{ .dist = SCENARIO_DIST_CONSTANT, .value = 1e5 },
+		{ .dist = SCENARIO_DIST_SPECIAL, .mean = 0, .std = 1 },
+	};
+	enum { L = 48, N = L * 7 + 5 };
+	(void)state;
+	for (size_t k = 0; k < sizeof dists / sizeof dists[0]; k++) {
+		bf16_t a[N], b[N];
+		struct inputs_rng r;
+		struct scenario_gen g = inputs_gen_of(&dists[k]);
+		inputs_rng_seed(&r, 11, "same", 2);
+		inputs_fill_activation(a, N, L, &dists[k], &r);
+		inputs_rng_seed(&r, 11, "same", 2);
+		inputs_fill(b, SITE_BF16, N, L, &g, &r);
+		assert_memory_equal(a, b, sizeof a);
+	}
+}
+
+static void test_f16_from_double(void **state)
+{
+	static const struct {
+		double v;
+		uint16_t want;
+	} cases[] = {
+		{ 1.0, 0x3C00 },
+		{ -2.0, 0xC000 },
+		{ 65504.0, 0x7BFF },
+		{ 65519.99, 0x7BFF },
+		{ 65520.0, 0x7C00 },                       /* the tie past the largest finite: to Inf */
+		{ 1e300, 0x7C00 },
+		{ 0x1p-24, 0x0001 },                       /* the smallest subnormal */
+		{ 0x1p-25, 0x0000 },                       /* half of it: a tie, to zero */
+		{ 0x1.8p-25, 0x0001 },
+		{ 0x1p-14, 0x0400 },                       /* the smallest normal */
+		{ 1.0 + 0x1p-11, 0x3C00 },                 /* a tie, to even */
+		{ 1.0 + 0x3p-11, 0x3C02 },                 /* a tie, to even (up) */
+		{ 1.0 + 0x1p-11 + 0x1p-40, 0x3C01 },       /* past the tie: a float would have made it one */
+		{ 1.0 / 3.0, 0x3555 },
+		{ -0.0, 0x8000 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (inputs_f16_from_double(cases[i].v) != cases[i].want)
+			fail_msg("%a: 0x%04X, want 0x%04X", cases[i].v, inputs_f16_from_double(cases[i].v), cases[i].want);
+	assert_int_equal(inputs_f16_from_double(NAN), 0x7FFF);
+	assert_int_equal(inputs_f16_from_double(-INFINITY), 0xFC00);
+}
+
+/* f32 holds C's conversion of the doubles the bf16 fill rounds. */
+static void test_fill_f32(void **state)
+{
+	struct scenario_gen g = { .kind = SCENARIO_GEN_NORMAL, .a = 1.5, .b = 0.25 };
+	float got[64];
+	struct inputs_rng r, q;
+	(void)state;
+	inputs_rng_seed(&r, 5, "f32", 1);
+	inputs_fill(got, SITE_F32, 64, 64, &g, &r);
+	inputs_rng_seed(&q, 5, "f32", 1);
+	for (int i = 0; i < 64; i++)
+		assert_true(got[i] == (float)(1.5 + 0.25 * inputs_normal(&q)));
+}
+
+static void test_randint(void **state)
+{
+	struct scenario_gen g = { .kind = SCENARIO_GEN_RANDINT, .lo = -3, .hi = 5 };
+	enum { N = 4000 };
+	int32_t v[N];
+	uint8_t u[N];
+	int64_t w[N];
+	int seen[8] = { 0 };
+	struct inputs_rng r;
+	(void)state;
+	inputs_rng_seed(&r, 9, "idx", 0);
+	inputs_fill(v, SITE_I32, N, 1, &g, &r);
+	for (int i = 0; i < N; i++) {
+		assert_true(v[i] >= -3 && v[i] < 5);
+		seen[v[i] + 3]++;
+	}
+	for (int k = 0; k < 8; k++)
+		assert_true(seen[k] > N / 16); /* every value drawn, about N / 8 times */
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_RANDINT, .lo = 250, .hi = 256 };
+	inputs_fill(u, SITE_U8, N, 1, &g, &r);
+	for (int i = 0; i < N; i++)
+		assert_true(u[i] >= 250);
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_RANDINT, .lo = (int64_t)1 << 40, .hi = ((int64_t)1 << 40) + 1 };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	for (int i = 0; i < N; i++)
+		assert_true(w[i] == (int64_t)1 << 40);
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = -7 };
+	inputs_fill(v, SITE_I32, N, 1, &g, &r);
+	assert_true(v[0] == -7 && v[N - 1] == -7);
+}
+
+/* special in f16 and f32: each format's patterns at bf16's positions. */
+static void test_special_other_dtypes(void **state)
+{
+	struct scenario_gen g = { .kind = SCENARIO_GEN_SPECIAL, .a = 0, .b = 1 };
+	enum { L = 32, N = 5 * L };
+	uint16_t h[N];
+	uint32_t f[N];
+	struct inputs_rng r;
+	(void)state;
+	inputs_rng_seed(&r, 1, "sp", 0);
+	inputs_fill(h, SITE_F16, N, L, &g, &r);
+	inputs_rng_seed(&r, 1, "sp", 0);
+	inputs_fill(f, SITE_F32, N, L, &g, &r);
+	/* row 0: NaN at 1, subnormals at 2, 5, 3; row 1: +Inf at 8; row 3: +max at 22; row 4: -max at 29 */
+	assert_int_equal(h[1], 0x7FFF);
+	assert_int_equal(h[2], 0x0001);
+	assert_int_equal(h[5], 0x8003);
+	assert_int_equal(h[3], 0x03FF);
+	assert_int_equal(h[L + 8], 0x7C00);
+	assert_int_equal(h[3 * L + 22], 0x7BFF);
+	assert_int_equal(h[4 * L + 29], 0xFBFF);
+	assert_true(f[1] == 0x7FFFFFFFu && f[2] == 1u && f[5] == 0x80000003u && f[3] == 0x007FFFFFu);
+	assert_true(f[L + 8] == 0x7F800000u && f[2 * L + 15] == 0xFF800000u && f[3 * L + 22] == 0x7F7FFFFFu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fill_bf16_is_activation_fill),
+		cmocka_unit_test(test_f16_from_double),
+		cmocka_unit_test(test_fill_f32),
+		cmocka_unit_test(test_randint),
+		cmocka_unit_test(test_special_other_dtypes),
 		cmocka_unit_test(test_golden_stream),
 		cmocka_unit_test(test_golden_fills),
 		cmocka_unit_test(test_bf16_from_double),
