@@ -83,17 +83,41 @@ static int mss_eager_cpu(const struct abbench_call *call)
 	int st = mss_tensors(call, 1, &v);
 	if (st)
 		return st;
-	int64_t bw = v.batch * v.width, n = bw * v.tokens;
+	int64_t bw = v.batch * v.width;
 	for (int64_t i = 0; i < bw; i++)
 		v.s1[i] = abbench_f32_to_bf16(1.0f + bf(v.scale[i]));
-	for (int64_t i = 0; i < n; i++)
-		v.mul[i] = abbench_f32_to_bf16(bf(v.x[i]) * bf(v.s1[i / (v.tokens * v.width) * v.width + i % v.width]));
-	for (int64_t i = 0; i < n; i++)
-		v.out[i] = abbench_f32_to_bf16(bf(v.mul[i]) + bf(v.shift[i / (v.tokens * v.width) * v.width + i % v.width]));
+	for (int64_t b = 0; b < v.batch; b++) /* one row of [B, T, W] at a time, its [B, W] row beside it */
+		for (int64_t t = 0; t < v.tokens; t++) {
+			const uint16_t *x = v.x + (b * v.tokens + t) * v.width, *s1 = v.s1 + b * v.width;
+			uint16_t *mul = v.mul + (b * v.tokens + t) * v.width;
+			for (int64_t w = 0; w < v.width; w++)
+				mul[w] = abbench_f32_to_bf16(bf(x[w]) * bf(s1[w]));
+		}
+	for (int64_t b = 0; b < v.batch; b++)
+		for (int64_t t = 0; t < v.tokens; t++) {
+			const uint16_t *mul = v.mul + (b * v.tokens + t) * v.width, *sh = v.shift + b * v.width;
+			uint16_t *out = v.out + (b * v.tokens + t) * v.width;
+			for (int64_t w = 0; w < v.width; w++)
+				out[w] = abbench_f32_to_bf16(bf(mul[w]) + bf(sh[w]));
+		}
 	return ABBENCH_OK;
 }
 
-/* One pass; exact keeps the eager chain's three roundings. */
+/* One row of [B, T, W]: exact keeps the eager chain's three roundings,
+ * else the chain in float with one rounding. */
+static void mss_row(const uint16_t *x, const uint16_t *scale, const uint16_t *shift, uint16_t *out, int64_t width,
+		    int exact)
+{
+	if (exact)
+		for (int64_t w = 0; w < width; w++) {
+			float s1 = bf(abbench_f32_to_bf16(1.0f + bf(scale[w])));
+			out[w] = abbench_f32_to_bf16(bf(abbench_f32_to_bf16(bf(x[w]) * s1)) + bf(shift[w]));
+		}
+	else
+		for (int64_t w = 0; w < width; w++)
+			out[w] = abbench_f32_to_bf16(bf(x[w]) * (1.0f + bf(scale[w])) + bf(shift[w]));
+}
+
 static int mss_one_pass(const struct abbench_call *call, int exact)
 {
 	struct mss_view v;
@@ -101,17 +125,10 @@ static int mss_one_pass(const struct abbench_call *call, int exact)
 	if (st)
 		return st;
 	for (int64_t b = 0; b < v.batch; b++)
-		for (int64_t t = 0; t < v.tokens; t++)
-			for (int64_t w = 0; w < v.width; w++) {
-				int64_t i = (b * v.tokens + t) * v.width + w, k = b * v.width + w;
-				float s1 = 1.0f + bf(v.scale[k]), y;
-				if (exact)
-					y = bf(abbench_f32_to_bf16(bf(abbench_f32_to_bf16(bf(v.x[i]) * bf(abbench_f32_to_bf16(s1)))) +
-								   bf(v.shift[k])));
-				else
-					y = bf(v.x[i]) * s1 + bf(v.shift[k]);
-				v.out[i] = abbench_f32_to_bf16(y);
-			}
+		for (int64_t t = 0; t < v.tokens; t++) {
+			int64_t row = (b * v.tokens + t) * v.width;
+			mss_row(v.x + row, v.scale + b * v.width, v.shift + b * v.width, v.out + row, v.width, exact);
+		}
 	return ABBENCH_OK;
 }
 

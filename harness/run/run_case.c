@@ -535,13 +535,23 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	return AB_OK;
 }
 
+/* A case's dtype: its site's first output's (bf16 for the built-in sites,
+ * the scenario's dtype); the scenario's for a site without outputs. */
+static const char *case_dtype(const struct site_desc *s, const char *scenario_dtype)
+{
+	for (int i = 0; i < s->n_tensors; i++)
+		if (s->tensors[i].role == SITE_OUT)
+			return site_dtype_name(s->tensors[i].dtype);
+	return scenario_dtype;
+}
+
 static void case_header(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out)
 {
 	const struct scenario *scn = env->scn;
 	snprintf(out->name, sizeof out->name, "%s", c->name);
 	snprintf(out->site, sizeof out->site, "%s", c->site->name);
 	site_format_shape(&c->shape, out->shape, sizeof out->shape);
-	snprintf(out->dtype, sizeof out->dtype, "%s", scn->dtype);
+	snprintf(out->dtype, sizeof out->dtype, "%s", case_dtype(c->site, scn->dtype));
 	out->eps = c->eps;
 	out->affine = c->affine;
 	out->count = c->count;

@@ -8,7 +8,7 @@
 #   2. glm: scenarios/glm_1024.ini on cuda: every case's eager and fused
 #      medians and the md5 of their outputs (the same md5 in every slot of a
 #      case: fused byte-equal to eager);
-#   3. tuning: every scenarios/tuning_glm/*.ini on cuda, the winner (arm a)
+#   3. tuning: scenarios/tuning_glm.ini on cuda, per case the winner (arm a)
 #      against one contender (arm b) with abbench's own A/B/A measurement;
 #      B/A > 1 means the winner stays; then every scenarios/tuning_glm_copy/
 #      *.ini: the winner against a plain copy of the same bytes (the copy

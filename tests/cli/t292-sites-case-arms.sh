@@ -31,8 +31,8 @@ SELECT group_concat(printf('%s:%s', arm, name), ' ') FROM (SELECT * FROM run_arm
 SQL
 )
 check "each case's arms stored with it; the run's arms are [arms]'s; every slot ran its case's arm; run_arms: every user arm once per side" \
-	test "$got" = "$(printf '%s\n' 'mod_inexact=mss_eager/mss_inexact mod_special=mss_eager/mss_fused embed=gather/gather_rows gate=eager/fused' \
-		mss_eager/mss_fused 0 'a:gather a:mss_eager b:gather_rows b:mss_fused b:mss_inexact')"
+	test "$got" = "$(printf '%s\n' 'mod_special=mss_eager/mss_fused embed=gather/gather_rows gate=eager/fused' \
+		mss_eager/mss_fused 0 'a:gather a:mss_eager b:gather_rows b:mss_fused')"
 expect_exit 0 "show" "$AB" show cpu --db "$db"
 check "show: a case with its own arms says so" grep -q '^  arms: a=gather b=gather_rows (its own; the run.s: a=mss_eager b=mss_fused)$' "$T/out"
 check "show: the built-in case's reference is checked, the declared ones have none" \
