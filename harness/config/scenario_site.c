@@ -247,7 +247,7 @@ static enum ab_rc build_axes(struct pctx *c, struct scenario_site *ds)
 				return site_err(c, ds, k->line, "axes", "axis '%s' is named twice", item);
 		if (ds->desc.n_axes == SITE_MAX_RANK)
 			return site_err(c, ds, k->line, "axes", "more than %d axes", SITE_MAX_RANK);
-		snprintf(ds->axis[ds->desc.n_axes], sizeof ds->axis[0], "%s", item);
+		memcpy(ds->axis[ds->desc.n_axes], item, strlen(item) + 1); /* fits: checked above */
 		ds->desc.axes[ds->desc.n_axes] = ds->axis[ds->desc.n_axes];
 		ds->desc.n_axes++;
 	}
@@ -316,7 +316,7 @@ static enum ab_rc add_tensor(struct pctx *c, struct scenario_site *ds, const cha
 				site_role_list());
 	if (tensor_shape(c, ds, name, shape, k, &t->shape))
 		return c->rc;
-	snprintf(ds->tensor[s->n_tensors], sizeof ds->tensor[0], "%s", name);
+	memcpy(ds->tensor[s->n_tensors], name, strlen(name) + 1); /* fits: checked above */
 	t->name = ds->tensor[s->n_tensors++];
 	return AB_OK;
 }

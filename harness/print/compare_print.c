@@ -111,7 +111,7 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 	fputs(", device ", f);
 	md_cell(f, r->device.name);
 	fputs(", B arm ", f);
-	md_code(f, r->arm_b);
+	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fputs(", started ", f);
 	md_cell(f, r->started_at);
 	fputc('\n', f);

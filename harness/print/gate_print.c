@@ -189,7 +189,7 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 static void print_arm_name(FILE *f, const char *which, const char *run, const char *base)
 {
 	fprintf(f, ", %s arm ", which);
-	md_code(f, run);
+	md_code(f, run[0] ? run : "per case");
 	if (strcmp(run, base)) {
 		fputs(" (baseline: ", f);
 		md_code(f, base);

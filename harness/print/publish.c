@@ -232,9 +232,9 @@ static void latest_figures(FILE *f, const struct results_run *r, const struct su
 	else
 		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s.speedup.point, s.speedup.low, s.speedup.high);
 	fprintf(f, "<table>\n");
-	snprintf(th, sizeof th, "A (%s) median", r->arm_a);
+	snprintf(th, sizeof th, "A (%s) median", r->arm_a[0] ? r->arm_a : "per case");
 	figure_row(f, th, md_time(s.a.time.median_ns, a, sizeof a), NULL);
-	snprintf(th, sizeof th, "B (%s) median", r->arm_b);
+	snprintf(th, sizeof th, "B (%s) median", r->arm_b[0] ? r->arm_b : "per case");
 	figure_row(f, th, md_time(s.b.time.median_ns, b, sizeof b), NULL);
 	figure_row(f, "speedup A/B [95% CI]", sp, s.improved ? "better" : NULL);
 	snprintf(n, sizeof n, "%d / %d", s.a.time.n, s.b.time.n);

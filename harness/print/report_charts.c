@@ -225,8 +225,10 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	const struct results_run *r = C->S->run;
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
-	snprintf(arm_a, sizeof arm_a, "A (%s)", r->arm_a);
-	snprintf(arm_b, sizeof arm_b, "B (%s)", r->arm_b);
+	/* a sweep's cases share their [case]'s arms: its first's */
+	const struct summary_case *first = w->n ? &C->S->cases[w->idx[0]] : NULL;
+	snprintf(arm_a, sizeof arm_a, "A (%s)", first ? first->arm_a : r->arm_a);
+	snprintf(arm_b, sizeof arm_b, "B (%s)", first ? first->arm_b : r->arm_b);
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
 	enum ab_rc rc = sweep_fill(C, w, &sd, d);
 	if (rc == AB_OK) {
@@ -339,8 +341,8 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 	struct kchart kc = { 0 };
 	char rows[2][48], title[160];
 	const char *row_names[2] = { rows[0], rows[1] };
-	snprintf(rows[0], sizeof rows[0], "A (%s)", C->S->run->arm_a);
-	snprintf(rows[1], sizeof rows[1], "B (%s)", C->S->run->arm_b);
+	snprintf(rows[0], sizeof rows[0], "A (%s)", s->arm_a); /* the case's arms */
+	snprintf(rows[1], sizeof rows[1], "B (%s)", s->arm_b);
 	snprintf(title, sizeof title, "%s: mean time per sample, per kernel (family: operation)", s->c->name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
 	enum ab_rc rc = kchart_fill(&kc, ak, d);
@@ -444,10 +446,10 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (each arm zoomed to its p1-p99)", sc->c->name);
 	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed", sc->c->name);
-	snprintf(pa, sizeof pa, "A (%s)", C->S->run->arm_a);
-	snprintf(pb, sizeof pb, "B (%s)", C->S->run->arm_b);
-	snprintf(ya, sizeof ya, "A (%s), us", C->S->run->arm_a);
-	snprintf(yb, sizeof yb, "B (%s), us", C->S->run->arm_b);
+	snprintf(pa, sizeof pa, "A (%s)", sc->arm_a); /* the case's arms */
+	snprintf(pb, sizeof pb, "B (%s)", sc->arm_b);
+	snprintf(ya, sizeof ya, "A (%s), us", sc->arm_a);
+	snprintf(yb, sizeof yb, "B (%s), us", sc->arm_b);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
 	enum ab_rc rc = slots_fill(sc, &sd, d);

@@ -398,9 +398,9 @@ static void run_list(FILE *f, const struct results_run *r)
 	fputs("- bracket ", f);
 	md_cell(f, r->bracket);
 	fputs(", arms A = ", f);
-	md_code(f, r->arm_a);
+	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
 	fputs(", B = ", f);
-	md_code(f, r->arm_b);
+	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fprintf(f, ", L2 flush %s, launch gaps ", r->l2_flush ? "on" : "off");
 	md_cell(f, r->launch_gaps[0] ? r->launch_gaps : "n/a");
 	fprintf(f, ", quick %s, fake timer %s, stopping noise ", r->quick ? "yes" : "no", r->fake_timer ? "yes" : "no");
