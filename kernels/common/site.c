@@ -8,9 +8,9 @@
  * their scenario (config/), which finds them before the registry's.
  */
 #include "kernels/common/site.h"
+#include "kernels/common/site_rules.h"
 
 #include <assert.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,16 +19,15 @@
  * far from int64 overflow before the geometry checks run. */
 #define SITE_DIM_MAX ((int64_t)1 << 31)
 
-__attribute__((format(printf, 3, 4)))
-static bool site_fail(char *err, size_t len, const char *fmt, ...)
+/* Appends sep (unless buf is empty) and item to buf of len bytes, as far
+ * as it fits; *used follows its length. */
+static void append(char *buf, size_t len, size_t *used, const char *sep, const char *item)
 {
-	va_list ap;
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return false;
+	if (*used >= len)
+		return;
+	int n = snprintf(buf + *used, len - *used, "%s%s", *used ? sep : "", item);
+	if (n > 0)
+		*used += (size_t)n;
 }
 
 const struct site_desc *site_find(const char *name)
@@ -167,30 +166,19 @@ int site_tensor_shape(const struct site_tensor *t, const struct site_dims *d, in
 void site_tensor_axes(const struct site_desc *s, const struct site_tensor *t, char *buf, size_t len)
 {
 	size_t used = 0;
-	if (len == 0)
-		return;
-	buf[0] = '\0';
-	for (int k = 0; k < t->shape.rank && used < len; k++) {
-		int a = t->shape.axis[k];
-		int n = snprintf(buf + used, len - used, "%s%s", k ? "," : "", a < s->n_axes ? s->axes[a] : "?");
-		if (n < 0)
-			return;
-		used += (size_t)n;
-	}
+	if (len)
+		buf[0] = '\0';
+	for (int k = 0; k < t->shape.rank; k++)
+		append(buf, len, &used, ",", t->shape.axis[k] < s->n_axes ? s->axes[t->shape.axis[k]] : "?");
 }
 
 void site_format_axes(const struct site_desc *s, char *buf, size_t len)
 {
 	size_t used = 0;
-	if (len == 0)
-		return;
-	buf[0] = '\0';
-	for (int i = 0; i < s->n_axes && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? "x" : "", s->axes[i]);
-		if (n < 0)
-			return;
-		used += (size_t)n;
-	}
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < s->n_axes; i++)
+		append(buf, len, &used, "x", s->axes[i]);
 }
 
 /* Every tensor's element count within SITE_MAX_ELEMS (dims are at most
@@ -204,7 +192,7 @@ static bool tensors_fit(const struct site_desc *s, const struct site_dims *d, in
 		int64_t n = 1;
 		for (int k = 0; k < s->tensors[i].shape.rank; k++)
 			if ((n *= d->axis[s->tensors[i].shape.axis[k]]) > SITE_MAX_ELEMS)
-				return site_fail(err, len, "tensor '%s' has more than %lld elements", s->tensors[i].name,
+				return site_rules_fail(err, len, "tensor '%s' has more than %lld elements", s->tensors[i].name,
 						 (long long)SITE_MAX_ELEMS);
 		if (n > most)
 			most = n, *largest = i;
@@ -221,7 +209,7 @@ bool site_geometry(const struct site_desc *s, const struct site_shape *shape, st
 	if (shape->rank != s->n_axes) {
 		char axes[SITE_MAX_RANK * SITE_AXIS_NAME_MAX + 8];
 		site_format_axes(s, axes, sizeof axes);
-		return site_fail(err, len, "shape must be %s (%d dims), not %d dims", axes, s->n_axes, shape->rank);
+		return site_rules_fail(err, len, "shape must be %s (%d dims), not %d dims", axes, s->n_axes, shape->rank);
 	}
 	*d = (struct site_dims){ .n_axes = s->n_axes };
 	memcpy(d->axis, shape->dim, (size_t)shape->rank * sizeof d->axis[0]);
@@ -363,15 +351,10 @@ void site_symbol_list(const struct site_desc *s, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n = site_symbol_count(s);
-	if (len == 0)
-		return;
-	buf[0] = '\0';
-	for (int i = 0; i < n && used < len; i++) {
-		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", site_symbol_name(s, i));
-		if (w < 0)
-			return;
-		used += (size_t)w;
-	}
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		append(buf, len, &used, ", ", site_symbol_name(s, i));
 }
 
 /* ---- the shape text format ---------------------------------------------------- */
