@@ -66,7 +66,7 @@ _calls = [0]
 
 
 def fails_later(t, d):
-    # the warm-up and the first samples pass; the fourth call raises
+    # the first three calls pass (the untimed warm-up among them); the fourth raises
     _calls[0] += 1
     if _calls[0] == 4:
         raise RuntimeError('the fourth call fails')  # MARK: fails-later

@@ -8,10 +8,16 @@
 # the canonical 0x7FFF, as kernels/common/bf16.h). rga_inexact skips the
 # intermediate rounding, as a fused kernel that keeps the product in
 # float32 would: close to the reference, not byte-equal.
+import os
 import sys
 import time
 
 import numpy as np
+
+# Once per import, when asked: t261 counts this line (a module is
+# imported once per run, however many arms name it).
+if os.environ.get('RGA_NUMPY_SAY_IMPORT') == '1':
+    print('rga_numpy: imported', file=sys.stderr)
 
 
 def to_f32(bits):
@@ -46,4 +52,10 @@ def slow_first(t, d):
         _slots.append(d)  # d holds no tensor: keeping it keeps no buffer
         print('slow_first: first call of a slot, sleeping 0.3 s', file=sys.stderr)
         time.sleep(0.3)
+    rga_exact(t, d)
+
+
+# Every call says so on stderr (t266 counts them per run).
+def counted(t, d):
+    print('counted: a call', file=sys.stderr)
     rga_exact(t, d)
