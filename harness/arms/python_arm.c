@@ -10,13 +10,15 @@
  * FILE:LINE, before any database is opened):
  *   load        read the module file (its sha256 is the run's
  *               provenance), pyrt_open once per process (shared by every
- *               Python arm, closed with the last), pyrt_need(CPU): numpy,
- *               which both backends need; import the module (once per
- *               file per run) and find the function
+ *               Python arm, closed with the last)
  *   check_case  every tensor of the case's site has a dtype and a shape
  *               a Python arm can be given
- *   runs_on     the backend runs python arms (backend_supports_kind), and
- *               what its arrays need imports (torch with CUDA for cuda)
+ *   runs_on     the backend runs python arms (backend_supports_kind); what
+ *               its arrays need imports (numpy; torch with CUDA for cuda);
+ *               then, once, the module is imported (once per file per
+ *               run) and the function found. The import waits for the
+ *               backend so that a missing torch is named as such, not as
+ *               the ImportError of a module that imports torch
  *   bind        on cuda: the device number torch is to use (the current
  *               context's, driver.h)
  *
@@ -385,19 +387,6 @@ static enum ab_rc as_input(enum ab_rc rc)
 	return rc == AB_ERR_BACKEND ? AB_ERR_INPUT : rc;
 }
 
-static enum ab_rc import_function(struct python_arm *pa, struct ab_diag *d)
-{
-	struct pyrt_module *m;
-	enum ab_rc rc = pyrt_need(python_rt, PYRT_CPU, d);
-	if (rc)
-		return fail_at(pa, as_input(rc), "module", d);
-	if ((rc = pyrt_import(python_rt, pa->path, &m, d)))
-		return fail_at(pa, rc, "module", d);
-	if ((rc = pyrt_function(m, pa->ps.function, &pa->fn, d)))
-		return fail_at(pa, rc, "function", d);
-	return AB_OK;
-}
-
 static void python_free(void *arm);
 
 static enum ab_rc python_load(const struct arm_spec *spec, const struct scenario *s, void **arm, struct ab_diag *d)
@@ -420,10 +409,6 @@ static enum ab_rc python_load(const struct arm_spec *spec, const struct scenario
 	}
 	pa->ext = *python_ext_template(); /* the runtime is held from here: python_free releases it */
 	pa->ext.ctx = pa;
-	if ((rc = import_function(pa, d))) {
-		python_free(pa);
-		return rc;
-	}
 	snprintf(pa->step, sizeof pa->step, "python %s", pa->ps.function);
 	pa->ext.cpu_step = pa->step;
 	pa->variant = (struct site_variant){ .name = spec->name, .summary = "python arm", .byte_equal_expected = true,
@@ -449,20 +434,36 @@ static void python_free(void *arm)
 
 /* ---- the run ------------------------------------------------------------------ */
 
-/* A python arm runs where the backend says it runs python arms, and what
- * its arrays need imports: numpy (load), torch with a CUDA device. */
+/* What the device's arrays need (numpy, which torch needs too; torch with
+ * a CUDA device), then the module and its function, once. */
+static enum ab_rc import_function(struct python_arm *pa, enum pyrt_device dev, struct ab_diag *d)
+{
+	struct pyrt_module *m;
+	enum ab_rc rc = pyrt_need(python_rt, PYRT_CPU, d);
+	if (!rc && dev != PYRT_CPU)
+		rc = pyrt_need(python_rt, dev, d);
+	if (rc)
+		return fail_at(pa, as_input(rc), "module", d);
+	if (pa->fn)
+		return AB_OK;
+	if ((rc = pyrt_import(python_rt, pa->path, &m, d)))
+		return fail_at(pa, rc, "module", d);
+	if ((rc = pyrt_function(m, pa->ps.function, &pa->fn, d)))
+		return fail_at(pa, rc, "function", d);
+	return AB_OK;
+}
+
+/* A python arm runs where the backend says it runs python arms and what
+ * its arrays need imports; the module is imported then. */
 static enum ab_rc python_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	struct python_arm *pa = arm;
 	char on[64];
 	(void)c;
 	for (size_t i = 0; backend_supports_kind(backend, "python") && i < sizeof python_devices / sizeof python_devices[0];
-	     i++) {
-		if (strcmp(python_devices[i].backend, backend) != 0)
-			continue;
-		enum ab_rc rc = pyrt_need(python_rt, python_devices[i].device, d);
-		return rc ? fail_at(pa, as_input(rc), "module", d) : AB_OK;
-	}
+	     i++)
+		if (strcmp(python_devices[i].backend, backend) == 0)
+			return import_function(pa, python_devices[i].device, d);
 	backend_names_for_kind("python", on, sizeof on);
 	return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, pa->spec->header,
 			     "a python arm runs on the %s backend%s, and this run uses the %s backend",
