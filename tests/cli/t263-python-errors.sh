@@ -8,7 +8,7 @@
 # import) and the function (there, a function, callable as fn(t, d)), and
 # the section's keys. (torch missing on a cuda run is scripts/gpu/python.sh's.)
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../data/python/lib.sh"
+. "$(dirname "$0")/python_lib.sh"
 db="$T/keep.db"
 expect_exit 0 "a first good run" "$AB" run scenarios/smoke.ini --backend cpu --db "$db" --quick --no-progress
 sum_before=$(md5sum "$db" | cut -d' ' -f1)

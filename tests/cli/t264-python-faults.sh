@@ -17,7 +17,7 @@
 #   exits                 sys.exit() in the call ends the call, not abbench
 #   fails_later           the first calls pass (the warm-up among them), the fourth raises
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../data/python/lib.sh"
+. "$(dirname "$0")/python_lib.sh"
 export ABBENCH_FAKE_TIMER=1
 SAMPLES=3
 db="$T/f.db"

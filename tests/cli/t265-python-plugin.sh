@@ -8,7 +8,7 @@
 # their python provenance (run_arms.kind 'python', schema version 7).
 # Fake timer: deterministic.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../data/python/lib.sh"
+. "$(dirname "$0")/python_lib.sh"
 export ABBENCH_FAKE_TIMER=1
 SAMPLES=20
 db="$T/m.db"

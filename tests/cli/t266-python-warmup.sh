@@ -11,7 +11,7 @@
 # The real timer for slow_first (the sleep is what it must not see);
 # everything else about times here is a bound, not a figure.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../data/python/lib.sh"
+. "$(dirname "$0")/python_lib.sh"
 db="$T/w.db"
 mod="$PYDATA/rga_numpy.py"
 scenario() { # FILE FUNCTION WARMUP
@@ -35,9 +35,11 @@ EOT
 scenario "$T/slow.ini" slow_first 0
 expect_exit 0 "a function whose first call of a slot sleeps 0.3 s" "$AB" run "$T/slow.ini" --db "$db" --label slow --no-progress
 check "it slept once per B slot (two)" test "$(grep -c '^slow_first: first call of a slot' "$T/err")" -eq 2
-longest=$(sqlite3 "$db" "SELECT max(x.wall_ns) FROM samples x JOIN slots s ON s.id = x.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = 'slow' AND s.arm = 'b'")
+b_longest() { sqlite3 "$db" "SELECT max(x.wall_ns) FROM samples x JOIN slots s ON s.id = x.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = '$1' AND s.arm = 'b'"; }
+b_samples() { sqlite3 "$db" "SELECT sum(s.n_samples) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = '$1' AND s.arm = 'b'"; }
+longest=$(b_longest slow)
 check "no B sample saw the sleep (longest ${longest} ns < 0.1 s)" awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }'
-check "six B samples were kept, three per slot" test "$(sqlite3 "$db" "SELECT sum(s.n_samples) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = 'slow' AND s.arm = 'b'")" -eq 6
+check "six B samples were kept, three per slot" test "$(b_samples slow)" -eq 6
 
 scenario "$T/count.ini" counted 2
 expect_exit 0 "a function that counts its calls" "$AB" run "$T/count.ini" --db "$db" --label count --no-progress

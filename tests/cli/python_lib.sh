@@ -6,7 +6,7 @@
 # python3-numpy and libpython3.11).
 PY=/usr/bin/python3
 export ABBENCH_PYTHON=$PY
-PYDATA=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PYDATA=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/python" && pwd)
 export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the source tree
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
 	echo "SKIP: $PY cannot import numpy (make deps installs python3-numpy)"
