@@ -7,7 +7,8 @@
 # eager arm:
 #   eager      PyTorch's eager chain (torch.mul, torch.add): exit 0, B
 #              byte-equal to A1 in both cases, CUPTI names aten kernels
-#              (at::native) for b and none of abbench's own (ab_eager_*)
+#              (at::native, demangled or not) for b and none of abbench's
+#              own (ab_eager_*)
 #   inexact    the product kept in float32: exit 0, B NOT byte-equal
 #   hide       launch_gaps = hide (the launches queued behind the spin
 #              kernel): exit 0, byte-equal, no hang
@@ -107,7 +108,7 @@ timed=()
 step "eager: PyTorch's eager chain as arm b"
 run eager "$(scenario eager rga_eager)"
 k=$(kernels eager)
-[ "$rc" -eq 0 ] && [ "$(exact_lines eager yes)" = 2 ] && [[ $k == *at::native* ]] && [[ $k != *ab_eager* ]] &&
+[ "$rc" -eq 0 ] && [ "$(exact_lines eager yes)" = 2 ] && [[ $k == *at::native* || $k == *2at6native* ]] && [[ $k != *ab_eager* ]] &&
 	v=PASS || v="FAIL (exit $rc, kernels '${k:0:120}')"
 row eager "exit 0, B byte-equal in both cases, CUPTI names at::native" "$v"
 timed+=(eager)
