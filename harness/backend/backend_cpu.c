@@ -59,6 +59,7 @@ struct backend {
 	size_t bytes[SITE_MAX_TENSORS];
 	char case_name[64];
 	char arm[32];
+	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
 static bool cpu_env_fake_timer(void)
@@ -275,6 +276,7 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cpu implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	b->ext = v->ext;
 	for (int i = 0; i < b->site->n_tensors; i++) {
 		enum site_role r = b->site->tensors[i].role;
 		if (!b->args.t[i])
@@ -380,9 +382,15 @@ static enum ab_rc cpu_check_guards(struct backend *b, struct ab_diag *d)
 static enum ab_rc cpu_slot_end(struct backend *b, struct attrib_collector *kernels, struct results_clocks *after,
 			       struct ab_diag *d)
 {
+	const struct site_ext_arm *ext = b->ext;
+	char err[AB_DIAG_MAX / 2] = "";
 	(void)kernels;
 	memset(after, 0, sizeof *after);
-	return cpu_check_guards(b, d);
+	b->ext = NULL;
+	enum ab_rc rc = cpu_check_guards(b, d);
+	if (!rc && ext && ext->finish && ext->finish(ext->ctx, err, sizeof err))
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", b->arm, err);
+	return rc;
 }
 
 static enum ab_rc cpu_read_tensor(struct backend *b, int tensor_index, void *host, size_t bytes, struct ab_diag *d)
@@ -424,8 +432,9 @@ static const char *cpu_notes(struct backend *b)
 	return "";
 }
 
-/* A plugin's cpu function; cubins need a GPU. */
-static const char *const cpu_arm_kinds[] = { "plugin", NULL };
+/* A plugin's cpu function, a Python callable over numpy arrays; cubins
+ * need a GPU. */
+static const char *const cpu_arm_kinds[] = { "plugin", "python", NULL };
 
 const struct backend_ops backend_cpu = {
 	.name = SITE_IMPL_CPU,

@@ -104,7 +104,7 @@ struct results_device {
 struct results_arm_source {
 	char arm;               /* 'a' or 'b' */
 	char name[32];          /* the arm's name, as in results_run.arm_a/arm_b */
-	char kind[8];           /* "plugin" or "cubin" */
+	char kind[8];           /* "plugin", "cubin" or "python" */
 	char path[512];         /* the library or the binary, absolute */
 	char sha256[65];        /* of that file */
 	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */

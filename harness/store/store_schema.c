@@ -142,6 +142,14 @@ static const char *const migrations[] = {
 	" WHERE type = 'table' AND name = 'runs';"
 	"PRAGMA writable_schema = OFF;"
 	"CREATE INDEX runs_status ON runs(status);",
+	/* 7: arms of Python callables (harness/arms/python_arm.c) among the
+	 * user arms: run_arms.kind's CHECK widened as migration 6 does. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_master SET sql = replace(sql,"
+	" 'CHECK (kind IN (''plugin'', ''cubin''))',"
+	" 'CHECK (kind IN (''plugin'', ''cubin'', ''python''))')"
+	" WHERE type = 'table' AND name = 'run_arms';"
+	"PRAGMA writable_schema = OFF;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
