@@ -373,31 +373,55 @@ static void projection(struct summary_run *S)
 	S->have_model = r->steps > 0 && r->forwards_per_step > 0;
 }
 
-/* The counts behind the run's one-line verdict. */
+/* A case's one verdict (summary.h gives the precedence). */
+static enum summary_case_verdict case_verdict(const struct summary_case *c)
+{
+	if (!c->b_byte_equal)
+		return SUMMARY_CASE_NOT_EXACT;
+	if (c->drift_verdict == SUMMARY_DRIFT_ENVIRONMENTAL)
+		return SUMMARY_CASE_DRIFTED;
+	if (isnan(c->speedup.low))
+		return SUMMARY_CASE_FEW_SAMPLES;
+	if (c->improved)
+		return SUMMARY_CASE_FASTER;
+	return c->slower ? SUMMARY_CASE_SLOWER : SUMMARY_CASE_NO_CLEAR_CHANGE;
+}
+
+/* The run's word from its cases' verdicts: untrusted cases are counted,
+ * not weighed. */
+static enum summary_verdict run_verdict(const struct summary_run *S)
+{
+	const int *n = S->n_verdict;
+	int trusted = n[SUMMARY_CASE_FASTER] + n[SUMMARY_CASE_SLOWER] + n[SUMMARY_CASE_NO_CLEAR_CHANGE];
+	if (n[SUMMARY_CASE_NOT_EXACT])
+		return SUMMARY_NOT_BIT_EXACT;
+	if (S->run->quick || !trusted)
+		return SUMMARY_INCONCLUSIVE;
+	if (n[SUMMARY_CASE_SLOWER])
+		return SUMMARY_SLOWER;
+	if (n[SUMMARY_CASE_FASTER] == trusted)
+		return SUMMARY_FASTER;
+	return n[SUMMARY_CASE_FASTER] ? SUMMARY_PARTLY_FASTER : SUMMARY_NO_CLEAR_CHANGE;
+}
+
+/* Every case's verdict and the counts behind the run's one-line verdict. */
 static void verdict_counts(struct summary_run *S)
 {
 	S->min_speedup = S->max_speedup = NAN;
 	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_case *c = &S->cases[i];
+		struct summary_case *c = &S->cases[i];
+		c->verdict = case_verdict(c);
+		S->n_verdict[c->verdict]++;
 		S->n_improved += c->improved;
 		S->n_slower += c->slower;
 		S->n_no_interval += isnan(c->speedup.low);
 		S->n_not_byte_equal += !c->b_byte_equal;
-		if (isnan(c->speedup.point))
+		if (c->verdict != SUMMARY_CASE_FASTER)
 			continue;
 		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
 		S->max_speedup = isnan(S->max_speedup) ? c->speedup.point : fmax(S->max_speedup, c->speedup.point);
 	}
-	if (S->n_not_byte_equal)
-		S->verdict = SUMMARY_NOT_BIT_EXACT;
-	else if (S->run->quick || S->n_no_interval)
-		S->verdict = SUMMARY_INCONCLUSIVE;
-	else if (S->n_slower)
-		S->verdict = SUMMARY_SLOWER;
-	else if (S->n_improved == S->n_cases && S->n_cases)
-		S->verdict = SUMMARY_FASTER;
-	else
-		S->verdict = SUMMARY_NO_CLEAR_CHANGE;
+	S->verdict = run_verdict(S);
 }
 
 /* The run's spans over its cases: clocks, samples a slot, outputs. */
@@ -526,9 +550,37 @@ const char *summary_verdict_str(enum summary_verdict v)
 	case SUMMARY_INCONCLUSIVE: return "INCONCLUSIVE";
 	case SUMMARY_SLOWER: return "SLOWER";
 	case SUMMARY_FASTER: return "FASTER";
+	case SUMMARY_PARTLY_FASTER: return "PARTLY FASTER";
 	case SUMMARY_NO_CLEAR_CHANGE: break;
 	}
 	return "NO CLEAR CHANGE";
+}
+
+/* Words and keys of the case verdicts, in enum order. */
+static const struct {
+	const char *words, *key;
+} case_verdicts[SUMMARY_CASE_KINDS] = {
+	[SUMMARY_CASE_NOT_EXACT] = { "lost bit-exactness", "not_exact" },
+	[SUMMARY_CASE_DRIFTED] = { "drifted (not trusted)", "drifted" },
+	[SUMMARY_CASE_FEW_SAMPLES] = { "too few samples (not trusted)", "few_samples" },
+	[SUMMARY_CASE_FASTER] = { "faster", "faster" },
+	[SUMMARY_CASE_SLOWER] = { "slower", "slower" },
+	[SUMMARY_CASE_NO_CLEAR_CHANGE] = { "no clear change", "no_clear_change" },
+};
+
+const char *summary_case_verdict_str(enum summary_case_verdict v)
+{
+	return v >= 0 && v < SUMMARY_CASE_KINDS ? case_verdicts[v].words : "?";
+}
+
+const char *summary_case_verdict_key(enum summary_case_verdict v)
+{
+	return v >= 0 && v < SUMMARY_CASE_KINDS ? case_verdicts[v].key : "?";
+}
+
+bool summary_case_untrusted(const struct summary_case *c)
+{
+	return c->verdict == SUMMARY_CASE_DRIFTED || c->verdict == SUMMARY_CASE_FEW_SAMPLES;
 }
 
 void summary_free(struct summary_run *s)

@@ -215,6 +215,32 @@ char *md_p(double p, char *buf, size_t len)
 	return buf;
 }
 
+char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
+{
+	if (c->verdict == SUMMARY_CASE_DRIFTED)
+		snprintf(buf, len, "drifted %.2f%% (not trusted)", c->drift * 100);
+	else
+		snprintf(buf, len, "%s", summary_case_verdict_str(c->verdict));
+	return buf;
+}
+
+void md_verdict_counts(FILE *f, const struct summary_run *S)
+{
+	static const enum summary_case_verdict rest[] = { SUMMARY_CASE_DRIFTED, SUMMARY_CASE_FEW_SAMPLES,
+							  SUMMARY_CASE_SLOWER, SUMMARY_CASE_NO_CLEAR_CHANGE };
+	int n = S->n_cases;
+	fprintf(f, "faster in %d of %d case%s", S->n_verdict[SUMMARY_CASE_FASTER], n, n == 1 ? "" : "s");
+	if (!isnan(S->min_speedup))
+		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
+	for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++) {
+		int c = S->n_verdict[rest[k]];
+		/* slower and no clear change are always said; the untrusted kinds when there are some */
+		if (c || rest[k] == SUMMARY_CASE_SLOWER || rest[k] == SUMMARY_CASE_NO_CLEAR_CHANGE)
+			fprintf(f, ", %s %d", summary_case_verdict_str(rest[k]), c);
+	}
+	fprintf(f, "; bit-exact in %d of %d", n - S->n_verdict[SUMMARY_CASE_NOT_EXACT], n);
+}
+
 void md_spread(FILE *f, const struct summary_spread *s)
 {
 	char m[32], lo[32], hi[32];

@@ -64,11 +64,11 @@ static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p
 	}
 }
 
-/* Bold only when it is an improvement beyond noise (summary.improved). */
+/* Bold only when the case's verdict is faster (never for a drifted one). */
 static void put_speedup(FILE *f, const struct summary_case *s)
 {
 	const struct stats_interval *v = &s->speedup;
-	const char *b = s->improved ? "**" : "";
+	const char *b = s->verdict == SUMMARY_CASE_FASTER ? "**" : "";
 	if (isnan(v->point))
 		fputs("n/a", f);
 	else if (isnan(v->low))
@@ -89,18 +89,18 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 {
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
-	int n = S->n_cases;
 	(void)compact;
 	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
 	md_code(f, r->arm_b);
 	fputs(" vs A ", f);
 	md_code(f, r->arm_a);
-	fprintf(f, ": faster beyond noise in %d of %d case%s", S->n_improved, n, n == 1 ? "" : "s");
-	if (!isnan(S->min_speedup))
-		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
-	fprintf(f, ", slower in %d, bit-exact in %d of %d", S->n_slower, n - S->n_not_byte_equal, n);
-	if (S->n_no_interval)
-		fprintf(f, "; %d without an interval (under %d samples an arm)", S->n_no_interval, SUMMARY_MIN_SAMPLES);
+	fputs(": ", f);
+	md_verdict_counts(f, S);
+	if (S->n_verdict[SUMMARY_CASE_DRIFTED])
+		fputs(" (drifted: the A arm moved beyond the device profile's noise floor within the bracket, see "
+		      "A/B/A brackets)", f);
+	if (S->n_verdict[SUMMARY_CASE_FEW_SAMPLES])
+		fprintf(f, " (too few samples: under %d an arm, no interval)", SUMMARY_MIN_SAMPLES);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
 	fputs(". Scenario ", f);
@@ -124,9 +124,10 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	snprintf(ha, sizeof ha, "A %s median [p10, p90]", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s median [p10, p90]", R->run->arm_b);
 	/* md_table_head escapes the column names */
-	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
+	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact", "verdict" };
+	char v[64];
 	fputs("## Summary\n\n", f);
-	md_table_head(f, 6, cols, "llrrrc");
+	md_table_head(f, 7, cols, "llrrrcl");
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *s = &R->S->cases[i];
 		fputs("| ", f);
@@ -139,11 +140,14 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		md_spread_time(f, &s->b.time);
 		fputs(" | ", f);
 		put_speedup(f, s);
-		fprintf(f, " | %s |\n", exact_str(s));
+		fprintf(f, " | %s | ", exact_str(s));
+		md_cell(f, md_case_verdict(s, v, sizeof v));
+		fputs(" |\n", f);
 	}
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
-		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when it is an improvement beyond "
-		   "noise (the interval above 1 and the speedup above the A arm's drift); bit-exact = every output of "
+		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
+		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
+		   "noise floor (a drifted case is not trusted, whatever its speedup); bit-exact = every output of "
 		   "every slot byte-equal to the first A slot's.\n\n",
 		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, SUMMARY_MIN_SAMPLES);
 	if (R->run->fake_timer)
@@ -682,7 +686,7 @@ static const struct {
 	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
 };
 
-static const int give_way[] = { SEC_ACCURACY, SEC_SAMPLING, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
+static const int give_way[] = { SEC_SAMPLING, SEC_ACCURACY, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
 				SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
 #define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 

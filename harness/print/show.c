@@ -150,6 +150,7 @@ static void show_case(const struct summary_case *s, const struct results_run *r,
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
+	fprintf(out, "  verdict: %s\n", md_case_verdict(s, sp, sizeof sp));
 }
 
 static void show_projection(const struct summary_run *s, FILE *out)
@@ -183,15 +184,21 @@ void show_summary_table(const struct summary_run *s, FILE *out)
 	e.next = 0;
 	snprintf(ha, sizeof ha, "A %s", escape_t(&e, r->arm_a));
 	snprintf(hb, sizeof hb, "B %s", escape_t(&e, r->arm_b));
-	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
-		"bit-exact");
+	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]",
+		"n A/B", "bit-exact", "verdict");
 	for (int i = 0; i < s->n_cases; i++) {
 		const struct summary_case *c = &s->cases[i];
-		char a[24], b[24], sp[64], n[24];
+		char a[24], b[24], sp[64], n[24], v[64];
 		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
 		e.next = 0;
-		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", escape_t(&e, c->c->name), escape_t(&e, c->c->shape),
-			fmt_ns(c->a.time.median_ns, a, sizeof a), fmt_ns(c->b.time.median_ns, b, sizeof b),
-			fmt_speedup(&c->speedup, sp, sizeof sp), n, c->b_byte_equal ? "yes" : "NO");
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %-9s %s\n", escape_t(&e, c->c->name),
+			escape_t(&e, c->c->shape), fmt_ns(c->a.time.median_ns, a, sizeof a),
+			fmt_ns(c->b.time.median_ns, b, sizeof b), fmt_speedup(&c->speedup, sp, sizeof sp), n,
+			c->b_byte_equal ? "yes" : "NO", md_case_verdict(c, v, sizeof v));
 	}
+	fputs("verdict: ", out);
+	md_verdict_counts(out, s);
+	if (!s->have_profile)
+		fputs(" (no device profile: drift not judged)", out);
+	fputc('\n', out);
 }

@@ -7,7 +7,7 @@ figures: the pooled A and B medians (with p10, p90 and sample counts), the
 speedup and its 95% interval, the A drift, the case's exactness, and each
 arm's GB/s and % of copy bandwidth.
 
-The CSV carries full precision (shortest round-trip reals), so each figure
+The CSV carries 15 significant digits, so each figure
 is taken from it and formatted the way each printer formats it (show:
 fmt_ns and %.3f; report: md_us = %.3f us, %.2f%%); the printed string must
 match exactly. The speedup and drift strings of show and report are also
