@@ -645,9 +645,10 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
 	if (p->baseline >= 0)
-		gp_vline(f, p->baseline + 1, "#2a9d3a", "dt 3", p->baseline_name, 0.97);
+		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
 	for (int k = 0; k < p->n_steps; k++)
-		gp_vline(f, p->step_at[k] + 0.5, "#c0392b", "dt 1", p->step_text[k], 0.92 - 0.05 * (k % 3));
+		gp_vline(f, p->step_at[k] + 0.5, p->step_better[k] ? "#2a9d3a" : "#c0392b", "dt 1", p->step_text[k],
+			 0.92 - 0.05 * (k % 3));
 	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
 		   "title \"95%% interval\", \\\n", stem);
 	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);

@@ -107,6 +107,7 @@ struct plot_trend {
 	const char *baseline_name;
 	int n_steps;
 	const int *step_at;           /* [n_steps]: index of the first point after the step */
+	const bool *step_better;      /* [n_steps]: an improvement (drawn green), else a regression (red) */
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */

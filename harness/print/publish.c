@@ -62,12 +62,15 @@ static const char style_css[] =
 	".cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }\n"
 	".card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }\n"
 	".card.step { border-left: 5px solid var(--bad); }\n"
+	".card.up { border-left: 5px solid var(--good); }\n"
 	".card img { width: 100%; height: auto; display: block; margin: 4px 0 8px; border: 1px solid #eee; }\n"
 	".card table { width: 100%; font-size: 14px; }\n"
 	".shape { color: var(--muted); font-weight: normal; font-size: 14px; }\n"
 	".better { color: var(--good); font-weight: 700; }\n"
 	".bad { color: var(--bad); font-weight: 700; }\n"
-	"ul.steps { margin: 6px 0 0; padding-left: 20px; color: var(--bad); }\n"
+	"ul.steps { margin: 6px 0 0; padding-left: 20px; }\n"
+	"ul.steps li.bad { color: var(--bad); }\n"
+	"ul.steps li.better { color: var(--good); }\n"
 	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
 	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
 
@@ -77,11 +80,20 @@ static void html_text(FILE *f, const char *s)
 	escape_html(f, s);
 }
 
-static int group_steps(const struct history *h, const struct history_group *g)
+/* The steps of a series that are regressions (better: improvements). */
+static int series_steps(const struct history *h, const struct history_series *s, bool better)
+{
+	int n = 0;
+	for (int k = 1; k < s->steps.n_segments; k++)
+		n += history_improvement(h, s->steps.segments[k].change) == better;
+	return n;
+}
+
+static int group_steps(const struct history *h, const struct history_group *g, bool better)
 {
 	int n = 0;
 	for (int i = g->first; i < g->first + g->n; i++)
-		n += h->series[i].steps.n_segments - 1;
+		n += series_steps(h, &h->series[i], better);
 	return n;
 }
 
@@ -97,9 +109,11 @@ static void page_head(FILE *f, const struct publish_input *in)
 	html_text(f, in->title);
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
-		   "(dashed), the baseline (green) and the steps (red), found by penalized L1 segmentation "
-		   "(asv-style) and named by run and commit. Steps under %.0f%% are not named.</p>\n</header>\n<main>\n",
-		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, in->history->min_step * 100);
+		   "(dashed), the baseline (purple) and the steps, regressions red and improvements green, found by "
+		   "penalized L1 segmentation (asv-style) and named by run and commit: a step needs %d runs on each "
+		   "side and runs whose intervals do not overlap, and steps under %.0f%% are not named.</p>\n"
+		   "</header>\n<main>\n",
+		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MIN_RUNS, in->history->min_step * 100);
 }
 
 /* Whether some group is (scenario, device). */
@@ -124,10 +138,12 @@ static void matrix_cell(FILE *f, const struct publish_input *in, const char *sce
 		fputs("<td class=\"muted\">-</td>", f);
 		return;
 	}
-	int steps = group_steps(in->history, g->g);
+	int worse = group_steps(in->history, g->g, false), better = group_steps(in->history, g->g, true);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (steps)
-		fprintf(f, ", <span class=\"bad\">%d step%s</span>", steps, steps == 1 ? "" : "s");
+	if (worse)
+		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", worse, worse == 1 ? "" : "s");
+	if (better)
+		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", better, better == 1 ? "" : "s");
 	if (g->newest) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
@@ -278,7 +294,8 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		trend_step_text(in->history, s, k, text, sizeof text);
-		fputs("<li>Step ", f);
+		fprintf(f, "<li class=\"%s\">Step ", history_improvement(in->history, s->steps.segments[k].change)
+							? "better" : "bad");
 		html_text(f, text);
 		fputs("</li>\n", f);
 	}
@@ -289,7 +306,8 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 {
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
-	fprintf(f, "<article class=\"card%s\">\n<h3><code>", s->steps.n_segments > 1 ? " step" : "");
+	const char *edge = series_steps(in->history, s, false) ? " step" : series_steps(in->history, s, true) ? " up" : "";
+	fprintf(f, "<article class=\"card%s\">\n<h3><code>", edge);
 	html_text(f, s->case_name);
 	fputs("</code> <span class=\"shape\">", f);
 	html_text(f, s->shape);
@@ -311,7 +329,7 @@ static void page_body(FILE *f, const struct publish_input *in)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			if ((group_steps(in->history, g->g) > 0) != (pass == 0))
+			if ((group_steps(in->history, g->g, false) + group_steps(in->history, g->g, true) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)

@@ -60,10 +60,11 @@ void trend_step_text(const struct history *h, const struct history_series *s, in
 	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
 	const struct history_point *p = &s->points[b->start];
 	char pct[32], from[48], to[48];
-	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s", md_pct(b->change, pct, sizeof pct),
+	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
 		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
 		 p->label, figure_of(h, a->level, NAN, NAN, false, from, sizeof from),
-		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to));
+		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to),
+		 history_improvement(h, b->change) ? "an improvement" : "a regression");
 }
 
 /* The step starting at point i, or 0. */
@@ -184,6 +185,7 @@ struct trend_arrays {
 	char (*buf)[2][24];
 	double *value, *low, *high, *level;
 	int *step_at;
+	bool *step_better;
 	const char **step_text;
 	char (*text)[96];
 };
@@ -198,6 +200,7 @@ static void arrays_free(struct trend_arrays *a)
 	free(a->high);
 	free(a->level);
 	free(a->step_at);
+	free(a->step_better);
 	free(a->step_text);
 	free(a->text);
 }
@@ -213,10 +216,11 @@ static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 	a->high = calloc(m, sizeof *a->high);
 	a->level = calloc(m, sizeof *a->level);
 	a->step_at = calloc(k, sizeof *a->step_at);
+	a->step_better = calloc(k, sizeof *a->step_better);
 	a->step_text = calloc(k, sizeof *a->step_text);
 	a->text = calloc(k, sizeof *a->text);
 	return a->commits && a->dates && a->buf && a->value && a->low && a->high && a->level && a->step_at &&
-	       a->step_text && a->text;
+	       a->step_better && a->step_text && a->text;
 }
 
 /* Ticks: every k-th of n points (and the last) shows its commit and date,
@@ -256,9 +260,11 @@ static void fill_values(const struct history *h, const struct history_series *s,
 		char pct[32];
 		const struct history_point *p = &s->points[s->steps.segments[k].start];
 		a->step_at[k - 1] = s->steps.segments[k].start;
-		snprintf(a->text[k - 1], sizeof a->text[k - 1], "step %s: run %lld, %.9s",
+		bool better = history_improvement(h, s->steps.segments[k].change);
+		snprintf(a->text[k - 1], sizeof a->text[k - 1], "%s %s: run %lld, %.9s", better ? "improvement" : "regression",
 			 md_pct(s->steps.segments[k].change, pct, sizeof pct), (long long)p->run_id, p->commit);
 		a->step_text[k - 1] = a->text[k - 1];
+		a->step_better[k - 1] = better;
 	}
 }
 
@@ -316,7 +322,7 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 		struct plot_trend p = { title, sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
 					sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
 					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
-					s->steps.n_segments - 1, a.step_at, a.step_text, false, NAN, NAN };
+					s->steps.n_segments - 1, a.step_at, a.step_better, a.step_text, false, NAN, NAN };
 		y_range(h, s, &a, &p.y_min, &p.y_max);
 		rc = plot_write_trend(dir, stem, &p, d);
 	}

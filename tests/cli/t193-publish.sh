@@ -47,7 +47,7 @@ page="$T/site/index.html"
 check "two scenarios x two devices in the matrix" \
 	grep -q '<tr><th>scenario</th><th>NVIDIA H200 (test)</th><th>CPU fake timer (ABBENCH_FAKE_TIMER=1)</th></tr>' "$page"
 check "the step, named with its run and commit" \
-	grep -Eq '<li>Step \+25\.[0-9]{2}% at run 4 \(commit c00000031676, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us</li>' "$page"
+	grep -Eq '<li class="bad">Step \+25\.[0-9]{2}% at run 4 \(commit c00000031676, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us, a regression</li>' "$page"
 check "the label is escaped" grep -q 'label <code>pr&lt;&amp;&gt;6</code>' "$page"
 check "links to the full report" grep -q '<a href="runs/run-6/report.md">Full report of that run</a>' "$page"
 check "no script" bash -c "! grep -qi '<script' '$page'"
