@@ -81,6 +81,7 @@ enum ab_rc compare_case_pair(const struct summary_case *a, const struct summary_
 	compare_md5_agreement(a->c, b->c, &out->md5_compared, &out->md5_differ);
 	out->bw_a = a->b.bw;
 	out->bw_b = b->b.bw;
+	out->cache_resident = a->cache_resident || b->cache_resident;
 	out->noise_floor = fmax(isnan(a->drift) ? 0 : a->drift, isnan(b->drift) ? 0 : b->drift);
 	out->change_ns = out->b.median_ns - out->a.median_ns;
 	return rc;

@@ -65,6 +65,7 @@ struct compare_case {
 	double p_floor;              /* the smallest p the runs' blocks allow (blockboot_p_floor) */
 	bool drifted_a, drifted_b;   /* the case's verdict in run A, in run B, is drifted (not trusted) */
 	double drift_a, drift_b;     /* its A-arm drift in each run; NAN under two A slots */
+	bool cache_resident;         /* its working set fits the cache of either run's device */
 	enum compare_verdict verdict;
 	int md5_compared;            /* outputs present in both, matched by slot and tensor */
 	int md5_differ;              /* of those, how many differ */

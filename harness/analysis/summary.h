@@ -200,9 +200,15 @@ struct summary_case {
 	bool ref_ok;                   /* every output of every slot within the reference's tolerance */
 	struct summary_share per_forward; /* count x median of each arm */
 	struct summary_share per_step;    /* per_forward x the run's forwards_per_step */
-	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is unknown */
+	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is
+					   * unknown or the case is cache-resident */
 	double b_over_floor;              /* B's median / floor_ns: how far B is from the floor; NAN
 					   * when either is unknown */
+	bool cache_resident;              /* its working set (bytes_min: every input and output once)
+					   * fits the device's last-level cache (summary_run.cache_bytes):
+					   * its traffic need not reach DRAM, so its GB/s is not held
+					   * against the DRAM copy bandwidth (pct_copy NAN) and it has no
+					   * floor */
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */
 	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
@@ -235,6 +241,8 @@ struct summary_run {
 	double saving_fraction;        /* per_step.saving / per_step.a; NAN when a is 0 */
 	bool have_model;               /* steps > 0 and forwards_per_step > 0 */
 	struct bandwidth_ref copy;     /* the copy bandwidth GB/s are held against (bandwidth.h) */
+	int64_t cache_bytes;           /* the device's last-level cache (results_device.l2_bytes: the
+					* L2 of a GPU, the CPU backend's largest cache); 0: unknown */
 	int n_discarded;               /* samples the throttle probe dropped, all slots */
 	/* the run's verdict (the report's first line) and its counts */
 	enum summary_verdict verdict;

@@ -72,7 +72,8 @@ static void print_row(FILE *f, const struct compare_case *c, const struct compar
 	fputs(" |\n", f);
 }
 
-/* "1234.5 / 1250.1 (29.4% / 29.8%)" */
+/* "1234.5 / 1250.1 (29.4% / 29.8%)"; "(cache-resident)" where the case's
+ * working set fits a run's cache (its % is not computed: md_bw_pct). */
 static void print_bandwidth(FILE *f, const struct compare_case *c)
 {
 	if (isnan(c->bw_a.gbps) || isnan(c->bw_b.gbps)) {
@@ -82,6 +83,8 @@ static void print_bandwidth(FILE *f, const struct compare_case *c)
 	fprintf(f, "%.1f / %.1f", c->bw_a.gbps, c->bw_b.gbps);
 	if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
 		fprintf(f, " (%.1f%% / %.1f%%)", c->bw_a.pct_copy, c->bw_b.pct_copy);
+	else if (isnan(c->bw_a.pct_copy) != isnan(c->bw_b.pct_copy) || c->cache_resident)
+		fputs(" (cache-resident)", f);
 }
 
 /* The B arms' bandwidth, a table of its own below the verdicts. */

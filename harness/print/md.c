@@ -215,6 +215,39 @@ char *md_p(double p, char *buf, size_t len)
 	return buf;
 }
 
+char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
+{
+	if (c->cache_resident && !isnan(a->gbps))
+		snprintf(buf, len, " (cache-resident)");
+	else if (!isnan(a->pct_copy))
+		snprintf(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+char *md_floor(const struct summary_case *c, char *buf, size_t len)
+{
+	if (c->cache_resident)
+		snprintf(buf, len, "cache-resident");
+	else if (isnan(c->floor_ns))
+		snprintf(buf, len, "n/a");
+	else
+		md_time(c->floor_ns, buf, len);
+	return buf;
+}
+
+char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len)
+{
+	if (c->cache_resident)
+		snprintf(buf, len, "n/a (cache-resident)");
+	else if (isnan(c->b_over_floor))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2fx", c->b_over_floor);
+	return buf;
+}
+
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 {
 	if (c->verdict == SUMMARY_CASE_DRIFTED)

@@ -451,12 +451,15 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	if (!any_finite(p->pct_copy[0], n) && !any_finite(p->pct_copy[1], n)) {
 		/* nothing to draw: an empty panel that says why (an all-missing
 		 * plot is a gnuplot error) */
-		fputs("set label 1 \"no copy bandwidth known for these runs\" at graph 0.5, graph 0.5 center\n", f);
+		fputs("set label 1 \"no % of copy: no copy bandwidth known, or the cases are cache-resident\" at graph 0.5, "
+		      "graph 0.5 center\n", f);
 		fputs("set yrange [0:100]\nplot 1/0 notitle\nunset label 1\n", f);
 		return;
 	}
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
+			if (!any_finite(p->pct_copy[a] + s * p->n_points, p->n_points))
+				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
 			snprintf(using_, sizeof using_, "1:%d", a ? SW_PCT_B : SW_PCT_A);
 			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
 				     series_arm(p, s, a, title, sizeof title));

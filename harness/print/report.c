@@ -165,21 +165,21 @@ static void put_bytes(FILE *f, int64_t bytes)
 	fputs(md_bytes((double)bytes, b, sizeof b), f);
 }
 
-/* "2873.4 (68.4%)", or with unit "2873.4 GB/s (68.4%)". */
-static void put_gbps_unit(FILE *f, const struct bandwidth_arm *a, bool unit)
+/* "2873.4 (68.4%)", "2873.4 (cache-resident)", or with unit "2873.4 GB/s
+ * (68.4%)" (md_bw_pct). */
+static void put_gbps_unit(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a, bool unit)
 {
+	char pct[48];
 	if (isnan(a->gbps)) {
 		fputs("n/a", f);
 		return;
 	}
-	fprintf(f, "%.1f%s", a->gbps, unit ? " GB/s" : "");
-	if (!isnan(a->pct_copy))
-		fprintf(f, " (%.1f%%)", a->pct_copy);
+	fprintf(f, "%.1f%s%s", a->gbps, unit ? " GB/s" : "", md_bw_pct(s, a, false, pct, sizeof pct));
 }
 
-static void put_gbps(FILE *f, const struct bandwidth_arm *a)
+static void put_gbps(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a)
 {
-	put_gbps_unit(f, a, false);
+	put_gbps_unit(f, s, a, false);
 }
 
 static void copy_words(FILE *f, const struct bandwidth_ref *c)
@@ -211,14 +211,11 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_bytes(f, s->c->bytes_min);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
-	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
-	if (isnan(s->b_over_floor))
-		fputs("n/a |\n", f);
-	else
-		fprintf(f, "%.2fx |\n", s->b_over_floor);
+	put_gbps(f, s, &s->b.bw);
+	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
+	fprintf(f, "%s |\n", md_b_over_floor(s, fl, sizeof fl));
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
@@ -233,8 +230,16 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
-	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
-	      "B / floor is how far the B arm is from it.\n\n", f);
+	fputs(". The floor is the minimum bytes at that copy bandwidth: the time no arm beats by streaming them "
+	      "from DRAM; B / floor is how far the B arm is from it. ", f);
+	if (R->S->cache_bytes > 0) {
+		char c[32];
+		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
+			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy, no "
+			   "floor).", md_bytes((double)R->S->cache_bytes, c, sizeof c));
+	} else
+		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
+	fputs("\n\n", f);
 	md_table_head(f, 8, cols, "lrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
 		bandwidth_row(f, &R->S->cases[i]);
@@ -269,9 +274,9 @@ static void sweep_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_speedup(f, s);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
+	put_gbps(f, s, &s->b.bw);
 	fputs(" |\n", f);
 }
 
@@ -336,7 +341,7 @@ static void per_gpu_cell(FILE *f, const struct summary_case *s)
 	}
 	put_speedup(f, s);
 	fputs(", B ", f);
-	put_gbps_unit(f, &s->b.bw, true);
+	put_gbps_unit(f, s, &s->b.bw, true);
 }
 
 /* md5 of every output of every slot of the case, in every peer that has
