@@ -114,11 +114,13 @@ static void per_sample(struct summary_arm *a)
 	a->kernels_per_sample_ns = a->kernel_ns / n;
 	a->gaps_ns = fmax(0, a->wall_ns - a->kernel_ns) / n;
 	a->kernel_share = a->wall_ns > 0 ? a->kernel_ns / a->wall_ns : NAN;
+	a->gaps_of_median_ns = fmax(0, 1 - a->kernel_share) * a->time.median_ns;
 	for (int i = 0; i < a->n_kernels; i++) {
 		const struct results_kernel *k = &a->kernels[i];
 		struct summary_kernel *f = &a->kfig[i];
 		f->per_sample_ns = k->total_ns / n;
 		f->share = a->wall_ns > 0 ? k->total_ns / a->wall_ns : NAN;
+		f->of_median_ns = f->share * a->time.median_ns;
 		f->launches_per_sample = (double)k->launches / n;
 		attrib_operation(k->name, f->operation, sizeof f->operation);
 	}
@@ -257,11 +259,33 @@ static void clocks_add(struct summary_clocks *sp, const struct results_clocks *c
 	sp->readings++;
 }
 
-/* The slots' discarded samples, largest noise and clock span. */
+/* A slot's box-plot whiskers (Tukey: the most extreme samples within 1.5
+ * IQR of the type-7 quartiles) folded into *lo, *hi. */
+static void whiskers(const struct results_slot *sl, double *lo, double *hi)
+{
+	int n = sl->n_samples;
+	if (n < 1)
+		return;
+	double q1 = stats_quantile(sl->samples_ns, n, 0.25), q3 = stats_quantile(sl->samples_ns, n, 0.75);
+	double a = q1 - 1.5 * (q3 - q1), b = q3 + 1.5 * (q3 - q1), wl = q1, wh = q3;
+	for (int i = 0; i < n; i++) {
+		double x = sl->samples_ns[i];
+		if (x >= a && x < wl)
+			wl = x;
+		if (x <= b && x > wh)
+			wh = x;
+	}
+	*lo = isnan(*lo) ? wl : fmin(*lo, wl);
+	*hi = isnan(*hi) ? wh : fmax(*hi, wh);
+}
+
+/* The slots' discarded samples, largest noise, clock span and whiskers. */
 static void slots_span(struct summary_case *s)
 {
+	s->whisker_lo_ns = s->whisker_hi_ns = NAN;
 	for (int i = 0; i < s->n_slots; i++) {
 		const struct results_slot *sl = s->slots[i].slot;
+		whiskers(sl, &s->whisker_lo_ns, &s->whisker_hi_ns);
 		s->n_discarded += sl->n_discarded;
 		s->max_noise = fmax(s->max_noise, sl->noise);
 		clocks_add(&s->clocks, &sl->clocks_before);

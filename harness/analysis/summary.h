@@ -138,6 +138,9 @@ struct summary_kernel {
 	double per_sample_ns;        /* total self-time / samples */
 	double share;                /* total self-time / the arm's wall time (a fraction) */
 	double launches_per_sample;
+	double of_median_ns;         /* share x the arm's median: its part of the median sample, the
+				      * figure the kernel charts stack (so a bar is the headline's
+				      * median, not the mean); NAN without wall time */
 	char operation[48];          /* attrib_operation: "mul", "layer_norm"; "" when none */
 };
 
@@ -164,6 +167,7 @@ struct summary_arm {
 	double kernels_per_sample_ns; /* kernel_ns / samples */
 	double gaps_ns;         /* max(0, wall - kernel) / samples: launch gaps and host overhead */
 	double kernel_share;    /* kernel_ns / wall_ns */
+	double gaps_of_median_ns; /* (1 - kernel_share) x time.median_ns: the gaps' part of the median */
 	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
 	double p1_ns, p99_ns;
 };
@@ -215,6 +219,9 @@ struct summary_case {
 	/* over every slot */
 	int n_discarded;               /* samples the throttle probe dropped */
 	double max_noise;              /* the largest slot noise (0 without slots) */
+	double whisker_lo_ns, whisker_hi_ns; /* over every slot, the box plots' whiskers: the most
+					      * extreme samples within 1.5 IQR of each slot's
+					      * quartiles (a chart's shared y range); NAN without samples */
 	struct summary_clocks clocks;
 	int n_slots;
 	struct summary_slot *slots;    /* in bracket order */

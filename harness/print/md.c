@@ -259,17 +259,26 @@ char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 
 void md_verdict_counts(FILE *f, const struct summary_run *S)
 {
-	static const enum summary_case_verdict rest[] = { SUMMARY_CASE_DRIFTED, SUMMARY_CASE_FEW_SAMPLES,
-							  SUMMARY_CASE_SLOWER, SUMMARY_CASE_NO_CLEAR_CHANGE };
+	static const struct {
+		enum summary_case_verdict v;
+		const char *word;
+		bool always;
+	} rest[] = { { SUMMARY_CASE_DRIFTED, "drifted %d (not trusted)", false },
+		     { SUMMARY_CASE_FEW_SAMPLES, "too few samples %d (not trusted)", false },
+		     { SUMMARY_CASE_SLOWER, "slower %d", true },
+		     { SUMMARY_CASE_NO_CLEAR_CHANGE, "no clear change %d", true } };
 	int n = S->n_cases;
 	fprintf(f, "faster in %d of %d case%s", S->n_verdict[SUMMARY_CASE_FASTER], n, n == 1 ? "" : "s");
-	if (!isnan(S->min_speedup))
+	if (!isnan(S->min_speedup) && S->min_speedup == S->max_speedup)
+		fprintf(f, " (speedup %.2fx)", S->min_speedup);
+	else if (!isnan(S->min_speedup))
 		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
 	for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++) {
-		int c = S->n_verdict[rest[k]];
-		/* slower and no clear change are always said; the untrusted kinds when there are some */
-		if (c || rest[k] == SUMMARY_CASE_SLOWER || rest[k] == SUMMARY_CASE_NO_CLEAR_CHANGE)
-			fprintf(f, ", %s %d", summary_case_verdict_str(rest[k]), c);
+		int c = S->n_verdict[rest[k].v];
+		if (!c && !rest[k].always)
+			continue;
+		fputs(", ", f);
+		fprintf(f, rest[k].word, c);
 	}
 	fprintf(f, "; bit-exact in %d of %d", n - S->n_verdict[SUMMARY_CASE_NOT_EXACT], n);
 }

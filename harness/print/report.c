@@ -96,11 +96,14 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	md_code(f, r->arm_a);
 	fputs(": ", f);
 	md_verdict_counts(f, S);
-	if (S->n_verdict[SUMMARY_CASE_DRIFTED])
+	bool drifted = S->n_verdict[SUMMARY_CASE_DRIFTED], few = S->n_verdict[SUMMARY_CASE_FEW_SAMPLES];
+	if (drifted)
 		fputs(" (drifted: the A arm moved beyond the device profile's noise floor within the bracket, see "
-		      "A/B/A brackets)", f);
-	if (S->n_verdict[SUMMARY_CASE_FEW_SAMPLES])
-		fprintf(f, " (too few samples: under %d an arm, no interval)", SUMMARY_MIN_SAMPLES);
+		      "A/B/A brackets", f);
+	if (few)
+		fprintf(f, "%stoo few samples: under %d an arm, no interval", drifted ? "; " : " (", SUMMARY_MIN_SAMPLES);
+	if (drifted || few)
+		fputc(')', f);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
 	fputs(". Scenario ", f);

@@ -78,5 +78,5 @@ check "a quick run" bash -c "'$AB' run scenarios/smoke.ini --quick --no-progress
 expect_exit 0 "its report" "$AB" report quick --out "$T/quick" --no-plots
 md="$T/quick/report.md"
 check "intervals n/a, nothing bold" test "$(grep -Ec '^\| `[a-z_]+` \|.* \| [0-9.]+x \[n/a\] \| yes \| too few samples \(not trusted\) \|$' "$md")" -eq 5
-check "the verdict is INCONCLUSIVE and says why" grep -q '^\*\*INCONCLUSIVE\*\*: .*faster in 0 of 5 cases, too few samples (not trusted) 5, .*(too few samples: under 10 an arm, no interval); \*\*quick run\*\*' "$md"
+check "the verdict is INCONCLUSIVE and says why" grep -q '^\*\*INCONCLUSIVE\*\*: .*faster in 0 of 5 cases, too few samples 5 (not trusted), .*(too few samples: under 10 an arm, no interval); \*\*quick run\*\*' "$md"
 finish
