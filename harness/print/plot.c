@@ -84,6 +84,21 @@ static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem,
 /* The common head of every script: terminal, output, title, y label. */
 static void gp_head_size(FILE *f, const char *stem, const char *title, const char *ylabel, int width, int height);
 
+/* The head of a chart drawn as SVG at the size a dashboard card shows it
+ * (720 x 360 px, text at 11 pt: legible there, and sharp at any zoom). */
+static void gp_head_svg(FILE *f, const char *stem, const char *title, const char *ylabel)
+{
+	fputs("# Written by abbench. Redraw with: gnuplot ", f);
+	fprintf(f, "%s.gp (in this directory)\n", stem);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.svg\"\n", stem);
+	fputs("set terminal svg size 720,360 dynamic noenhanced font \"sans,11\" background rgb \"white\"\n", f);
+	fputs("set output outfile\nset datafile missing \"?\"\nset title ", f);
+	gp_string(f, title);
+	fputs("\nset ylabel ", f);
+	gp_string(f, ylabel);
+	fputs("\nset yrange [0:*]\nset grid ytics\n", f);
+}
+
 static void gp_head(FILE *f, const char *stem, const char *title, const char *ylabel, int width)
 {
 	gp_head_size(f, stem, title, ylabel, width, 500);
@@ -654,7 +669,7 @@ enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plo
 static void trend_dat(FILE *f, const void *vp)
 {
 	const struct plot_trend *p = vp;
-	fputs("# x value low high level commit date\n", f);
+	fputs("# x value low high level commit date run\n", f);
 	for (int i = 0; i < p->n; i++) {
 		fprintf(f, "%d", i + 1);
 		dat_number(f, p->value[i]);
@@ -665,6 +680,8 @@ static void trend_dat(FILE *f, const void *vp)
 		dat_string(f, p->commits[i]);
 		fputc(' ', f);
 		dat_string(f, p->dates[i]);
+		fputc(' ', f);
+		dat_string(f, p->run_ids ? p->run_ids[i] : "");
 		fputc('\n', f);
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
@@ -694,16 +711,21 @@ static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const
 static void trend_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trend *p = vp;
-	gp_head(f, stem, p->title, p->ylabel, 1000);
+	if (p->svg)
+		gp_head_svg(f, stem, p->title, p->ylabel);
+	else
+		gp_head(f, stem, p->title, p->ylabel, 1000);
 	if (p->log_y)
 		fputs("set logscale y\n", f);
 	if (isfinite(p->y_min) && isfinite(p->y_max))
 		fprintf(f, "set yrange [%.9g:%.9g]\n", p->y_min, p->y_max);
 	else
 		fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.12, graph 0.08\n", f);
-	fputs("set key bottom left opaque box\n", f);
-	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
-	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	/* the key below the chart, off the data */
+	fputs("set key outside bottom center horizontal font \",9\"\n", f);
+	/* each tick names its run: id, commit, date and time (UTC); no x label
+	 * competes with the three lines */
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics font \",8\"\nunset xlabel\nset bmargin 7\n", p->n);
 	if (p->baseline >= 0)
 		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
 	for (int k = 0; k < p->n_steps; k++)
@@ -712,8 +734,8 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
 		   "title \"95%% interval\", \\\n", stem);
 	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
-	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(6).\"\\n\".stringcolumn(7)) with linespoints pt 7 ps 0.9 lw 1.5 "
-	      "lc rgb \"#1f4e9c\" title ", f);
+	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\".stringcolumn(7)) with "
+	      "linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title ", f);
 	gp_string(f, p->value_name);
 	fputc('\n', f);
 }
@@ -751,7 +773,10 @@ static void trends_dat(FILE *f, const void *vp)
 static void trends_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trends *p = vp;
-	gp_head(f, stem, p->title, p->ylabel, 1000);
+	if (p->svg)
+		gp_head_svg(f, stem, p->title, p->ylabel);
+	else
+		gp_head(f, stem, p->title, p->ylabel, 1000);
 	fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n", f);
 	fputs("set key outside right top font \",7\" maxrows 40\n", f);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
@@ -946,14 +971,35 @@ static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char
 	return AB_OK;
 }
 
+/* Whether the last bytes of an SVG close it: "</svg>" and then only
+ * line ends (gnuplot writes two). */
+static bool svg_closed(const unsigned char *tail, size_t n)
+{
+	while (n && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
+		n--;
+	return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+}
+
+static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d);
+
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, false, d);
+}
+
+enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, true, d);
+}
+
+static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d)
 {
 	char log[400], png[4096];
 	struct outfile of;
 	int status;
 	if (!stem_ok(stem))
 		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
-	if (snprintf(png, sizeof png, "%s/%s.png", dir, stem) >= (int)sizeof png)
+	if (snprintf(png, sizeof png, "%s/%s.%s", dir, stem, svg ? "svg" : "png") >= (int)sizeof png)
 		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
 	enum ab_rc rc = outfile_open(&of, png, d);
 	if (rc != AB_OK)
@@ -968,9 +1014,12 @@ enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, s
 		outfile_abort(&of);
 		return ab_fail(d, AB_ERR_DATA, "gnuplot failed on '%s.gp': %s", stem, log[0] ? log : "no message");
 	}
-	if (!png_whole(g.head, g.n_head, g.tail, g.n_tail) && !ferror(of.f)) {
+	bool whole = svg ? g.n_head >= 5 && !memcmp(g.head, "<?xml", 5) && svg_closed(g.tail, g.n_tail)
+			 : png_whole(g.head, g.n_head, g.tail, g.n_tail);
+	if (!whole && !ferror(of.f)) {
 		outfile_abort(&of);
-		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid PNG for '%s.gp'%s%s", stem, log[0] ? ": " : "", log);
+		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid %s for '%s.gp'%s%s", svg ? "SVG" : "PNG", stem,
+			       log[0] ? ": " : "", log);
 	}
 	return outfile_commit(&of, d);
 }

@@ -115,6 +115,9 @@ struct plot_trend {
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
+	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x360, scaling with the page)
+				       * instead of a PNG */
+	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
@@ -127,6 +130,7 @@ struct plot_trends {
 	const char *const *line_names;           /* [n_lines] key entries */
 	const char *const *commits, *const *dates; /* [n] */
 	const double *values;                    /* [line * n + x]; NAN: no point of that line there */
+	bool svg;                                /* as plot_trend's */
 };
 
 struct plot_sweep {
@@ -162,6 +166,10 @@ bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len);
  * chart that could not be drawn); AB_ERR_IO when the PNG cannot be
  * written (a full disk: the command's failure). */
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
+
+/* plot_render for a script with the svg terminal: STEM.svg, whole when it
+ * ends with </svg>. */
+enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
 
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */
