@@ -649,9 +649,9 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		projection_row(f, &S->cases[i]);
 	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
 		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
-	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
-		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
-		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
+	fprintf(f, "Per image (%d steps): A %s, B %s, saving **%s** (%.1f%% of these sites' time).\n\n", S->run->steps,
+		md_time(S->per_image.a_ns, a, sizeof a), md_time(S->per_image.b_ns, b, sizeof b),
+		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
