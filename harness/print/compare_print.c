@@ -83,7 +83,7 @@ static void print_bandwidth(FILE *f, const struct compare_case *c)
 	fprintf(f, "%.1f / %.1f", c->bw_a.gbps, c->bw_b.gbps);
 	if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
 		fprintf(f, " (%.1f%% / %.1f%%)", c->bw_a.pct_copy, c->bw_b.pct_copy);
-	else if (isnan(c->bw_a.pct_copy) != isnan(c->bw_b.pct_copy) || c->cache_resident)
+	else if (c->cache_resident)
 		fputs(" (cache-resident)", f);
 }
 
