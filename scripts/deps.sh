@@ -18,8 +18,9 @@ set -euo pipefail
 # libpython3.11 and python3-numpy: the Python runtime of Python arms
 # (harness/arms/pyrt.h) loads Debian's libpython at run time, and its tests
 # hand numpy arrays to /usr/bin/python3.
-libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev libcmark-gfm-dev
-	python3-yaml python3-jsonschema libpython3.11 python3-numpy libclang-rt-dev libcmark-gfm-extensions-dev)
+libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema libpython3.11 python3-numpy
+	libclang-rt-dev)
+libraries+=(libcmark-gfm-dev libcmark-gfm-extensions-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox
