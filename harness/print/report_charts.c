@@ -505,7 +505,7 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	const struct summary_case *sc = &C->S->cases[i];
 	struct report_case_charts *ch = &C->out->cases[i];
 	struct slots_data sd = { 0 };
-	char t1[200], t2[200], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
+	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
 	if (sc->verdict == SUMMARY_CASE_DRIFTED)
