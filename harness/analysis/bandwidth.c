@@ -11,13 +11,13 @@
 struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_gbps, const char *profile)
 {
 	struct bandwidth_ref ref = { NAN, BANDWIDTH_NONE, "" };
-	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
-		ref.gbps = r->device.copy_gbps;
-		ref.source = BANDWIDTH_MEASURED;
-	} else if (isfinite(profile_gbps) && profile_gbps > 0) {
+	if (isfinite(profile_gbps) && profile_gbps > 0) {
 		ref.gbps = profile_gbps;
 		ref.source = BANDWIDTH_PROFILE;
 		snprintf(ref.profile, sizeof ref.profile, "%s", profile ? profile : "");
+	} else if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
+		ref.gbps = r->device.copy_gbps;
+		ref.source = BANDWIDTH_MEASURED;
 	}
 	return ref;
 }

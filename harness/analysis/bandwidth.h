@@ -9,9 +9,15 @@
  * written once). An arm's GB/s is its bytes over its median time (bytes
  * per ns = GB/s); its share of the copy bandwidth is that over the
  * device's copy bandwidth (read + write, as a device-to-device copy counts
- * it): the one the run measured when it has one, else the device
- * profile's dram_gbps, else unknown. The floor of a case is bytes_min over
- * the copy bandwidth: the time no arm can beat by streaming.
+ * it): the device profile's dram_gbps when it has one (a measured,
+ * stable figure: profiles/h200.ini's 2 GiB device-to-device copy), else
+ * the one the backend measured for the run's device (the CPU profile has
+ * none: hosts differ, and one host's memcpy moved 5 -> 11 GB/s between
+ * device rows), else unknown. The floor of a case is bytes_min over the
+ * copy bandwidth: the time no arm can beat by streaming from DRAM. A case
+ * whose working set fits the device's last-level cache is not held
+ * against it at all (summary.h, cache_resident). The printers say all of
+ * this through one function each (print/md.h: md_bw_pct, md_floor).
  *
  * Runs stored before the bytes existed (schema 1) have 0 bytes: every
  * figure here is NAN for them, and printers write n/a.
@@ -41,9 +47,10 @@ struct bandwidth_arm {
 	double pct_copy; /* 100 * gbps / copy bandwidth */
 };
 
-/* The copy bandwidth a run's figures are held against: measured, else the
- * device profile's (profile_gbps, from the profile named profile; 0 or NAN:
- * the profile has none, or there is no profile), else none. The command
+/* The copy bandwidth a run's figures are held against: the device
+ * profile's (profile_gbps, from the profile named profile; 0 or NAN: the
+ * profile has none, or there is no profile), else the run's measured one,
+ * else none. The command
  * looks the profile up (analysis/ reads no file). */
 struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_gbps, const char *profile);
 

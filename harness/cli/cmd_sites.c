@@ -95,9 +95,24 @@ static int declared_sites(const char *const *files, int n)
 int cmd_sites(int argc, char **argv)
 {
 	const struct cli_option opts[] = { CLI_OPT_END };
-	const struct cli_spec spec = { "sites", "[FILE.ini ...]",
-				       "list the registered sites, their variants and backends, and the sites FILE.ini declares",
-				       NULL, 0, SITES_FILES_MAX, opts };
+	const struct cli_spec spec = {
+		"sites", "[FILE.ini ...]",
+		"list the registered sites, their variants and backends, and the sites FILE.ini declares",
+		"Each site is printed with its shape rule (the axis letters its scenario shape takes,\n"
+		"e.g. BxTxW), its tensors and its variants. The geometry a kernel, plugin or cubin arm\n"
+		"sees (kernels/common/site.h: struct site_dims; include/abbench/plugin.h: struct\n"
+		"abbench_dims) follows from the shape:\n"
+		"  activations are contiguous [batch B, tokens T, width W] (a 2-D shape TxW has B = 1);\n"
+		"  a LayerNorm normalises rows of row_len = N elements, so rows = B*T*W / N;\n"
+		"  qk_layernorm's shape BxTxHxD has width W = H*D, row_len N = D and heads H = W / N;\n"
+		"  every other site has row_len N = W and heads 1.\n"
+		"Parameters (scale, shift, weight, bias, gate) are [W]; per-row statistics (mean, rstd)\n"
+		"[rows]. A shape the site's rule refuses is an error naming the rule (FILE:LINE).\n"
+		"A site FILE.ini declares (docs/SITES.md) is printed with its axes and its tensors'\n"
+		"shapes as expressions of them; its arms see the case's shape per axis (abbench_call's\n"
+		"shape and axes), row_len = its largest tensor's last axis, rows = its elements / row_len.",
+		0, SITES_FILES_MAX, opts,
+	};
 	const char *pos[SITES_FILES_MAX];
 	int n_pos;
 	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);

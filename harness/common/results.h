@@ -86,7 +86,7 @@ struct results_case {
 	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
 	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (arms_bytes); 0 unknown */
 	char arm_a[32], arm_b[32]; /* the arms this case ran (its own, or the run's); a run stored before
-				    * schema 7 reads the run's */
+				    * schema 8 reads the run's */
 	int n_slots;
 	struct results_slot *slots;
 };

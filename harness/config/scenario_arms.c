@@ -177,7 +177,7 @@ static enum ab_rc add_shortcut(struct pctx *c, const char *key, const char *text
 	for (int i = 0; i < s->n_arms; i++)
 		if (strcmp(s->arms[i].name, arm) == 0)
 			return scenario_perr(c, line, key, "'%s': an arm named '%s' exists already (line %d): arms are told apart "
-					     "by name", text, arm, s->arms[i].header);
+					     "by name (give one an [arm NAME] section of its own)", text, arm, s->arms[i].header);
 	if (grow_arms(c))
 		return c->rc;
 	struct arm_spec *a = &s->arms[s->n_arms];

@@ -64,11 +64,11 @@ static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p
 	}
 }
 
-/* Bold only when it is an improvement beyond noise (summary.improved). */
+/* Bold only when the case's verdict is faster (never for a drifted one). */
 static void put_speedup(FILE *f, const struct summary_case *s)
 {
 	const struct stats_interval *v = &s->speedup;
-	const char *b = s->improved ? "**" : "";
+	const char *b = s->verdict == SUMMARY_CASE_FASTER ? "**" : "";
 	if (isnan(v->point))
 		fputs("n/a", f);
 	else if (isnan(v->low))
@@ -92,18 +92,21 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 {
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
-	int n = S->n_cases;
 	(void)compact;
 	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
 	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fputs(" vs A ", f);
 	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
-	fprintf(f, ": faster beyond noise in %d of %d case%s", S->n_improved, n, n == 1 ? "" : "s");
-	if (!isnan(S->min_speedup))
-		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
-	fprintf(f, ", slower in %d, bit-exact in %d of %d", S->n_slower, n - S->n_not_byte_equal, n);
-	if (S->n_no_interval)
-		fprintf(f, "; %d without an interval (under %d samples an arm)", S->n_no_interval, SUMMARY_MIN_SAMPLES);
+	fputs(": ", f);
+	md_verdict_counts(f, S);
+	bool drifted = S->n_verdict[SUMMARY_CASE_DRIFTED], few = S->n_verdict[SUMMARY_CASE_FEW_SAMPLES];
+	if (drifted)
+		fputs(" (drifted: the A arm moved beyond the device profile's noise floor within the bracket, see "
+		      "A/B/A brackets", f);
+	if (few)
+		fprintf(f, "%stoo few samples: under %d an arm, no interval", drifted ? "; " : " (", SUMMARY_MIN_SAMPLES);
+	if (drifted || few)
+		fputc(')', f);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
 	fputs(". Scenario ", f);
@@ -127,9 +130,10 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	snprintf(ha, sizeof ha, "A %s median [p10, p90]", RUN_ARM(R->run->arm_a));
 	snprintf(hb, sizeof hb, "B %s median [p10, p90]", RUN_ARM(R->run->arm_b));
 	/* md_table_head escapes the column names */
-	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
+	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact", "verdict" };
+	char v[64];
 	fputs("## Summary\n\n", f);
-	md_table_head(f, 6, cols, "llrrrc");
+	md_table_head(f, 7, cols, "llrrrcl");
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *s = &R->S->cases[i];
 		fputs("| ", f);
@@ -142,11 +146,14 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		md_spread_time(f, &s->b.time);
 		fputs(" | ", f);
 		put_speedup(f, s);
-		fprintf(f, " | %s |\n", exact_str(s));
+		fprintf(f, " | %s | ", exact_str(s));
+		md_cell(f, md_case_verdict(s, v, sizeof v));
+		fputs(" |\n", f);
 	}
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
-		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when it is an improvement beyond "
-		   "noise (the interval above 1 and the speedup above the A arm's drift); bit-exact = every output of "
+		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
+		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
+		   "noise floor (a drifted case is not trusted, whatever its speedup); bit-exact = every output of "
 		   "every slot byte-equal to the first A slot's.\n\n",
 		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, SUMMARY_MIN_SAMPLES);
 	if (R->run->fake_timer)
@@ -164,21 +171,21 @@ static void put_bytes(FILE *f, int64_t bytes)
 	fputs(md_bytes((double)bytes, b, sizeof b), f);
 }
 
-/* "2873.4 (68.4%)", or with unit "2873.4 GB/s (68.4%)". */
-static void put_gbps_unit(FILE *f, const struct bandwidth_arm *a, bool unit)
+/* "2873.4 (68.4%)", "2873.4 (cache-resident)", or with unit "2873.4 GB/s
+ * (68.4%)" (md_bw_pct). */
+static void put_gbps_unit(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a, bool unit)
 {
+	char pct[48];
 	if (isnan(a->gbps)) {
 		fputs("n/a", f);
 		return;
 	}
-	fprintf(f, "%.1f%s", a->gbps, unit ? " GB/s" : "");
-	if (!isnan(a->pct_copy))
-		fprintf(f, " (%.1f%%)", a->pct_copy);
+	fprintf(f, "%.1f%s%s", a->gbps, unit ? " GB/s" : "", md_bw_pct(s, a, false, pct, sizeof pct));
 }
 
-static void put_gbps(FILE *f, const struct bandwidth_arm *a)
+static void put_gbps(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a)
 {
-	put_gbps_unit(f, a, false);
+	put_gbps_unit(f, s, a, false);
 }
 
 static void copy_words(FILE *f, const struct bandwidth_ref *c)
@@ -210,14 +217,11 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_bytes(f, s->c->bytes_min);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
-	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
-	if (isnan(s->b_over_floor))
-		fputs("n/a |\n", f);
-	else
-		fprintf(f, "%.2fx |\n", s->b_over_floor);
+	put_gbps(f, s, &s->b.bw);
+	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
+	fprintf(f, "%s |\n", md_b_over_floor(s, fl, sizeof fl));
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
@@ -232,8 +236,16 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
-	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
-	      "B / floor is how far the B arm is from it.\n\n", f);
+	fputs(". The floor is the minimum bytes at that copy bandwidth: the time no arm beats by streaming them "
+	      "from DRAM; B / floor is how far the B arm is from it. ", f);
+	if (R->S->cache_bytes > 0) {
+		char c[32];
+		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
+			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy, no "
+			   "floor).", md_bytes((double)R->S->cache_bytes, c, sizeof c));
+	} else
+		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
+	fputs("\n\n", f);
 	md_table_head(f, 8, cols, "lrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
 		bandwidth_row(f, &R->S->cases[i]);
@@ -268,9 +280,9 @@ static void sweep_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_speedup(f, s);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
+	put_gbps(f, s, &s->b.bw);
 	fputs(" |\n", f);
 }
 
@@ -335,7 +347,7 @@ static void per_gpu_cell(FILE *f, const struct summary_case *s)
 	}
 	put_speedup(f, s);
 	fputs(", B ", f);
-	put_gbps_unit(f, &s->b.bw, true);
+	put_gbps_unit(f, s, &s->b.bw, true);
 }
 
 /* md5 of every output of every slot of the case, in every peer that has
@@ -640,9 +652,9 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		projection_row(f, &S->cases[i]);
 	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
 		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
-	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
-		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
-		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
+	fprintf(f, "Per image (%d steps): A %s, B %s, saving **%s** (%.1f%% of these sites' time).\n\n", S->run->steps,
+		md_time(S->per_image.a_ns, a, sizeof a), md_time(S->per_image.b_ns, b, sizeof b),
+		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
@@ -685,7 +697,7 @@ static const struct {
 	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
 };
 
-static const int give_way[] = { SEC_ACCURACY, SEC_SAMPLING, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
+static const int give_way[] = { SEC_SAMPLING, SEC_ACCURACY, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
 				SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
 #define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 

@@ -142,23 +142,32 @@ static const char *const migrations[] = {
 	" WHERE type = 'table' AND name = 'runs';"
 	"PRAGMA writable_schema = OFF;"
 	"CREATE INDEX runs_status ON runs(status);",
-	/* 7: declared sites and arms per case (docs/SITES.md): each case's
+	/* 7: arms of Python callables (harness/arms/python_arm.c) among the
+	 * user arms: run_arms.kind's CHECK widened as migration 6 does. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_master SET sql = replace(sql,"
+	" 'CHECK (kind IN (''plugin'', ''cubin''))',"
+	" 'CHECK (kind IN (''plugin'', ''cubin'', ''python''))')"
+	" WHERE type = 'table' AND name = 'run_arms';"
+	"PRAGMA writable_schema = OFF;",
+	/* 8: declared sites and arms per case (docs/SITES.md): each case's
 	 * arms ('' in runs before it, which read as the run's); whether an
 	 * output had a float64 reference (every output before it had); and
 	 * several user arms a side, so run_arms is keyed by (run, side, name)
-	 * (rebuilt: SQLite cannot alter a primary key), its kinds python too. */
+	 * (rebuilt: SQLite cannot alter a primary key), keeping migration 7's
+	 * python among its kinds. */
 	"ALTER TABLE cases ADD COLUMN arm_a TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE cases ADD COLUMN arm_b TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE outputs ADD COLUMN has_ref INTEGER NOT NULL DEFAULT 1 CHECK (has_ref IN (0, 1));"
-	"CREATE TABLE run_arms_7 ("
+	"CREATE TABLE run_arms_rebuilt ("
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), name TEXT NOT NULL,"
 	" kind TEXT NOT NULL CHECK (kind IN ('plugin', 'cubin', 'python')),"
 	" path TEXT NOT NULL, sha256 TEXT NOT NULL, detail TEXT NOT NULL,"
 	" PRIMARY KEY (run_id, arm, name)) WITHOUT ROWID;"
-	"INSERT INTO run_arms_7 SELECT run_id, arm, name, kind, path, sha256, detail FROM run_arms;"
+	"INSERT INTO run_arms_rebuilt SELECT run_id, arm, name, kind, path, sha256, detail FROM run_arms;"
 	"DROP TABLE run_arms;"
-	"ALTER TABLE run_arms_7 RENAME TO run_arms;",
+	"ALTER TABLE run_arms_rebuilt RENAME TO run_arms;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -780,6 +780,61 @@ static void test_migration_only_cases(void **state)
 	assert_int_equal(store_open_version(dbpath, store_schema_version() + 1, &st, &d), AB_ERR_USAGE);
 }
 
+/* SQL's rc from a second, plain connection (a statement expected to fail). */
+static int sql_try(const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* A version-7 file (run_arms keyed by (run, side), its kind CHECK widened
+ * to python in place) with a python and a plugin arm: the later migration
+ * that rebuilds run_arms keyed by (run, side, name) keeps both rows and
+ * python among the kinds, and still refuses a kind no abbench writes. */
+static void test_migration_of_python_arms(void **state)
+{
+	(void)state;
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	assert_int_equal(store_open_version(dbpath, 7, &st, &d), AB_OK);
+	store_close(st);
+	assert_int_equal(sql_int("PRAGMA user_version"), 7);
+	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('cases') WHERE name = 'arm_a'"), 0);
+	sql_exec("INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
+		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
+		 "INSERT INTO runs (id, uuid, started_at, finished_at, status, label, scenario_name, scenario_path,"
+		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
+		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, '00000000-0000-4000-8000-000000000001',"
+		 " '2025-01-01T00:00:01Z', '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu',"
+		 " '0.1', 0, 'ABA', 'rga_np', 'rga_exact', 1, 1, 'include', 1, 1);"
+		 "INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+		 " (1, 'a', 'rga_np', 'python', '/x/rga.py', 'ab12', 'function ''rga_np''; python 3.11'),"
+		 " (1, 'b', 'rga_exact', 'plugin', '/x/lib.so', 'cd34', 'arm ''rga_exact''')");
+
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 2);
+	assert_int_equal(back->arm_sources[0].arm, 'a');
+	assert_string_equal(back->arm_sources[0].kind, "python");
+	assert_string_equal(back->arm_sources[0].detail, "function 'rga_np'; python 3.11");
+	assert_string_equal(back->arm_sources[1].kind, "plugin");
+	results_run_free(back);
+	store_close(st);
+	/* keyed by name now: a second python arm on side a; python still a
+	 * kind, a made-up kind still refused */
+	sql_exec("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+		 " (1, 'a', 'other', 'python', '/x/o.py', 'ef56', '')");
+	assert_int_equal(sql_try("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+				 " (1, 'b', 'k', 'shared', '/x/k', 'ef56', '')"),
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_int("SELECT count(*) FROM run_arms WHERE kind = 'python'"), 2);
+}
+
 static void test_not_a_database(void **state)
 {
 	(void)state;
@@ -893,9 +948,9 @@ static void test_migration_of_sweeps(void **state)
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
 					     "runs.noise_measure", "runs.pid", "runs.process", "cases.arm_a",
 					     "cases.arm_b", "outputs.has_ref" };
-	/* Back to version 4: migrations 6 (run owners) and 7 (arms per case,
-	 * outputs without a reference; run_arms keeps its rebuilt form) are
-	 * undone too. */
+	/* Back to version 4: migrations 6 (run owners) and 8 (arms per case,
+	 * outputs without a reference; run_arms keeps its rebuilt form, which
+	 * 7, python among the kinds, leaves as it is) are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -916,7 +971,7 @@ static void test_migration_of_sweeps(void **state)
 	assert_string_equal(back->cases[1].sweep, "");
 	assert_true(back->cases[1].axis_value == 0 && back->cases[1].bytes_a == 0);
 	assert_string_equal(back->cases[1].shape, r->cases[1].shape);
-	/* before 7: every case ran the run's arms, every output had a reference */
+	/* before 8: every case ran the run's arms, every output had a reference */
 	assert_string_equal(back->cases[1].arm_a, r->arm_a);
 	assert_string_equal(back->cases[1].arm_b, r->arm_b);
 	assert_true(back->cases[1].slots[0].outputs[0].has_ref);
@@ -1167,6 +1222,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_interrupted_and_last, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_runs_marked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_of_python_arms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),

@@ -84,6 +84,7 @@ struct backend {
 	char case_name[64], arm[32];
 	bool range_open;
 	char ext_err[AB_DIAG_MAX / 2]; /* what an arm from outside said when it failed */
+	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
 /* The allocation of tensor i: GUARD_BYTES before the tensor. */
@@ -669,6 +670,7 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	b->ext = v->ext;
 	if (v->ext && (rc = cuda_prime_ext(b, v, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
 	/* Records left from before the slot (nothing of it) are dropped. */
@@ -722,10 +724,15 @@ static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kern
 		nvtxRangePop();
 		b->range_open = false;
 	}
+	const struct site_ext_arm *ext = b->ext;
+	b->ext = NULL;
 	if ((rc = CK(d, cudaStreamSynchronize(b->stream))) ||
 	    (b->cupti && (rc = cupti_collect(b->cupti, kernels, &b->counts, d))) ||
 	    (rc = nvml_read(b->nvml, after, d)) || (rc = cuda_check_guards(b, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
+	b->ext_err[0] = '\0';
+	if (ext && ext->finish && ext->finish(ext->ctx, b->ext_err, sizeof b->ext_err))
+		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, b->arm, b->ext_err);
 	return AB_OK;
 }
 
@@ -799,8 +806,9 @@ static bool cuda_fake_timer(struct backend *b)
 	return false; /* events time the GPU */
 }
 
-/* Plugins' cuda functions and kernels of compiled binaries. */
-static const char *const cuda_arm_kinds[] = { "plugin", "cubin", NULL };
+/* Plugins' cuda functions, kernels of compiled binaries, Python callables
+ * over torch tensors. */
+static const char *const cuda_arm_kinds[] = { "plugin", "cubin", "python", NULL };
 
 const struct backend_ops backend_cuda = {
 	.name = SITE_IMPL_CUDA,
