@@ -304,6 +304,8 @@ int cmd_run(int argc, char **argv)
 		"measures a share of the cases (round-robin over the scenario's order, the same on every\n"
 		"machine); 'abbench merge' joins the shards' files and 'set:ID' reads them as one run.\n"
 		"One run measures a device at a time: a second run on it waits for the first (see --no-wait).\n"
+		"The locks are files in $ABBENCH_LOCK_DIR (default /tmp/abbench-locks; keep it on a local file\n"
+		"system); a run under ABBENCH_FAKE_TIMER=1 measures no device and takes no lock.\n"
 		"SIGINT or SIGTERM stops the run at the next sample, marks it 'interrupted' and exits 130 or\n"
 		"143 (docs/RELIABILITY.md).",
 		1, 1, opts,
