@@ -105,21 +105,25 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+bool dump_writes_aux(const struct site_desc *s, const char *variant)
+{
+	const struct site_variant *v = s ? site_find_variant(s, variant) : NULL;
+	return v && !v->ext && v->writes_aux;
+}
+
 static void manifest_slot(FILE *f, const struct results_slot *sl, const char *case_name, const struct site_desc *s)
 {
 	fprintf(f, "        {\"slot\": \"%s\", \"arm\": \"%c\", \"variant\": \"%s\", \"files\": {", sl->label, sl->arm,
 		sl->variant);
-	bool first = true;
+	bool first = true, aux = dump_writes_aux(s, sl->variant);
 	for (int i = 0; s && i < s->n_tensors; i++) {
 		enum site_role r = s->tensors[i].role;
-		if (r != SITE_OUT && r != SITE_AUX)
+		if (r != SITE_OUT && (r != SITE_AUX || !aux))
 			continue;
 		char path[512];
 		snprintf(path, sizeof path, "%s/%s_%s_%s.npy", case_name, sl->label, sl->variant, s->tensors[i].name);
-		if (r == SITE_AUX || r == SITE_OUT) {
-			fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
-			first = false;
-		}
+		fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
+		first = false;
 	}
 	fprintf(f, "}, \"md5\": {");
 	for (int o = 0; o < sl->n_outputs; o++)

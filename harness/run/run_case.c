@@ -428,14 +428,17 @@ static enum ab_rc slot_check_outputs(const struct slot_ctx *x, struct ab_diag *d
 	return AB_OK;
 }
 
-/* The first slot of each arm dumps its outputs and statistics. */
+/* The first slot of each arm dumps its outputs, and its statistics when
+ * the arm computes them (dump_writes_aux: a fused arm's statistics buffers
+ * hold only the slot's poison, which an oracle would flag). */
 static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 {
 	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
+	bool aux = dump_writes_aux(s, x->sl->variant);
 	for (int i = 0; i < s->n_tensors; i++) {
 		enum site_role r = s->tensors[i].role;
-		if (!cd->host.t[i] || (r != SITE_OUT && r != SITE_AUX))
+		if (!cd->host.t[i] || (r != SITE_OUT && (r != SITE_AUX || !aux)))
 			continue;
 		enum ab_rc rc;
 		if (r == SITE_AUX && (rc = x->env->ops->read_tensor(x->env->bk, i, cd->host.t[i], cd->bytes[i], d)))

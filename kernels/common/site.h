@@ -165,6 +165,12 @@ struct site_variant {
 	bool byte_equal_expected; /* false only for deliberately different variants */
 	struct site_impl impls[SITE_MAX_IMPLS]; /* per backend, in any order; empty entries skipped */
 	const struct site_ext_arm *ext;  /* an arm from outside abbench; NULL for built-in variants */
+	/* It computes the site's SITE_AUX tensors (the eager LayerNorm's mean
+	 * and rstd): only then does --dump write them for its slots. Fused
+	 * arms compute the statistics in registers and never store them; an
+	 * arm from outside declares none. A row sets it by name after its
+	 * positional fields: { "eager", ..., { impls }, .writes_aux = true }. */
+	bool writes_aux;
 };
 
 /* One launch of the eager chain and its global-memory traffic: bit i of
