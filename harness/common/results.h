@@ -143,6 +143,12 @@ struct results_run {
 	bool l2_flush;
 	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
+	/* Cases the run sets out to measure (its scenario's after --only and
+	 * --shard); each is committed as it finishes, and 'ok' needs them all.
+	 * A run that did not finish keeps its finished ones (n_cases of them).
+	 * 0: not recorded (runs stored before schema version 7). */
+	int cases_planned;
+	int resumed;            /* times `run --resume` took the run up again */
 	int n_arm_sources;      /* user arms among a and b (0 to 2) */
 	struct results_arm_source arm_sources[2];
 	struct results_device device;

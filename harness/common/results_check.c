@@ -156,6 +156,8 @@ static const struct int_field run_ints[] = {
 	NONNEG(struct results_run, forwards_per_step),
 	INT(struct results_run, n_arm_sources, 0, 2),
 	NONNEG(struct results_run, n_cases),
+	NONNEG(struct results_run, cases_planned),
+	NONNEG(struct results_run, resumed),
 };
 
 static bool bracket_ok(const char *b, char *why, size_t len)
@@ -345,7 +347,7 @@ static bool slot_ok(const struct results_case *c, const struct results_slot *s, 
 	return true;
 }
 
-static bool case_ok(const struct results_run *r, const struct results_case *c, char *why, size_t len)
+bool results_check_case(const char *bracket, const struct results_case *c, char *why, size_t len)
 {
 	if (!results_check_case_row(c, why, len))
 		return at(why, len, "case %d", c->ordinal);
@@ -354,7 +356,7 @@ static bool case_ok(const struct results_run *r, const struct results_case *c, c
 	for (int k = 0; k < c->n_slots; k++)
 		if (!slot_ok(c, &c->slots[k], why, len))
 			return false;
-	if (!results_check_bracket(r->bracket, c, why, len))
+	if (!results_check_bracket(bracket, c, why, len))
 		return at(why, len, "case '%s'", c->name);
 	return true;
 }
@@ -371,7 +373,7 @@ bool results_check_run(const struct results_run *r, char *why, size_t len)
 	if (r->n_cases > 0 && !r->cases)
 		return ab_fail_text(why, len, "%d cases and no array", r->n_cases);
 	for (int i = 0; i < r->n_cases; i++)
-		if (!case_ok(r, &r->cases[i], why, len))
+		if (!results_check_case(r->bracket, &r->cases[i], why, len))
 			return false;
 	return true;
 }

@@ -91,6 +91,15 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	const struct results_run *r = R->run;
 	int n = S->n_cases;
 	(void)compact;
+	if (strcmp(r->status, "ok")) {
+		fprintf(f, "**INCOMPLETE**: run %lld is ", (long long)r->id);
+		md_code(f, r->status);
+		fprintf(f, " with %d", n);
+		if (r->cases_planned > 0)
+			fprintf(f, " of %d", r->cases_planned);
+		fprintf(f, " cases finished; the figures below are those cases only, and it is never gated "
+			   "(`abbench run --resume %lld` measures the rest).\n\n", (long long)r->id);
+	}
 	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
 	md_code(f, r->arm_b);
 	fputs(" vs A ", f);
@@ -799,7 +808,7 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	struct rpt R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
 			 .out = job->charts };
 	memset(job->charts, 0, sizeof *job->charts);
-	if (strcmp(run->status, "ok"))
+	if (strcmp(run->status, "ok") && !run->n_cases) /* an unfinished run with cases is reported, marked */
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,
 			       run->status);
 	enum ab_rc rc = md_mkdirs(job->dir, d);

@@ -46,6 +46,13 @@ static void show_header(const struct results_run *r, FILE *out)
 		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
+	if (strcmp(r->status, "ok") && strcmp(r->status, "running")) {
+		char of[32] = "";
+		if (r->cases_planned > 0)
+			snprintf(of, sizeof of, " of %d", r->cases_planned);
+		fprintf(out, "INCOMPLETE: the run is %s with %d%s cases finished; never gated (abbench run --resume %lld "
+			"measures the rest)\n", escape_t(&e, r->status), r->n_cases, of, (long long)r->id);
+	}
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
 		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, escape_t(&e, a->name), escape_t(&e, a->kind),

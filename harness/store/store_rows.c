@@ -77,6 +77,8 @@ void store_bind_run(struct bind *b, const struct results_run *r, int64_t device_
 	b_i64(b, r->fake_timer);
 	b_i64(b, r->device_index);
 	B_STR(b, r->noise_measure);
+	b_i64(b, r->cases_planned);
+	b_i64(b, r->resumed);
 }
 
 /* Returns the device_id column (only_cases follows it). */
@@ -114,6 +116,8 @@ int64_t store_read_run(struct col *c, struct results_run *r, bool *ok)
 	r->fake_timer = c_bool(c);
 	r->device_index = c_int(c);
 	C_STR(c, r->noise_measure);
+	r->cases_planned = c_int(c);
+	r->resumed = c_int(c);
 	return device_id;
 }
 void store_bind_case(struct bind *b, const struct results_case *c)

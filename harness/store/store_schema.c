@@ -142,6 +142,12 @@ static const char *const migrations[] = {
 	" WHERE type = 'table' AND name = 'runs';"
 	"PRAGMA writable_schema = OFF;"
 	"CREATE INDEX runs_status ON runs(status);",
+	/* 7: cases committed one by one (issue 23.6): how many a run sets out
+	 * to measure, so that 'ok' can require them all and a run that did not
+	 * finish says how far it got; and how often `run --resume` took it up.
+	 * Runs stored before it read 0 (not recorded). */
+	"ALTER TABLE runs ADD COLUMN cases_planned INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

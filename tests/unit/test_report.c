@@ -559,6 +559,8 @@ static void test_no_model_and_no_profile(void **state)
 	results_run_free(r);
 }
 
+/* A run that did not finish is reported with the cases it kept, marked
+ * INCOMPLETE; one that kept none has nothing to report. */
 static void test_refuses_unfinished_run(void **state)
 {
 	(void)state;
@@ -567,9 +569,20 @@ static void test_refuses_unfinished_run(void **state)
 	struct report_args o = { dir, &PROFILE, NULL, NULL, 0, true, false };
 	struct printer_charts out;
 	struct ab_diag d;
+	int n = r->n_cases;
+	r->n_cases = 0;
 	assert_int_equal(report_run(r, &o, &out, &d), AB_ERR_DATA);
 	assert_string_equal(d.msg, "run 4 is 'failed', not 'ok': nothing to report");
 	assert_false(exists("report.md"));
+	r->n_cases = n;
+	r->cases_planned = n + 1;
+	assert_int_equal(report_run(r, &o, &out, &d), AB_OK);
+	char *md = slurp("report.md");
+	char want[160];
+	snprintf(want, sizeof want, "**INCOMPLETE**: run 4 is `failed` with %d of %d cases finished", n, n + 1);
+	contains(md, want);
+	contains(md, "never gated (`abbench run --resume 4` measures the rest)");
+	free(md);
 	results_run_free(r);
 }
 

@@ -588,6 +588,57 @@ static void test_finish_failure_leaves_nothing(void **state)
 	store_close(st);
 }
 
+/* Cases committed one by one (issue 23.6): each stays when the run is
+ * interrupted; 'ok' needs every planned case; `run --resume` takes the run
+ * up again and its last case completes it. */
+static void test_cases_committed_one_by_one(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct ab_diag d = { "" };
+	int n = r->n_cases;
+	r->cases_planned = n;
+	int64_t id = begin(st, r);
+	assert_int_equal(store_commit_case(st, r, &r->cases[0], &d), AB_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 1);
+	assert_int_equal(store_commit_case(st, r, &r->cases[0], &d), AB_ERR_INTERNAL);
+	assert_non_null(strstr(d.msg, "already holds a case at ordinal 0"));
+	r->n_cases = 1; /* an incomplete run is never 'ok' */
+	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_INTERNAL);
+	assert_non_null(strstr(d.msg, "holds 1 of its 2 cases: it cannot be 'ok'"));
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'running'"), 1);
+	/* interrupted: the finished case stays, whole */
+	assert_int_equal(store_interrupt_run(st, id, "interrupted by SIGTERM", &d), AB_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots"), r->cases[0].n_slots);
+	assert_int_equal(store_commit_case(st, r, &r->cases[1], &d), AB_ERR_DATA); /* not running */
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_cases, 1);
+	assert_int_equal(back->cases_planned, n);
+	assert_string_equal(back->status, "interrupted");
+	results_run_free(back);
+	/* resumed, completed, 'ok' */
+	assert_int_equal(store_resume_run(st, id, &d), AB_OK);
+	assert_int_equal(sql_int("SELECT status = 'running' AND error = '' AND finished_at IS NULL AND resumed = 1"
+				 " FROM runs"), 1);
+	assert_int_equal(store_commit_case(st, r, &r->cases[1], &d), AB_OK);
+	r->n_cases = n;
+	assert_int_equal(store_finish_run(st, r, &d), AB_OK); /* writes nothing twice */
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), n);
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_string_equal(back->status, "ok");
+	assert_int_equal(back->n_cases, n);
+	assert_int_equal(back->cases[1].n_slots, r->cases[1].n_slots);
+	results_run_free(back);
+	assert_int_equal(store_resume_run(st, id, &d), AB_ERR_USAGE);
+	assert_string_equal(d.msg, "run 1 is 'ok': it has every case, nothing to resume");
+	assert_int_equal(store_resume_run(st, 99, &d), AB_ERR_DATA);
+	results_run_free(r);
+	store_close(st);
+}
+
 static void test_schema_version(void **state)
 {
 	(void)state;
@@ -885,8 +936,9 @@ static void test_migration_of_sweeps(void **state)
 	store_close(st);
 	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
-					     "runs.noise_measure", "runs.pid", "runs.process" };
-	/* Back to version 4: migration 6 (run owners) is undone too. */
+					     "runs.noise_measure", "runs.pid", "runs.process", "runs.cases_planned",
+					     "runs.resumed" };
+	/* Back to version 4: migrations 6 (run owners) and 7 (cases planned) are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -1149,6 +1201,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cases_committed_one_by_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_of_sweeps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted_and_last, setup, teardown),
