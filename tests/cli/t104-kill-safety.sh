@@ -83,7 +83,8 @@ SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.status <> 'o
 		s.n_samples <> (SELECT count(*) FROM samples m WHERE m.slot_id = s.id)));
 EOF
 check "every case kept by a run that did not finish is whole" test "$(sqlite3 "$db" <"$T/partial.sql")" -eq 0
-echo "# cases kept by unfinished runs: $(q "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.status <> 'ok'")"
+kept="SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.status <> 'ok'"
+echo "# cases kept by unfinished runs: $(q "$kept")"
 n_status() { sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = '$1'"; }
 by_status="SELECT status, count(*) FROM runs GROUP BY status"
 echo "# before any command opens it: $(q "$by_status" | tr '\n|' '; ')"
