@@ -82,7 +82,8 @@ expect_exit 0 "run --resume 1 (the scenario from its stored path)" "$AB" run --r
 check "it says the same run" grep -q "^run 1 stored in" "$T/out"
 check "the closing table has the 3 cases" test "$(grep -Ec '^c[123] ' "$T/out")" -eq 3
 check "run 1 is 'ok' with c1, c2, c3 in order" test "$(q 'SELECT status FROM runs')/$(q 'SELECT group_concat(name) FROM (SELECT name FROM cases ORDER BY ordinal)')" = "ok/c1,c2,c3"
-check "c1 is the one measured before" test "$(q "SELECT count(*) FROM samples m JOIN slots s ON s.id = m.slot_id JOIN cases c ON c.id = s.case_id WHERE c.name = 'c1'")" -eq 9000
+c1_samples="SELECT count(*) FROM samples m JOIN slots s ON s.id = m.slot_id JOIN cases c ON c.id = s.case_id WHERE c.name = 'c1'"
+check "c1 is the one measured before" test "$(q "$c1_samples")" -eq 9000
 check "one run, resumed once, its label kept" test "$(q 'SELECT count(*) || resumed || label FROM runs')" = "11mine"
 check "its notes say so" grep -q "^resumed (1 time; 1 of 3 cases measured before)" <(q 'SELECT notes FROM runs')
 expect_exit 0 "show of the resumed run" "$AB" show 1 --db "$db"
