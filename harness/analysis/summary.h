@@ -16,7 +16,8 @@
  *              interval; A drift; exactness counts; its share of the model
  *              projection (count x median per forward, per step); each
  *              arm's median interval and bandwidth (GB/s, % of the run's
- *              copy bandwidth) and the case's floor (bandwidth.h)
+ *              copy bandwidth) and the case's floor (bandwidth.h); the copy
+ *              floor measured in the run and each arm as a multiple of it
  *   per run    the projection totals (per forward, per step, per image),
  *              the report's verdict (enum summary_verdict) and the counts
  *              behind it, the clock readings' span
@@ -148,6 +149,7 @@ struct summary_arm {
 	double kernel_share;    /* kernel_ns / wall_ns */
 	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
 	double p1_ns, p99_ns;
+	double kernel_median_ns; /* median of the pooled per-sample kernel sums; NAN when none is known */
 };
 
 /* Time per forward, per step or per image: the A arm's, the B arm's and the
@@ -183,6 +185,18 @@ struct summary_case {
 	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is unknown */
 	double b_over_floor;              /* B's median / floor_ns: how far B is from the floor; NAN
 					   * when either is unknown */
+	/* The copy floor measured in the run (results_case.copy_floor_*: a
+	 * streaming copy of the case's minimum bytes, the fastest of the
+	 * backend's methods), NAN where not measured (runs before schema 7):
+	 * its median wall and kernel time; each arm's median over it (how many
+	 * copies of the same bytes the arm costs; 1.00x is the copy); B's
+	 * kernel median over the floor's kernel median; the floor's own GB/s
+	 * and % of the copy bandwidth, over 100% when the case's bytes sit in
+	 * a cache that the device copy (a large DRAM copy) does not. */
+	double copy_floor_ns, copy_floor_kernel_ns;
+	double a_over_copy, b_over_copy, b_kernel_over_copy;
+	struct bandwidth_arm copy_floor_bw;
+	bool copy_floor_cached;           /* copy_floor_bw.pct_copy > 100 */
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */
 	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */

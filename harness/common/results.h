@@ -83,6 +83,16 @@ struct results_case {
 	int64_t axis_value;     /* its value in this case; 0 when not swept */
 	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
 	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (site_variant_bytes); 0 unknown */
+	/* The copy floor (backend/copy_floor.h: a streaming copy of exactly
+	 * bytes_min), measured on the case's buffers right after its last slot:
+	 * the fastest method's median wall time (NAN, or 0 in a structure never
+	 * filled: not measured, as in runs stored before schema version 7), its
+	 * median kernel time (NAN: unknown), its name ("vec_cs"), its samples,
+	 * and every method's median ("vec_cs 18.05 us, vec 18.10 us, ..."). */
+	double copy_floor_ns, copy_floor_kernel_ns;
+	char copy_floor_method[16];
+	int copy_floor_samples;
+	char copy_floor_detail[128];
 	int n_slots;
 	struct results_slot *slots;
 };

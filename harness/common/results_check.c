@@ -217,7 +217,8 @@ bool results_check_arm_source(const struct results_arm_source *a, char *why, siz
 static const struct text_field case_texts[] = {
 	TEXT(struct results_case, name),  TEXT(struct results_case, site),  TEXT(struct results_case, shape),
 	TEXT(struct results_case, dtype), TEXT(struct results_case, input), TEXT(struct results_case, sweep),
-	TEXT(struct results_case, axis),
+	TEXT(struct results_case, axis), TEXT(struct results_case, copy_floor_method),
+	TEXT(struct results_case, copy_floor_detail),
 };
 
 static const struct int_field case_ints[] = {
@@ -225,11 +226,19 @@ static const struct int_field case_ints[] = {
 	NONNEG(struct results_case, axis_value), NONNEG(struct results_case, bytes_min),
 	NONNEG(struct results_case, bytes_a),   NONNEG(struct results_case, bytes_b),
 	INT(struct results_case, n_slots, 0, RESULTS_MAX_SLOTS),
+	INT(struct results_case, copy_floor_samples, 0, RESULTS_MAX_SAMPLES),
 };
+
+/* A time a row may hold: unknown (NAN) or finite and not negative. */
+static bool time_ok(const char *name, double v, char *why, size_t len)
+{
+	return isnan(v) || (isfinite(v) && v >= 0) || ab_fail_text(why, len, "%s is %g, not a time", name, v);
+}
 
 bool results_check_case_row(const struct results_case *c, char *why, size_t len)
 {
-	return FIELDS_OK(c, case_texts, case_ints, why, len);
+	return FIELDS_OK(c, case_texts, case_ints, why, len) && time_ok("copy_floor_ns", c->copy_floor_ns, why, len) &&
+	       time_ok("copy_floor_kernel_ns", c->copy_floor_kernel_ns, why, len);
 }
 
 static const struct text_field slot_texts[] = {

@@ -353,7 +353,8 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 /* ---- sweeps: three panels against a log2 axis ---- */
 
 /* Columns of a sweep's .dat, one block (gnuplot index) per series. */
-enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B };
+enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B,
+       SW_FLOOR };
 
 static void sweep_dat(FILE *f, const void *vp)
 {
@@ -361,12 +362,14 @@ static void sweep_dat(FILE *f, const void *vp)
 	for (int s = 0; s < p->n_series; s++) {
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
 		dat_string(f, p->series_names[s]);
-		fputs("\n# x, A median lo hi (us), B median lo hi (us), speedup lo hi, A % of copy, B % of copy\n", f);
+		fputs("\n# x, A median lo hi (us), B median lo hi (us), speedup lo hi, A % of copy, B % of copy, "
+		      "copy floor (us)\n", f);
 		for (int i = 0; i < p->n_points; i++) {
 			int k = s * p->n_points + i;
 			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
 					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
-					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k] };
+					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k],
+					     p->copy_floor ? p->copy_floor[k] : NAN };
 			fprintf(f, "%.9g", p->x[i]);
 			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
 				dat_number(f, v[j]);
@@ -422,6 +425,13 @@ static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep 
 			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
 				     series_arm(p, s, a, title, sizeof title));
 		}
+	for (int s = 0; p->copy_floor && s < p->n_series; s++) {
+		if (!any_finite(p->copy_floor + s * p->n_points, p->n_points))
+			continue;
+		snprintf(using_, sizeof using_, "1:%d", SW_FLOOR);
+		snprintf(title, sizeof title, "%s: copy floor", p->series_names[s]);
+		sweep_clause(f, stem, &first, s, using_, "lines dt 3", title);
+	}
 	fputs("\nunset logscale y\n", f);
 }
 

@@ -134,6 +134,7 @@ struct plot_sweep {
 	const double *time[2], *time_lo[2], *time_hi[2];
 	const double *speedup, *speedup_lo, *speedup_hi;
 	const double *pct_copy[2];
+	const double *copy_floor;         /* the copy floor measured per case, us (NAN: not measured) */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);

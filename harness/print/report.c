@@ -221,9 +221,17 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	put_gbps(f, &s->b.bw);
 	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
 	if (isnan(s->b_over_floor))
-		fputs("n/a |\n", f);
+		fputs("n/a | ", f);
 	else
-		fprintf(f, "%.2fx |\n", s->b_over_floor);
+		fprintf(f, "%.2fx | ", s->b_over_floor);
+	if (isnan(s->copy_floor_ns)) {
+		fputs("not measured |\n", f);
+		return;
+	}
+	fprintf(f, "%s, %.2fx", md_time(s->copy_floor_ns, fl, sizeof fl), s->b_over_copy);
+	if (!isnan(s->b_kernel_over_copy))
+		fprintf(f, " (kernel %.2fx)", s->b_kernel_over_copy);
+	fputs(s->copy_floor_cached ? " cache-resident |\n" : " |\n", f);
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
@@ -232,15 +240,20 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	(void)compact; /* one row per case already */
 	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", R->run->arm_b);
-	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor" };
+	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
+			       "copy floor, B / copy" };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
 	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
-	      "B / floor is how far the B arm is from it.\n\n", f);
-	md_table_head(f, 8, cols, "lrrrrrrr");
+	      "B / floor is how far the B arm is from it. The copy floor is measured in this run: the best of "
+	      "the backend's streaming copies of exactly the minimum bytes, on the case's buffers, under the "
+	      "arms' protocol (harness/backend/copy_floor.h); B / copy is B's median over it (CUPTI kernel "
+	      "times beside it when known); cache-resident: the copy ran above the device copy bandwidth.\n\n",
+	      f);
+	md_table_head(f, 9, cols, "lrrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
 		bandwidth_row(f, &R->S->cases[i]);
 	fputc('\n', f);

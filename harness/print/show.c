@@ -121,6 +121,29 @@ static void show_arm_bw(const struct bandwidth_arm *a, FILE *out)
 		fprintf(out, " (%.1f%% of copy)", a->pct_copy);
 }
 
+/* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
+ * B 1.01x of it (kernel 1.01x)": the copy of the case's bytes measured in
+ * the run, and each arm as a multiple of it. */
+static void show_copy_floor(const struct summary_case *s, FILE *out)
+{
+	char fl[24];
+	struct escape_pool e;
+	e.next = 0;
+	if (isnan(s->copy_floor_ns)) {
+		fputs("  copy floor: not measured\n", out);
+		return;
+	}
+	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", fmt_ns(s->copy_floor_ns, fl, sizeof fl),
+		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
+	if (!isnan(s->copy_floor_bw.pct_copy))
+		fprintf(out, ", %.1f%% of copy%s", s->copy_floor_bw.pct_copy,
+			s->copy_floor_cached ? ": above the device copy, cache-resident" : "");
+	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
+	if (!isnan(s->b_kernel_over_copy))
+		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
+	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
+}
+
 /* Bytes and bandwidth of both arms, and the floor. */
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
@@ -135,6 +158,7 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 		fprintf(out, "; floor %s at %.0f GB/s (%s)", fmt_ns(s->floor_ns, fl, sizeof fl), S->copy.gbps,
 			bandwidth_source_str(S->copy.source));
 	fputc('\n', out);
+	show_copy_floor(s, out);
 }
 
 static void show_case(const struct summary_case *s, const struct results_run *r, FILE *out)

@@ -260,6 +260,8 @@ struct slot_ctx {
 	struct results_slot *sl;
 	uint32_t *kept_ids;   /* [max_samples]: the sample id of each kept sample */
 	bool first_checked;   /* the inputs were checked after the slot's first call */
+	const struct scenario_sampling *rule; /* when it stops: the run's, or the copy floor's */
+	bool quiet;           /* no progress lines (the copy floor's samples) */
 };
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
@@ -329,13 +331,14 @@ static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 	struct timespec t0;
 	double check_ns, excluded_ns = 0;
 	enum ab_rc rc;
-	for (int i = 0; i < env->sampling.warmup; i++)
+	const struct scenario_sampling *rule = x->rule;
+	for (int i = 0; i < rule->warmup; i++)
 		if ((rc = slot_call(x, ATTRIB_UNTIMED, &smp, &check_ns, d)))
 			return rc;
-	double *sorted = malloc((size_t)env->sampling.max_samples * sizeof *sorted);
+	double *sorted = malloc((size_t)rule->max_samples * sizeof *sorted);
 	if (!sorted)
-		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", env->sampling.max_samples);
-	stopping_init(&st, &env->sampling, sorted, env->sampling.max_samples);
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", rule->max_samples);
+	stopping_init(&st, rule, sorted, rule->max_samples);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t id = 1;; id++) {
 		if ((rc = slot_call(x, id, &smp, &check_ns, d))) {
@@ -347,19 +350,19 @@ static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 		bool stop;
 		if (smp.discarded) {
 			sl->n_discarded++;
-			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= env->sampling.max_samples;
+			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= rule->max_samples;
 		} else {
 			x->kept_ids[sl->n_samples] = id;
 			sl->samples_ns[sl->n_samples++] = smp.wall_ns;
 			stop = stopping_add(&st, smp.wall_ns, elapsed_ns);
 		}
-		if ((id & 15) == 0)
+		if ((id & 15) == 0 && !x->quiet)
 			progress_line(env, x->c->name, sl, sl->n_samples, false);
-		if (stop || (int)id >= env->sampling.max_samples)
+		if (stop || (int)id >= rule->max_samples)
 			break;
 	}
 	if (st.reason == STOPPING_NOT_YET)
-		st.reason = sl->n_samples >= env->sampling.max_samples ? STOPPING_MAX_SAMPLES : STOPPING_MAX_TIME;
+		st.reason = sl->n_samples >= rule->max_samples ? STOPPING_MAX_SAMPLES : STOPPING_MAX_TIME;
 	snprintf(sl->stopping_reason, sizeof sl->stopping_reason, "%s", stopping_reason_str(st.reason));
 	sl->noise = stopping_noise(&st);
 	free(sorted);
@@ -474,14 +477,15 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	attrib_reset(x->kc);
 	if ((rc = env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d)))
 		return rc;
-	if (x->v->ext && (rc = slot_check_inputs(x, "after its first call", d)))
+	if (x->v->ext && !x->first_checked && (rc = slot_check_inputs(x, "after its first call", d)))
 		return rc;
 	if ((rc = slot_sample_loop(x, d)))
 		return rc;
 	if ((rc = env->ops->slot_end(env->bk, x->kc, &sl->clocks_after, d)))
 		return rc;
 	sl->elapsed_s = seconds_since(&t0);
-	progress_line(env, x->c->name, sl, sl->n_samples, true);
+	if (!x->quiet)
+		progress_line(env, x->c->name, sl, sl->n_samples, true);
 	if ((rc = attrib_export(x->kc, sl, d)))
 		return rc;
 	slot_kernel_sums(x->kc, x->kept_ids, sl);
@@ -505,7 +509,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
-	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl };
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling };
 	x.kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *x.kept_ids);
 	if (!x.kept_ids)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate sample ids");
@@ -519,6 +523,88 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
 		return slot_dump(&x, d);
 	return AB_OK;
+}
+
+/* ---- the copy floor ---------------------------------------------------- */
+
+/* A floor method's sampling: the run's rule with at most this many
+ * samples. A copy's samples are unimodal and the median rule stops them
+ * early; the cap bounds the cost where they are not. */
+#define FLOOR_MAX_SAMPLES 500
+
+static struct scenario_sampling floor_sampling(const struct scenario_sampling *run)
+{
+	struct scenario_sampling f = *run;
+	if (f.max_samples <= 0 || f.max_samples > FLOOR_MAX_SAMPLES)
+		f.max_samples = FLOOR_MAX_SAMPLES;
+	if (f.min_samples > f.max_samples)
+		f.min_samples = f.max_samples;
+	return f;
+}
+
+/* One method of the copy floor, measured like an arm into sl (a slot of
+ * no bracket, never stored): the same flush, timed span, stopping rule and
+ * kernel records; its outputs are not checked (they are copies), nor its
+ * inputs after a first call (the case's last slot checked them, and the
+ * floor reads them only). */
+static enum ab_rc floor_method(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+			       const struct site_variant *v, struct attrib_collector *kc, struct results_slot *sl,
+			       struct ab_diag *d)
+{
+	struct scenario_sampling rule = floor_sampling(&env->sampling);
+	snprintf(sl->label, sizeof sl->label, "floor");
+	snprintf(sl->variant, sizeof sl->variant, "%s", v->name);
+	sl->arm = 'b';
+	sl->position = (int)strlen(env->scn->bracket);
+	enum ab_rc rc = slot_alloc_samples(sl, rule.max_samples, d);
+	if (rc)
+		return rc;
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .first_checked = true,
+			      .rule = &rule, .quiet = true };
+	if (!(x.kept_ids = malloc((size_t)rule.max_samples * sizeof *x.kept_ids)))
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate sample ids");
+	rc = slot_measure(&x, d);
+	free(x.kept_ids);
+	if (!rc)
+		slot_summarise(sl);
+	return rc;
+}
+
+/* "vec_cs 18.05 us" of a method's median, appended to the case's detail. */
+static void floor_detail_add(struct results_case *out, const char *method, double median_ns)
+{
+	size_t used = strlen(out->copy_floor_detail);
+	if (used + 1 < sizeof out->copy_floor_detail)
+		snprintf(out->copy_floor_detail + used, sizeof out->copy_floor_detail - used, "%s%s %.4g us",
+			 used ? ", " : "", method, median_ns / 1e3);
+}
+
+/* The case's copy floor: every method the backend offers, after the
+ * bracket (its A/B/A slots stay back to back), the fastest median kept. */
+static enum ab_rc case_floor(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+			     struct attrib_collector *kc, struct results_case *out, struct ab_diag *d)
+{
+	int n = env->ops->floor_methods ? env->ops->floor_methods(env->bk) : 0;
+	enum ab_rc rc = AB_OK;
+	for (int m = 0; !rc && m < n; m++) {
+		const struct site_variant *v = env->ops->floor_variant(env->bk, m);
+		struct results_slot sl;
+		memset(&sl, 0, sizeof sl);
+		if (!v)
+			continue;
+		if (!(rc = floor_method(env, c, cd, v, kc, &sl, d)) && sl.n_samples > 0) {
+			const char *method = v->name + strlen(BACKEND_FLOOR_PREFIX);
+			floor_detail_add(out, method, sl.median_ns);
+			if (!(out->copy_floor_ns > 0) || sl.median_ns < out->copy_floor_ns) {
+				out->copy_floor_ns = sl.median_ns;
+				out->copy_floor_kernel_ns = sl.kernel_median_ns;
+				out->copy_floor_samples = sl.n_samples;
+				snprintf(out->copy_floor_method, sizeof out->copy_floor_method, "%s", method);
+			}
+		}
+		results_slot_release(&sl);
+	}
+	return rc;
 }
 
 static void case_header(const struct scenario_case *c, struct results_case *out, const struct scenario *scn)
@@ -537,6 +623,7 @@ static void case_header(const struct scenario_case *c, struct results_case *out,
 	out->bytes_min = site_min_bytes(c->site, &c->dims, c->affine);
 	out->bytes_a = site_variant_bytes(c->site, scn->arm_a, &c->dims, c->affine);
 	out->bytes_b = site_variant_bytes(c->site, scn->arm_b, &c->dims, c->affine);
+	out->copy_floor_ns = out->copy_floor_kernel_ns = NAN; /* until case_floor measures it */
 }
 
 static enum ab_rc case_dump_inputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
@@ -572,6 +659,8 @@ static enum ab_rc case_measure(const struct run_case_env *env, const struct scen
 	rc = env->ops->case_begin(env->bk, c->site, &cd->host, c->name, d);
 	for (int p = 0; !rc && p < n_slots; p++)
 		rc = slot_run(env, c, cd, p, &kc, &out->slots[p], d);
+	if (!rc)
+		rc = case_floor(env, c, cd, &kc, out, d);
 	env->ops->case_end(env->bk);
 	attrib_free(&kc);
 	return rc;

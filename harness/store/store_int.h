@@ -309,7 +309,8 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"cases_planned, resumed"
 #define CASE_COLS                                                                                \
 	"name, site, shape, dtype, eps, affine, count, input, sweep, axis, axis_value, bytes_min, "  \
-	"bytes_a, bytes_b"
+	"bytes_a, bytes_b, copy_floor_ns, copy_floor_kernel_ns, copy_floor_method, copy_floor_samples, " \
+	"copy_floor_detail"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
 	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \

@@ -136,6 +136,11 @@ void store_bind_case(struct bind *b, const struct results_case *c)
 	b_i64(b, c->bytes_min);
 	b_i64(b, c->bytes_a);
 	b_i64(b, c->bytes_b);
+	b_real(b, c->copy_floor_ns > 0 ? c->copy_floor_ns : NAN); /* 0: a case never measured */
+	b_real(b, c->copy_floor_kernel_ns > 0 ? c->copy_floor_kernel_ns : NAN);
+	B_STR(b, c->copy_floor_method);
+	b_i64(b, c->copy_floor_samples);
+	B_STR(b, c->copy_floor_detail);
 }
 
 void store_read_case(struct col *c, struct results_case *k)
@@ -155,6 +160,11 @@ void store_read_case(struct col *c, struct results_case *k)
 	k->bytes_min = c_i64(c);
 	k->bytes_a = c_i64(c);
 	k->bytes_b = c_i64(c);
+	k->copy_floor_ns = c_real(c);
+	k->copy_floor_kernel_ns = c_real(c);
+	C_STR(c, k->copy_floor_method);
+	k->copy_floor_samples = c_int(c);
+	C_STR(c, k->copy_floor_detail);
 }
 
 static void bind_clocks(struct bind *b, const struct results_clocks *k)

@@ -145,9 +145,15 @@ static const char *const migrations[] = {
 	/* 7: cases committed one by one (issue 23.6): how many a run sets out
 	 * to measure, so that 'ok' can require them all and a run that did not
 	 * finish says how far it got; and how often `run --resume` took it up.
-	 * Runs stored before it read 0 (not recorded). */
+	 * The copy floor measured per case (issue 24.1). Runs stored before it
+	 * read 0 (not recorded) and NULL floors (not measured). */
 	"ALTER TABLE runs ADD COLUMN cases_planned INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;",
+	"ALTER TABLE runs ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_ns REAL;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_kernel_ns REAL;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_method TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE cases ADD COLUMN copy_floor_samples INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_detail TEXT NOT NULL DEFAULT '';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -937,7 +937,9 @@ static void test_migration_of_sweeps(void **state)
 	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
 					     "runs.noise_measure", "runs.pid", "runs.process", "runs.cases_planned",
-					     "runs.resumed" };
+					     "runs.resumed", "cases.copy_floor_ns", "cases.copy_floor_kernel_ns",
+					     "cases.copy_floor_method", "cases.copy_floor_samples",
+					     "cases.copy_floor_detail" };
 	/* Back to version 4: migrations 6 (run owners) and 7 (cases planned) are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {

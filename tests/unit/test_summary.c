@@ -83,6 +83,36 @@ static void near(double got, double want)
 		fail_msg("got %.17g, want %.17g", got, want);
 }
 
+/* The copy floor measured per case: each arm's median over it, B's kernel
+ * median over the floor's, its own GB/s and cache mark; not measured
+ * (NAN, or 0 in a case never filled) gives NAN everywhere. */
+static void test_copy_floor(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct results_case *x = &r->cases[0];
+	x->copy_floor_ns = 40;
+	x->copy_floor_kernel_ns = 30;
+	x->bytes_min = 400;
+	r->device.copy_gbps = 5;
+	for (int i = 0; i < 5; i++)
+		x->slots[1].kernel_ns[i] = B[i] - 15; /* B's kernel median: 45 */
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_case *sx = &S->cases[0], *sy = &S->cases[1];
+	near(sx->copy_floor_ns, 40);
+	near(sx->a_over_copy, 145.0 / 40);
+	near(sx->b_over_copy, 60.0 / 40);
+	near(sx->b.kernel_median_ns, 45);
+	near(sx->b_kernel_over_copy, 45.0 / 30);
+	near(sx->copy_floor_bw.gbps, 10);  /* 400 bytes in 40 ns */
+	near(sx->copy_floor_bw.pct_copy, 200);
+	assert_true(sx->copy_floor_cached); /* faster than the device copy: cache-resident */
+	assert_true(isnan(sy->copy_floor_ns) && isnan(sy->a_over_copy) && isnan(sy->b_over_copy));
+	assert_true(isnan(sy->b_kernel_over_copy) && !sy->copy_floor_cached);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
 static void test_pooled_arms(void **state)
 {
 	(void)state;
@@ -447,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_kernels_merged),
 		cmocka_unit_test(test_missing_arm_and_variants),
 		cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_copy_floor),
 		cmocka_unit_test(test_verdicts_and_judgments),
 		cmocka_unit_test(test_sweeps),
 	};

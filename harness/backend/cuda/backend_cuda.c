@@ -84,6 +84,14 @@ struct backend {
 	char case_name[64], arm[32];
 	bool range_open;
 	char ext_err[AB_DIAG_MAX / 2]; /* what an arm from outside said when it failed */
+	/* the copy floor's methods (hk_floor_method): variants of our own */
+	struct cuda_floor {
+		struct backend *b;
+		int method;
+		struct copy_floor_plan plan; /* planned when its slot begins */
+	} floor[HK_FLOOR_N];
+	struct site_ext_arm floor_ext[HK_FLOOR_N];
+	struct site_variant floor_var[HK_FLOOR_N];
 };
 
 /* The allocation of tensor i: GUARD_BYTES before the tensor. */
@@ -279,6 +287,61 @@ static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* The copy floor (backend/copy_floor.h)                               */
+/* ------------------------------------------------------------------ */
+
+static const char *const cuda_floor_names[HK_FLOOR_N] = {
+	[HK_FLOOR_VEC_CS] = BACKEND_FLOOR_PREFIX "vec_cs",
+	[HK_FLOOR_VEC] = BACKEND_FLOOR_PREFIX "vec",
+	[HK_FLOOR_GS4_CS] = BACKEND_FLOOR_PREFIX "gs4_cs",
+	[HK_FLOOR_GS4] = BACKEND_FLOOR_PREFIX "gs4",
+};
+
+static int cuda_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+{
+	struct cuda_floor *f = ctx;
+	(void)cuda;
+	if (!f->b->site || !copy_floor_plan(f->b->site, a, &f->plan)) {
+		snprintf(err, len, "case '%s': its tensors give no copy floor", f->b->case_name);
+		return 1;
+	}
+	return 0;
+}
+
+static int cuda_floor_launch(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+{
+	struct cuda_floor *f = ctx;
+	(void)a;
+	int e = hk_floor_launch(&f->plan, f->method, f->b->info.sm_count, stream);
+	if (e == (int)cudaErrorInvalidValue)
+		snprintf(err, len, "case '%s': the copy floor's tensors are not 16-byte aligned", f->b->case_name);
+	return e;
+}
+
+static void cuda_floor_init(struct backend *b)
+{
+	for (int m = 0; m < HK_FLOOR_N; m++) {
+		b->floor[m] = (struct cuda_floor){ .b = b, .method = m };
+		b->floor_ext[m] = (struct site_ext_arm){ .ctx = &b->floor[m], .prepare = cuda_floor_prepare,
+							  .cuda = cuda_floor_launch };
+		b->floor_var[m] = (struct site_variant){ .name = cuda_floor_names[m],
+							  .summary = "the case's minimum bytes, streamed once",
+							  .ext = &b->floor_ext[m] };
+	}
+}
+
+static int cuda_floor_methods(struct backend *b)
+{
+	(void)b;
+	return HK_FLOOR_N;
+}
+
+static const struct site_variant *cuda_floor_variant(struct backend *b, int i)
+{
+	return i >= 0 && i < HK_FLOOR_N ? &b->floor_var[i] : NULL;
+}
+
 static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
 {
 	struct backend *b = calloc(1, sizeof *b);
@@ -288,6 +351,7 @@ static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, st
 	b->opt = *o;
 	b->dev = o->device_index;
 	b->cupti_overhead = NAN;
+	cuda_floor_init(b);
 	enum ab_rc rc = cuda_open_steps(b, d);
 	if (rc) {
 		cuda_close(b);
@@ -821,5 +885,7 @@ const struct backend_ops backend_cuda = {
 	.read_tensor = cuda_read_tensor,
 	.case_end = cuda_case_end,
 	.case_memory = cuda_case_memory,
+	.floor_methods = cuda_floor_methods,
+	.floor_variant = cuda_floor_variant,
 	.notes = cuda_notes,
 };
