@@ -204,7 +204,7 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fputc(')', f);
 }
 
-static void bandwidth_row(FILE *f, const struct summary_case *s)
+static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
 {
 	char fl[32];
 	fputs("| ", f);
@@ -221,9 +221,14 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	put_gbps(f, &s->b.bw);
 	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
 	if (isnan(s->b_over_floor))
-		fputs("n/a | ", f);
+		fputs("n/a |", f);
 	else
-		fprintf(f, "%.2fx | ", s->b_over_floor);
+		fprintf(f, "%.2fx |", s->b_over_floor);
+	if (compact) { /* the copy floor's column is report-full.md's */
+		fputc('\n', f);
+		return;
+	}
+	fputc(' ', f);
 	if (isnan(s->copy_floor_ns)) {
 		fputs("not measured |\n", f);
 		return;
@@ -237,7 +242,6 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
-	(void)compact; /* one row per case already */
 	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", R->run->arm_b);
 	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
@@ -248,14 +252,16 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
 	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
-	      "B / floor is how far the B arm is from it. The copy floor is measured in this run: the best of "
-	      "the backend's streaming copies of exactly the minimum bytes, on the case's buffers, under the "
-	      "arms' protocol (harness/backend/copy_floor.h); B / copy is B's median over it (CUPTI kernel "
-	      "times beside it when known); cache-resident: the copy ran above the device copy bandwidth.\n\n",
+	      "B / floor is how far the B arm is from it.", f);
+	fputs(compact ? " The copy floor measured in this run is in report-full.md.\n\n"
+		      : " The copy floor is measured in this run: the best of the backend's streaming copies of "
+			"exactly the minimum bytes, on the case's buffers, under the arms' protocol "
+			"(harness/backend/copy_floor.h); B / copy is B's median over it (CUPTI kernel times beside it "
+			"when known); cache-resident: the copy ran above the device copy bandwidth.\n\n",
 	      f);
-	md_table_head(f, 9, cols, "lrrrrrrrr");
+	md_table_head(f, compact ? 8 : 9, cols, compact ? "lrrrrrrr" : "lrrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
-		bandwidth_row(f, &R->S->cases[i]);
+		bandwidth_row(f, &R->S->cases[i], compact);
 	fputc('\n', f);
 }
 

@@ -11,10 +11,13 @@ db="$T/f.db"
 expect_exit 0 "smoke on the fake timer" "$AB" run scenarios/smoke.ini --backend cpu --no-progress --db "$db"
 q() { sqlite3 "$db" "$1"; }
 # ln_modulate 1x16x256: x and out 8192 bytes each, scale and shift 512 each
-check "the floor is stored with its method" test "$(q "SELECT copy_floor_method || copy_floor_samples FROM cases WHERE name = 'ln_modulate'")" = "memcpy20"
+method="SELECT copy_floor_method || copy_floor_samples FROM cases WHERE name = 'ln_modulate'"
+median="SELECT copy_floor_ns FROM cases WHERE name = 'ln_modulate'"
+measured="SELECT count(*) FROM cases WHERE copy_floor_ns > 0"
+check "the floor is stored with its method" test "$(q "$method")" = "memcpy20"
 check "its median is 2 us + 17408 bytes at 16 GB/s (+-1%)" \
-	python3 -c "import sys; v = float(sys.argv[1]); sys.exit(not abs(v - 3088) <= 31)" "$(q "SELECT copy_floor_ns FROM cases WHERE name = 'ln_modulate'")"
-check "every case has one" test "$(q 'SELECT count(*) FROM cases WHERE copy_floor_ns > 0')" -eq 5
+	python3 -c "import sys; v = float(sys.argv[1]); sys.exit(not abs(v - 3088) <= 31)" "$(q "$median")"
+check "every case has one" test "$(q "$measured")" -eq 5
 
 expect_exit 0 "show" "$AB" show 1 --db "$db"
 check "show prints the floor and both arms over it" \
