@@ -45,9 +45,21 @@ struct backend;
  * (CUDA: the launches queued behind a spin kernel). */
 enum backend_launch_gaps { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 
+/* How a sample is timed (a scenario's `timing`): events around the arm's
+ * launches, or a CUDA graph of BACKEND_GRAPH_LAUNCHES launches of the arm,
+ * each behind its L2 flush, replayed, less a replay of the flushes alone,
+ * over the launches: the arm's time without its launch overhead. A
+ * backend that cannot replay graphs refuses graph at open (AB_ERR_USAGE). */
+enum backend_timing { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH };
+#define BACKEND_GRAPH_LAUNCHES 10
+
+/* "events" or "graph": what the run row stores. */
+const char *backend_timing_str(enum backend_timing t);
+
 struct bk_options {
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
+	enum backend_timing timing;
 	bool cupti;           /* per-kernel records (CUDA); the CPU always times steps */
 	int device_index;     /* --device: the CUDA device; the CPU has only 0 (else AB_ERR_USAGE) */
 };

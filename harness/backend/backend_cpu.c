@@ -138,6 +138,12 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 	if (o->device_index < 0 || o->device_index >= n)
 		return ab_fail(d, AB_ERR_USAGE, "cpu device %d does not exist: the cpu backend has %d device%s", o->device_index,
 			       n, n == 1 ? " (ABBENCH_CPU_DEVICES=N pretends to have N, for tests)" : "s");
+	/* Graphs replay launches without their launch overhead: the CPU launches
+	 * nothing, so an emulation would time exactly what events-mode times
+	 * and call it something else. Refused. */
+	if (o->timing == BACKEND_TIMING_GRAPH)
+		return ab_fail(d, AB_ERR_USAGE, "timing = graph needs CUDA graphs: the cpu backend times each step with the "
+			       "clock and launches nothing (use timing = events, or the cuda backend)");
 	struct backend *b = calloc(1, sizeof *b);
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");

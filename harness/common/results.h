@@ -150,6 +150,7 @@ struct results_run {
 	char arm_a[32], arm_b[32];
 	int steps, forwards_per_step;
 	char launch_gaps[16];
+	char timing[8];         /* "events" or "graph" (backend.h: backend_timing); '' read as events */
 	bool l2_flush;
 	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */

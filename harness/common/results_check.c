@@ -145,6 +145,7 @@ static const struct text_field run_texts[] = {
 	TEXT(struct results_run, noise_measure), TEXT(struct results_run, bracket),
 	TEXT(struct results_run, arm_a),         TEXT(struct results_run, arm_b),
 	TEXT(struct results_run, launch_gaps),   TEXT(struct results_run, notes),
+	TEXT(struct results_run, timing),
 	TEXT(struct results_run, only_cases),
 };
 

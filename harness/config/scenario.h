@@ -7,7 +7,7 @@
  *               bracket (A and B letters, starts and ends with A: ABA, ABABA),
  *               seed, warmup, min_samples, max_samples, min_time_ms,
  *               max_time_ms, target_noise, l2_flush (true|false),
- *               launch_gaps (include|hide), input, input_mean, input_std,
+ *               launch_gaps (include|hide), timing (events|graph), input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case)
  *   [arms]      a = ARM, b = ARM: a registered variant of each case's site,
  *               the NAME of an [arm NAME] section, or a shortcut
@@ -102,6 +102,7 @@ struct scenario {
 	struct scenario_sampling sampling;
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
+	enum backend_timing timing; /* events, or graph: launch-free times (backend.h) */
 	char arm_a[32], arm_b[32]; /* variant names, or user arms' names */
 	int n_arms;
 	struct arm_spec *arms;     /* the [arm NAME] sections, then the KIND:PATH:NAME shortcuts */

@@ -44,6 +44,9 @@ static void show_header(const struct results_run *r, FILE *out)
 	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", escape_t(&e, r->bracket),
 		escape_t(&e, r->arm_a), escape_t(&e, r->arm_b), r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
 		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
+	if (!strcmp(r->timing, "graph"))
+		fputs("timing graph: each sample a CUDA graph of flushed launches replayed, less its flushes, per launch "
+		      "(no launch overhead)\n", out);
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
 	if (strcmp(r->status, "ok") && strcmp(r->status, "running")) {

@@ -88,6 +88,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->forwards_per_step = s->forwards_per_step;
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
 		 s->launch_gaps == BACKEND_GAPS_HIDE ? "hide" : "include");
+	snprintf(r->timing, sizeof r->timing, "%s", backend_timing_str(s->timing));
 	r->l2_flush = s->l2_flush;
 	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
@@ -226,8 +227,8 @@ struct run_hold {
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
 			      struct ab_diag *d)
 {
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
-				 .device_index = o->device };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .timing = s->timing,
+				 .cupti = !o->no_cupti, .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	h->ops = o->ops;
 	/* every arm, built-in or not, against the cases and this backend */

@@ -79,6 +79,7 @@ void store_bind_run(struct bind *b, const struct results_run *r, int64_t device_
 	B_STR(b, r->noise_measure);
 	b_i64(b, r->cases_planned);
 	b_i64(b, r->resumed);
+	B_STR(b, r->timing);
 }
 
 /* Returns the device_id column (only_cases follows it). */
@@ -118,6 +119,7 @@ int64_t store_read_run(struct col *c, struct results_run *r, bool *ok)
 	C_STR(c, r->noise_measure);
 	r->cases_planned = c_int(c);
 	r->resumed = c_int(c);
+	C_STR(c, r->timing);
 	return device_id;
 }
 void store_bind_case(struct bind *b, const struct results_case *c)

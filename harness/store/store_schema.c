@@ -153,7 +153,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE cases ADD COLUMN copy_floor_kernel_ns REAL;"
 	"ALTER TABLE cases ADD COLUMN copy_floor_method TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE cases ADD COLUMN copy_floor_samples INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE cases ADD COLUMN copy_floor_detail TEXT NOT NULL DEFAULT '';",
+	"ALTER TABLE cases ADD COLUMN copy_floor_detail TEXT NOT NULL DEFAULT '';"
+	/* and how samples were timed (issue 24.3): 'events', or 'graph' */
+	"ALTER TABLE runs ADD COLUMN timing TEXT NOT NULL DEFAULT 'events';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
