@@ -284,8 +284,9 @@ void report_details_sampling(FILE *f, const struct summary_run *S, bool compact)
 		S->n_slots, S->n_discarded,
 		S->run->quick ? " (<b>quick run</b>)" : "");
 	end_summary(f);
-	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, noise_converged, max_samples "
-		   "or max_time); noise is the %s; discarded samples failed the throttle probe.\n\n",
+	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
+		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
+		   "probe.\n\n",
 		report_details_noise_words(S->run));
 	if (compact)
 		sampling_compact(f, S);

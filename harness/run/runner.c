@@ -131,12 +131,27 @@ static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_
 	return devlock_acquire(dev->uuid, &who, !o->no_wait, lock, d);
 }
 
+/* Where the run's time went (run_case.h's phases, the commits, the whole
+ * of the cases), for its notes. */
+struct run_times {
+	struct run_case_times cases;
+	double commits_s, total_s;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
 /* Measures every case of the shard the run lacks (a resumed run holds
  * some), committing each as it finishes: a run stopped later keeps it. */
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
 			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
-			    struct ab_diag *d)
+			    struct run_times *rt, struct ab_diag *d)
 {
+	struct run_case_times *times = &rt->cases;
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
@@ -145,6 +160,7 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
+		.times = times,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
@@ -159,25 +175,31 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		struct results_case *c = &r->cases[r->n_cases++];
 		enum ab_rc rc = run_case_run(&env, &s->cases[k], c, d);
 		c->ordinal = k;
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (!rc)
 			rc = store_commit_case(st, r, c, d);
+		rt->commits_s += since(&t0);
 		if (rc)
 			return rc;
 	}
 	return interrupt_check(d); /* a signal after the last sample still stops the run */
 }
 
-/* The run's notes: the backend's, after what a resume should say. */
+/* The run's notes: what a resume should say, where the cases' time went,
+ * then the backend's. */
 static void run_notes(const struct runner_options *o, const struct backend_ops *ops, struct backend *bk,
-		      struct results_run *r)
+		      const struct run_times *t, struct results_run *r)
 {
 	const char *bk_notes = ops->notes(bk);
-	if (!o->resume) {
-		snprintf(r->notes, sizeof r->notes, "%s", bk_notes);
-		return;
-	}
-	snprintf(r->notes, sizeof r->notes, "resumed (%d time%s; %d of %d cases measured before)%s%.400s", r->resumed,
-		 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned, bk_notes[0] ? "; " : "", bk_notes);
+	char resumed[96] = "", times[160];
+	if (o->resume)
+		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before); ", r->resumed,
+			 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned);
+	snprintf(times, sizeof times, "cases %.2f s: inputs and reference %.2f s, slots %.2f s, checks %.2f s, copy floor "
+		 "%.2f s, commits %.2f s", t->total_s, t->cases.prep_s, t->cases.slots_s, t->cases.checks_s,
+		 t->cases.floor_s, t->commits_s);
+	snprintf(r->notes, sizeof r->notes, "%s%s%s%.330s", resumed, times, bk_notes[0] ? "; " : "", bk_notes);
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
@@ -199,8 +221,12 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 					struct store *st, struct results_run *r, struct runner_result *res,
 					struct ab_diag *d)
 {
-	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, d);
-	run_notes(o, ops, bk, r);
+	struct run_times times = { { 0, 0, 0, 0 }, 0, 0 };
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
+	times.total_s = since(&t0);
+	run_notes(o, ops, bk, &times, r);
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, d);
 	if (!rc) {
