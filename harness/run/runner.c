@@ -194,7 +194,7 @@ static void run_notes(const struct runner_options *o, const struct backend_ops *
 	const char *bk_notes = ops->notes(bk);
 	char resumed[96] = "", times[160];
 	if (o->resume)
-		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before); ", r->resumed,
+		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before)", r->resumed,
 			 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned);
 	/* host clock times: left out of a fake-timer run, whose notes must read
 	 * the same on every machine */
@@ -204,8 +204,8 @@ static void run_notes(const struct runner_options *o, const struct backend_ops *
 		snprintf(times, sizeof times, "cases %.2f s: inputs and reference %.2f s, slots %.2f s, checks %.2f s, "
 			 "copy floor %.2f s, commits %.2f s", t->total_s, t->cases.prep_s, t->cases.slots_s,
 			 t->cases.checks_s, t->cases.floor_s, t->commits_s);
-	snprintf(r->notes, sizeof r->notes, "%s%s%s%.330s", resumed, times, times[0] && bk_notes[0] ? "; " : "",
-		 bk_notes);
+	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.330s", resumed, resumed[0] && times[0] ? "; " : "", times,
+		 (resumed[0] || times[0]) && bk_notes[0] ? "; " : "", bk_notes);
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
