@@ -253,7 +253,7 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	copy_words(f, &R->S->copy);
 	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
 	      "B / floor is how far the B arm is from it.", f);
-	fputs(compact ? " The copy floor measured in this run is in report-full.md.\n\n"
+	fputs(compact ? "\n\n" /* the copy floor's column: report-full.md, as the shortening note says */
 		      : " The copy floor is measured in this run: the best of the backend's streaming copies of "
 			"exactly the minimum bytes, on the case's buffers, under the arms' protocol "
 			"(harness/backend/copy_floor.h); B / copy is B's median over it (CUPTI kernel times beside it "

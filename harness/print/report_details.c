@@ -400,8 +400,8 @@ static void run_list(FILE *f, const struct results_run *r)
 	md_code(f, r->arm_b);
 	fprintf(f, ", L2 flush %s, launch gaps ", r->l2_flush ? "on" : "off");
 	md_cell(f, r->launch_gaps[0] ? r->launch_gaps : "n/a");
-	fputs(", timing ", f);
-	md_cell(f, r->timing[0] ? r->timing : "events");
+	if (!strcmp(r->timing, "graph"))
+		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
 	fprintf(f, ", quick %s, fake timer %s, stopping noise ", r->quick ? "yes" : "no", r->fake_timer ? "yes" : "no");
 	md_cell(f, r->noise_measure[0] ? r->noise_measure : "n/a");
 	fprintf(f, ", device index %d", r->device_index);
