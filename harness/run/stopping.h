@@ -62,7 +62,7 @@ enum stopping_reason {
  * leave it above STOPPING_STALL_RATIO of the last stop the slot: more
  * samples would buy next to nothing. Simulated (200 slots each, target
  * 0.5%): two 50/50 modes 8% apart stop at 200 samples (68%) instead of
- * the cap; one normal mode of 5% spread stops early in 2.5% of slots (at
+ * the cap; one normal mode of 5% spread stops early in 0.5% of slots (at
  * 200 or 400 instead of about 550, its stored noise then over target). */
 #define STOPPING_STALL_FROM 50
 #define STOPPING_STALL_RATIO 0.9
