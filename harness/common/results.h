@@ -152,7 +152,7 @@ struct results_run {
 	char launch_gaps[16];
 	char timing[8];         /* "events" or "graph" (backend.h: backend_timing); '' read as events */
 	bool l2_flush;
-	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
+	char notes[1024];       /* the runner's (a resume, the phases' times) and the backend's remarks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
 	/* Cases the run sets out to measure (its scenario's after --only and
 	 * --shard); each is committed as it finishes, and 'ok' needs them all.

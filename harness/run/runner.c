@@ -204,7 +204,8 @@ static void run_notes(const struct runner_options *o, const struct backend_ops *
 		snprintf(times, sizeof times, "cases %.2f s: inputs and reference %.2f s, slots %.2f s, checks %.2f s, "
 			 "copy floor %.2f s, commits %.2f s", t->total_s, t->cases.prep_s, t->cases.slots_s,
 			 t->cases.checks_s, t->cases.floor_s, t->commits_s);
-	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.330s", resumed, resumed[0] && times[0] ? "; " : "", times,
+	/* 95 + 2 + 159 + 2 + 700 < sizeof r->notes */
+	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.700s", resumed, resumed[0] && times[0] ? "; " : "", times,
 		 (resumed[0] || times[0]) && bk_notes[0] ? "; " : "", bk_notes);
 }
 

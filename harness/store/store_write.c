@@ -292,8 +292,8 @@ static enum ab_rc write_case(struct writer *w, int64_t run_id, const struct resu
 	return rc;
 }
 
-/* The run must exist and still be 'running': results are written once. */
-static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
+/* The status of run id into status (AB_ERR_DATA: no such run). */
+static enum ab_rc run_status(struct store *st, int64_t id, char *status, size_t len, struct ab_diag *d)
 {
 	struct bind b;
 	enum ab_rc rc = store_prepare_bind(st, "SELECT status FROM runs WHERE id = ?", &b, d);
@@ -305,10 +305,19 @@ static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
 		rc = ab_fail(d, AB_ERR_DATA, "no run %" PRId64 " in '%s'", id, st->path);
 	else if (src != SQLITE_ROW)
 		rc = store_db_fail(st, d, "read the status of run %" PRId64, id);
-	else if (strcmp((const char *)sqlite3_column_text(b.s, 0), "running") != 0)
-		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id,
-			     (const char *)sqlite3_column_text(b.s, 0));
+	else
+		snprintf(status, len, "%s", (const char *)sqlite3_column_text(b.s, 0));
 	sqlite3_finalize(b.s);
+	return rc;
+}
+
+/* The run must exist and still be 'running': results are written once. */
+static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
+{
+	char status[16];
+	enum ab_rc rc = run_status(st, id, status, sizeof status, d);
+	if (!rc && strcmp(status, "running"))
+		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id, status);
 	return rc;
 }
 
@@ -511,23 +520,13 @@ enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why
 /* Only a run that did not finish: 'interrupted' or 'failed'. */
 static enum ab_rc check_resumable(struct store *st, int64_t id, struct ab_diag *d)
 {
-	struct bind b;
-	enum ab_rc rc = store_prepare_bind(st, "SELECT status FROM runs WHERE id = ?", &b, d);
-	if (rc)
-		return rc;
-	b_i64(&b, id);
-	int src = step_bound(&b);
-	const char *status = src == SQLITE_ROW ? (const char *)sqlite3_column_text(b.s, 0) : "";
-	if (src == SQLITE_DONE)
-		rc = ab_fail(d, AB_ERR_DATA, "no run %" PRId64 " in '%s'", id, st->path);
-	else if (src != SQLITE_ROW)
-		rc = store_db_fail(st, d, "read the status of run %" PRId64, id);
-	else if (!strcmp(status, "ok"))
+	char status[16];
+	enum ab_rc rc = run_status(st, id, status, sizeof status, d);
+	if (!rc && !strcmp(status, "ok"))
 		rc = ab_fail(d, AB_ERR_USAGE, "run %" PRId64 " is 'ok': it has every case, nothing to resume", id);
-	else if (!strcmp(status, "running"))
+	else if (!rc && !strcmp(status, "running"))
 		rc = ab_fail(d, AB_ERR_USAGE, "run %" PRId64 " is still 'running' (its process is alive): nothing to resume "
 			     "until it ends", id);
-	sqlite3_finalize(b.s);
 	return rc;
 }
 
