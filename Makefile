@@ -44,9 +44,11 @@ KFLAGS   := -ffp-contract=off -ftree-vectorize -fvect-cost-model=dynamic
 KCC      ?= $(CC)
 KOPT     ?= $(OPT)
 LDFLAGS  := $(EXTRA_LDFLAGS)
-# libcsv, inih and jansson are linked statically (Debian ships the .a files)
-# so that the binary starts on the GPU machine, which has none of them.
-LDLIBS   := -Wl,-Bstatic -lcsv -linih -ljansson -Wl,-Bdynamic -lsqlite3 -lcrypto -lm -ldl -lpthread -lrt
+# libcsv, inih, jansson and cmark-gfm (the dashboard's markdown to HTML,
+# print/md_html.c) are linked statically (Debian ships the .a files) so
+# that the binary starts on the GPU machine, which has none of them.
+LDLIBS   := -Wl,-Bstatic -lcsv -linih -ljansson -lcmark-gfm-extensions -lcmark-gfm -Wl,-Bdynamic -lsqlite3 -lcrypto -lm \
+	-ldl -lpthread -lrt
 
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)

@@ -13,11 +13,14 @@ set -euo pipefail
 # Libraries and toolchain (no program of their own that a test calls).
 # libclang-rt-dev: libFuzzer and the sanitizers' runtimes for clang (make fuzz).
 # python3-yaml and python3-jsonschema: modules the tests import (tests/tools).
+# The two cmark-gfm packages: GitHub's markdown, for the dashboard's report
+# pages (linked statically, as both ship a .a).
 # libpython3.11 and python3-numpy: the Python runtime of Python arms
 # (harness/arms/pyrt.h) loads Debian's libpython at run time, and its tests
 # hand numpy arrays to /usr/bin/python3.
 libraries=(build-essential libsqlite3-dev libcsv-dev libinih-dev libssl-dev libcmocka-dev libjansson-dev python3-yaml python3-jsonschema libpython3.11 python3-numpy
 	libclang-rt-dev)
+libraries+=(libcmark-gfm-dev libcmark-gfm-extensions-dev)
 # Programs the tests, `make run` and the scripts call, with their package.
 programs=(
 	gnuplot:gnuplot-nox

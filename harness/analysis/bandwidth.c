@@ -11,13 +11,13 @@
 struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_gbps, const char *profile)
 {
 	struct bandwidth_ref ref = { NAN, BANDWIDTH_NONE, "" };
-	if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
-		ref.gbps = r->device.copy_gbps;
-		ref.source = BANDWIDTH_MEASURED;
-	} else if (isfinite(profile_gbps) && profile_gbps > 0) {
+	if (isfinite(profile_gbps) && profile_gbps > 0) {
 		ref.gbps = profile_gbps;
 		ref.source = BANDWIDTH_PROFILE;
 		snprintf(ref.profile, sizeof ref.profile, "%s", profile ? profile : "");
+	} else if (isfinite(r->device.copy_gbps) && r->device.copy_gbps > 0) {
+		ref.gbps = r->device.copy_gbps;
+		ref.source = BANDWIDTH_MEASURED;
 	}
 	return ref;
 }
@@ -33,13 +33,6 @@ struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct
 	if (copy->source != BANDWIDTH_NONE)
 		a.pct_copy = 100 * a.gbps / copy->gbps;
 	return a;
-}
-
-double bandwidth_floor_ns(int64_t bytes_min, const struct bandwidth_ref *copy)
-{
-	if (bytes_min <= 0 || copy->source == BANDWIDTH_NONE)
-		return NAN;
-	return (double)bytes_min / copy->gbps;
 }
 
 const char *bandwidth_source_str(enum bandwidth_source s)

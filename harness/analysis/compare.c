@@ -1,9 +1,12 @@
 /*
  * compare.c - the B arm of each case in two runs: the ratio of the medians
- * with its bootstrap interval, Mann-Whitney p, verdict and md5 agreement.
+ * with its block-bootstrap interval and p (blockboot.h), verdict and md5
+ * agreement.
  * The arms' pooled samples and spreads come from the runs' summaries.
  */
 #include "analysis/compare.h"
+
+#include "analysis/blockboot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,37 +36,55 @@ static enum compare_verdict verdict_of(const struct compare_case *c)
 	return c->ratio.point > 1 ? COMPARE_SLOWER : COMPARE_FASTER;
 }
 
-/* The statistics of two pooled B arms. */
-static void compare_arms(const struct summary_arm *xa, const struct summary_arm *xb, struct compare_case *out)
+/* The B arms of one case in two runs: the ratio of their medians with
+ * its block-bootstrap interval and p (blockboot.h). */
+static enum ab_rc compare_arms(const struct summary_case *ca, const struct summary_case *cb, struct compare_case *out,
+			       struct ab_diag *d)
 {
-	out->a = xa->time;
-	out->b = xb->time;
-	out->ratio = stats_speedup_ci(xb->samples, xb->time.n, xa->samples, xa->time.n, SUMMARY_CI_LEVEL,
-				      SUMMARY_RESAMPLES, SUMMARY_SEED);
-	out->p_value = xa->time.n > 0 && xb->time.n > 0
-			       ? stats_mann_whitney(xb->samples, xb->time.n, xa->samples, xa->time.n).p_value
-			       : NAN;
+	struct blockboot_arm xa, xb = { 0 };
+	struct blockboot_result r;
+	out->a = ca->b.time;
+	out->b = cb->b.time;
+	enum ab_rc rc = blockboot_arm_init(&xa, ca->c, 'b', d);
+	if (!rc)
+		rc = blockboot_arm_init(&xb, cb->c, 'b', d);
+	if (!rc && !(rc = blockboot_ratio(&xb, NULL, &xa, NULL, &r, d))) {
+		out->ratio = r.ratio;
+		out->p_value = r.p;
+		out->p_floor = r.p_floor;
+	}
+	blockboot_arm_free(&xb);
+	blockboot_arm_free(&xa);
 	out->verdict = verdict_of(out);
+	return rc;
 }
 
-void compare_case_pair(const struct summary_case *a, const struct summary_case *b, struct compare_case *out)
+enum ab_rc compare_case_pair(const struct summary_case *a, const struct summary_case *b, struct compare_case *out,
+			     struct ab_diag *d)
 {
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "%s", a ? a->c->name : b ? b->c->name : "");
 	out->ratio = (struct stats_interval){ NAN, NAN, NAN };
 	out->p_value = NAN;
 	out->a = out->b = (struct summary_spread){ NAN, NAN, NAN, 0 };
+	out->p_floor = 1;
 	out->bw_a = out->bw_b = (struct bandwidth_arm){ NAN, NAN, NAN };
+	out->drifted_a = a && a->verdict == SUMMARY_CASE_DRIFTED;
+	out->drifted_b = b && b->verdict == SUMMARY_CASE_DRIFTED;
+	out->drift_a = a ? a->drift : NAN;
+	out->drift_b = b ? b->drift : NAN;
 	if (!a || !b) {
 		out->verdict = a ? COMPARE_MISSING_B : COMPARE_MISSING_A;
-		return;
+		return AB_OK;
 	}
-	compare_arms(&a->b, &b->b, out);
+	enum ab_rc rc = compare_arms(a, b, out, d);
 	compare_md5_agreement(a->c, b->c, &out->md5_compared, &out->md5_differ);
 	out->bw_a = a->b.bw;
 	out->bw_b = b->b.bw;
+	out->cache_resident = a->cache_resident || b->cache_resident;
 	out->noise_floor = fmax(isnan(a->drift) ? 0 : a->drift, isnan(b->drift) ? 0 : b->drift);
 	out->change_ns = out->b.median_ns - out->a.median_ns;
+	return rc;
 }
 
 enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b, struct compare_result *out,
@@ -77,12 +98,15 @@ enum ab_rc compare_runs(const struct summary_run *a, const struct summary_run *b
 	out->cases = calloc((size_t)(a->n_cases + b->n_cases) + 1, sizeof *out->cases);
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory comparing runs");
-	for (int i = 0; i < a->n_cases; i++)
-		compare_case_pair(&a->cases[i], summary_find(b, a->cases[i].c->name), &out->cases[out->n_cases++]);
-	for (int i = 0; i < b->n_cases; i++)
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < a->n_cases; i++)
+		rc = compare_case_pair(&a->cases[i], summary_find(b, a->cases[i].c->name), &out->cases[out->n_cases++], d);
+	for (int i = 0; !rc && i < b->n_cases; i++)
 		if (!summary_find(a, b->cases[i].c->name))
-			compare_case_pair(NULL, &b->cases[i], &out->cases[out->n_cases++]);
-	return AB_OK;
+			rc = compare_case_pair(NULL, &b->cases[i], &out->cases[out->n_cases++], d);
+	if (rc)
+		compare_result_free(out);
+	return rc;
 }
 
 /* The bar that holds a significant change back, if any. */

@@ -3,10 +3,13 @@
  *
  * For every case the B arm (the fused kernel) of run A is compared with the
  * B arm of run B: their pooled time (summary.h), the ratio median(B of run
- * B) / median(B of run A) with a seeded bootstrap interval (the summary's
- * constants), a two-sided Mann-Whitney U test, and whether the outputs' md5
- * agree. The gate builds on the same per-case comparison. Judging only:
- * print/compare_print.c formats the result.
+ * B) / median(B of run A) with its interval and two-sided p from a block
+ * bootstrap over each slot's consecutive samples (blockboot.h: the samples
+ * of a slot are not independent, and a test that takes them as such gave
+ * an A/A pair p = 8.9e-12), and whether the outputs' md5 agree. The gate
+ * builds on the same per-case comparison. Each run's own verdict on the
+ * case (summary.h) comes along: a case drifted in either run is marked.
+ * Judging only: print/compare_print.c formats the result.
  *
  * A significant p alone does not make a difference: with hundreds of
  * samples a side a 1.5% shift of a shared machine reaches p < 1e-6.
@@ -26,7 +29,7 @@
 #include "common/diag.h"
 #include "common/stats.h"
 
-/* Significance level of the Mann-Whitney test (compare and gate). */
+/* Significance level of the p (compare and gate). */
 #define COMPARE_ALPHA 0.01
 
 enum compare_verdict {
@@ -57,8 +60,12 @@ struct compare_floors {
 struct compare_case {
 	char name[64];
 	struct summary_spread a, b;  /* the B arm in run A and in run B */
-	struct stats_interval ratio; /* median(b) / median(a), SUMMARY_CI_LEVEL bootstrap */
-	double p_value;              /* two-sided Mann-Whitney; NAN when not computed */
+	struct stats_interval ratio; /* median(b) / median(a), SUMMARY_CI_LEVEL block-bootstrap interval */
+	double p_value;              /* two-sided block-bootstrap p (blockboot.h); NAN when not computed */
+	double p_floor;              /* the smallest p the runs' blocks allow (blockboot_p_floor) */
+	bool drifted_a, drifted_b;   /* the case's verdict in run A, in run B, is drifted (not trusted) */
+	double drift_a, drift_b;     /* its A-arm drift in each run; NAN under two A slots */
+	bool cache_resident;         /* its working set fits the cache of either run's device */
 	enum compare_verdict verdict;
 	int md5_compared;            /* outputs present in both, matched by slot and tensor */
 	int md5_differ;              /* of those, how many differ */
@@ -81,8 +88,9 @@ struct compare_result {
 void compare_md5_agreement(const struct results_case *a, const struct results_case *b, int *compared, int *differ);
 
 /* Compares the B arms of one case summarised in two runs; either may be
- * NULL (the verdict then says which is missing). */
-void compare_case_pair(const struct summary_case *a, const struct summary_case *b, struct compare_case *out);
+ * NULL (the verdict then says which is missing). AB_ERR_NOMEM. */
+enum ab_rc compare_case_pair(const struct summary_case *a, const struct summary_case *b, struct compare_case *out,
+			     struct ab_diag *d);
 
 /* Every case of run a (in its order), then those only in run b.
  * AB_ERR_DATA when the scenario names differ. Free with compare_result_free. */

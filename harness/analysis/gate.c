@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/blockboot.h"
 #include "analysis/summary.h"
 #include "common/stats.h"
 
@@ -117,67 +118,42 @@ static void judge_missing_outputs(const struct results_case *b, const struct res
 	}
 }
 
-/* The smallest two-sided p the normal-approximation Mann-Whitney test can
- * give for na and nb samples (complete separation, no ties): with 3 and 3
- * samples it is 0.08, so such a case can never be called a regression. */
-static double best_p(int na, int nb)
-{
-	if (na <= 0 || nb <= 0)
-		return 1;
-	double mu = na * (double)nb / 2, var = na * (double)nb * (na + nb + 1) / 12;
-	return erfc((mu - 0.5) / sqrt(var) / sqrt(2));
-}
-
-/* One run's pooled samples of a case: B (a copy, divided by median(A)
- * once normalised) and median(A). */
-struct arm_pool {
-	double *b;
-	int nb;
-	double med_a; /* NAN without A samples */
-};
-
-static enum ab_rc pool_case(const struct summary_case *c, struct arm_pool *p, struct ab_diag *d)
-{
-	memset(p, 0, sizeof *p);
-	p->med_a = c->a.time.n ? c->a.time.median_ns : NAN;
-	p->nb = c->b.time.n;
-	if (!p->nb)
-		return AB_OK;
-	p->b = malloc((size_t)p->nb * sizeof *p->b);
-	if (!p->b)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory gating '%s'", c->c->name);
-	memcpy(p->b, c->b.samples, (size_t)p->nb * sizeof *p->b);
-	return AB_OK;
-}
-
-static void pool_free(struct arm_pool *p)
-{
-	free(p->b);
-}
-
 /* Why a case cannot be normalised, or GATE_NORMALISED when it can. */
-static enum gate_basis basis_of(const struct gate_case *g, const struct arm_pool *pb, const struct arm_pool *pr)
+static enum gate_basis basis_of(const struct gate_case *g, const struct summary_case *b, const struct summary_case *r)
 {
+	double mb = b->a.time.n ? b->a.time.median_ns : NAN, mr = r->a.time.n ? r->a.time.median_ns : NAN;
 	if (!g->a_variant_base[0] || !g->a_variant_run[0] || strcmp(g->a_variant_base, g->a_variant_run))
 		return GATE_RAW_VARIANT;
-	if (!(pb->med_a > 0) || !(pr->med_a > 0) || !isfinite(pb->med_a) || !isfinite(pr->med_a))
+	if (!(mb > 0) || !(mr > 0) || !isfinite(mb) || !isfinite(mr))
 		return GATE_RAW_NO_A;
 	return GATE_NORMALISED;
 }
 
-/* The bracket-normalised comparison: each run's B samples divided by its
- * own median(A), then compared as the raw ones are. Scales the pools. */
-static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case *g)
+/* The bracket-normalised comparison: r = median(B) / median(A) in each
+ * run, and r_run / r_base with its interval and p from a block bootstrap
+ * that resamples both arms of both runs (blockboot.h), so that A's own
+ * sampling error is in the interval too. */
+static enum ab_rc normalise(const struct summary_case *b, const struct summary_case *r, struct gate_case *g,
+			    struct ab_diag *d)
 {
-	for (int i = 0; i < pb->nb; i++)
-		pb->b[i] /= pb->med_a;
-	for (int i = 0; i < pr->nb; i++)
-		pr->b[i] /= pr->med_a;
-	g->r_base = stats_median(pb->b, pb->nb);
-	g->r_run = stats_median(pr->b, pr->nb);
-	g->norm_change = g->r_run / g->r_base - 1;
-	g->norm_ratio = stats_speedup_ci(pr->b, pr->nb, pb->b, pb->nb, SUMMARY_CI_LEVEL, SUMMARY_RESAMPLES, SUMMARY_SEED);
-	g->norm_p = stats_mann_whitney(pr->b, pr->nb, pb->b, pb->nb).p_value;
+	struct blockboot_arm ab = { 0 }, bb = { 0 }, ar = { 0 }, br = { 0 };
+	struct blockboot_result res;
+	enum ab_rc rc = blockboot_arm_init(&ab, b->c, 'a', d);
+	rc = rc ? rc : blockboot_arm_init(&bb, b->c, 'b', d);
+	rc = rc ? rc : blockboot_arm_init(&ar, r->c, 'a', d);
+	rc = rc ? rc : blockboot_arm_init(&br, r->c, 'b', d);
+	if (!rc && !(rc = blockboot_ratio(&br, &ar, &bb, &ab, &res, d))) {
+		g->r_base = bb.median / ab.median;
+		g->r_run = br.median / ar.median;
+		g->norm_change = g->r_run / g->r_base - 1;
+		g->norm_ratio = res.ratio;
+		g->norm_p = res.p;
+	}
+	blockboot_arm_free(&ab);
+	blockboot_arm_free(&bb);
+	blockboot_arm_free(&ar);
+	blockboot_arm_free(&br);
+	return rc;
 }
 
 /* Fills the time fields of a case present in both runs: the basis, the
@@ -187,19 +163,14 @@ static void normalise(struct arm_pool *pb, struct arm_pool *pr, struct gate_case
 static enum ab_rc judge_time(const struct summary_case *b, const struct summary_case *r, struct gate_case *g,
 			     struct ab_diag *d)
 {
-	struct arm_pool pb, pr;
-	enum ab_rc rc = pool_case(b, &pb, d);
-	if (rc == AB_OK)
-		rc = pool_case(r, &pr, d);
-	else
-		memset(&pr, 0, sizeof pr);
+	enum ab_rc rc = AB_OK;
+	snprintf(g->a_variant_base, sizeof g->a_variant_base, "%s", b->a.variant);
+	snprintf(g->a_variant_run, sizeof g->a_variant_run, "%s", r->a.variant);
+	g->basis = basis_of(g, b, r);
+	g->a_change = (r->a.time.n ? r->a.time.median_ns : NAN) / (b->a.time.n ? b->a.time.median_ns : NAN) - 1;
+	if (g->basis == GATE_NORMALISED && b->b.time.n && r->b.time.n)
+		rc = normalise(b, r, g, d);
 	if (rc == AB_OK) {
-		snprintf(g->a_variant_base, sizeof g->a_variant_base, "%s", b->a.variant);
-		snprintf(g->a_variant_run, sizeof g->a_variant_run, "%s", r->a.variant);
-		g->basis = basis_of(g, &pb, &pr);
-		g->a_change = pr.med_a / pb.med_a - 1;
-		if (g->basis == GATE_NORMALISED && pb.nb && pr.nb)
-			normalise(&pb, &pr, g);
 		bool norm = g->basis == GATE_NORMALISED;
 		g->change = norm ? g->norm_change : g->raw_change;
 		g->abs_change_ns = g->change * g->cmp.a.median_ns;
@@ -208,8 +179,6 @@ static enum ab_rc judge_time(const struct summary_case *b, const struct summary_
 		g->drift_run = r->drift;
 		g->noise_floor = fmax(isnan(g->drift_base) ? 0 : g->drift_base, isnan(g->drift_run) ? 0 : g->drift_run);
 	}
-	pool_free(&pb);
-	pool_free(&pr);
 	return rc;
 }
 
@@ -287,7 +256,8 @@ static enum ab_rc judge_case(const struct summary_case *b, const struct summary_
 {
 	enum ab_rc rc;
 	memset(g, 0, sizeof *g);
-	compare_case_pair(b, r, &g->cmp);
+	if ((rc = compare_case_pair(b, r, &g->cmp, d)) != AB_OK)
+		return rc;
 	snprintf(g->name, sizeof g->name, "%s", g->cmp.name);
 	clear_time(g);
 	g->run_exact = r != NULL;
@@ -300,7 +270,7 @@ static enum ab_rc judge_case(const struct summary_case *b, const struct summary_
 			return rc;
 		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > L->thr;
 		g->time_regressed = time_moved(g, L, +1);
-		g->underpowered = best_p(g->cmp.a.n, g->cmp.b.n) >= COMPARE_ALPHA;
+		g->underpowered = g->cmp.p_floor >= COMPARE_ALPHA;
 		fewest_of(b->c, "baseline", g);
 		fewest_of(r->c, "run", g);
 	}

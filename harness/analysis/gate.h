@@ -12,8 +12,12 @@
  *
  *   r         = median(B) / median(A), the A slots pooled, in each run
  *   change    = r_run / r_base - 1
- *   p         = two-sided Mann-Whitney U on the two runs' B samples, each
- *               divided by its own run's median(A)
+ *   p         = two-sided, from a block bootstrap of r_run / r_base that
+ *               resamples blocks of consecutive samples of both arms of
+ *               both runs (blockboot.h: the samples of a slot are not
+ *               independent; p >= 0.001 and >= what the blocks allow);
+ *               it says whether the runs differ beyond the sampling noise
+ *               within each, not whether the builds do
  *   floor     = max(drift_base, drift_run), drift = max over the later A
  *               slots of |A_k - A1| / A1 (slot medians; 0 when neither run
  *               has two A slots)
@@ -43,7 +47,7 @@
  * monotonic in time, r is off by at most about drift / 2 in each run, so
  * r_run / r_base by at most the sum of the halves <= the larger drift. The
  * slots' p10-p90 spread is not used: it is the spread of single samples,
- * which the Mann-Whitney test already weighs, and as a floor it would hide
+ * which the test already weighs, and as a floor it would hide
  * real regressions of noisy short kernels (10-40% on 4 us kernels).
  *
  * Why an absolute floor too: the threshold and the drift floor are
@@ -65,7 +69,7 @@
  * Fallback: when the A arm's variant differs between the runs (or a run
  * has no A samples for the case), dividing by median(A) compares different
  * kernels, so the case is judged on raw B times instead: change =
- * median(B_run) / median(B_base) - 1 and the Mann-Whitney p of the raw
+ * median(B_run) / median(B_base) - 1 and the block-bootstrap p of the raw
  * samples, with the same threshold and floors; gate_case.basis says which,
  * and the printed verdict says so.
  *
@@ -130,8 +134,8 @@ enum gate_verdict {
 };
 
 /* The fewest samples a slot needs before the gate lets its case pass:
- * below 6 a side the Mann-Whitney test cannot reach p < 0.01 at all, and
- * with 6 only a complete separation does. */
+ * below it the blocks of the block bootstrap are too few (5 blocks a side
+ * of 10 samples: p >= 0.008) for p < 0.01 to mean much. */
 #define GATE_MIN_SAMPLES SUMMARY_MIN_SAMPLES
 
 /* What a case's time verdict was computed from. */
@@ -152,7 +156,7 @@ struct gate_case {
 	struct stats_interval norm_ratio; /* r_run / r_base with its bootstrap interval (median(A)
 					  * taken as exact); NAN unless normalised */
 	double norm_change;      /* r_run / r_base - 1; NAN unless normalised */
-	double norm_p;           /* Mann-Whitney p of the normalised B samples; NAN unless normalised */
+	double norm_p;           /* block-bootstrap p of r_run / r_base; NAN unless normalised */
 	double change;           /* the judged change: norm_change, or raw_change in a fallback */
 	double abs_change_ns;    /* change * median(B, baseline): the judged change in ns */
 	double p_value;          /* the judged p: norm_p, or cmp.p_value in a fallback */

@@ -138,16 +138,26 @@ static enum ab_rc finish_series(struct history_series *s, double min_step, struc
 		s->points[i] = s->points[j];
 		s->points[j] = t;
 	}
-	double *v = malloc((size_t)(s->n ? s->n : 1) * sizeof *v);
-	if (!v)
+	size_t m = (size_t)(s->n ? s->n : 1);
+	double *v = malloc(m * sizeof *v), *lo = malloc(m * sizeof *lo), *hi = malloc(m * sizeof *hi);
+	if (!v || !lo || !hi) {
+		free(v);
+		free(lo);
+		free(hi);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps of '%s'", s->case_name);
-	for (int i = 0; i < s->n; i++)
+	}
+	for (int i = 0; i < s->n; i++) {
 		v[i] = s->points[i].v.point;
+		lo[i] = s->points[i].v.low;
+		hi[i] = s->points[i].v.high;
+	}
 	s->median = stats_median(v, s->n);
 	for (int i = 0; i < s->n; i++)
 		s->points[i].rel = s->points[i].v.point / s->median - 1;
-	enum ab_rc rc = steps_detect(v, s->n, min_step, &s->steps, d);
+	enum ab_rc rc = steps_detect_ci(v, lo, hi, s->n, min_step, &s->steps, d);
 	free(v);
+	free(lo);
+	free(hi);
 	return rc;
 }
 
@@ -250,6 +260,11 @@ void history_free(struct history *h)
 	}
 	free(h->series);
 	memset(h, 0, sizeof *h);
+}
+
+bool history_improvement(const struct history *h, double change)
+{
+	return h->metric == HISTORY_MEDIAN ? change < 0 : change > 0;
 }
 
 bool history_metric_parse(const char *name, enum history_metric *m)

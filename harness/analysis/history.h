@@ -124,6 +124,11 @@ int history_groups(const struct history *h, struct history_group *out, int max);
 /* Whether a label is a re-measurement run's (ends in -recheck). */
 bool history_is_recheck(const char *label);
 
+/* Whether a step of this relative change is an improvement: a shorter
+ * time, a higher speedup or bandwidth. Printers draw and word steps by it
+ * (an improvement is never drawn as a regression). */
+bool history_improvement(const struct history *h, double change);
+
 /* "median", "speedup", "gbps" -> the enum; false for an unknown name. */
 bool history_metric_parse(const char *name, enum history_metric *m);
 

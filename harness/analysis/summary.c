@@ -114,11 +114,13 @@ static void per_sample(struct summary_arm *a)
 	a->kernels_per_sample_ns = a->kernel_ns / n;
 	a->gaps_ns = fmax(0, a->wall_ns - a->kernel_ns) / n;
 	a->kernel_share = a->wall_ns > 0 ? a->kernel_ns / a->wall_ns : NAN;
+	a->gaps_of_median_ns = fmax(0, 1 - a->kernel_share) * a->time.median_ns;
 	for (int i = 0; i < a->n_kernels; i++) {
 		const struct results_kernel *k = &a->kernels[i];
 		struct summary_kernel *f = &a->kfig[i];
 		f->per_sample_ns = k->total_ns / n;
 		f->share = a->wall_ns > 0 ? k->total_ns / a->wall_ns : NAN;
+		f->of_median_ns = f->share * a->time.median_ns;
 		f->launches_per_sample = (double)k->launches / n;
 		attrib_operation(k->name, f->operation, sizeof f->operation);
 	}
@@ -282,11 +284,33 @@ static void clocks_add(struct summary_clocks *sp, const struct results_clocks *c
 	sp->readings++;
 }
 
-/* The slots' discarded samples, largest noise and clock span. */
+/* A slot's box-plot whiskers (Tukey: the most extreme samples within 1.5
+ * IQR of the type-7 quartiles) folded into *lo, *hi. */
+static void whiskers(const struct results_slot *sl, double *lo, double *hi)
+{
+	int n = sl->n_samples;
+	if (n < 1)
+		return;
+	double q1 = stats_quantile(sl->samples_ns, n, 0.25), q3 = stats_quantile(sl->samples_ns, n, 0.75);
+	double a = q1 - 1.5 * (q3 - q1), b = q3 + 1.5 * (q3 - q1), wl = q1, wh = q3;
+	for (int i = 0; i < n; i++) {
+		double x = sl->samples_ns[i];
+		if (x >= a && x < wl)
+			wl = x;
+		if (x <= b && x > wh)
+			wh = x;
+	}
+	*lo = isnan(*lo) ? wl : fmin(*lo, wl);
+	*hi = isnan(*hi) ? wh : fmax(*hi, wh);
+}
+
+/* The slots' discarded samples, largest noise, clock span and whiskers. */
 static void slots_span(struct summary_case *s)
 {
+	s->whisker_lo_ns = s->whisker_hi_ns = NAN;
 	for (int i = 0; i < s->n_slots; i++) {
 		const struct results_slot *sl = s->slots[i].slot;
+		whiskers(sl, &s->whisker_lo_ns, &s->whisker_hi_ns);
 		s->n_discarded += sl->n_discarded;
 		s->max_noise = fmax(s->max_noise, sl->noise);
 		clocks_add(&s->clocks, &sl->clocks_before);
@@ -355,8 +379,9 @@ static double ratio(double x, double y)
 	return x > 0 && y > 0 ? x / y : NAN;
 }
 
-/* The copy floor measured in the run, and the arms against it. */
-static void copy_floor_of(struct summary_case *s, const struct bandwidth_ref *copy)
+/* The copy floor measured in the run, and the arms against it; its % of
+ * copy is held to ref as the arms' are (none for a cache-resident case). */
+static void copy_floor_of(struct summary_case *s, const struct bandwidth_ref *ref)
 {
 	const struct results_case *c = s->c;
 	s->copy_floor_ns = c->copy_floor_ns > 0 ? c->copy_floor_ns : NAN;
@@ -364,23 +389,27 @@ static void copy_floor_of(struct summary_case *s, const struct bandwidth_ref *co
 	s->a_over_copy = ratio(s->a.time.median_ns, s->copy_floor_ns);
 	s->b_over_copy = ratio(s->b.time.median_ns, s->copy_floor_ns);
 	s->b_kernel_over_copy = ratio(s->b.kernel_median_ns, s->copy_floor_kernel_ns);
-	s->copy_floor_bw = bandwidth_arm(isnan(s->copy_floor_ns) ? 0 : c->bytes_min, s->copy_floor_ns, copy);
-	s->copy_floor_cached = s->copy_floor_bw.pct_copy > 100;
+	s->copy_floor_bw = bandwidth_arm(isnan(s->copy_floor_ns) ? 0 : c->bytes_min, s->copy_floor_ns, ref);
 }
 
-/* The figures against the copy bandwidth, and the medians' intervals. */
-static void bandwidth_of(struct summary_case *s, const struct bandwidth_ref *copy)
+/* The figures against the copy bandwidth, the floor, and the medians'
+ * intervals. A case whose working set fits the last-level cache is not
+ * held against the DRAM copy: its traffic may never leave the cache (on
+ * the H200 such a case read 137.9% of copy), so no % of copy; its floor
+ * is the copy measured in the run, as every case's. */
+static void bandwidth_of(struct summary_case *s, const struct bandwidth_ref *copy, int64_t cache_bytes)
 {
+	const struct bandwidth_ref none = { NAN, BANDWIDTH_NONE, "" };
+	s->cache_resident = cache_bytes > 0 && s->c->bytes_min > 0 && s->c->bytes_min <= cache_bytes;
+	const struct bandwidth_ref *ref = s->cache_resident ? &none : copy;
 	s->a.median_ci = stats_median_ci(s->a.samples, s->a.time.n, SUMMARY_CI_LEVEL);
 	s->b.median_ci = stats_median_ci(s->b.samples, s->b.time.n, SUMMARY_CI_LEVEL);
-	s->a.bw = bandwidth_arm(s->c->bytes_a, s->a.time.median_ns, copy);
-	s->b.bw = bandwidth_arm(s->c->bytes_b, s->b.time.median_ns, copy);
-	s->floor_ns = bandwidth_floor_ns(s->c->bytes_min, copy);
-	s->b_over_floor = isnan(s->floor_ns) || !(s->b.time.median_ns > 0) ? NAN : s->b.time.median_ns / s->floor_ns;
-	copy_floor_of(s, copy);
+	s->a.bw = bandwidth_arm(s->c->bytes_a, s->a.time.median_ns, ref);
+	s->b.bw = bandwidth_arm(s->c->bytes_b, s->b.time.median_ns, ref);
+	copy_floor_of(s, ref);
 	for (int i = 0; i < s->n_slots; i++) {
 		const struct results_slot *sl = s->slots[i].slot;
-		s->slots[i].bw = bandwidth_arm(sl->arm == 'a' ? s->c->bytes_a : s->c->bytes_b, sl->median_ns, copy);
+		s->slots[i].bw = bandwidth_arm(sl->arm == 'a' ? s->c->bytes_a : s->c->bytes_b, sl->median_ns, ref);
 	}
 }
 
@@ -418,31 +447,55 @@ static void projection(struct summary_run *S)
 	S->have_model = r->steps > 0 && r->forwards_per_step > 0;
 }
 
-/* The counts behind the run's one-line verdict. */
+/* A case's one verdict (summary.h gives the precedence). */
+static enum summary_case_verdict case_verdict(const struct summary_case *c)
+{
+	if (!c->b_byte_equal)
+		return SUMMARY_CASE_NOT_EXACT;
+	if (c->drift_verdict == SUMMARY_DRIFT_ENVIRONMENTAL)
+		return SUMMARY_CASE_DRIFTED;
+	if (isnan(c->speedup.low))
+		return SUMMARY_CASE_FEW_SAMPLES;
+	if (c->improved)
+		return SUMMARY_CASE_FASTER;
+	return c->slower ? SUMMARY_CASE_SLOWER : SUMMARY_CASE_NO_CLEAR_CHANGE;
+}
+
+/* The run's word from its cases' verdicts: untrusted cases are counted,
+ * not weighed. */
+static enum summary_verdict run_verdict(const struct summary_run *S)
+{
+	const int *n = S->n_verdict;
+	int trusted = n[SUMMARY_CASE_FASTER] + n[SUMMARY_CASE_SLOWER] + n[SUMMARY_CASE_NO_CLEAR_CHANGE];
+	if (n[SUMMARY_CASE_NOT_EXACT])
+		return SUMMARY_NOT_BIT_EXACT;
+	if (S->run->quick || !trusted)
+		return SUMMARY_INCONCLUSIVE;
+	if (n[SUMMARY_CASE_SLOWER])
+		return SUMMARY_SLOWER;
+	if (n[SUMMARY_CASE_FASTER] == trusted)
+		return SUMMARY_FASTER;
+	return n[SUMMARY_CASE_FASTER] ? SUMMARY_PARTLY_FASTER : SUMMARY_NO_CLEAR_CHANGE;
+}
+
+/* Every case's verdict and the counts behind the run's one-line verdict. */
 static void verdict_counts(struct summary_run *S)
 {
 	S->min_speedup = S->max_speedup = NAN;
 	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_case *c = &S->cases[i];
+		struct summary_case *c = &S->cases[i];
+		c->verdict = case_verdict(c);
+		S->n_verdict[c->verdict]++;
 		S->n_improved += c->improved;
 		S->n_slower += c->slower;
 		S->n_no_interval += isnan(c->speedup.low);
 		S->n_not_byte_equal += !c->b_byte_equal;
-		if (isnan(c->speedup.point))
+		if (c->verdict != SUMMARY_CASE_FASTER)
 			continue;
 		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
 		S->max_speedup = isnan(S->max_speedup) ? c->speedup.point : fmax(S->max_speedup, c->speedup.point);
 	}
-	if (S->n_not_byte_equal)
-		S->verdict = SUMMARY_NOT_BIT_EXACT;
-	else if (S->run->quick || S->n_no_interval)
-		S->verdict = SUMMARY_INCONCLUSIVE;
-	else if (S->n_slower)
-		S->verdict = SUMMARY_SLOWER;
-	else if (S->n_improved == S->n_cases && S->n_cases)
-		S->verdict = SUMMARY_FASTER;
-	else
-		S->verdict = SUMMARY_NO_CLEAR_CHANGE;
+	S->verdict = run_verdict(S);
 }
 
 /* The run's spans over its cases: clocks, samples a slot, outputs. */
@@ -533,6 +586,7 @@ enum ab_rc summary_compute_profile(const struct results_run *r, enum summary_det
 		out->profile = *p;
 	}
 	out->copy = bandwidth_copy(r, p ? p->dram_gbps : NAN, p ? p->name : NULL);
+	out->cache_bytes = r->device.l2_bytes > 0 ? r->device.l2_bytes : 0;
 	out->cases = calloc((size_t)r->n_cases + 1, sizeof *out->cases);
 	if (!out->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory summarising run %lld", (long long)r->id);
@@ -541,7 +595,7 @@ enum ab_rc summary_compute_profile(const struct results_run *r, enum summary_det
 		out->n_cases = i + 1;
 		rc = case_of(r, &r->cases[i], detail, &out->cases[i], d);
 		if (rc == AB_OK)
-			bandwidth_of(&out->cases[i], &out->copy);
+			bandwidth_of(&out->cases[i], &out->copy, out->cache_bytes);
 		if (rc == AB_OK)
 			out->cases[i].drift_verdict = drift_verdict(out->cases[i].drift, p ? p->noise_floor : NAN);
 	}
@@ -571,9 +625,37 @@ const char *summary_verdict_str(enum summary_verdict v)
 	case SUMMARY_INCONCLUSIVE: return "INCONCLUSIVE";
 	case SUMMARY_SLOWER: return "SLOWER";
 	case SUMMARY_FASTER: return "FASTER";
+	case SUMMARY_PARTLY_FASTER: return "PARTLY FASTER";
 	case SUMMARY_NO_CLEAR_CHANGE: break;
 	}
 	return "NO CLEAR CHANGE";
+}
+
+/* Words and keys of the case verdicts, in enum order. */
+static const struct {
+	const char *words, *key;
+} case_verdicts[SUMMARY_CASE_KINDS] = {
+	[SUMMARY_CASE_NOT_EXACT] = { "lost bit-exactness", "not_exact" },
+	[SUMMARY_CASE_DRIFTED] = { "drifted (not trusted)", "drifted" },
+	[SUMMARY_CASE_FEW_SAMPLES] = { "too few samples (not trusted)", "few_samples" },
+	[SUMMARY_CASE_FASTER] = { "faster", "faster" },
+	[SUMMARY_CASE_SLOWER] = { "slower", "slower" },
+	[SUMMARY_CASE_NO_CLEAR_CHANGE] = { "no clear change", "no_clear_change" },
+};
+
+const char *summary_case_verdict_str(enum summary_case_verdict v)
+{
+	return v >= 0 && v < SUMMARY_CASE_KINDS ? case_verdicts[v].words : "?";
+}
+
+const char *summary_case_verdict_key(enum summary_case_verdict v)
+{
+	return v >= 0 && v < SUMMARY_CASE_KINDS ? case_verdicts[v].key : "?";
+}
+
+bool summary_case_untrusted(const struct summary_case *c)
+{
+	return c->verdict == SUMMARY_CASE_DRIFTED || c->verdict == SUMMARY_CASE_FEW_SAMPLES;
 }
 
 void summary_free(struct summary_run *s)

@@ -16,15 +16,16 @@
  *              interval; A drift; exactness counts; its share of the model
  *              projection (count x median per forward, per step); each
  *              arm's median interval and bandwidth (GB/s, % of the run's
- *              copy bandwidth) and the case's floor (bandwidth.h); the copy
- *              floor measured in the run and each arm as a multiple of it
+ *              copy bandwidth, bandwidth.h), whether it is cache-resident, and
+ *              its floor: the copy floor measured in the run, each arm as
+ *              a multiple of it
  *   per run    the projection totals (per forward, per step, per image),
  *              the report's verdict (enum summary_verdict) and the counts
  *              behind it, the clock readings' span
  *
  * The judgments a printer shows are made here too, so that print/ only
  * formats: the run's verdict word, each case's drift against the device
- * profile's noise floor, B over its floor, throttled slots, the per-sample
+ * profile's noise floor, each arm over its floor, throttled slots, the per-sample
  * kernel figures and their operation names (backend/attrib.h).
  *
  * The device profile comes from the command (cli/load.c looks it up once)
@@ -71,13 +72,31 @@ struct summary_profile {
 	double noise_floor; /* an A drift above it is environmental (> 0) */
 };
 
-/* The report's one-word verdict on a run, from the counts below: bytes
- * first, then evidence, then time. */
+/* The one verdict on a case, computed once here and printed by every
+ * printer (show, report, CSV, JSON, run's closing table, the charts, the
+ * dashboard), in this order of precedence: bytes first (a case that lost
+ * bit-exactness is that, whatever its time), then whether its time can be
+ * trusted at all (environmental drift above the device profile's noise
+ * floor; too few samples for an interval), then time. */
+enum summary_case_verdict {
+	SUMMARY_CASE_NOT_EXACT,       /* a B output is not byte-equal to the first A slot's */
+	SUMMARY_CASE_DRIFTED,         /* A_k moved from A1 beyond the profile's noise floor: not trusted */
+	SUMMARY_CASE_FEW_SAMPLES,     /* under SUMMARY_MIN_SAMPLES an arm: no interval, not trusted */
+	SUMMARY_CASE_FASTER,          /* B faster beyond noise (summary_beyond_noise) */
+	SUMMARY_CASE_SLOWER,          /* B slower beyond noise */
+	SUMMARY_CASE_NO_CLEAR_CHANGE, /* neither */
+	SUMMARY_CASE_KINDS,
+};
+
+/* The report's one-word verdict on a run, from the per-case verdicts:
+ * bytes first, then evidence, then time. Untrusted cases (drifted, too few
+ * samples) do not decide the word; the headline counts them. */
 enum summary_verdict {
-	SUMMARY_NOT_BIT_EXACT,   /* a case's B outputs differ from A1's bytes */
-	SUMMARY_INCONCLUSIVE,    /* a --quick run, or a case without an interval */
-	SUMMARY_SLOWER,          /* a case's B is slower beyond noise */
-	SUMMARY_FASTER,          /* every case is faster beyond noise */
+	SUMMARY_NOT_BIT_EXACT,   /* a case lost bit-exactness */
+	SUMMARY_INCONCLUSIVE,    /* a --quick run, or no case whose time can be trusted */
+	SUMMARY_SLOWER,          /* a trusted case is slower beyond noise */
+	SUMMARY_FASTER,          /* every trusted case is faster beyond noise */
+	SUMMARY_PARTLY_FASTER,   /* some trusted cases faster, the others no clear change, none slower */
 	SUMMARY_NO_CLEAR_CHANGE,
 };
 
@@ -121,6 +140,9 @@ struct summary_kernel {
 	double per_sample_ns;        /* total self-time / samples */
 	double share;                /* total self-time / the arm's wall time (a fraction) */
 	double launches_per_sample;
+	double of_median_ns;         /* share x the arm's median: its part of the median sample, the
+				      * figure the kernel charts stack (so a bar is the headline's
+				      * median, not the mean); NAN without wall time */
 	char operation[48];          /* attrib_operation: "mul", "layer_norm"; "" when none */
 };
 
@@ -147,6 +169,7 @@ struct summary_arm {
 	double kernels_per_sample_ns; /* kernel_ns / samples */
 	double gaps_ns;         /* max(0, wall - kernel) / samples: launch gaps and host overhead */
 	double kernel_share;    /* kernel_ns / wall_ns */
+	double gaps_of_median_ns; /* (1 - kernel_share) x time.median_ns: the gaps' part of the median */
 	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
 	double p1_ns, p99_ns;
 	double kernel_median_ns; /* median of the pooled per-sample kernel sums; NAN when none is known */
@@ -170,39 +193,47 @@ struct summary_case {
 	struct summary_arm a, b;
 	struct stats_interval speedup; /* median(A) / median(B), SUMMARY_CI_LEVEL bootstrap interval;
 					* low, high NAN under SUMMARY_MIN_SAMPLES an arm */
-	bool improved;                 /* summary_beyond_noise(speedup, drift): printed bold */
+	bool improved;                 /* summary_beyond_noise(speedup, drift) */
 	bool slower;                   /* the mirror: B slower than A beyond noise (interval below 1,
 					* 1 / speedup - 1 above the drift) */
 	double drift;                  /* largest |A_k - A1| / A1 over the later A slots (slot medians);
 				        * NAN with fewer than two A slots */
 	enum summary_drift drift_verdict; /* drift held to the profile's noise floor */
+	enum summary_case_verdict verdict; /* the case's one verdict; a speedup is printed bold
+					    * only when it is SUMMARY_CASE_FASTER */
 	int n_outputs, n_not_exact;    /* over every output of every slot */
 	bool b_byte_equal;             /* every B slot's outputs equal the first A slot's bytes */
 	bool a_deterministic;          /* every later A slot's outputs equal them too */
 	bool ref_ok;                   /* every output of every slot within the reference's tolerance */
 	struct summary_share per_forward; /* count x median of each arm */
 	struct summary_share per_step;    /* per_forward x the run's forwards_per_step */
-	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is unknown */
-	double b_over_floor;              /* B's median / floor_ns: how far B is from the floor; NAN
-					   * when either is unknown */
-	/* The copy floor measured in the run (results_case.copy_floor_*: a
-	 * streaming copy of the case's minimum bytes, the fastest of the
-	 * backend's methods), NAN where not measured (runs before schema 7):
+	bool cache_resident;              /* its working set (bytes_min: every input and output once)
+					   * fits the device's last-level cache (summary_run.cache_bytes):
+					   * its traffic need not reach DRAM, so its GB/s is not held
+					   * against the DRAM copy bandwidth (pct_copy NAN) */
+	/* The case's floor: the copy floor measured in the run
+	 * (results_case.copy_floor_*: a streaming copy of the case's minimum
+	 * bytes, the fastest of the backend's methods, on its buffers under
+	 * the arms' protocol), NAN where not measured (runs before schema 8):
 	 * its median wall and kernel time; each arm's median over it (how many
 	 * copies of the same bytes the arm costs; 1.00x is the copy); B's
 	 * kernel median over the floor's kernel median; the floor's own GB/s
-	 * and % of the copy bandwidth, over 100% when the case's bytes sit in
-	 * a cache that the device copy (a large DRAM copy) does not. */
+	 * and % of the copy bandwidth (NAN for a cache-resident case, as the
+	 * arms'). It takes the place of bytes_min at the copy bandwidth, which
+	 * no kernel of these sizes reaches (issue 24); a cache-resident case
+	 * has one too: the copy's bytes are as cache-resident as the arms'. */
 	double copy_floor_ns, copy_floor_kernel_ns;
 	double a_over_copy, b_over_copy, b_kernel_over_copy;
 	struct bandwidth_arm copy_floor_bw;
-	bool copy_floor_cached;           /* copy_floor_bw.pct_copy > 100 */
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */
 	double max_err_ratio;          /* the largest finite max_err_ratio; NAN when none */
 	/* over every slot */
 	int n_discarded;               /* samples the throttle probe dropped */
 	double max_noise;              /* the largest slot noise (0 without slots) */
+	double whisker_lo_ns, whisker_hi_ns; /* over every slot, the box plots' whiskers: the most
+					      * extreme samples within 1.5 IQR of each slot's
+					      * quartiles (a chart's shared y range); NAN without samples */
 	struct summary_clocks clocks;
 	int n_slots;
 	struct summary_slot *slots;    /* in bracket order */
@@ -229,13 +260,16 @@ struct summary_run {
 	double saving_fraction;        /* per_step.saving / per_step.a; NAN when a is 0 */
 	bool have_model;               /* steps > 0 and forwards_per_step > 0 */
 	struct bandwidth_ref copy;     /* the copy bandwidth GB/s are held against (bandwidth.h) */
+	int64_t cache_bytes;           /* the device's last-level cache (results_device.l2_bytes: the
+					* L2 of a GPU, the CPU backend's largest cache); 0: unknown */
 	int n_discarded;               /* samples the throttle probe dropped, all slots */
 	/* the run's verdict (the report's first line) and its counts */
 	enum summary_verdict verdict;
-	int n_improved, n_slower;      /* cases with improved, slower */
+	int n_verdict[SUMMARY_CASE_KINDS]; /* cases of each verdict */
+	int n_improved, n_slower;      /* cases with improved, slower (before drift is judged) */
 	int n_no_interval;             /* cases whose speedup has no interval (too few samples) */
 	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
-	double min_speedup, max_speedup; /* over the cases with a speedup; NAN when none */
+	double min_speedup, max_speedup; /* over the cases whose verdict is FASTER; NAN when none */
 	struct summary_clocks clocks;  /* over every slot of every case */
 	int n_slots, min_slot_samples, max_slot_samples; /* samples a slot, over every slot */
 	int n_outputs, n_not_exact, n_not_ref; /* over every output */
@@ -271,8 +305,18 @@ void summary_free(struct summary_run *s);
  * the A arm's own drift within the bracket (beyond the machine's noise). */
 bool summary_beyond_noise(const struct stats_interval *speedup, double drift);
 
-/* "NOT BIT-EXACT", "INCONCLUSIVE", "SLOWER", "FASTER", "NO CLEAR CHANGE". */
+/* "NOT BIT-EXACT", "INCONCLUSIVE", "SLOWER", "FASTER", "PARTLY FASTER",
+ * "NO CLEAR CHANGE". */
 const char *summary_verdict_str(enum summary_verdict v);
+
+/* A case's verdict in words ("faster", "drifted (not trusted)", "lost
+ * bit-exactness" ...) and as a key for CSV and JSON ("faster", "drifted",
+ * "not_exact", "few_samples", "slower", "no_clear_change"). */
+const char *summary_case_verdict_str(enum summary_case_verdict v);
+const char *summary_case_verdict_key(enum summary_case_verdict v);
+
+/* Whether a case's time is not to be trusted (drifted, too few samples). */
+bool summary_case_untrusted(const struct summary_case *c);
 
 /* Whether a clock-event reason mask names a reason that slows the clock. */
 bool summary_throttle_slows(unsigned long long mask);

@@ -16,7 +16,8 @@
 #define ARM_KINDS(X) \
 	X(builtin)   \
 	X(plugin)    \
-	X(cubin)
+	X(cubin)     \
+	X(python)
 
 #define ARM_KIND_DECLARE(name) extern const struct arm_kind name##_arm_kind;
 #define ARM_KIND_ENTRY(name) &name##_arm_kind,

@@ -1,8 +1,9 @@
 /*
  * arm_kind.h - the kinds of arm a scenario can name, one row each, found
  * by name: "builtin" (a registered variant of the case's site), "plugin"
- * (an arm of a shared library, include/abbench/plugin.h) and "cubin" (a
- * kernel of a compiled binary, Triton's included). Everything abbench
+ * (an arm of a shared library, include/abbench/plugin.h), "cubin" (a
+ * kernel of a compiled binary, Triton's included) and "python" (a
+ * function of a Python module, arms/pyrt.h). Everything abbench
  * does with an arm, from the scenario's text to the backend's call, goes
  * through its kind's row; arms.c (the plan) never names a kind.
  *

@@ -22,6 +22,7 @@ typedef int CUresult;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef int CUjit_option;
 typedef int CUfunction_attribute;
@@ -56,6 +57,7 @@ static struct {
 	CUresult (*err_name)(CUresult, const char **);
 	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
 	CUresult (*mem_free)(CUdeviceptr);
+	CUresult (*ctx_device)(CUdevice *);
 } drv;
 
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
@@ -84,7 +86,8 @@ static void drv_load(void)
 		  sym("cuFuncGetParamInfo", &drv.param_info, false) && sym("cuFuncGetAttribute", &drv.func_attr, true) &&
 		  sym("cuFuncSetAttribute", &drv.set_attr, true) && sym("cuLaunchKernel", &drv.launch, true) &&
 		  sym("cuGetErrorString", &drv.err_string, true) && sym("cuGetErrorName", &drv.err_name, true) &&
-		  sym("cuMemAlloc_v2", &drv.mem_alloc, true) && sym("cuMemFree_v2", &drv.mem_free, true);
+		  sym("cuMemAlloc_v2", &drv.mem_alloc, true) && sym("cuMemFree_v2", &drv.mem_free, true) &&
+		  sym("cuCtxGetDevice", &drv.ctx_device, true);
 	if (!ok) {
 		dlclose(drv.lib);
 		drv.lib = NULL;
@@ -222,4 +225,17 @@ void driver_free(uint64_t ptr)
 {
 	if (ptr && drv.lib)
 		drv.mem_free((CUdeviceptr)ptr);
+}
+
+enum ab_rc driver_current_device(int *ordinal, struct ab_diag *d)
+{
+	CUdevice dev = 0;
+	enum ab_rc rc = drv_ready(d);
+	if (rc)
+		return rc;
+	CUresult r = drv.ctx_device(&dev);
+	if (r != CUDA_SUCCESS)
+		return drv_fail(d, AB_ERR_BACKEND, "cuCtxGetDevice", r);
+	*ordinal = (int)dev;
+	return AB_OK;
 }

@@ -53,6 +53,12 @@ int driver_launch(void *fn, const unsigned grid[3], const unsigned block[3], uns
 /* "an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)". */
 const char *driver_errstr(int code, char *buf, size_t len);
 
+/* The device of the context current on this thread (the one the CUDA
+ * backend opened), numbered as the runtime numbers devices (after
+ * CUDA_VISIBLE_DEVICES): for arms that name the device themselves, as
+ * torch does. */
+enum ab_rc driver_current_device(int *ordinal, struct ab_diag *d);
+
 enum ab_rc driver_alloc(size_t bytes, uint64_t *ptr, struct ab_diag *d);
 void driver_free(uint64_t ptr);
 

@@ -11,7 +11,8 @@
  *                    an arm from outside may be called once here, untimed)
  *                    sample(warm-up) x warmup, sample(measured) until the
  *                    stopping rule says enough
- *                    slot_end (kernel records into the collector, clocks after)
+ *                    slot_end (kernel records into the collector, clocks after;
+ *                    an arm from outside's finish, v->ext->finish)
  *                    read_tensor (outputs of the slot's last sample)
  *     case_end
  *   close

@@ -71,6 +71,7 @@ struct backend {
 	struct copy_floor_plan floor_plan;
 	struct site_ext_arm floor_ext;
 	struct site_variant floor_var;
+	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
 static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
@@ -206,6 +207,27 @@ static void cpu_model_name(char *buf, size_t len)
 	snprintf(buf, len, "CPU %s", uname(&u) == 0 ? u.machine : "unknown");
 }
 
+/* The largest cache of cpu0 (sysfs: index<N>/size, "307200K"), in bytes;
+ * 0 when unknown. Stored as the device's l2_bytes: the last-level cache
+ * the summary holds working sets against (cache-resident cases). */
+static int64_t cpu_llc_bytes(void)
+{
+	int64_t best = 0;
+	for (int i = 0; i < 16; i++) {
+		char path[96], unit = 0;
+		long long v = 0;
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		int got = fscanf(f, "%lld%c", &v, &unit);
+		fclose(f);
+		int64_t bytes = got >= 1 && v > 0 ? v * (unit == 'K' ? 1024 : unit == 'M' ? 1048576 : 1) : 0;
+		best = bytes > best ? bytes : best;
+	}
+	return best;
+}
+
 static void cpu_describe(struct backend *b, struct results_device *dev)
 {
 	struct utsname u;
@@ -225,6 +247,8 @@ static void cpu_describe(struct backend *b, struct results_device *dev)
 		snprintf(dev->driver_version, sizeof dev->driver_version, "linux %.24s", u.release);
 	snprintf(dev->runtime_version, sizeof dev->runtime_version, "c11 single-threaded");
 	dev->sm_count = 1;
+	/* the fake timer's cost model has no cache: its runs stay host-independent */
+	dev->l2_bytes = b->fake_timer ? 0 : cpu_llc_bytes();
 }
 
 static uint64_t now_ns(void);
@@ -300,6 +324,7 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cpu implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	b->ext = v->ext;
 	for (int i = 0; i < b->site->n_tensors; i++) {
 		enum site_role r = b->site->tensors[i].role;
 		if (!b->args.t[i])
@@ -409,9 +434,15 @@ static enum ab_rc cpu_check_guards(struct backend *b, struct ab_diag *d)
 static enum ab_rc cpu_slot_end(struct backend *b, struct attrib_collector *kernels, struct results_clocks *after,
 			       struct ab_diag *d)
 {
+	const struct site_ext_arm *ext = b->ext;
+	char err[AB_DIAG_MAX / 2] = "";
 	(void)kernels;
 	memset(after, 0, sizeof *after);
-	return cpu_check_guards(b, d);
+	b->ext = NULL;
+	enum ab_rc rc = cpu_check_guards(b, d);
+	if (!rc && ext && ext->finish && ext->finish(ext->ctx, err, sizeof err))
+		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", b->arm, err);
+	return rc;
 }
 
 static enum ab_rc cpu_read_tensor(struct backend *b, int tensor_index, void *host, size_t bytes, struct ab_diag *d)
@@ -486,8 +517,9 @@ static const char *cpu_notes(struct backend *b)
 	return "";
 }
 
-/* A plugin's cpu function; cubins need a GPU. */
-static const char *const cpu_arm_kinds[] = { "plugin", NULL };
+/* A plugin's cpu function, a Python callable over numpy arrays; cubins
+ * need a GPU. */
+static const char *const cpu_arm_kinds[] = { "plugin", "python", NULL };
 
 const struct backend_ops backend_cpu = {
 	.name = SITE_IMPL_CPU,

@@ -8,6 +8,7 @@
 
 #include "common/diag.h"
 #include "common/numparse.h"
+#include "config/suggest.h"
 
 static const struct cli_option *find_option(const struct cli_spec *spec, const char *name, size_t len)
 {
@@ -38,6 +39,19 @@ static bool store_value(const struct cli_spec *spec, const struct cli_option *o,
 	return false;
 }
 
+/* The option a mistyped name most likely meant (config/suggest.h), or NULL. */
+static const char *nearest_option(const struct cli_spec *spec, const char *name, size_t len)
+{
+	const char *names[64];
+	char typed[64];
+	int n = 0;
+	for (const struct cli_option *o = spec->options; o && o->name && n < 63; o++)
+		names[n++] = o->name;
+	names[n++] = "help";
+	snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), name);
+	return suggest_nearest(typed, names, n);
+}
+
 /* Handles one "--name[=value]" at argv[*i]; advances *i past a separate value. */
 static enum cli_result parse_long(const struct cli_spec *spec, int argc, char **argv, int *i)
 {
@@ -50,8 +64,12 @@ static enum cli_result parse_long(const struct cli_spec *spec, int argc, char **
 	}
 	const struct cli_option *o = find_option(spec, name, len);
 	if (!o) {
-		ab_error("%s: unknown option '--%.*s' (see 'abbench %s --help')", spec->command, (int)len, name,
-			 spec->command);
+		const char *near = nearest_option(spec, name, len);
+		if (near)
+			ab_error("%s: unknown option '--%.*s' (did you mean '--%s'?)", spec->command, (int)len, name, near);
+		else
+			ab_error("%s: unknown option '--%.*s' (see 'abbench %s --help')", spec->command, (int)len, name,
+				 spec->command);
 		return CLI_BAD;
 	}
 	if (o->type == CLI_FLAG) {

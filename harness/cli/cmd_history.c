@@ -34,7 +34,7 @@ struct history_args {
 static enum ab_rc charts(const char *dir, const struct history *h, bool no_plots, struct ab_diag *d)
 {
 	struct trend_outcome o;
-	enum ab_rc rc = trend_write_charts(dir, h, no_plots, &o, d);
+	enum ab_rc rc = trend_write_charts(dir, h, no_plots, false, &o, d);
 	if (!rc && o.skipped && !no_plots)
 		ab_warn("history: charts skipped: %s (the .dat and .gp files are written)", o.note);
 	if (!rc && o.n_failed)

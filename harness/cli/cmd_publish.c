@@ -10,6 +10,7 @@
  * 2 when nothing matches or an option is bad; 3 on database or IO
  * failures.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,32 +51,91 @@ struct newest {
 	bool summed, tabled;
 };
 
+/* The older runs of the history reported too (each is a report of its
+ * tables, at most this many: the newest first). */
+#define MAX_OLDER 500
+
 struct dash {
 	struct history_group groups[MAX_GROUPS];
 	struct newest *newest;                    /* [n] */
 	const struct printer_report *reports[MAX_GROUPS];
 	int n;
+	struct newest *older;                     /* [n_older] */
+	const struct printer_report **older_reports;
+	int n_older;
 };
+
+static void newest_free(struct newest *w)
+{
+	if (w->tabled)
+		peers_table_free(&w->peers);
+	if (w->summed)
+		summary_free(&w->sum);
+	results_run_free(w->run);
+}
 
 static void dash_free(struct dash *x)
 {
-	for (int k = 0; x->newest && k < x->n; k++) {
-		struct newest *w = &x->newest[k];
-		if (w->tabled)
-			peers_table_free(&w->peers);
-		if (w->summed)
-			summary_free(&w->sum);
-		results_run_free(w->run);
-	}
+	for (int k = 0; x->newest && k < x->n; k++)
+		newest_free(&x->newest[k]);
+	for (int k = 0; x->older && k < x->n_older; k++)
+		newest_free(&x->older[k]);
 	free(x->newest);
+	free(x->older);
+	free(x->older_reports);
 }
+
+static enum ab_rc load_run_report(struct store *st, int64_t id, struct newest *w, struct ab_diag *d);
 
 /* Loads group k's newest run, its profile and summary, and the (peerless)
  * report input. */
 static enum ab_rc load_newest(struct store *st, struct dash *x, int k, struct ab_diag *d)
 {
-	struct newest *w = &x->newest[k];
-	enum ab_rc rc = store_load_run(st, x->groups[k].newest_run, &w->run, d);
+	enum ab_rc rc = load_run_report(st, x->groups[k].newest_run, &x->newest[k], d);
+	if (!rc)
+		x->reports[k] = &x->newest[k].rep;
+	return rc;
+}
+
+/* Whether run id is a group's newest or already listed as older. */
+static bool listed(const struct dash *x, int64_t id, const int64_t *ids, int n)
+{
+	for (int k = 0; k < x->n; k++)
+		if (x->groups[k].newest_run == id)
+			return true;
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Every other run of the history, each with its report's input: so that
+ * every run on the dashboard has its report page. */
+static enum ab_rc load_older(struct store *st, const struct history *h, struct dash *x, struct ab_diag *d)
+{
+	int64_t *ids = calloc(MAX_OLDER, sizeof *ids);
+	int n = 0;
+	enum ab_rc rc = ids ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
+	for (int i = 0; !rc && i < h->n_series; i++)
+		for (int j = h->series[i].n - 1; j >= 0 && n < MAX_OLDER; j--)
+			if (!listed(x, h->series[i].points[j].run_id, ids, n))
+				ids[n++] = h->series[i].points[j].run_id;
+	if (!rc && (!(x->older = calloc((size_t)n + 1, sizeof *x->older)) ||
+		    !(x->older_reports = calloc((size_t)n + 1, sizeof *x->older_reports))))
+		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
+	for (int i = 0; !rc && i < n; i++) {
+		x->n_older = i + 1;
+		if (!(rc = load_run_report(st, ids[i], &x->older[i], d)))
+			x->older_reports[i] = &x->older[i].rep;
+	}
+	free(ids);
+	return rc;
+}
+
+/* A run, its profile and summary, and the (peerless) report input. */
+static enum ab_rc load_run_report(struct store *st, int64_t id, struct newest *w, struct ab_diag *d)
+{
+	enum ab_rc rc = store_load_run(st, id, &w->run, d);
 	if (rc)
 		return rc;
 	load_profile(w->run, &w->lp);
@@ -89,7 +149,6 @@ static enum ab_rc load_newest(struct store *st, struct dash *x, int k, struct ab
 	if (w->lp.rc)
 		snprintf(w->note, sizeof w->note, "%s", w->lp.err.msg);
 	w->rep = (struct printer_report){ &w->peers, w->lp.rc ? NULL : &w->lp.prof, w->note[0] ? w->note : NULL, false };
-	x->reports[k] = &w->rep;
 	return AB_OK;
 }
 
@@ -106,9 +165,12 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 	}
 	for (int k = 0; !rc && k < x->n; k++)
 		rc = load_newest(st, x, k, d);
+	if (!rc && !a->no_reports)
+		rc = load_older(st, h, x, d);
 	if (!rc) {
 		struct printer_dashboard dash = { a->title ? a->title : "abbench dashboard", h, x->n, x->groups,
-						  x->reports, NULL, a->no_reports };
+						  x->reports, NULL, a->no_reports, x->n_older,
+						  (const struct printer_report *const *)x->older_reports };
 		struct printer_job job = { .no_plots = a->no_plots, .charts = &charts, .dashboard = &dash };
 		rc = printer_emit(a->p, PRINTER_DASHBOARD, &job, a->dir, d);
 	}

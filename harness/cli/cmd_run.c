@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "common/diag.h"
 #include "config/scenario.h"
 #include "run/devices.h"
@@ -121,16 +122,20 @@ static enum ab_rc choose_backend(const struct scenario *s, const struct run_args
 }
 
 /* The stored run's summary table (spec: an id or set:ID), read back from
- * the database: what the run measured, as every other command sees it. */
+ * the database and held to its device profile (drift judged as the report
+ * judges it): what the run measured, as every other command sees it. */
 static int print_summary(const char *db_path, const char *spec)
 {
 	struct ab_diag d;
 	struct results_run *r;
 	struct summary_run s;
+	struct load_profile lp;
 	enum ab_rc rc = store_load_spec(db_path, spec, &r, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, "run");
-	if (!(rc = summary_compute(r, SUMMARY_FULL, &s, &d))) {
+	load_profile(r, &lp);
+	load_profile_warn(&lp, "run", "drift is not judged");
+	if (!(rc = load_summary(r, SUMMARY_FULL, &lp, &s, &d))) {
 		show_summary_table(&s, stdout);
 		summary_free(&s);
 	}

@@ -29,8 +29,20 @@ static void print_backends(const struct site_variant *v)
 int cmd_sites(int argc, char **argv)
 {
 	const struct cli_option opts[] = { CLI_OPT_END };
-	const struct cli_spec spec = { "sites", NULL, "list the registered sites, their variants and backends", NULL,
-				       0, 0, opts };
+	const struct cli_spec spec = {
+		"sites", NULL, "list the registered sites, their variants and backends",
+		"Each site is printed with its shape rule (the axis letters its scenario shape takes,\n"
+		"e.g. BxTxW), its tensors and its variants. The geometry a kernel, plugin or cubin arm\n"
+		"sees (kernels/common/site.h: struct site_dims; include/abbench/plugin.h: struct\n"
+		"abbench_dims) follows from the shape:\n"
+		"  activations are contiguous [batch B, tokens T, width W] (a 2-D shape TxW has B = 1);\n"
+		"  a LayerNorm normalises rows of row_len = N elements, so rows = B*T*W / N;\n"
+		"  qk_layernorm's shape BxTxHxD has width W = H*D, row_len N = D and heads H = W / N;\n"
+		"  every other site has row_len N = W and heads 1.\n"
+		"Parameters (scale, shift, weight, bias, gate) are [W]; per-row statistics (mean, rstd)\n"
+		"[rows]. A shape the site's rule refuses is an error naming the rule (FILE:LINE).",
+		0, 0, opts,
+	};
 	const char *pos[1];
 	int n_pos;
 	enum cli_result cr = cli_parse(&spec, argc, argv, pos, &n_pos);

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "common/diag.h"
 #include "common/version.h"
+#include "config/suggest.h"
 
 struct command {
 	const char *name;
@@ -22,7 +23,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "measure a scenario's cases (A/B/A brackets) and store the run" },
 	{ "list", cmd_list, "list stored runs" },
 	{ "show", cmd_show, "print a run's results per case" },
-	{ "export", cmd_export, "write a run's results as CSV" },
+	{ "export", cmd_export, "write a run's results as CSV, JSON or a benchmark-trend list" },
 	{ "sites", cmd_sites, "list the registered sites, their variants and backends" },
 	{ "report", cmd_report, "write a markdown report with gnuplot plots of a run" },
 	{ "compare", cmd_compare, "compare two runs of the same scenario case by case" },
@@ -65,9 +66,18 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return cli_finish(0);
 	}
-	for (const struct command *c = commands; c->name; c++)
+	const char *names[32];
+	int n = 0;
+	for (const struct command *c = commands; c->name; c++) {
 		if (!strcmp(c->name, name))
 			return c->fn(argc - 1, argv + 1);
-	ab_error("'%s' is not an abbench command (see 'abbench --help')", name);
+		if (n < 32)
+			names[n++] = c->name;
+	}
+	const char *near = suggest_nearest(name, names, n);
+	if (near)
+		ab_error("'%s' is not an abbench command (did you mean '%s'?)", name, near);
+	else
+		ab_error("'%s' is not an abbench command (see 'abbench --help')", name);
 	return AB_EXIT_USAGE;
 }

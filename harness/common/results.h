@@ -86,7 +86,7 @@ struct results_case {
 	/* The copy floor (backend/copy_floor.h: a streaming copy of exactly
 	 * bytes_min), measured on the case's buffers right after its last slot:
 	 * the fastest method's median wall time (NAN, or 0 in a structure never
-	 * filled: not measured, as in runs stored before schema version 7), its
+	 * filled: not measured, as in runs stored before schema version 8), its
 	 * median kernel time (NAN: unknown), its name ("vec_cs"), its samples,
 	 * and every method's median ("vec_cs 18.05 us, vec 18.10 us, ..."). */
 	double copy_floor_ns, copy_floor_kernel_ns;
@@ -114,7 +114,7 @@ struct results_device {
 struct results_arm_source {
 	char arm;               /* 'a' or 'b' */
 	char name[32];          /* the arm's name, as in results_run.arm_a/arm_b */
-	char kind[8];           /* "plugin" or "cubin" */
+	char kind[8];           /* "plugin", "cubin" or "python" */
 	char path[512];         /* the library or the binary, absolute */
 	char sha256[65];        /* of that file */
 	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */
@@ -157,7 +157,7 @@ struct results_run {
 	/* Cases the run sets out to measure (its scenario's after --only and
 	 * --shard); each is committed as it finishes, and 'ok' needs them all.
 	 * A run that did not finish keeps its finished ones (n_cases of them).
-	 * 0: not recorded (runs stored before schema version 7). */
+	 * 0: not recorded (runs stored before schema version 8). */
 	int cases_planned;
 	int resumed;            /* times `run --resume` took the run up again */
 	int n_arm_sources;      /* user arms among a and b (0 to 2) */

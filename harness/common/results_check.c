@@ -210,7 +210,7 @@ static const struct text_field arm_source_texts[] = {
 
 bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len)
 {
-	static const char *const kinds[] = { "plugin", "cubin", NULL };
+	static const char *const kinds[] = { "plugin", "cubin", "python", NULL };
 	return arm_ok("arm", a->arm, why, len) && texts_ok(a, arm_source_texts, N(arm_source_texts), why, len) &&
 	       one_of("kind", a->kind, kinds, why, len);
 }

@@ -32,17 +32,25 @@ static int edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+const char *suggest_nearest(const char *name, const char *const *words, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int dist = edit_distance(name, words[i]);
+		if (dist <= 2 && 2 * dist < (int)strlen(words[i]))
+			return words[i];
+	}
+	return NULL;
+}
+
 void suggest_unknown_key(const char *name, const char *const *keys, int n, const char *section, char *msg,
 			 size_t len)
 {
 	char list[160] = "";
 	size_t used = 0;
-	for (int i = 0; i < n; i++) {
-		int dist = edit_distance(name, keys[i]);
-		if (dist <= 2 && 2 * dist < (int)strlen(keys[i])) {
-			snprintf(msg, len, "unknown key in %s (did you mean '%s'?)", section, keys[i]);
-			return;
-		}
+	const char *near = suggest_nearest(name, keys, n);
+	if (near) {
+		snprintf(msg, len, "unknown key in %s (did you mean '%s'?)", section, near);
+		return;
 	}
 	for (int i = 0; i < n && used < sizeof list; i++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", keys[i]);

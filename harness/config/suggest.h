@@ -17,4 +17,9 @@
 void suggest_unknown_key(const char *name, const char *const *keys, int n, const char *section, char *msg,
 			 size_t len);
 
+/* The first of words[0..n) within 2 edits of name and less than half its
+ * own length away (the rule above), NULL when none: "did you mean" for
+ * mistyped commands and options (harness/cli). */
+const char *suggest_nearest(const char *name, const char *const *words, int n);
+
 #endif

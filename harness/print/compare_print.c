@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/blockboot.h"
 #include "print/md.h"
 
 static void print_ratio(FILE *f, const struct stats_interval *r)
@@ -41,8 +42,8 @@ static void print_held(FILE *f, const struct compare_case *c, const struct compa
 		fprintf(f, "within the A arm's drift of %.2f%%)", c->noise_floor * 100);
 		break;
 	default:
-		fprintf(f, "%s us, within the absolute floor of %s us)", md_us(c->change_ns, us, sizeof us),
-			md_us(fl->min_ns, floor_us, sizeof floor_us));
+		fprintf(f, "%s%s, within the absolute floor of %s)", c->change_ns > 0 ? "+" : "",
+			md_time(c->change_ns, us, sizeof us), md_time(fl->min_ns, floor_us, sizeof floor_us));
 	}
 }
 
@@ -52,9 +53,9 @@ static void print_row(FILE *f, const struct compare_case *c, const struct compar
 	fputs("| ", f);
 	md_code(f, c->name);
 	fputs(" | ", f);
-	md_spread(f, &c->a);
+	md_spread_time(f, &c->a);
 	fputs(" | ", f);
-	md_spread(f, &c->b);
+	md_spread_time(f, &c->b);
 	fputs(" | ", f);
 	print_ratio(f, &c->ratio);
 	fprintf(f, " | %s | %s", md_p(c->p_value, p, sizeof p), compare_verdict_str(c->verdict));
@@ -62,12 +63,17 @@ static void print_row(FILE *f, const struct compare_case *c, const struct compar
 		fprintf(f, " (%s)", md_pct(c->ratio.point - 1, pct, sizeof pct));
 	if (c->verdict == COMPARE_WITHIN_FLOORS)
 		print_held(f, c, fl);
+	if (c->drifted_a || c->drifted_b)
+		fprintf(f, "; drifted in the %s run (A arm %.2f%%%s): not trusted", c->drifted_a ? "first" : "second",
+			100 * (c->drifted_a ? c->drift_a : c->drift_b),
+			c->drifted_a && c->drifted_b ? ", and in the second" : "");
 	fputs(" | ", f);
 	print_md5(f, c);
 	fputs(" |\n", f);
 }
 
-/* "1234.5 / 1250.1 (29.4% / 29.8%)" */
+/* "1234.5 / 1250.1 (29.4% / 29.8%)"; "(cache-resident)" where the case's
+ * working set fits a run's cache (its % is not computed: md_bw_pct). */
 static void print_bandwidth(FILE *f, const struct compare_case *c)
 {
 	if (isnan(c->bw_a.gbps) || isnan(c->bw_b.gbps)) {
@@ -77,6 +83,8 @@ static void print_bandwidth(FILE *f, const struct compare_case *c)
 	fprintf(f, "%.1f / %.1f", c->bw_a.gbps, c->bw_b.gbps);
 	if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
 		fprintf(f, " (%.1f%% / %.1f%%)", c->bw_a.pct_copy, c->bw_b.pct_copy);
+	else if (c->cache_resident)
+		fputs(" (cache-resident)", f);
 }
 
 /* The B arms' bandwidth, a table of its own below the verdicts. */
@@ -137,8 +145,8 @@ enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d)
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const struct summary_run *sb,
 			       const struct compare_result *r, struct ab_diag *d)
 {
-	static const char *const cols[] = { "case", "first: B median [p10, p90] us", "second: B median [p10, p90] us",
-					    "ratio second/first [95% CI]", "p", "verdict", "md5 equal" };
+	static const char *const cols[] = { "case", "first: B median [p10, p90]", "second: B median [p10, p90]",
+					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict", "md5 equal" };
 	const struct results_run *a = sa->run, *b = sb->run;
 	fprintf(f, "## compare: run %lld vs run %lld, scenario ", (long long)a->id, (long long)b->id);
 	md_code(f, a->scenario_name);
@@ -146,8 +154,12 @@ enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const stru
 	print_run_line(f, "first", a, r->db_a);
 	print_run_line(f, "second", b, r->db_b);
 	fprintf(f, "\nThe B arm of each case in both runs, all B slots pooled. Ratio of the medians with its %.0f%% "
-		   "bootstrap interval (%d resamples); p from a two-sided Mann-Whitney U test; a difference is "
-		   "called when p < %g", SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, COMPARE_ALPHA);
+		   "interval and a two-sided p, both from a block bootstrap (%d resamples of blocks of consecutive "
+		   "samples, about the cube root of a slot's count long: consecutive samples are not independent, "
+		   "so single samples are not the units; p is at least 0.001 and at least what the number of blocks "
+		   "allows). p says whether the two runs differ beyond the sampling noise within each run, not "
+		   "whether two builds differ: run-to-run variation is what the floors below carry. A difference "
+		   "is called when p < %g", SUMMARY_CI_LEVEL * 100, BLOCKBOOT_RESAMPLES, COMPARE_ALPHA);
 	if (r->floored)
 		print_floors(f, &r->floors);
 	fputs(". md5 compares every output of every slot present in both runs.\n\n", f);

@@ -24,7 +24,7 @@ static const char *const header[] = {
 	"max_err_ratio", "ref_ok", "run_id", "arm_samples", "arm_median_ns", "arm_p10_ns", "arm_p90_ns", "speedup",
 	"speedup_low", "speedup_high", "drift", "case_bit_exact", "sweep", "axis", "axis_value", "bytes", "gbps",
 	"pct_copy", "arm_gbps", "arm_pct_copy", "copy_floor_ns", "copy_floor_kernel_ns", "copy_floor_method",
-	"arm_over_copy", NULL,
+	"arm_over_copy", "verdict", NULL,
 };
 
 struct row {
@@ -73,15 +73,18 @@ static void put_i64(struct row *w, int64_t v)
 	put_raw(w, buf);
 }
 
-/* Shortest %.Ng (N = 15..17) that reads back to x; NAN is empty. */
+/* x to 15 significant digits (%.15g), NAN empty. Every double holds at
+ * least 15 decimal digits exactly, so a figure computed from decimal
+ * inputs prints as they do ("25252297.5", not the "25252297.500000022"
+ * that the shortest round-trip form, 17 digits, showed of a median's
+ * last bit). */
 static void put_real(struct row *w, double x)
 {
 	char buf[40] = "";
-	for (int prec = 15; !isnan(x) && prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			break;
-	}
+	if (isfinite(x) && x == nearbyint(x) && fabs(x) < 9.2e18)
+		snprintf(buf, sizeof buf, "%.0f", x); /* integral ns stay plain integers */
+	else if (!isnan(x))
+		snprintf(buf, sizeof buf, "%.15g", x);
 	put_raw(w, buf);
 }
 
@@ -178,6 +181,7 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_real(w, sc->copy_floor_kernel_ns);
 	put(w, c->copy_floor_ns > 0 ? c->copy_floor_method : "");
 	put_real(w, s->arm == 'a' ? sc->a_over_copy : sc->b_over_copy);
+	put(w, summary_case_verdict_key(sc->verdict));
 	end_row(w);
 }
 

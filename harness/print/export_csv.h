@@ -10,9 +10,13 @@
  *   arm_samples,arm_median_ns,arm_p10_ns,arm_p90_ns,speedup,speedup_low,
  *   speedup_high,drift,case_bit_exact,sweep,axis,axis_value,bytes,gbps,pct_copy,
  *   arm_gbps,arm_pct_copy,copy_floor_ns,copy_floor_kernel_ns,copy_floor_method,
- *   arm_over_copy
+ *   arm_over_copy,verdict
  *
- * The columns up to run_id are the slot's; the last nine are its case's
+ * verdict is the case's one verdict (summary_case_verdict_key: faster,
+ * slower, no_clear_change, drifted, few_samples, not_exact), the one the
+ * report's summary table prints.
+ *
+ * The columns up to run_id are the slot's; the nine after it are its case's
  * figures from the summary (analysis/summary.h), the same numbers show and
  * report print: arm_* the row's arm, all its slots pooled (count, median,
  * p10, p90); speedup = median(A) / median(B) with its 95% bootstrap
@@ -39,9 +43,12 @@
  * every output, mismatches is their sum, max_abs_err and max_err_ratio the
  * largest. A slot without outputs leaves those fields empty.
  *
- * Numbers: integers as integers; reals in the shortest of %.15g, %.16g,
- * %.17g that reads back (strtod) to the same double, so values round-trip
- * and integral nanoseconds print as plain integers. NAN (unknown) is an
+ * Numbers: integers and integral reals as integers; other reals with 15
+ * significant digits (%.15g): every double holds 15 decimal digits, so a
+ * figure prints as its decimal inputs make it ("25252297.5") and not with
+ * the binary noise of its last bit that the shortest round-trip form
+ * showed ("25252297.500000022"); the value read back is within 1e-15 of
+ * the double. NAN (unknown) is an
  * empty field. A text field that a spreadsheet would run as a formula
  * (starting with =, +, -, @, a tab or a CR: a case named "=HYPERLINK(...)"
  * from a merged shard) is written with a leading ' (OWASP's advice;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/blockboot.h"
 #include "print/md.h"
 
 /* ratio - 1, with the last-bit residue of dividing two equal ratios
@@ -269,9 +270,13 @@ static void print_rule(FILE *f, const struct gate_options *o, const struct gate_
 	char us[32];
 	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
 		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
-		   "r(run) / r(baseline) - 1 with its %.0f%% bootstrap interval, p from a two-sided Mann-Whitney U "
-		   "test on each run's B samples divided by that run's median(A). A case fails when its B/A change "
-		   "exceeds %.2f%% (", SUMMARY_CI_LEVEL * 100, r->max_regression_pct);
+		   "r(run) / r(baseline) - 1 with its %.0f%% interval and a two-sided p from a block bootstrap that "
+		   "resamples blocks of consecutive samples of both arms of both runs (%d resamples; consecutive "
+		   "samples are not independent, so single samples are not the units; p is at least 0.001 and at "
+		   "least what the number of blocks allows). That p says whether the two runs differ beyond the "
+		   "sampling noise within each run, not whether the builds differ: the variation between runs is "
+		   "what the threshold and the floors carry. A case fails when its B/A change exceeds %.2f%% (",
+		SUMMARY_CI_LEVEL * 100, BLOCKBOOT_RESAMPLES, r->max_regression_pct);
 	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
 	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
 		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
@@ -281,8 +286,8 @@ static void print_rule(FILE *f, const struct gate_options *o, const struct gate_
 		   "the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
 		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
 		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
-		   "different variant in the two runs is judged on it alone (with the Mann-Whitney p of the raw "
-		   "samples), as its verdict says. Improvements never fail. A case that did not fail but has a slot "
+		   "different variant in the two runs is judged on it alone (with the block-bootstrap p of the raw "
+		   "B samples), as its verdict says. Improvements never fail. A case that did not fail but has a slot "
 		   "with fewer than %d samples, in either run, is INCONCLUSIVE, not a pass; so is the whole gate "
 		   "when either run was made with --quick or the run is partial (run --only) and lacks cases.\n",
 		COMPARE_ALPHA, r->min_samples);
@@ -304,8 +309,8 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 	char abs_col[64], us[32];
 	snprintf(abs_col, sizeof abs_col, "change in us (floor %s)", md_us(r->min_change_ns, us, sizeof us));
 	const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
-				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col, "p",
-				     "bit-exact", "verdict" };
+				     "raw B change [95% CI]", "B/A change [95% CI]", "noise floor", abs_col,
+				     "p (block bootstrap)", "bit-exact", "verdict" };
 	print_headline(f, base, run, o, r);
 	print_evidence(f, base, run, r);
 	md_table_head(f, 10, cols, "lrrrrrrrll");

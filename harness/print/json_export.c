@@ -153,11 +153,12 @@ static json_t *show_slot(const struct summary_slot *ss)
 
 static json_t *summary_of(const struct summary_case *s)
 {
-	json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:o}", "median_a_ns",
+	json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:o, s:s}", "median_a_ns",
 			      json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
 			      s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
 			      json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
-			      "ref_ok", s->ref_ok, "saving_per_forward_ns", json_out_num(s->per_forward.saving_ns));
+			      "ref_ok", s->ref_ok, "saving_per_forward_ns", json_out_num(s->per_forward.saving_ns), "verdict",
+			      summary_case_verdict_key(s->verdict));
 	bool ok = o && json_out_set(o, "copy_floor_ns", json_out_num(s->copy_floor_ns)) &&
 		  json_out_set(o, "a_over_copy", json_out_num(s->a_over_copy)) &&
 		  json_out_set(o, "b_over_copy", json_out_num(s->b_over_copy)) &&
@@ -167,6 +168,22 @@ static json_t *summary_of(const struct summary_case *s)
 		return NULL;
 	}
 	return o;
+}
+
+/* The run's word and the cases counted by verdict (the report's first line). */
+static json_t *run_verdict(const struct summary_run *s)
+{
+	json_t *counts = json_object();
+	bool ok = counts != NULL;
+	for (int k = 0; ok && k < SUMMARY_CASE_KINDS; k++)
+		ok = json_out_set(counts, summary_case_verdict_key((enum summary_case_verdict)k),
+				  json_integer(s->n_verdict[k]));
+	if (!ok) {
+		json_decref(counts);
+		return NULL;
+	}
+	return json_pack("{s:s, s:o, s:b}", "word", summary_verdict_str(s->verdict), "counts", counts, "drift_judged",
+			 s->have_profile);
 }
 
 static json_t *show_case(const struct summary_case *sc)
@@ -202,6 +219,7 @@ json_t *json_export_show(const struct summary_run *s)
 		json_decref(cases);
 		return NULL;
 	}
-	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o}", "run", json_out_run(s->run, false), "cases",
-							   cases, "projection", projection(s)));
+	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o, s:o}", "run", json_out_run(s->run, false),
+							   "verdict", run_verdict(s), "cases", cases, "projection",
+							   projection(s)));
 }

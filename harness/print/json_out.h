@@ -22,8 +22,10 @@
 #include "common/results.h"
 
 /* Each format's "format_version"; a change that removes or retypes a
- * field bumps it (adding a field does not). */
-#define JSON_OUT_FORMAT_VERSION 1
+ * field, or changes what one means, bumps it (adding a field does not).
+ * 2: p_value of compare and gate is a block bootstrap's, no longer a
+ * Mann-Whitney test's on single samples (docs/JSON.md). */
+#define JSON_OUT_FORMAT_VERSION 2
 
 /* v as a JSON number, null when NAN or infinite. */
 json_t *json_out_num(double v);

@@ -9,6 +9,9 @@
 
 #include "print/json_out.h"
 
+/* What p_value is, said in every document that has one (docs/JSON.md). */
+#define JSON_P_METHOD "block_bootstrap"
+
 /* An arm's median, p10, p90 and count; null when it has no samples. */
 static json_t *arm(const struct summary_spread *a)
 {
@@ -35,10 +38,11 @@ static const char *compare_key(enum compare_verdict v)
 
 static json_t *compare_case(const struct compare_case *c)
 {
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:s, s:i, s:i}", "name", c->name, "first", arm(&c->a), "second",
-			 arm(&c->b), "ratio", json_out_interval(c->ratio), "p_value", json_out_num(c->p_value), "verdict",
-			 compare_key(c->verdict), "verdict_text", compare_verdict_str(c->verdict), "md5_compared",
-			 c->md5_compared, "md5_differ", c->md5_differ);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:i, s:i, s:b, s:b}", "name", c->name, "first",
+			 arm(&c->a), "second", arm(&c->b), "ratio", json_out_interval(c->ratio), "p_value",
+			 json_out_num(c->p_value), "p_floor", json_out_num(c->p_floor), "verdict", compare_key(c->verdict),
+			 "verdict_text", compare_verdict_str(c->verdict), "md5_compared", c->md5_compared, "md5_differ",
+			 c->md5_differ, "drifted_first", c->drifted_a, "drifted_second", c->drifted_b);
 }
 
 json_t *json_verdict_compare(const struct summary_run *a, const struct summary_run *b, const struct compare_result *r)
@@ -52,8 +56,9 @@ json_t *json_verdict_compare(const struct summary_run *a, const struct summary_r
 		return NULL;
 	}
 	return json_out_document("abbench.compare",
-				 json_pack("{s:o, s:o, s:f, s:o}", "first", json_out_run(a->run, false), "second",
-					   json_out_run(b->run, false), "alpha", COMPARE_ALPHA, "cases", cases));
+				 json_pack("{s:o, s:o, s:f, s:s, s:o}", "first", json_out_run(a->run, false), "second",
+					   json_out_run(b->run, false), "alpha", COMPARE_ALPHA, "p_method", JSON_P_METHOD,
+					   "cases", cases));
 }
 
 /* ---- gate --------------------------------------------------------------- */
@@ -139,11 +144,11 @@ json_t *json_verdict_gate(const struct results_run *base, const struct results_r
 	}
 	int status = gate_exit_status(r);
 	return json_out_document("abbench.gate",
-				 json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}", "verdict",
+				 json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "verdict",
 					   status == AB_EXIT_VERDICT ? "fail" : status == AB_EXIT_INCONCLUSIVE ? "inconclusive" : "pass",
-					   "exit_status", status, "baseline", json_out_run(base, false), "run",
-					   json_out_run(run, false), "rule", gate_rule(o, r), "counts", gate_counts(r),
-					   "cases", cases));
+					   "exit_status", status, "p_method", JSON_P_METHOD, "baseline",
+					   json_out_run(base, false), "run", json_out_run(run, false), "rule", gate_rule(o, r),
+					   "counts", gate_counts(r), "cases", cases));
 }
 
 /* ---- customSmallerIsBetter ---------------------------------------------- */

@@ -215,6 +215,74 @@ char *md_p(double p, char *buf, size_t len)
 	return buf;
 }
 
+char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
+{
+	if (c->cache_resident && !isnan(a->gbps))
+		snprintf(buf, len, " (cache-resident)");
+	else if (!isnan(a->pct_copy))
+		snprintf(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+char *md_floor(const struct summary_case *c, char *buf, size_t len)
+{
+	if (!isnan(c->copy_floor_ns))
+		md_time(c->copy_floor_ns, buf, len);
+	else if (c->cache_resident)
+		snprintf(buf, len, "cache-resident");
+	else
+		snprintf(buf, len, "not measured");
+	return buf;
+}
+
+char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len)
+{
+	if (!isnan(c->b_over_copy))
+		snprintf(buf, len, "%.2fx", c->b_over_copy);
+	else if (isnan(c->copy_floor_ns) && c->cache_resident)
+		snprintf(buf, len, "n/a (cache-resident)");
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
+{
+	if (c->verdict == SUMMARY_CASE_DRIFTED)
+		snprintf(buf, len, "drifted %.2f%% (not trusted)", c->drift * 100);
+	else
+		snprintf(buf, len, "%s", summary_case_verdict_str(c->verdict));
+	return buf;
+}
+
+void md_verdict_counts(FILE *f, const struct summary_run *S)
+{
+	static const struct {
+		enum summary_case_verdict v;
+		const char *word;
+		bool always;
+	} rest[] = { { SUMMARY_CASE_DRIFTED, "drifted %d (not trusted)", false },
+		     { SUMMARY_CASE_FEW_SAMPLES, "too few samples %d (not trusted)", false },
+		     { SUMMARY_CASE_SLOWER, "slower %d", true },
+		     { SUMMARY_CASE_NO_CLEAR_CHANGE, "no clear change %d", true } };
+	int n = S->n_cases;
+	fprintf(f, "faster in %d of %d case%s", S->n_verdict[SUMMARY_CASE_FASTER], n, n == 1 ? "" : "s");
+	if (!isnan(S->min_speedup) && S->min_speedup == S->max_speedup)
+		fprintf(f, " (speedup %.2fx)", S->min_speedup);
+	else if (!isnan(S->min_speedup))
+		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
+	for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++) {
+		int c = S->n_verdict[rest[k].v];
+		if (!c && !rest[k].always)
+			continue;
+		fputs(", ", f);
+		fprintf(f, rest[k].word, c);
+	}
+	fprintf(f, "; bit-exact in %d of %d", n - S->n_verdict[SUMMARY_CASE_NOT_EXACT], n);
+}
+
 void md_spread(FILE *f, const struct summary_spread *s)
 {
 	char m[32], lo[32], hi[32];

@@ -82,12 +82,34 @@ static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem,
 }
 
 /* The common head of every script: terminal, output, title, y label. */
+static void gp_head_size(FILE *f, const char *stem, const char *title, const char *ylabel, int width, int height);
+
+/* The head of a chart drawn as SVG at the size a dashboard card shows it
+ * (720 x 360 px, text at 11 pt: legible there, and sharp at any zoom). */
+static void gp_head_svg(FILE *f, const char *stem, const char *title, const char *ylabel)
+{
+	fputs("# Written by abbench. Redraw with: gnuplot ", f);
+	fprintf(f, "%s.gp (in this directory)\n", stem);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.svg\"\n", stem);
+	fputs("set terminal svg size 720,360 dynamic noenhanced font \"sans,11\" background rgb \"white\"\n", f);
+	fputs("set output outfile\nset datafile missing \"?\"\nset title ", f);
+	gp_string(f, title);
+	fputs("\nset ylabel ", f);
+	gp_string(f, ylabel);
+	fputs("\nset yrange [0:*]\nset grid ytics\n", f);
+}
+
 static void gp_head(FILE *f, const char *stem, const char *title, const char *ylabel, int width)
+{
+	gp_head_size(f, stem, title, ylabel, width, 500);
+}
+
+static void gp_head_size(FILE *f, const char *stem, const char *title, const char *ylabel, int width, int height)
 {
 	fputs("# Written by abbench. Redraw with: gnuplot ", f);
 	fprintf(f, "%s.gp (in this directory)\n", stem);
 	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.png\"\n", stem);
-	fprintf(f, "set terminal pngcairo size %d,500 noenhanced font \"sans,10\"\n", width);
+	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n", width, height);
 	fputs("set output outfile\n", f);
 	fputs("set datafile missing \"?\"\n", f);
 	fputs("set title ", f);
@@ -171,13 +193,40 @@ static void bars_labels(FILE *f, const struct plot_bars *p)
 	}
 }
 
+/* Every marked bar again, hatched grey over its own, and the mark's word
+ * above its value (a drifted case: not to be read as a speedup). */
+static void bars_marks(FILE *f, const struct plot_bars *p)
+{
+	for (int r = 0; p->marked && r < p->n_rows; r++)
+		for (int s = 0; s < p->n_series; s++) {
+			int i = r * p->n_series + s;
+			if (!p->marked[i] || !isfinite(p->value[i]))
+				continue;
+			double x = r + (s - (p->n_series - 1) / 2.0) / (p->n_series + 2), w = 0.5 / (p->n_series + 2);
+			fprintf(f, "set object rect from %g, graph 0 to %g, first %.9g fc rgb \"#888888\" fs pattern 4 "
+				   "border lc rgb \"#555555\" front\n", x - w, x + w, p->value[i]);
+			fputs("set label ", f);
+			gp_string(f, p->mark_word ? p->mark_word : "marked");
+			fprintf(f, " at %g, first %.9g center offset 0,2.2 font \",8\" textcolor rgb \"#b03a2e\" front\n", x,
+				fmax(p->value[i], isfinite(p->high[i]) ? p->high[i] : p->value[i]));
+		}
+}
+
 static void bars_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_bars *p = vp;
-	gp_head(f, stem, p->title, p->ylabel, 900);
+	/* 900 px for up to 12 rows, then 60 px a row more: at 30 cases a tick
+	 * label still has its own place */
+	int width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
+	gp_head_size(f, stem, p->title, p->ylabel, width, p->n_rows > 8 ? 650 : 500);
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n", f);
-	fputs("set style fill solid 0.6 border -1\nset key top right\nset offsets 0, 0, graph 0.1, 0\n", f);
-	fputs("set xtics rotate by -20 font \",9\"\nset bmargin 5\n", f);
+	fputs("set style fill solid 0.6 border -1\nset key outside top center horizontal\n"
+	      "set offsets 0, 0, graph 0.15, 0\n", f);
+	if (p->n_rows > 8) /* one line a label, ending at its tick */
+		fputs("set xtics rotate by 45 right font \",9\"\nset bmargin 14\n", f);
+	else
+		fputs("set xtics rotate by -20 font \",9\"\nset bmargin 5\n", f);
+	bars_marks(f, p);
 	if (isfinite(p->reference_line))
 		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2\n", p->reference_line,
 			p->reference_line);
@@ -187,7 +236,8 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 		if (!s)
 			fprintf(f, "\"%s.dat\"", stem);
 		fprintf(f, " using %d:%d:%d%s title ", c, c + 1, c + 2,
-			s ? "" : ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"\\n\".stringcolumn(2) : stringcolumn(1))");
+			s ? "" : p->n_rows > 8 ? ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\" \".stringcolumn(2) : stringcolumn(1))"
+			       : ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"\\n\".stringcolumn(2) : stringcolumn(1))");
 		gp_string(f, p->series_names[s]);
 	}
 	bars_labels(f, p);
@@ -230,7 +280,10 @@ static void stack_gp(FILE *f, const char *stem, const void *vp)
 		fputs(s ? ", \\\n     \"\"" : "plot ", f);
 		if (!s)
 			fprintf(f, "\"%s.dat\"", stem);
-		fprintf(f, " using %d%s title ", s + 2, s ? "" : ":xtic(1)");
+		fprintf(f, " using %d%s", s + 2, s ? "" : ":xtic(1)");
+		if (p->segment_colors && p->segment_colors[s])
+			fprintf(f, " lc rgb \"%s\"", p->segment_colors[s]);
+		fputs(" title ", f);
 		gp_string(f, p->segment_names[s]);
 	}
 	fputc('\n', f);
@@ -293,15 +346,10 @@ static int panel_of(const struct plot_boxes *p, int g)
 /* One panel: its groups side by side, ticked "A1\neager". */
 static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, int k)
 {
-	double lo, hi;
 	int n = 0;
-	panel_range(p->panel_lo, p->panel_hi, k, &lo, &hi);
 	fputs("set title ", f);
 	gp_string(f, p->panel_names ? p->panel_names[k] : "");
-	fputc('\n', f);
-	if (isfinite(lo))
-		fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
-	fputs("set xtics (", f);
+	fputs("\nset xtics (", f);
 	for (int g = 0; g < p->n_groups; g++) {
 		char tick[160];
 		if (panel_of(p, g) != k)
@@ -330,7 +378,18 @@ static void boxes_gp(FILE *f, const char *stem, const void *vp)
 	int np = p->n_panels > 0 ? p->n_panels : 1;
 	gp_head(f, stem, p->title, p->ylabel, 900);
 	fputs("unset title\nset style data boxplot\nset style boxplot outliers pointtype 7\nset pointsize 0.5\n", f);
-	fputs("set style fill solid 0.35 border -1\nset boxwidth 0.5\nset key off\nset yrange [*:*]\n", f);
+	fputs("set style fill solid 0.35 border -1\nset boxwidth 0.5\nset key off\n", f);
+	if (isfinite(p->y_lo) && isfinite(p->y_hi) && p->y_hi > p->y_lo) {
+		/* one range for every panel, padded: 5% of the span, or of the
+		 * log span on a log axis */
+		double lo = p->y_lo, hi = p->y_hi;
+		if (p->log_y && lo > 0) {
+			double r = pow(hi / lo, 0.05);
+			fprintf(f, "set logscale y\nset yrange [%.9g:%.9g]\n", lo / r, hi * r);
+		} else
+			fprintf(f, "set yrange [%.9g:%.9g]\n", fmax(0, lo - 0.05 * (hi - lo)), hi + 0.05 * (hi - lo));
+	} else
+		fputs("set yrange [*:*]\n", f);
 	fputs("set multiplot layout 1,", f);
 	fprintf(f, "%d title ", np);
 	gp_string(f, p->title);
@@ -354,7 +413,7 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 
 /* Columns of a sweep's .dat, one block (gnuplot index) per series. */
 enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B,
-       SW_FLOOR };
+       SW_DRIFT, SW_FLOOR };
 
 static void sweep_dat(FILE *f, const void *vp)
 {
@@ -362,13 +421,14 @@ static void sweep_dat(FILE *f, const void *vp)
 	for (int s = 0; s < p->n_series; s++) {
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
 		dat_string(f, p->series_names[s]);
-		fputs("\n# x, A median lo hi (us), B median lo hi (us), speedup lo hi, A % of copy, B % of copy, "
-		      "copy floor (us)\n", f);
+		fprintf(f, "\n# x, A median lo hi (%s), B median lo hi (%s), speedup lo hi, A %% of copy, B %% of copy, "
+			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
 			int k = s * p->n_points + i;
 			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
 					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
 					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k],
+					     p->drifted && p->drifted[k] ? p->speedup[k] : NAN,
 					     p->copy_floor ? p->copy_floor[k] : NAN };
 			fprintf(f, "%.9g", p->x[i]);
 			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
@@ -415,7 +475,9 @@ static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep 
 	char using_[32], title[300];
 	bool first = true;
 	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
-	fputs("set ylabel \"us\"\nset logscale y\nset yrange [*:*]\n", f);
+	fputs("set ylabel ", f);
+	gp_string(f, p->time_unit);
+	fputs("\nset logscale y\nset yrange [*:*]\n", f);
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
 			int c = a ? SW_B : SW_A;
@@ -448,6 +510,14 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 		snprintf(using_, sizeof using_, "1:%d", SW_SP);
 		sweep_clause(f, stem, &first, s, using_, "linespoints pt 7 dt 1", p->series_names[s]);
 	}
+	bool any = false;
+	for (int k = 0; p->drifted && k < p->n_series * p->n_points; k++)
+		any = any || p->drifted[k];
+	for (int s = 0; any && s < p->n_series; s++) {
+		snprintf(using_, sizeof using_, "1:%d", SW_DRIFT);
+		fprintf(f, ", \\\n     \"\" index %d using %s with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s, using_,
+			s ? "notitle" : "title 'drifted: not trusted'");
+	}
 	fputs("\nunset arrow 1\n", f);
 }
 
@@ -461,12 +531,15 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	if (!any_finite(p->pct_copy[0], n) && !any_finite(p->pct_copy[1], n)) {
 		/* nothing to draw: an empty panel that says why (an all-missing
 		 * plot is a gnuplot error) */
-		fputs("set label 1 \"no copy bandwidth known for these runs\" at graph 0.5, graph 0.5 center\n", f);
+		fputs("set label 1 \"no % of copy: no copy bandwidth known, or the cases are cache-resident\" at graph 0.5, "
+		      "graph 0.5 center\n", f);
 		fputs("set yrange [0:100]\nplot 1/0 notitle\nunset label 1\n", f);
 		return;
 	}
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
+			if (!any_finite(p->pct_copy[a] + s * p->n_points, p->n_points))
+				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
 			snprintf(using_, sizeof using_, "1:%d", a ? SW_PCT_B : SW_PCT_A);
 			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
 				     series_arm(p, s, a, title, sizeof title));
@@ -604,7 +677,7 @@ enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plo
 static void trend_dat(FILE *f, const void *vp)
 {
 	const struct plot_trend *p = vp;
-	fputs("# x value low high level commit date\n", f);
+	fputs("# x value low high level commit date run\n", f);
 	for (int i = 0; i < p->n; i++) {
 		fprintf(f, "%d", i + 1);
 		dat_number(f, p->value[i]);
@@ -615,6 +688,8 @@ static void trend_dat(FILE *f, const void *vp)
 		dat_string(f, p->commits[i]);
 		fputc(' ', f);
 		dat_string(f, p->dates[i]);
+		fputc(' ', f);
+		dat_string(f, p->run_ids ? p->run_ids[i] : "");
 		fputc('\n', f);
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
@@ -644,25 +719,31 @@ static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const
 static void trend_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trend *p = vp;
-	gp_head(f, stem, p->title, p->ylabel, 1000);
+	if (p->svg)
+		gp_head_svg(f, stem, p->title, p->ylabel);
+	else
+		gp_head(f, stem, p->title, p->ylabel, 1000);
 	if (p->log_y)
 		fputs("set logscale y\n", f);
 	if (isfinite(p->y_min) && isfinite(p->y_max))
 		fprintf(f, "set yrange [%.9g:%.9g]\n", p->y_min, p->y_max);
 	else
 		fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.12, graph 0.08\n", f);
-	fputs("set key bottom left opaque box\n", f);
-	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
-	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	/* the key below the chart, off the data */
+	fputs("set key outside bottom center horizontal font \",9\"\n", f);
+	/* each tick names its run: id, commit, date and time (UTC); no x label
+	 * competes with the three lines */
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics font \",8\"\nunset xlabel\nset bmargin 7\n", p->n);
 	if (p->baseline >= 0)
-		gp_vline(f, p->baseline + 1, "#2a9d3a", "dt 3", p->baseline_name, 0.97);
+		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
 	for (int k = 0; k < p->n_steps; k++)
-		gp_vline(f, p->step_at[k] + 0.5, "#c0392b", "dt 1", p->step_text[k], 0.92 - 0.05 * (k % 3));
+		gp_vline(f, p->step_at[k] + 0.5, p->step_better[k] ? "#2a9d3a" : "#c0392b", "dt 1", p->step_text[k],
+			 0.92 - 0.05 * (k % 3));
 	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
 		   "title \"95%% interval\", \\\n", stem);
 	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
-	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(6).\"\\n\".stringcolumn(7)) with linespoints pt 7 ps 0.9 lw 1.5 "
-	      "lc rgb \"#1f4e9c\" title ", f);
+	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\".stringcolumn(7)) with "
+	      "linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title ", f);
 	gp_string(f, p->value_name);
 	fputc('\n', f);
 }
@@ -700,7 +781,10 @@ static void trends_dat(FILE *f, const void *vp)
 static void trends_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trends *p = vp;
-	gp_head(f, stem, p->title, p->ylabel, 1000);
+	if (p->svg)
+		gp_head_svg(f, stem, p->title, p->ylabel);
+	else
+		gp_head(f, stem, p->title, p->ylabel, 1000);
 	fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.1, graph 0.1\n", f);
 	fputs("set key outside right top font \",7\" maxrows 40\n", f);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\nset bmargin 6\n", p->n);
@@ -895,14 +979,35 @@ static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char
 	return AB_OK;
 }
 
+/* Whether the last bytes of an SVG close it: "</svg>" and then only
+ * line ends (gnuplot writes two). */
+static bool svg_closed(const unsigned char *tail, size_t n)
+{
+	while (n && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
+		n--;
+	return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+}
+
+static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d);
+
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, false, d);
+}
+
+enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, true, d);
+}
+
+static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d)
 {
 	char log[400], png[4096];
 	struct outfile of;
 	int status;
 	if (!stem_ok(stem))
 		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
-	if (snprintf(png, sizeof png, "%s/%s.png", dir, stem) >= (int)sizeof png)
+	if (snprintf(png, sizeof png, "%s/%s.%s", dir, stem, svg ? "svg" : "png") >= (int)sizeof png)
 		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
 	enum ab_rc rc = outfile_open(&of, png, d);
 	if (rc != AB_OK)
@@ -917,9 +1022,12 @@ enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, s
 		outfile_abort(&of);
 		return ab_fail(d, AB_ERR_DATA, "gnuplot failed on '%s.gp': %s", stem, log[0] ? log : "no message");
 	}
-	if (!png_whole(g.head, g.n_head, g.tail, g.n_tail) && !ferror(of.f)) {
+	bool whole = svg ? g.n_head >= 5 && !memcmp(g.head, "<?xml", 5) && svg_closed(g.tail, g.n_tail)
+			 : png_whole(g.head, g.n_head, g.tail, g.n_tail);
+	if (!whole && !ferror(of.f)) {
 		outfile_abort(&of);
-		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid PNG for '%s.gp'%s%s", stem, log[0] ? ": " : "", log);
+		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid %s for '%s.gp'%s%s", svg ? "SVG" : "PNG", stem,
+			       log[0] ? ": " : "", log);
 	}
 	return outfile_commit(&of, d);
 }

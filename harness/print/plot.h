@@ -45,6 +45,9 @@ struct plot_bars {
 	double reference_line;           /* dashed horizontal line; NAN for none */
 	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
 	const char *value_format;        /* each bar's value printed above it ("%.2fx"); NULL: none */
+	const bool *marked;              /* [row * n_series + series]: drawn hatched and grey, its value
+					  * labelled mark_word (a drifted case); NULL: none */
+	const char *mark_word;           /* "drifted: not trusted" */
 };
 
 struct plot_stack {
@@ -52,14 +55,14 @@ struct plot_stack {
 	int n_rows, n_segments;
 	const char *const *row_names;     /* [n_rows] */
 	const char *const *segment_names; /* [n_segments] */
+	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report; NULL: gnuplot's */
 	const double *values;             /* [row * n_segments + segment] */
 };
 
-/* Box plots in panels side by side, each panel with its own y range from
- * the 1st to the 99th percentile of its groups' values (panel_lo, panel_hi:
- * computed by the caller, padded here), so that the boxes of arms 4x apart
- * both show their spread; values beyond that range are left out of the
- * view (the title says so). */
+/* Box plots in panels side by side, all panels on one y range [y_lo,
+ * y_hi] (computed by the caller to hold every whisker, padded here), on a
+ * logarithmic axis when log_y (arms 4x apart then both show their spread);
+ * outliers beyond the range are left out of the view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
@@ -70,7 +73,8 @@ struct plot_boxes {
 	int n_panels;                     /* >= 1 */
 	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
 	const char *const *panel_names;   /* [n_panels] */
-	const double *panel_lo, *panel_hi; /* [n_panels] the zoom, in the values' unit; NAN: autoscale */
+	double y_lo, y_hi;                /* the shared range, in the values' unit; NAN: autoscale */
+	bool log_y;
 };
 
 /* Every sample in time order: group g's values at x = start[g] + 1 ..
@@ -107,9 +111,13 @@ struct plot_trend {
 	const char *baseline_name;
 	int n_steps;
 	const int *step_at;           /* [n_steps]: index of the first point after the step */
+	const bool *step_better;      /* [n_steps]: an improvement (drawn green), else a regression (red) */
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
+	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x360, scaling with the page)
+				       * instead of a PNG */
+	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
@@ -122,6 +130,7 @@ struct plot_trends {
 	const char *const *line_names;           /* [n_lines] key entries */
 	const char *const *commits, *const *dates; /* [n] */
 	const double *values;                    /* [line * n + x]; NAN: no point of that line there */
+	bool svg;                                /* as plot_trend's */
 };
 
 struct plot_sweep {
@@ -130,11 +139,15 @@ struct plot_sweep {
 	const double *x;                  /* [n_points], > 0 (log2 axis) */
 	const char *const *series_names;  /* [n_series] */
 	const char *arm_names[2];         /* A, B */
-	/* [series * n_points + point]; times in us */
+	/* [series * n_points + point]; times in time_unit */
 	const double *time[2], *time_lo[2], *time_hi[2];
 	const double *speedup, *speedup_lo, *speedup_hi;
 	const double *pct_copy[2];
-	const double *copy_floor;         /* the copy floor measured per case, us (NAN: not measured) */
+	const char *time_unit;            /* the times' unit ("us", "ms") */
+	const bool *drifted;              /* [series * n_points + point]: crossed out on the speedup
+					   * panel (not trusted); NULL: none */
+	const double *copy_floor;         /* the copy floor measured per case, in time_unit (NAN: not
+					   * measured); drawn dotted on the time panel; NULL: none */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
@@ -155,6 +168,10 @@ bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len);
  * chart that could not be drawn); AB_ERR_IO when the PNG cannot be
  * written (a full disk: the command's failure). */
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
+
+/* plot_render for a script with the svg terminal: STEM.svg, whole when it
+ * ends with </svg>. */
+enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
 
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */

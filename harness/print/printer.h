@@ -86,6 +86,8 @@ struct printer_dashboard {
 	const struct printer_report *const *reports; /* [n_groups] */
 	const char *const *report_notes;             /* [n_groups]: why no report, or NULL */
 	bool no_reports;
+	int n_older;                                 /* the history's other runs, reported without charts */
+	const struct printer_report *const *older;   /* [n_older] */
 };
 
 struct printer_job {

@@ -18,6 +18,7 @@
 #include "analysis/summary.h"
 #include "print/escape.h"
 #include "print/md.h"
+#include "print/md_html.h"
 #include "print/report.h"
 #include "print/trend.h"
 
@@ -59,15 +60,23 @@ static const char style_css[] =
 	"th { background: #eef1f5; font-weight: 600; }\n"
 	"table.matrix td a { font-weight: 600; }\n"
 	"td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-	".cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(620px, 1fr)); gap: 16px; }\n"
+	".cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 16px; }\n"
 	".card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }\n"
 	".card.step { border-left: 5px solid var(--bad); }\n"
-	".card img { width: 100%; height: auto; display: block; margin: 4px 0 8px; border: 1px solid #eee; }\n"
+	".card.up { border-left: 5px solid var(--good); }\n"
+	".card img { width: 100%; max-width: 720px; height: auto; display: block; margin: 4px 0 8px;"
+	" border: 1px solid #eee; }\n"
+	"body.report main { max-width: 1100px; background: #fff; padding: 12px 24px; }\n"
+	"body.report img { max-width: 100%; height: auto; }\n"
+	"body.report table { margin: 8px 0; font-size: 13px; }\n"
+	"details.runs { margin: 4px 0 12px; }\n"
 	".card table { width: 100%; font-size: 14px; }\n"
 	".shape { color: var(--muted); font-weight: normal; font-size: 14px; }\n"
 	".better { color: var(--good); font-weight: 700; }\n"
 	".bad { color: var(--bad); font-weight: 700; }\n"
-	"ul.steps { margin: 6px 0 0; padding-left: 20px; color: var(--bad); }\n"
+	"ul.steps { margin: 6px 0 0; padding-left: 20px; }\n"
+	"ul.steps li.bad { color: var(--bad); }\n"
+	"ul.steps li.better { color: var(--good); }\n"
 	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
 	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
 
@@ -77,11 +86,20 @@ static void html_text(FILE *f, const char *s)
 	escape_html(f, s);
 }
 
-static int group_steps(const struct history *h, const struct history_group *g)
+/* The steps of a series that are regressions (better: improvements). */
+static int series_steps(const struct history *h, const struct history_series *s, bool better)
+{
+	int n = 0;
+	for (int k = 1; k < s->steps.n_segments; k++)
+		n += history_improvement(h, s->steps.segments[k].change) == better;
+	return n;
+}
+
+static int group_steps(const struct history *h, const struct history_group *g, bool better)
 {
 	int n = 0;
 	for (int i = g->first; i < g->first + g->n; i++)
-		n += h->series[i].steps.n_segments - 1;
+		n += series_steps(h, &h->series[i], better);
 	return n;
 }
 
@@ -97,9 +115,11 @@ static void page_head(FILE *f, const struct publish_input *in)
 	html_text(f, in->title);
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
-		   "(dashed), the baseline (green) and the steps (red), found by penalized L1 segmentation "
-		   "(asv-style) and named by run and commit. Steps under %.0f%% are not named.</p>\n</header>\n<main>\n",
-		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, in->history->min_step * 100);
+		   "(dashed), the baseline (purple) and the steps, regressions red and improvements green, found by "
+		   "penalized L1 segmentation (asv-style) and named by run and commit: a step needs %d runs on each "
+		   "side and runs whose intervals do not overlap, and steps under %.0f%% are not named.</p>\n"
+		   "</header>\n<main>\n",
+		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MIN_RUNS, in->history->min_step * 100);
 }
 
 /* Whether some group is (scenario, device). */
@@ -124,10 +144,12 @@ static void matrix_cell(FILE *f, const struct publish_input *in, const char *sce
 		fputs("<td class=\"muted\">-</td>", f);
 		return;
 	}
-	int steps = group_steps(in->history, g->g);
+	int worse = group_steps(in->history, g->g, false), better = group_steps(in->history, g->g, true);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (steps)
-		fprintf(f, ", <span class=\"bad\">%d step%s</span>", steps, steps == 1 ? "" : "s");
+	if (worse)
+		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", worse, worse == 1 ? "" : "s");
+	if (better)
+		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", better, better == 1 ? "" : "s");
 	if (g->newest) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
@@ -178,6 +200,45 @@ static void matrix(FILE *f, const struct publish_input *in)
 	fputs("</table>\n", f);
 }
 
+/* Every run of the group, newest first, each linked to its report page
+ * (written for every run of the history unless --no-reports). */
+static void group_runs(FILE *f, const struct publish_input *in, const struct pub_group *g)
+{
+	const struct history *h = in->history;
+	int64_t seen[512];
+	int n = 0;
+	if (!g->report[0])
+		return;
+	for (int i = g->g->first; i < g->g->first + g->g->n; i++)
+		for (int j = 0; j < h->series[i].n && n < 512; j++) {
+			int64_t id = h->series[i].points[j].run_id;
+			bool dup = false;
+			for (int k = 0; k < n && !dup; k++)
+				dup = seen[k] == id;
+			if (!dup)
+				seen[n++] = id;
+		}
+	fprintf(f, "<details class=\"runs\"><summary>Every run's report (%d)</summary>\n<ul>\n", n);
+	for (int k = n - 1; k >= 0; k--) {
+		const struct history_point *p = NULL;
+		for (int i = g->g->first; !p && i < g->g->first + g->g->n; i++)
+			for (int j = 0; !p && j < h->series[i].n; j++)
+				p = h->series[i].points[j].run_id == seen[k] ? &h->series[i].points[j] : NULL;
+		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit <code>", (long long)seen[k],
+			(long long)seen[k]);
+		html_text(f, p->commit[0] ? p->commit : "unknown");
+		fputs("</code>, ", f);
+		html_text(f, p->started_at);
+		if (p->label[0]) {
+			fputs(", label <code>", f);
+			html_text(f, p->label);
+			fputs("</code>", f);
+		}
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n</details>\n", f);
+}
+
 static void group_head(FILE *f, const struct publish_input *in, const struct pub_group *g, int k)
 {
 	const struct history_series *s = &in->history->series[g->g->first];
@@ -201,13 +262,15 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	if (g->report[0]) {
 		fputs("<a href=\"", f);
 		html_text(f, g->report);
-		fputs("\">Full report of that run</a>.", f);
+		fputs("\">Full report of that run</a> (its markdown, <code>report.md</code>, is beside it).", f);
 	} else if (g->report_note[0]) {
 		fputs("No report: ", f);
 		html_text(f, g->report_note);
 		fputs(".", f);
 	}
-	fputs("</p>\n<div class=\"cards\">\n", f);
+	fputs("</p>\n", f);
+	group_runs(f, in, g);
+	fputs("<div class=\"cards\">\n", f);
 }
 
 
@@ -236,7 +299,10 @@ static void latest_figures(FILE *f, const struct results_run *r, const struct su
 	figure_row(f, th, md_time(s.a.time.median_ns, a, sizeof a), NULL);
 	snprintf(th, sizeof th, "B (%s) median", r->arm_b);
 	figure_row(f, th, md_time(s.b.time.median_ns, b, sizeof b), NULL);
-	figure_row(f, "speedup A/B [95% CI]", sp, s.improved ? "better" : NULL);
+	char v[64];
+	figure_row(f, "speedup A/B [95% CI]", sp, s.verdict == SUMMARY_CASE_FASTER ? "better" : NULL);
+	figure_row(f, "verdict", md_case_verdict(&s, v, sizeof v), summary_case_untrusted(&s) || s.verdict ==
+		   SUMMARY_CASE_NOT_EXACT || s.verdict == SUMMARY_CASE_SLOWER ? "bad" : NULL);
 	snprintf(n, sizeof n, "%d / %d", s.a.time.n, s.b.time.n);
 	figure_row(f, "samples A / B", n, NULL);
 	figure_row(f, "bit-exact", s.b_byte_equal ? "yes" : "NO", s.b_byte_equal ? NULL : "bad");
@@ -255,7 +321,7 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 	if (in->charts->chart_drawn[k]) {
 		fputs("<img src=\"charts/", f);
 		html_text(f, in->charts->chart_stem[k]);
-		fputs(".png\" width=\"1000\" height=\"500\" loading=\"lazy\" alt=\"trend of ", f);
+		fprintf(f, ".%s\" width=\"720\" height=\"360\" loading=\"lazy\" alt=\"trend of ", in->charts->ext);
 		html_text(f, in->charts->chart_sweep[k] ? s->sweep : s->case_name);
 		fputs(in->charts->chart_sweep[k] ? " (its sweep)\">\n" : "\">\n", f);
 		return;
@@ -278,7 +344,8 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		trend_step_text(in->history, s, k, text, sizeof text);
-		fputs("<li>Step ", f);
+		fprintf(f, "<li class=\"%s\">Step ", history_improvement(in->history, s->steps.segments[k].change)
+							? "better" : "bad");
 		html_text(f, text);
 		fputs("</li>\n", f);
 	}
@@ -289,7 +356,8 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 {
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
-	fprintf(f, "<article class=\"card%s\">\n<h3><code>", s->steps.n_segments > 1 ? " step" : "");
+	const char *edge = series_steps(in->history, s, false) ? " step" : series_steps(in->history, s, true) ? " up" : "";
+	fprintf(f, "<article class=\"card%s\">\n<h3><code>", edge);
 	html_text(f, s->case_name);
 	fputs("</code> <span class=\"shape\">", f);
 	html_text(f, s->shape);
@@ -311,7 +379,7 @@ static void page_body(FILE *f, const struct publish_input *in)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			if ((group_steps(in->history, g->g) > 0) != (pass == 0))
+			if ((group_steps(in->history, g->g, false) + group_steps(in->history, g->g, true) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
@@ -351,6 +419,20 @@ static enum ab_rc write_page(const char *dir, const struct publish_input *in, st
 	return rc ? rc : write_file(dir, "index.html", in, true, d);
 }
 
+/* A run's report into sub->dir (report.md and its charts) and its page,
+ * report.html, rendered by cmark-gfm (print/md_html.h). */
+static enum ab_rc run_report(const struct printer_job *sub, int64_t id, struct ab_diag *d)
+{
+	char md[4200], html[4200], title[64];
+	enum ab_rc rc = report_write(sub, d);
+	if (rc)
+		return rc;
+	snprintf(md, sizeof md, "%s/report.md", sub->dir);
+	snprintf(html, sizeof html, "%s/report.html", sub->dir);
+	snprintf(title, sizeof title, "abbench report: run %lld", (long long)id);
+	return md_html_render(md, html, title, "../../style.css", d);
+}
+
 /* The newest run's report of group k into DIR/runs/run-ID; a failure other
  * than memory or IO is a note on the page. */
 static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
@@ -373,13 +455,33 @@ static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_
 	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->newest->id) >= (int)sizeof dir)
 		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	sub.dir = dir;
-	enum ab_rc rc = report_write(&sub, d);
+	enum ab_rc rc = run_report(&sub, g->newest->id, d);
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
 	if (rc)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
 	else
-		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.md", (long long)g->newest->id);
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->newest->id);
+	return AB_OK;
+}
+
+/* The older runs' reports: tables only (their charts would multiply the
+ * directory's files by the runs), each with its HTML page. */
+static enum ab_rc older_reports(const struct printer_job *job, struct ab_diag *d)
+{
+	const struct printer_dashboard *dash = job->dashboard;
+	char dir[4096];
+	for (int k = 0; !dash->no_reports && k < dash->n_older; k++) {
+		struct printer_charts charts;
+		struct printer_job sub = { .no_plots = true, .charts = &charts, .report = dash->older[k] };
+		long long id = (long long)dash->older[k]->peers->series[0]->run->id;
+		if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, id) >= (int)sizeof dir)
+			return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
+		sub.dir = dir;
+		enum ab_rc rc = run_report(&sub, id, d);
+		if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
+			return rc;
+	}
 	return AB_OK;
 }
 
@@ -404,11 +506,13 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	if (!rc)
 		rc = md_mkdirs(job->dir, d);
 	if (!rc)
-		rc = trend_write_charts(dir, dash->history, job->no_plots, &charts, d);
+		rc = trend_write_charts(dir, dash->history, job->no_plots, true, &charts, d);
 	for (int k = 0; !rc && k < dash->n_groups; k++) {
 		g[k].g = &dash->groups[k];
 		rc = group_report(job, k, &g[k], d);
 	}
+	if (!rc)
+		rc = older_reports(job, d);
 	if (!rc) {
 		struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->history->n_runs };
 		rc = write_page(job->dir, &in, d);

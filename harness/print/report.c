@@ -64,11 +64,11 @@ static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p
 	}
 }
 
-/* Bold only when it is an improvement beyond noise (summary.improved). */
+/* Bold only when the case's verdict is faster (never for a drifted one). */
 static void put_speedup(FILE *f, const struct summary_case *s)
 {
 	const struct stats_interval *v = &s->speedup;
-	const char *b = s->improved ? "**" : "";
+	const char *b = s->verdict == SUMMARY_CASE_FASTER ? "**" : "";
 	if (isnan(v->point))
 		fputs("n/a", f);
 	else if (isnan(v->low))
@@ -89,12 +89,11 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 {
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
-	int n = S->n_cases;
 	(void)compact;
 	if (strcmp(r->status, "ok")) {
 		fprintf(f, "**INCOMPLETE**: run %lld is ", (long long)r->id);
 		md_code(f, r->status);
-		fprintf(f, " with %d", n);
+		fprintf(f, " with %d", S->n_cases);
 		if (r->cases_planned > 0)
 			fprintf(f, " of %d", r->cases_planned);
 		fprintf(f, " cases finished; the figures below are those cases only, and it is never gated "
@@ -104,12 +103,16 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	md_code(f, r->arm_b);
 	fputs(" vs A ", f);
 	md_code(f, r->arm_a);
-	fprintf(f, ": faster beyond noise in %d of %d case%s", S->n_improved, n, n == 1 ? "" : "s");
-	if (!isnan(S->min_speedup))
-		fprintf(f, " (speedup %.2fx to %.2fx)", S->min_speedup, S->max_speedup);
-	fprintf(f, ", slower in %d, bit-exact in %d of %d", S->n_slower, n - S->n_not_byte_equal, n);
-	if (S->n_no_interval)
-		fprintf(f, "; %d without an interval (under %d samples an arm)", S->n_no_interval, SUMMARY_MIN_SAMPLES);
+	fputs(": ", f);
+	md_verdict_counts(f, S);
+	bool drifted = S->n_verdict[SUMMARY_CASE_DRIFTED], few = S->n_verdict[SUMMARY_CASE_FEW_SAMPLES];
+	if (drifted)
+		fputs(" (drifted: the A arm moved beyond the device profile's noise floor within the bracket, see "
+		      "A/B/A brackets", f);
+	if (few)
+		fprintf(f, "%stoo few samples: under %d an arm, no interval", drifted ? "; " : " (", SUMMARY_MIN_SAMPLES);
+	if (drifted || few)
+		fputc(')', f);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
 	fputs(". Scenario ", f);
@@ -133,9 +136,10 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	snprintf(ha, sizeof ha, "A %s median [p10, p90]", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s median [p10, p90]", R->run->arm_b);
 	/* md_table_head escapes the column names */
-	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact" };
+	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact", "verdict" };
+	char v[64];
 	fputs("## Summary\n\n", f);
-	md_table_head(f, 6, cols, "llrrrc");
+	md_table_head(f, 7, cols, "llrrrcl");
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *s = &R->S->cases[i];
 		fputs("| ", f);
@@ -148,11 +152,14 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		md_spread_time(f, &s->b.time);
 		fputs(" | ", f);
 		put_speedup(f, s);
-		fprintf(f, " | %s |\n", exact_str(s));
+		fprintf(f, " | %s | ", exact_str(s));
+		md_cell(f, md_case_verdict(s, v, sizeof v));
+		fputs(" |\n", f);
 	}
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
-		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when it is an improvement beyond "
-		   "noise (the interval above 1 and the speedup above the A arm's drift); bit-exact = every output of "
+		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
+		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
+		   "noise floor (a drifted case is not trusted, whatever its speedup); bit-exact = every output of "
 		   "every slot byte-equal to the first A slot's.\n\n",
 		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, SUMMARY_MIN_SAMPLES);
 	if (R->run->fake_timer)
@@ -170,21 +177,21 @@ static void put_bytes(FILE *f, int64_t bytes)
 	fputs(md_bytes((double)bytes, b, sizeof b), f);
 }
 
-/* "2873.4 (68.4%)", or with unit "2873.4 GB/s (68.4%)". */
-static void put_gbps_unit(FILE *f, const struct bandwidth_arm *a, bool unit)
+/* "2873.4 (68.4%)", "2873.4 (cache-resident)", or with unit "2873.4 GB/s
+ * (68.4%)" (md_bw_pct). */
+static void put_gbps_unit(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a, bool unit)
 {
+	char pct[48];
 	if (isnan(a->gbps)) {
 		fputs("n/a", f);
 		return;
 	}
-	fprintf(f, "%.1f%s", a->gbps, unit ? " GB/s" : "");
-	if (!isnan(a->pct_copy))
-		fprintf(f, " (%.1f%%)", a->pct_copy);
+	fprintf(f, "%.1f%s%s", a->gbps, unit ? " GB/s" : "", md_bw_pct(s, a, false, pct, sizeof pct));
 }
 
-static void put_gbps(FILE *f, const struct bandwidth_arm *a)
+static void put_gbps(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a)
 {
-	put_gbps_unit(f, a, false);
+	put_gbps_unit(f, s, a, false);
 }
 
 static void copy_words(FILE *f, const struct bandwidth_ref *c)
@@ -216,27 +223,17 @@ static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
 	fputs(" | ", f);
 	put_bytes(f, s->c->bytes_min);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
-	fprintf(f, " | %s | ", isnan(s->floor_ns) ? "n/a" : md_time(s->floor_ns, fl, sizeof fl));
-	if (isnan(s->b_over_floor))
-		fputs("n/a |", f);
-	else
-		fprintf(f, "%.2fx |", s->b_over_floor);
-	if (compact) { /* the copy floor's column is report-full.md's */
+	put_gbps(f, s, &s->b.bw);
+	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
+	fprintf(f, "%s |", md_b_over_floor(s, fl, sizeof fl));
+	if (compact) /* B's kernel over the copy's kernel is report-full.md's column */
 		fputc('\n', f);
-		return;
-	}
-	fputc(' ', f);
-	if (isnan(s->copy_floor_ns)) {
-		fputs("not measured |\n", f);
-		return;
-	}
-	fprintf(f, "%s, %.2fx", md_time(s->copy_floor_ns, fl, sizeof fl), s->b_over_copy);
-	if (!isnan(s->b_kernel_over_copy))
-		fprintf(f, " (kernel %.2fx)", s->b_kernel_over_copy);
-	fputs(s->copy_floor_cached ? " cache-resident |\n" : " |\n", f);
+	else if (isnan(s->b_kernel_over_copy))
+		fputs(" n/a |\n", f);
+	else
+		fprintf(f, " %.2fx |\n", s->b_kernel_over_copy);
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
@@ -245,20 +242,28 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", R->run->arm_a);
 	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", R->run->arm_b);
 	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
-			       "copy floor, B / copy" };
+			       "B kernel / floor" };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
-	fputs(". The floor is the minimum bytes at the copy bandwidth: the time no arm beats by streaming; "
-	      "B / floor is how far the B arm is from it.", f);
-	fputs(compact ? "\n\n" /* the copy floor's column: report-full.md, as the shortening note says */
-		      : " The copy floor is measured in this run: the best of the backend's streaming copies of "
-			"exactly the minimum bytes, on the case's buffers, under the arms' protocol "
-			"(harness/backend/copy_floor.h); B / copy is B's median over it (CUPTI kernel times beside it "
-			"when known); cache-resident: the copy ran above the device copy bandwidth.\n\n",
-	      f);
+	fputs(". The floor is the copy of the minimum bytes measured in this run (harness/backend/copy_floor.h); "
+	      "B / floor is B's median over it. ", f);
+	if (!compact) /* the compact section keeps its words for a 100-case report's rows (t194) */
+		fputs("The copy is the best of the backend's streaming copies of exactly those bytes, on the case's "
+		      "buffers, under the arms' protocol; B kernel / floor is B's kernel-time median over the copy's "
+		      "(n/a without kernel records); a run stored before the floor was measured reads not measured. ",
+		      f);
+	if (R->S->cache_bytes > 0) {
+		char c[32];
+		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
+			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
+			   "is the measured copy, as cache-resident as the arms).", md_bytes((double)R->S->cache_bytes, c,
+			   sizeof c));
+	} else
+		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
+	fputs("\n\n", f);
 	md_table_head(f, compact ? 8 : 9, cols, compact ? "lrrrrrrr" : "lrrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
 		bandwidth_row(f, &R->S->cases[i], compact);
@@ -293,9 +298,9 @@ static void sweep_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_speedup(f, s);
 	fputs(" | ", f);
-	put_gbps(f, &s->a.bw);
+	put_gbps(f, s, &s->a.bw);
 	fputs(" | ", f);
-	put_gbps(f, &s->b.bw);
+	put_gbps(f, s, &s->b.bw);
 	fputs(" |\n", f);
 }
 
@@ -360,7 +365,7 @@ static void per_gpu_cell(FILE *f, const struct summary_case *s)
 	}
 	put_speedup(f, s);
 	fputs(", B ", f);
-	put_gbps_unit(f, &s->b.bw, true);
+	put_gbps_unit(f, s, &s->b.bw, true);
 }
 
 /* md5 of every output of every slot of the case, in every peer that has
@@ -665,9 +670,9 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		projection_row(f, &S->cases[i]);
 	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
 		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
-	fprintf(f, "Per image (%d steps): A %.3f ms, B %.3f ms, saving **%.3f ms** (%.1f%% of these sites' time).\n\n",
-		S->run->steps, S->per_image.a_ns / 1e6, S->per_image.b_ns / 1e6, S->per_image.saving_ns / 1e6,
-		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
+	fprintf(f, "Per image (%d steps): A %s, B %s, saving **%s** (%.1f%% of these sites' time).\n\n", S->run->steps,
+		md_time(S->per_image.a_ns, a, sizeof a), md_time(S->per_image.b_ns, b, sizeof b),
+		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
@@ -710,7 +715,7 @@ static const struct {
 	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
 };
 
-static const int give_way[] = { SEC_ACCURACY, SEC_SAMPLING, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
+static const int give_way[] = { SEC_SAMPLING, SEC_ACCURACY, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
 				SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
 #define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 

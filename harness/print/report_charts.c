@@ -2,7 +2,10 @@
  * report_charts.c - the report's charts from a run's summary and its peers
  * (analysis/summary.h, analysis/peers.h): the figures those computed,
  * arranged per chart for plot.c; then gnuplot. Nothing here computes a
- * figure: times are only scaled to the chart's unit (us).
+ * figure: times are only scaled to the chart's unit (the unit the tables
+ * print its largest median in, md_time_unit), and each kernel's colour is
+ * looked up by its label so that one kernel keeps its colour across the
+ * report. A drifted case (its verdict) is marked on every chart of it.
  */
 #include "print/report_charts.h"
 
@@ -28,7 +31,36 @@ struct charter {
 	char (*stems)[STEM_MAX];
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
+	int n_colors;                         /* kernel labels given a colour so far */
+	char (*color_of)[LABEL_MAX + 8];      /* [KERNEL_COLORS_MAX]: the labels, in first-seen order */
 };
+
+/* The kernel charts' palette (colour-blind safe first, Okabe-Ito, then
+ * Tableau); label k of the report gets colour k mod its size. The gaps
+ * are grey on every chart. */
+static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
+				       "#f0e442", "#4e79a7", "#59a14f", "#b07aa1", "#9c755f", "#76b7b2" };
+#define PALETTE_N ((int)(sizeof palette / sizeof palette[0]))
+#define GAPS_COLOR "#bbbbbb"
+#define KERNEL_COLORS_MAX 256
+
+/* The colour of a kernel's label, the same in every chart of the report. */
+static const char *kernel_color(struct charter *C, const char *label)
+{
+	for (int i = 0; i < C->n_colors; i++)
+		if (!strcmp(C->color_of[i], label))
+			return palette[i % PALETTE_N];
+	if (C->n_colors < KERNEL_COLORS_MAX)
+		snprintf(C->color_of[C->n_colors++], LABEL_MAX + 8, "%s", label);
+	return palette[(C->n_colors - 1) % PALETTE_N];
+}
+
+/* The unit a chart of times up to ns draws in: the one the tables print
+ * that time in (us under 1 ms, ms under 1 s, ...). */
+static struct md_unit chart_unit(double ns)
+{
+	return md_time_unit(isfinite(ns) && ns > 0 ? ns : 1e3);
+}
 
 /* A file-name stem for name into stems[i] (escape_stem), unique among
  * stems[0..i). */
@@ -100,6 +132,7 @@ static void series_name(const struct charter *C, int s, char *buf, size_t len)
 
 struct bars_data {
 	double *value, *low, *high;
+	bool *marked;
 	const char **rows, **notes, **series;
 	char (*series_buf)[160];
 };
@@ -109,6 +142,7 @@ static void bars_free(struct bars_data *b)
 	free(b->value);
 	free(b->low);
 	free(b->high);
+	free(b->marked);
 	free(b->rows);
 	free(b->notes);
 	free(b->series);
@@ -127,6 +161,7 @@ static void bars_fill(const struct charter *C, struct bars_data *b)
 			b->value[k] = c ? c->speedup.point : NAN;
 			b->low[k] = c ? c->speedup.low : NAN;
 			b->high[k] = c ? c->speedup.high : NAN;
+			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
 		}
 	}
 	for (int s = 0; s < ns; s++) {
@@ -144,18 +179,20 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 	b.value = calloc(cells, sizeof *b.value);
 	b.low = calloc(cells, sizeof *b.low);
 	b.high = calloc(cells, sizeof *b.high);
+	b.marked = calloc(cells, sizeof *b.marked);
 	b.rows = calloc((size_t)n + 1, sizeof *b.rows);
 	b.notes = calloc((size_t)n + 1, sizeof *b.notes);
 	b.series = calloc((size_t)ns, sizeof *b.series);
 	b.series_buf = calloc((size_t)ns, sizeof *b.series_buf);
 	enum ab_rc rc = AB_OK;
-	if (!b.value || !b.low || !b.high || !b.rows || !b.notes || !b.series || !b.series_buf)
+	if (!b.value || !b.low || !b.high || !b.marked || !b.rows || !b.notes || !b.series || !b.series_buf)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	if (rc == AB_OK) {
 		bars_fill(C, &b);
-		struct plot_bars p = { "speedup median(A) / median(B) per case and device, 95% bootstrap interval "
-				       "(none under 10 samples an arm)",
-				       "speedup (x)", n, ns, b.rows, b.series, b.value, b.low, b.high, 1.0, b.notes, "%.2fx" };
+		struct plot_bars p = { "speedup median(A) / median(B), 95% bootstrap interval (none under 10 samples "
+				       "an arm); hatched: drifted",
+				       "speedup (x)", n, ns, b.rows, b.series, b.value, b.low, b.high, 1.0, b.notes, "%.2fx",
+				       b.marked, "drifted: not trusted" };
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
 	bars_free(&b);
@@ -169,6 +206,8 @@ enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI
 
 struct sweep_data {
 	double *x, *v[SD_N];
+	bool *drifted;
+	struct md_unit unit;
 	const char **names;
 	char (*name_buf)[160];
 };
@@ -176,20 +215,23 @@ struct sweep_data {
 static void sweep_data_free(struct sweep_data *sd)
 {
 	free(sd->x);
+	free(sd->drifted);
 	for (int k = 0; k < SD_N; k++)
 		free(sd->v[k]);
 	free(sd->names);
 	free(sd->name_buf);
 }
 
-/* Cell k from a case's summary (NULL: the series lacks the case). */
-static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s)
+/* Cell k from a case's summary (NULL: the series lacks the case), times
+ * in units of div ns. */
+static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s, double div)
 {
+	sd->drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
 	const double v[SD_N] = {
-		s ? s->a.time.median_ns / 1e3 : NAN, s ? s->a.median_ci.low / 1e3 : NAN, s ? s->a.median_ci.high / 1e3 : NAN,
-		s ? s->b.time.median_ns / 1e3 : NAN, s ? s->b.median_ci.low / 1e3 : NAN, s ? s->b.median_ci.high / 1e3 : NAN,
+		s ? s->a.time.median_ns / div : NAN, s ? s->a.median_ci.low / div : NAN, s ? s->a.median_ci.high / div : NAN,
+		s ? s->b.time.median_ns / div : NAN, s ? s->b.median_ci.low / div : NAN, s ? s->b.median_ci.high / div : NAN,
 		s ? s->speedup.point : NAN, s ? s->speedup.low : NAN, s ? s->speedup.high : NAN,
-		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / 1e3 : NAN,
+		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / div : NAN,
 	};
 	for (int j = 0; j < SD_N; j++)
 		sd->v[j][k] = v[j];
@@ -201,18 +243,26 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
 	bool ok = (sd->x = calloc((size_t)w->n, sizeof *sd->x)) && (sd->names = calloc((size_t)ns, sizeof *sd->names)) &&
-		  (sd->name_buf = calloc((size_t)ns, sizeof *sd->name_buf));
+		  (sd->name_buf = calloc((size_t)ns, sizeof *sd->name_buf)) &&
+		  (sd->drifted = calloc(cells + 1, sizeof *sd->drifted));
 	for (int k = 0; k < SD_N; k++)
 		ok = (sd->v[k] = calloc(cells, sizeof *sd->v[k])) && ok;
 	if (!ok)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
-	for (int i = 0; i < w->n; i++)
+	double most = NAN;
+	for (int i = 0; i < w->n; i++) {
 		sd->x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
+		for (int t = 0; t < ns; t++) {
+			const struct summary_case *c = peers_cell(C->P, w->idx[i], t);
+			most = c ? fmax(isnan(most) ? 0 : most, fmax(c->a.time.median_ns, c->b.time.median_ns)) : most;
+		}
+	}
+	sd->unit = chart_unit(most);
 	for (int s = 0; s < ns; s++) {
 		series_name(C, s, sd->name_buf[s], sizeof sd->name_buf[s]);
 		sd->names[s] = sd->name_buf[s];
 		for (int i = 0; i < w->n; i++)
-			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s));
+			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);
 	}
 	return AB_OK;
 }
@@ -233,7 +283,8 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 		struct plot_sweep p = {
 			title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
 			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
-			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] }, sd.v[SD_FLOOR],
+			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
+			sd.unit.name, sd.drifted, sd.v[SD_FLOOR],
 		};
 		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 	}
@@ -252,6 +303,9 @@ struct kchart {
 	char (*base)[LABEL_MAX + 1]; /* the label before " (k)" */
 	char (*buf)[LABEL_MAX + 8];
 	double *v;             /* [2][n] */
+	const char **color;    /* [n]: each label's colour in the report */
+	int gaps;              /* the segment of the gaps */
+	double div;            /* ns per unit of the chart */
 };
 
 static void kchart_free(struct kchart *k)
@@ -261,6 +315,7 @@ static void kchart_free(struct kchart *k)
 	free(k->base);
 	free(k->buf);
 	free(k->v);
+	free(k->color);
 }
 
 static int segment_of(struct kchart *kc, const char *name)
@@ -315,16 +370,19 @@ static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const
 	kc->base = calloc((size_t)cap, sizeof *kc->base);
 	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
 	kc->v = calloc((size_t)cap * 2, sizeof *kc->v);
-	if (!kc->full || !kc->label || !kc->base || !kc->buf || !kc->v)
+	kc->color = calloc((size_t)cap, sizeof *kc->color);
+	if (!kc->full || !kc->label || !kc->base || !kc->buf || !kc->v || !kc->color)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++)
 			segment_of(kc, ak[a]->kernels[k].name);
 	int gaps = segment_of(kc, "launch gaps and host overhead");
+	kc->gaps = gaps;
 	for (int a = 0; a < 2; a++) {
+		/* each bar is the arm's median, split by its kernels' shares */
 		for (int k = 0; k < ak[a]->n_kernels; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kfig[k].per_sample_ns / 1e3;
-		kc->v[a * kc->n + gaps] = ak[a]->gaps_ns / 1e3;
+			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kfig[k].of_median_ns / kc->div;
+		kc->v[a * kc->n + gaps] = ak[a]->gaps_of_median_ns / kc->div;
 	}
 	for (int i = 0; i < kc->n; i++)
 		label_kernel(kc, i, ak, i == gaps);
@@ -341,11 +399,18 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 	const char *row_names[2] = { rows[0], rows[1] };
 	snprintf(rows[0], sizeof rows[0], "A (%s)", C->S->run->arm_a);
 	snprintf(rows[1], sizeof rows[1], "B (%s)", C->S->run->arm_b);
-	snprintf(title, sizeof title, "%s: mean time per sample, per kernel (family: operation)", s->c->name);
+	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
+	char ylabel[48];
+	kc.div = u.div;
+	snprintf(title, sizeof title, "%s: median time per sample, split by each kernel's share (family: operation)%s",
+		 s->c->name, s->verdict == SUMMARY_CASE_DRIFTED ? "; DRIFTED: not trusted" : "");
+	snprintf(ylabel, sizeof ylabel, "%s per sample (median)", u.name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
 	enum ab_rc rc = kchart_fill(&kc, ak, d);
+	for (int k = 0; rc == AB_OK && k < kc.n; k++)
+		kc.color[k] = k == kc.gaps ? GAPS_COLOR : kernel_color(C, kc.label[k]);
 	if (rc == AB_OK) {
-		struct plot_stack p = { title, "us per sample", 2, kc.n, row_names, kc.label, kc.v };
+		struct plot_stack p = { title, ylabel, 2, kc.n, row_names, kc.label, kc.color, kc.v };
 		rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
 	}
 	kchart_free(&kc);
@@ -398,7 +463,7 @@ static bool slots_alloc(struct slots_data *sd, size_t m)
 	       sd->key && sd->key_buf;
 }
 
-static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, struct ab_diag *d)
+static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, double div, struct ab_diag *d)
 {
 	const struct results_case *c = sc->c;
 	sd->n = c->n_slots;
@@ -411,19 +476,19 @@ static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *s
 		snprintf(sd->key_buf[i], sizeof sd->key_buf[i], "%s %s", s->label, s->variant);
 		sd->key[i] = sd->key_buf[i];
 		sd->nv[i] = s->n_samples;
-		sd->median[i] = s->median_ns / 1e3;
+		sd->median[i] = s->median_ns / div;
 		sd->panel[i] = sd->second[i] = s->arm == 'b';
 		sd->start[i] = at;
 		at += s->n_samples;
 		if (!(sd->vals[i] = malloc(((size_t)s->n_samples + 1) * sizeof **sd->vals)))
 			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
 		for (int j = 0; j < s->n_samples; j++)
-			sd->vals[i][j] = s->samples_ns[j] / 1e3;
+			sd->vals[i][j] = s->samples_ns[j] / div;
 	}
-	sd->lo[0] = sc->a.p1_ns / 1e3;
-	sd->hi[0] = sc->a.p99_ns / 1e3;
-	sd->lo[1] = sc->b.p1_ns / 1e3;
-	sd->hi[1] = sc->b.p99_ns / 1e3;
+	sd->lo[0] = sc->a.p1_ns / div;
+	sd->hi[0] = sc->a.p99_ns / div;
+	sd->lo[1] = sc->b.p1_ns / div;
+	sd->hi[1] = sc->b.p99_ns / div;
 	return AB_OK;
 }
 
@@ -440,21 +505,29 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	const struct summary_case *sc = &C->S->cases[i];
 	struct report_case_charts *ch = &C->out->cases[i];
 	struct slots_data sd = { 0 };
-	char t1[160], t2[160], pa[64], pb[64], ya[64], yb[64];
+	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
-	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (each arm zoomed to its p1-p99)", sc->c->name);
-	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed", sc->c->name);
+	struct md_unit u = chart_unit(sc->whisker_hi_ns);
+	if (sc->verdict == SUMMARY_CASE_DRIFTED)
+		snprintf(drift, sizeof drift, "; DRIFTED %.2f%%: not trusted", sc->drift * 100);
+	/* one y range for both panels, holding every whisker; logarithmic when
+	 * the arms are far apart, so that both boxes keep their spread */
+	double ylo = sc->whisker_lo_ns / u.div, yhi = sc->whisker_hi_ns / u.div;
+	bool log_y = ylo > 0 && yhi / ylo > 3;
+	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", sc->c->name,
+		 log_y ? ", log scale" : "", drift);
+	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", sc->c->name, drift);
 	snprintf(pa, sizeof pa, "A (%s)", C->S->run->arm_a);
 	snprintf(pb, sizeof pb, "B (%s)", C->S->run->arm_b);
-	snprintf(ya, sizeof ya, "A (%s), us", C->S->run->arm_a);
-	snprintf(yb, sizeof yb, "B (%s), us", C->S->run->arm_b);
+	snprintf(ya, sizeof ya, "A (%s), %s", C->S->run->arm_a, u.name);
+	snprintf(yb, sizeof yb, "B (%s), %s", C->S->run->arm_b, u.name);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
-	enum ab_rc rc = slots_fill(sc, &sd, d);
+	enum ab_rc rc = slots_fill(sc, &sd, u.div, d);
 	if (rc == AB_OK) {
-		struct plot_boxes pbx = { t1, "us", sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
-					  panels_of(&sd), sd.panel, panels, sd.lo, sd.hi };
-		struct plot_series psr = { t2, "sample, in the order the bracket took them", "us", sd.n, sd.key,
+		struct plot_boxes pbx = { t1, u.name, sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
+					  panels_of(&sd), sd.panel, panels, ylo, yhi, log_y };
+		struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, sd.n, sd.key,
 					   (const double *const *)sd.vals, sd.nv, sd.start, sd.median, sd.second,
 					   panels_of(&sd), sd.panel, ylabels, sd.lo, sd.hi };
 		rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
@@ -518,11 +591,14 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	struct charter C = { .S = P->series[0], .P = P, .job = job, .res = job->charts, .out = out };
 	memset(out, 0, sizeof *out);
 	enum ab_rc rc = alloc_charts(C.S, out, &C.stems, d);
+	if (!rc && !(C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of)))
+		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
 	if (rc == AB_OK) {
 		find_gnuplot(&C);
 		rc = chart_all(&C, d);
 	}
 	free(C.stems);
+	free(C.color_of);
 	return rc;
 }
 

@@ -111,17 +111,15 @@ static void show_slot(const struct summary_slot *ss, FILE *out)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-/* "201.39 MB, 1234.5 GB/s (29.4% of copy)" */
-static void show_arm_bw(const struct bandwidth_arm *a, FILE *out)
+/* "201.39 MB, 1234.5 GB/s (29.4% of copy)", or "(cache-resident)" */
+static void show_arm_bw(const struct summary_case *s, const struct bandwidth_arm *a, FILE *out)
 {
-	char b[32];
+	char b[32], pct[48];
 	if (isnan(a->bytes)) {
 		fputs("n/a", out);
 		return;
 	}
-	fprintf(out, "%s, %.1f GB/s", md_bytes(a->bytes, b, sizeof b), a->gbps);
-	if (!isnan(a->pct_copy))
-		fprintf(out, " (%.1f%% of copy)", a->pct_copy);
+	fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, b, sizeof b), a->gbps, md_bw_pct(s, a, true, pct, sizeof pct));
 }
 
 /* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
@@ -138,28 +136,32 @@ static void show_copy_floor(const struct summary_case *s, FILE *out)
 	}
 	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", fmt_ns(s->copy_floor_ns, fl, sizeof fl),
 		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
-	if (!isnan(s->copy_floor_bw.pct_copy))
-		fprintf(out, ", %.1f%% of copy%s", s->copy_floor_bw.pct_copy,
-			s->copy_floor_cached ? ": above the device copy, cache-resident" : "");
+	if (s->cache_resident)
+		fputs(", cache-resident", out);
+	else if (!isnan(s->copy_floor_bw.pct_copy))
+		fprintf(out, ", %.1f%% of copy", s->copy_floor_bw.pct_copy);
 	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
 	if (!isnan(s->b_kernel_over_copy))
 		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
 	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
 }
 
-/* Bytes and bandwidth of both arms, and the floor. */
+/* Bytes and bandwidth of both arms, what they are held against, and the
+ * floor. */
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	char fl[24];
+	char fl[32], fl2[32];
 	struct escape_pool e;
 	e.next = 0;
 	fprintf(out, "  bandwidth: a %s ", escape_t(&e, S->run->arm_a));
-	show_arm_bw(&s->a.bw, out);
+	show_arm_bw(s, &s->a.bw, out);
 	fprintf(out, "; b %s ", escape_t(&e, S->run->arm_b));
-	show_arm_bw(&s->b.bw, out);
-	if (!isnan(s->floor_ns))
-		fprintf(out, "; floor %s at %.0f GB/s (%s)", fmt_ns(s->floor_ns, fl, sizeof fl), S->copy.gbps,
-			bandwidth_source_str(S->copy.source));
+	show_arm_bw(s, &s->b.bw, out);
+	if (s->cache_resident)
+		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
+			md_bytes((double)s->c->bytes_min, fl, sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
+	else if (S->copy.source != BANDWIDTH_NONE)
+		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
 	fputc('\n', out);
 	show_copy_floor(s, out);
 }
@@ -184,6 +186,7 @@ static void show_case(const struct summary_case *s, const struct results_run *r,
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
+	fprintf(out, "  verdict: %s\n", md_case_verdict(s, sp, sizeof sp));
 }
 
 static void show_projection(const struct summary_run *s, FILE *out)
@@ -217,15 +220,21 @@ void show_summary_table(const struct summary_run *s, FILE *out)
 	e.next = 0;
 	snprintf(ha, sizeof ha, "A %s", escape_t(&e, r->arm_a));
 	snprintf(hb, sizeof hb, "B %s", escape_t(&e, r->arm_b));
-	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]", "n A/B",
-		"bit-exact");
+	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]",
+		"n A/B", "bit-exact", "verdict");
 	for (int i = 0; i < s->n_cases; i++) {
 		const struct summary_case *c = &s->cases[i];
-		char a[24], b[24], sp[64], n[24];
+		char a[24], b[24], sp[64], n[24], v[64];
 		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
 		e.next = 0;
-		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %s\n", escape_t(&e, c->c->name), escape_t(&e, c->c->shape),
-			fmt_ns(c->a.time.median_ns, a, sizeof a), fmt_ns(c->b.time.median_ns, b, sizeof b),
-			fmt_speedup(&c->speedup, sp, sizeof sp), n, c->b_byte_equal ? "yes" : "NO");
+		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %-9s %s\n", escape_t(&e, c->c->name),
+			escape_t(&e, c->c->shape), fmt_ns(c->a.time.median_ns, a, sizeof a),
+			fmt_ns(c->b.time.median_ns, b, sizeof b), fmt_speedup(&c->speedup, sp, sizeof sp), n,
+			c->b_byte_equal ? "yes" : "NO", md_case_verdict(c, v, sizeof v));
 	}
+	fputs("verdict: ", out);
+	md_verdict_counts(out, s);
+	if (!s->have_profile)
+		fputs(" (no device profile: drift not judged)", out);
+	fputc('\n', out);
 }

@@ -17,8 +17,9 @@
 enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d);
 
 /* One line per case: shape, A and B medians, the speedup with its 95%
- * interval ("n/a" under SUMMARY_MIN_SAMPLES an arm), sample counts and
- * bit-exactness: what `abbench run` ends with. */
+ * interval ("n/a" under SUMMARY_MIN_SAMPLES an arm), sample counts,
+ * bit-exactness and the case's verdict (a drifted case marked with its
+ * drift), then the verdicts counted: what `abbench run` ends with. */
 void show_summary_table(const struct summary_run *s, FILE *out);
 
 #endif

@@ -60,10 +60,11 @@ void trend_step_text(const struct history *h, const struct history_series *s, in
 	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
 	const struct history_point *p = &s->points[b->start];
 	char pct[32], from[48], to[48];
-	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s", md_pct(b->change, pct, sizeof pct),
+	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
 		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
 		 p->label, figure_of(h, a->level, NAN, NAN, false, from, sizeof from),
-		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to));
+		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to),
+		 history_improvement(h, b->change) ? "an improvement" : "a regression");
 }
 
 /* The step starting at point i, or 0. */
@@ -180,10 +181,11 @@ static void make_stem(const char *scenario, const char *device, const char *name
 
 /* The arrays of one series' chart. */
 struct trend_arrays {
-	const char **commits, **dates;
-	char (*buf)[2][24];
+	const char **commits, **dates, **runs;
+	char (*buf)[3][24];
 	double *value, *low, *high, *level;
 	int *step_at;
+	bool *step_better;
 	const char **step_text;
 	char (*text)[96];
 };
@@ -192,12 +194,14 @@ static void arrays_free(struct trend_arrays *a)
 {
 	free(a->commits);
 	free(a->dates);
+	free(a->runs);
 	free(a->buf);
 	free(a->value);
 	free(a->low);
 	free(a->high);
 	free(a->level);
 	free(a->step_at);
+	free(a->step_better);
 	free(a->step_text);
 	free(a->text);
 }
@@ -207,30 +211,43 @@ static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 	size_t m = (size_t)n + 1, k = (size_t)n_steps + 1;
 	a->commits = calloc(m, sizeof *a->commits);
 	a->dates = calloc(m, sizeof *a->dates);
+	a->runs = calloc(m, sizeof *a->runs);
 	a->buf = calloc(m, sizeof *a->buf);
 	a->value = calloc(m, sizeof *a->value);
 	a->low = calloc(m, sizeof *a->low);
 	a->high = calloc(m, sizeof *a->high);
 	a->level = calloc(m, sizeof *a->level);
 	a->step_at = calloc(k, sizeof *a->step_at);
+	a->step_better = calloc(k, sizeof *a->step_better);
 	a->step_text = calloc(k, sizeof *a->step_text);
 	a->text = calloc(k, sizeof *a->text);
-	return a->commits && a->dates && a->buf && a->value && a->low && a->high && a->level && a->step_at &&
-	       a->step_text && a->text;
+	return a->commits && a->dates && a->runs && a->buf && a->value && a->low && a->high && a->level && a->step_at &&
+	       a->step_better && a->step_text && a->text;
 }
 
-/* Ticks: every k-th of n points (and the last) shows its commit and date,
- * so that at most about 16 labels share the axis. */
+/* Ticks: every k-th of n points (and the last) shows its run id, commit
+ * and date with the time (one commit's nightly runs look alike without
+ * the id and the time), so that at most about 16 labels share the axis. */
 static void fill_ticks(const struct history_point *const *pts, int n, const char **commits, const char **dates,
-		       char (*buf)[2][24])
+		       const char **runs, char (*buf)[3][24])
 {
 	int every = n > 16 ? (n + 15) / 16 : 1;
 	for (int i = 0; i < n; i++) {
 		bool show = i % every == 0 || i == n - 1;
-		snprintf(buf[i][0], sizeof buf[i][0], "%.9s", show ? pts[i]->commit : "");
-		snprintf(buf[i][1], sizeof buf[i][1], "%.10s", show ? pts[i]->started_at : "");
+		const char *t = pts[i]->started_at;
+		snprintf(buf[i][0], sizeof buf[i][0], "%.7s", show ? pts[i]->commit : "");
+		if (show && strlen(t) >= 16)
+			snprintf(buf[i][1], sizeof buf[i][1], "%.5s %.5s", t + 5, t + 11);
+		else
+			snprintf(buf[i][1], sizeof buf[i][1], "%.10s", show ? t : "");
+		if (show)
+			snprintf(buf[i][2], sizeof buf[i][2], "r%lld", (long long)pts[i]->run_id);
+		else
+			buf[i][2][0] = '\0';
 		commits[i] = buf[i][0];
 		dates[i] = buf[i][1];
+		if (runs)
+			runs[i] = buf[i][2];
 	}
 }
 
@@ -256,9 +273,11 @@ static void fill_values(const struct history *h, const struct history_series *s,
 		char pct[32];
 		const struct history_point *p = &s->points[s->steps.segments[k].start];
 		a->step_at[k - 1] = s->steps.segments[k].start;
-		snprintf(a->text[k - 1], sizeof a->text[k - 1], "step %s: run %lld, %.9s",
+		bool better = history_improvement(h, s->steps.segments[k].change);
+		snprintf(a->text[k - 1], sizeof a->text[k - 1], "%s %s: run %lld, %.9s", better ? "improvement" : "regression",
 			 md_pct(s->steps.segments[k].change, pct, sizeof pct), (long long)p->run_id, p->commit);
 		a->step_text[k - 1] = a->text[k - 1];
+		a->step_better[k - 1] = better;
 	}
 }
 
@@ -294,7 +313,7 @@ static int baseline_index(const struct history_series *s, const char **name)
 }
 
 static enum ab_rc write_chart(const char *dir, const struct history *h, const struct history_series *s,
-			      const char *stem, struct ab_diag *d)
+			      const char *stem, bool svg, struct ab_diag *d)
 {
 	struct trend_arrays a = { 0 };
 	const struct history_point **pts = calloc((size_t)s->n + 1, sizeof *pts);
@@ -306,7 +325,7 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 	if (!rc) {
 		for (int i = 0; i < s->n; i++)
 			pts[i] = &s->points[i];
-		fill_ticks(pts, s->n, a.commits, a.dates, a.buf);
+		fill_ticks(pts, s->n, a.commits, a.dates, a.runs, a.buf);
 		fill_values(h, s, &a);
 		int bi = baseline_index(s, &base);
 		snprintf(bname, sizeof bname, "baseline '%s'", base);
@@ -316,7 +335,8 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 		struct plot_trend p = { title, sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
 					sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
 					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
-					s->steps.n_segments - 1, a.step_at, a.step_text, false, NAN, NAN };
+					s->steps.n_segments - 1, a.step_at, a.step_better, a.step_text, false, NAN, NAN,
+					svg, a.runs };
 		y_range(h, s, &a, &p.y_min, &p.y_max);
 		rc = plot_write_trend(dir, stem, &p, d);
 	}
@@ -368,7 +388,7 @@ static int sweep_runs(const struct history *h, const int *members, int n_members
 struct sweep_arrays {
 	const struct history_point **xs;
 	const char **commits, **dates, **names;
-	char (*buf)[2][24];
+	char (*buf)[3][24];
 	char (*name_buf)[48];
 	double *v;
 };
@@ -400,7 +420,7 @@ static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_membe
 /* The chart of a sweep's series (members, ascending along the axis): each
  * point relative to its series' median, in percent. */
 static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, const int *members, int n_members,
-				    const char *stem, struct ab_diag *d)
+				    const char *stem, bool svg, struct ab_diag *d)
 {
 	const struct history_series *s0 = &h->series[members[0]];
 	struct sweep_arrays a = { 0 };
@@ -413,7 +433,7 @@ static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, co
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
 	int n = sweep_runs(h, members, n_members, a.xs);
-	fill_ticks(a.xs, n, a.commits, a.dates, a.buf);
+	fill_ticks(a.xs, n, a.commits, a.dates, NULL, a.buf);
 	for (int m = 0; m < n_members; m++) {
 		const struct history_series *s = &h->series[members[m]];
 		snprintf(a.name_buf[m], sizeof a.name_buf[m], "%s=%lld", s->axis, (long long)s->axis_value);
@@ -427,7 +447,8 @@ static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, co
 	}
 	snprintf(title, sizeof title, "sweep %.48s over %s, %.40s on %.80s: %s per run, each case against its own median",
 		 s0->sweep, s0->axis, s0->scenario, s0->device, metric_words(h));
-	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates, a.v };
+	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates, a.v,
+				 svg };
 	enum ab_rc rc = plot_write_trends(dir, stem, &p, d);
 	sweep_arrays_free(&a);
 	return rc;
@@ -439,6 +460,7 @@ struct charting {
 	const char *dir;
 	const struct history *h;
 	struct trend_outcome *out;
+	bool svg;
 	bool have;
 	char gnuplot[PATH_MAX];
 	int *members;
@@ -456,7 +478,8 @@ static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
 	struct ab_diag pd = { "" };
 	if (!C->have)
 		return AB_OK;
-	enum ab_rc rc = plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
+	enum ab_rc rc = C->svg ? plot_render_svg(C->gnuplot, C->dir, C->out->chart_stem[k], &pd)
+			       : plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
 	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
 		*d = pd;
 		return rc;
@@ -488,11 +511,11 @@ static enum ab_rc chart_for(struct charting *C, int i, bool sweep, struct ab_dia
 		char name[96];
 		snprintf(name, sizeof name, "sweep-%s", s->sweep);
 		make_stem(s->scenario, s->device, name, k, o->chart_stem);
-		rc = write_sweep_chart(C->dir, h, C->members, n_members, o->chart_stem[k], d);
+		rc = write_sweep_chart(C->dir, h, C->members, n_members, o->chart_stem[k], C->svg, d);
 	} else {
 		o->chart_of[i] = k;
 		make_stem(s->scenario, s->device, s->case_name, k, o->chart_stem);
-		rc = write_chart(C->dir, h, s, o->chart_stem[k], d);
+		rc = write_chart(C->dir, h, s, o->chart_stem[k], C->svg, d);
 	}
 	o->chart_sweep[k] = sweep;
 	o->n_charts++;
@@ -531,12 +554,13 @@ static enum ab_rc outcome_alloc(struct trend_outcome *out, int n)
 	return AB_OK;
 }
 
-enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, struct trend_outcome *out,
-			      struct ab_diag *d)
+enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, bool svg,
+			      struct trend_outcome *out, struct ab_diag *d)
 {
 	char why[256] = "charts turned off";
-	struct charting C = { dir, h, out, false, "", NULL };
+	struct charting C = { dir, h, out, svg, false, "", NULL };
 	memset(out, 0, sizeof *out);
+	out->ext = svg ? "svg" : "png";
 	if (outcome_alloc(out, h->n_series) || !(C.members = calloc((size_t)h->n_series + 1, sizeof *C.members))) {
 		free(C.members);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");

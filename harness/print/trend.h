@@ -56,12 +56,14 @@ struct trend_outcome {
 	int n_drawn, n_failed;
 	bool skipped;                       /* gnuplot missing, or no_plots */
 	char note[512];                     /* why skipped, or the first failure */
+	const char *ext;                    /* "png" or "svg" */
 };
 
 /* Writes every series' chart into dir (created when missing) and draws it
- * unless no_plots. Free the outcome with trend_outcome_free. */
-enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, struct trend_outcome *out,
-			      struct ab_diag *d);
+ * unless no_plots: a PNG, or with svg an SVG at the size a dashboard card
+ * shows it. Free the outcome with trend_outcome_free. */
+enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, bool svg,
+			      struct trend_outcome *out, struct ab_diag *d);
 void trend_outcome_free(struct trend_outcome *o);
 
 #endif

@@ -26,7 +26,7 @@ enum ab_rc resume_load(const char *db_path, const char *spec, struct results_run
 		rc = ab_fail(d, AB_ERR_USAGE, "run %lld is still 'running' (its process is alive): nothing to resume until "
 			     "it ends", (long long)r->id);
 	else if (r->cases_planned <= 0)
-		rc = ab_fail(d, AB_ERR_USAGE, "run %lld was stored before cases were committed one by one (schema 7): "
+		rc = ab_fail(d, AB_ERR_USAGE, "run %lld was stored before cases were committed one by one (schema 8): "
 			     "it cannot be resumed", (long long)r->id);
 	if (rc) {
 		results_run_free(*out);

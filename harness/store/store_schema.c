@@ -142,7 +142,15 @@ static const char *const migrations[] = {
 	" WHERE type = 'table' AND name = 'runs';"
 	"PRAGMA writable_schema = OFF;"
 	"CREATE INDEX runs_status ON runs(status);",
-	/* 7: cases committed one by one (issue 23.6): how many a run sets out
+	/* 7: arms of Python callables (harness/arms/python_arm.c) among the
+	 * user arms: run_arms.kind's CHECK widened as migration 6 does. */
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_master SET sql = replace(sql,"
+	" 'CHECK (kind IN (''plugin'', ''cubin''))',"
+	" 'CHECK (kind IN (''plugin'', ''cubin'', ''python''))')"
+	" WHERE type = 'table' AND name = 'run_arms';"
+	"PRAGMA writable_schema = OFF;",
+	/* 8: cases committed one by one (issue 23.6): how many a run sets out
 	 * to measure, so that 'ok' can require them all and a run that did not
 	 * finish says how far it got; and how often `run --resume` took it up.
 	 * The copy floor measured per case (issue 24.1). Runs stored before it

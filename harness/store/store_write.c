@@ -361,7 +361,7 @@ static enum ab_rc write_missing_cases(struct store *st, const struct results_run
 }
 
 /* 'ok' means every planned case is stored (a run recorded before schema
- * version 7 plans 0: not checked). */
+ * version 8 plans 0: not checked). */
 static enum ab_rc check_complete(struct store *st, const struct results_run *r, struct ab_diag *d)
 {
 	int64_t n = 0;

@@ -149,6 +149,10 @@ struct site_ext_arm {
 	int (*prepare)(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
 	int (*cpu)(void *ctx, const struct site_args *a, char *err, size_t len);        /* NULL: none */
 	int (*cuda)(void *ctx, const struct site_args *a, void *stream, char *err, size_t len); /* NULL: none */
+	/* After a slot's samples, outside the timing (the backend's slot_end,
+	 * the device waited for): checks what the slot's calls left behind (a
+	 * Python arm's tensors) and releases what prepare took. NULL: none. */
+	int (*finish)(void *ctx, char *err, size_t len);
 };
 
 /* A variant. Named tunings of the fused arm are called "fused.<tuning>"

@@ -30,7 +30,7 @@ for spec in "$@"; do
 	args=""
 	[ "$name" != "$stage" ] && args=${stage#*=}
 	dir="$WORK/$name"
-	mkdir -p "$dir"
+	mkdir -p "$dir" "$WORK/tmp-$name" # a stage's TMPDIR must exist: mktemp there fails otherwise
 	# STAGE=a,b passes a and b as separate arguments.
 	# shellcheck disable=SC2206
 	if [ "$name" = check ]; then

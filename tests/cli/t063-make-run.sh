@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/make_run.sh (`make run`) picks glm_1024.ini when a CUDA device
-# answers, else glm_cpu.ini after one line saying that CPU timings exercise
-# the pipeline and do not judge GPU kernels; an explicit scenario is used as
+# answers, else glm_cpu.ini on --backend cpu after one line saying that CPU
+# timings exercise the pipeline and do not judge GPU kernels (run's own
+# fall-back notice is then not printed: one notice, not two); an explicit
+# scenario is used as
 # given. A stand-in abbench records what it is asked; then the real one
 # runs glm_cpu.ini (fake timer, --quick): every site fused byte-equal.
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +20,10 @@ expect_exit 0 "no GPU" env FAKE_CUDA=1 scripts/make_run.sh "$T/fake"
 check "the note comes first" bash -c "head -1 '$T/out' | grep -q 'CPU timings exercise the pipeline and do not judge GPU kernels'"
 check "the note is one line" test "$(grep -c 'CPU' "$T/out")" -eq 1
 check "runs glm_cpu.ini" grep -q '^run scenarios/glm_cpu.ini --db' "$T/calls"
+check "on the CPU backend by name, so that run does not print a second notice" \
+	grep -q '^run scenarios/glm_cpu.ini --db .* --backend cpu$' "$T/calls"
+check "(run names no fall-back when told the backend)" bash -c \
+	"ABBENCH_FAKE_TIMER=1 '$AB' run scenarios/smoke.ini --backend cpu --quick --db '$T/n.db' --no-progress 2>&1 >/dev/null | grep -c 'backend auto' | grep -qx 0"
 check "then shows it" grep -q '^show last' "$T/calls"
 rm -f "$T/calls"
 expect_exit 0 "a GPU answers" env FAKE_CUDA=0 scripts/make_run.sh "$T/fake"

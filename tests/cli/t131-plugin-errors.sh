@@ -70,7 +70,7 @@ scenario "$T/s.ini" mine "[arm mine]
 site = residual_gate_add
 library = $rga
 name = rga_exact"
-refused "an [arm] without a type" 9 "\[arm mine\]: missing key 'type' \(plugin or cubin\)"
+refused "an [arm] without a type" 9 "\[arm mine\]: missing key 'type' \(plugin, cubin or python\)"
 scenario "$T/s.ini" mine "[arm mine]
 type = plugin
 library = $rga

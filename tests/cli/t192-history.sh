@@ -36,7 +36,7 @@ expect_exit 0 "history" "$AB" history
 check "a table per case" test "$(grep -c '^smoke / CPU fake timer (ABBENCH_FAKE_TIMER=1) / ' "$T/out")" -eq "$cases"
 check "14 runs each (the recheck left out)" test "$(grep -c ': fused (B) median, 14 runs$' "$T/out")" -eq "$cases"
 check "ln_modulate: one step, +25% at run 9, its commit and date" \
-	grep -Eq '^  step: \+25\.[0-9]{2}% at run 9 \(commit c00000071271, 2026-11-09, label nightly-2026-11-09\): 4\.[0-9]{2} us -> 5\.[0-9]{2} us$' "$T/out"
+	grep -Eq '^  step: \+25\.[0-9]{2}% at run 9 \(commit c00000071271, 2026-11-09, label nightly-2026-11-09\): 4\.[0-9]{2} us -> 5\.[0-9]{2} us, a regression$' "$T/out"
 check "only that step" test "$(grep -c '^  step: ' "$T/out")" -eq 1
 check "the other cases have none" test "$(grep -c '^  steps: none beyond 5.00%' "$T/out")" -eq $((cases - 1))
 check "run 9's row is marked" grep -Eq '^  9 +2026-11-09T02:00:00Z +c00000071271 +nightly-2026-11-09 +5\.[0-9]{2} us \[5\.[0-9]{2}, 5\.[0-9]{2}\] +20  <- step \+25\.[0-9]{2}%$' "$T/out"
@@ -76,7 +76,7 @@ if command -v gnuplot >/dev/null; then
 	png="$T/charts/trend-smoke-CPU_fake_timer__ABBENCH_FAKE_TIMER_1_-ln_modulate.png"
 	check "ln_modulate's chart is a PNG" bash -c "head -c 8 '$png' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
 	gp="${png%.png}.gp"
-	check "its script marks the step at run 9" grep -q "set label 'step +25.[0-9]*%: run 9, c00000071'" "$gp"
+	check "its script marks the step at run 9" grep -q "set label 'regression +25.[0-9]*%: run 9, c00000071'" "$gp"
 	check "and the baseline at run 3" grep -q "set arrow from 3, graph 0 to 3, graph 1 nohead" "$gp"
 	check "it redraws by hand" bash -c "cd '$T/charts' && gnuplot '$(basename "$gp")'"
 	cp "$png" "$(dirname "$AB")/history-planted-step.png"

@@ -40,16 +40,22 @@ aa_cases=$(grep -c '^\[case ' scenarios/aa_smoke.ini)
 expect_exit 0 "publish" "$AB" publish "$T/site"
 check "it prints the page's path" grep -qx "$T/site/index.html" "$T/out"
 check "index.html and style.css" test -s "$T/site/index.html" -a -s "$T/site/style.css"
-check "a chart per case" test "$(ls "$T"/site/charts/trend-*.png | wc -l)" -eq $((smoke_cases + aa_cases))
+check "a chart per case, an SVG" test "$(ls "$T"/site/charts/trend-*.svg | wc -l)" -eq $((smoke_cases + aa_cases))
 check "the newest runs' reports (smoke: run 6, aa_smoke: run 9)" \
 	test -s "$T/site/runs/run-6/report.md" -a -s "$T/site/runs/run-9/report.md"
+check "every run's report as an HTML page (runs 1-9)" \
+	test "$(ls "$T"/site/runs/run-*/report.html | wc -l)" -eq 9
+check "rendered by cmark-gfm: its tables are HTML tables" grep -q '<table>' "$T/site/runs/run-2/report.html"
+check "and the folded sections stay folded" grep -q '<details><summary><b>Accuracy</b>' "$T/site/runs/run-2/report.html"
+check "older runs' reports have their tables, no charts" bash -c "! ls '$T'/site/runs/run-2/*.png 2>/dev/null"
 page="$T/site/index.html"
 check "two scenarios x two devices in the matrix" \
 	grep -q '<tr><th>scenario</th><th>NVIDIA H200 (test)</th><th>CPU fake timer (ABBENCH_FAKE_TIMER=1)</th></tr>' "$page"
 check "the step, named with its run and commit" \
-	grep -Eq '<li>Step \+25\.[0-9]{2}% at run 4 \(commit c00000031676, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us</li>' "$page"
+	grep -Eq '<li class="bad">Step \+25\.[0-9]{2}% at run 4 \(commit c00000031676, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us, a regression</li>' "$page"
 check "the label is escaped" grep -q 'label <code>pr&lt;&amp;&gt;6</code>' "$page"
-check "links to the full report" grep -q '<a href="runs/run-6/report.md">Full report of that run</a>' "$page"
+check "links to the full report's page" grep -q '<a href="runs/run-6/report.html">Full report of that run</a>' "$page"
+check "and to every run's" grep -q '<li><a href="runs/run-3/report.html">run 3</a>, commit <code>c00000023757</code>' "$page"
 check "no script" bash -c "! grep -qi '<script' '$page'"
 check "no absolute path of this machine" bash -c "! grep -q '$T' '$page'"
 
@@ -74,16 +80,16 @@ check "the screenshot is a PNG of some size" \
 cp "$T/dashboard.png" "$(dirname "$AB")/dashboard.png" 2>/dev/null || true
 
 # The checker must catch a missing image.
-rm "$T"/site/charts/trend-smoke-*-ln_modulate.png
+rm "$T"/site/charts/trend-smoke-*-ln_modulate.svg
 check "chromium loads the damaged page" \
 	bash -c "$(declare -f chrome); T='$T' chrome '$T/dom2.log' --dump-dom 'file://$page' >'$T/dom2.html'"
 check "the checker fails on the missing chart" \
 	bash -c "! python3 tests/tools/check_page.py '$T/dom2.html' '$T/site' '$T/dom2.log' >'$T/check2.out'"
-check "and names it" grep -q "^image 'charts/trend-smoke-.*-ln_modulate.png' does not exist$" "$T/check2.out"
+check "and names it" grep -q "^image 'charts/trend-smoke-.*-ln_modulate.svg' does not exist$" "$T/check2.out"
 
 # Without gnuplot: data and scripts, and the page says why there is no chart.
 expect_exit 0 "publish --no-plots" "$AB" publish "$T/np" --no-plots --no-reports
-check "no PNG" bash -c "! ls '$T'/np/charts/*.png 2>/dev/null"
+check "no chart drawn" bash -c "! ls '$T'/np/charts/*.svg '$T'/np/charts/*.png 2>/dev/null"
 check "the page says the charts were not drawn" grep -q 'Chart not drawn: charts turned off' "$T/np/index.html"
 check "and that reports were turned off" grep -q 'No report: reports turned off (--no-reports).' "$T/np/index.html"
 expect_exit 2 "publish with no run matching" "$AB" publish "$T/none" --scenario nothing

@@ -62,7 +62,7 @@ md="$T/big/report.md"
 check "no report-full.md beside a whole report" test ! -e "$T/big/report-full.md"
 check "not shortened" bash -c "! grep -q '^_Shortened' '$md'"
 head -1 "$md" >"$T/first"
-check "the first line is the verdict" grep -Eq '^\*\*FASTER\*\*: B `fused` vs A `eager`: faster beyond noise in 6 of 6 cases \(speedup 2\.00x to 4\.00x\), slower in 0, bit-exact in 6 of 6\. Scenario `smoke` on CPU fake timer' "$T/first"
+check "the first line is the verdict" grep -Eq '^\*\*FASTER\*\*: B `fused` vs A `eager`: faster in 6 of 6 cases \(speedup 2\.00x to 4\.00x\), slower 0, no clear change 0; bit-exact in 6 of 6\. Scenario `smoke` on CPU fake timer' "$T/first"
 check "then the summary table" test "$(sed -n 3p "$md")" = "## Summary"
 check "whose header is the fifth line" grep -q '^| case | shape | A eager median' <(sed -n 5p "$md")
 for s in Accuracy Clocks Sampling Provenance; do
@@ -71,12 +71,12 @@ done
 check "every <details> is closed" test "$(grep -c '^<details>' "$md")" -eq "$(grep -c '^</details>$' "$md")"
 check "the wide case prints in ms" grep -Eq '^\| `wide` \| 1x512x4096 \| 2\.[0-9]{3} ms \[[0-9.]+, [0-9.]+\] n=40 \| 1\.[0-9]{3} ms \[' "$md"
 check "the small ones in us" grep -Eq '^\| `ln_modulate` \| 1x16x256 \| 16\.[0-9]{2} us \[' "$md"
-check "every speedup bold: 2x-4x with intervals far above 1 and no drift" test "$(grep -Ec '^\| `[a-z_]+` \|.*\| \*\*[0-9.]+x\*\* \[[0-9.]+, [0-9.]+\] \| yes \|$' "$md")" -eq 6
+check "every speedup bold: 2x-4x with intervals far above 1 and no drift" test "$(grep -Ec '^\| `[a-z_]+` \|.*\| \*\*[0-9.]+x\*\* \[[0-9.]+, [0-9.]+\] \| yes \| faster \|$' "$md")" -eq 6
 
 # A --quick run: 3 samples a slot here, so no interval, nothing bold.
 check "a quick run" bash -c "'$AB' run scenarios/smoke.ini --quick --no-progress --label quick >/dev/null 2>'$T/run.err'"
 expect_exit 0 "its report" "$AB" report quick --out "$T/quick" --no-plots
 md="$T/quick/report.md"
-check "intervals n/a, nothing bold" test "$(grep -Ec '^\| `[a-z_]+` \|.* \| [0-9.]+x \[n/a\] \| yes \|$' "$md")" -eq 5
-check "the verdict is INCONCLUSIVE and says why" grep -q '^\*\*INCONCLUSIVE\*\*: .*; 5 without an interval (under 10 samples an arm); \*\*quick run\*\*' "$md"
+check "intervals n/a, nothing bold" test "$(grep -Ec '^\| `[a-z_]+` \|.* \| [0-9.]+x \[n/a\] \| yes \| too few samples \(not trusted\) \|$' "$md")" -eq 5
+check "the verdict is INCONCLUSIVE and says why" grep -q '^\*\*INCONCLUSIVE\*\*: .*faster in 0 of 5 cases, too few samples 5 (not trusted), .*(too few samples: under 10 an arm, no interval); \*\*quick run\*\*' "$md"
 finish

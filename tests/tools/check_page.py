@@ -11,7 +11,7 @@ problem) when:
     so any is an error: a script error, a blocked or failed load it chose
     to report);
   - an <img> has no src, points outside PAGE_DIR, is absolute (http:,
-    file:, /...), or names a file that does not exist or is not a PNG;
+    file:, /...), or names a file that does not exist or is not a PNG (an SVG for .svg);
   - a <link rel=stylesheet> or a relative <a href> (not #anchor) names a
     file that does not exist; an #anchor has no element with that id;
   - the DOM has no <h1> (nothing rendered).
@@ -80,8 +80,14 @@ def main():
         path = local(root, src, problems, "image")
         if path:
             with open(path, "rb") as f:
-                if f.read(8) != PNG:
-                    problems.append(f"image '{src}' is not a PNG")
+                head = f.read(8)
+                f.seek(0)
+                whole = f.read()
+            if src.endswith(".svg"):
+                if not (head.startswith(b"<?xml") and whole.rstrip().endswith(b"</svg>")):
+                    problems.append(f"image '{src}' is not an SVG")
+            elif head != PNG:
+                problems.append(f"image '{src}' is not a PNG")
     for href in page.links:
         local(root, href, problems, "link")
     for a in page.anchors:

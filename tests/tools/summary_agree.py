@@ -7,7 +7,7 @@ figures: the pooled A and B medians (with p10, p90 and sample counts), the
 speedup and its 95% interval, the A drift, the case's exactness, and each
 arm's GB/s and % of copy bandwidth.
 
-The CSV carries full precision (shortest round-trip reals), so each figure
+The CSV carries 15 significant digits, so each figure
 is taken from it and formatted the way each printer formats it (show:
 fmt_ns and %.3f; report: md_us = %.3f us, %.2f%%); the printed string must
 match exactly. The speedup and drift strings of show and report are also
@@ -53,18 +53,18 @@ SHOW_CASE = re.compile(r"^case (\S+)  site ")
 SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(?:(\S+), (\S+)|n/a)\] 95% CI "
                        r"\(n=(\d+)/(\d+)\)(?:, drift A (\S+)%)?$")
 SHOW_EXACT = re.compile(r"^  b byte-equal to a: (yes|NO)(.*)$")
-SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; floor .*)?$")
+SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; (?:copy|cache-resident:) .*)?$")
 
 
 def show_bw(text):
     """show.c's show_arm_bw: "51.3 kB, 3.2 GB/s (19.8% of copy)" -> ("3.2", "19.8") or None."""
-    m = re.match(r"^.+?, (\S+) GB/s(?: \((\S+)% of copy\))?$", text)
+    m = re.match(r"^.+?, (\S+) GB/s(?: \((\S+)% of copy\)| \(cache-resident\))?$", text)
     return m.groups() if m else None
 
 
 def report_bw(text):
-    """report.c's put_gbps: "3.2 (19.8%)" -> ("3.2", "19.8") or None."""
-    m = re.match(r"^(\S+)(?: \((\S+)%\))?$", text)
+    """report.c's put_gbps: "3.2 (19.8%)" -> ("3.2", "19.8"), "3.2 (cache-resident)" -> ("3.2", None), or None."""
+    m = re.match(r"^(\S+)(?: \((\S+)%\)| \(cache-resident\))?$", text)
     return m.groups() if m and text != "n/a" else None
 
 

@@ -48,8 +48,8 @@ static void check_fails(const char *text, const char *msg)
 static void test_kinds_by_name(void **state)
 {
 	(void)state;
-	const char *names[] = { "builtin", "plugin", "cubin" };
-	for (int i = 0; i < 3; i++) {
+	const char *names[] = { "builtin", "plugin", "cubin", "python" };
+	for (int i = 0; i < 4; i++) {
 		const struct arm_kind *k = arm_kind_find(names[i]);
 		assert_non_null(k);
 		assert_string_equal(k->name, names[i]);
@@ -63,6 +63,7 @@ static void test_kinds_by_name(void **state)
 	assert_null(arm_kind_find(""));
 	assert_true(arm_kind_find("plugin")->shortcut);
 	assert_false(arm_kind_find("cubin")->shortcut);
+	assert_true(arm_kind_find("python")->shortcut);
 	assert_null(arm_kind_find("builtin")->keys);
 }
 
@@ -74,17 +75,17 @@ static void test_generic_errors(void **state)
 	check_fails("[arm m]\ntype = plugin\nlibary = x\n", "t.ini:3: libary: unknown key in [arm m] (did you mean 'library'?)");
 	check_fails("[arm m]\ntype = plugin\nzzzzzz = x\n",
 		    "t.ini:3: zzzzzz: unknown key in [arm m] (keys: type, site, library, name, triton, binary, kernel, grid, "
-		    "block, shared, params)");
+		    "block, shared, params, module, function)");
 	check_fails("[arm m]\nsite = residual_gate_add\nlibrary = l.so\nname = x\n",
-		    "t.ini:1: [arm m]: missing key 'type' (plugin or cubin)");
-	check_fails("[arm m]\ntype = shared\nlibrary = l.so\n", "t.ini:2: type: 'shared' is not one of: plugin, cubin");
-	check_fails("[arm m]\ntype = builtin\n", "t.ini:2: type: 'builtin' is not one of: plugin, cubin");
+		    "t.ini:1: [arm m]: missing key 'type' (plugin, cubin or python)");
+	check_fails("[arm m]\ntype = shared\nlibrary = l.so\n", "t.ini:2: type: 'shared' is not one of: plugin, cubin, python");
+	check_fails("[arm m]\ntype = builtin\n", "t.ini:2: type: 'builtin' is not one of: plugin, cubin, python");
 	check_fails("[arm m]\ntype = plugin\nlibrary = l.so\nname = x\nkernel = k\n", "t.ini:5: kernel: not a key of plugin arms");
 	check_fails("[arm m]\ntype = cubin\nname = x\n", "t.ini:3: name: not a key of cubin arms");
 	check_fails("[arms]\nb = cubin:k.ptx:k\n" GATE_CASE,
-		    "t.ini:2: b: 'cubin:k.ptx:k': no kind of arm 'cubin' takes a shortcut (plugin:PATH:ARM)");
+		    "t.ini:2: b: 'cubin:k.ptx:k': no kind of arm 'cubin' takes a shortcut (plugin:PATH:ARM, python:PATH:ARM)");
 	check_fails("[arms]\nb = nokind:k.so:k\n" GATE_CASE,
-		    "t.ini:2: b: 'nokind:k.so:k': no kind of arm 'nokind' takes a shortcut (plugin:PATH:ARM)");
+		    "t.ini:2: b: 'nokind:k.so:k': no kind of arm 'nokind' takes a shortcut (plugin:PATH:ARM, python:PATH:ARM)");
 }
 
 /* Each kind's own keys, at their lines: unused sections are checked too. */

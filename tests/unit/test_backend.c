@@ -211,16 +211,19 @@ static void test_supports_kinds(void **state)
 	(void)state;
 	assert_true(backend_supports_kind("cpu", "plugin"));
 	assert_false(backend_supports_kind("cpu", "cubin"));
-	assert_false(backend_supports_kind("cpu", "python")); /* not yet a kind */
+	assert_true(backend_supports_kind("cpu", "python")); /* numpy arrays */
 	assert_false(backend_supports_kind("cpu", NULL));
 	assert_false(backend_supports_kind("tpu", "plugin"));
 	assert_false(backend_supports_kind(NULL, "plugin"));
 	assert_int_equal(backend_supports_kind("cuda", "plugin"), AB_HAVE_CUDA);
 	assert_int_equal(backend_supports_kind("cuda", "cubin"), AB_HAVE_CUDA);
+	assert_int_equal(backend_supports_kind("cuda", "python"), AB_HAVE_CUDA);
 	char on[64];
 	backend_names_for_kind("cubin", on, sizeof on);
 	assert_string_equal(on, AB_HAVE_CUDA ? "cuda" : "");
 	backend_names_for_kind("plugin", on, sizeof on);
+	assert_string_equal(on, AB_HAVE_CUDA ? "cpu, cuda" : "cpu");
+	backend_names_for_kind("python", on, sizeof on);
 	assert_string_equal(on, AB_HAVE_CUDA ? "cpu, cuda" : "cpu");
 }
 

@@ -143,7 +143,8 @@ static void test_ops_table(void **state)
 	assert_non_null(o->supports);
 	assert_non_null(o->fake_timer);
 	assert_string_equal(o->arm_kinds[0], "plugin");
-	assert_null(o->arm_kinds[1]); /* no cubins without a GPU */
+	assert_string_equal(o->arm_kinds[1], "python");
+	assert_null(o->arm_kinds[2]); /* no cubins without a GPU */
 }
 
 /* What case_begin allocates, counted by case_memory the same way: every

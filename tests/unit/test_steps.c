@@ -12,7 +12,12 @@
  *     a 1% one (where noise of +-1% is not);
  *   - a noiseless series (the fake timer's) with +25% at 10 is one step at
  *     10, and a noiseless flat one none;
- *   - +30% on the newest point alone is a step at that point;
+ *   - +30% on the newest point alone is an outlier, not a step (3 runs a
+ *     side are needed); three such points are a step;
+ *   - two runs 20% apart, or 2 + 2, are no step; 3 + 3 are one;
+ *   - +10% between 3 + 3 runs is a step when their intervals are +-2%,
+ *     none when they are +-8% (overlapping);
+ *   - an autocorrelated wander (AR(1), 1% innovations) has no step;
  *   - a step up and back down three points later is two steps;
  *   - bad input (a zero, NaN, too many points) is refused.
  */
@@ -169,14 +174,84 @@ static void test_noiseless(void **state)
 static void test_newest_point(void **state)
 {
 	(void)state;
-	double y[25];
+	/* +30% on the newest point alone: not a step (3 runs a side are
+	 * needed), an outlier; once three runs show it, a step */
+	double y[27];
 	const int at[] = { 0, 24 };
 	const double lv[] = { 3000, 3900 };
-	planted(y, 25, at, lv, 2, 0.01);
+	planted(y, 27, at, lv, 2, 0.01);
 	struct steps_result r = detect(y, 25, 0.05);
+	assert_steps(&r, NULL, 0);
+	assert_int_equal(r.n_outliers, 1);
+	assert_int_equal(r.outliers[0], 24);
+	steps_free(&r);
+	r = detect(y, 27, 0.05);
 	const int want[] = { 24 };
 	assert_steps(&r, want, 1);
 	assert_int_equal(r.n_outliers, 0);
+	steps_free(&r);
+}
+
+/* A pair of runs 20% apart is not a step, nor are 2 + 2: the issue's
+ * "steps from two runs". */
+static void test_too_few_runs(void **state)
+{
+	(void)state;
+	double y[] = { 4000, 4800, 4800, 4800 };
+	struct steps_result r = detect(y, 2, 0.05);
+	assert_steps(&r, NULL, 0);
+	steps_free(&r);
+	double z[] = { 4000, 4010, 4800, 4790 };
+	r = detect(z, 4, 0.05);
+	assert_steps(&r, NULL, 0);
+	steps_free(&r);
+	double w[] = { 4000, 4010, 3990, 4800, 4790, 4810 };
+	r = detect(w, 6, 0.05);
+	const int want[] = { 3 };
+	assert_steps(&r, want, 1);
+	steps_free(&r);
+}
+
+/* +10% between 3 + 3 runs: a step when the runs' intervals are +-2%, none
+ * when they are +-8% (the runs cannot tell the levels apart); and the
+ * runs' own noise raises sigma (the penalty) above the differences'. */
+static void test_overlapping_intervals(void **state)
+{
+	(void)state;
+	double y[] = { 4000, 4004, 3996, 4400, 4404, 4396 }, lo[6], hi[6];
+	struct steps_result r;
+	struct ab_diag d = { "" };
+	for (int i = 0; i < 6; i++) {
+		lo[i] = y[i] * 0.98;
+		hi[i] = y[i] * 1.02;
+	}
+	assert_int_equal(steps_detect_ci(y, lo, hi, 6, 0.05, &r, &d), AB_OK);
+	const int want[] = { 3 };
+	assert_steps(&r, want, 1);
+	assert_true(r.sigma > 0.009 && r.sigma < 0.011); /* log(1.02 / 0.98) / 3.92 */
+	steps_free(&r);
+	for (int i = 0; i < 6; i++) {
+		lo[i] = y[i] * 0.92;
+		hi[i] = y[i] * 1.08;
+	}
+	assert_int_equal(steps_detect_ci(y, lo, hi, 6, 0.05, &r, &d), AB_OK);
+	assert_steps(&r, NULL, 0);
+	steps_free(&r);
+}
+
+/* A slowly wandering series (a random walk of 1% steps, the nights'
+ * machine state carried from one to the next) has large differences at
+ * longer lags: sigma is not lag 1's, and no step is cut in it. */
+static void test_autocorrelated_noise(void **state)
+{
+	(void)state;
+	double y[40], x = 0;
+	for (int i = 0; i < 40; i++) {
+		x = 0.8 * x + 0.01 * (noise(i, 1) - 1);
+		y[i] = 5000 * exp(x);
+	}
+	struct steps_result r = detect(y, 40, 0.05);
+	assert_steps(&r, NULL, 0);
 	steps_free(&r);
 }
 
@@ -222,6 +297,9 @@ int main(void)
 		cmocka_unit_test(test_small_step_and_min_step),
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_newest_point),
+		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_overlapping_intervals),
+		cmocka_unit_test(test_autocorrelated_noise),
 		cmocka_unit_test(test_up_and_back),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -106,6 +106,7 @@ struct backend {
 	} floor[HK_FLOOR_N];
 	struct site_ext_arm floor_ext[HK_FLOOR_N];
 	struct site_variant floor_var[HK_FLOOR_N];
+	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
 /* The allocation of tensor i: GUARD_BYTES before the tensor. */
@@ -948,6 +949,7 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 		return ab_fail(d, AB_ERR_INPUT, "case '%s': variant '%s' has no cuda implementation", b->case_name,
 			       v->name);
 	snprintf(b->arm, sizeof b->arm, "%s", v->name);
+	b->ext = v->ext;
 	if (v->ext && (rc = cuda_prime_ext(b, v, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
 	/* Records left from before the slot (nothing of it) are dropped. */
@@ -991,6 +993,8 @@ static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kern
 		nvtxRangePop();
 		b->range_open = false;
 	}
+	const struct site_ext_arm *ext = b->ext;
+	b->ext = NULL;
 	if ((rc = CK(d, cudaStreamSynchronize(b->stream))) ||
 	    (b->cupti && (rc = cupti_collect(b->cupti, kernels, &b->counts, d))) ||
 	    (rc = nvml_read(b->nvml, after, d)) || (rc = cuda_check_guards(b, d)))
@@ -998,6 +1002,9 @@ static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kern
 	if (b->opt.timing == BACKEND_TIMING_GRAPH) /* a sample replayed its arm that often */
 		attrib_divide(kernels, BACKEND_GRAPH_LAUNCHES);
 	cuda_graph_drop(&b->g_arm);
+	b->ext_err[0] = '\0';
+	if (ext && ext->finish && ext->finish(ext->ctx, b->ext_err, sizeof b->ext_err))
+		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, b->arm, b->ext_err);
 	return AB_OK;
 }
 
@@ -1076,8 +1083,9 @@ static bool cuda_fake_timer(struct backend *b)
 	return false; /* events time the GPU */
 }
 
-/* Plugins' cuda functions and kernels of compiled binaries. */
-static const char *const cuda_arm_kinds[] = { "plugin", "cubin", NULL };
+/* Plugins' cuda functions, kernels of compiled binaries, Python callables
+ * over torch tensors. */
+static const char *const cuda_arm_kinds[] = { "plugin", "cubin", "python", NULL };
 
 const struct backend_ops backend_cuda = {
 	.name = SITE_IMPL_CUDA,
