@@ -4,7 +4,8 @@
 Loads each case's inputs, runs PyTorch's own eager chain on the GPU (the
 same ops GLM-Image calls, read from the site's kernels/<site>/torch_chain.py
 through scripts/site_chains.py), and checks torch.equal against every dumped
-arm output, plus the eager LayerNorm's per-row mean and rstd against aten's
+arm output, plus the per-row mean and rstd of every arm that computes them
+(abbench dumps them for the eager chains and twopass only) against aten's
 native_layer_norm. One line per case and arm; exit status 1 on any
 mismatch, 2 on unusable input.
 
@@ -57,14 +58,20 @@ def check_case(d, case, device, chains):
             if not torch.equal(ref.view(torch.int16), got.view(torch.int16)):
                 n, i = describe_mismatch(ref, got)
                 bad.append(f"{name}: {n} of {ref.numel()} differ, first at {i}")
-        if slot["variant"] == "eager":
-            for prefix, (mean, rstd) in stats.items():
-                for what, ref in (("mean", mean), ("rstd", rstd)):
-                    key = prefix + what
-                    got = load(d, slot["files"][key], device).view(ref.shape)
-                    if not torch.equal(ref.view(torch.int32), got.view(torch.int32)):
-                        n = int((ref.view(torch.int32) != got.view(torch.int32)).sum())
-                        bad.append(f"{key}: {n} of {ref.numel()} rows differ")
+        # Statistics are dumped only for the arms that compute them (the
+        # eager chains, twopass: abbench's arms_writes); every one the
+        # manifest lists is checked, and an eager slot must list them.
+        for prefix, (mean, rstd) in stats.items():
+            for what, ref in (("mean", mean), ("rstd", rstd)):
+                key = prefix + what
+                if key not in slot["files"]:
+                    if slot["variant"] == "eager":
+                        bad.append(f"{key}: not dumped for the eager arm")
+                    continue
+                got = load(d, slot["files"][key], device).view(ref.shape)
+                if not torch.equal(ref.view(torch.int32), got.view(torch.int32)):
+                    n = int((ref.view(torch.int32) != got.view(torch.int32)).sum())
+                    bad.append(f"{key}: {n} of {ref.numel()} rows differ")
         verdict = "equal" if not bad else "MISMATCH " + "; ".join(bad)
         print(f"{case['name']:<20} {slot['slot']:<3} {slot['variant']:<8} torch.equal: {verdict}")
         failures += bool(bad)

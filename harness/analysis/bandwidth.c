@@ -35,13 +35,6 @@ struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct
 	return a;
 }
 
-double bandwidth_floor_ns(int64_t bytes_min, const struct bandwidth_ref *copy)
-{
-	if (bytes_min <= 0 || copy->source == BANDWIDTH_NONE)
-		return NAN;
-	return (double)bytes_min / copy->gbps;
-}
-
 const char *bandwidth_source_str(enum bandwidth_source s)
 {
 	switch (s) {

@@ -13,11 +13,13 @@
  * stable figure: profiles/h200.ini's 2 GiB device-to-device copy), else
  * the one the backend measured for the run's device (the CPU profile has
  * none: hosts differ, and one host's memcpy moved 5 -> 11 GB/s between
- * device rows), else unknown. The floor of a case is bytes_min over the
- * copy bandwidth: the time no arm can beat by streaming from DRAM. A case
- * whose working set fits the device's last-level cache is not held
- * against it at all (summary.h, cache_resident). The printers say all of
- * this through one function each (print/md.h: md_bw_pct, md_floor).
+ * device rows), else unknown. A case whose working set fits the device's
+ * last-level cache is not held against it at all (summary.h,
+ * cache_resident). A case's floor is not derived from this bandwidth
+ * (bytes_min at a 2 GiB copy's rate, which no kernel of these sizes
+ * reaches): it is the copy of its minimum bytes measured in the run
+ * (backend/copy_floor.h, summary.h). The printers say all of this through
+ * one function each (print/md.h: md_bw_pct, md_floor, md_b_over_floor).
  *
  * Runs stored before the bytes existed (schema 1) have 0 bytes: every
  * figure here is NAN for them, and printers write n/a.
@@ -56,9 +58,6 @@ struct bandwidth_ref bandwidth_copy(const struct results_run *r, double profile_
 
 /* An arm that moved bytes (0: unknown) in median_ns. */
 struct bandwidth_arm bandwidth_arm(int64_t bytes, double median_ns, const struct bandwidth_ref *copy);
-
-/* bytes_min / copy bandwidth in ns; NAN when either is unknown. */
-double bandwidth_floor_ns(int64_t bytes_min, const struct bandwidth_ref *copy);
 
 /* "measured", "profile", "none". */
 const char *bandwidth_source_str(enum bandwidth_source s);

@@ -187,11 +187,36 @@ static enum ab_rc merge_kernels(const struct results_case *c, struct summary_arm
 	return AB_OK;
 }
 
+/* The median of the arm's per-sample kernel sums over its slots (NAN
+ * when none is known): CUPTI's kernel time, beside the wall time. */
+static enum ab_rc kernel_median_of(const struct results_case *c, struct summary_arm *a, struct ab_diag *d)
+{
+	int n = 0;
+	a->kernel_median_ns = NAN;
+	if (!a->time.n)
+		return AB_OK;
+	double *k = malloc((size_t)a->time.n * sizeof *k);
+	if (!k)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory pooling kernel times of '%s'", c->name);
+	for (int i = 0; i < c->n_slots; i++) {
+		const struct results_slot *s = &c->slots[i];
+		for (int j = 0; s->arm == a->arm && s->kernel_ns && j < s->n_samples && n < a->time.n; j++)
+			if (!isnan(s->kernel_ns[j]))
+				k[n++] = s->kernel_ns[j];
+	}
+	if (n)
+		a->kernel_median_ns = stats_median(k, n);
+	free(k);
+	return AB_OK;
+}
+
 static enum ab_rc arm_of(const struct results_case *c, char arm, struct summary_arm *a, struct ab_diag *d)
 {
 	a->arm = arm;
 	variant_of(c, a);
 	enum ab_rc rc = pool_samples(c, a, d);
+	if (rc == AB_OK)
+		rc = kernel_median_of(c, a, d);
 	if (rc == AB_OK)
 		rc = merge_kernels(c, a, d);
 	spread_of(a);
@@ -363,10 +388,30 @@ static enum summary_drift drift_verdict(double drift, double noise_floor)
 	return drift > noise_floor ? SUMMARY_DRIFT_ENVIRONMENTAL : SUMMARY_DRIFT_OK;
 }
 
-/* The figures against the copy bandwidth, and the medians' intervals. A
- * case whose working set fits the last-level cache is not held against
- * the DRAM copy: its traffic may never leave the cache (on the H200 such a
- * case read 137.9% of copy), so no % of copy and no floor. */
+/* x / y, NAN unless both are positive numbers. */
+static double ratio(double x, double y)
+{
+	return x > 0 && y > 0 ? x / y : NAN;
+}
+
+/* The copy floor measured in the run, and the arms against it; its % of
+ * copy is held to ref as the arms' are (none for a cache-resident case). */
+static void copy_floor_of(struct summary_case *s, const struct bandwidth_ref *ref)
+{
+	const struct results_case *c = s->c;
+	s->copy_floor_ns = c->copy_floor_ns > 0 ? c->copy_floor_ns : NAN;
+	s->copy_floor_kernel_ns = c->copy_floor_kernel_ns > 0 ? c->copy_floor_kernel_ns : NAN;
+	s->a_over_copy = ratio(s->a.time.median_ns, s->copy_floor_ns);
+	s->b_over_copy = ratio(s->b.time.median_ns, s->copy_floor_ns);
+	s->b_kernel_over_copy = ratio(s->b.kernel_median_ns, s->copy_floor_kernel_ns);
+	s->copy_floor_bw = bandwidth_arm(isnan(s->copy_floor_ns) ? 0 : c->bytes_min, s->copy_floor_ns, ref);
+}
+
+/* The figures against the copy bandwidth, the floor, and the medians'
+ * intervals. A case whose working set fits the last-level cache is not
+ * held against the DRAM copy: its traffic may never leave the cache (on
+ * the H200 such a case read 137.9% of copy), so no % of copy; its floor
+ * is the copy measured in the run, as every case's. */
 static void bandwidth_of(struct summary_case *s, const struct bandwidth_ref *copy, int64_t cache_bytes)
 {
 	const struct bandwidth_ref none = { NAN, BANDWIDTH_NONE, "" };
@@ -376,8 +421,7 @@ static void bandwidth_of(struct summary_case *s, const struct bandwidth_ref *cop
 	s->b.median_ci = stats_median_ci(s->b.samples, s->b.time.n, SUMMARY_CI_LEVEL);
 	s->a.bw = bandwidth_arm(s->c->bytes_a, s->a.time.median_ns, ref);
 	s->b.bw = bandwidth_arm(s->c->bytes_b, s->b.time.median_ns, ref);
-	s->floor_ns = bandwidth_floor_ns(s->c->bytes_min, ref);
-	s->b_over_floor = isnan(s->floor_ns) || !(s->b.time.median_ns > 0) ? NAN : s->b.time.median_ns / s->floor_ns;
+	copy_floor_of(s, ref);
 	for (int i = 0; i < s->n_slots; i++) {
 		const struct results_slot *sl = s->slots[i].slot;
 		s->slots[i].bw = bandwidth_arm(sl->arm == 'a' ? s->c->bytes_a : s->c->bytes_b, sl->median_ns, ref);

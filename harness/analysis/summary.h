@@ -16,14 +16,16 @@
  *              interval; A drift; exactness counts; its share of the model
  *              projection (count x median per forward, per step); each
  *              arm's median interval and bandwidth (GB/s, % of the run's
- *              copy bandwidth) and the case's floor (bandwidth.h)
+ *              copy bandwidth, bandwidth.h), whether it is cache-resident, and
+ *              its floor: the copy floor measured in the run, each arm as
+ *              a multiple of it
  *   per run    the projection totals (per forward, per step, per image),
  *              the report's verdict (enum summary_verdict) and the counts
  *              behind it, the clock readings' span
  *
  * The judgments a printer shows are made here too, so that print/ only
  * formats: the run's verdict word, each case's drift against the device
- * profile's noise floor, B over its floor, throttled slots, the per-sample
+ * profile's noise floor, each arm over its floor, throttled slots, the per-sample
  * kernel figures and their operation names (backend/attrib.h).
  *
  * The device profile comes from the command (cli/load.c looks it up once)
@@ -171,6 +173,7 @@ struct summary_arm {
 	double gaps_of_median_ns; /* (1 - kernel_share) x time.median_ns: the gaps' part of the median */
 	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
 	double p1_ns, p99_ns;
+	double kernel_median_ns; /* median of the pooled per-sample kernel sums; NAN when none is known */
 };
 
 /* Time per forward, per step or per image: the A arm's, the B arm's and the
@@ -211,15 +214,24 @@ struct summary_case {
 	bool has_ref;                  /* every output had a reference: "no reference" otherwise, never "ok" */
 	struct summary_share per_forward; /* count x median of each arm */
 	struct summary_share per_step;    /* per_forward x the run's forwards_per_step */
-	double floor_ns;                  /* bytes_min / the run's copy bandwidth; NAN when either is
-					   * unknown or the case is cache-resident */
-	double b_over_floor;              /* B's median / floor_ns: how far B is from the floor; NAN
-					   * when either is unknown */
 	bool cache_resident;              /* its working set (bytes_min: every input and output once)
 					   * fits the device's last-level cache (summary_run.cache_bytes):
 					   * its traffic need not reach DRAM, so its GB/s is not held
-					   * against the DRAM copy bandwidth (pct_copy NAN) and it has no
-					   * floor */
+					   * against the DRAM copy bandwidth (pct_copy NAN) */
+	/* The case's floor: the copy floor measured in the run
+	 * (results_case.copy_floor_*: a streaming copy of the case's minimum
+	 * bytes, the fastest of the backend's methods, on its buffers under
+	 * the arms' protocol), NAN where not measured (runs before schema 8):
+	 * its median wall and kernel time; each arm's median over it (how many
+	 * copies of the same bytes the arm costs; 1.00x is the copy); B's
+	 * kernel median over the floor's kernel median; the floor's own GB/s
+	 * and % of the copy bandwidth (NAN for a cache-resident case, as the
+	 * arms'). It takes the place of bytes_min at the copy bandwidth, which
+	 * no kernel of these sizes reaches (issue 24); a cache-resident case
+	 * has one too: the copy's bytes are as cache-resident as the arms'. */
+	double copy_floor_ns, copy_floor_kernel_ns;
+	double a_over_copy, b_over_copy, b_kernel_over_copy;
+	struct bandwidth_arm copy_floor_bw;
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */
 	int n_no_ref;                  /* without a reference (not counted in n_not_ref) */

@@ -318,6 +318,18 @@ enum ab_rc attrib_add(struct attrib_collector *c, const char *name, uint64_t sta
 	return AB_OK;
 }
 
+void attrib_divide(struct attrib_collector *c, int n)
+{
+	if (n < 2)
+		return;
+	for (int i = 0; i < c->max_samples; i++)
+		c->sample_kernel_ns[i] /= n;
+	for (int k = 0; k < c->n_kernels; k++) {
+		c->kernels[k].total_ns /= n;
+		c->kernels[k].launches = (c->kernels[k].launches + n / 2) / n;
+	}
+}
+
 enum ab_rc attrib_export(struct attrib_collector *c, struct results_slot *slot, struct ab_diag *d)
 {
 	if (slot->n_samples > 0 && !slot->kernel_ns) {

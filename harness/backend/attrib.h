@@ -57,6 +57,13 @@ const char *attrib_family(const char *demangled);
  * Returns buf; "" when nothing is left. */
 char *attrib_operation(const char *demangled, char *buf, size_t len);
 
+/* A sample that launched its arm n times (a graph of n launches,
+ * backend.h's timing = graph): every figure summed per sample, and the
+ * per-kernel totals and launch counts, divided by n, so that they read
+ * per launch of the arm as in events mode (min and max are per record
+ * already). n < 2 changes nothing. */
+void attrib_divide(struct attrib_collector *c, int n);
+
 /* Moves the per-kernel table into the slot (the slot owns it afterwards)
  * and copies per-sample kernel sums for samples 1..n_samples into
  * slot->kernel_ns (which must be allocated for n_samples). */

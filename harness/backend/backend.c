@@ -131,6 +131,11 @@ enum ab_rc backend_choose(const char *want, const struct backend_ops **out, bool
 	return AB_OK;
 }
 
+const char *backend_timing_str(enum backend_timing t)
+{
+	return t == BACKEND_TIMING_GRAPH ? "graph" : "events";
+}
+
 bool backend_supports_variant(const struct backend_ops *ops, const struct site_variant *v)
 {
 	return ops && v && ops->supports(v);

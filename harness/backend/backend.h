@@ -46,9 +46,21 @@ struct backend;
  * (CUDA: the launches queued behind a spin kernel). */
 enum backend_launch_gaps { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 
+/* How a sample is timed (a scenario's `timing`): events around the arm's
+ * launches, or a CUDA graph of BACKEND_GRAPH_LAUNCHES launches of the arm,
+ * each behind its L2 flush, replayed, less a replay of the flushes alone,
+ * over the launches: the arm's time without its launch overhead. A
+ * backend that cannot replay graphs refuses graph at open (AB_ERR_USAGE). */
+enum backend_timing { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH };
+#define BACKEND_GRAPH_LAUNCHES 10
+
+/* "events" or "graph": what the run row stores. */
+const char *backend_timing_str(enum backend_timing t);
+
 struct bk_options {
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
+	enum backend_timing timing;
 	bool cupti;           /* per-kernel records (CUDA); the CPU always times steps */
 	int device_index;     /* --device: the CUDA device; the CPU has only 0 (else AB_ERR_USAGE) */
 };
@@ -111,6 +123,15 @@ struct backend_ops {
 	 * affine flag, and the device's free memory; allocates nothing. */
 	enum ab_rc (*case_memory)(struct backend *b, const struct site_desc *s, const struct site_args *shape,
 				  struct bk_memory *m, struct ab_diag *d);
+	/* The copy floor of the current case (backend/copy_floor.h): its
+	 * methods, each a variant of the backend's own (an arm from outside:
+	 * v->ext, its prepare planning the copy from the case's tensors) that
+	 * the runner measures like an arm, after the case's last slot, through
+	 * slot_begin, sample and slot_end. floor_methods returns how many (0:
+	 * none); floor_variant(b, i) the i-th, valid until close. Its name is
+	 * "copy_floor.METHOD". */
+	int (*floor_methods)(struct backend *b);
+	const struct site_variant *(*floor_variant)(struct backend *b, int i);
 	/* The backend's remarks for the run's notes (CUDA: where CUPTI came
 	 * from, its measured overhead, record counts, whether NVML answered;
 	 * "" when it has none). Asked after the last case, before close; the
@@ -149,6 +170,9 @@ void backend_names(char *buf, size_t len, const char *last_sep);
 /* ---- what a run asks for: "auto" or a backend's name ---------------------- */
 
 #define BACKEND_AUTO "auto"
+
+/* The prefix of a copy floor variant's name ("copy_floor.vec_cs"). */
+#define BACKEND_FLOOR_PREFIX "copy_floor."
 
 /* "auto" or a name of the table: *out is the table's own string (static),
  * false for anything else (*out untouched). The one parser of backend

@@ -29,6 +29,13 @@
  * An arm from outside abbench (a plugin's cpu function, site_ext_arm) is
  * one timed step. Every tensor buffer has guard bytes at both ends
  * (guard.h), filled when a slot begins and checked when it ends.
+ *
+ * The copy floor (copy_floor.h) is one method, "memcpy": the case's
+ * minimum bytes read once and written once by memcpy, one timed step. Its
+ * working set is the case's, so for a case that fits in the cache it runs
+ * at cache speed, above the device copy bandwidth (a DRAM copy of 64 MiB).
+ * Under the fake timer it costs 2 us plus its bytes at CPU_FAKE_COPY_GBPS:
+ * no arm of the cost model moves its bytes faster.
  */
 #include "backend/backend.h"
 
@@ -40,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/copy_floor.h"
 #include "backend/guard.h"
 #include "common/numparse.h"
 #include "common/rng.h"
@@ -59,8 +67,15 @@ struct backend {
 	size_t bytes[SITE_MAX_TENSORS];
 	char case_name[64];
 	char arm[32];
+	/* the copy floor's one method: a variant of our own, planned per slot */
+	struct copy_floor_plan floor_plan;
+	struct site_ext_arm floor_ext;
+	struct site_variant floor_var;
 	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
+
+static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
+static int cpu_floor_step(void *ctx, const struct site_args *a, char *err, size_t len);
 
 static bool cpu_env_fake_timer(void)
 {
@@ -124,11 +139,21 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 	if (o->device_index < 0 || o->device_index >= n)
 		return ab_fail(d, AB_ERR_USAGE, "cpu device %d does not exist: the cpu backend has %d device%s", o->device_index,
 			       n, n == 1 ? " (ABBENCH_CPU_DEVICES=N pretends to have N, for tests)" : "s");
+	/* Graphs replay launches without their launch overhead: the CPU launches
+	 * nothing, so an emulation would time exactly what events-mode times
+	 * and call it something else. Refused. */
+	if (o->timing == BACKEND_TIMING_GRAPH)
+		return ab_fail(d, AB_ERR_USAGE, "timing = graph needs CUDA graphs: the cpu backend times each step with the "
+			       "clock and launches nothing (use timing = events, or the cuda backend)");
 	struct backend *b = calloc(1, sizeof *b);
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");
 	b->opt = *o;
 	b->fake_timer = cpu_env_fake_timer();
+	b->floor_ext = (struct site_ext_arm){ .ctx = b, .cpu_step = "copy_floor_memcpy", .prepare = cpu_floor_prepare,
+					      .cpu = cpu_floor_step };
+	b->floor_var = (struct site_variant){ .name = BACKEND_FLOOR_PREFIX "memcpy",
+					      .summary = "the case's minimum bytes moved by memcpy", .ext = &b->floor_ext };
 	if (o->l2_flush && !b->fake_timer) {
 		b->flush_buf = malloc(CPU_FLUSH_BYTES);
 		if (!b->flush_buf) {
@@ -329,10 +354,14 @@ static double fake_noise(uint32_t sample_id, int step)
 	return (double)(z >> 11) * 0x1.0p-53 - 0.5;
 }
 
-static uint64_t fake_step_ns(const struct backend *b, uint32_t sample_id, int step)
+/* A step's modelled cost; the copy floor's: its bytes at the fastest rate
+ * the model allows. */
+static uint64_t fake_step_ns(const struct backend *b, const struct site_variant *v, uint32_t sample_id, int step)
 {
 	double elems = (double)(b->args.dims.rows * b->args.dims.row_len);
-	return (uint64_t)((2000.0 + 0.5 * elems) * (1.0 + 0.01 * fake_noise(sample_id, step)));
+	double floor_bytes = (double)(b->floor_plan.read_bytes + b->floor_plan.write_bytes);
+	double ns = v == &b->floor_var ? 2000.0 + floor_bytes / CPU_FAKE_COPY_GBPS : 2000.0 + 0.5 * elems;
+	return (uint64_t)(ns * (1.0 + 0.01 * fake_noise(sample_id, step)));
 }
 
 /* Step i of the variant (impl: its code, looked up before the clock
@@ -373,7 +402,7 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 			return src;
 		if (b->fake_timer) {
 			t0 = i == 0 ? 1000 : last;
-			t1 = t0 + fake_step_ns(b, sample_id, i);
+			t1 = t0 + fake_step_ns(b, v, sample_id, i);
 		}
 		if (i == 0)
 			first = t0;
@@ -447,6 +476,39 @@ static enum ab_rc cpu_case_memory(struct backend *b, const struct site_desc *s, 
 	return AB_OK;
 }
 
+/* The copy floor: planned over our buffers when its slot begins. */
+static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+{
+	struct backend *b = ctx;
+	(void)cuda;
+	if (!b->site || !copy_floor_plan(b->site, a, &b->floor_plan)) {
+		snprintf(err, len, "case '%s': its tensors give no copy floor", b->case_name);
+		return 1;
+	}
+	return 0;
+}
+
+static int cpu_floor_step(void *ctx, const struct site_args *a, char *err, size_t len)
+{
+	struct backend *b = ctx;
+	(void)a;
+	(void)err;
+	(void)len;
+	copy_floor_memcpy(&b->floor_plan);
+	return 0;
+}
+
+static int cpu_floor_methods(struct backend *b)
+{
+	(void)b;
+	return 1;
+}
+
+static const struct site_variant *cpu_floor_variant(struct backend *b, int i)
+{
+	return i == 0 ? &b->floor_var : NULL;
+}
+
 /* The CPU backend has no remarks: its device line says when the fake
  * timer ran. */
 static const char *cpu_notes(struct backend *b)
@@ -478,5 +540,7 @@ const struct backend_ops backend_cpu = {
 	.read_tensor = cpu_read_tensor,
 	.case_end = cpu_case_end,
 	.case_memory = cpu_case_memory,
+	.floor_methods = cpu_floor_methods,
+	.floor_variant = cpu_floor_variant,
 	.notes = cpu_notes,
 };

@@ -21,18 +21,19 @@
 #include "run/devices.h"
 #include "run/interrupt.h"
 #include "run/provenance.h"
+#include "run/resume.h"
 #include "run/runner.h"
 #include "run/shard.h"
 #include "print/show.h"
 #include "store/store.h"
 
 struct run_args {
-	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices;
+	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices, *resume;
 	bool quick, no_progress, progress, no_cupti, no_wait;
 	int device;
 };
 
-#define RUN_N_OPTIONS 15 /* run_options' rows, CLI_OPT_END included */
+#define RUN_N_OPTIONS 16 /* run_options' rows, CLI_OPT_END included */
 
 /* "auto|cpu|cuda": the choices of --backend, from the backend table. */
 static const char *backend_arg_name(void)
@@ -64,6 +65,7 @@ static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS]
 		{ "progress", CLI_FLAG, &a->progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &a->no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		{ "no-wait", CLI_FLAG, &a->no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
+		{ "resume", CLI_STRING, &a->resume, "RUN", "measure the cases an interrupted or failed run lacks, into it (same scenario text, build, backend and device; the run's own --only, --shard, --quick, --device, --label)" },
 		CLI_OPT_END,
 	};
 	_Static_assert(sizeof opts / sizeof opts[0] == RUN_N_OPTIONS, "RUN_N_OPTIONS");
@@ -88,6 +90,11 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	if (a->devices && (a->shard || a->dump || a->device))
 		return ab_fail(d, AB_ERR_USAGE, "--devices cannot be combined with --%s",
 			       a->shard ? "shard" : a->dump ? "dump" : "device");
+	if (a->resume && (a->label || a->only || a->shard || a->run_set || a->devices || a->dump || a->quick || a->device))
+		return ab_fail(d, AB_ERR_USAGE, "--resume takes the run's own options: drop --%s",
+			       a->label ? "label" : a->only ? "only" : a->shard ? "shard" : a->run_set ? "run-set" :
+			       a->devices ? "devices" : a->dump ? "dump (a dump of part of a run would be partial)" :
+			       a->quick ? "quick" : "device");
 	enum ab_rc rc = a->label ? store_check_label(a->label, d) : AB_OK;
 	if (!rc && a->shard)
 		rc = shard_parse(a->shard, &o->shard, d);
@@ -295,23 +302,62 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 	return print_summary(o->db_path, spec);
 }
 
+/* --resume: the stored run's own options (resume.h), in place of the
+ * command line's (check_args refused those given with it). */
+static void resume_options(const struct results_run *r, struct runner_options *o)
+{
+	o->resume = r;
+	o->quick = r->quick;
+	o->label = r->label[0] ? r->label : NULL;
+	o->only = r->only_cases[0] ? r->only_cases : NULL;
+	o->device = r->device_index;
+	o->run_set = r->run_set[0] ? r->run_set : NULL;
+	o->shard = (struct shard){ r->shard_count > 1 ? r->shard_index : 0, r->shard_count > 1 ? r->shard_count : 0 };
+}
+
+/* The scenario at path, its arms' keys checked, cut to --only, and the
+ * backend chosen: CLI_CONTINUE, or the exit status (said on stderr). */
+static int load_scenario(const char *path, const struct run_args *a, struct runner_options *o, struct scenario **s)
+{
+	struct ab_diag d;
+	enum ab_rc rc;
+	if ((rc = scenario_parse_file(path, s, &d)) || (rc = arms_check(*s, &d))) {
+		/* An unreadable scenario is bad input like a malformed one; the
+		 * user arms' keys are checked by their kinds (arms/), here too so
+		 * that --devices refuses them before any worker starts. */
+		ab_error("%s", d.msg);
+		return rc == AB_ERR_NOMEM ? AB_EXIT_FAILURE : AB_EXIT_USAGE;
+	}
+	if (o->only && (rc = scenario_keep_only(*s, o->only, &d)))
+		return cli_exit_rc(rc, &d, NULL);
+	if ((rc = choose_backend(*s, a, &o->ops, &d))) {
+		ab_error("%s", d.msg);
+		return ab_rc_exit_status(rc);
+	}
+	return CLI_CONTINUE;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
 	struct cli_option opts[RUN_N_OPTIONS];
 	run_options(&a, opts);
 	const struct cli_spec spec = {
-		"run", "SCENARIO.ini", "measure a scenario's cases in A/B/A brackets and store the run",
+		"run", "SCENARIO.ini | [SCENARIO.ini] --resume RUN", "measure a scenario's cases in A/B/A brackets and store the run",
 		"Every case runs arm a and arm b in the scenario's bracket (ABA: A1, B, A2), each slot\n"
 		"warmed up and sampled until the stopping rule is met. Outputs are hashed (md5),\n"
 		"byte-compared with arm a's and checked against a float64 reference. Results go to\n"
-		"the database in one transaction; 'abbench show' prints them. --shard I/N --run-set ID\n"
+		"the database case by case, each as it finishes; 'abbench show' prints them. --shard I/N --run-set ID\n"
 		"measures a share of the cases (round-robin over the scenario's order, the same on every\n"
 		"machine); 'abbench merge' joins the shards' files and 'set:ID' reads them as one run.\n"
 		"One run measures a device at a time: a second run on it waits for the first (see --no-wait).\n"
+		"The locks are files in $ABBENCH_LOCK_DIR (default /tmp/abbench-locks; keep it on a local file\n"
+		"system); a run under ABBENCH_FAKE_TIMER=1 measures no device and takes no lock.\n"
 		"SIGINT or SIGTERM stops the run at the next sample, marks it 'interrupted' and exits 130 or\n"
-		"143 (docs/RELIABILITY.md).",
-		1, 1, opts,
+		"143 (docs/RELIABILITY.md); the cases it finished stay. --resume RUN measures the cases an\n"
+		"interrupted or failed run lacks into it (the scenario from its stored path, or the one given,\n"
+		"must have the text the run measured; the same build, backend and device).",
+		0, 1, opts,
 	};
 	const char *pos[1];
 	int n_pos, ex = cli_parse_or_exit(&spec, argc, argv, pos, &n_pos);
@@ -331,28 +377,19 @@ int cmd_run(int argc, char **argv)
 		.no_wait = a.no_wait,
 	};
 	struct ab_diag d;
-	struct scenario *s;
+	struct scenario *s = NULL;
+	struct results_run *resumed = NULL;
 	enum ab_rc rc = check_args(&a, &o, &d);
+	if (!rc && !n_pos && !a.resume)
+		rc = ab_fail(&d, AB_ERR_USAGE, "missing argument (usage: abbench run SCENARIO.ini, or --resume RUN)");
+	if (!rc && a.resume && !(rc = resume_load(o.db_path, a.resume, &resumed, &d)))
+		resume_options(resumed, &o);
 	if (rc)
 		return cli_exit_rc(rc, &d, "run");
-	if ((rc = scenario_parse_file(pos[0], &s, &d)) || (rc = arms_check(s, &d))) {
-		/* An unreadable scenario is bad input like a malformed one; the
-		 * user arms' keys are checked by their kinds (arms/), here too so
-		 * that --devices refuses them before any worker starts. */
-		scenario_free(s);
-		ab_error("%s", d.msg);
-		return rc == AB_ERR_NOMEM ? AB_EXIT_FAILURE : AB_EXIT_USAGE;
-	}
-	if (a.only && (rc = scenario_keep_only(s, a.only, &d))) {
-		scenario_free(s);
-		return cli_exit_rc(rc, &d, NULL);
-	}
-	if ((rc = choose_backend(s, &a, &o.ops, &d))) {
-		ab_error("%s", d.msg);
-		scenario_free(s);
-		return ab_rc_exit_status(rc);
-	}
-	int status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, argc, argv);
+	int status = load_scenario(n_pos ? pos[0] : resumed->scenario_path, &a, &o, &s);
+	if (status == CLI_CONTINUE)
+		status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, argc, argv);
 	scenario_free(s);
+	results_run_free(resumed);
 	return status;
 }

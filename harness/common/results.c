@@ -114,7 +114,8 @@ static bool same_header(struct same *s, const struct results_run *a, const struc
 	       SAME_STR(s, a, b, bracket) && SAME_STR(s, a, b, arm_a) && SAME_STR(s, a, b, arm_b) &&
 	       SAME_NUM(s, a, b, steps) && SAME_NUM(s, a, b, forwards_per_step) && SAME_STR(s, a, b, launch_gaps) &&
 	       SAME_NUM(s, a, b, l2_flush) && SAME_STR(s, a, b, notes) && SAME_STR(s, a, b, only_cases) &&
-	       SAME_NUM(s, a, b, n_cases);
+	       SAME_NUM(s, a, b, n_cases) && SAME_NUM(s, a, b, cases_planned) && SAME_NUM(s, a, b, resumed) &&
+	       SAME_STR(s, a, b, timing);
 }
 
 static bool same_arm_source(struct same *s, const struct results_arm_source *a, const struct results_arm_source *b)
@@ -130,7 +131,10 @@ static bool same_case_fields(struct same *s, const struct results_case *a, const
 	return SAME_NUM(s, a, b, ordinal) && SAME_STR(s, a, b, name) && SAME_STR(s, a, b, site) &&
 	       SAME_STR(s, a, b, shape) && SAME_STR(s, a, b, dtype) && SAME_NUM(s, a, b, eps) &&
 	       SAME_NUM(s, a, b, affine) && SAME_NUM(s, a, b, count) && SAME_STR(s, a, b, input) &&
-	       SAME_STR(s, a, b, arm_a) && SAME_STR(s, a, b, arm_b) && SAME_NUM(s, a, b, n_slots);
+	       SAME_STR(s, a, b, arm_a) && SAME_STR(s, a, b, arm_b) && SAME_NUM(s, a, b, copy_floor_ns) &&
+	       SAME_NUM(s, a, b, copy_floor_kernel_ns) && SAME_STR(s, a, b, copy_floor_method) &&
+	       SAME_NUM(s, a, b, copy_floor_samples) && SAME_STR(s, a, b, copy_floor_detail) &&
+	       SAME_NUM(s, a, b, n_slots);
 }
 
 static bool same_clocks(struct same *s, const struct results_clocks *a, const struct results_clocks *b)

@@ -86,7 +86,17 @@ struct results_case {
 	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
 	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (arms_bytes); 0 unknown */
 	char arm_a[32], arm_b[32]; /* the arms this case ran (its own, or the run's); a run stored before
-				    * schema 8 reads the run's */
+				    * schema 9 reads the run's */
+	/* The copy floor (backend/copy_floor.h: a streaming copy of exactly
+	 * bytes_min), measured on the case's buffers right after its last slot:
+	 * the fastest method's median wall time (NAN, or 0 in a structure never
+	 * filled: not measured, as in runs stored before schema version 8), its
+	 * median kernel time (NAN: unknown), its name ("vec_cs"), its samples,
+	 * and every method's median ("vec_cs 18.05 us, vec 18.10 us, ..."). */
+	double copy_floor_ns, copy_floor_kernel_ns;
+	char copy_floor_method[16];
+	int copy_floor_samples;
+	char copy_floor_detail[128];
 	int n_slots;
 	struct results_slot *slots;
 };
@@ -144,9 +154,16 @@ struct results_run {
 	char arm_a[32], arm_b[32]; /* the scenario's [arms] ("" on a side every case names its own) */
 	int steps, forwards_per_step;
 	char launch_gaps[16];
+	char timing[8];         /* "events" or "graph" (backend.h: backend_timing); '' read as events */
 	bool l2_flush;
-	char notes[512];        /* backend remarks: CUPTI overhead, fallbacks */
+	char notes[1024];       /* the runner's (a resume, the phases' times) and the backend's remarks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
+	/* Cases the run sets out to measure (its scenario's after --only and
+	 * --shard); each is committed as it finishes, and 'ok' needs them all.
+	 * A run that did not finish keeps its finished ones (n_cases of them).
+	 * 0: not recorded (runs stored before schema version 8). */
+	int cases_planned;
+	int resumed;            /* times `run --resume` took the run up again */
 	int n_arm_sources;      /* user arms the cases ran, once per side (0 to RESULTS_MAX_ARM_SOURCES) */
 	struct results_arm_source arm_sources[RESULTS_MAX_ARM_SOURCES];
 	struct results_device device;

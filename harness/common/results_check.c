@@ -145,6 +145,7 @@ static const struct text_field run_texts[] = {
 	TEXT(struct results_run, noise_measure), TEXT(struct results_run, bracket),
 	TEXT(struct results_run, arm_a),         TEXT(struct results_run, arm_b),
 	TEXT(struct results_run, launch_gaps),   TEXT(struct results_run, notes),
+	TEXT(struct results_run, timing),
 	TEXT(struct results_run, only_cases),
 };
 
@@ -156,6 +157,8 @@ static const struct int_field run_ints[] = {
 	NONNEG(struct results_run, forwards_per_step),
 	INT(struct results_run, n_arm_sources, 0, RESULTS_MAX_ARM_SOURCES),
 	NONNEG(struct results_run, n_cases),
+	NONNEG(struct results_run, cases_planned),
+	NONNEG(struct results_run, resumed),
 };
 
 static bool bracket_ok(const char *b, char *why, size_t len)
@@ -216,6 +219,7 @@ static const struct text_field case_texts[] = {
 	TEXT(struct results_case, name),  TEXT(struct results_case, site),  TEXT(struct results_case, shape),
 	TEXT(struct results_case, dtype), TEXT(struct results_case, input), TEXT(struct results_case, sweep),
 	TEXT(struct results_case, axis),  TEXT(struct results_case, arm_a), TEXT(struct results_case, arm_b),
+	TEXT(struct results_case, copy_floor_method), TEXT(struct results_case, copy_floor_detail),
 };
 
 static const struct int_field case_ints[] = {
@@ -223,11 +227,19 @@ static const struct int_field case_ints[] = {
 	NONNEG(struct results_case, axis_value), NONNEG(struct results_case, bytes_min),
 	NONNEG(struct results_case, bytes_a),   NONNEG(struct results_case, bytes_b),
 	INT(struct results_case, n_slots, 0, RESULTS_MAX_SLOTS),
+	INT(struct results_case, copy_floor_samples, 0, RESULTS_MAX_SAMPLES),
 };
+
+/* A time a row may hold: unknown (NAN) or finite and not negative. */
+static bool time_ok(const char *name, double v, char *why, size_t len)
+{
+	return isnan(v) || (isfinite(v) && v >= 0) || ab_fail_text(why, len, "%s is %g, not a time", name, v);
+}
 
 bool results_check_case_row(const struct results_case *c, char *why, size_t len)
 {
-	return FIELDS_OK(c, case_texts, case_ints, why, len);
+	return FIELDS_OK(c, case_texts, case_ints, why, len) && time_ok("copy_floor_ns", c->copy_floor_ns, why, len) &&
+	       time_ok("copy_floor_kernel_ns", c->copy_floor_kernel_ns, why, len);
 }
 
 static const struct text_field slot_texts[] = {
@@ -345,7 +357,7 @@ static bool slot_ok(const struct results_case *c, const struct results_slot *s, 
 	return true;
 }
 
-static bool case_ok(const struct results_run *r, const struct results_case *c, char *why, size_t len)
+bool results_check_case(const char *bracket, const struct results_case *c, char *why, size_t len)
 {
 	if (!results_check_case_row(c, why, len))
 		return at(why, len, "case %d", c->ordinal);
@@ -354,7 +366,7 @@ static bool case_ok(const struct results_run *r, const struct results_case *c, c
 	for (int k = 0; k < c->n_slots; k++)
 		if (!slot_ok(c, &c->slots[k], why, len))
 			return false;
-	if (!results_check_bracket(r->bracket, c, why, len))
+	if (!results_check_bracket(bracket, c, why, len))
 		return at(why, len, "case '%s'", c->name);
 	return results_check_case_arms(c, why, len);
 }
@@ -383,7 +395,7 @@ bool results_check_run(const struct results_run *r, char *why, size_t len)
 	if (r->n_cases > 0 && !r->cases)
 		return ab_fail_text(why, len, "%d cases and no array", r->n_cases);
 	for (int i = 0; i < r->n_cases; i++)
-		if (!case_ok(r, &r->cases[i], why, len))
+		if (!results_check_case(r->bracket, &r->cases[i], why, len))
 			return false;
 	return true;
 }

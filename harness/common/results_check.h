@@ -54,6 +54,11 @@ bool results_check_bracket(const char *bracket, const struct results_case *c, ch
  * for a run stored before they were). */
 bool results_check_case_arms(const struct results_case *c, char *why, size_t len);
 
+/* One case of a run measured with bracket, whole: its row, its slots as
+ * the bracket has them, their samples, kernels and outputs (what the store
+ * checks before it commits a case on its own). */
+bool results_check_case(const char *bracket, const struct results_case *c, char *why, size_t len);
+
 /* Every check above over a whole run, each finding prefixed by where it
  * is ("case 'x' slot 'A1': ..."): what the store checks before it writes. */
 bool results_check_run(const struct results_run *r, char *why, size_t len);

@@ -153,6 +153,7 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 					     .noise = SCENARIO_NOISE_MEDIAN };
 	s->l2_flush = true;
 	s->launch_gaps = BACKEND_GAPS_INCLUDE;
+	s->timing = BACKEND_TIMING_EVENTS;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");
 	s->steps = 1;

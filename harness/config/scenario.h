@@ -7,7 +7,7 @@
  *               bracket (A and B letters, starts and ends with A: ABA, ABABA),
  *               seed, warmup, min_samples, max_samples, min_time_ms,
  *               max_time_ms, target_noise, l2_flush (true|false),
- *               launch_gaps (include|hide), input, input_mean, input_std,
+ *               launch_gaps (include|hide), timing (events|graph), input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case),
  *               input.TENSOR = GENERATOR (every case's tensor of that name)
  *   [arms]      a = ARM, b = ARM: a registered variant of each case's site,
@@ -155,6 +155,7 @@ struct scenario {
 	struct scenario_sampling sampling;
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
+	enum backend_timing timing; /* events, or graph: launch-free times (backend.h) */
 	/* The run's arms: [arms]'s a and b (eager and fused when not given);
 	 * "" for a side no case runs (every case names its own). Each case's
 	 * own are in scenario_case. */

@@ -188,6 +188,17 @@ static enum ab_rc set_gaps(struct pctx *c, const struct key_def *k, void *field,
 	return AB_OK;
 }
 
+static enum ab_rc set_timing(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	static const char *const words[] = { "events", "graph", NULL };
+	static const enum backend_timing map[] = { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH };
+	int i = scenario_keys_word_index(words, val);
+	if (i < 0)
+		return scenario_keys_word_err(c, k->name, val, words);
+	*(enum backend_timing *)field = map[i];
+	return AB_OK;
+}
+
 static const char *const dist_words[] = { "normal", "uniform", "constant", "special", NULL };
 static const enum scenario_dist dist_map[] = { SCENARIO_DIST_NORMAL, SCENARIO_DIST_UNIFORM, SCENARIO_DIST_CONSTANT,
 						      SCENARIO_DIST_SPECIAL };
@@ -249,6 +260,7 @@ const struct key_def scenario_keys_scenario[] = {
 	KEY_FN("noise_measure", B_SCN, struct scenario, sampling.noise, set_noise, 0),
 	KEY_NUM("l2_flush", K_BOOL, B_SCN, struct scenario, l2_flush, 0, 0, 0),
 	KEY_FN("launch_gaps", B_SCN, struct scenario, launch_gaps, set_gaps, 0),
+	KEY_FN("timing", B_SCN, struct scenario, timing, set_timing, 0),
 	INPUT_KEYS,
 	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
 };

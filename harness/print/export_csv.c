@@ -23,7 +23,8 @@ static const char *const header[] = {
 	"mean_ns", "min_ns", "max_ns", "kernel_median_ns", "mismatches", "max_abs_err",
 	"max_err_ratio", "ref_ok", "run_id", "arm_samples", "arm_median_ns", "arm_p10_ns", "arm_p90_ns", "speedup",
 	"speedup_low", "speedup_high", "drift", "case_bit_exact", "sweep", "axis", "axis_value", "bytes", "gbps",
-	"pct_copy", "arm_gbps", "arm_pct_copy", "verdict", NULL,
+	"pct_copy", "arm_gbps", "arm_pct_copy", "copy_floor_ns", "copy_floor_kernel_ns", "copy_floor_method",
+	"arm_over_copy", "verdict", NULL,
 };
 
 struct row {
@@ -179,6 +180,10 @@ static void write_slot_row(struct row *w, const struct results_run *r, const str
 	put_sweep_bandwidth(w, c, ss);
 	put_real(w, (s->arm == 'a' ? &sc->a : &sc->b)->bw.gbps);
 	put_real(w, (s->arm == 'a' ? &sc->a : &sc->b)->bw.pct_copy);
+	put_real(w, sc->copy_floor_ns);
+	put_real(w, sc->copy_floor_kernel_ns);
+	put(w, c->copy_floor_ns > 0 ? c->copy_floor_method : "");
+	put_real(w, s->arm == 'a' ? sc->a_over_copy : sc->b_over_copy);
 	put(w, summary_case_verdict_key(sc->verdict));
 	end_row(w);
 }

@@ -9,7 +9,8 @@
  *   max_ns,kernel_median_ns,mismatches,max_abs_err,max_err_ratio,ref_ok,run_id,
  *   arm_samples,arm_median_ns,arm_p10_ns,arm_p90_ns,speedup,speedup_low,
  *   speedup_high,drift,case_bit_exact,sweep,axis,axis_value,bytes,gbps,pct_copy,
- *   arm_gbps,arm_pct_copy,verdict
+ *   arm_gbps,arm_pct_copy,copy_floor_ns,copy_floor_kernel_ns,copy_floor_method,
+ *   arm_over_copy,verdict
  *
  * verdict is the case's one verdict (summary_case_verdict_key: faster,
  * slower, no_clear_change, drifted, few_samples, not_exact), the one the
@@ -30,6 +31,11 @@
  * measured one, else its profile's); empty when unknown. arm_gbps and
  * arm_pct_copy are the same for the row's arm at its pooled median (the
  * figures show and report print).
+ *
+ * copy_floor_ns, copy_floor_kernel_ns and copy_floor_method are the case's
+ * copy floor measured in the run (its median wall and kernel time and the
+ * method that won: backend/copy_floor.h), arm_over_copy the row's arm's
+ * pooled median over copy_floor_ns; empty when the run measured none.
  *
  * arm is "a" or "b"; slot is the bracket label (A1, B, A2). A slot with
  * several outputs (qk_layernorm: q_out, k_out) gets their md5s joined by

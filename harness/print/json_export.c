@@ -88,12 +88,23 @@ static json_t *slot(const struct results_slot *s)
 	return o;
 }
 
+/* The copy floor measured in the run (results_case.copy_floor_*), null
+ * when it measured none. */
+static json_t *copy_floor(const struct results_case *c)
+{
+	if (!(c->copy_floor_ns > 0))
+		return json_null();
+	return json_pack("{s:o, s:o, s:s, s:i, s:s}", "median_ns", json_out_num(c->copy_floor_ns), "kernel_median_ns",
+			 json_out_num(c->copy_floor_kernel_ns > 0 ? c->copy_floor_kernel_ns : NAN), "method",
+			 c->copy_floor_method, "samples", c->copy_floor_samples, "methods", c->copy_floor_detail);
+}
+
 static json_t *case_of(const struct results_case *c, json_t *slots)
 {
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o}", "ordinal", c->ordinal, "name",
-			 c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps", json_out_num(c->eps),
-			 "affine", c->affine, "count", c->count, "input", c->input, "arm_a", c->arm_a, "arm_b", c->arm_b,
-			 "slots", slots);
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o, s:o}", "ordinal", c->ordinal,
+			 "name", c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps",
+			 json_out_num(c->eps), "affine", c->affine, "count", c->count, "input", c->input, "arm_a",
+			 c->arm_a, "arm_b", c->arm_b, "copy_floor", copy_floor(c), "slots", slots);
 }
 
 json_t *json_export_run(const struct results_run *r)
@@ -142,12 +153,21 @@ static json_t *show_slot(const struct summary_slot *ss)
 
 static json_t *summary_of(const struct summary_case *s)
 {
-	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:b, s:o, s:s}", "median_a_ns",
-			 json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
-			 s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
-			 json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
-			 "has_reference", s->has_ref, "ref_ok", s->ref_ok, "saving_per_forward_ns",
-			 json_out_num(s->per_forward.saving_ns), "verdict", summary_case_verdict_key(s->verdict));
+	json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:b, s:o, s:s}", "median_a_ns",
+			      json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
+			      s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
+			      json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
+			      "has_reference", s->has_ref, "ref_ok", s->ref_ok, "saving_per_forward_ns",
+			      json_out_num(s->per_forward.saving_ns), "verdict", summary_case_verdict_key(s->verdict));
+	bool ok = o && json_out_set(o, "copy_floor_ns", json_out_num(s->copy_floor_ns)) &&
+		  json_out_set(o, "a_over_copy", json_out_num(s->a_over_copy)) &&
+		  json_out_set(o, "b_over_copy", json_out_num(s->b_over_copy)) &&
+		  json_out_set(o, "b_kernel_over_copy", json_out_num(s->b_kernel_over_copy));
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* The run's word and the cases counted by verdict (the report's first line). */

@@ -240,23 +240,23 @@ char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, boo
 
 char *md_floor(const struct summary_case *c, char *buf, size_t len)
 {
-	if (c->cache_resident)
+	if (!isnan(c->copy_floor_ns))
+		md_time(c->copy_floor_ns, buf, len);
+	else if (c->cache_resident)
 		snprintf(buf, len, "cache-resident");
-	else if (isnan(c->floor_ns))
-		snprintf(buf, len, "n/a");
 	else
-		md_time(c->floor_ns, buf, len);
+		snprintf(buf, len, "not measured");
 	return buf;
 }
 
 char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len)
 {
-	if (c->cache_resident)
+	if (!isnan(c->b_over_copy))
+		snprintf(buf, len, "%.2fx", c->b_over_copy);
+	else if (isnan(c->copy_floor_ns) && c->cache_resident)
 		snprintf(buf, len, "n/a (cache-resident)");
-	else if (isnan(c->b_over_floor))
-		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, "%.2fx", c->b_over_floor);
+		snprintf(buf, len, "n/a");
 	return buf;
 }
 

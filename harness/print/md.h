@@ -92,13 +92,16 @@ void md_verdict_counts(FILE *f, const struct summary_run *S);
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len);
 
 /* The one presentation of an arm's share of the copy bandwidth and of a
- * case's floor (the summary judged which applies; a measured per-case
- * floor would change these two functions and nothing else):
+ * case's floor, the copy of its minimum bytes measured in the run (the
+ * summary judged which applies):
  *   md_bw_pct:  " (68.4%)" of the copy bandwidth, " (cache-resident)" when
  *               the case's working set fits the last-level cache, "" when
  *               unknown; with_word adds " of copy" after the percentage
- *   md_floor:   the floor's time ("1.703 ms"), "cache-resident" or "n/a"
- *   md_b_over_floor: "0.91x", "n/a (cache-resident)" or "n/a"
+ *   md_floor:   the measured floor's time ("18.05 us"); for a run that
+ *               measured none (stored before schema 8) "cache-resident"
+ *               when the case is, else "not measured"
+ *   md_b_over_floor: B's median over it ("1.01x"); "n/a (cache-resident)"
+ *               or "n/a" without one
  * Each writes into buf and returns it. */
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len);
 char *md_floor(const struct summary_case *c, char *buf, size_t len);

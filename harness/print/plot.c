@@ -413,7 +413,7 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 
 /* Columns of a sweep's .dat, one block (gnuplot index) per series. */
 enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B,
-       SW_DRIFT };
+       SW_DRIFT, SW_FLOOR };
 
 static void sweep_dat(FILE *f, const void *vp)
 {
@@ -422,13 +422,14 @@ static void sweep_dat(FILE *f, const void *vp)
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
 		dat_string(f, p->series_names[s]);
 		fprintf(f, "\n# x, A median lo hi (%s), B median lo hi (%s), speedup lo hi, A %% of copy, B %% of copy, "
-			   "speedup of a drifted case\n", p->time_unit, p->time_unit);
+			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
 			int k = s * p->n_points + i;
 			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
 					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
 					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k],
-					     p->drifted && p->drifted[k] ? p->speedup[k] : NAN };
+					     p->drifted && p->drifted[k] ? p->speedup[k] : NAN,
+					     p->copy_floor ? p->copy_floor[k] : NAN };
 			fprintf(f, "%.9g", p->x[i]);
 			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
 				dat_number(f, v[j]);
@@ -486,6 +487,13 @@ static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep 
 			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
 				     series_arm(p, s, a, title, sizeof title));
 		}
+	for (int s = 0; p->copy_floor && s < p->n_series; s++) {
+		if (!any_finite(p->copy_floor + s * p->n_points, p->n_points))
+			continue;
+		snprintf(using_, sizeof using_, "1:%d", SW_FLOOR);
+		snprintf(title, sizeof title, "%s: copy floor", p->series_names[s]);
+		sweep_clause(f, stem, &first, s, using_, "lines dt 3", title);
+	}
 	fputs("\nunset logscale y\n", f);
 }
 

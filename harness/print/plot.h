@@ -146,6 +146,8 @@ struct plot_sweep {
 	const char *time_unit;            /* the times' unit ("us", "ms") */
 	const bool *drifted;              /* [series * n_points + point]: crossed out on the speedup
 					   * panel (not trusted); NULL: none */
+	const double *copy_floor;         /* the copy floor measured per case, in time_unit (NAN: not
+					   * measured); drawn dotted on the time panel; NULL: none */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);

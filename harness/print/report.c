@@ -93,6 +93,15 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
 	(void)compact;
+	if (strcmp(r->status, "ok")) {
+		fprintf(f, "**INCOMPLETE**: run %lld is ", (long long)r->id);
+		md_code(f, r->status);
+		fprintf(f, " with %d", S->n_cases);
+		if (r->cases_planned > 0)
+			fprintf(f, " of %d", r->cases_planned);
+		fprintf(f, " cases finished; the figures below are those cases only, and it is never gated "
+			   "(`abbench run --resume %lld` measures the rest).\n\n", (long long)r->id);
+	}
 	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
 	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fputs(" vs A ", f);
@@ -205,7 +214,7 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fputc(')', f);
 }
 
-static void bandwidth_row(FILE *f, const struct summary_case *s)
+static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
 {
 	char fl[32];
 	fputs("| ", f);
@@ -221,34 +230,46 @@ static void bandwidth_row(FILE *f, const struct summary_case *s)
 	fputs(" | ", f);
 	put_gbps(f, s, &s->b.bw);
 	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
-	fprintf(f, "%s |\n", md_b_over_floor(s, fl, sizeof fl));
+	fprintf(f, "%s |", md_b_over_floor(s, fl, sizeof fl));
+	if (compact) /* B's kernel over the copy's kernel is report-full.md's column */
+		fputc('\n', f);
+	else if (isnan(s->b_kernel_over_copy))
+		fputs(" n/a |\n", f);
+	else
+		fprintf(f, " %.2fx |\n", s->b_kernel_over_copy);
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
 	char ha[64], hb[64];
-	(void)compact; /* one row per case already */
 	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
 	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
-	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor" };
+	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
+			       "B kernel / floor" };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
 	copy_words(f, &R->S->copy);
-	fputs(". The floor is the minimum bytes at that copy bandwidth: the time no arm beats by streaming them "
-	      "from DRAM; B / floor is how far the B arm is from it. ", f);
+	fputs(". The floor is the copy of the minimum bytes measured in this run (harness/backend/copy_floor.h); "
+	      "B / floor is B's median over it. ", f);
+	if (!compact) /* the compact section keeps its words for a 100-case report's rows (t194) */
+		fputs("The copy is the best of the backend's streaming copies of exactly those bytes, on the case's "
+		      "buffers, under the arms' protocol; B kernel / floor is B's kernel-time median over the copy's "
+		      "(n/a without kernel records); a run stored before the floor was measured reads not measured. ",
+		      f);
 	if (R->S->cache_bytes > 0) {
 		char c[32];
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
-			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy, no "
-			   "floor).", md_bytes((double)R->S->cache_bytes, c, sizeof c));
+			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
+			   "is the measured copy, as cache-resident as the arms).", md_bytes((double)R->S->cache_bytes, c,
+			   sizeof c));
 	} else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
-	md_table_head(f, 8, cols, "lrrrrrrr");
+	md_table_head(f, compact ? 8 : 9, cols, compact ? "lrrrrrrr" : "lrrrrrrrr");
 	for (int i = 0; i < R->S->n_cases; i++)
-		bandwidth_row(f, &R->S->cases[i]);
+		bandwidth_row(f, &R->S->cases[i], compact);
 	fputc('\n', f);
 }
 
@@ -814,7 +835,7 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	struct rpt R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
 			 .out = job->charts };
 	memset(job->charts, 0, sizeof *job->charts);
-	if (strcmp(run->status, "ok"))
+	if (strcmp(run->status, "ok") && !run->n_cases) /* an unfinished run with cases is reported, marked */
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,
 			       run->status);
 	enum ab_rc rc = md_mkdirs(job->dir, d);

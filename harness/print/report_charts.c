@@ -202,7 +202,7 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
 
 /* The arrays of one sweep chart: [series * n_points + point]. */
-enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_N };
+enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_FLOOR, SD_N };
 
 struct sweep_data {
 	double *x, *v[SD_N];
@@ -231,7 +231,7 @@ static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *
 		s ? s->a.time.median_ns / div : NAN, s ? s->a.median_ci.low / div : NAN, s ? s->a.median_ci.high / div : NAN,
 		s ? s->b.time.median_ns / div : NAN, s ? s->b.median_ci.low / div : NAN, s ? s->b.median_ci.high / div : NAN,
 		s ? s->speedup.point : NAN, s ? s->speedup.low : NAN, s ? s->speedup.high : NAN,
-		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN,
+		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / div : NAN,
 	};
 	for (int j = 0; j < SD_N; j++)
 		sd->v[j][k] = v[j];
@@ -286,7 +286,7 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 			title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
 			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
 			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
-			sd.unit.name, sd.drifted,
+			sd.unit.name, sd.drifted, sd.v[SD_FLOOR],
 		};
 		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 	}

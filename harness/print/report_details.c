@@ -288,8 +288,9 @@ void report_details_sampling(FILE *f, const struct summary_run *S, bool compact)
 		S->n_slots, S->n_discarded,
 		S->run->quick ? " (<b>quick run</b>)" : "");
 	end_summary(f);
-	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, noise_converged, max_samples "
-		   "or max_time); noise is the %s; discarded samples failed the throttle probe.\n\n",
+	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
+		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
+		   "probe.\n\n",
 		report_details_noise_words(S->run));
 	if (compact)
 		sampling_compact(f, S);
@@ -403,6 +404,8 @@ static void run_list(FILE *f, const struct results_run *r)
 	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
 	fprintf(f, ", L2 flush %s, launch gaps ", r->l2_flush ? "on" : "off");
 	md_cell(f, r->launch_gaps[0] ? r->launch_gaps : "n/a");
+	if (!strcmp(r->timing, "graph"))
+		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
 	fprintf(f, ", quick %s, fake timer %s, stopping noise ", r->quick ? "yes" : "no", r->fake_timer ? "yes" : "no");
 	md_cell(f, r->noise_measure[0] ? r->noise_measure : "n/a");
 	fprintf(f, ", device index %d", r->device_index);

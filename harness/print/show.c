@@ -45,8 +45,18 @@ static void show_header(const struct results_run *r, FILE *out)
 		r->arm_a[0] ? escape_t(&e, r->arm_a) : "(per case)", r->arm_b[0] ? escape_t(&e, r->arm_b) : "(per case)",
 		r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
 		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
+	if (!strcmp(r->timing, "graph"))
+		fputs("timing graph: each sample a CUDA graph of flushed launches replayed, less its flushes, per launch "
+		      "(no launch overhead)\n", out);
 	if (r->only_cases[0])
 		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
+	if (strcmp(r->status, "ok") && strcmp(r->status, "running")) {
+		char of[32] = "";
+		if (r->cases_planned > 0)
+			snprintf(of, sizeof of, " of %d", r->cases_planned);
+		fprintf(out, "INCOMPLETE: the run is %s with %d%s cases finished; never gated (abbench run --resume %lld "
+			"measures the rest)\n", escape_t(&e, r->status), r->n_cases, of, (long long)r->id);
+	}
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
 		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, escape_t(&e, a->name), escape_t(&e, a->kind),
@@ -117,7 +127,33 @@ static void show_arm_bw(const struct summary_case *s, const struct bandwidth_arm
 	fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, b, sizeof b), a->gbps, md_bw_pct(s, a, true, pct, sizeof pct));
 }
 
-/* Bytes and bandwidth of both arms, and the floor. */
+/* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
+ * B 1.01x of it (kernel 1.01x)": the copy of the case's bytes measured in
+ * the run, and each arm as a multiple of it. */
+static void show_copy_floor(const struct summary_case *s, FILE *out)
+{
+	char fl[24];
+	struct escape_pool e;
+	e.next = 0;
+	if (isnan(s->copy_floor_ns)) { /* the detail says why, where the run knew (copy_floor_fits) */
+		const char *why = s->c->copy_floor_detail;
+		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
+		return;
+	}
+	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", fmt_ns(s->copy_floor_ns, fl, sizeof fl),
+		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
+	if (s->cache_resident)
+		fputs(", cache-resident", out);
+	else if (!isnan(s->copy_floor_bw.pct_copy))
+		fprintf(out, ", %.1f%% of copy", s->copy_floor_bw.pct_copy);
+	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
+	if (!isnan(s->b_kernel_over_copy))
+		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
+	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
+}
+
+/* Bytes and bandwidth of both arms, what they are held against, and the
+ * floor. */
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
 	char fl[32], fl2[32];
@@ -128,12 +164,12 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	fprintf(out, "; b %s ", escape_t(&e, s->arm_b));
 	show_arm_bw(s, &s->b.bw, out);
 	if (s->cache_resident)
-		fprintf(out, "; cache-resident: its %s fit the %s cache, no DRAM floor", md_bytes((double)s->c->bytes_min, fl,
-			sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
-	else if (!isnan(s->floor_ns))
-		fprintf(out, "; floor %s at %.0f GB/s (%s)", md_floor(s, fl, sizeof fl), S->copy.gbps,
-			bandwidth_source_str(S->copy.source));
+		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
+			md_bytes((double)s->c->bytes_min, fl, sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
+	else if (S->copy.source != BANDWIDTH_NONE)
+		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
 	fputc('\n', out);
+	show_copy_floor(s, out);
 }
 
 static void show_case(const struct summary_case *s, const struct results_run *r, FILE *out)

@@ -5,8 +5,11 @@
  *
  * Layout: DIR/CASE/in_TENSOR.npy, DIR/CASE/SLOT_VARIANT_TENSOR.npy (the
  * outputs of the first slot of each arm, and the statistics and scratch
- * tensors that arm writes: arms_writes). The manifest, with every tensor's
- * dtype, is written last, through a temporary file and a rename.
+ * tensors that arm writes: arms_writes, so only what it computed: a
+ * built-in variant's chain and its statistics when it computes them,
+ * site_variant.writes_aux; a user arm's writes =; never a fused arm's
+ * poisoned statistics). The manifest, with every tensor's dtype, is
+ * written last, through a temporary file and a rename.
  */
 #ifndef AB_DUMP_H
 #define AB_DUMP_H

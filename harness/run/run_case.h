@@ -15,6 +15,15 @@
 #include "common/results.h"
 #include "config/scenario.h"
 
+/* Where a run's host time goes, summed over its cases (seconds): making
+ * the inputs and the float64 reference, the slots (warm-up, samples and
+ * their backend calls), checking the slots' outputs and inputs, the copy
+ * floor. The runner adds the commits and writes them into the notes, so
+ * that a run's wall time can be read phase by phase on any machine. */
+struct run_case_times {
+	double prep_s, slots_s, checks_s, floor_s;
+};
+
 struct run_case_env {
 	const struct scenario *scn;
 	const struct backend_ops *ops;
@@ -25,6 +34,7 @@ struct run_case_env {
 	bool progress;
 	int case_index, n_cases;
 	struct timespec started;  /* CLOCK_MONOTONIC at the first case: progress shows elapsed and left */
+	struct run_case_times *times; /* accumulated here (NULL: not kept) */
 };
 
 /* The host memory run_case_run allocates for c beside the backend's: the

@@ -8,9 +8,10 @@
  * store (all before any row is written, so a bad setup leaves the database
  * as it was; a refused case does not even create it); describe the device
  * and take its lock (devlock.h), load the binaries into it; write the run
- * row as 'running'; measure every case; commit everything in one
- * transaction. Signals are caught for the whole of it (interrupt.h). The
- * runner prints nothing: what became of the run is in runner_result.
+ * row as 'running' (or take a stored run up again: run/resume.h); measure
+ * every case, committing each as it finishes; mark the run 'ok'. Signals
+ * are caught for the whole of it (interrupt.h). The runner prints
+ * nothing: what became of the run is in runner_result.
  */
 #include "run/runner.h"
 
@@ -26,6 +27,7 @@
 #include "run/devlock.h"
 #include "run/dump.h"
 #include "run/interrupt.h"
+#include "run/resume.h"
 #include "common/procid.h"
 #include "common/results.h"
 #include "common/utc.h"
@@ -47,6 +49,15 @@ struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *f
 	 * noise exists from 2 samples, the median's interval needs 6. */
 	q.noise = SCENARIO_NOISE_MEAN;
 	return q;
+}
+
+/* The cases of s the run measures (its shard's). */
+static int run_planned(const struct scenario *s, const struct runner_options *o)
+{
+	int n = 0;
+	for (int k = 0; k < s->n_cases; k++)
+		n += shard_has(&o->shard, k);
+	return n;
 }
 
 /* Header fields of the run row, from the scenario and the options. */
@@ -77,11 +88,19 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->forwards_per_step = s->forwards_per_step;
 	snprintf(r->launch_gaps, sizeof r->launch_gaps, "%s",
 		 s->launch_gaps == BACKEND_GAPS_HIDE ? "hide" : "include");
+	snprintf(r->timing, sizeof r->timing, "%s", backend_timing_str(s->timing));
 	r->l2_flush = s->l2_flush;
 	snprintf(r->run_set, sizeof r->run_set, "%s", o->run_set ? o->run_set : "");
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
 	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
+	r->cases_planned = run_planned(s, o);
+	if (o->resume) { /* the stored run's own identity: only its status and notes change */
+		r->id = o->resume->id;
+		snprintf(r->started_at, sizeof r->started_at, "%s", o->resume->started_at);
+		snprintf(r->uuid, sizeof r->uuid, "%s", o->resume->uuid);
+		r->resumed = o->resume->resumed + 1;
+	}
 }
 
 /* The copy bandwidth, measured once per device and cached in the store. */
@@ -97,17 +116,42 @@ static enum ab_rc run_copy_gbps(const struct backend_ops *ops, struct backend *b
 }
 
 /* The device's lock, taken before anything is measured on it (the copy
- * bandwidth included) and held until the run ends. */
+ * bandwidth included) and held until the run ends. A backend whose times
+ * come from a deterministic model (the CPU's fake timer) measures no
+ * device: its runs take no lock, so that they never wait for real runs of
+ * the same host, nor for each other (*lock stays NULL). */
 static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_options *o,
-				  const struct results_device *dev, struct devlock **lock, struct ab_diag *d)
+				  const struct backend_ops *ops, struct backend *bk, const struct results_device *dev,
+				  struct devlock **lock, struct ab_diag *d)
 {
 	struct devlock_owner who = { .scenario = s->name, .label = o->label };
+	*lock = NULL;
+	if (ops->fake_timer(bk))
+		return AB_OK;
 	return devlock_acquire(dev->uuid, &who, !o->no_wait, lock, d);
 }
 
-static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct arms *arms, struct results_run *r, struct ab_diag *d)
+/* Where the run's time went (run_case.h's phases, the commits, the whole
+ * of the cases), for its notes. */
+struct run_times {
+	struct run_case_times cases;
+	double commits_s, total_s;
+};
+
+static double since(const struct timespec *t0)
 {
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Measures every case of the shard the run lacks (a resumed run holds
+ * some), committing each as it finishes: a run stopped later keeps it. */
+static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
+			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
+			    struct run_times *rt, struct ab_diag *d)
+{
+	struct run_case_times *times = &rt->cases;
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
@@ -116,24 +160,53 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		.sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling,
 		.dump_dir = o->dump_dir,
 		.progress = o->progress,
+		.times = times,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
-		env.n_cases += shard_has(&o->shard, k);
+		env.n_cases += shard_has(&o->shard, k) && !resume_done(o->resume, k);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
 	for (int k = 0; k < s->n_cases; k++) {
-		if (!shard_has(&o->shard, k))
+		if (!shard_has(&o->shard, k) || resume_done(o->resume, k))
 			continue;
 		env.case_index = r->n_cases;
 		struct results_case *c = &r->cases[r->n_cases++];
 		enum ab_rc rc = run_case_run(&env, &s->cases[k], c, d);
 		c->ordinal = k;
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (!rc)
+			rc = store_commit_case(st, r, c, d);
+		rt->commits_s += since(&t0);
 		if (rc)
 			return rc;
 	}
 	return interrupt_check(d); /* a signal after the last sample still stops the run */
+}
+
+/* The run's notes: what a resume should say, where the cases' time went,
+ * then the backend's. */
+static void run_notes(const struct runner_options *o, const struct backend_ops *ops, struct backend *bk,
+		      const struct run_times *t, struct results_run *r)
+{
+	const char *bk_notes = ops->notes(bk);
+	char resumed[96] = "", times[160];
+	if (o->resume)
+		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before)", r->resumed,
+			 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned);
+	/* host clock times: left out of a fake-timer run, whose notes must read
+	 * the same on every machine */
+	if (ops->fake_timer(bk))
+		times[0] = '\0';
+	else
+		snprintf(times, sizeof times, "cases %.2f s: inputs and reference %.2f s, slots %.2f s, checks %.2f s, "
+			 "copy floor %.2f s, commits %.2f s", t->total_s, t->cases.prep_s, t->cases.slots_s,
+			 t->cases.checks_s, t->cases.floor_s, t->commits_s);
+	/* 95 + 2 + 159 + 2 + 700 < sizeof r->notes */
+	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.700s", resumed, resumed[0] && times[0] ? "; " : "", times,
+		 (resumed[0] || times[0]) && bk_notes[0] ? "; " : "", bk_notes);
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
@@ -155,8 +228,12 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 					struct store *st, struct results_run *r, struct runner_result *res,
 					struct ab_diag *d)
 {
-	enum ab_rc rc = run_cases(s, o, ops, bk, arms, r, d);
-	snprintf(r->notes, sizeof r->notes, "%s", ops->notes(bk));
+	struct run_times times = { { 0, 0, 0, 0 }, 0, 0 };
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
+	times.total_s = since(&t0);
+	run_notes(o, ops, bk, &times, r);
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, s, arms, d);
 	if (!rc) {
@@ -183,12 +260,14 @@ struct run_hold {
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
 			      struct ab_diag *d)
 {
-	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .cupti = !o->no_cupti,
-				 .device_index = o->device };
+	struct bk_options bo = { .l2_flush = s->l2_flush, .launch_gaps = s->launch_gaps, .timing = s->timing,
+				 .cupti = !o->no_cupti, .device_index = o->device };
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	h->ops = o->ops;
 	/* every arm, built-in or not, against the cases and this backend */
-	enum ab_rc rc = arms_plan(s, h->ops->name, &h->arms, d);
+	enum ab_rc rc = o->resume ? resume_check_scenario(o->resume, s, run_planned(s, o), h->ops->name, d) : AB_OK;
+	if (!rc)
+		rc = arms_plan(s, h->ops->name, &h->arms, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
@@ -214,7 +293,7 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	if (!rc)
 		rc = interrupt_check(d);
 	if (!rc)
-		rc = store_begin_run(h->st, r, d);
+		rc = o->resume ? store_resume_run(h->st, r->id, d) : store_begin_run(h->st, r, d);
 	if (rc)
 		return rc;
 	res->run_id = r->id;
@@ -233,8 +312,11 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	enum ab_rc rc = run_prepare(s, o, &h, d);
 	if (!rc) {
 		h.ops->describe(h.bk, &r->device);
-		rc = run_lock_device(s, o, &r->device, &h.lock, d);
+		if (o->resume)
+			rc = resume_check_device(o->resume, h.ops->fake_timer(h.bk), &r->device, d);
 	}
+	if (!rc)
+		rc = run_lock_device(s, o, h.ops, h.bk, &r->device, &h.lock, d);
 	if (!rc)
 		rc = run_locked(s, o, &h, r, res, d);
 	if (rc && h.dump_made)

@@ -6,10 +6,12 @@
  * arm runs on the backend, every case fits in memory (admission.h), the
  * dump directory is new or empty, the database opens), so bad input never
  * leaves a run row behind, nor a dump directory it made. The device's lock (devlock.h) is then taken and
- * held to the end. Then the run row is written 'running'; all results are
- * committed in one transaction at the end and the row set to 'ok', or the
- * row is set to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or
- * SIGHUP, run/interrupt.h: AB_ERR_INTERRUPTED).
+ * held to the end. Then the run row is written 'running'; each case is
+ * committed as it finishes, and the row set to 'ok' once they all are, or
+ * to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or SIGHUP,
+ * run/interrupt.h: AB_ERR_INTERRUPTED), keeping the cases it finished. A
+ * resumed run (runner_options.resume) measures only the cases the stored
+ * run lacks, into it (run/resume.h).
  */
 #ifndef AB_RUNNER_H
 #define AB_RUNNER_H
@@ -39,6 +41,10 @@ struct runner_options {
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
+	/* run --resume: the stored run to measure the remaining cases into
+	 * (run/resume.h: resume_load), whose options the caller copied into
+	 * these; NULL: a new run. */
+	const struct results_run *resume;
 };
 
 /* What a run left in the database, also when it failed. */

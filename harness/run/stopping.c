@@ -6,7 +6,11 @@
  *   1. target_noise    - once min_samples and min_time are reached, the
  *                        relative noise (the rule's measure, stopping.h) is
  *                        strictly under target_noise (0 disables it);
- *   2. noise_converged - mean measure only, same precondition; each such
+ *   2. interval_stalled - median measure only, same precondition: two
+ *                        doublings of n in a row that left the median's
+ *                        interval above STOPPING_STALL_RATIO of what it was
+ *                        (stopping.h says why);
+ *      noise_converged - mean measure only, same precondition; each such
  *                        check pushes its noise
  *                        estimate into a window of the last STOPPING_HISTORY ones;
  *                        with a full window whose range (max - min) is under
@@ -31,6 +35,8 @@ void stopping_init(struct stopping_state *s, const struct scenario_sampling *rul
 	s->sorted = sorted;
 	s->cap = sorted ? cap : 0;
 	s->reason = STOPPING_NOT_YET;
+	s->next_checkpoint = rule->min_samples > STOPPING_STALL_FROM ? rule->min_samples : STOPPING_STALL_FROM;
+	s->checkpoint_noise = NAN;
 }
 
 static bool median_measure(const struct stopping_state *s)
@@ -104,6 +110,21 @@ static bool history_converged(const struct stopping_state *s)
 	return hi - lo == 0 || hi - lo < 0.01 * (sum / s->n_history);
 }
 
+/* At each doubling checkpoint: whether the median's interval has stopped
+ * shrinking (stopping.h, STOPPING_STALL_*). */
+static bool interval_stalled(struct stopping_state *s, double noise)
+{
+	if (s->n < s->next_checkpoint)
+		return false;
+	if (!isnan(s->checkpoint_noise))
+		s->stalls = noise > STOPPING_STALL_RATIO * s->checkpoint_noise ? s->stalls + 1 : 0;
+	s->checkpoint_noise = noise;
+	/* doubling from where we are: a slot held back by min_time reaches its
+	 * first checkpoint late, and its next must still be twice as many */
+	s->next_checkpoint = s->n > (1 << 29) ? s->n : 2 * s->n;
+	return s->stalls >= STOPPING_STALLS;
+}
+
 /* Checks 1 and 2 of the file comment; false while the minimums are unmet. */
 static bool noise_done(struct stopping_state *s)
 {
@@ -115,7 +136,7 @@ static bool noise_done(struct stopping_state *s)
 	if (noise < s->rule.target_noise)
 		return stop_with(s, STOPPING_TARGET_NOISE);
 	if (median_measure(s))
-		return false;
+		return interval_stalled(s, noise) && stop_with(s, STOPPING_INTERVAL_STALLED);
 	history_push(s, noise);
 	if (history_converged(s))
 		return stop_with(s, STOPPING_NOISE_CONVERGED);
@@ -158,6 +179,7 @@ const char *stopping_reason_str(enum stopping_reason r)
 	case STOPPING_NOISE_CONVERGED: return "noise_converged";
 	case STOPPING_MAX_SAMPLES: return "max_samples";
 	case STOPPING_MAX_TIME: return "max_time";
+	case STOPPING_INTERVAL_STALLED: return "interval_stalled";
 	}
 	return "unknown";
 }

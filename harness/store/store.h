@@ -5,10 +5,13 @@
  * schema than this build knows is refused). WAL mode, a busy timeout,
  * prepared statements only. A run's row is inserted with status 'running'
  * (with the pid and identity of its process) and committed before
- * measuring starts; every result of the run is then written in one
- * transaction that also sets the status to 'ok'. A run that fails is
- * marked 'failed' with its error, one stopped by a signal or whose process
- * died 'interrupted'; neither keeps partial results.
+ * measuring starts; each case is then committed in a transaction of its
+ * own as it finishes (whole: its slots, samples, kernels and outputs), and
+ * a last transaction sets 'ok' once every case the run planned is stored.
+ * A run that fails is marked 'failed' with its error, one stopped by a
+ * signal or whose process died 'interrupted'; both keep the cases they
+ * finished, each whole, and never read as complete (status is not 'ok');
+ * `run --resume` takes such a run up again (store_resume_run).
  *
  * Tables: runs, devices, cases, slots, samples, kernel_times, outputs,
  * run_arms, baselines (named pointers to runs). See docs/SCHEMA.md.
@@ -68,16 +71,35 @@ enum ab_rc store_open_version(const char *path, int version, struct store **out,
  * fields and commits; sets r->id and a new random r->uuid. */
 enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_diag *d);
 
-/* In one transaction: every case, slot, sample, kernel and output of r, and
- * the run's status 'ok' with its finish time. On failure nothing of it stays. */
+/* In one transaction: case c of the 'running' run r (its slots, samples,
+ * kernels, outputs), checked whole first (results_check_case against r's
+ * bracket). AB_ERR_DATA when r is not 'running' or c is malformed,
+ * AB_ERR_INTERNAL when r already holds a case at c's ordinal. On failure
+ * nothing of c stays. */
+enum ab_rc store_commit_case(struct store *st, const struct results_run *r, const struct results_case *c,
+			     struct ab_diag *d);
+
+/* In one transaction: every case of r not stored yet (store_commit_case
+ * wrote the others), then the run's status 'ok' with its finish time and
+ * notes, once it holds r->cases_planned cases (when that is > 0; else
+ * AB_ERR_INTERNAL: an incomplete run is never 'ok'). On failure nothing of
+ * this transaction stays. */
 enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struct ab_diag *d);
 
-/* Marks the run 'failed' with the message (results are never written). */
+/* Marks the run 'failed' with the message; the cases it committed stay. */
 enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, struct ab_diag *d);
 
-/* Marks the run 'interrupted' (a signal stopped it) with why; likewise no
- * results stay. */
+/* Marks the run 'interrupted' (a signal stopped it) with why; likewise its
+ * committed cases stay. */
 enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why, struct ab_diag *d);
+
+/* `run --resume`: an 'interrupted' or 'failed' run back to 'running'
+ * (error cleared, resumed counted, this process its owner), in one
+ * transaction, so that its remaining cases can be committed into it.
+ * AB_ERR_USAGE for a run that is 'ok' or still 'running', AB_ERR_DATA for
+ * no such run. The caller checks first that it measures what the run
+ * measured (same scenario text, build, backend and device). */
+enum ab_rc store_resume_run(struct store *st, int64_t run_id, struct ab_diag *d);
 
 /* Newest first. *out is malloc'd (free()). */
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d);

@@ -305,10 +305,12 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"started_at, finished_at, status, error, label, scenario_name, scenario_path, "            \
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
 	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, uuid, run_set, " \
-	"shard_index, shard_count, device_id, only_cases, fake_timer, device_index, noise_measure"
+	"shard_index, shard_count, device_id, only_cases, fake_timer, device_index, noise_measure, "    \
+	"cases_planned, resumed, timing"
 #define CASE_COLS                                                                                \
 	"name, site, shape, dtype, eps, affine, count, input, sweep, axis, axis_value, bytes_min, "  \
-	"bytes_a, bytes_b, arm_a, arm_b"
+	"bytes_a, bytes_b, arm_a, arm_b, copy_floor_ns, copy_floor_kernel_ns, copy_floor_method, " \
+	"copy_floor_samples, copy_floor_detail"
 #define SLOT_COLS                                                                                \
 	"position, label, arm, variant, warmup, n_samples, n_discarded, stopping_reason, elapsed_s, "  \
 	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \
@@ -341,7 +343,8 @@ void store_read_arm_source(struct col *c, struct results_arm_source *a);
 /* ---- writing (store_write.c) and reaping (store_reap.c) --------------- */
 
 /* Inside the caller's transaction: a 'running' run ends with status and
- * error, and keeps no results. AB_ERR_DATA when it is not 'running'. */
+ * error, keeping the cases it committed. AB_ERR_DATA when it is not
+ * 'running'. */
 enum ab_rc store_end_run(struct store *st, int64_t run_id, const char *status, const char *error, struct ab_diag *d);
 
 /* Runs of this host whose process is gone, marked 'interrupted'. */

@@ -349,7 +349,7 @@ static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_
 		int64_t case_id = c_i64(&c);
 		store_read_case(&c, k);
 		L->k = k;
-		/* a run stored before schema 8: every case ran the run's arms */
+		/* a run stored before schema 9: every case ran the run's arms */
 		if (!k->arm_a[0] && !k->arm_b[0]) {
 			snprintf(k->arm_a, sizeof k->arm_a, "%s", r->arm_a);
 			snprintf(k->arm_b, sizeof k->arm_b, "%s", r->arm_b);

@@ -77,6 +77,9 @@ void store_bind_run(struct bind *b, const struct results_run *r, int64_t device_
 	b_i64(b, r->fake_timer);
 	b_i64(b, r->device_index);
 	B_STR(b, r->noise_measure);
+	b_i64(b, r->cases_planned);
+	b_i64(b, r->resumed);
+	B_STR(b, r->timing);
 }
 
 /* Returns the device_id column (only_cases follows it). */
@@ -114,6 +117,9 @@ int64_t store_read_run(struct col *c, struct results_run *r, bool *ok)
 	r->fake_timer = c_bool(c);
 	r->device_index = c_int(c);
 	C_STR(c, r->noise_measure);
+	r->cases_planned = c_int(c);
+	r->resumed = c_int(c);
+	C_STR(c, r->timing);
 	return device_id;
 }
 void store_bind_case(struct bind *b, const struct results_case *c)
@@ -134,6 +140,11 @@ void store_bind_case(struct bind *b, const struct results_case *c)
 	b_i64(b, c->bytes_b);
 	B_STR(b, c->arm_a);
 	B_STR(b, c->arm_b);
+	b_real(b, c->copy_floor_ns > 0 ? c->copy_floor_ns : NAN); /* 0: a case never measured */
+	b_real(b, c->copy_floor_kernel_ns > 0 ? c->copy_floor_kernel_ns : NAN);
+	B_STR(b, c->copy_floor_method);
+	b_i64(b, c->copy_floor_samples);
+	B_STR(b, c->copy_floor_detail);
 }
 
 void store_read_case(struct col *c, struct results_case *k)
@@ -155,6 +166,11 @@ void store_read_case(struct col *c, struct results_case *k)
 	k->bytes_b = c_i64(c);
 	C_STR(c, k->arm_a);
 	C_STR(c, k->arm_b);
+	k->copy_floor_ns = c_real(c);
+	k->copy_floor_kernel_ns = c_real(c);
+	C_STR(c, k->copy_floor_method);
+	k->copy_floor_samples = c_int(c);
+	C_STR(c, k->copy_floor_detail);
 }
 
 static void bind_clocks(struct bind *b, const struct results_clocks *k)

@@ -150,7 +150,21 @@ static const char *const migrations[] = {
 	" 'CHECK (kind IN (''plugin'', ''cubin'', ''python''))')"
 	" WHERE type = 'table' AND name = 'run_arms';"
 	"PRAGMA writable_schema = OFF;",
-	/* 8: declared sites and arms per case (docs/SITES.md): each case's
+	/* 8: cases committed one by one (issue 23.6): how many a run sets out
+	 * to measure, so that 'ok' can require them all and a run that did not
+	 * finish says how far it got; and how often `run --resume` took it up.
+	 * The copy floor measured per case (issue 24.1). Runs stored before it
+	 * read 0 (not recorded) and NULL floors (not measured). */
+	"ALTER TABLE runs ADD COLUMN cases_planned INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_ns REAL;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_kernel_ns REAL;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_method TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE cases ADD COLUMN copy_floor_samples INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cases ADD COLUMN copy_floor_detail TEXT NOT NULL DEFAULT '';"
+	/* and how samples were timed (issue 24.3): 'events', or 'graph' */
+	"ALTER TABLE runs ADD COLUMN timing TEXT NOT NULL DEFAULT 'events';",
+	/* 9: declared sites and arms per case (docs/SITES.md): each case's
 	 * arms ('' in runs before it, which read as the run's); whether an
 	 * output had a float64 reference (every output before it had); and
 	 * several user arms a side, so run_arms is keyed by (run, side, name)

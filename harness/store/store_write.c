@@ -1,9 +1,11 @@
 /*
  * store_write.c - writing runs (store.h): a device row found or added, a
- * run begun ('running', committed before anything is measured), finished
- * (every result in one transaction that also sets 'ok'), failed or
- * interrupted (no results kept), and a run of another database imported
- * inside a merge's transaction.
+ * run begun ('running', committed before anything is measured), its cases
+ * committed one transaction each as they finish, the run finished (the
+ * transaction that sets 'ok' once every planned case is stored), failed or
+ * interrupted (its finished cases kept, each whole), taken up again by
+ * `run --resume`, and a run of another database imported inside a merge's
+ * transaction.
  */
 #include "store/store.h"
 #include "store/store_int.h"
@@ -78,7 +80,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = store_prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -186,13 +188,14 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 	return AB_OK;
 }
 
-/* ---- finishing a run: every result in one transaction ---------------- */
+/* ---- writing cases --------------------------------------------------- */
 
 /* The writer's statements, prepared once per run and indexed by W_*. */
 enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
 
 static const char *const writer_sql[W_N] = {
-	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+		   ",?,?,?,?,?,?,?)",
 	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 		   ",?,?,?,?,?,?,?,?,?,?,?)",
 	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
@@ -289,8 +292,8 @@ static enum ab_rc write_case(struct writer *w, int64_t run_id, const struct resu
 	return rc;
 }
 
-/* The run must exist and still be 'running': results are written once. */
-static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
+/* The status of run id into status (AB_ERR_DATA: no such run). */
+static enum ab_rc run_status(struct store *st, int64_t id, char *status, size_t len, struct ab_diag *d)
 {
 	struct bind b;
 	enum ab_rc rc = store_prepare_bind(st, "SELECT status FROM runs WHERE id = ?", &b, d);
@@ -302,12 +305,103 @@ static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
 		rc = ab_fail(d, AB_ERR_DATA, "no run %" PRId64 " in '%s'", id, st->path);
 	else if (src != SQLITE_ROW)
 		rc = store_db_fail(st, d, "read the status of run %" PRId64, id);
-	else if (strcmp((const char *)sqlite3_column_text(b.s, 0), "running") != 0)
-		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id,
-			     (const char *)sqlite3_column_text(b.s, 0));
+	else
+		snprintf(status, len, "%s", (const char *)sqlite3_column_text(b.s, 0));
 	sqlite3_finalize(b.s);
 	return rc;
 }
+
+/* The run must exist and still be 'running': results are written once. */
+static enum ab_rc check_running(struct store *st, int64_t id, struct ab_diag *d)
+{
+	char status[16];
+	enum ab_rc rc = run_status(st, id, status, sizeof status, d);
+	if (!rc && strcmp(status, "running"))
+		rc = ab_fail(d, AB_ERR_DATA, "run %" PRId64 " is already '%s'", id, status);
+	return rc;
+}
+
+/* How many cases run id holds, and (ordinal >= 0) whether one of them is
+ * at that ordinal. */
+static enum ab_rc count_cases(struct store *st, int64_t id, int ordinal, int64_t *n, bool *has, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = store_prepare_bind(st, "SELECT count(*), coalesce(sum(ordinal = ?), 0) FROM cases WHERE run_id = ?",
+					   &b, d);
+	if (rc)
+		return rc;
+	b_i64(&b, ordinal);
+	b_i64(&b, id);
+	if (step_bound(&b) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(b.s, 0);
+		*has = sqlite3_column_int64(b.s, 1) > 0;
+	} else {
+		rc = store_db_fail(st, d, "count the cases of run %" PRId64, id);
+	}
+	sqlite3_finalize(b.s);
+	return rc;
+}
+
+/* Every case of r that run_id does not hold yet (a case committed as it
+ * finished is there already), each with its slots, samples, kernels and
+ * outputs. */
+static enum ab_rc write_missing_cases(struct store *st, const struct results_run *r, int64_t run_id, struct ab_diag *d)
+{
+	struct writer w = { .st = st };
+	enum ab_rc rc = store_prepare_all(st, writer_sql, w.s, W_N, d);
+	for (int i = 0; !rc && i < r->n_cases; i++) {
+		int64_t n = 0;
+		bool has = false;
+		rc = count_cases(st, run_id, r->cases[i].ordinal, &n, &has, d);
+		if (!rc && !has)
+			rc = write_case(&w, run_id, &r->cases[i], d);
+	}
+	store_finalize_all(w.s, W_N);
+	return rc;
+}
+
+/* 'ok' means every planned case is stored (a run recorded before schema
+ * version 8 plans 0: not checked). */
+static enum ab_rc check_complete(struct store *st, const struct results_run *r, struct ab_diag *d)
+{
+	int64_t n = 0;
+	bool has;
+	enum ab_rc rc = count_cases(st, r->id, -1, &n, &has, d);
+	if (!rc && r->cases_planned > 0 && n != r->cases_planned)
+		rc = ab_fail(d, AB_ERR_INTERNAL, "run %" PRId64 " holds %" PRId64 " of its %d cases: it cannot be 'ok'",
+			     r->id, n, r->cases_planned);
+	return rc;
+}
+
+enum ab_rc store_commit_case(struct store *st, const struct results_run *r, const struct results_case *c,
+			     struct ab_diag *d)
+{
+	char why[AB_DIAG_MAX - 64];
+	int64_t n = 0;
+	bool has = false;
+	if (!results_check_case(r->bracket, c, why, sizeof why))
+		return ab_fail(d, AB_ERR_DATA, "case '%s' cannot be stored: %s", c->name, why);
+	struct writer w = { .st = st };
+	enum ab_rc rc = store_exec(st, "BEGIN IMMEDIATE", "begin writing a case", d);
+	if (!rc)
+		rc = check_running(st, r->id, d);
+	if (!rc)
+		rc = count_cases(st, r->id, c->ordinal, &n, &has, d);
+	if (!rc && has)
+		rc = ab_fail(d, AB_ERR_INTERNAL, "run %" PRId64 " already holds a case at ordinal %d", r->id, c->ordinal);
+	if (!rc)
+		rc = store_prepare_all(st, writer_sql, w.s, W_N, d);
+	if (!rc)
+		rc = write_case(&w, r->id, c, d);
+	store_finalize_all(w.s, W_N);
+	if (!rc)
+		rc = store_exec(st, "COMMIT", "commit the case", d);
+	if (rc)
+		store_rollback(st);
+	return rc;
+}
+
+/* ---- finishing a run -------------------------------------------------- */
 
 static enum ab_rc mark_ok(struct store *st, const struct results_run *r, struct ab_diag *d)
 {
@@ -356,7 +450,9 @@ enum ab_rc store_finish_run(struct store *st, const struct results_run *r, struc
 	if (!rc)
 		rc = check_running(st, r->id, d);
 	if (!rc)
-		rc = write_cases(st, r, r->id, d);
+		rc = write_missing_cases(st, r, r->id, d);
+	if (!rc)
+		rc = check_complete(st, r, d);
 	if (!rc)
 		rc = mark_ok(st, r, d);
 	if (!rc)
@@ -386,23 +482,11 @@ static enum ab_rc mark_ended(struct store *st, int64_t id, const char *status, c
 	return store_run_bound(st, &b, d, "mark run %" PRId64 " '%s'", id, status);
 }
 
-/* Results of a run that did not finish never stay (the cascade removes
- * slots and below). */
-static enum ab_rc drop_cases(struct store *st, int64_t id, struct ab_diag *d)
-{
-	struct bind b;
-	enum ab_rc rc = store_prepare_bind(st, "DELETE FROM cases WHERE run_id = ?", &b, d);
-	if (rc)
-		return rc;
-	b_i64(&b, id);
-	return store_run_bound(st, &b, d, "delete the results of run %" PRId64, id);
-}
-
+/* The cases a run committed as they finished stay: each is whole (one
+ * transaction), and the run's status says it did not finish. */
 enum ab_rc store_end_run(struct store *st, int64_t run_id, const char *status, const char *error, struct ab_diag *d)
 {
 	enum ab_rc rc = check_running(st, run_id, d);
-	if (!rc)
-		rc = drop_cases(st, run_id, d);
 	if (!rc)
 		rc = mark_ended(st, run_id, status, error, d);
 	return rc;
@@ -429,6 +513,45 @@ enum ab_rc store_fail_run(struct store *st, int64_t run_id, const char *error, s
 enum ab_rc store_interrupt_run(struct store *st, int64_t run_id, const char *why, struct ab_diag *d)
 {
 	return end_run_now(st, run_id, "interrupted", why, d);
+}
+
+/* ---- taking a run up again (run --resume) ------------------------------ */
+
+/* Only a run that did not finish: 'interrupted' or 'failed'. */
+static enum ab_rc check_resumable(struct store *st, int64_t id, struct ab_diag *d)
+{
+	char status[16];
+	enum ab_rc rc = run_status(st, id, status, sizeof status, d);
+	if (!rc && !strcmp(status, "ok"))
+		rc = ab_fail(d, AB_ERR_USAGE, "run %" PRId64 " is 'ok': it has every case, nothing to resume", id);
+	else if (!rc && !strcmp(status, "running"))
+		rc = ab_fail(d, AB_ERR_USAGE, "run %" PRId64 " is still 'running' (its process is alive): nothing to resume "
+			     "until it ends", id);
+	return rc;
+}
+
+enum ab_rc store_resume_run(struct store *st, int64_t run_id, struct ab_diag *d)
+{
+	struct bind b;
+	enum ab_rc rc = store_exec(st, "BEGIN IMMEDIATE", "begin resuming the run", d);
+	if (!rc)
+		rc = check_resumable(st, run_id, d);
+	if (!rc)
+		rc = store_prepare_bind(st,
+					"UPDATE runs SET status = 'running', error = '', finished_at = NULL,"
+					" resumed = resumed + 1 WHERE id = ?",
+					&b, d);
+	if (!rc) {
+		b_i64(&b, run_id);
+		rc = store_run_bound(st, &b, d, "take run %" PRId64 " up again", run_id);
+	}
+	if (!rc)
+		rc = claim_run(st, run_id, d);
+	if (!rc)
+		rc = store_exec(st, "COMMIT", "commit the resumed run", d);
+	if (rc)
+		store_rollback(st);
+	return rc;
 }
 
 /* ---- copying runs from another database (abbench merge) --------------- */

@@ -276,6 +276,11 @@ uint32_t site_variant_writes(const struct site_desc *s, const char *variant)
 	if (variant && strcmp(variant, "eager") == 0)
 		for (int l = 0; l < s->n_eager_launches; l++)
 			mask |= s->eager_io[l].writes;
+	const struct site_variant *v = variant ? site_find_variant(s, variant) : NULL;
+	if (v && !v->ext && v->writes_aux) /* it computes the statistics (twopass too) */
+		for (int i = 0; i < s->n_tensors; i++)
+			if (s->tensors[i].role == SITE_AUX)
+				mask |= SITE_IO(i);
 	return mask;
 }
 

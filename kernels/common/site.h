@@ -194,6 +194,12 @@ struct site_variant {
 	bool byte_equal_expected; /* false only for deliberately different variants */
 	struct site_impl impls[SITE_MAX_IMPLS]; /* per backend, in any order; empty entries skipped */
 	const struct site_ext_arm *ext;  /* an arm from outside abbench; NULL for built-in variants */
+	/* It computes the site's SITE_AUX tensors (the eager LayerNorm's mean
+	 * and rstd): only then does --dump write them for its slots. Fused
+	 * arms compute the statistics in registers and never store them; an
+	 * arm from outside declares none. A row sets it by name after its
+	 * positional fields: { "eager", ..., { impls }, .writes_aux = true }. */
+	bool writes_aux;
 };
 
 /* One launch of the eager chain and its global-memory traffic: bit i of
@@ -330,8 +336,9 @@ int64_t site_eager_bytes(const struct site_desc *s, const struct site_dims *d, b
  * convention for global-memory throughput). */
 int64_t site_variant_bytes(const struct site_desc *s, const char *variant, const struct site_dims *d, bool affine);
 /* The tensors a built-in variant writes, as SITE_IO bits: its outputs,
- * and for "eager" also what its chain writes (statistics, intermediates).
- * What a dump keeps of its slots. */
+ * for "eager" also what its chain writes (statistics, intermediates), and
+ * the SITE_AUX statistics of a variant that computes them (writes_aux:
+ * twopass too; never a fused arm). What a dump keeps of its slots. */
 uint32_t site_variant_writes(const struct site_desc *s, const char *variant);
 
 /* The name of axis dim of the site ("T" for dim 1 of ln_modulate's B T W);

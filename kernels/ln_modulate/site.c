@@ -44,11 +44,12 @@ enum { AX_B, AX_T, AX_W };
 		.n_variants = 6,                                                                                   \
 		.variants = {                                                                                      \
 			{ "eager", "LayerNorm, 1 + scale, * (1 + scale), + shift: four launches", true,            \
-			  { SITE_CPU(ln_modulate_cpu_eager), SITE_CUDA(ln_modulate_cuda_eager) } },                \
+			  { SITE_CPU(ln_modulate_cpu_eager), SITE_CUDA(ln_modulate_cuda_eager) },                  \
+			  .writes_aux = true },                                                                    \
 			{ "fused", "one pass: Welford statistics, then the same three bf16 roundings", true,       \
 			  { SITE_CPU(ln_modulate_cpu_fused), SITE_CUDA(ln_modulate_cuda_fused) } },                \
 			{ "twopass", "two-pass float mean/variance LayerNorm, then the same modulate", false,      \
-			  { SITE_CPU(ln_modulate_cpu_twopass) } },                                                 \
+			  { SITE_CPU(ln_modulate_cpu_twopass) }, .writes_aux = true },                             \
 			{ "fused.pf8", "8-byte loads, 128 threads a row, scale and shift loaded with x, bf16x2 epilogue " \
 				       "(W 3072/4096/5120)",                                                         \
 			  true, { SITE_CUDA(ln_modulate_cuda_fused_pf8) } },                                       \

@@ -54,11 +54,11 @@ const struct site_desc qk_layernorm_site = {
 	.n_variants = 6,
 	.variants = {
 		{ "eager", "two LayerNorm launches: q, then k", true,
-		  { SITE_CPU(qk_layernorm_cpu_eager), SITE_CUDA(qk_layernorm_cuda_eager) } },
+		  { SITE_CPU(qk_layernorm_cpu_eager), SITE_CUDA(qk_layernorm_cuda_eager) }, .writes_aux = true },
 		{ "fused", "one launch normalising q and k", true,
 		  { SITE_CPU(qk_layernorm_cpu_fused), SITE_CUDA(qk_layernorm_cuda_fused) } },
 		{ "twopass", "two-pass float mean/variance LayerNorm on q and k", false,
-		  { SITE_CPU(qk_layernorm_cpu_twopass) } },
+		  { SITE_CPU(qk_layernorm_cpu_twopass) }, .writes_aux = true },
 		{ "fused.x8s2d", "16-byte loads, 8 lanes a row, 2 row sets per warp, default cache policy (D 64, 128)",
 		  true, { SITE_CUDA(qk_layernorm_cuda_fused_x8s2d) } },
 		{ "fused.s2", "8-byte loads, 8 lanes a row, 2 row sets per warp (D 32, 64, 96, 128)", true,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Interrupted runs: SIGINT and SIGTERM stop a run at the next sample, mark
-# it 'interrupted' (no results kept) and exit 130 / 143; a run killed with
+# it 'interrupted' (stopped in its first case, it keeps no case: t302 has
+# one that keeps its finished ones) and exit 130 / 143; a run killed with
 # SIGKILL is marked 'interrupted' by the next command that opens the
 # database, a reading one included; 'last' is the newest finished run, so
 # report/gate/show last work while a run is still going.
@@ -59,7 +60,7 @@ stop() {
 
 expect_exit 0 "a finished run first" "$AB" run scenarios/smoke.ini --backend cpu --no-progress --db "$db" --label finished
 
-# SIGINT -> 130, 'interrupted', its error says so, no results.
+# SIGINT -> 130, 'interrupted', its error says so, no case (none finished).
 (long >"$T/o1" 2>"$T/e1") &
 pid=$!
 check "run 2 is measuring" wait_running 2
@@ -67,7 +68,7 @@ stop INT "$pid"
 check "SIGINT exits 130 (got $rc)" test "$rc" -eq 130
 check "run 2 is 'interrupted'" test "$(status_of 2)" = interrupted
 check "its error names the signal" test "$(sqlite3 "$db" 'SELECT error FROM runs WHERE id = 2')" = "case 'c1': interrupted by SIGINT"
-check "it keeps no results" test "$(sqlite3 "$db" 'SELECT count(*) FROM cases WHERE run_id = 2')" -eq 0
+check "it keeps no case" test "$(sqlite3 "$db" 'SELECT count(*) FROM cases WHERE run_id = 2')" -eq 0
 check "stderr says it was marked" grep -q "run 2 marked interrupted" "$T/e1"
 check "it has a finish time" test -n "$(sqlite3 "$db" 'SELECT finished_at FROM runs WHERE id = 2')"
 

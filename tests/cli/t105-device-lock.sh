@@ -3,8 +3,9 @@
 # second says it waits, for whom, and measures only once the first is done);
 # with --no-wait the second fails at once (exit 3) and writes no run row.
 # A lock dies with its process: after a SIGKILL the next run does not wait.
+# Real timing: a fake-timer run measures no device and takes no lock (t300).
 . "$(dirname "$0")/lib.sh"
-export ABBENCH_FAKE_TIMER=1
+unset ABBENCH_FAKE_TIMER
 db="$T/l.db"
 cat >"$T/slow.ini" <<'EOF'
 [scenario]

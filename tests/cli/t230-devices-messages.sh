@@ -7,10 +7,13 @@
 # "waiting for device" note), and every log it names still exists: a
 # failed worker's log is kept, the rest of the worker directory removed.
 . "$(dirname "$0")/lib.sh"
-export ABBENCH_FAKE_TIMER=1
+# Real timing: a fake-timer run takes no lock (t300).
+unset ABBENCH_FAKE_TIMER
 db="$T/d.db"
 mkdir -p "$ABBENCH_LOCK_DIR"
-exec 9>"$ABBENCH_LOCK_DIR/cpu-fake-timer.lock" # the fake-timer CPU device's lock (run/devlock.h)
+# the CPU device's lock (run/devlock.h: cpu-HOST, characters outside [A-Za-z0-9._-] as '_')
+key=$(hostname | cut -c1-58 | sed 's/[^A-Za-z0-9._-]/_/g')
+exec 9>"$ABBENCH_LOCK_DIR/cpu-$key.lock"
 flock 9
 
 # the workers must not inherit the test's lock (fd 9)

@@ -6,7 +6,8 @@
 # largest tensor's rows
 # (tests/data/python/declared_tensors.py raises otherwise). Two arms of
 # one function are byte-equal, one that gathers the next row is not, and
-# a declared site's outputs have no reference. Fake timer.
+# a declared site's outputs have no reference. A site of nine inputs
+# runs with its copy floor 'not measured', saying why. Fake timer.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/python_lib.sh"
 export ABBENCH_FAKE_TIMER=1
@@ -56,4 +57,32 @@ scenario "$T/off.ini" gather_off_by_one
 expect_exit 0 "an arm that gathers the next row" "$AB" run "$T/off.ini" --db "$db" --label off --no-progress
 expect_exit 0 "show it" "$AB" show off --db "$db"
 check "not byte-equal in either case" test "$(grep -c '^  b byte-equal to a: NO$' "$T/out")" -eq 2
+
+# A declared site of more inputs than the copy floor takes (9; it takes 8
+# a stream) is measured without a floor, which says why.
+cat >"$T/nine.ini" <<EOT
+[scenario]
+name = nine_inputs
+backend = cpu
+min_samples = 3
+max_samples = 3
+[site nine]
+axes = N
+tensors = i0:f32:N:input, i1:f32:N:input, i2:f32:N:input, i3:f32:N:input, i4:f32:N:input, i5:f32:N:input
+tensor.i6 = f32:N:input
+tensor.i7 = f32:N:input
+tensor.i8 = f32:N:input
+tensor.out = f32:N:output
+[arms]
+a = python:$mod:copy_first
+b = python:$mod:copy_first
+[case c]
+site = nine
+shape = 64
+EOT
+expect_exit 0 "a declared site of nine inputs" "$AB" run "$T/nine.ini" --db "$db" --label nine --no-progress
+expect_exit 0 "show it" "$AB" show nine --db "$db"
+check "its copy floor not measured, saying why" grep -q "^  copy floor: not measured (site 'nine' has 9 inputs, the copy floor takes at most 8)$" "$T/out"
+no_floor="SELECT count(*) FROM cases WHERE name = 'c' AND copy_floor_ns IS NULL"
+check "stored with no floor" test "$(sqlite3 "$db" "$no_floor")" -eq 1
 finish

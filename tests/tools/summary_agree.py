@@ -53,7 +53,7 @@ SHOW_CASE = re.compile(r"^case (\S+)  site ")
 SHOW_FIGS = re.compile(r"^  \S+ / \S+: a (.+?), b (.+?), speedup (\S+)x \[(?:(\S+), (\S+)|n/a)\] 95% CI "
                        r"\(n=(\d+)/(\d+)\)(?:, drift A (\S+)%)?$")
 SHOW_EXACT = re.compile(r"^  b byte-equal to a: (yes|NO)(.*)$")
-SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; (?:floor|cache-resident:) .*)?$")
+SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; (?:copy|cache-resident:) .*)?$")
 
 
 def show_bw(text):

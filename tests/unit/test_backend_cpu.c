@@ -261,7 +261,7 @@ static void test_errors(void **state)
 	int weight = site_tensor_index(f->h.site, "weight"); /* affine only: absent here */
 	assert_true(weight >= 0);
 	assert_int_equal(backend_cpu.read_tensor(f->b, weight, buf, 2, &d), AB_ERR_INTERNAL);
-	const struct site_variant gpu_only = { "gpu_only", "no cpu implementation", true, { { NULL, NULL } }, NULL };
+	const struct site_variant gpu_only = { "gpu_only", "no cpu implementation", true, { { NULL, NULL } }, NULL, false };
 	assert_int_equal(backend_cpu.slot_begin(f->b, &gpu_only, "r", &c, &d), AB_ERR_INPUT);
 	assert_string_equal(d.msg, "case 'ln16': variant 'gpu_only' has no cpu implementation");
 	free(out);

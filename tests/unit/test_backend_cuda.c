@@ -377,6 +377,38 @@ static void test_gpu_include_noflush(void **state)
 	gpu_close(&g);
 }
 
+/* timing = graph: every sample replays the slot's graph of
+ * BACKEND_GRAPH_LAUNCHES flushed launches (so the tiny kernel ran that
+ * often per sample), its wall time is per launch, and its kernel records
+ * are divided to read per launch of the arm, as in events mode; the notes
+ * carry the span's floor. */
+static void test_gpu_graph(void **state)
+{
+	struct bk_options o = {.l2_flush = true, .launch_gaps = BACKEND_GAPS_INCLUDE, .timing = BACKEND_TIMING_GRAPH,
+			       .cupti = true, .device_index = 0};
+	struct gpu g;
+	struct results_clocks before, after;
+	enum { W = 2, N = 8 };
+	double wall[N];
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	memset(&g, 0, sizeof g);
+	gpu_open(&g, &o);
+	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
+	gpu_slot(&g, W, N, wall, &before, &after);
+	gpu_check_outputs(&g, 2 * BACKEND_GRAPH_LAUNCHES * (W + N));
+	assert_int_equal(g.k.n_kernels, 1);
+	assert_string_equal(g.k.kernels[0].name, TINY_NAME);
+	assert_int_equal(g.k.kernels[0].launches, 2 * N); /* per launch of the arm */
+	for (int i = 0; i < N; i++)
+		assert_true(g.k.sample_kernel_ns[i] > 0 && g.k.sample_kernel_ns[i] < wall[i] + 1000.0);
+	const char *notes = backend_cuda.notes(g.b);
+	print_message("graph: first wall %.0f ns; %s\n", wall[0], notes);
+	assert_non_null(strstr(notes, "; span: "));
+	gpu_close(&g);
+}
+
 /* A bogus ABBENCH_CUPTI: the backend still opens and measures wall times,
  * and its notes say CUPTI is unavailable. */
 static void test_gpu_without_cupti(void **state)
@@ -415,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_without_cupti),
 		cmocka_unit_test(test_gpu_hide_flush_cupti),
 		cmocka_unit_test(test_gpu_include_noflush),
+		cmocka_unit_test(test_gpu_graph),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,9 @@
  * that is the CPU backend with one operation made to fail (runner_options
  * .ops): a device error in the middle of a slot (what a CUDA kernel fault
  * looks like to the runner: an AB_ERR_BACKEND from sample or slot_end)
- * marks the run 'failed' with the error's text and keeps no results (exit
- * status 3); a signal during a slot marks it 'interrupted'; a case too
+ * marks the run 'failed' with the error's text and keeps only the cases
+ * it finished, each whole (exit status 3); a signal during a slot marks it
+ * 'interrupted'; a case too
  * large for memory is refused before the database is even created; the
  * case's name appears once in a message.
  */
@@ -127,8 +128,9 @@ static int64_t sql_int(const char *sql)
 	return v;
 }
 
-/* The run is 'status' with an error containing what, and no results. */
-static void assert_ended(int64_t id, const char *status, const char *what)
+/* The run is 'status' with an error containing what, never 'ok', and
+ * keeps `kept` cases, each whole: 3 slots of 5 samples. */
+static void assert_ended(int64_t id, const char *status, const char *what, int kept)
 {
 	char sql[256];
 	snprintf(sql, sizeof sql,
@@ -137,8 +139,10 @@ static void assert_ended(int64_t id, const char *status, const char *what)
 		 (long long)id, status, what);
 	assert_int_equal(sql_int(sql), 1);
 	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'ok'"), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 0);
-	assert_int_equal(sql_int("SELECT count(*) FROM slots"), 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), kept);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots"), 3 * kept);
+	assert_int_equal(sql_int("SELECT count(*) FROM samples"), 3 * 5 * kept);
+	assert_int_equal(sql_int("SELECT cases_planned FROM runs"), 2);
 }
 
 static void test_device_error_in_a_sample(void **state)
@@ -155,7 +159,7 @@ static void test_device_error_in_a_sample(void **state)
 	assert_string_equal(d.msg, "case 'c2', arm 'fused', sample 3: cuda call 'cudaStreamSynchronize(b->stream)' "
 				   "failed: an illegal memory access was encountered (code 700) at "
 				   "harness/backend/cuda/backend_cuda.c:412");
-	assert_ended(id, "failed", "an illegal memory access was encountered");
+	assert_ended(id, "failed", "an illegal memory access was encountered", 1); /* c1 finished */
 }
 
 static void test_device_error_at_slot_end(void **state)
@@ -168,7 +172,7 @@ static void test_device_error_at_slot_end(void **state)
 	enum ab_rc rc = run(scenario_text, &id, &d);
 	assert_int_equal(rc, AB_ERR_BACKEND);
 	assert_non_null(strstr(d.msg, "illegal memory access"));
-	assert_ended(id, "failed", "(code 700)");
+	assert_ended(id, "failed", "(code 700)", 0);
 }
 
 static void test_signal_in_a_slot(void **state)
@@ -181,7 +185,7 @@ static void test_signal_in_a_slot(void **state)
 	enum ab_rc rc = run(scenario_text, &id, &d);
 	assert_int_equal(rc, AB_ERR_INTERRUPTED);
 	assert_string_equal(d.msg, "case 'c1': interrupted by SIGINT");
-	assert_ended(id, "interrupted", "interrupted by SIGINT");
+	assert_ended(id, "interrupted", "interrupted by SIGINT", 0);
 	/* the handlers are gone with the run: SIGINT is back to what it was */
 	struct sigaction sa;
 	sigaction(SIGINT, NULL, &sa);

@@ -243,15 +243,49 @@ static void test_median_reaches_target(void **state)
 static void test_median_never_converges(void **state)
 {
 	/* Two values: the interval always spans both (10% half-width), and the
-	 * mean rule's convergence escape (107 samples above) does not apply. */
+	 * mean rule's convergence escape (107 samples above) does not apply;
+	 * the interval's stall does: the same width at the checkpoints 100,
+	 * 200 and 400 (two doublings that shrank nothing) ends it at 400. */
 	struct scenario_sampling r = median_rule(100, 3000, 0.005);
 	struct stopping_state s;
 	static double buf[3000];
 	(void)state;
 	stopping_init(&s, &r, buf, 3000);
-	assert_int_equal(feed(&s, alternating, 5000), 3000);
-	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
+	assert_int_equal(feed(&s, alternating, 5000), 400);
+	assert_int_equal(s.reason, STOPPING_INTERVAL_STALLED);
+	assert_string_equal(stopping_reason_str(s.reason), "interval_stalled");
 	assert_true(fabs(stopping_noise(&s) - 0.1) < 1e-15);
+}
+
+/* Bimodal samples: a mode of 23 and one of 25 (a launch-bound eager slot,
+ * 1 in 2 samples in each, deterministic order), the first stall check at
+ * max(min_samples, 50): stopped at 200 by the stall, not the 2000 cap;
+ * the same stream held back by min_time_ms (checkpoints then counted from
+ * where it first may stop: 300, 600, 1200) stops at 1200. One mode whose
+ * interval shrinks (the spread stream) is never stopped by it. */
+static double bimodal(int i)
+{
+	return (i * 7919 % 10) < 5 ? 23000 + i % 7 : 25000 + i % 5;
+}
+
+static void test_median_interval_stalls(void **state)
+{
+	struct scenario_sampling r = median_rule(10, 2000, 0.005);
+	struct stopping_state s;
+	static double buf[2000];
+	(void)state;
+	stopping_init(&s, &r, buf, 2000);
+	assert_int_equal(feed(&s, bimodal, 2000), 200);
+	assert_int_equal(s.reason, STOPPING_INTERVAL_STALLED);
+	r.min_time_ms = 300 * 24e-3; /* reached after 300 samples of about 24 us */
+	stopping_init(&s, &r, buf, 2000);
+	assert_int_equal(feed(&s, bimodal, 2000), 1200);
+	assert_int_equal(s.reason, STOPPING_INTERVAL_STALLED);
+	r = median_rule(10, 5000, 0.001); /* the spread stream never gets there: no stall either */
+	static double big[5000];
+	stopping_init(&s, &r, big, 5000);
+	assert_int_equal(feed(&s, spread, 5000), 5000);
+	assert_int_equal(s.reason, STOPPING_MAX_SAMPLES);
 }
 
 static void test_median_scratch_caps(void **state)
@@ -295,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_median_noise_value),
 		cmocka_unit_test(test_median_reaches_target),
 		cmocka_unit_test(test_median_never_converges),
+		cmocka_unit_test(test_median_interval_stalls),
 		cmocka_unit_test(test_median_scratch_caps),
 		cmocka_unit_test(test_median_zero_width_stops),
 	};

@@ -594,6 +594,57 @@ static void test_finish_failure_leaves_nothing(void **state)
 	store_close(st);
 }
 
+/* Cases committed one by one (issue 23.6): each stays when the run is
+ * interrupted; 'ok' needs every planned case; `run --resume` takes the run
+ * up again and its last case completes it. */
+static void test_cases_committed_one_by_one(void **state)
+{
+	(void)state;
+	struct store *st = open_db();
+	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
+	struct ab_diag d = { "" };
+	int n = r->n_cases;
+	r->cases_planned = n;
+	int64_t id = begin(st, r);
+	assert_int_equal(store_commit_case(st, r, &r->cases[0], &d), AB_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 1);
+	assert_int_equal(store_commit_case(st, r, &r->cases[0], &d), AB_ERR_INTERNAL);
+	assert_non_null(strstr(d.msg, "already holds a case at ordinal 0"));
+	r->n_cases = 1; /* an incomplete run is never 'ok' */
+	assert_int_equal(store_finish_run(st, r, &d), AB_ERR_INTERNAL);
+	assert_non_null(strstr(d.msg, "holds 1 of its 2 cases: it cannot be 'ok'"));
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE status = 'running'"), 1);
+	/* interrupted: the finished case stays, whole */
+	assert_int_equal(store_interrupt_run(st, id, "interrupted by SIGTERM", &d), AB_OK);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots"), r->cases[0].n_slots);
+	assert_int_equal(store_commit_case(st, r, &r->cases[1], &d), AB_ERR_DATA); /* not running */
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_int_equal(back->n_cases, 1);
+	assert_int_equal(back->cases_planned, n);
+	assert_string_equal(back->status, "interrupted");
+	results_run_free(back);
+	/* resumed, completed, 'ok' */
+	assert_int_equal(store_resume_run(st, id, &d), AB_OK);
+	assert_int_equal(sql_int("SELECT status = 'running' AND error = '' AND finished_at IS NULL AND resumed = 1"
+				 " FROM runs"), 1);
+	assert_int_equal(store_commit_case(st, r, &r->cases[1], &d), AB_OK);
+	r->n_cases = n;
+	assert_int_equal(store_finish_run(st, r, &d), AB_OK); /* writes nothing twice */
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), n);
+	assert_int_equal(store_load_run(st, id, &back, &d), AB_OK);
+	assert_string_equal(back->status, "ok");
+	assert_int_equal(back->n_cases, n);
+	assert_int_equal(back->cases[1].n_slots, r->cases[1].n_slots);
+	results_run_free(back);
+	assert_int_equal(store_resume_run(st, id, &d), AB_ERR_USAGE);
+	assert_string_equal(d.msg, "run 1 is 'ok': it has every case, nothing to resume");
+	assert_int_equal(store_resume_run(st, 99, &d), AB_ERR_DATA);
+	results_run_free(r);
+	store_close(st);
+}
+
 static void test_schema_version(void **state)
 {
 	(void)state;
@@ -748,6 +799,29 @@ static void test_stale_runs_marked(void **state)
 	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE id IN (1, 2) AND status = 'interrupted'"), 2);
 }
 
+/* A file made at schema version (1: the first) holding device 1 and run
+ * 1, 'old', of arms a and b, as that version's abbench wrote them (a
+ * uuid from version 2 on). */
+static void old_db_with_run(int version, const char *a, const char *b)
+{
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	char sql[1024];
+	assert_int_equal(store_open_version(dbpath, version, &st, &d), AB_OK);
+	store_close(st);
+	assert_int_equal(sql_int("PRAGMA user_version"), version);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
+		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
+		 "INSERT INTO runs (id, %sstarted_at, finished_at, status, label, scenario_name, scenario_path,"
+		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
+		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, %s'2025-01-01T00:00:01Z',"
+		 " '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu', '0.1', 0, 'ABA',"
+		 " '%s', '%s', 1, 1, 'include', 1, 1)",
+		 version >= 2 ? "uuid, " : "", version >= 2 ? "'00000000-0000-4000-8000-000000000001', " : "", a, b);
+	sql_exec(sql);
+}
+
 /* A version-1 file (the first schema, before runs.only_cases) with a run
  * in it: opening it applies every later migration, and the old run reads
  * back as a run of every case. */
@@ -756,17 +830,8 @@ static void test_migration_only_cases(void **state)
 	(void)state;
 	struct store *st = NULL;
 	struct ab_diag d = { "" };
-	assert_int_equal(store_open_version(dbpath, 1, &st, &d), AB_OK);
-	store_close(st);
-	assert_int_equal(sql_int("PRAGMA user_version"), 1);
+	old_db_with_run(1, "eager", "fused");
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'only_cases'"), 0);
-	sql_exec("INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
-		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
-		 "INSERT INTO runs (id, started_at, finished_at, status, label, scenario_name, scenario_path,"
-		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
-		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, '2025-01-01T00:00:01Z',"
-		 " '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu', '0.1', 0, 'ABA',"
-		 " 'eager', 'fused', 1, 1, 'include', 1, 1)");
 
 	struct results_run *back = NULL;
 	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
@@ -799,18 +864,9 @@ static void test_migration_of_python_arms(void **state)
 	(void)state;
 	struct store *st = NULL;
 	struct ab_diag d = { "" };
-	assert_int_equal(store_open_version(dbpath, 7, &st, &d), AB_OK);
-	store_close(st);
-	assert_int_equal(sql_int("PRAGMA user_version"), 7);
+	old_db_with_run(7, "rga_np", "rga_exact");
 	assert_int_equal(sql_int("SELECT count(*) FROM pragma_table_info('cases') WHERE name = 'arm_a'"), 0);
-	sql_exec("INSERT INTO devices (id, name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,"
-		 " driver_version, runtime_version, default_sm_mhz) VALUES (1, 'CPU', '', 'cpu', 0, 0, 0, 0, 0, '', '', 0);"
-		 "INSERT INTO runs (id, uuid, started_at, finished_at, status, label, scenario_name, scenario_path,"
-		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
-		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (1, '00000000-0000-4000-8000-000000000001',"
-		 " '2025-01-01T00:00:01Z', '2025-01-01T00:00:02Z', 'ok', 'old', 'smoke', 's.ini', '', 'abc', 'h', 'cpu',"
-		 " '0.1', 0, 'ABA', 'rga_np', 'rga_exact', 1, 1, 'include', 1, 1);"
-		 "INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+	sql_exec("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
 		 " (1, 'a', 'rga_np', 'python', '/x/rga.py', 'ab12', 'function ''rga_np''; python 3.11'),"
 		 " (1, 'b', 'rga_exact', 'plugin', '/x/lib.so', 'cd34', 'arm ''rga_exact''')");
 
@@ -946,11 +1002,15 @@ static void test_migration_of_sweeps(void **state)
 	store_close(st);
 	static const char *const added[] = { "cases.sweep", "cases.axis", "cases.axis_value", "cases.bytes_min",
 					     "cases.bytes_a", "cases.bytes_b", "runs.fake_timer", "runs.device_index",
-					     "runs.noise_measure", "runs.pid", "runs.process", "cases.arm_a",
-					     "cases.arm_b", "outputs.has_ref" };
-	/* Back to version 4: migrations 6 (run owners) and 8 (arms per case,
-	 * outputs without a reference; run_arms keeps its rebuilt form, which
-	 * 7, python among the kinds, leaves as it is) are undone too. */
+					     "runs.noise_measure", "runs.pid", "runs.process", "runs.cases_planned",
+					     "runs.resumed", "cases.copy_floor_ns", "cases.copy_floor_kernel_ns",
+					     "cases.copy_floor_method", "cases.copy_floor_samples",
+					     "cases.copy_floor_detail", "runs.timing", "cases.arm_a", "cases.arm_b",
+					     "outputs.has_ref" };
+	/* Back to version 4: migrations 6 (run owners), 8 (cases planned, the
+	 * copy floor, timing) and 9 (arms per case, outputs without a
+	 * reference; run_arms keeps its rebuilt form, which 7, python among
+	 * the kinds, leaves as it is) are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -971,7 +1031,7 @@ static void test_migration_of_sweeps(void **state)
 	assert_string_equal(back->cases[1].sweep, "");
 	assert_true(back->cases[1].axis_value == 0 && back->cases[1].bytes_a == 0);
 	assert_string_equal(back->cases[1].shape, r->cases[1].shape);
-	/* before 8: every case ran the run's arms, every output had a reference */
+	/* before 9: every case ran the run's arms, every output had a reference */
 	assert_string_equal(back->cases[1].arm_a, r->arm_a);
 	assert_string_equal(back->cases[1].arm_b, r->arm_b);
 	assert_true(back->cases[1].slots[0].outputs[0].has_ref);
@@ -1217,6 +1277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_failure_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cases_committed_one_by_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_of_sweeps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted_and_last, setup, teardown),

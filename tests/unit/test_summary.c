@@ -83,6 +83,47 @@ static void near(double got, double want)
 		fail_msg("got %.17g, want %.17g", got, want);
 }
 
+/* The copy floor measured per case: each arm's median over it, B's kernel
+ * median over the floor's, its own GB/s and % of copy; not measured (NAN,
+ * or 0 in a case never filled) gives NAN everywhere. A cache-resident case
+ * (its bytes fit the device's cache) keeps its floor and ratios but, as
+ * its arms, no % of copy. */
+static void test_copy_floor(void **state)
+{
+	(void)state;
+	struct results_run *r = known_run();
+	struct results_case *x = &r->cases[0];
+	x->copy_floor_ns = 40;
+	x->copy_floor_kernel_ns = 30;
+	x->bytes_min = 400;
+	r->device.copy_gbps = 5;
+	for (int i = 0; i < 5; i++)
+		x->slots[1].kernel_ns[i] = B[i] - 15; /* B's kernel median: 45 */
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_case *sx = &S->cases[0], *sy = &S->cases[1];
+	near(sx->copy_floor_ns, 40);
+	near(sx->a_over_copy, 145.0 / 40);
+	near(sx->b_over_copy, 60.0 / 40);
+	near(sx->b.kernel_median_ns, 45);
+	near(sx->b_kernel_over_copy, 45.0 / 30);
+	near(sx->copy_floor_bw.gbps, 10);  /* 400 bytes in 40 ns */
+	near(sx->copy_floor_bw.pct_copy, 200);
+	assert_false(sx->cache_resident); /* no cache size known */
+	assert_true(isnan(sy->copy_floor_ns) && isnan(sy->a_over_copy) && isnan(sy->b_over_copy));
+	assert_true(isnan(sy->b_kernel_over_copy));
+	fx_summary_free(S);
+	r->device.l2_bytes = 400; /* x's 400 bytes fit */
+	S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	sx = &S->cases[0];
+	assert_true(sx->cache_resident);
+	near(sx->copy_floor_ns, 40);
+	near(sx->b_over_copy, 60.0 / 40);
+	near(sx->copy_floor_bw.gbps, 10);
+	assert_true(isnan(sx->copy_floor_bw.pct_copy) && isnan(sx->b.bw.pct_copy));
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
 static void test_pooled_arms(void **state)
 {
 	(void)state;
@@ -319,7 +360,8 @@ static void test_kernels_merged(void **state)
 }
 
 /* The judgments printers show: the run's word, drift against the
- * profile's noise floor, B over its floor, throttled slots, sweeps. */
+ * profile's noise floor, B over its floor (the measured copy: the profile's
+ * bandwidth does not move it), throttled slots, sweeps. */
 static void test_verdicts_and_judgments(void **state)
 {
 	(void)state;
@@ -328,6 +370,7 @@ static void test_verdicts_and_judgments(void **state)
 	struct summary_run S;
 	struct ab_diag d = { "" };
 	r->cases[0].bytes_min = 600;
+	r->cases[0].copy_floor_ns = 15;
 	r->cases[0].slots[2].clocks_after = (struct results_clocks){ .valid = true, .sm_mhz = 1500, .temp_c = 70,
 								     .throttle_reasons = 0x4 };
 	r->cases[0].slots[2].clocks_before = (struct results_clocks){ .valid = true, .sm_mhz = 1900, .temp_c = 60 };
@@ -335,11 +378,11 @@ static void test_verdicts_and_judgments(void **state)
 	/* x drifts 5/12 over a 1% floor; y's constant A does not drift */
 	assert_int_equal(S.cases[0].drift_verdict, SUMMARY_DRIFT_ENVIRONMENTAL);
 	assert_int_equal(S.cases[1].drift_verdict, SUMMARY_DRIFT_OK);
-	/* the profile's 40 GB/s: floor 600 / 40 = 15 ns, B's median 60: 4x */
+	/* the profile's 40 GB/s; the floor measured at 15 ns, B's median 60: 4x */
 	assert_int_equal(S.copy.source, BANDWIDTH_PROFILE);
-	near(S.cases[0].floor_ns, 15);
-	near(S.cases[0].b_over_floor, 4);
-	assert_true(isnan(S.cases[1].b_over_floor));
+	near(S.cases[0].copy_floor_ns, 15);
+	near(S.cases[0].b_over_copy, 4);
+	assert_true(isnan(S.cases[1].b_over_copy));
 	/* 5 samples of B: no interval, so inconclusive */
 	assert_int_equal(S.verdict, SUMMARY_INCONCLUSIVE);
 	assert_string_equal(summary_verdict_str(S.verdict), "INCONCLUSIVE");
@@ -354,7 +397,8 @@ static void test_verdicts_and_judgments(void **state)
 	/* without a profile: drift not judged, no copy bandwidth */
 	assert_int_equal(summary_compute(r, SUMMARY_NO_INTERVALS, &S, &d), AB_OK);
 	assert_int_equal(S.cases[0].drift_verdict, SUMMARY_DRIFT_NO_PROFILE);
-	assert_true(isnan(S.cases[0].b_over_floor));
+	assert_int_equal(S.copy.source, BANDWIDTH_NONE);
+	near(S.cases[0].b_over_copy, 4);
 	summary_free(&S);
 	/* a B output not byte-equal comes first */
 	r->cases[1].slots[1].outputs[0].bit_exact = false;
@@ -424,13 +468,14 @@ static void test_bandwidth(void **state)
 	near(x->a.bw.pct_copy, 50);
 	near(x->b.bw.gbps, 20);
 	near(x->b.bw.bytes, 1200);
-	near(x->floor_ns, 15);
+	assert_true(isnan(x->copy_floor_ns) && isnan(x->b_over_copy)); /* not measured: no floor */
 	near(x->slots[1].bw.gbps, 20);
 	near(x->slots[0].bw.gbps, 2900.0 / 120.0);
 	assert_true(x->a.median_ci.low == 110 && x->a.median_ci.high == 180);
 	assert_true(isnan(x->b.median_ci.low));
 	/* y has no bytes: every figure unknown */
-	assert_true(isnan(y->a.bw.bytes) && isnan(y->b.bw.gbps) && isnan(y->floor_ns) && isnan(y->slots[0].bw.gbps));
+	assert_true(isnan(y->a.bw.bytes) && isnan(y->b.bw.gbps) && isnan(y->copy_floor_bw.gbps) &&
+		    isnan(y->slots[0].bw.gbps));
 	fx_summary_free(S);
 	results_run_free(r);
 }
@@ -447,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_kernels_merged),
 		cmocka_unit_test(test_missing_arm_and_variants),
 		cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_copy_floor),
 		cmocka_unit_test(test_verdicts_and_judgments),
 		cmocka_unit_test(test_sweeps),
 	};

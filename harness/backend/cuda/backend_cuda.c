@@ -4,18 +4,29 @@
  *
  * A sample queues, on the backend's one non-default stream:
  *
- *   [L2 flush memset] probe [spin] start-event ARM stop-event probe
+ *   probe [L2 flush memset] [spin] (push) start-event ARM stop-event (pop) probe
  *
  * The flush is a cudaMemsetAsync of a buffer exactly the device's L2 size.
  * With launch_gaps = hide, the spin kernel holds the stream until every
  * launch of the sample is queued, so the arm's kernels start back to back;
  * the host releases it through host-mapped memory. With include, the
- * events see the launch gaps (the flush and probe queued ahead hide the
+ * events see the launch gaps (the probe and flush queued ahead hide the
  * first launch's latency, as in Triton's do_bench). The two probe kernels
- * read the SM clock just before and after the timed span (see
+ * read the SM clock before and after the timed span (see
  * docs/CUDA_BACKEND.md for what they can and cannot see). Only the arm's
  * launches are inside the CUPTI external-correlation push, so flush, spin
- * and probe records are never attributed to the arm.
+ * and probe records are never attributed to the arm. Nothing but the
+ * arm's launch calls sits between the two event records, on the host or on
+ * the GPU: the push and pop are host calls outside them, and the kernel
+ * before the start event is the flush, not the probe with its writes to
+ * host memory (issue 24.3; ABBENCH_SPAN=legacy queues the order before it,
+ * `[flush] probe [spin] start (push) ARM (pop) stop probe`, to measure the
+ * two against each other).
+ *
+ * timing = graph (backend.h): the slot's arm is captured at slot_begin into
+ * a graph of BACKEND_GRAPH_LAUNCHES x ([flush] ARM), and a sample replays
+ * the flushes alone, then that graph, between three events; its time is
+ * (graph - flushes) / launches: the arm without launch overhead.
  *
  * Errors name the CUDA call (AB_CHECK) and are wrapped with the case and
  * the arm. An arm from outside abbench (site_ext_arm: a plugin's cuda
@@ -63,7 +74,10 @@ struct backend {
 	struct results_device info;
 	int default_sm_khz;
 	cudaStream_t stream;
-	cudaEvent_t ev_start, ev_stop;
+	cudaEvent_t ev_start, ev_stop, ev_flush; /* ev_flush: before the flushes-only graph */
+	bool legacy_span;                        /* ABBENCH_SPAN=legacy */
+	cudaGraphExec_t g_flush, g_arm;          /* timing = graph: the flushes alone; the slot's arm */
+	double span_empty_ns, span_tiny_ns, span_tiny_kernel_ns; /* the span's floor, measured at open */
 	void *l2_buf;
 	size_t l2_bytes;
 	unsigned *flags_host, *flags_dev; /* mapped: [0] spin release, [1] spin timeouts */
@@ -84,6 +98,14 @@ struct backend {
 	char case_name[64], arm[32];
 	bool range_open;
 	char ext_err[AB_DIAG_MAX / 2]; /* what an arm from outside said when it failed */
+	/* the copy floor's methods (hk_floor_method): variants of our own */
+	struct cuda_floor {
+		struct backend *b;
+		int method;
+		struct copy_floor_plan plan; /* planned when its slot begins */
+	} floor[HK_FLOOR_N];
+	struct site_ext_arm floor_ext[HK_FLOOR_N];
+	struct site_variant floor_var[HK_FLOOR_N];
 	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
@@ -202,6 +224,7 @@ static enum ab_rc cuda_alloc_state(struct backend *b, struct ab_diag *d)
 	enum ab_rc rc;
 	if ((rc = CK(d, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking))) ||
 	    (rc = CK(d, cudaEventCreate(&b->ev_start))) || (rc = CK(d, cudaEventCreate(&b->ev_stop))) ||
+	    (rc = CK(d, cudaEventCreate(&b->ev_flush))) ||
 	    (rc = CK(d, cudaHostAlloc((void **)&b->flags_host, 4 * sizeof(unsigned), cudaHostAllocMapped))) ||
 	    (rc = CK(d, cudaHostGetDevicePointer((void **)&b->flags_dev, b->flags_host, 0))) ||
 	    (rc = CK(d, cudaHostAlloc((void **)&b->probe_host, 8 * sizeof(unsigned long long), cudaHostAllocMapped))) ||
@@ -221,6 +244,9 @@ static enum ab_rc cuda_alloc_state(struct backend *b, struct ab_diag *d)
 }
 
 static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d);
+static enum ab_rc cuda_measure_span(struct backend *b, struct ab_diag *d);
+static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d);
+static void cuda_graph_drop(cudaGraphExec_t *g);
 
 /* CUPTI is optional: when it cannot be loaded or started the backend keeps
  * wall times only and the note says why. */
@@ -277,7 +303,66 @@ static enum ab_rc cuda_open_steps(struct backend *b, struct ab_diag *d)
 	cuda_start_nvml(b, bus_id);
 	if (b->cupti && (rc = cuda_measure_overhead(b, d)))
 		return ab_wrap(d, rc, "measuring cupti's overhead");
+	if ((rc = cuda_measure_span(b, d)))
+		return ab_wrap(d, rc, "measuring the timed span's floor");
+	if (b->opt.timing == BACKEND_TIMING_GRAPH && (rc = cuda_graph_flushes(b, d)))
+		return ab_wrap(d, rc, "timing = graph: capturing the flushes");
 	return AB_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The copy floor (backend/copy_floor.h)                               */
+/* ------------------------------------------------------------------ */
+
+static const char *const cuda_floor_names[HK_FLOOR_N] = {
+	[HK_FLOOR_VEC_CS] = BACKEND_FLOOR_PREFIX "vec_cs",
+	[HK_FLOOR_VEC] = BACKEND_FLOOR_PREFIX "vec",
+	[HK_FLOOR_GS4_CS] = BACKEND_FLOOR_PREFIX "gs4_cs",
+	[HK_FLOOR_GS4] = BACKEND_FLOOR_PREFIX "gs4",
+};
+
+static int cuda_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+{
+	struct cuda_floor *f = ctx;
+	(void)cuda;
+	if (!f->b->site || !copy_floor_plan(f->b->site, a, &f->plan)) {
+		snprintf(err, len, "case '%s': its tensors give no copy floor", f->b->case_name);
+		return 1;
+	}
+	return 0;
+}
+
+static int cuda_floor_launch(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+{
+	struct cuda_floor *f = ctx;
+	(void)a;
+	int e = hk_floor_launch(&f->plan, f->method, f->b->info.sm_count, stream);
+	if (e == (int)cudaErrorInvalidValue)
+		snprintf(err, len, "case '%s': the copy floor's tensors are not 16-byte aligned", f->b->case_name);
+	return e;
+}
+
+static void cuda_floor_init(struct backend *b)
+{
+	for (int m = 0; m < HK_FLOOR_N; m++) {
+		b->floor[m] = (struct cuda_floor){ .b = b, .method = m };
+		b->floor_ext[m] = (struct site_ext_arm){ .ctx = &b->floor[m], .prepare = cuda_floor_prepare,
+							  .cuda = cuda_floor_launch };
+		b->floor_var[m] = (struct site_variant){ .name = cuda_floor_names[m],
+							  .summary = "the case's minimum bytes, streamed once",
+							  .ext = &b->floor_ext[m] };
+	}
+}
+
+static int cuda_floor_methods(struct backend *b)
+{
+	(void)b;
+	return HK_FLOOR_N;
+}
+
+static const struct site_variant *cuda_floor_variant(struct backend *b, int i)
+{
+	return i >= 0 && i < HK_FLOOR_N ? &b->floor_var[i] : NULL;
 }
 
 static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
@@ -289,6 +374,10 @@ static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, st
 	b->opt = *o;
 	b->dev = o->device_index;
 	b->cupti_overhead = NAN;
+	b->span_empty_ns = b->span_tiny_ns = b->span_tiny_kernel_ns = NAN;
+	const char *span = getenv("ABBENCH_SPAN");
+	b->legacy_span = span && !strcmp(span, "legacy");
+	cuda_floor_init(b);
 	enum ab_rc rc = cuda_open_steps(b, d);
 	if (rc) {
 		cuda_close(b);
@@ -318,6 +407,8 @@ static void cuda_close(struct backend *b)
 		cudaStreamSynchronize(b->stream);
 	if (b->range_open)
 		nvtxRangePop();
+	cuda_graph_drop(&b->g_arm);
+	cuda_graph_drop(&b->g_flush);
 	cuda_free_tensors(b);
 	cupti_close(b->cupti);
 	nvml_close(b->nvml);
@@ -333,6 +424,8 @@ static void cuda_close(struct backend *b)
 		cudaEventDestroy(b->ev_start);
 	if (b->ev_stop)
 		cudaEventDestroy(b->ev_stop);
+	if (b->ev_flush)
+		cudaEventDestroy(b->ev_flush);
 	if (b->stream)
 		cudaStreamDestroy(b->stream);
 	free(b);
@@ -364,43 +457,68 @@ static void cuda_probe_verdict(const struct backend *b, struct bk_sample *out)
 	out->discarded = !isnan(out->clock_ratio) && out->clock_ratio < CUDA_THROTTLE_RATIO;
 }
 
-/* start event, [push] launches [pop], stop event. The pop runs even when
- * the launches failed, so the correlation stack stays balanced. */
+/* The launches fn queued, or what they said when they failed. */
+static enum ab_rc cuda_launched(struct backend *b, int e, const char *what, struct ab_diag *d)
+{
+	if (e && b->ext_err[0])
+		return ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
+	return ab_check_call(e, &cuda_api, what, __FILE__, __LINE__, d);
+}
+
+/* Pops the sample's tag; its error is kept only when rc has none. */
+static enum ab_rc cuda_pop(struct backend *b, enum ab_rc rc, struct ab_diag *d)
+{
+	struct ab_diag pd;
+	enum ab_rc prc = cupti_pop(b->cupti, &pd);
+	if (prc && !rc) {
+		*d = pd;
+		return prc;
+	}
+	return rc;
+}
+
+/* (push) start event, the launches, stop event (pop): only the arm's
+ * launch calls between the two records. ABBENCH_SPAN=legacy: start (push)
+ * launches (pop) stop. The pop runs even when the launches failed, so the
+ * correlation stack stays balanced. */
 static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
 				   struct ab_diag *d)
 {
 	enum ab_rc rc;
-	bool push = b->cupti && tag != ATTRIB_UNTIMED;
-	if ((rc = CK(d, cudaEventRecord(b->ev_start, b->stream))))
+	bool push = b->cupti && tag != ATTRIB_UNTIMED, legacy = b->legacy_span;
+	if (legacy && (rc = CK(d, cudaEventRecord(b->ev_start, b->stream))))
 		return rc;
 	if (push && (rc = cupti_push(b->cupti, tag, d)))
 		return rc;
-	b->ext_err[0] = '\0';
-	int e = fn(b, ctx);
-	if (e && b->ext_err[0])
-		rc = ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
-	else
-		rc = ab_check_call(e, &cuda_api, "the timed launches", __FILE__, __LINE__, d);
-	if (push) {
-		struct ab_diag pd;
-		enum ab_rc prc = cupti_pop(b->cupti, &pd);
-		if (prc && !rc) {
-			*d = pd;
-			rc = prc;
-		}
+	rc = legacy ? AB_OK : CK(d, cudaEventRecord(b->ev_start, b->stream));
+	if (!rc) {
+		b->ext_err[0] = '\0';
+		rc = cuda_launched(b, fn(b, ctx), "the timed launches", d);
 	}
-	if (rc)
-		return rc;
-	return CK(d, cudaEventRecord(b->ev_stop, b->stream));
+	if (!rc && !legacy)
+		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
+	if (push)
+		rc = cuda_pop(b, rc, d);
+	if (!rc && legacy)
+		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
+	return rc;
 }
 
-/* Everything queued before the start event: flush, probe, spin. */
+static enum ab_rc cuda_queue_flush(struct backend *b, struct ab_diag *d)
+{
+	return b->l2_buf ? CK(d, cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream)) : AB_OK;
+}
+
+/* Everything queued before the start event: probe, flush, spin (legacy:
+ * flush, probe, spin). */
 static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct ab_diag *d)
 {
 	enum ab_rc rc;
-	if (b->l2_buf && (rc = CK(d, cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream))))
+	if (b->legacy_span && (rc = cuda_queue_flush(b, d)))
 		return rc;
 	if ((rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream))))
+		return rc;
+	if (!b->legacy_span && (rc = cuda_queue_flush(b, d)))
 		return rc;
 	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE)
 		return CK(d, hk_spin_launch(b->flags_dev, target, CUDA_SPIN_TIMEOUT_NS, b->flags_dev + 1, b->stream));
@@ -516,6 +634,143 @@ static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d)
 	    (rc = cupti_enable(b->cupti, true, d)) || (rc = cuda_time_tagged(b, &on, d)))
 		return rc;
 	b->cupti_overhead = off > 0 ? on / off - 1.0 : NAN;
+	return AB_OK;
+}
+
+/* ---- the timed span's floor ---------------------------------------------- */
+
+#define CUDA_SPAN_SAMPLES 30
+
+static int cuda_nothing(struct backend *b, const void *ctx)
+{
+	(void)b;
+	(void)ctx;
+	return 0;
+}
+
+static int cuda_one_tiny(struct backend *b, const void *ctx)
+{
+	(void)ctx;
+	return hk_tiny_launch(b->tiny_sink, b->stream);
+}
+
+/* Median wall time of fn over CUDA_SPAN_SAMPLES samples in the run's mode,
+ * tagged 1..n when kernel times are wanted (then their median too, from
+ * CUPTI; NAN without it). */
+static enum ab_rc cuda_span_of(struct backend *b, region_fn fn, bool tagged, double *wall, double *kernel,
+			       struct ab_diag *d)
+{
+	double t[CUDA_SPAN_SAMPLES];
+	struct bk_sample s;
+	struct attrib_collector k;
+	enum ab_rc rc = attrib_init(&k, CUDA_SPAN_SAMPLES, d);
+	*kernel = NAN;
+	for (int i = -3; !rc && i < CUDA_SPAN_SAMPLES; i++) {
+		uint32_t tag = tagged && i >= 0 ? (uint32_t)i + 1u : ATTRIB_UNTIMED;
+		if (!(rc = cuda_timed_run(b, fn, NULL, tag, &s, d)) && i >= 0)
+			t[i] = s.wall_ns;
+	}
+	if (!rc && b->cupti) {
+		struct cupti_counts n = {0};
+		rc = cupti_collect(b->cupti, tagged ? &k : NULL, &n, d);
+		if (!rc && tagged && k.n_kernels > 0)
+			*kernel = stats_median(k.sample_kernel_ns, CUDA_SPAN_SAMPLES);
+	}
+	if (!rc)
+		*wall = stats_median(t, CUDA_SPAN_SAMPLES);
+	attrib_free(&k);
+	return rc;
+}
+
+/* What the events themselves cost, in the run's mode: the span around no
+ * launch at all, and around one one-warp kernel beside that kernel's own
+ * CUPTI time; wall - kernel of a one-kernel arm is at least their
+ * difference (the notes carry it, docs/CUDA_BACKEND.md says how to read
+ * it). */
+static enum ab_rc cuda_measure_span(struct backend *b, struct ab_diag *d)
+{
+	double unused;
+	enum ab_rc rc = cuda_span_of(b, cuda_nothing, false, &b->span_empty_ns, &unused, d);
+	if (!rc)
+		rc = cuda_span_of(b, cuda_one_tiny, true, &b->span_tiny_ns, &b->span_tiny_kernel_ns, d);
+	return rc;
+}
+
+/* ---- timing = graph --------------------------------------------------------- */
+
+static void cuda_graph_drop(cudaGraphExec_t *g)
+{
+	if (*g)
+		cudaGraphExecDestroy(*g);
+	*g = NULL;
+}
+
+/* Captures BACKEND_GRAPH_LAUNCHES x ([flush] fn) (fn NULL: the flushes
+ * alone) from the stream into *exec. The capture is always ended, so the
+ * stream is usable whatever fn did. */
+static enum ab_rc cuda_graph_capture(struct backend *b, region_fn fn, const void *ctx, cudaGraphExec_t *exec,
+				     struct ab_diag *d)
+{
+	cudaGraph_t g = NULL;
+	enum ab_rc rc = CK(d, cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeThreadLocal));
+	int e = 0;
+	b->ext_err[0] = '\0';
+	for (int i = 0; !rc && !e && i < BACKEND_GRAPH_LAUNCHES; i++) {
+		if (b->l2_buf)
+			e = (int)cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream);
+		if (!e && fn)
+			e = fn(b, ctx);
+	}
+	cudaError_t end = rc ? cudaSuccess : cudaStreamEndCapture(b->stream, &g);
+	if (!rc && e)
+		rc = cuda_launched(b, e, "capturing the launches into a graph", d);
+	if (!rc)
+		rc = ab_check_call((int)end, &cuda_api, "cudaStreamEndCapture(b->stream, &g)", __FILE__, __LINE__, d);
+	if (!rc)
+		rc = CK(d, cudaGraphInstantiate(exec, g, 0));
+	if (g)
+		cudaGraphDestroy(g);
+	cudaGetLastError(); /* a failed capture leaves its error behind */
+	return rc;
+}
+
+/* The flushes alone, once per run (nothing to capture without a flush). */
+static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d)
+{
+	return b->l2_buf ? cuda_graph_capture(b, NULL, NULL, &b->g_flush, d) : AB_OK;
+}
+
+/* One sample of the slot's graph: probe, [ev_flush, the flushes], start,
+ * the arm's graph, stop, probe; (arm graph - flushes) / launches. */
+static enum ab_rc cuda_graph_sample(struct backend *b, uint32_t tag, struct bk_sample *out, struct ab_diag *d)
+{
+	float flush_ms = 0, arm_ms = 0;
+	bool push = b->cupti && tag != ATTRIB_UNTIMED;
+	b->probe_host[0] = b->probe_host[4] = 0;
+	enum ab_rc rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream));
+	if (!rc && b->g_flush && !(rc = CK(d, cudaEventRecord(b->ev_flush, b->stream))))
+		rc = CK(d, cudaGraphLaunch(b->g_flush, b->stream));
+	if (!rc && push)
+		rc = cupti_push(b->cupti, tag, d);
+	if (!rc && !(rc = CK(d, cudaEventRecord(b->ev_start, b->stream))) && !(rc = CK(d, cudaGraphLaunch(b->g_arm, b->stream))))
+		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
+	if (push)
+		rc = cuda_pop(b, rc, d);
+	if (!rc)
+		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
+	if (!rc)
+		rc = CK(d, cudaStreamSynchronize(b->stream));
+	if (!rc && b->g_flush)
+		rc = CK(d, cudaEventElapsedTime(&flush_ms, b->ev_flush, b->ev_start));
+	if (!rc)
+		rc = CK(d, cudaEventElapsedTime(&arm_ms, b->ev_start, b->ev_stop));
+	if (rc) {
+		cudaStreamSynchronize(b->stream);
+		return rc;
+	}
+	/* the flushes' noise can exceed a tiny arm's time: never a negative time */
+	out->wall_ns = fmax(0.0, ((double)arm_ms - (double)flush_ms) * 1e6 / BACKEND_GRAPH_LAUNCHES);
+	cuda_probe_verdict(b, out);
 	return AB_OK;
 }
 
@@ -658,6 +913,30 @@ static enum ab_rc cuda_prime_ext(struct backend *b, const struct site_variant *v
 	return CK(d, cudaStreamSynchronize(b->stream));
 }
 
+/* What a sample launches: an arm from outside, or a built-in variant's
+ * launcher, looked up before the timed span. */
+struct arm_call {
+	const struct site_variant *v;
+	site_cuda_launch_fn launch;
+};
+
+static int cuda_arm_launch(struct backend *b, const void *ctx)
+{
+	const struct arm_call *c = ctx;
+	if (c->v->ext)
+		return c->v->ext->cuda(c->v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	return c->launch(&b->args, b->stream);
+}
+
+/* timing = graph: the slot's arm captured into its graph (after the
+ * poison, so that the capture queues nothing before it). */
+static enum ab_rc cuda_slot_graph(struct backend *b, const struct site_variant *v, struct ab_diag *d)
+{
+	const struct arm_call call = { v, cuda_launcher(v) };
+	cuda_graph_drop(&b->g_arm);
+	return cuda_graph_capture(b, cuda_arm_launch, &call, &b->g_arm, d);
+}
+
 static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *v, const char *range_name,
 				  struct results_clocks *before, struct ab_diag *d)
 {
@@ -677,26 +956,13 @@ static enum ab_rc cuda_slot_begin(struct backend *b, const struct site_variant *
 	if ((rc = cuda_poison(b, d)) || (b->cupti && (rc = cupti_collect(b->cupti, NULL, &stale, d))) ||
 	    (rc = nvml_read(b->nvml, before, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
+	if (b->opt.timing == BACKEND_TIMING_GRAPH && (rc = cuda_slot_graph(b, v, d)))
+		return ab_wrap(d, rc, "case '%s', arm '%s': timing = graph", b->case_name, b->arm);
 	if (b->range_open)
 		nvtxRangePop();
 	nvtxRangePushA(range_name);
 	b->range_open = true;
 	return AB_OK;
-}
-
-/* What a sample launches: an arm from outside, or a built-in variant's
- * launcher, looked up before the timed span. */
-struct arm_call {
-	const struct site_variant *v;
-	site_cuda_launch_fn launch;
-};
-
-static int cuda_arm_launch(struct backend *b, const void *ctx)
-{
-	const struct arm_call *c = ctx;
-	if (c->v->ext)
-		return c->v->ext->cuda(c->v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
-	return c->launch(&b->args, b->stream);
 }
 
 static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, uint32_t sample_id,
@@ -709,7 +975,10 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 	out->wall_ns = NAN;
 	if (!b->site || !(v->ext ? v->ext->cuda != NULL : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
-	enum ab_rc rc = cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
+	if (b->opt.timing == BACKEND_TIMING_GRAPH && !b->g_arm)
+		return ab_fail(d, AB_ERR_INTERNAL, "cuda graph sample of '%s' without its graph", v->name);
+	enum ab_rc rc = b->opt.timing == BACKEND_TIMING_GRAPH ? cuda_graph_sample(b, sample_id, out, d)
+							      : cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
 	return AB_OK;
@@ -730,6 +999,9 @@ static enum ab_rc cuda_slot_end(struct backend *b, struct attrib_collector *kern
 	    (b->cupti && (rc = cupti_collect(b->cupti, kernels, &b->counts, d))) ||
 	    (rc = nvml_read(b->nvml, after, d)) || (rc = cuda_check_guards(b, d)))
 		return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, b->arm);
+	if (b->opt.timing == BACKEND_TIMING_GRAPH) /* a sample replayed its arm that often */
+		attrib_divide(kernels, BACKEND_GRAPH_LAUNCHES);
+	cuda_graph_drop(&b->g_arm);
 	b->ext_err[0] = '\0';
 	if (ext && ext->finish && ext->finish(ext->ctx, b->ext_err, sizeof b->ext_err))
 		return ab_fail(d, AB_ERR_BACKEND, "case '%s', arm '%s': %s", b->case_name, b->arm, b->ext_err);
@@ -755,6 +1027,7 @@ static void cuda_case_end(struct backend *b)
 {
 	if (b->stream)
 		cudaStreamSynchronize(b->stream);
+	cuda_graph_drop(&b->g_arm); /* it launches into the case's tensors */
 	cuda_free_tensors(b);
 }
 
@@ -795,8 +1068,12 @@ static const char *cuda_notes(struct backend *b)
 			 b->runtime_fallback ? " (with runtime records)" : "", (long long)n->kernels, (long long)n->timed,
 			 (long long)n->zero_ts, (long long)n->dropped);
 	}
+	char span[140];
+	snprintf(span, sizeof span, "; span%s: %.2f us empty, %.2f us around a one-warp kernel (its kernel %.2f us)",
+		 b->legacy_span ? " (legacy order)" : "", b->span_empty_ns / 1e3, b->span_tiny_ns / 1e3,
+		 b->span_tiny_kernel_ns / 1e3);
 	/* Bounded pieces: the whole always fits results_run.notes (512). */
-	snprintf(b->notes, sizeof b->notes, "%.150s%.250s; %.100s", b->cupti_note, rec, b->nvml_note);
+	snprintf(b->notes, sizeof b->notes, "%.110s%.220s%.100s; %.70s", b->cupti_note, rec, span, b->nvml_note);
 	return b->notes;
 }
 
@@ -829,5 +1106,7 @@ const struct backend_ops backend_cuda = {
 	.read_tensor = cuda_read_tensor,
 	.case_end = cuda_case_end,
 	.case_memory = cuda_case_memory,
+	.floor_methods = cuda_floor_methods,
+	.floor_variant = cuda_floor_variant,
 	.notes = cuda_notes,
 };
