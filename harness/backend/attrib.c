@@ -116,6 +116,17 @@ static const struct {
 	{ "layer_norm_twopass", "LayerNorm two-pass" },
 	{ "layer_norm_two_pass", "LayerNorm two-pass" },
 	{ "fused", "fused" },
+	/* a block's other work (issue 22): SDPA's kernels (cuDNN's
+	 * "..._sdpa_...flash_fprop...", PyTorch's flash_fwd_kernel, the
+	 * memory-efficient fmha_*), then cuBLAS's GEMMs (Hopper's nvjet_*,
+	 * the older *xmma*gemm* and cutlass *gemm* names) */
+	{ "sdpa", "attention" },
+	{ "flash", "attention" },
+	{ "fmha", "attention" },
+	{ "attention", "attention" },
+	{ "nvjet", "GEMM" },
+	{ "gemm", "GEMM" },
+	{ "xmma", "GEMM" },
 	{ "layer_norm", "LayerNorm" },
 	{ "elementwise", "elementwise" },
 	{ "memset", "memset" },

@@ -12,8 +12,9 @@
  * kernels (harness_kernels.cu):
  *
  *   write vector i (16 bytes) = the xor of read vectors i, i + Wv,
- *   i + 2 Wv, ... (Wv: the write stream's vectors), zeros past the read
- *   stream's end;
+ *   i + 2 Wv and i + 3 Wv (Wv: the write stream's vectors), those that
+ *   exist; read vectors from 4 Wv on (a site that reads more than four
+ *   times what it writes) are read and compared, not written;
  *
  * so ln_modulate's out = x (the first threads also read scale and shift),
  * qk's q_out = q and k_out = k in one launch, the gate's out = x ^ ff: the

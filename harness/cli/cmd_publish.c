@@ -148,7 +148,8 @@ static enum ab_rc load_run_report(struct store *st, int64_t id, struct newest *w
 	w->tabled = true;
 	if (w->lp.rc)
 		snprintf(w->note, sizeof w->note, "%s", w->lp.err.msg);
-	w->rep = (struct printer_report){ &w->peers, w->lp.rc ? NULL : &w->lp.prof, w->note[0] ? w->note : NULL, false };
+	w->rep = (struct printer_report){ &w->peers, w->lp.rc ? NULL : &w->lp.prof, w->note[0] ? w->note : NULL, false,
+					  NULL };
 	return AB_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/peers.h"
+#include "analysis/projection.h"
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -40,10 +41,21 @@ struct runs {
 	struct load_profile lp;            /* run[0]'s profile */
 	int n, n_summed;
 	bool named;                        /* peers named on the command line */
+	/* --projected-by: the site run, its summary, and the projection */
+	struct results_run *sites;
+	struct summary_run sites_sum;
+	bool sites_summed;
+	struct projection proj;
+	bool projected;
 };
 
 static void runs_free(struct runs *p)
 {
+	if (p->projected)
+		projection_free(&p->proj);
+	if (p->sites_summed)
+		summary_free(&p->sites_sum);
+	results_run_free(p->sites);
 	for (int i = 0; i < p->n_summed; i++)
 		summary_free(&p->sum[i]);
 	for (int i = 0; i < p->n; i++)
@@ -108,6 +120,30 @@ static enum ab_rc load_runs(struct store *st, const char *const *pos, int n_pos,
 	return rc;
 }
 
+/* --projected-by SPEC: the site run it names, summarised with its own
+ * device's profile, and its projection held against run[0]'s cases. */
+static enum ab_rc load_projection(struct store *st, const char *spec, struct runs *p, struct ab_diag *d)
+{
+	struct load_profile lp;
+	enum ab_rc rc = load_projecting_run(st, p->run[0], spec, &p->sites, d);
+	if (!rc && p->sites->id == p->run[0]->id)
+		rc = ab_fail(d, AB_ERR_USAGE, "--projected-by '%s' names run %lld, the run reported: name the run "
+			     "of the site cases (glm_1024, say)", spec, (long long)p->sites->id);
+	if (!rc && strcmp(p->sites->status, "ok"))
+		rc = ab_fail(d, AB_ERR_DATA, "--projected-by: run %lld is '%s', not 'ok'", (long long)p->sites->id,
+			     p->sites->status);
+	if (!rc) {
+		load_profile(p->sites, &lp);
+		load_profile_warn(&lp, "report", "the projecting run's drift is not judged");
+		rc = load_summary(p->sites, SUMMARY_FULL, &lp, &p->sites_sum, d);
+		p->sites_summed = !rc;
+	}
+	if (!rc)
+		rc = projection_compute(&p->sum[0], &p->sites_sum, &p->proj, d);
+	p->projected = !rc;
+	return rc;
+}
+
 /* The directory: --out, else reports/set-ID for a run set, else
  * reports/run-ID (reports/runs-ID-ID... with named peers). */
 static const char *out_dir(const struct runs *p, const char *out, char *dir, size_t len)
@@ -139,7 +175,8 @@ static enum ab_rc write_report(const struct runs *p, const struct printer *pr, c
 		snprintf(note, sizeof note, "no profile: %s", p->lp.err.msg);
 	else if (p->lp.fell_back)
 		snprintf(note, sizeof note, "no profile matches this device; %s used", PROFILE_DEFAULT_FILE);
-	struct printer_report rep = { &peers, p->lp.rc ? NULL : &p->lp.prof, note[0] ? note : NULL, p->named };
+	struct printer_report rep = { &peers, p->lp.rc ? NULL : &p->lp.prof, note[0] ? note : NULL, p->named,
+				      p->projected ? &p->proj : NULL };
 	struct printer_job job = { .no_plots = no_plots, .charts = &charts, .report = &rep };
 	rc = printer_emit(pr, PRINTER_REPORT, &job, where, d);
 	if (!rc && charts.skipped && !no_plots)
@@ -159,12 +196,16 @@ int cmd_report(int argc, char **argv)
 	const struct printer *pr;
 	enum printer_kind kind;
 	bool no_plots = false;
+	const char *projected_by = NULL;
 	output_help(&o, report_kinds, 1, "markdown");
 	const struct cli_option opts[] = {
 		CLI_OPT_FORMAT(&o),
 		CLI_OPT_OUT_DIR(&o, "output directory (default reports/run-ID, reports/runs-ID-ID...)"),
 		CLI_OPT_DB(&db),
 		{ "no-plots", CLI_FLAG, &no_plots, NULL, "write chart data and scripts but do not run gnuplot" },
+		{ "projected-by", CLI_STRING, &projected_by, "RUN",
+		  "hold the saving that RUN's site cases project (count x (A - B)) against this run's cases; RUN "
+		  "may be a scenario's name: its newest 'ok' run on this device" },
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = {
@@ -176,7 +217,9 @@ int cmd_report(int argc, char **argv)
 		"reported, the others join its per-GPU table and its speedup and sweep charts. With one\n"
 		"run, the newest 'ok' run of the scenario on each other device joins it (never a quick\n"
 		"or fake-timer run: name those to include them). Without gnuplot the report is still\n"
-		"written and says that the charts were skipped.",
+		"written and says that the charts were skipped. --projected-by glm_1024 on a run of\n"
+		"glm_block.ini puts the saving the sites project beside the saving measured at block and\n"
+		"forward level, with the kernel families in context and in isolation (docs/BLOCK.md).",
 		0, MAX_RUNS, opts,
 	};
 	const char *pos[MAX_RUNS] = { NULL };
@@ -194,6 +237,8 @@ int cmd_report(int argc, char **argv)
 	enum ab_rc rc = store_open_readonly(store_default_path(db), &st, &d);
 	if (!rc) {
 		rc = load_runs(st, pos, n_pos, p, &d);
+		if (!rc && projected_by)
+			rc = load_projection(st, projected_by, p, &d);
 		store_close(st);
 	}
 	if (!rc)

@@ -49,6 +49,42 @@ enum ab_rc load_peers(struct store *st, const struct results_run *run, struct re
 	return rc;
 }
 
+/* The newest 'ok' run of scenario on run's device that may stand beside
+ * run; 0 when none. */
+static int64_t newest_of(const struct results_run_summary *list, int n, const char *scenario,
+			 const struct results_run *run)
+{
+	for (int i = 0; i < n; i++) {
+		const struct results_run_summary *s = &list[i];
+		if (!strcmp(s->status, "ok") && !strcmp(s->scenario_name, scenario) &&
+		    !strcmp(s->device, run->device.name) && !s->quick && (!s->fake_timer || run->fake_timer))
+			return s->id;
+	}
+	return 0;
+}
+
+enum ab_rc load_projecting_run(struct store *st, const struct results_run *run, const char *spec,
+			       struct results_run **out, struct ab_diag *d)
+{
+	struct results_run_summary *list = NULL;
+	int64_t id = 0;
+	int n = 0;
+	struct ab_diag ignored;
+	if (!store_resolve_run(st, spec, &id, &ignored))
+		return store_load_run(st, id, out, d);
+	enum ab_rc rc = store_list_runs(st, &list, &n, d);
+	if (!rc)
+		id = newest_of(list, n, spec, run);
+	free(list);
+	if (rc)
+		return rc;
+	if (!id)
+		return ab_fail(d, AB_ERR_DATA, "--projected-by '%s': no run, label or scenario of that name (a "
+			       "scenario's newest 'ok' run on device '%s', not quick%s)", spec, run->device.name,
+			       run->fake_timer ? "" : ", not fake-timer");
+	return store_load_run(st, id, out, d);
+}
+
 static const char *baseline_of(const struct store_baseline *b, int nb, int64_t run_id)
 {
 	for (int i = 0; i < nb; i++)

@@ -42,6 +42,14 @@ enum ab_rc load_summary(const struct results_run *r, enum summary_detail detail,
 enum ab_rc load_peers(struct store *st, const struct results_run *run, struct results_run **runs, int *n, int max,
 		      struct ab_diag *d);
 
+/* The run that report --projected-by SPEC names for run: SPEC as every
+ * RUN argument reads it (an id, a label, 'last', 'set:ID'), else a
+ * scenario's name, meaning its newest 'ok' run on run's device (never a
+ * quick one; a fake-timer one only for a fake-timer run). AB_ERR_DATA
+ * naming SPEC when nothing matches. */
+enum ab_rc load_projecting_run(struct store *st, const struct results_run *run, const char *spec,
+			       struct results_run **out, struct ab_diag *d);
+
 /* The history of st's runs that f asks for: each wanted run, newest first,
  * loaded and handed to history_add_run with the baseline that names it.
  * AB_ERR_DATA when nothing matches. Free with history_free. */

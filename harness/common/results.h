@@ -184,6 +184,8 @@ struct results_run_summary {
 	char git_commit[64];
 	bool quick, fake_timer;
 	char only_cases[256];
+	char run_set[64];       /* '' or the run set this run is a shard of */
+	int shard_index, shard_count; /* 0, 0 for a whole run */
 };
 
 void results_run_free(struct results_run *r);

@@ -31,6 +31,7 @@
 #include "analysis/gate.h"
 #include "analysis/history.h"
 #include "analysis/peers.h"
+#include "analysis/projection.h"
 #include "analysis/summary.h"
 #include "common/diag.h"
 #include "common/results.h"
@@ -67,12 +68,15 @@ struct printer_gate {
 };
 
 /* PRINTER_REPORT: the run (peers->series[0]) and its peers, the device
- * profile used (NULL: none) and what to say about it. */
+ * profile used (NULL: none) and what to say about it; and a site run's
+ * projection held against the run's cases (report --projected-by; NULL:
+ * none). */
 struct printer_report {
 	const struct peers_table *peers;
 	const struct profile *profile;
 	const char *profile_note;   /* a fallback or failure remark, printed; NULL: none */
 	bool peers_named;           /* the peers were named by the user, not picked */
+	const struct projection *projection;
 };
 
 /* PRINTER_DASHBOARD: the history, grouped by scenario and device, with the

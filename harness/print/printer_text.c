@@ -6,7 +6,9 @@
  * Every string from the database goes through escape_t: a name cannot
  * send the terminal a control sequence.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "print/escape.h"
 #include "print/gate_print.h"
@@ -14,11 +16,34 @@
 #include "print/show.h"
 #include "print/trend.h"
 
-/* "quick", "only CASE", both or "-". */
+/* Appends ", " (unless first) and the formatted flag to buf. */
+static void add_flag(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_flag(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	if (n && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", ");
+	if (n >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* "quick", "only CASE", "shard I/N of set:ID" (or "set:ID" for a whole
+ * set), those that apply joined by ", ", or "-". */
 static void run_flags(const struct results_run_summary *s, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s", s->quick ? "quick" : "", s->quick && s->only_cases[0] ? "," : "",
-		 s->only_cases[0] ? "only " : "", s->only_cases);
+	buf[0] = '\0';
+	if (s->quick)
+		add_flag(buf, len, "quick");
+	if (s->only_cases[0])
+		add_flag(buf, len, "only %s", s->only_cases);
+	if (s->shard_count)
+		add_flag(buf, len, "shard %d/%d of %s%s", s->shard_index, s->shard_count, STORE_SET_PREFIX, s->run_set);
+	else if (s->run_set[0])
+		add_flag(buf, len, "%s%s", STORE_SET_PREFIX, s->run_set);
 	if (!buf[0])
 		snprintf(buf, len, "-");
 }
@@ -31,7 +56,7 @@ static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 		"cases", "status", "flags", "backend/device");
 	for (int i = 0; i < job->n_runs; i++) {
 		const struct results_run_summary *s = job->runs[i];
-		char fl[300];
+		char fl[420];
 		run_flags(s, fl, sizeof fl);
 		e.next = 0;
 		fprintf(f, "%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id,

@@ -27,6 +27,7 @@
 #include "print/md.h"
 #include "print/report_charts.h"
 #include "print/report_details.h"
+#include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
  * that CI may put around it. Bytes are counted: a character is at least
@@ -678,6 +679,11 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
+static void sec_measured(FILE *f, const struct rpt *R, bool compact)
+{
+	report_projection_section(f, R->o->projection, compact);
+}
+
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
 {
 	report_details_accuracy(f, R->S, compact);
@@ -705,7 +711,7 @@ static void sec_provenance(FILE *f, const struct rpt *R, bool compact)
 /* The sections in report order, and the order in which they give way
  * when the report is over budget (the least needed first). */
 enum { SEC_VERDICT, SEC_SUMMARY, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PER_GPU, SEC_BRACKET, SEC_CHARTS, SEC_KERNELS,
-       SEC_PROJECTION, SEC_ACCURACY, SEC_CLOCKS, SEC_SAMPLING, SEC_PROVENANCE, SEC_N };
+       SEC_PROJECTION, SEC_MEASURED, SEC_ACCURACY, SEC_CLOCKS, SEC_SAMPLING, SEC_PROVENANCE, SEC_N };
 
 static const struct {
 	const char *title;
@@ -714,12 +720,13 @@ static const struct {
 	{ "Verdict", sec_verdict }, { "Summary", sec_summary }, { "Bandwidth", sec_bandwidth },
 	{ "Sweeps", sec_sweeps }, { "Per GPU", sec_per_gpu }, { "A/B/A brackets", sec_bracket },
 	{ "Charts per case", sec_charts }, { "Kernel attribution", sec_kernels },
-	{ "Model-level projection", sec_projection }, { "Accuracy", sec_accuracy }, { "Clocks", sec_clocks },
+	{ "Model-level projection", sec_projection }, { "Projection against measurement", sec_measured },
+	{ "Accuracy", sec_accuracy }, { "Clocks", sec_clocks },
 	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
 };
 
-static const int give_way[] = { SEC_SAMPLING, SEC_ACCURACY, SEC_CLOCKS, SEC_CHARTS, SEC_KERNELS, SEC_PROJECTION,
-				SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
+static const int give_way[] = { SEC_SAMPLING,   SEC_ACCURACY, SEC_CLOCKS,  SEC_CHARTS, SEC_KERNELS,
+				SEC_MEASURED,   SEC_PROJECTION, SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
 #define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 
 enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };

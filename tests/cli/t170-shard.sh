@@ -45,6 +45,10 @@ expect_exit 0 "shard 7/7 of a 5-case scenario" "$AB" run scenarios/smoke.ini --b
 	--no-progress --shard 7/7 --run-set many --db "$T/e.db"
 expect_exit 0 "list it" "$AB" list --db "$T/e.db"
 check "a run with 0 cases" grep -qE ' 0 +ok ' "$T/out"
+check "list names its shard and run set (issue 23: list showed neither)" \
+	grep -qE ' 0 +ok +quick, shard 7/7 of set:many ' "$T/out"
+expect_exit 0 "list a shard" "$AB" list --db "$T/s2.db"
+check "shard 2/3 of set:ci-42" grep -qE ' ok +quick, shard 2/3 of set:ci-42 ' "$T/out"
 
 # usage errors: nothing written
 for bad in "0/3" "4/3" "3" "a/b" "1/0" "-1/2" "1/5000"; do

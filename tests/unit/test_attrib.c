@@ -65,6 +65,15 @@ static void test_family(void **state)
 	assert_string_equal(attrib_family("ab_spin_kernel"), "harness");
 	assert_string_equal(attrib_family("throttle_probe"), "harness");
 	assert_string_equal(attrib_family("void cutlass::Kernel<gemm>(Params)"), "other");
+	/* the block's GEMMs and attention, as CUPTI names them on the H200 */
+	assert_string_equal(attrib_family("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"), "GEMM");
+	assert_string_equal(attrib_family("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"), "GEMM");
+	assert_string_equal(attrib_family("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x128"
+					  "_4x1x1_cga1x1x1_kernel0_0"),
+			    "attention");
+	assert_string_equal(attrib_family("void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128>>(Params)"),
+			    "attention");
+	assert_string_equal(attrib_family("fmha_cutlassF_bf16_aligned_64x128_rf_sm80(Params)"), "attention");
 	/* only the function name counts, not its template arguments */
 	assert_string_equal(attrib_family("void at::native::elementwise_kernel<128, fused_lambda>(int)"), "elementwise");
 	assert_string_equal(attrib_family("void at::native::unrolled<layer_norm_functor>(int)"), "other");

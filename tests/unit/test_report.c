@@ -216,7 +216,7 @@ static enum ab_rc report_run(const struct results_run *r, const struct report_ar
 		series[i + 1] = o->peers[i];
 	if (peers_table_build(series, 1 + o->n_peers, &peers, d))
 		fail_msg("peers: %s", d->msg);
-	struct printer_report rep = { &peers, o->profile, o->profile_note, o->peers_named };
+	struct printer_report rep = { &peers, o->profile, o->profile_note, o->peers_named, NULL };
 	struct printer_job job = { .dir = o->out_dir, .no_plots = o->no_plots, .charts = out, .report = &rep };
 	enum ab_rc rc = report_write(&job, d);
 	peers_table_free(&peers);

@@ -6,7 +6,8 @@
  * Run from the repository root (the shipped scenarios and the bad files are
  * opened by relative path). Expected values are read off the .ini files by
  * eye; the sha256 below was computed with `printf ... | sha256sum`; the
- * LayerNorm launch count 242 is ATEN_CHAIN.md's.
+ * LayerNorm launch count 362 is the model's (docs/BLOCK.md: ATEN_CHAIN.md's
+ * 242 counts norm1 only).
  */
 #include <dirent.h>
 #include <math.h>
@@ -119,12 +120,12 @@ static void test_glm_1024(void **state)
 		int count;
 		int64_t rows, row_len;
 	} want[] = {
-		{ "img_ln_modulate", "ln_modulate", "1x4096x4096", 30, 4096, 4096 },
-		{ "txt_ln_modulate", "ln_modulate", "1x264x4096", 30, 264, 4096 },
+		{ "img_ln_modulate", "ln_modulate", "1x4096x4096", 60, 4096, 4096 },
+		{ "txt_ln_modulate", "ln_modulate", "1x264x4096", 60, 264, 4096 },
 		{ "qk_layernorm", "qk_layernorm", "1x4360x32x128", 30, 4360 * 32, 128 },
 		{ "ln_continuous", "ln_continuous", "1x4096x4096", 1, 4096, 4096 },
-		{ "img_gate_add", "residual_gate_add", "1x4096x4096", 30, 4096, 4096 },
-		{ "txt_gate_add", "residual_gate_add", "1x264x4096", 30, 264, 4096 },
+		{ "img_gate_add", "residual_gate_add", "1x4096x4096", 60, 4096, 4096 },
+		{ "txt_gate_add", "residual_gate_add", "1x264x4096", 60, 264, 4096 },
 	};
 	for (int i = 0; i < 6; i++) {
 		const struct scenario_case *c = &s->cases[i];
@@ -141,14 +142,47 @@ static void test_glm_1024(void **state)
 		assert_true(c->input.mean == 0 && c->input.std == 1);
 	}
 	assert_int_equal(s->cases[2].dims.heads, 32);
-	/* ATEN_CHAIN.md: 242 LayerNorm launches a step. */
-	assert_int_equal(ln_launches_per_step(s), 242);
+	/* The model: 2 x (60 image + 60 text + 30 q + 30 k + 1 norm_out) LayerNorm
+	 * launches a step (docs/BLOCK.md, "Sites per block"). */
+	assert_int_equal(ln_launches_per_step(s), 362);
 
 	char *bytes = slurp("scenarios/glm_1024.ini");
 	assert_string_equal(s->text, bytes);
 	free(bytes);
 	assert_int_equal(strlen(s->hash), 64);
 	scenario_free(s);
+}
+
+/* s with the first "from" replaced by "to" (malloc'd). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	assert_non_null(at);
+	size_t n = strlen(s) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(n);
+	assert_non_null(out);
+	snprintf(out, n, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+	return out;
+}
+
+/* glm_1024_noflush.ini is glm_1024.ini from [scenario] on, but for its
+ * name, description and l2_flush (the sed its header names). */
+static void test_glm_1024_noflush(void **state)
+{
+	(void)state;
+	struct scenario *s = parse_file_ok("scenarios/glm_1024.ini");
+	struct scenario *n = parse_file_ok("scenarios/glm_1024_noflush.ini");
+	assert_true(s->l2_flush && !n->l2_flush);
+	assert_string_equal(n->name, "glm_1024_noflush");
+	char *a = replaced(strstr(s->text, "\n[scenario]\n") + 1, "\nname = glm_1024\n", "\nname = glm_1024_noflush\n");
+	char *b = replaced(a, "\nl2_flush = true\n", "\nl2_flush = false\n");
+	char *c = replaced(b, " at real shapes\n", " at real shapes (no L2 flush)\n");
+	assert_string_equal(strstr(n->text, "\n[scenario]\n") + 1, c);
+	free(a);
+	free(b);
+	free(c);
+	scenario_free(s);
+	scenario_free(n);
 }
 
 static void test_smoke_and_aa(void **state)
@@ -938,6 +972,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glm_1024),
+		cmocka_unit_test(test_glm_1024_noflush),
 		cmocka_unit_test(test_smoke_and_aa),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_qk_heads),

@@ -68,6 +68,8 @@ static const struct ab_api cuda_api = {"cuda", cuda_errstr};
 
 #define CK(d, call) AB_CHECK(d, &cuda_api, call)
 
+#define CUDA_GRAPH_FLUSH_HISTORY 63
+
 struct backend {
 	struct bk_options opt;
 	int dev;
@@ -77,6 +79,11 @@ struct backend {
 	cudaEvent_t ev_start, ev_stop, ev_flush; /* ev_flush: before the flushes-only graph */
 	bool legacy_span;                        /* ABBENCH_SPAN=legacy */
 	cudaGraphExec_t g_flush, g_arm;          /* timing = graph: the flushes alone; the slot's arm */
+	/* timing = graph: the slot's latest flushes-only replays (ms), whose
+	 * median is subtracted from each arm replay (one replay's own is as
+	 * noisy as a small arm's time) */
+	float flush_ms[CUDA_GRAPH_FLUSH_HISTORY];
+	int n_flush_ms;
 	double span_empty_ns, span_tiny_ns, span_tiny_kernel_ns; /* the span's floor, measured at open */
 	void *l2_buf;
 	size_t l2_bytes;
@@ -740,8 +747,33 @@ static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d)
 	return b->l2_buf ? cuda_graph_capture(b, NULL, NULL, &b->g_flush, d) : AB_OK;
 }
 
+static int cmp_float(const void *x, const void *y)
+{
+	float a = *(const float *)x, b = *(const float *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* This replay of the flushes alone added to the slot's latest ones (the
+ * oldest dropped), and their median. */
+static double flush_baseline(struct backend *b, float ms)
+{
+	float sorted[CUDA_GRAPH_FLUSH_HISTORY];
+	if (b->n_flush_ms == CUDA_GRAPH_FLUSH_HISTORY)
+		memmove(b->flush_ms, b->flush_ms + 1, (CUDA_GRAPH_FLUSH_HISTORY - 1) * sizeof b->flush_ms[0]);
+	else
+		b->n_flush_ms++;
+	b->flush_ms[b->n_flush_ms - 1] = ms;
+	memcpy(sorted, b->flush_ms, (size_t)b->n_flush_ms * sizeof sorted[0]);
+	qsort(sorted, (size_t)b->n_flush_ms, sizeof sorted[0], cmp_float);
+	int n = b->n_flush_ms;
+	return n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
 /* One sample of the slot's graph: probe, [ev_flush, the flushes], start,
- * the arm's graph, stop, probe; (arm graph - flushes) / launches. */
+ * the arm's graph, stop, probe; (arm graph - the median of the slot's
+ * latest flushes-only replays) / launches. An arm that does not rise above
+ * the flushes' noise fails the slot with the figures (a time of 0 or less
+ * is no measurement). */
 static enum ab_rc cuda_graph_sample(struct backend *b, uint32_t tag, struct bk_sample *out, struct ab_diag *d)
 {
 	float flush_ms = 0, arm_ms = 0;
@@ -768,8 +800,15 @@ static enum ab_rc cuda_graph_sample(struct backend *b, uint32_t tag, struct bk_s
 		cudaStreamSynchronize(b->stream);
 		return rc;
 	}
-	/* the flushes' noise can exceed a tiny arm's time: never a negative time */
-	out->wall_ns = fmax(0.0, ((double)arm_ms - (double)flush_ms) * 1e6 / BACKEND_GRAPH_LAUNCHES);
+	double base_ms = b->g_flush ? flush_baseline(b, flush_ms) : 0;
+	double ns = ((double)arm_ms - base_ms) * 1e6 / BACKEND_GRAPH_LAUNCHES;
+	if (!(ns > 0))
+		return ab_fail(d, AB_ERR_BACKEND,
+			       "timing = graph cannot resolve this arm: its replay of %d launches took %.2f us, the "
+			       "flushes alone %.2f us (median of %d): the arm is within the flushes' noise; measure it "
+			       "with timing = events, or without the L2 flush",
+			       BACKEND_GRAPH_LAUNCHES, arm_ms * 1e3, base_ms * 1e3, b->n_flush_ms);
+	out->wall_ns = ns;
 	cuda_probe_verdict(b, out);
 	return AB_OK;
 }
@@ -934,6 +973,7 @@ static enum ab_rc cuda_slot_graph(struct backend *b, const struct site_variant *
 {
 	const struct arm_call call = { v, cuda_launcher(v) };
 	cuda_graph_drop(&b->g_arm);
+	b->n_flush_ms = 0;
 	return cuda_graph_capture(b, cuda_arm_launch, &call, &b->g_arm, d);
 }
 

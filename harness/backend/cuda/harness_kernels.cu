@@ -99,17 +99,41 @@ extern "C" int hk_tiny_launch(unsigned *sink, void *stream)
 #define HK_FLOOR_BLOCK 256
 #define HK_FLOOR_GS_BLOCKS_PER_SM 8
 #define HK_FLOOR_GS_VECS 4
+#define HK_FLOOR_READS 4   /* read vectors gathered into one write vector at most */
+#define HK_FLOOR_PIECES 64 /* a plan's pieces at most (COPY_FLOOR_SEGS segments: <= 8 + 4 x 8 + 8 + 4) */
 
-/* A plan in the shape the kernels take it: each stream's segments as
- * 16-byte vectors with their running ends, and the bytes past the last
- * whole vector of each segment (done by one thread). */
+/*
+ * The plan cut on the host into pieces within which every pointer runs
+ * contiguously: a piece is n vectors k = 0 .. n-1 with out[k] = the xor of
+ * in[0][k] .. in[n_in-1][k] (out NULL: a read past HK_FLOOR_READS x the
+ * write stream, kept live by a compare against a value no load is expected
+ * to give, a store of it to `sink` otherwise). So a thread does what
+ * scripts/gpu/copy_floor.cu's kernels do: one index, its loads, one store;
+ * the first version looked the segment of every vector up per thread (7
+ * 64-bit compares and selects a load) and ran 14-17% behind that copy on
+ * the H200 (PERF_NOTES, round 3 call 3), slower than the fused kernels it
+ * is the floor of.
+ */
+struct hk_piece {
+	const uint4 *in[HK_FLOOR_READS];
+	uint4 *out;
+	unsigned n;           /* vectors */
+	unsigned first_block; /* the piece's first block in the launch */
+	int n_in;
+};
+
 struct hk_floor_args {
-	int n_in, n_out;
-	const uint4 *in[COPY_FLOOR_SEGS];
-	uint4 *out[COPY_FLOOR_SEGS];
-	long long in_end[COPY_FLOOR_SEGS], out_end[COPY_FLOOR_SEGS]; /* vectors, cumulative */
-	int in_tail[COPY_FLOOR_SEGS], out_tail[COPY_FLOOR_SEGS];      /* bytes past the vectors */
-	long long rv, wv;                                               /* vectors of each stream */
+	int n_pieces;
+	unsigned blocks;                 /* the launch's blocks, all pieces */
+	uint4 *sink;                     /* where a read-only piece's improbable value goes */
+	uint4 sentinel;
+	struct hk_piece piece[HK_FLOOR_PIECES];
+	/* the bytes past each segment's last whole vector (odd sizes), done by
+	 * one thread */
+	int n_tail_in, n_tail_out;
+	const unsigned char *tail_in[COPY_FLOOR_SEGS];
+	unsigned char *tail_out[COPY_FLOOR_SEGS];
+	int tail_in_bytes[COPY_FLOOR_SEGS], tail_out_bytes[COPY_FLOOR_SEGS];
 };
 
 template <bool CS>
@@ -135,153 +159,249 @@ static __device__ __forceinline__ uint4 hk_xor(uint4 a, uint4 b)
 	return make_uint4(a.x ^ b.x, a.y ^ b.y, a.z ^ b.z, a.w ^ b.w);
 }
 
-/* Read vector j of the read stream (j < rv). The segment is found with
- * constant indices only (unrolled), so the parameters are read where they
- * are and never copied to local memory for a dynamic index. */
-template <bool CS>
-static __device__ __forceinline__ uint4 hk_read(const hk_floor_args &a, long long j)
+/* The piece of block blk (the same for every thread of the block). */
+static __device__ __forceinline__ const hk_piece &hk_piece_of(const hk_floor_args &a, unsigned blk)
 {
-	const uint4 *p = a.in[0] + j;
+	int p = 0;
+	for (int k = 1; k < a.n_pieces; k++)
+		if (blk >= a.piece[k].first_block)
+			p = k;
+	return a.piece[p];
+}
+
+/* Vector k of piece c: its loads issued together, then the xor. */
+template <bool CS>
+static __device__ __forceinline__ uint4 hk_gather(const hk_piece &c, unsigned k)
+{
+	uint4 v[HK_FLOOR_READS];
 #pragma unroll
-	for (int k = 1; k < COPY_FLOOR_SEGS; k++)
-		if (k < a.n_in && j >= a.in_end[k - 1])
-			p = a.in[k] + (j - a.in_end[k - 1]);
-	return hk_ld<CS>(p);
-}
-
-template <bool CS>
-static __device__ __forceinline__ void hk_write(const hk_floor_args &a, long long i, uint4 v)
-{
-	uint4 *p = a.out[0] + i;
+	for (int m = 0; m < HK_FLOOR_READS; m++)
+		v[m] = m < c.n_in ? hk_ld<CS>(c.in[m] + k) : make_uint4(0, 0, 0, 0);
 #pragma unroll
-	for (int k = 1; k < COPY_FLOOR_SEGS; k++)
-		if (k < a.n_out && i >= a.out_end[k - 1])
-			p = a.out[k] + (i - a.out_end[k - 1]);
-	hk_st<CS>(p, v);
+	for (int m = 1; m < HK_FLOOR_READS; m++)
+		v[0] = hk_xor(v[0], v[m]);
+	return v[0];
 }
 
-/* Write vector i: the xor of read vectors i, i + wv, ... Two loads are
- * issued before their xor, so that a thread that reads two vectors (the
- * gate's x and ff) has both in flight, as copy_floor.cu's kernels do. */
 template <bool CS>
-static __device__ __forceinline__ uint4 hk_gather(const hk_floor_args &a, long long i)
+static __device__ __forceinline__ void hk_put(const hk_floor_args &a, const hk_piece &c, unsigned k, uint4 v)
 {
-	uint4 v = make_uint4(0, 0, 0, 0);
-	long long j = i;
-	for (; j + a.wv < a.rv; j += 2 * a.wv) {
-		const uint4 x = hk_read<CS>(a, j), y = hk_read<CS>(a, j + a.wv);
-		v = hk_xor(v, hk_xor(x, y));
-	}
-	if (j < a.rv)
-		v = hk_xor(v, hk_read<CS>(a, j));
-	return v;
+	if (c.out)
+		hk_st<CS>(c.out + k, v);
+	else if (v.x == a.sentinel.x && v.y == a.sentinel.y && v.z == a.sentinel.z && v.w == a.sentinel.w)
+		hk_st<CS>(a.sink, v);
 }
 
-/* The bytes past each segment's last whole vector (sizes that are not a
- * multiple of 16: odd widths), by one thread. */
 static __device__ void hk_floor_tails(const hk_floor_args &a)
 {
 	unsigned char acc = 0;
-#pragma unroll
-	for (int k = 0; k < COPY_FLOOR_SEGS; k++) {
-		const unsigned char *p = (const unsigned char *)(a.in[k] + (a.in_end[k] - (k ? a.in_end[k - 1] : 0)));
-		for (int b = 0; k < a.n_in && b < a.in_tail[k]; b++)
-			acc ^= p[b];
-	}
-#pragma unroll
-	for (int k = 0; k < COPY_FLOOR_SEGS; k++) {
-		unsigned char *p = (unsigned char *)(a.out[k] + (a.out_end[k] - (k ? a.out_end[k - 1] : 0)));
-		for (int b = 0; k < a.n_out && b < a.out_tail[k]; b++)
-			p[b] = acc;
-	}
+	for (int k = 0; k < a.n_tail_in; k++)
+		for (int b = 0; b < a.tail_in_bytes[k]; b++)
+			acc ^= a.tail_in[k][b];
+	for (int k = 0; k < a.n_tail_out; k++)
+		for (int b = 0; b < a.tail_out_bytes[k]; b++)
+			a.tail_out[k][b] = acc;
 }
 
 template <bool CS>
-__global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_vec_kernel(const hk_floor_args a)
+__global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_vec_kernel(const __grid_constant__ hk_floor_args a)
 {
-	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i == 0)
+	if (blockIdx.x == 0 && threadIdx.x == 0)
 		hk_floor_tails(a);
-	if (i < a.wv)
-		hk_write<CS>(a, i, hk_gather<CS>(a, i));
+	const hk_piece &c = hk_piece_of(a, blockIdx.x);
+	const unsigned k = (blockIdx.x - c.first_block) * HK_FLOOR_BLOCK + threadIdx.x;
+	if (k < c.n)
+		hk_put<CS>(a, c, k, hk_gather<CS>(c, k));
 }
 
+/* Grid-stride within each piece, four vectors in flight a thread. */
 template <bool CS>
-__global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_gs4_kernel(const hk_floor_args a)
+__global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_gs4_kernel(const __grid_constant__ hk_floor_args a)
 {
-	const long long stride = (long long)gridDim.x * blockDim.x;
-	const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-	if (t == 0)
+	if (blockIdx.x == 0 && threadIdx.x == 0)
 		hk_floor_tails(a);
-	for (long long base = t; base < a.wv; base += HK_FLOOR_GS_VECS * stride) {
+	int p = 0;
+	for (int k = 1; k < a.n_pieces; k++)
+		if (blockIdx.x >= a.piece[k].first_block)
+			p = k;
+	const hk_piece &c = a.piece[p];
+	const unsigned end = p + 1 < a.n_pieces ? a.piece[p + 1].first_block : a.blocks;
+	const unsigned stride = (end - c.first_block) * HK_FLOOR_BLOCK;
+	for (unsigned base = (blockIdx.x - c.first_block) * HK_FLOOR_BLOCK + threadIdx.x; base < c.n;
+	     base += HK_FLOOR_GS_VECS * stride) {
 		uint4 v[HK_FLOOR_GS_VECS];
 #pragma unroll
 		for (int u = 0; u < HK_FLOOR_GS_VECS; u++) {
-			const long long i = base + u * stride;
-			v[u] = i < a.wv ? hk_gather<CS>(a, i) : make_uint4(0, 0, 0, 0);
+			const unsigned k = base + u * stride;
+			v[u] = k < c.n ? hk_gather<CS>(c, k) : make_uint4(0, 0, 0, 0);
 		}
 #pragma unroll
 		for (int u = 0; u < HK_FLOOR_GS_VECS; u++) {
-			const long long i = base + u * stride;
-			if (i < a.wv)
-				hk_write<CS>(a, i, v[u]);
+			const unsigned k = base + u * stride;
+			if (k < c.n)
+				hk_put<CS>(a, c, k, v[u]);
 		}
 	}
 }
 
-/* The plan as the kernels take it; false when a segment is not 16-byte
- * aligned (the backend's buffers are: cudaMalloc plus a 4096-byte guard). */
-static bool hk_floor_args_of(const struct copy_floor_plan *p, hk_floor_args *a)
+/* ---- cutting a plan into pieces (host) ---- */
+
+/* The stream's segments as vectors: where each begins, cumulative. */
+struct hk_stream {
+	int n;
+	long long begin[COPY_FLOOR_SEGS + 1]; /* begin[n] = the stream's vectors */
+	const unsigned char *base[COPY_FLOOR_SEGS];
+};
+
+static void hk_stream_of(hk_stream *st, int n, const void *const *ptr, const int64_t *bytes)
 {
+	st->n = n;
+	st->begin[0] = 0;
+	for (int k = 0; k < n; k++) {
+		st->base[k] = (const unsigned char *)ptr[k];
+		st->begin[k + 1] = st->begin[k] + bytes[k] / 16;
+	}
+}
+
+/* Vector j of the stream (j below its end). */
+static const uint4 *hk_at(const hk_stream *st, long long j)
+{
+	int k = 0;
+	while (k + 1 < st->n && j >= st->begin[k + 1])
+		k++;
+	return (const uint4 *)st->base[k] + (j - st->begin[k]);
+}
+
+static void hk_cut_add(long long *cuts, int *n, long long v, long long lo, long long hi)
+{
+	if (v > lo && v < hi && *n < 4 * HK_FLOOR_PIECES)
+		cuts[(*n)++] = v;
+}
+
+static int hk_cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Pieces of [lo, hi) in index space: the write stream's vectors when
+ * write, else the read stream's past HK_FLOOR_READS x the write stream.
+ * False when they would be more than the table holds. */
+static bool hk_cut(hk_floor_args *a, const hk_stream *r, const hk_stream *w, long long lo, long long hi, bool write,
+		   unsigned *blocks, unsigned per_block)
+{
+	long long cuts[4 * HK_FLOOR_PIECES + 2];
+	int n = 0;
+	const long long wv = w->begin[w->n];
+	for (int k = 1; write && k < w->n; k++)
+		hk_cut_add(cuts, &n, w->begin[k], lo, hi);
+	for (int m = 0; m < (write ? HK_FLOOR_READS : 1); m++)
+		for (int k = 1; k <= r->n; k++)
+			hk_cut_add(cuts, &n, r->begin[k] - (write ? m * wv : 0), lo, hi);
+	cuts[n++] = lo;
+	cuts[n++] = hi;
+	qsort(cuts, (size_t)n, sizeof cuts[0], hk_cmp_ll);
+	const long long rv = r->begin[r->n];
+	for (int i = 0; i + 1 < n; i++) {
+		const long long s = cuts[i], e = cuts[i + 1];
+		if (e <= s)
+			continue;
+		if (a->n_pieces == HK_FLOOR_PIECES || e - s > 0xffffffffLL)
+			return false;
+		hk_piece *c = &a->piece[a->n_pieces++];
+		memset(c, 0, sizeof *c);
+		c->n = (unsigned)(e - s);
+		c->first_block = *blocks;
+		if (write) {
+			c->out = (uint4 *)hk_at(w, s);
+			for (int m = 0; m < HK_FLOOR_READS && s + m * wv < rv; m++)
+				c->in[c->n_in++] = hk_at(r, s + m * wv);
+		} else {
+			c->in[c->n_in++] = hk_at(r, s);
+		}
+		const long long b = (e - s + per_block - 1) / per_block;
+		if (b > 0x7fffffffLL - *blocks)
+			return false;
+		*blocks += (unsigned)b;
+	}
+	return true;
+}
+
+/* The plan as the kernels take it, each piece per_block vectors a block
+ * (HK_FLOOR_BLOCK for vec; HK_FLOOR_BLOCK x HK_FLOOR_GS_VECS x the stride's
+ * share for gs4); false when a segment is not 16-byte aligned (the
+ * backend's buffers are: cudaMalloc plus a 4096-byte guard) or the pieces
+ * do not fit. */
+static bool hk_floor_args_of(const struct copy_floor_plan *p, unsigned per_block, hk_floor_args *a)
+{
+	hk_stream r, w;
 	memset(a, 0, sizeof *a);
 	if (p->n_in > COPY_FLOOR_SEGS || p->n_out > COPY_FLOOR_SEGS || p->n_out < 1)
 		return false;
-	a->n_in = p->n_in;
-	a->n_out = p->n_out;
-	for (int k = 0; k < p->n_in; k++) {
+	for (int k = 0; k < p->n_in; k++)
 		if ((uintptr_t)p->in[k] % 16)
 			return false;
-		a->in[k] = (const uint4 *)p->in[k];
-		a->rv += p->in_bytes[k] / 16;
-		a->in_end[k] = a->rv;
-		a->in_tail[k] = (int)(p->in_bytes[k] % 16);
-	}
-	for (int k = 0; k < p->n_out; k++) {
+	for (int k = 0; k < p->n_out; k++)
 		if ((uintptr_t)p->out[k] % 16)
 			return false;
-		a->out[k] = (uint4 *)p->out[k];
-		a->wv += p->out_bytes[k] / 16;
-		a->out_end[k] = a->wv;
-		a->out_tail[k] = (int)(p->out_bytes[k] % 16);
+	hk_stream_of(&r, p->n_in, p->in, p->in_bytes);
+	hk_stream_of(&w, p->n_out, (const void *const *)p->out, p->out_bytes);
+	const long long wv = w.begin[w.n], rv = r.begin[r.n];
+	a->sink = (uint4 *)p->out[0];
+	a->sentinel = make_uint4(0x7fc0dead, 0x7fc0beef, 0x7fc0f00d, 0x7fc0cafe); /* bf16 NaN pairs */
+	if (wv > 0 && !hk_cut(a, &r, &w, 0, wv, true, &a->blocks, per_block))
+		return false;
+	if (rv > HK_FLOOR_READS * wv && !hk_cut(a, &r, &w, HK_FLOOR_READS * wv, rv, false, &a->blocks, per_block))
+		return false;
+	if (!a->n_pieces) { /* nothing but tails: one block for them */
+		a->n_pieces = 1;
+		a->blocks = 1;
 	}
+	for (int k = 0; k < p->n_in; k++)
+		if (p->in_bytes[k] % 16) {
+			a->tail_in[a->n_tail_in] = (const unsigned char *)p->in[k] + p->in_bytes[k] / 16 * 16;
+			a->tail_in_bytes[a->n_tail_in++] = (int)(p->in_bytes[k] % 16);
+		}
+	for (int k = 0; k < p->n_out; k++)
+		if (p->out_bytes[k] % 16) {
+			a->tail_out[a->n_tail_out] = (unsigned char *)p->out[k] + p->out_bytes[k] / 16 * 16;
+			a->tail_out_bytes[a->n_tail_out++] = (int)(p->out_bytes[k] % 16);
+		}
 	return true;
 }
 
 extern "C" int hk_floor_launch(const struct copy_floor_plan *p, int method, int sm_count, void *stream)
 {
-	hk_floor_args a;
+	static hk_floor_args a; /* 3.7 KB: not on the stack; launches are serial (one runner thread) */
 	cudaStream_t s = (cudaStream_t)stream;
-	if (!hk_floor_args_of(p, &a) || method < 0 || method >= HK_FLOOR_N)
+	const bool gs = method == HK_FLOOR_GS4_CS || method == HK_FLOOR_GS4;
+	if (method < 0 || method >= HK_FLOOR_N)
 		return (int)cudaErrorInvalidValue;
-	const long long blocks = a.wv > 0 ? (a.wv + HK_FLOOR_BLOCK - 1) / HK_FLOOR_BLOCK : 1;
-	const long long gs_cap = (long long)(sm_count > 0 ? sm_count : 1) * HK_FLOOR_GS_BLOCKS_PER_SM;
-	const long long gs_blocks = (blocks + HK_FLOOR_GS_VECS - 1) / HK_FLOOR_GS_VECS < gs_cap
-					    ? (blocks + HK_FLOOR_GS_VECS - 1) / HK_FLOOR_GS_VECS
-					    : gs_cap;
-	if (blocks > 0x7fffffffLL)
+	unsigned per_block = HK_FLOOR_BLOCK;
+	if (gs) {
+		/* as many vectors a block as spread the write stream over
+		 * sm_count x HK_FLOOR_GS_BLOCKS_PER_SM blocks, at least 4 a thread */
+		const long long vecs = p->write_bytes / 16 + p->read_bytes / 16;
+		const long long cap = (long long)(sm_count > 0 ? sm_count : 1) * HK_FLOOR_GS_BLOCKS_PER_SM;
+		long long per = (vecs / 2 + cap - 1) / cap;
+		const long long least = (long long)HK_FLOOR_BLOCK * HK_FLOOR_GS_VECS;
+		per = (per + least - 1) / least * least;
+		per_block = (unsigned)(per < least ? least : per > 0x40000000LL ? 0x40000000LL : per);
+	}
+	if (!hk_floor_args_of(p, per_block, &a))
 		return (int)cudaErrorInvalidValue;
 	switch (method) {
 	case HK_FLOOR_VEC_CS:
-		harness_copy_floor_vec_kernel<true><<<(unsigned)blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
+		harness_copy_floor_vec_kernel<true><<<a.blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
 		break;
 	case HK_FLOOR_VEC:
-		harness_copy_floor_vec_kernel<false><<<(unsigned)blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
+		harness_copy_floor_vec_kernel<false><<<a.blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
 		break;
 	case HK_FLOOR_GS4_CS:
-		harness_copy_floor_gs4_kernel<true><<<(unsigned)gs_blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
+		harness_copy_floor_gs4_kernel<true><<<a.blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
 		break;
 	default:
-		harness_copy_floor_gs4_kernel<false><<<(unsigned)gs_blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
+		harness_copy_floor_gs4_kernel<false><<<a.blocks, HK_FLOOR_BLOCK, 0, s>>>(a);
 		break;
 	}
 	return (int)cudaGetLastError();

@@ -39,7 +39,8 @@ int hk_tiny_launch(unsigned *sink, void *stream);
 /* The copy floor's kernels (backend/copy_floor.h), by method:
  *   HK_FLOOR_VEC_CS  one 16-byte vector a thread, .cs loads and stores
  *   HK_FLOOR_VEC     the same, default cache policy
- *   HK_FLOOR_GS4_CS  grid-stride, four vectors in flight a thread, .cs
+ *   HK_FLOOR_GS4_CS  grid-stride (within each contiguous piece of the plan),
+ *                    four vectors in flight a thread, .cs
  *   HK_FLOOR_GS4     the same, default cache policy
  * Queues one launch moving plan p's streams; sm_count sizes the grid-stride
  * grid. cudaErrorInvalidValue for a plan whose segments are not 16-byte
