@@ -204,7 +204,7 @@ $(BUILD)/examples/cubin/%.cubin: examples/cubin/%.cu
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<
 
-$(BUILD)/gpu/copy_floor.cubin: scripts/gpu/copy_floor.cu
+$(BUILD)/gpu/copy_floor.cubin: scripts/gpu/copy_floor.cu kernels/common/vec16_io.cuh
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC    $@")
 	$(Q)$(NVCC) -cubin -arch=sm_90 -O3 -o $@ $<

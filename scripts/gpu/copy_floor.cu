@@ -18,28 +18,7 @@
  */
 #include <stdint.h>
 
-template <bool CS>
-static __device__ __forceinline__ uint4 ld(const uint4 *p)
-{
-	if constexpr (CS)
-		return __ldcs(p);
-	else
-		return *p;
-}
-
-template <bool CS>
-static __device__ __forceinline__ void st(uint4 *p, uint4 v)
-{
-	if constexpr (CS)
-		__stcs(p, v);
-	else
-		*p = v;
-}
-
-static __device__ __forceinline__ uint4 xor4(uint4 a, uint4 b)
-{
-	return make_uint4(a.x ^ b.x, a.y ^ b.y, a.z ^ b.z, a.w ^ b.w);
-}
+#include "../../kernels/common/vec16_io.cuh"
 
 /* ln_modulate: out = x; the first wv threads also read scale and shift
  * (the per-batch vectors, read once). */
@@ -50,10 +29,10 @@ static __device__ __forceinline__ void copy_ln(const uint4 *x, const uint4 *scal
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n)
 		return;
-	uint4 v = ld<CS>(x + i);
+	uint4 v = vec16_ld<CS>(x + i);
 	if (i < wv)
-		v = xor4(v, xor4(ld<CS>(scale + i), ld<CS>(shift + i)));
-	st<CS>(out + i, v);
+		v = vec16_xor(v, vec16_xor(vec16_ld<CS>(scale + i), vec16_ld<CS>(shift + i)));
+	vec16_st<CS>(out + i, v);
 }
 
 /* residual_gate_add: out = x ^ ff; the first wv threads also read gate. */
@@ -64,10 +43,10 @@ static __device__ __forceinline__ void copy_gate(const uint4 *x, const uint4 *ff
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n)
 		return;
-	uint4 v = xor4(ld<CS>(x + i), ld<CS>(ff + i));
+	uint4 v = vec16_xor(vec16_ld<CS>(x + i), vec16_ld<CS>(ff + i));
 	if (i < wv)
-		v = xor4(v, ld<CS>(gate + i));
-	st<CS>(out + i, v);
+		v = vec16_xor(v, vec16_ld<CS>(gate + i));
+	vec16_st<CS>(out + i, v);
 }
 
 /* qk_layernorm: q_out = q, k_out = k in one launch (threads 0 .. n-1 copy
@@ -77,9 +56,9 @@ static __device__ __forceinline__ void copy_qk(const uint4 *q, const uint4 *k, u
 {
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
-		st<CS>(qo + i, ld<CS>(q + i));
+		vec16_st<CS>(qo + i, vec16_ld<CS>(q + i));
 	else if (i < 2 * n)
-		st<CS>(ko + i - n, ld<CS>(k + i - n));
+		vec16_st<CS>(ko + i - n, vec16_ld<CS>(k + i - n));
 }
 
 #define COPY_LN(name, cs)                                                                                \

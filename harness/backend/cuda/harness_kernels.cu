@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "backend/cuda/harness_kernels.h"
+#include "kernels/common/vec16_io.cuh"
 
 /* Nanoseconds since an arbitrary epoch, common to all SMs. Its resolution
  * is coarse on some GPUs (about 1 us without a profiler attached). */
@@ -136,29 +137,6 @@ struct hk_floor_args {
 	int tail_in_bytes[COPY_FLOOR_SEGS], tail_out_bytes[COPY_FLOOR_SEGS];
 };
 
-template <bool CS>
-static __device__ __forceinline__ uint4 hk_ld(const uint4 *p)
-{
-	if constexpr (CS)
-		return __ldcs(p);
-	else
-		return *p;
-}
-
-template <bool CS>
-static __device__ __forceinline__ void hk_st(uint4 *p, uint4 v)
-{
-	if constexpr (CS)
-		__stcs(p, v);
-	else
-		*p = v;
-}
-
-static __device__ __forceinline__ uint4 hk_xor(uint4 a, uint4 b)
-{
-	return make_uint4(a.x ^ b.x, a.y ^ b.y, a.z ^ b.z, a.w ^ b.w);
-}
-
 /* The piece of block blk (the same for every thread of the block). */
 static __device__ __forceinline__ const hk_piece &hk_piece_of(const hk_floor_args &a, unsigned blk)
 {
@@ -176,10 +154,10 @@ static __device__ __forceinline__ uint4 hk_gather(const hk_piece &c, unsigned k)
 	uint4 v[HK_FLOOR_READS];
 #pragma unroll
 	for (int m = 0; m < HK_FLOOR_READS; m++)
-		v[m] = m < c.n_in ? hk_ld<CS>(c.in[m] + k) : make_uint4(0, 0, 0, 0);
+		v[m] = m < c.n_in ? vec16_ld<CS>(c.in[m] + k) : make_uint4(0, 0, 0, 0);
 #pragma unroll
 	for (int m = 1; m < HK_FLOOR_READS; m++)
-		v[0] = hk_xor(v[0], v[m]);
+		v[0] = vec16_xor(v[0], v[m]);
 	return v[0];
 }
 
@@ -187,9 +165,9 @@ template <bool CS>
 static __device__ __forceinline__ void hk_put(const hk_floor_args &a, const hk_piece &c, unsigned k, uint4 v)
 {
 	if (c.out)
-		hk_st<CS>(c.out + k, v);
+		vec16_st<CS>(c.out + k, v);
 	else if (v.x == a.sentinel.x && v.y == a.sentinel.y && v.z == a.sentinel.z && v.w == a.sentinel.w)
-		hk_st<CS>(a.sink, v);
+		vec16_st<CS>(a.sink, v);
 }
 
 static __device__ void hk_floor_tails(const hk_floor_args &a)
