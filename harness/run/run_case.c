@@ -26,6 +26,7 @@
 #include "run/inputs.h"
 #include "run/interrupt.h"
 #include "run/refcheck.h"
+#include "run/refcompute.h"
 #include "common/stats.h"
 #include "run/stopping.h"
 
@@ -804,7 +805,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		case_fill_inputs(env->scn, c, &cd);
 		case_digest_inputs(&cd);
 		if (cd.site->reference)
-			cd.site->reference(&cd.host, cd.ref, cd.tol);
+			refcompute_run(cd.site, &cd.host, cd.ref, cd.tol, 0);
 	}
 	phase_add(PHASE(env, prep_s), &t0);
 	if (!rc && env->dump_dir)
