@@ -6,13 +6,22 @@
  * additions and multiplications and one explicit rounding to bf16 touch the
  * data, so any C compiler in a standards mode (no contraction into FMAs:
  * -std=c11 implies -ffp-contract=off in GCC) produces the same bytes.
+ *
+ * Every generator draws a fixed number of times per element (12, 1 or 0:
+ * no rejection), so element i's draws start at draws * i in the tensor's
+ * stream. A tensor of INPUTS_CHUNK_MIN_ELEMS or more is filled in
+ * contiguous chunks on threads, each starting from the stream jumped
+ * ahead to its first element (common/rng_jump.h): the serial bytes, and
+ * the stream left where the serial fill leaves it.
  */
 #include "run/inputs.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "common/parallel.h"
 #include "common/rng.h"
+#include "common/rng_jump.h"
 
 static uint64_t fnv1a64(const char *s)
 {
@@ -102,60 +111,6 @@ uint16_t inputs_f16_from_double(double x)
 	return half_from_double(x, &f16_fmt);
 }
 
-static void fill_normal(bf16_t *dst, int64_t n, double mean, double std, struct inputs_rng *r)
-{
-	for (int64_t i = 0; i < n; i++)
-		dst[i] = inputs_bf16_from_double(mean + std * inputs_normal(r));
-}
-
-static void fill_uniform(bf16_t *dst, int64_t n, double low, double high, struct inputs_rng *r)
-{
-	for (int64_t i = 0; i < n; i++)
-		dst[i] = inputs_bf16_from_double(low + (high - low) * inputs_uniform(r));
-}
-
-static void fill_constant(bf16_t *dst, int64_t n, double value)
-{
-	bf16_t v = inputs_bf16_from_double(value);
-	for (int64_t i = 0; i < n; i++)
-		dst[i] = v;
-}
-
-/* The injections of inputs.h's "Special pattern", over the full rows. */
-static void inject_specials(bf16_t *dst, int64_t n, int64_t row_len)
-{
-	static const bf16_t special[5] = { 0x7FFF, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F };
-
-	if (row_len <= 0)
-		return;
-	for (int64_t r = 0; r < n / row_len; r++) {
-		bf16_t *row = dst + r * row_len;
-		row[(r * 3 + 2) % row_len] = 0x0001;
-		row[(r * 11 + 5) % row_len] = 0x8003;
-		row[(r * 13 + 3) % row_len] = 0x007F;
-		row[(r * 7 + 1) % row_len] = special[r % 5];
-	}
-}
-
-void inputs_fill_activation(bf16_t *dst, int64_t n, int64_t row_len, const struct scenario_input *dist, struct inputs_rng *r)
-{
-	switch (dist->dist) {
-	case SCENARIO_DIST_NORMAL:
-		fill_normal(dst, n, dist->mean, dist->std, r);
-		break;
-	case SCENARIO_DIST_UNIFORM:
-		fill_uniform(dst, n, dist->low, dist->high, r);
-		break;
-	case SCENARIO_DIST_CONSTANT:
-		fill_constant(dst, n, dist->value);
-		break;
-	case SCENARIO_DIST_SPECIAL:
-		fill_normal(dst, n, dist->mean, dist->std, r);
-		inject_specials(dst, n, row_len);
-		break;
-	}
-}
-
 /* ---- any dtype -------------------------------------------------------------------- */
 
 /* Stores v (a double) as element i of dst in dtype dt, rounded once. */
@@ -213,27 +168,26 @@ static void inject_specials_any(void *dst, enum site_dtype dt, int64_t n, int64_
 	}
 }
 
-void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
-		 struct inputs_rng *r)
+/* Elements [lo, hi) of inputs_fill's tensor, r at element lo's first draw. */
+static void fill_range(void *dst, enum site_dtype dt, int64_t lo, int64_t hi, const struct scenario_gen *g,
+		       struct inputs_rng *r)
 {
 	switch (g->kind) {
 	case SCENARIO_GEN_NORMAL:
 	case SCENARIO_GEN_SPECIAL:
-		for (int64_t i = 0; i < n; i++)
+		for (int64_t i = lo; i < hi; i++)
 			store_real(dst, dt, i, g->a + g->b * inputs_normal(r));
-		if (g->kind == SCENARIO_GEN_SPECIAL)
-			inject_specials_any(dst, dt, n, row_len);
 		return;
 	case SCENARIO_GEN_UNIFORM:
-		for (int64_t i = 0; i < n; i++)
+		for (int64_t i = lo; i < hi; i++)
 			store_real(dst, dt, i, g->a + (g->b - g->a) * inputs_uniform(r));
 		return;
 	case SCENARIO_GEN_CONSTANT:
-		for (int64_t i = 0; i < n; i++)
+		for (int64_t i = lo; i < hi; i++)
 			store_real(dst, dt, i, g->a);
 		return;
 	case SCENARIO_GEN_RANDINT:
-		for (int64_t i = 0; i < n; i++) {
+		for (int64_t i = lo; i < hi; i++) {
 			int64_t v = g->lo + (int64_t)(inputs_uniform(r) * (double)(g->hi - g->lo));
 			store_int(dst, dt, i, v < g->hi ? v : g->hi - 1);
 		}
@@ -241,7 +195,61 @@ void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, cons
 	case SCENARIO_GEN_NONE:
 		break;
 	}
-	memset(dst, 0, (size_t)n * site_dtype_size(dt));
+	memset((unsigned char *)dst + (size_t)lo * site_dtype_size(dt), 0, (size_t)(hi - lo) * site_dtype_size(dt));
+}
+
+/* The generator's draws per element: a fixed count (no rejection), which
+ * is what lets element i's draws start at draws * i. */
+static uint64_t gen_draws(const struct scenario_gen *g)
+{
+	switch (g->kind) {
+	case SCENARIO_GEN_NORMAL:
+	case SCENARIO_GEN_SPECIAL: return 12;
+	case SCENARIO_GEN_UNIFORM:
+	case SCENARIO_GEN_RANDINT: return 1;
+	case SCENARIO_GEN_CONSTANT:
+	case SCENARIO_GEN_NONE: break;
+	}
+	return 0;
+}
+
+struct fill_ctx {
+	void *dst;
+	enum site_dtype dt;
+	const struct scenario_gen *g;
+	struct inputs_rng start, end; /* the stream at element 0; after the last */
+	int last;                     /* the part that ends at n */
+};
+
+/* One chunk: the stream jumped to the chunk's first draw. */
+static void fill_part(void *ctx, int64_t lo, int64_t hi, int part)
+{
+	struct fill_ctx *c = ctx;
+	struct inputs_rng r = c->start;
+	rng_jump(r.s, (uint64_t)lo * gen_draws(c->g));
+	fill_range(c->dst, c->dt, lo, hi, c->g, &r);
+	if (part == c->last)
+		c->end = r;
+}
+
+void inputs_fill_k(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
+		   struct inputs_rng *r, int k)
+{
+	if (k <= 0)
+		k = par_threads(n, n, INPUTS_CHUNK_MIN_ELEMS);
+	if (k > PAR_THREADS_MAX)
+		k = PAR_THREADS_MAX;
+	struct fill_ctx c = { .dst = dst, .dt = dt, .g = g, .start = *r, .end = *r, .last = k - 1 };
+	par_for(n, k, fill_part, &c);
+	*r = c.end;
+	if (g->kind == SCENARIO_GEN_SPECIAL)
+		inject_specials_any(dst, dt, n, row_len);
+}
+
+void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
+		 struct inputs_rng *r)
+{
+	inputs_fill_k(dst, dt, n, row_len, g, r, 0);
 }
 
 struct scenario_gen inputs_gen_of(const struct scenario_input *in)
@@ -255,20 +263,23 @@ struct scenario_gen inputs_gen_of(const struct scenario_input *in)
 	return (struct scenario_gen){ .kind = SCENARIO_GEN_NONE };
 }
 
+/* The bf16 fills are inputs_fill's: the same expressions (mean + std N,
+ * low + (high - low) U, the constant), rounded once by
+ * inputs_bf16_from_double, and the same special positions and patterns. */
+void inputs_fill_activation(bf16_t *dst, int64_t n, int64_t row_len, const struct scenario_input *dist, struct inputs_rng *r)
+{
+	struct scenario_gen g = inputs_gen_of(dist);
+	inputs_fill(dst, SITE_BF16, n, row_len, &g, r);
+}
+
 void inputs_fill_param(bf16_t *dst, int64_t n, enum site_param_dist p, struct inputs_rng *r)
 {
+	struct scenario_gen g = { .kind = SCENARIO_GEN_CONSTANT, .a = 0.0 };
 	switch (p) {
-	case SITE_PARAM_MODULATION:
-		fill_normal(dst, n, 0.0, 0.5, r);
-		break;
-	case SITE_PARAM_WEIGHT:
-		fill_normal(dst, n, 1.0, 0.1, r);
-		break;
-	case SITE_PARAM_BIAS:
-		fill_normal(dst, n, 0.0, 0.1, r);
-		break;
-	case SITE_PARAM_NONE:
-		fill_constant(dst, n, 0.0);
-		break;
+	case SITE_PARAM_MODULATION: g = (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = 0.0, .b = 0.5 }; break;
+	case SITE_PARAM_WEIGHT: g = (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = 1.0, .b = 0.1 }; break;
+	case SITE_PARAM_BIAS: g = (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = 0.0, .b = 0.1 }; break;
+	case SITE_PARAM_NONE: break;
 	}
+	inputs_fill(dst, SITE_BF16, n, 1, &g, r);
 }

@@ -83,6 +83,13 @@ void inputs_fill_param(bf16_t *dst, int64_t n, enum site_param_dist p, struct in
  * inputs_gen_of). */
 void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
 		 struct inputs_rng *r);
+/* inputs_fill in k chunks on threads (k = 0: one thread below
+ * INPUTS_CHUNK_MIN_ELEMS elements, else the online CPUs up to 16); the
+ * same bytes and the same final stream for every k
+ * (tests/unit/test_inputs.c, test_chunked_same). */
+#define INPUTS_CHUNK_MIN_ELEMS (1 << 20)
+void inputs_fill_k(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
+		   struct inputs_rng *r, int k);
 /* The generator a case's input distribution stands for. */
 struct scenario_gen inputs_gen_of(const struct scenario_input *in);
 

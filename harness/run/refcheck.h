@@ -14,7 +14,15 @@
 #include "kernels/common/bf16.h"
 #include "common/results.h"
 
+/* Outputs this large are compared on threads (the same figures). */
+#define REFCHECK_MIN_ELEMS (1 << 20)
+
 void refcheck_compare(const bf16_t *out, const double *ref, const double *tol, int64_t n, struct results_output *res);
+
+/* refcheck_compare on k threads (k = 0: as refcheck_compare chooses); the
+ * same figures for every k, which tests/unit/test_refcheck.c checks. */
+void refcheck_compare_k(const bf16_t *out, const double *ref, const double *tol, int64_t n, struct results_output *res,
+			int k);
 
 /* An output of a site without a reference: has_ref false, and ref_ok
  * false too, so that nothing can read it as having passed one. */

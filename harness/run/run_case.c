@@ -12,12 +12,10 @@
 #include "run/run_case.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "backend/copy_floor.h"
 #include "common/digest.h"
@@ -26,6 +24,7 @@
 #include "run/inputs.h"
 #include "run/interrupt.h"
 #include "run/refcheck.h"
+#include "run/refcompute.h"
 #include "common/stats.h"
 #include "run/stopping.h"
 
@@ -162,61 +161,30 @@ uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenari
  * the site keys it, so adding an output never changes an input's bytes).
  * A tensor's generator (input.NAME) wins; else a built-in parameter has
  * its fixed distribution and every other input the case's. Rows (for
- * special) are the tensor's last axis. */
-struct fill_job {
-	const struct scenario *scn;
-	const struct scenario_case *c;
-	struct case_data *cd;
-	int tensor;
-};
-
-static void *fill_one(void *arg)
+ * special) are the tensor's last axis. A large tensor is filled in chunks
+ * on threads (inputs_fill: the stream jumped ahead to each chunk, the
+ * same bytes); nothing is measured meanwhile. */
+static void fill_one(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd, int i)
 {
-	const struct fill_job *j = arg;
-	const struct scenario_case *c = j->c;
-	int i = j->tensor;
-	const struct site_tensor *t = &j->cd->site->tensors[i];
+	const struct site_tensor *t = &cd->site->tensors[i];
 	struct inputs_rng rng;
 	int64_t n = site_tensor_elems(t, &c->dims), shape[SITE_MAX_RANK];
 	int rank = site_tensor_shape(t, &c->dims, shape);
 	struct scenario_gen g = c->gen[i].kind != SCENARIO_GEN_NONE ? c->gen[i] : inputs_gen_of(&c->input);
-	inputs_rng_seed(&rng, j->scn->seed, c->name, i);
+	inputs_rng_seed(&rng, scn->seed, c->name, i);
 	if (c->gen[i].kind == SCENARIO_GEN_NONE && t->role == SITE_IN_PARAM)
-		inputs_fill_param(j->cd->host.t[i], n, t->param, &rng);
+		inputs_fill_param(cd->host.t[i], n, t->param, &rng);
 	else
-		inputs_fill(j->cd->host.t[i], t->dtype, n, rank ? shape[rank - 1] : 1, &g, &rng);
-	return NULL;
+		inputs_fill(cd->host.t[i], t->dtype, n, rank ? shape[rank - 1] : 1, &g, &rng);
 }
 
-/* A tensor this large is filled on a thread of its own (the generator is
- * sequential within a tensor, and its twelve draws per normal deviate
- * make glm_1024's 106 M input elements the largest host cost of a run);
- * the rest on this one. Nothing is measured meanwhile. */
-#define FILL_THREAD_ELEMS (1 << 20)
-#define FILL_THREADS_MAX 4
-
-/* Every input from its own seeded stream, the large ones in parallel:
- * the same bytes in any order. */
+/* Every input from its own seeded stream. */
 static void case_fill_inputs(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd)
 {
 	const struct site_desc *s = cd->site;
-	struct fill_job jobs[SITE_MAX_TENSORS];
-	pthread_t th[FILL_THREADS_MAX];
-	int n_th = 0;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!cd->host.t[i] || !site_role_is_input(t->role))
-			continue;
-		jobs[i] = (struct fill_job){ scn, c, cd, i };
-		bool big = site_tensor_elems(t, &c->dims) >= FILL_THREAD_ELEMS;
-		if (big && n_th < FILL_THREADS_MAX && n_th + 1 < cores && !pthread_create(&th[n_th], NULL, fill_one, &jobs[i]))
-			n_th++;
-		else
-			fill_one(&jobs[i]);
-	}
-	for (int k = 0; k < n_th; k++)
-		pthread_join(th[k], NULL);
+	for (int i = 0; i < s->n_tensors; i++)
+		if (cd->host.t[i] && site_role_is_input(s->tensors[i].role))
+			fill_one(scn, c, cd, i);
 }
 
 /* The inputs' digests, taken as the case made them. */
@@ -804,7 +772,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		case_fill_inputs(env->scn, c, &cd);
 		case_digest_inputs(&cd);
 		if (cd.site->reference)
-			cd.site->reference(&cd.host, cd.ref, cd.tol);
+			refcompute_run(cd.site, &cd.host, cd.ref, cd.tol, 0);
 	}
 	phase_add(PHASE(env, prep_s), &t0);
 	if (!rc && env->dump_dir)

@@ -247,8 +247,13 @@ struct site_desc {
 	 * sum of squares past FLT_MAX) and no comparison is meaningful. A NaN
 	 * ref means the arm must produce NaN there; +-Inf the same infinity.
 	 * NULL: the site has no reference (a declared site): its outputs are
-	 * reported as having none, never as passing one. */
-	void (*reference)(const struct site_args *inputs, double *const *ref, double *const *tol);
+	 * reported as having none, never as passing one.
+	 * It fills the elements of rows [row_lo, row_hi) of dims.rows (row r's
+	 * row_len elements at r * row_len of each output) and reads nothing it
+	 * writes, so that rows split over threads give the serial bytes
+	 * (harness/run/refcompute.h). */
+	void (*reference)(const struct site_args *inputs, int64_t row_lo, int64_t row_hi, double *const *ref,
+			  double *const *tol);
 	/* Bytes (site_arm_bytes): what the eager chain really moves, launch by
 	 * launch, PyTorch's order. What an arm must move at least is not
 	 * declared: it is every input read once and every output written once,

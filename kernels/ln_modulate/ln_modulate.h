@@ -45,7 +45,8 @@ extern const struct site_desc ln_continuous_site;
 bool ln_modulate_args_ok(const struct site_args *a);
 
 /* site_desc.reference (reference.c). */
-void ln_modulate_reference(const struct site_args *in, double *const *ref, double *const *tol);
+void ln_modulate_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+			   double *const *tol);
 
 /* CPU arms (cpu.c). */
 extern const struct site_cpu_impl ln_modulate_cpu_eager;

@@ -39,9 +39,10 @@ static void ln_modulate_row(const struct site_args *a, int64_t row, double *ref,
 	}
 }
 
-void ln_modulate_reference(const struct site_args *in, double *const *ref, double *const *tol)
+void ln_modulate_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+			   double *const *tol)
 {
 	const int64_t n = in->dims.row_len;
-	for (int64_t r = 0; r < in->dims.rows; r++)
+	for (int64_t r = row_lo; r < row_hi; r++)
 		ln_modulate_row(in, r, ref[0] + r * n, tol[0] + r * n);
 }

@@ -42,7 +42,8 @@ extern const struct site_desc qk_layernorm_site;
 /* Whether the launchers can take a (site.c). */
 bool qk_layernorm_args_ok(const struct site_args *a);
 
-void qk_layernorm_reference(const struct site_args *in, double *const *ref, double *const *tol);
+void qk_layernorm_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+			    double *const *tol);
 
 extern const struct site_cpu_impl qk_layernorm_cpu_eager;
 extern const struct site_cpu_impl qk_layernorm_cpu_fused;

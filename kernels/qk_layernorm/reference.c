@@ -27,11 +27,12 @@ static void ln_plain_row(const struct site_args *a, const bf16_t *x, double *ref
 	}
 }
 
-void qk_layernorm_reference(const struct site_args *in, double *const *ref, double *const *tol)
+void qk_layernorm_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+			    double *const *tol)
 {
 	const int64_t n = in->dims.row_len;
 	const bf16_t *q = in->t[QK_Q], *k = in->t[QK_K];
-	for (int64_t r = 0; r < in->dims.rows; r++) {
+	for (int64_t r = row_lo; r < row_hi; r++) {
 		ln_plain_row(in, q + r * n, ref[0] + r * n, tol[0] + r * n);
 		ln_plain_row(in, k + r * n, ref[1] + r * n, tol[1] + r * n);
 	}

@@ -8,11 +8,13 @@
 #include "kernels/common/reference.h"
 #include "kernels/residual_gate_add/residual_gate_add.h"
 
-void residual_gate_add_reference(const struct site_args *in, double *const *ref, double *const *tol)
+/* Rows are tokens (dims.rows = B * T, row_len = W). */
+void residual_gate_add_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+				 double *const *tol)
 {
 	const struct site_dims *d = &in->dims;
 	const bf16_t *x = in->t[RGA_X], *ff = in->t[RGA_FF], *gate = in->t[RGA_GATE];
-	for (int64_t r = 0; r < d->batch * d->tokens; r++) {
+	for (int64_t r = row_lo; r < row_hi; r++) {
 		const int64_t vb = (r / d->tokens) * d->width;
 		for (int64_t w = 0; w < d->width; w++) {
 			int64_t i = r * d->width + w;

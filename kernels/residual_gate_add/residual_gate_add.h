@@ -34,7 +34,8 @@ extern const struct site_desc residual_gate_add_site;
 /* Whether the launchers can take a (site.c). */
 bool residual_gate_add_args_ok(const struct site_args *a);
 
-void residual_gate_add_reference(const struct site_args *in, double *const *ref, double *const *tol);
+void residual_gate_add_reference(const struct site_args *in, int64_t row_lo, int64_t row_hi, double *const *ref,
+				 double *const *tol);
 
 extern const struct site_cpu_impl residual_gate_add_cpu_eager;
 extern const struct site_cpu_impl residual_gate_add_cpu_fused;

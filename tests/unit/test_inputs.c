@@ -24,6 +24,12 @@
  * float would round to a tie first); f32 as C's conversion of the same
  * doubles; randint within its bounds and over all of them; integer
  * constants; special's f16 and f32 patterns.
+ *
+ * test_chunked_same: inputs_fill_k on 2, 3, 7 and 16 threads and by its
+ * own choice (chunks from the stream jumped ahead) against a serial loop
+ * written here from inputs.h's derivation, or for special against one
+ * chunk (the serial fill): the same bytes and the same final stream, at
+ * 0, 1, 5, 1000 and 2^20 + 7 elements, several seeds, every generator.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -373,6 +379,75 @@ static void test_special_other_dtypes(void **state)
 	assert_true(f[L + 8] == 0x7F800000u && f[2 * L + 15] == 0xFF800000u && f[3 * L + 22] == 0x7F7FFFFFu);
 }
 
+/* inputs.h's derivation, element after element, for the generators that
+ * draw (special excepted: its injections are inputs_fill's own). */
+static void serial_fill(void *dst, enum site_dtype dt, int64_t n, const struct scenario_gen *g, struct inputs_rng *r)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double v = g->kind == SCENARIO_GEN_NORMAL    ? g->a + g->b * inputs_normal(r)
+			   : g->kind == SCENARIO_GEN_UNIFORM ? g->a + (g->b - g->a) * inputs_uniform(r)
+			   : g->kind == SCENARIO_GEN_RANDINT ? (double)(g->lo + (int64_t)(inputs_uniform(r) * (double)(g->hi - g->lo)))
+							     : g->a;
+		if (dt == SITE_BF16)
+			((uint16_t *)dst)[i] = inputs_bf16_from_double(v);
+		else if (dt == SITE_F32)
+			((float *)dst)[i] = (float)v;
+		else
+			((int32_t *)dst)[i] = (int32_t)v;
+	}
+}
+
+static void check_chunked(enum site_dtype dt, int64_t n, const struct scenario_gen *g, uint64_t seed)
+{
+	static const int ks[] = { 2, 3, 7, 16, 0 };
+	size_t bytes = (size_t)(n ? n : 1) * 4;
+	unsigned char *want = malloc(bytes), *got = malloc(bytes);
+	struct inputs_rng r0, rw, rg;
+	assert_true(want && got);
+	inputs_rng_seed(&r0, seed, "chunked", 2);
+	rw = r0;
+	if (g->kind == SCENARIO_GEN_SPECIAL)
+		inputs_fill_k(want, dt, n, 64, g, &rw, 1);
+	else
+		serial_fill(want, dt, n, g, &rw);
+	for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+		memset(got, 0xA5, bytes);
+		rg = r0;
+		inputs_fill_k(got, dt, n, 64, g, &rg, ks[j]);
+		if (memcmp(want, got, (size_t)n * site_dtype_size(dt)) || memcmp(&rw, &rg, sizeof rw))
+			fail_msg("gen %d dtype %d n %lld seed %llu k %d: chunked fill differs from the serial one", (int)g->kind,
+				 (int)dt, (long long)n, (unsigned long long)seed, ks[j]);
+	}
+	free(want);
+	free(got);
+}
+
+static void test_chunked_same(void **state)
+{
+	(void)state;
+	const struct scenario_gen normal = { .kind = SCENARIO_GEN_NORMAL, .a = 0.5, .b = 2.0 };
+	const struct scenario_gen uniform = { .kind = SCENARIO_GEN_UNIFORM, .a = -100.0, .b = 100.0 };
+	const struct scenario_gen special = { .kind = SCENARIO_GEN_SPECIAL, .a = 0.0, .b = 1.0 };
+	const struct scenario_gen randint = { .kind = SCENARIO_GEN_RANDINT, .lo = -3, .hi = 1000 };
+	const struct scenario_gen constant = { .kind = SCENARIO_GEN_CONSTANT, .a = 1000.0 };
+	static const int64_t ns[] = { 0, 1, 5, 1000 };
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+		for (uint64_t seed = 0; seed < 3; seed++) {
+			check_chunked(SITE_BF16, ns[i], &normal, seed);
+			check_chunked(SITE_BF16, ns[i], &uniform, seed);
+			check_chunked(SITE_BF16, ns[i], &special, seed);
+			check_chunked(SITE_F32, ns[i], &normal, seed);
+			check_chunked(SITE_F16, ns[i], &special, seed);
+			check_chunked(SITE_I32, ns[i], &randint, seed);
+			check_chunked(SITE_BF16, ns[i], &constant, seed);
+		}
+	const int64_t big = (1 << 20) + 7;
+	check_chunked(SITE_BF16, big, &normal, 42);
+	check_chunked(SITE_BF16, big, &special, 7);
+	check_chunked(SITE_F32, big, &uniform, 3);
+	check_chunked(SITE_I32, big, &randint, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_normal_moments),
 		cmocka_unit_test(test_uniform_constant_none),
 		cmocka_unit_test(test_special_pattern),
+		cmocka_unit_test(test_chunked_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -206,7 +206,7 @@ static bool tc_ref_ok(struct tcase *c, float ref_eps, double *worst, int64_t *sk
 		}
 	struct site_args in = c->a;
 	in.eps = ref_eps;
-	c->s->reference(&in, ref, tol);
+	c->s->reference(&in, 0, in.dims.rows, ref, tol);
 	bool ok = true;
 	*worst = 0;
 	*skipped = 0;
