@@ -25,6 +25,7 @@
 #include "cli/load.h"
 #include "cli/output.h"
 #include "common/diag.h"
+#include "print/escape.h"
 #include "print/printer.h"
 #include "print/report.h"
 #include "store/store.h"
@@ -152,7 +153,7 @@ static const char *out_dir(const struct runs *p, const char *out, char *dir, siz
 	if (out)
 		return out;
 	if (!p->named && p->run[0]->n_set_runs) {
-		snprintf(dir, len, "reports/set-%s", p->run[0]->run_set);
+		report_default_dir_set(p->run[0]->run_set, dir, len);
 		return dir;
 	}
 	for (int i = 0; i < p->n; i++)
@@ -183,8 +184,10 @@ static enum ab_rc write_report(const struct runs *p, const struct printer *pr, c
 		ab_warn("report: charts skipped: %s (the .dat and .gp files are written)", charts.note);
 	if (!rc && charts.n_failed)
 		ab_warn("report: %d chart(s) failed: %s", charts.n_failed, charts.note);
-	if (!rc)
-		printf("%s/report.md\n", where);
+	if (!rc) {
+		char shown[4096 * 4 + 1];
+		printf("%s/report.md\n", escape_term(where, shown, sizeof shown));
+	}
 	peers_table_free(&peers);
 	return rc;
 }

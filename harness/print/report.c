@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "analysis/summary.h"
+#include "print/escape.h"
 #include "print/md.h"
 #include "print/report_charts.h"
 #include "print/report_details.h"
@@ -857,6 +858,12 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 void report_default_dir(int64_t run_id, char *buf, size_t len)
 {
 	snprintf(buf, len, "reports/run-%lld", (long long)run_id);
+}
+
+void report_default_dir_set(const char *run_set, char *buf, size_t len)
+{
+	char stem[160];
+	snprintf(buf, len, "reports/set-%s", escape_stem(run_set, stem, sizeof stem));
 }
 
 void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len)

@@ -57,4 +57,8 @@ void report_default_dir(int64_t run_id, char *buf, size_t len);
  * "reports/run-ID" for one. */
 void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len);
 
+/* reports/set-ID for a run set, ID through escape_stem: a run set id read
+ * from a merged database never makes a path outside reports/. */
+void report_default_dir_set(const char *run_set, char *buf, size_t len);
+
 #endif

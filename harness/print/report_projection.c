@@ -102,15 +102,23 @@ static void intro(FILE *f, const struct projection *p)
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
 	fprintf(f, "The saving that run %lld (", (long long)s->id);
 	md_code(f, s->scenario_name);
-	fprintf(f, ", %s, %s) projects from its site cases, each measured in isolation (L2 %s between samples), "
-		   "count x (A - B) per forward, beside the saving this run's cases measured in context (L2 %s). "
-		   "Per image: x %d forwards per step x %d steps of this run's [model].",
-		s->device.name, s->started_at, s->l2_flush ? "flushed" : "not flushed",
-		r->l2_flush ? "flushed" : "not flushed", r->forwards_per_step, r->steps);
-	if (strcmp(s->device.name, r->device.name))
-		fprintf(f, " **The two runs measured different devices** (%s, %s): the comparison mixes them.",
-			s->device.name, r->device.name);
-	if (s->fake_timer != r->fake_timer || s->fake_timer)
+	fputs(", ", f);
+	md_cell(f, s->device.name);
+	fputs(", ", f);
+	md_cell(f, s->started_at);
+	fprintf(f, ") projects from its site cases, each measured in isolation (L2 %s between samples), count x (A - B) "
+		   "per forward, beside the saving this run's cases measured in context (L2 %s). Per image: x %d "
+		   "forwards per step x %d steps of this run's [model].",
+		s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed", r->forwards_per_step,
+		r->steps);
+	if (strcmp(s->device.name, r->device.name)) {
+		fputs(" **The two runs measured different devices** (", f);
+		md_cell(f, s->device.name);
+		fputs(", ", f);
+		md_cell(f, r->device.name);
+		fputs("): the comparison mixes them.", f);
+	}
+	if (s->fake_timer || r->fake_timer)
 		fputs(" A fake-timer run is among them: its times are a cost model, not measurements.", f);
 	if (p->n_site_unknown)
 		fprintf(f, " %d site case%s lack a median of an arm: the projection is unknown.", p->n_site_unknown,

@@ -7,7 +7,8 @@
 # projected = sum of count x (median A - median B) over run 1's cases, and
 # each measured case's error = projected / (count x (A - B)) - 1. A name
 # that matches nothing, the reported run itself, and a run still running
-# are one-line errors that leave the database as it was. Before: report
+# are one-line errors that leave the database as it was. A device name
+# with a backtick, a quote and a newline is markdown-escaped. Before: report
 # had no --projected-by (exit 2, unknown option).
 . "$(dirname "$0")/lib.sh"
 set -e
@@ -51,6 +52,20 @@ expect_exit 0 "by run id" "$AB" report 2 --projected-by 1 --no-plots --out "$T/r
 check "the same section" cmp -s <(sed -n '/^## Projection against/,/^## Accuracy/p' "$md") \
 	<(sed -n '/^## Projection against/,/^## Accuracy/p' "$T/r2/report.md")
 check "no section without the option" bash -c "! grep -q 'Projection against measurement' \"\$(\"$AB\" report 2 --no-plots --out '$T/r3' 2>/dev/null)\""
+
+# the projecting run's device from a merged database, with a backtick, a
+# quote, a newline and a pipe in it: the section's intro holds it on one
+# line, markdown-escaped (md_cell), with no code span opened by it
+cp "$ABBENCH_DB" "$T/odd.db"
+sqlite3 "$T/odd.db" "INSERT INTO devices (name, uuid, backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes,
+	driver_version, runtime_version, default_sm_mhz, copy_gbps) SELECT 'GPU \`touch PWN\` \"q\"' || char(10) ||
+	'| x', 'odd-uuid', backend, cc_major, cc_minor, sm_count, l2_bytes, mem_bytes, driver_version, runtime_version,
+	default_sm_mhz, copy_gbps FROM devices WHERE id = (SELECT device_id FROM runs WHERE id = 1);
+	UPDATE runs SET device_id = (SELECT id FROM devices WHERE uuid = 'odd-uuid') WHERE id = 1;"
+expect_exit 0 "report with an odd device name" "$AB" report 2 --projected-by 1 --db "$T/odd.db" --no-plots --out "$T/r4"
+check "the device name escaped on the intro's line" \
+	grep -qF 'The saving that run 1 (`glm_cpu`, GPU \`touch PWN\` "q" \| x, ' "$T/r4/report.md"
+check "and named again as a different device, escaped" grep -qF '(GPU \`touch PWN\` "q" \| x, CPU fake timer' "$T/r4/report.md"
 
 sum_before=$(sha256sum "$ABBENCH_DB")
 expect_exit 2 "a name that matches nothing" "$AB" report 2 --projected-by nosuch --no-plots --out "$T/e1"
