@@ -82,19 +82,43 @@ static int by_weight(const void *x, const void *y)
 					       ((const struct projection_family *)y)->name);
 }
 
-/* Rows sorted, savings filled. */
+/* Rows sorted, savings filled, the total row summed. */
 static void finish_rows(struct projection_measured *m)
 {
 	qsort(m->families, (size_t)m->n_families, sizeof m->families[0], by_weight);
+	memset(&m->total, 0, sizeof m->total);
+	snprintf(m->total.name, sizeof m->total.name, "total");
 	for (int i = 0; i < m->n_families; i++) {
 		struct projection_family *f = &m->families[i];
 		f->context.saving_ns = f->context.a_ns - f->context.b_ns;
 		f->isolated.saving_ns = f->isolated.a_ns - f->isolated.b_ns;
+		add_arm(&m->total.context, 'a', f->context.a_ns);
+		add_arm(&m->total.context, 'b', f->context.b_ns);
+		add_arm(&m->total.isolated, 'a', f->isolated.a_ns);
+		add_arm(&m->total.isolated, 'b', f->isolated.b_ns);
+	}
+	m->total.context.saving_ns = m->total.context.a_ns - m->total.context.b_ns;
+	m->total.isolated.saving_ns = m->total.isolated.a_ns - m->total.isolated.b_ns;
+}
+
+/* The site cases' families, the same for every measured case: computed
+ * once, then each measured case starts from a copy. */
+static void isolated_split(const struct summary_run *sites, struct projection_measured *iso)
+{
+	memset(iso, 0, sizeof *iso);
+	for (int i = 0; i < sites->n_cases; i++) {
+		const struct summary_case *s = &sites->cases[i];
+		if (s->c->count > 0) {
+			add_split(iso, &s->a, s->c->count, true);
+			add_split(iso, &s->b, s->c->count, true);
+		}
 	}
 }
 
-static void measure(struct projection *p, const struct summary_case *c, struct projection_measured *m)
+static void measure(struct projection *p, const struct summary_case *c, const struct projection_measured *iso,
+		    struct projection_measured *m)
 {
+	*m = *iso;
 	const struct results_run *r = p->measured->run;
 	double per_image = p->measured->have_model ? (double)r->forwards_per_step * r->steps : NAN;
 	m->c = c;
@@ -107,13 +131,6 @@ static void measure(struct projection *p, const struct summary_case *c, struct p
 			   NAN;
 	add_split(m, &c->a, c->c->count, false);
 	add_split(m, &c->b, c->c->count, false);
-	for (int i = 0; i < p->sites->n_cases; i++) {
-		const struct summary_case *s = &p->sites->cases[i];
-		if (s->c->count > 0) {
-			add_split(m, &s->a, s->c->count, true);
-			add_split(m, &s->b, s->c->count, true);
-		}
-	}
 	finish_rows(m);
 }
 
@@ -147,8 +164,10 @@ enum ab_rc projection_compute(const struct summary_run *measured, const struct s
 	if (!out->m)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory");
 	out->n_measured = measured->n_cases;
+	struct projection_measured iso;
+	isolated_split(sites, &iso);
 	for (int i = 0; i < measured->n_cases; i++)
-		measure(out, &measured->cases[i], &out->m[i]);
+		measure(out, &measured->cases[i], &iso, &out->m[i]);
 	return AB_OK;
 }
 

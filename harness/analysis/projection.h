@@ -43,6 +43,7 @@ struct projection_measured {
 	bool exact;                    /* its B outputs byte-equal to A1's (the md5 analogue) */
 	int n_families;                /* rows, the gaps last */
 	struct projection_family families[PROJECTION_FAMILIES_MAX];
+	struct projection_family total; /* the rows summed: count x the medians */
 	bool families_cut;             /* more families than rows: the rest are in "other" */
 };
 

@@ -501,9 +501,6 @@ static void verdict_counts(struct summary_run *S)
 		struct summary_case *c = &S->cases[i];
 		c->verdict = case_verdict(c);
 		S->n_verdict[c->verdict]++;
-		S->n_improved += c->improved;
-		S->n_slower += c->slower;
-		S->n_no_interval += isnan(c->speedup.low);
 		S->n_not_byte_equal += !c->b_byte_equal;
 		if (c->verdict != SUMMARY_CASE_FASTER)
 			continue;

@@ -274,8 +274,6 @@ struct summary_run {
 	/* the run's verdict (the report's first line) and its counts */
 	enum summary_verdict verdict;
 	int n_verdict[SUMMARY_CASE_KINDS]; /* cases of each verdict */
-	int n_improved, n_slower;      /* cases with improved, slower (before drift is judged) */
-	int n_no_interval;             /* cases whose speedup has no interval (too few samples) */
 	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
 	double min_speedup, max_speedup; /* over the cases whose verdict is FASTER; NAN when none */
 	struct summary_clocks clocks;  /* over every slot of every case */

@@ -32,7 +32,7 @@ bool copy_floor_plan(const struct site_desc *s, const struct site_args *a, struc
 	memset(p, 0, sizeof *p);
 	for (int i = 0; i < s->n_tensors; i++) {
 		const struct site_tensor *t = &s->tensors[i];
-		bool in = t->role == SITE_IN_ACT || t->role == SITE_IN_PARAM, out = t->role == SITE_OUT;
+		bool in = site_role_is_input(t->role), out = t->role == SITE_OUT;
 		if ((!in && !out) || !site_tensor_present(t, a->affine))
 			continue;
 		int64_t bytes = site_tensor_bytes(t, &a->dims);

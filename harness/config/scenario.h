@@ -108,7 +108,6 @@ struct scenario_site {
 	int n_require;
 	struct expr require[8];
 	char require_text[8][200];
-	int require_line;
 	int n_keys;        /* its key = value lines as read, built once the file is read */
 	struct arm_spec_key *keys;
 };

@@ -39,6 +39,15 @@ static const struct {
 static const char gen_forms[] = "normal(MEAN, STD), uniform(LOW, HIGH), constant(VALUE), special(MEAN, STD) or "
 				"randint(LOW, HIGH)";
 
+/* The input.TENSOR key of owner (a case's index, -1: the scenario's). */
+static const struct gen_key *gkey_of(const struct pctx *c, int owner, const char *tensor)
+{
+	for (int i = 0; i < c->n_gkeys; i++)
+		if (c->gkeys[i].owner == owner && strcmp(c->gkeys[i].tensor, tensor) == 0)
+			return &c->gkeys[i];
+	return NULL;
+}
+
 /* ---- the lines ------------------------------------------------------------------ */
 
 enum ab_rc scenario_gen_key(struct pctx *c, const char *tensor, const char *val)
@@ -48,9 +57,9 @@ enum ab_rc scenario_gen_key(struct pctx *c, const char *tensor, const char *val)
 	snprintf(key, sizeof key, "input.%.60s", tensor);
 	if (!*tensor || strlen(tensor) >= sizeof c->gkeys[0].tensor)
 		return scenario_perr(c, c->line, key, "'input.' needs a tensor's name, as in input.scale = normal(0, 0.5)");
-	for (int i = 0; i < c->n_gkeys; i++)
-		if (c->gkeys[i].owner == owner && strcmp(c->gkeys[i].tensor, tensor) == 0)
-			return scenario_perr(c, c->line, key, "duplicate key (first set at line %d)", c->gkeys[i].line);
+	const struct gen_key *first = gkey_of(c, owner, tensor);
+	if (first)
+		return scenario_perr(c, c->line, key, "duplicate key (first set at line %d)", first->line);
 	if (!*val)
 		return scenario_perr(c, c->line, key, "missing value");
 	if (c->n_gkeys == c->gkey_cap) {
@@ -179,14 +188,6 @@ enum ab_rc scenario_gen_parse(struct pctx *c, const struct site_desc *s, const s
 }
 
 /* ---- per case ----------------------------------------------------------------- */
-
-static const struct gen_key *gkey_of(const struct pctx *c, int owner, const char *tensor)
-{
-	for (int i = 0; i < c->n_gkeys; i++)
-		if (c->gkeys[i].owner == owner && strcmp(c->gkeys[i].tensor, tensor) == 0)
-			return &c->gkeys[i];
-	return NULL;
-}
 
 /* "x, scale, shift": the site's inputs, for messages. */
 static void input_names(const struct site_desc *s, char *buf, size_t len)

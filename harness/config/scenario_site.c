@@ -380,7 +380,6 @@ static enum ab_rc build_require(struct pctx *c, struct scenario_site *ds)
 	char err[AB_DIAG_MAX / 2];
 	if (!k)
 		return AB_OK;
-	ds->require_line = k->line;
 	int depth = 0;
 	const char *start = k->value;
 	for (const char *p = k->value;; p++) {

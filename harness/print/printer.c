@@ -28,11 +28,6 @@ const struct printer *printer_find(const char *name)
 	return NULL;
 }
 
-const struct printer *const *printer_all(void)
-{
-	return printers;
-}
-
 bool printer_kind_is_dir(enum printer_kind kind)
 {
 	return kind == PRINTER_REPORT || kind == PRINTER_DASHBOARD;

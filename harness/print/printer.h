@@ -125,9 +125,6 @@ struct printer {
 /* The printer of that name, NULL when there is none. */
 const struct printer *printer_find(const char *name);
 
-/* The printers, in table order, ending with NULL. */
-const struct printer *const *printer_all(void);
-
 /* Whether kind writes into a directory rather than a stream. */
 bool printer_kind_is_dir(enum printer_kind kind);
 

@@ -406,10 +406,6 @@ static enum ab_rc write_file(const char *dir, const char *name, const struct pub
 		fputs("</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; every link is "
 		      "relative.</footer>\n</body>\n</html>\n", mf.f);
 	}
-	if (rc) {
-		md_file_abort(&mf);
-		return rc;
-	}
 	return md_file_commit(&mf, d);
 }
 

@@ -76,22 +76,13 @@ static void families(FILE *f, const struct projection *p, const struct projectio
 {
 	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
 					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
-	struct projection_family total = { .name = "total" };
 	fputs("### Where the difference goes: ", f);
 	md_code(f, m->c->c->name);
 	fprintf(f, " against run %lld's sites\n\n", (long long)p->sites->run->id);
 	md_table_head(f, 8, cols, "lrrrrrrr");
-	for (int i = 0; i < m->n_families; i++) {
-		const struct projection_family *r = &m->families[i];
-		family_row(f, r, false);
-		total.context.a_ns += r->context.a_ns;
-		total.context.b_ns += r->context.b_ns;
-		total.context.saving_ns += r->context.saving_ns;
-		total.isolated.a_ns += r->isolated.a_ns;
-		total.isolated.b_ns += r->isolated.b_ns;
-		total.isolated.saving_ns += r->isolated.saving_ns;
-	}
-	family_row(f, &total, true);
+	for (int i = 0; i < m->n_families; i++)
+		family_row(f, &m->families[i], false);
+	family_row(f, &m->total, true);
 	fputc('\n', f);
 	if (m->families_cut)
 		fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);

@@ -45,4 +45,7 @@ uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenari
 /* Measures c into out (which the caller releases with the run). */
 enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);
 
+/* Seconds of CLOCK_MONOTONIC since t0 (the slots' and the run's phase times). */
+double run_seconds_since(const struct timespec *t0);
+
 #endif

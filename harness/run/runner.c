@@ -138,12 +138,6 @@ struct run_times {
 	double commits_s, total_s;
 };
 
-static double since(const struct timespec *t0)
-{
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
-}
 
 /* Measures every case of the shard the run lacks (a resumed run holds
  * some), committing each as it finishes: a run stopped later keeps it. */
@@ -179,7 +173,7 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (!rc)
 			rc = store_commit_case(st, r, c, d);
-		rt->commits_s += since(&t0);
+		rt->commits_s += run_seconds_since(&t0);
 		if (rc)
 			return rc;
 	}
@@ -232,7 +226,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
-	times.total_s = since(&t0);
+	times.total_s = run_seconds_since(&t0);
 	run_notes(o, ops, bk, &times, r);
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, s, arms, d);

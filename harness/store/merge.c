@@ -177,17 +177,6 @@ static enum ab_rc temp_beside(const char *out_path, char *tmp, size_t len, struc
 	return ab_fail(d, AB_ERR_IO, "cannot create a temporary file beside '%s'", out_path);
 }
 
-/* The database at path and its side files: only ever the merge's own
- * temporary. */
-static void remove_db_files(const char *path)
-{
-	static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
-	char side[4200 + 16];
-	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
-		if ((size_t)snprintf(side, sizeof side, "%s%s", path, sides[i]) < sizeof side)
-			unlink(side);
-}
-
 /* OUT does not exist: the merge is made whole in a temporary beside it
  * (its WAL folded back into it), then linked to OUT, which fails if OUT
  * appeared meanwhile (*raced: another merge or run made it). The
@@ -214,7 +203,7 @@ static enum ab_rc merge_new(struct merge *m, const char *out_path, bool *raced, 
 		else
 			rc = ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", out_path, strerror(errno));
 	}
-	remove_db_files(tmp);
+	store_remove_db_files(tmp); /* only ever the merge's own temporary */
 	return rc;
 }
 

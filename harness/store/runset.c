@@ -123,8 +123,6 @@ static void set_header(const char *set, struct results_run **shard, int n, int64
 			memcpy(r->started_at, shard[i]->started_at, sizeof r->started_at);
 		if (strcmp(shard[i]->finished_at, r->finished_at) > 0)
 			memcpy(r->finished_at, shard[i]->finished_at, sizeof r->finished_at);
-	}
-	for (int i = 1; i < n; i++) {
 		r->cases_planned += shard[i]->cases_planned; /* the set plans what its shards do */
 		r->resumed += shard[i]->resumed;
 	}

@@ -208,15 +208,22 @@ static bool side_path(const char *path, const char *suffix, char *buf, size_t le
 	return (size_t)snprintf(buf, len, "%s%s", path, suffix) < len;
 }
 
+void store_remove_db_files(const char *path)
+{
+	static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
+	char side[4200 + 16];
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+		if (side_path(path, sides[i], side, sizeof side))
+			unlink(side);
+}
+
 static void remove_copy(struct store *st)
 {
 	char p[sizeof st->copy_dir + 16];
 	if (!st->copy_dir[0])
 		return;
-	static const char *const names[] = { "/db", "/db-wal", "/db-shm", "/db-journal" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (side_path(st->copy_dir, names[i], p, sizeof p))
-			unlink(p);
+	if (side_path(st->copy_dir, "/db", p, sizeof p))
+		store_remove_db_files(p);
 	rmdir(st->copy_dir);
 	st->copy_dir[0] = '\0';
 }

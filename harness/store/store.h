@@ -150,6 +150,10 @@ enum ab_rc store_baseline_load(struct store *st, const char *name, struct result
 /* Copy bandwidth measured once per device, cached by uuid (0 = none yet). */
 enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d);
 
+/* Removes the database file at path and its -wal, -shm and -journal (a
+ * merge's temporary, a reader's private copy); nothing else. */
+void store_remove_db_files(const char *path);
+
 /* The schema version this build writes. */
 int store_schema_version(void);
 

@@ -82,7 +82,7 @@ struct backend {
 	/* timing = graph: the slot's latest flushes-only replays (ms), whose
 	 * median is subtracted from each arm replay (one replay's own is as
 	 * noisy as a small arm's time) */
-	float flush_ms[CUDA_GRAPH_FLUSH_HISTORY];
+	double flush_ms[CUDA_GRAPH_FLUSH_HISTORY];
 	int n_flush_ms;
 	double span_empty_ns, span_tiny_ns, span_tiny_kernel_ns; /* the span's floor, measured at open */
 	void *l2_buf;
@@ -747,26 +747,16 @@ static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d)
 	return b->l2_buf ? cuda_graph_capture(b, NULL, NULL, &b->g_flush, d) : AB_OK;
 }
 
-static int cmp_float(const void *x, const void *y)
-{
-	float a = *(const float *)x, b = *(const float *)y;
-	return a < b ? -1 : a > b;
-}
-
 /* This replay of the flushes alone added to the slot's latest ones (the
  * oldest dropped), and their median. */
 static double flush_baseline(struct backend *b, float ms)
 {
-	float sorted[CUDA_GRAPH_FLUSH_HISTORY];
 	if (b->n_flush_ms == CUDA_GRAPH_FLUSH_HISTORY)
 		memmove(b->flush_ms, b->flush_ms + 1, (CUDA_GRAPH_FLUSH_HISTORY - 1) * sizeof b->flush_ms[0]);
 	else
 		b->n_flush_ms++;
 	b->flush_ms[b->n_flush_ms - 1] = ms;
-	memcpy(sorted, b->flush_ms, (size_t)b->n_flush_ms * sizeof sorted[0]);
-	qsort(sorted, (size_t)b->n_flush_ms, sizeof sorted[0], cmp_float);
-	int n = b->n_flush_ms;
-	return n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
+	return stats_median(b->flush_ms, b->n_flush_ms);
 }
 
 /* One sample of the slot's graph: probe, [ev_flush, the flushes], start,

@@ -137,14 +137,14 @@ struct hk_floor_args {
 	int tail_in_bytes[COPY_FLOOR_SEGS], tail_out_bytes[COPY_FLOOR_SEGS];
 };
 
-/* The piece of block blk (the same for every thread of the block). */
-static __device__ __forceinline__ const hk_piece &hk_piece_of(const hk_floor_args &a, unsigned blk)
+/* The index of block blk's piece (the same for every thread of the block). */
+static __device__ __forceinline__ int hk_piece_index(const hk_floor_args &a, unsigned blk)
 {
 	int p = 0;
 	for (int k = 1; k < a.n_pieces; k++)
 		if (blk >= a.piece[k].first_block)
 			p = k;
-	return a.piece[p];
+	return p;
 }
 
 /* Vector k of piece c: its loads issued together, then the xor. */
@@ -186,7 +186,7 @@ __global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_vec_kernel(
 {
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 		hk_floor_tails(a);
-	const hk_piece &c = hk_piece_of(a, blockIdx.x);
+	const hk_piece &c = a.piece[hk_piece_index(a, blockIdx.x)];
 	const unsigned k = (blockIdx.x - c.first_block) * HK_FLOOR_BLOCK + threadIdx.x;
 	if (k < c.n)
 		hk_put<CS>(a, c, k, hk_gather<CS>(c, k));
@@ -198,10 +198,7 @@ __global__ __launch_bounds__(HK_FLOOR_BLOCK) void harness_copy_floor_gs4_kernel(
 {
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 		hk_floor_tails(a);
-	int p = 0;
-	for (int k = 1; k < a.n_pieces; k++)
-		if (blockIdx.x >= a.piece[k].first_block)
-			p = k;
+	const int p = hk_piece_index(a, blockIdx.x);
 	const hk_piece &c = a.piece[p];
 	const unsigned end = p + 1 < a.n_pieces ? a.piece[p + 1].first_block : a.blocks;
 	const unsigned stride = (end - c.first_block) * HK_FLOOR_BLOCK;
