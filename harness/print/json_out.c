@@ -71,7 +71,9 @@ json_t *json_out_run(const struct results_run *r, bool full)
 	o = id;
 	ok = ok && json_out_set(o, "cases_planned", json_integer(r->cases_planned)) &&
 	     json_out_set(o, "resumed", json_integer(r->resumed)) &&
-	     json_out_set(o, "timing", json_string(r->timing[0] ? r->timing : "events"));
+	     json_out_set(o, "timing", json_string(r->timing[0] ? r->timing : "events")) &&
+	     json_out_set(o, "device_index", json_integer(r->device_index)) &&
+	     json_out_set(o, "recheck", json_boolean(r->recheck));
 	if (ok && full)
 		ok = json_out_set(o, "scenario_path", json_string(r->scenario_path)) &&
 		     json_out_set(o, "scenario_text", r->scenario_text ? json_string(r->scenario_text) : json_null()) &&
