@@ -6,7 +6,6 @@
 #include "print/json_list.h"
 
 #include "print/json_out.h"
-#include "store/store.h"
 
 /* null for a whole run, {"index", "count"} for a shard. */
 static json_t *shard_of(const struct results_run_summary *s)

@@ -27,6 +27,7 @@
 # export, which the table reads: scripts/gpu/tables.py floor),
 # floor-table.txt; the table is printed last.
 # Exit status: 0 when every run succeeded and every md5 matched; 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" floor "$@"
 [ -n "$stages" ] || stages="unit glm span graph"
 DB="$RESULTS/floor.db"

@@ -19,6 +19,7 @@
 # history.db, history-report/, history-site/ and history-logs.tar.gz.
 # Exit status: 0 when every stage ran and the A/A compare with floors
 # called nothing and no --quick gate passed; 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" history
 export ABBENCH_DB="$RESULTS/history.db"
 rm -f "$ABBENCH_DB"

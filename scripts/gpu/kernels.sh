@@ -32,6 +32,7 @@
 # kernels-summary.txt (the table).
 # Exit status: 0 when every stage ran, the self-test passed and every
 # case's md5 agreed across its slots; 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" kernels "$@"
 [ -n "$stages" ] || stages="selftest glm tuning"
 DB="$RESULTS/kernels.db"
@@ -85,8 +86,7 @@ if want sass; then
 fi
 
 step table
-"$READ" scripts/gpu/tables.py kernels "$JSON" "${labels[@]}" >"$LOGS/table.txt"
-[ $? -eq 0 ] || status=1
+"$READ" scripts/gpu/tables.py kernels "$JSON" "${labels[@]}" >"$LOGS/table.txt" || status=1
 [ -f "$LOGS/selftest.verdict" ] && cat "$LOGS/selftest.verdict" >>"$LOGS/table.txt" &&
 	grep -E "^[0-9]+ passed" "$LOGS/selftest.log" >>"$LOGS/table.txt"
 cp "$LOGS/table.txt" "$RESULTS/kernels-summary.txt"

@@ -24,6 +24,7 @@
 # export|show|list --format json` (docs/JSON.md) into $JSON, read by
 # Python (abjson.py); never the database's tables, never a report's
 # markdown. tests/cli/t421-gpu-readers.sh runs every reader on the CPU.
+# shellcheck disable=SC2034 # its variables are the sourcing script's
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$PWD

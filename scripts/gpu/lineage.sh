@@ -13,6 +13,7 @@
 #   interpreter. Results: $OUT (or ./gpu-out) gets lineage.log and
 #   lineage.json. Exit status: lineage_check.py's (0 every exact kernel
 #   byte-equal, 1 not, 2 no torch, Triton or GPU).
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" lineage
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3

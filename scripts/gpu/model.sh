@@ -23,6 +23,7 @@
 # table last: scenario, case, A and B medians, speedup, byte-equal; then
 # the projections. Exit status 0 when every run and report worked and every
 # exact case is byte-equal, 1 otherwise, 2 with nothing to run.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" model "$@"
 [ -n "$stages" ] || stages="sites block nightly noflush python"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}

@@ -29,6 +29,7 @@
 # minutes). Each run is under `timeout` (240 s, 120 s for the faults: a
 # hang shows as exit 124). Exit status 0 when every stage passed, 1
 # otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" plugins "$@"
 [ -n "$stages" ] || stages="exact inexact cubin ptx fatbin ln sm80 faults sanitize"
 mkdir -p "$TMP/scn"

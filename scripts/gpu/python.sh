@@ -29,6 +29,7 @@
 # times (A1 and B medians, B's kernel sum, CUPTI kernel names of b) and
 # the table: stage, what was expected, PASS/FAIL. Exit status 0 when
 # every stage passed, 1 otherwise, 2 when there is nothing to run.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" python
 mkdir -p "$TMP/scn"
 PY=${1:-/opt/torch/.venv/bin/python3}

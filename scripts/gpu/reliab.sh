@@ -21,6 +21,7 @@
 #              the CUDA error's text, no results; the next run gets the GPU
 #              and passes; the same under compute-sanitizer memcheck, which
 #              must report the access
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" reliab "$@"
 [ -n "$stages" ] || stages="lock signal kill admission fault"
 DB="$RESULTS/reliab.db"

@@ -16,6 +16,7 @@
 #
 # Results: $OUT (or ./gpu-out) gets scale.db, scale-logs.tar.gz and
 # scale-summary.txt.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" scale "$@"
 [ -n "$stages" ] || stages="devices fail shards"
 DB="$RESULTS/scale.db"

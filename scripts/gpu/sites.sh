@@ -28,6 +28,7 @@
 # 8 with the exports). PY (default /opt/torch/.venv/bin/python3,
 # else python3) runs the exporters. Exit status 0 when every stage that ran
 # passed, 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" sites "$@"
 [ -n "$stages" ] || stages="cubin inexact triton triton_glm"
 DB="$RESULTS/sites.db"
@@ -108,8 +109,7 @@ if want triton_glm; then
 fi
 
 step table
-"$READ" scripts/gpu/tables.py sites "$JSON" "${labels[@]}" >"$LOGS/table.txt"
-[ $? -eq 0 ] || status=1
+"$READ" scripts/gpu/tables.py sites "$JSON" "${labels[@]}" >"$LOGS/table.txt" || status=1
 tar -czf "$RESULTS/sites-logs.tar.gz" -C "$TMP" logs
 cat "$notes"
 echo

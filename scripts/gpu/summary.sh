@@ -13,6 +13,7 @@
 #   unit    build/tests/test_backend_cuda (uses backend_cuda.notes)
 # Results under $OUT (or ./gpu-out): summary.db and the outputs; a short
 # table last.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" summary
 export ABBENCH_DB="$RESULTS/summary.db"
 table=()

@@ -28,6 +28,7 @@
 # tables read: scripts/gpu/tables.py, abjson.py), summary-STAGES.txt and
 # sweeps-STAGES.tar.gz (every log, CSV and the reports), STAGES the stages
 # run joined by '-': two calls in one folder keep both.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" sweeps "$@"
 [ -n "$stages" ] || stages="device stopping sweep aa aaglm"
 DB="$RESULTS/sweeps.db"

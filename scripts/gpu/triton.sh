@@ -17,6 +17,7 @@
 # scripts/gpu/tables.py triton) and triton-logs.tar.gz (logs, export table,
 # manifest, show outputs). Exit status: 0 when every step ran and every
 # kernel that claims exactness was byte-equal in export.py; 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
 . "$(dirname "$0")/lib.sh" triton "$@"
 DB="$RESULTS/triton.db"
 rm -f "$DB"
