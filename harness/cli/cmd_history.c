@@ -19,6 +19,7 @@
 #include "print/printer.h"
 #include "print/trend.h"
 #include "store/store.h"
+#include "common/suggest.h"
 
 static const enum printer_kind history_kinds[] = { PRINTER_HISTORY };
 
@@ -67,7 +68,10 @@ static enum ab_rc history_run(const char *db, const struct history_args *a, stru
 static bool check_args(struct history_args *a)
 {
 	if (a->metric && !history_metric_parse(a->metric, &a->f.metric)) {
-		ab_error("history: --metric must be median, speedup or gbps, not '%s'", a->metric);
+		static const char *const metrics[] = { "median", "speedup", "gbps" };
+		const char *near = suggest_nearest(a->metric, metrics, 3);
+		ab_error("history: --metric must be median, speedup or gbps, not '%s'%s%s%s", a->metric,
+			 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		return false;
 	}
 	if (a->f.last < 0 || a->f.last > STEPS_MAX_POINTS) {
