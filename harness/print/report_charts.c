@@ -18,6 +18,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
+#include "print/report_peers.h"
 
 #define STEM_MAX 64
 #define LABEL_MAX 48
@@ -121,11 +122,11 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	return AB_OK;
 }
 
-/* "NVIDIA H200 (run 3)": the name of series s. */
+/* "NVIDIA H200 (run 3)", or by its arms where the runs' arms differ: the
+ * name of series s (print/report_peers.h). */
 static void series_name(const struct charter *C, int s, char *buf, size_t len)
 {
-	const struct results_run *r = C->P->series[s]->run;
-	snprintf(buf, len, "%s (run %lld)", r->device.name, (long long)r->id);
+	report_peers_series_name(C->P, s, buf, len);
 }
 
 /* ---- speedup bars ---- */
