@@ -1,5 +1,6 @@
 /*
- * plot.h - the report's charts as gnuplot scripts, and running gnuplot.
+ * plot.h - the report's charts as gnuplot scripts, and running gnuplot: a
+ * family of files (plot_int.h lists them) behind this one interface.
  *
  * Five chart kinds, each described by plain arrays (the report fills
  * them from a run; nothing here knows what a run is):
@@ -19,6 +20,12 @@
  *            the baseline and the steps marked (abbench history)
  *   trends   several figures over the same runs, a line each (a sweep's
  *            cases in one chart, past the per-case charts' threshold)
+ *
+ * Axes: a logarithmic scale only across more than a decade, and then with
+ * labelled 1-2-5 ticks; else linear with numbers. Keys never sit on the
+ * data (below or beside it), value labels sit above their whisker, turned
+ * upright where a bar is too narrow for them, and the x range ends half a
+ * bar from the outermost bars.
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
@@ -44,10 +51,13 @@ struct plot_bars {
 	const double *value, *low, *high; /* [row * n_series + series]; low, high NAN: no whiskers */
 	double reference_line;           /* dashed horizontal line; NAN for none */
 	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
-	const char *value_format;        /* each bar's value printed above it ("%.2fx"); NULL: none */
-	const bool *marked;              /* [row * n_series + series]: drawn hatched and grey, its value
-					  * labelled mark_word (a drifted case); NULL: none */
+	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx"); NULL: none */
+	const bool *marked;              /* [row * n_series + series]: hatched grey over its colour, with a key
+					  * entry mark_word (a drifted case); NULL: none */
 	const char *mark_word;           /* "drifted: not trusted" */
+	const bool *inexact;             /* [row * n_series + series]: outlined red, its value label red, with a
+					  * key entry inexact_word (B's bytes are not A's); NULL: none */
+	const char *inexact_word;        /* "not bit-exact" */
 };
 
 struct plot_stack {
@@ -60,9 +70,10 @@ struct plot_stack {
 };
 
 /* Box plots in panels side by side, all panels on one y range [y_lo,
- * y_hi] (computed by the caller to hold every whisker, padded here), on a
- * logarithmic axis when log_y (arms 4x apart then both show their spread);
- * outliers beyond the range are left out of the view (the title says so). */
+ * y_hi] (computed by the caller to hold every whisker, padded here),
+ * logarithmic only when it spans more than a decade (plot_log_scale: arms
+ * 10x apart then both show their spread), with labelled ticks; outliers
+ * beyond the range are left out of the view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
@@ -74,8 +85,11 @@ struct plot_boxes {
 	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
 	const char *const *panel_names;   /* [n_panels] */
 	double y_lo, y_hi;                /* the shared range, in the values' unit; NAN: autoscale */
-	bool log_y;
 };
+
+/* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
+ * only across more than a decade (lo > 0). */
+bool plot_log_scale(double lo, double hi);
 
 /* Every sample in time order: group g's values at x = start[g] + 1 ..
  * start[g] + n_values[g] (the bracket's slots one after the other), a
