@@ -336,25 +336,6 @@ static double residual_phi(const double *y, const struct cps *c)
 
 /* ---- the result ---- */
 
-/* The segments' pooled scatter around their means (log units), raised to
- * the runs' noise and the floor: the noise reported. */
-static double noise_of(const double *y, const struct cps *c, double runs)
-{
-	double ss = 0;
-	int dof = 0;
-	for (int k = 0; k <= c->n; k++) {
-		int a = seg_start(c, k), b = seg_end(c, k);
-		double m = 0;
-		for (int i = a; i < b; i++)
-			m += y[i];
-		m /= b - a;
-		for (int i = a; i < b; i++)
-			ss += (y[i] - m) * (y[i] - m);
-		dof += b - a - 1;
-	}
-	return fmax(fmax(dof > 0 ? sqrt(ss / dof) : 0, runs), STEPS_SIGMA_FLOOR);
-}
-
 static bool fill_result(const double *values, const double *low, const double *high, const double *y,
 			const struct noise_model *nm, const struct cps *c, struct steps_result *r, double *buf)
 {
@@ -422,7 +403,7 @@ enum ab_rc steps_detect_ci(const double *values, const double *low, const double
 		nm.phi = residual_phi(y, &c);
 		for (int k; (k = weakest(values, low, high, y, &nm, &c, min_step, work)) >= 0;)
 			cps_remove(&c, k);
-		out->sigma = noise_of(y, &c, nm.sigma);
+		out->sigma = fmax(nm.sigma, STEPS_SIGMA_FLOOR);
 		out->phi = nm.phi;
 		ok = fill_result(values, low, high, y, &nm, &c, out, work);
 	}

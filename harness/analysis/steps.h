@@ -88,8 +88,8 @@ struct steps_result {
 	struct steps_segment *segments;  /* in order; the steps are at segments[k].start, k >= 1 */
 	int n_outliers;
 	int *outliers;                   /* indexes of single-point excursions */
-	double sigma;                    /* the noise: the segments' pooled scatter, the series' noise, the
-					  * runs' own noise or the floor, the largest (log units) */
+	double sigma;                    /* the noise model's: the series' robust noise, the runs' own noise
+					  * or the floor, the largest (log units) */
 	double phi;                      /* the lag-1 autocorrelation allowed for (0 to STEPS_MAX_PHI) */
 };
 

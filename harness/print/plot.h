@@ -126,12 +126,15 @@ struct plot_trend {
 	int n_steps;
 	const int *step_at;           /* [n_steps]: index of the first point after the step */
 	const bool *step_better;      /* [n_steps]: an improvement (drawn green), else a regression (red) */
+	const bool *step_noise;       /* [n_steps]: noise (runs of one commit: grey, dashed); NULL: none */
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
-	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x360, scaling with the page)
+	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x380, scaling with the page)
 				       * instead of a PNG */
 	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
+	const char *const *hover;     /* [n] each point's text when hovered (the SVG's <title>, written by
+				       * plot_hover); NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
@@ -145,6 +148,7 @@ struct plot_trends {
 	const char *const *commits, *const *dates; /* [n] */
 	const double *values;                    /* [line * n + x]; NAN: no point of that line there */
 	bool svg;                                /* as plot_trend's */
+	const char *const *hover;                /* [line * n + x] as plot_trend's; NULL: none */
 };
 
 struct plot_sweep {
@@ -186,6 +190,16 @@ enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, s
 /* plot_render for a script with the svg terminal: STEM.svg, whole when it
  * ends with </svg>. */
 enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
+
+/* The hover values of a drawn SVG chart (plot_render_svg): DIR/STEM.svg
+ * rewritten (an outfile) with, before its closing tag, a transparent
+ * circle over each point whose text is given, holding that text as its
+ * <title> (a browser shows it on hover where the SVG is a document of its
+ * own, an <object>, not an <img>). The points' places come from the
+ * script's fixed margins and ranges (the SVG charts fix both), the text
+ * through escape_html. AB_ERR_DATA when the file is no whole SVG. */
+enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
+enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */
