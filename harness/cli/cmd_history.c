@@ -111,9 +111,10 @@ int cmd_history(int argc, char **argv)
 		"history", NULL, "each case's trend over runs, and the steps in it",
 		"One table per scenario, device and case: a row per 'ok' run (oldest first) with its commit,\n"
 		"label, the figure and its 95% interval (n/a under 10 samples), baseline and notes. Steps are\n"
-		"found asv's way, by penalized least-absolute-deviation segmentation of the log figures\n"
-		"(exact dynamic programming; the penalty scales with the series' own noise) and named by the\n"
-		"run and commit where each begins; steps under --min-step and single-run outliers are not.\n"
+		"found by E-divisive means with Welch's t under a noise model (the series' own noise, the\n"
+		"runs' intervals; 3 runs on each side, p < 0.001) and named by the run and commit where each\n"
+		"begins; steps under --min-step and single-run outliers are not. A step between two runs of one\n"
+		"commit is 'same commit: noise' unless the scenario or the driver changed with it.\n"
 		"The nightly's re-measurement runs are left out unless --rechecks. The table goes to standard\n"
 		"output; --out names the charts' directory.",
 		0, 0, opts,

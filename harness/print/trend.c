@@ -256,9 +256,10 @@ static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 /* Ticks: every k-th of n points back from the newest shows its run id, commit
  * and date with the time (one commit's nightly runs look alike without
  * the id and the time), so that at most about `most` labels share the
- * axis: 16 on a PNG, TREND_SVG_TICKS on a dashboard card (each label
+ * axis: TREND_PNG_TICKS on a 1000 px PNG, TREND_SVG_TICKS on a dashboard card (each label
  * ~70 px wide there). */
 #define TREND_SVG_TICKS 8
+#define TREND_PNG_TICKS 12
 static void fill_ticks(const struct history_point *const *pts, int n, int most, const char **commits,
 		       const char **dates, const char **runs, char (*buf)[3][24])
 {
@@ -419,7 +420,7 @@ static enum ab_rc write_chart(struct charting *C, const struct history_series *s
 	if (!rc) {
 		for (int i = 0; i < s->n; i++)
 			pts[i] = &s->points[i];
-		fill_ticks(pts, s->n, C->svg ? TREND_SVG_TICKS : 16, a.commits, a.dates, a.runs, a.buf);
+		fill_ticks(pts, s->n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, a.runs, a.buf);
 		fill_values(h, s, &a);
 		fill_hover(h, s, &a);
 		int bi = baseline_index(s, &base);
@@ -546,7 +547,7 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
 	int n = sweep_runs(h, members, n_members, a.xs);
-	fill_ticks(a.xs, n, C->svg ? TREND_SVG_TICKS : 16, a.commits, a.dates, NULL, a.buf);
+	fill_ticks(a.xs, n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, NULL, a.buf);
 	for (int m = 0; m < n_members; m++) {
 		const struct history_series *s = &h->series[members[m]];
 		snprintf(a.name_buf[m], sizeof a.name_buf[m], "%s=%lld", s->axis, (long long)s->axis_value);
