@@ -23,8 +23,8 @@
 struct area {
 	double l, r, b, t;
 };
-static const struct area trend_area = { 0.085, 0.985, 0.30, 0.89 };
-static const struct area trends_area = { 0.085, 0.70, 0.24, 0.89 };
+static const struct area trend_area = { 0.11, 0.985, 0.30, 0.89 };
+static const struct area trends_area = { 0.11, 0.70, 0.24, 0.89 };
 
 static void fix_area(FILE *f, const struct area *a)
 {

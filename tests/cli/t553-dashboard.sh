@@ -76,6 +76,12 @@ check "charts as objects (their hover works), an image inside" \
 	grep -q '<object type="image/svg+xml" data="charts/trend-smoke-CPU_fake_timer__ABBENCH_FAKE_TIMER_1_-ln_modulate.svg" width="720" height="380"><img src=' "$page"
 svg="$T/site/charts/trend-smoke-CPU_fake_timer__ABBENCH_FAKE_TIMER_1_-ln_modulate.svg"
 check "a hover circle per point of the chart" test "$(grep -c '^<circle .*><title>run [0-9]*, commit ' "$svg")" -eq 14
+# the plot's 14 points (the key's sample point comes after them)
+pts=$(grep -o "use xlink:href='#gpPt6' transform='translate([0-9.]*,[0-9.]*)" "$svg" | sed 's/.*translate(//' | head -n 14 |
+	awk -F, '{ printf "%.0f,%.0f ", $1, $2 }')
+circles=$(grep -o '^<circle cx="[0-9.]*" cy="[0-9.]*"' "$svg" | sed 's/<circle cx="//; s/" cy="/,/; s/"$//' |
+	awk -F, '{ printf "%.0f,%.0f ", $1, $2 }')
+check "each circle on gnuplot's point (within a pixel)" test -n "$pts" -a "$pts" = "$circles"
 check "a point's hover: run, commit, date, label, figure, samples, its step" \
 	grep -Eq '<title>run 4, commit c996322aaaaa, 2026-11-04 02:00, label nightly-4: 5\.[0-9]{2} us \[5\.[0-9]{2}, 5\.[0-9]{2}\], n=20; &lt;- step \+27\.[0-9]{2}% \(same commit: noise\)</title>' "$svg"
 check "the odd commit escaped in its hover" grep -qF 'commit e14&quot;&lt;x&gt;&amp;, 2026-11-14' "$svg"
