@@ -16,6 +16,7 @@
 #include "analysis/blockboot.h"
 #include "analysis/summary.h"
 #include "common/stats.h"
+#include "common/suggest.h"
 
 static enum ab_rc check_status(const struct results_run *r, const char *what, struct ab_diag *d)
 {
@@ -320,6 +321,21 @@ static enum ab_rc judge_all(const struct summary_run *base, const struct summary
 	return rc;
 }
 
+/* "case 'ln_modulat' is not in the baseline (run 3) (did you mean
+ * 'ln_modulate'?)": --only names a case the baseline lacks. */
+static enum ab_rc unknown_case(const struct summary_run *base, const char *name, struct ab_diag *d)
+{
+	const char **names = calloc((size_t)base->n_cases + 1, sizeof *names);
+	char hint[SUGGEST_LIST_MAX + 64] = "";
+	for (int i = 0; names && i < base->n_cases; i++)
+		names[i] = base->cases[i].c->name;
+	if (names)
+		suggest_hint(name, names, base->n_cases, "its cases", NULL, 0, hint, sizeof hint);
+	free(names);
+	return ab_fail(d, AB_ERR_DATA, "case '%s' is not in the baseline (run %lld)%s", name, (long long)base->run->id,
+		       hint);
+}
+
 enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *run, const struct gate_options *o,
 		      struct gate_result *out, struct ab_diag *d)
 {
@@ -328,8 +344,7 @@ enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *
 	if (rc != AB_OK)
 		return rc;
 	if (o->only && !summary_find(base, o->only))
-		return ab_fail(d, AB_ERR_DATA, "case '%s' is not in the baseline (run %lld)", o->only,
-			       (long long)base->run->id);
+		return unknown_case(base, o->only, d);
 	out->max_regression_pct = o->max_regression_pct;
 	out->min_change_ns = o->min_change_ns;
 	out->min_samples = o->min_samples > 0 ? o->min_samples : GATE_MIN_SAMPLES;

@@ -85,6 +85,8 @@ static enum ab_rc add_point(struct history_series *s, const struct results_run *
 	snprintf(p.commit, sizeof p.commit, "%s", r->git_commit);
 	snprintf(p.label, sizeof p.label, "%s", r->label);
 	snprintf(p.baseline, sizeof p.baseline, "%s", baseline ? baseline : "");
+	snprintf(p.scenario_hash, sizeof p.scenario_hash, "%.16s", r->scenario_hash);
+	snprintf(p.driver, sizeof p.driver, "%.31s/%.31s", r->device.driver_version, r->device.runtime_version);
 	figure(c, m, &p);
 	if (!(p.v.point > 0) || !isfinite(p.v.point))
 		return AB_OK; /* no samples of the figure: no point */
@@ -259,6 +261,36 @@ void history_free(struct history *h)
 bool history_improvement(const struct history *h, double change)
 {
 	return h->metric == HISTORY_MEDIAN ? change < 0 : change > 0;
+}
+
+bool history_clean_commit(const char *commit)
+{
+	size_t n = strlen(commit), k = strlen("-dirty");
+	return n && strcmp(commit, "unknown") && !(n >= k && !strcmp(commit + n - k, "-dirty"));
+}
+
+enum history_step_kind history_step_kind(const struct history *h, const struct history_series *s, int k,
+					 const char **changed)
+{
+	const struct history_point *before = &s->points[s->steps.segments[k].start - 1];
+	const struct history_point *after = &s->points[s->steps.segments[k].start];
+	bool scenario = strcmp(before->scenario_hash, after->scenario_hash) != 0;
+	bool driver = strcmp(before->driver, after->driver) != 0;
+	bool one = history_clean_commit(before->commit) && !strcmp(before->commit, after->commit);
+	if (changed)
+		*changed = !one ? "" : scenario && driver ? "scenario and driver" : scenario ? "scenario" : driver ? "driver" : "";
+	if (one && !scenario && !driver)
+		return HISTORY_STEP_SAME_COMMIT;
+	return history_improvement(h, s->steps.segments[k].change) ? HISTORY_STEP_IMPROVEMENT : HISTORY_STEP_REGRESSION;
+}
+
+int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind)
+{
+	int count = 0;
+	for (int i = first; i < first + n; i++)
+		for (int k = 1; k < h->series[i].steps.n_segments; k++)
+			count += history_step_kind(h, &h->series[i], k, NULL) == kind;
+	return count;
 }
 
 bool history_metric_parse(const char *name, enum history_metric *m)

@@ -17,7 +17,16 @@
  *
  * An interval needs SUMMARY_MIN_SAMPLES samples an arm; below that its
  * bounds are NAN (printed n/a). The steps are found by steps_detect on the
- * figures (steps.h: asv-style penalized L1 segmentation).
+ * figures (steps.h: E-divisive means, Welch's t under a noise model).
+ *
+ * A step is a regression or an improvement by its direction, except
+ * between two runs of one commit: runs of the same code are A/A runs, and
+ * how far they move apart is the A/A noise itself, so a step found there
+ * is "same commit: noise" and counted as neither, unless something else
+ * the runs recorded differs across it (the scenario's text, the device's
+ * driver or runtime): that is evidence beyond the A/A noise, and the step
+ * is judged by its direction, naming what changed. A commit with
+ * uncommitted changes ("-dirty") or none recorded is never "one commit".
  *
  * Runs are chosen by glob patterns on scenario, label and device name (any
  * when NULL); cases by a glob on their name. Re-measurement runs (run
@@ -66,6 +75,8 @@ struct history_point {
 	struct stats_interval v;    /* the figure and its 95% interval */
 	double rel;                 /* v.point over its series' median, minus 1 */
 	char baseline[64];          /* a baseline naming this run, "" if none */
+	char scenario_hash[17];     /* the scenario text's sha256, its first 16 hex digits */
+	char driver[72];            /* the device's driver and runtime versions */
 };
 
 struct history_series {
@@ -124,6 +135,26 @@ int history_groups(const struct history *h, struct history_group *out, int max);
  * time, a higher speedup or bandwidth. Printers draw and word steps by it
  * (an improvement is never drawn as a regression). */
 bool history_improvement(const struct history *h, double change);
+
+enum history_step_kind {
+	HISTORY_STEP_REGRESSION,
+	HISTORY_STEP_IMPROVEMENT,
+	HISTORY_STEP_SAME_COMMIT,   /* between two runs of one commit, nothing else recorded moved: noise */
+};
+
+/* The kind of step k of series s (1 <= k < steps.n_segments), as above;
+ * changed gets what else differs across a step between runs of one commit
+ * ("scenario", "driver", "scenario and driver"; "" when nothing does or
+ * the commits differ; NULL: not wanted). */
+enum history_step_kind history_step_kind(const struct history *h, const struct history_series *s, int k,
+					 const char **changed);
+
+/* The steps of series [first, first + n) of kind. */
+int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind);
+
+/* Whether the commit is one commit's: recorded, not "unknown", and with no
+ * uncommitted changes ("-dirty"). */
+bool history_clean_commit(const char *commit);
 
 /* "median", "speedup", "gbps" -> the enum; false for an unknown name. */
 bool history_metric_parse(const char *name, enum history_metric *m);

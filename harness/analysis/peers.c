@@ -48,6 +48,33 @@ static void md5_of(const struct peers_table *t, int i)
 	}
 }
 
+/* Whether case i ran other arms in some peer than in the reported run. */
+static bool arms_differ(const struct peers_table *t, int i)
+{
+	const struct summary_case *own = peers_cell(t, i, 0);
+	for (int s = 1; s < t->n_series; s++) {
+		const struct summary_case *o = peers_cell(t, i, s);
+		if (o && (strcmp(own->arm_a, o->arm_a) || strcmp(own->arm_b, o->arm_b)))
+			return true;
+	}
+	return false;
+}
+
+/* Arms first (runs of other arms are no per-GPU picture, whatever their
+ * devices), then devices. */
+static enum peers_axis axis_of(const struct peers_table *t)
+{
+	if (t->n_series < 2)
+		return PEERS_ALONE;
+	if (t->n_arms_differ)
+		return PEERS_ARMS;
+	for (int s = 0; s < t->n_series; s++)
+		for (int k = 0; k < s; k++)
+			if (!strcmp(t->series[s]->run->device.name, t->series[k]->run->device.name))
+				return PEERS_RUNS;
+	return PEERS_GPUS;
+}
+
 enum ab_rc peers_table_build(const struct summary_run *const *series, int n_series, struct peers_table *out,
 			     struct ab_diag *d)
 {
@@ -58,7 +85,8 @@ enum ab_rc peers_table_build(const struct summary_run *const *series, int n_seri
 	out->series = series;
 	out->cell = calloc((size_t)own->n_cases * (size_t)n_series + 1, sizeof *out->cell);
 	out->md5 = calloc((size_t)own->n_cases + 1, sizeof *out->md5);
-	if (!out->cell || !out->md5) {
+	out->arms_differ = calloc((size_t)own->n_cases + 1, sizeof *out->arms_differ);
+	if (!out->cell || !out->md5 || !out->arms_differ) {
 		peers_table_free(out);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's peers");
 	}
@@ -67,7 +95,10 @@ enum ab_rc peers_table_build(const struct summary_run *const *series, int n_seri
 		for (int s = 1; s < n_series; s++)
 			out->cell[(size_t)i * (size_t)n_series + (size_t)s] = summary_find(series[s], own->cases[i].c->name);
 		md5_of(out, i);
+		out->arms_differ[i] = arms_differ(out, i);
+		out->n_arms_differ += out->arms_differ[i];
 	}
+	out->axis = axis_of(out);
 	return AB_OK;
 }
 
@@ -75,9 +106,11 @@ void peers_table_free(struct peers_table *t)
 {
 	free(t->cell);
 	free(t->md5);
+	free(t->arms_differ);
 	t->cell = NULL;
 	t->md5 = NULL;
-	t->n_cases = t->n_series = 0;
+	t->arms_differ = NULL;
+	t->n_cases = t->n_series = t->n_arms_differ = 0;
 }
 
 const struct summary_case *peers_cell(const struct peers_table *t, int i, int s)

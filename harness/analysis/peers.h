@@ -8,11 +8,16 @@
  * every other device, never a quick or fake-timer one (numbers that are not
  * measurements never join a real report unless named), and a fake-timer
  * run gets none. Runs named on the command line are the peers as named.
+ * What sets the runs apart is decided here too (peers_axis): runs whose
+ * arms differ in some case they share compare arms, not GPUs, whatever
+ * their devices; runs of the same arms on different devices are the per-GPU
+ * picture; runs of the same arms on one device are repeated runs.
  * Computed here once; print/report.c and print/report_charts.c only format.
  */
 #ifndef AB_PEERS_H
 #define AB_PEERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/summary.h"
@@ -31,6 +36,14 @@ struct peers_md5 {
 	int compared, differ, runs;
 };
 
+/* What the runs of the table differ in, the first that applies. */
+enum peers_axis {
+	PEERS_ALONE,   /* one run: no peers */
+	PEERS_ARMS,    /* some case they share ran other arms (a or b) in some run */
+	PEERS_GPUS,    /* the same arms, and every run on a device of its own */
+	PEERS_RUNS,    /* the same arms, two runs or more on one device */
+};
+
 /* The reported run (series 0) and its peers (series 1..), case by case in
  * the reported run's order. */
 struct peers_table {
@@ -38,6 +51,9 @@ struct peers_table {
 	const struct summary_run *const *series; /* [n_series]: the run, then its peers */
 	const struct summary_case **cell;        /* [case * n_series + series]; NULL: not in that run */
 	struct peers_md5 *md5;                   /* [n_cases], against series 0 */
+	enum peers_axis axis;
+	bool *arms_differ;                       /* [n_cases]: some run ran the case with other arms */
+	int n_arms_differ;                       /* cases with arms_differ */
 };
 
 /* Builds the table of run and its n peers (series points into run and

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/suggest.h"
+#include "common/suggest.h"
 
 #define ARM_KINDS(X) \
 	X(builtin)   \

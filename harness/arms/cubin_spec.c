@@ -4,6 +4,7 @@
  * the section needs.
  */
 #include "arms/cubin_spec.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -87,10 +88,14 @@ static void tensor_list(const struct site_desc *site, char *buf, size_t cap)
 static bool unknown_name(const struct site_desc *site, const char *name, char *err, size_t len)
 {
 	char list[256], syms[SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 2) + 32];
+	char all[sizeof list + sizeof syms + 8], near[64], dym[96] = "";
 	tensor_list(site, list, sizeof list);
 	site_symbol_list(site, syms, sizeof syms);
+	snprintf(all, sizeof all, "%s, eps, %s", list, syms);
+	if (suggest_nearest_in(name, all, near, sizeof near))
+		snprintf(dym, sizeof dym, " (did you mean '%s'?)", near);
 	return ab_fail_text(err, len,
-			 "unknown name '%s': not a tensor of site '%s' (%s), eps, or a shape symbol (%s)", name,
+			 "unknown name '%s'%s: not a tensor of site '%s' (%s), eps, or a shape symbol (%s)", name, dym,
 			 site->name, list, syms);
 }
 

@@ -8,6 +8,7 @@
  * reason it is absent otherwise) and its declaration in backend.h.
  */
 #include "backend/backend.h"
+#include "common/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -122,9 +123,10 @@ enum ab_rc backend_choose(const char *want, const struct backend_ops **out, bool
 	}
 	const struct backend_entry *e = backend_entry_find(want);
 	if (!e) {
-		char names[128];
+		char names[128], hint[160];
 		backend_names(names, sizeof names, ", ");
-		return ab_fail(d, AB_ERR_USAGE, "unknown backend '%s' (backends: %s)", want ? want : "", names);
+		suggest_hint_in(want ? want : "", names, "backends", NULL, 1, hint, sizeof hint);
+		return ab_fail(d, AB_ERR_USAGE, "unknown backend '%s'%s", want ? want : "", hint);
 	}
 	if (!backend_usable(e, why, why_len))
 		return ab_fail(d, AB_ERR_USAGE, "backend '%s' is not available: %s", e->name, why);

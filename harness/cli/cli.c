@@ -8,7 +8,7 @@
 
 #include "common/diag.h"
 #include "common/numparse.h"
-#include "config/suggest.h"
+#include "common/suggest.h"
 
 static const struct cli_option *find_option(const struct cli_spec *spec, const char *name, size_t len)
 {
@@ -39,7 +39,7 @@ static bool store_value(const struct cli_spec *spec, const struct cli_option *o,
 	return false;
 }
 
-/* The option a mistyped name most likely meant (config/suggest.h), or NULL. */
+/* The option a mistyped name most likely meant (common/suggest.h), or NULL. */
 static const char *nearest_option(const struct cli_spec *spec, const char *name, size_t len)
 {
 	const char *names[64];

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "common/diag.h"
+#include "common/suggest.h"
 
 int cmd_backends(int argc, char **argv)
 {
@@ -34,7 +35,9 @@ int cmd_backends(int argc, char **argv)
 	if (check) {
 		const struct backend_entry *e = backend_entry_find(check);
 		if (!e) {
-			ab_error("backends: unknown backend '%s' (backends: %s)", check, names);
+			char hint[160];
+			suggest_hint_in(check, names, "backends", NULL, 1, hint, sizeof hint);
+			ab_error("backends: unknown backend '%s'%s", check, hint);
 			return AB_EXIT_USAGE;
 		}
 		return cli_finish(backend_usable(e, why, sizeof why) ? AB_EXIT_OK : AB_EXIT_VERDICT);

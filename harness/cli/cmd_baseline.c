@@ -15,6 +15,7 @@
 #include "print/escape.h"
 #include "print/printer.h"
 #include "store/store.h"
+#include "common/suggest.h"
 
 static const enum printer_kind baseline_kinds[] = { PRINTER_BASELINES };
 
@@ -106,8 +107,12 @@ static bool valid_action(const char **pos, int n_pos)
 	if (!strcmp(pos[0], "set") || !strcmp(pos[0], "list") || !strcmp(pos[0], "show"))
 		ab_error("baseline: usage: abbench baseline set NAME [RUN] | abbench baseline show NAME | "
 			 "abbench baseline list");
-	else
-		ab_error("baseline: unknown action '%s' (set, show or list)", pos[0]);
+	else {
+		static const char *const actions[] = { "set", "show", "list" };
+		const char *near = suggest_nearest(pos[0], actions, 3);
+		ab_error("baseline: unknown action '%s' (%s%s%sset, show or list)", pos[0], near ? "did you mean '" : "",
+			 near ? near : "", near ? "'? " : "");
+	}
 	return false;
 }
 

@@ -60,8 +60,12 @@ static enum ab_rc load_baseline(struct store *st, const char *spec, struct resul
 		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec))
-		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
+	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec)) {
+		char hint[160];
+		store_name_hint(st, spec, true, true, hint, sizeof hint);
+		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s'%s", spec,
+			       hint[0] ? hint : " (see 'abbench baseline list' and 'abbench list')");
+	}
 	return rc;
 }
 

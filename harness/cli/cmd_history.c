@@ -19,6 +19,7 @@
 #include "print/printer.h"
 #include "print/trend.h"
 #include "store/store.h"
+#include "common/suggest.h"
 
 static const enum printer_kind history_kinds[] = { PRINTER_HISTORY };
 
@@ -67,7 +68,10 @@ static enum ab_rc history_run(const char *db, const struct history_args *a, stru
 static bool check_args(struct history_args *a)
 {
 	if (a->metric && !history_metric_parse(a->metric, &a->f.metric)) {
-		ab_error("history: --metric must be median, speedup or gbps, not '%s'", a->metric);
+		static const char *const metrics[] = { "median", "speedup", "gbps" };
+		const char *near = suggest_nearest(a->metric, metrics, 3);
+		ab_error("history: --metric must be median, speedup or gbps, not '%s'%s%s%s", a->metric,
+			 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		return false;
 	}
 	if (a->f.last < 0 || a->f.last > STEPS_MAX_POINTS) {
@@ -107,9 +111,10 @@ int cmd_history(int argc, char **argv)
 		"history", NULL, "each case's trend over runs, and the steps in it",
 		"One table per scenario, device and case: a row per 'ok' run (oldest first) with its commit,\n"
 		"label, the figure and its 95% interval (n/a under 10 samples), baseline and notes. Steps are\n"
-		"found asv's way, by penalized least-absolute-deviation segmentation of the log figures\n"
-		"(exact dynamic programming; the penalty scales with the series' own noise) and named by the\n"
-		"run and commit where each begins; steps under --min-step and single-run outliers are not.\n"
+		"found by E-divisive means with Welch's t under a noise model (the series' own noise, the\n"
+		"runs' intervals; 3 runs on each side, p < 0.001) and named by the run and commit where each\n"
+		"begins; steps under --min-step and single-run outliers are not. A step between two runs of one\n"
+		"commit is 'same commit: noise' unless the scenario or the driver changed with it.\n"
 		"Re-measurement runs (run --recheck) are left out unless --rechecks. The table goes to standard\n"
 		"output; --out names the charts' directory.",
 		0, 0, opts,

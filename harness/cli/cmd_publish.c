@@ -34,7 +34,7 @@ struct publish_args {
 	struct history_filter f;
 	struct cli_output out;
 	const struct printer *p;
-	const char *dir, *title;
+	const char *dir, *title, *commit_url;
 	double min_step_pct;
 	bool no_plots, no_reports;
 };
@@ -171,7 +171,7 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 	if (!rc) {
 		struct printer_dashboard dash = { a->title ? a->title : "abbench dashboard", h, x->n, x->groups,
 						  x->reports, NULL, a->no_reports, x->n_older,
-						  (const struct printer_report *const *)x->older_reports };
+						  (const struct printer_report *const *)x->older_reports, a->commit_url };
 		struct printer_job job = { .no_plots = a->no_plots, .charts = &charts, .dashboard = &dash };
 		rc = printer_emit(a->p, PRINTER_DASHBOARD, &job, a->dir, d);
 	}
@@ -202,6 +202,20 @@ static enum ab_rc publish(const char *db, const struct publish_args *a, struct a
 	return rc;
 }
 
+/* A commit-link template: http(s), {commit} in it, nothing that could end
+ * an attribute or a URL (the page escapes it all the same). */
+static bool commit_url_ok(const char *url)
+{
+	if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7))
+		return false;
+	if (!strstr(url, "{commit}"))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' || *p == '<' || *p == '>' || *p == '\\')
+			return false;
+	return strlen(url) < 512;
+}
+
 int cmd_publish(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -220,6 +234,8 @@ int cmd_publish(int argc, char **argv)
 		{ "title", CLI_STRING, &a.title, "TEXT", "the page's title (default 'abbench dashboard')" },
 		{ "no-plots", CLI_FLAG, &a.no_plots, NULL, "write chart data and scripts, do not run gnuplot" },
 		{ "no-reports", CLI_FLAG, &a.no_reports, NULL, "do not write the newest runs' full reports" },
+		{ "commit-url", CLI_STRING, &a.commit_url, "URL",
+		  "link every commit: an http(s) URL with {commit} in it, e.g. 'https://github.com/ORG/REPO/commit/{commit}'" },
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
@@ -229,7 +245,10 @@ int cmd_publish(int argc, char **argv)
 		"any static host) shows scenarios x devices; per scenario and device the newest run with a\n"
 		"link to its full report (DIR/runs/run-ID/report.md) and per case its trend chart\n"
 		"(DIR/charts/; one per sweep past 64 cases), its latest figures and the steps in its\n"
-		"history (see 'abbench history'). DIR may be given as --out DIR.",
+		"history (see 'abbench history'); DIR/steps.html lists every step, regressions and improvements\n"
+		"and those between runs of one commit (noise), with links to both runs' reports. Each chart's\n"
+		"points show their run, commit and figure when hovered. --commit-url links every commit.\n"
+		"DIR may be given as --out DIR.",
 		0, 1, opts,
 	};
 	const char *pos[1] = { NULL };
@@ -247,6 +266,11 @@ int cmd_publish(int argc, char **argv)
 	}
 	if (!output_pick(&a.out, "publish", publish_kinds, 1, "html", &a.p, &kind))
 		return AB_EXIT_USAGE;
+	if (a.commit_url && !commit_url_ok(a.commit_url)) {
+		ab_error("publish: --commit-url must be an http:// or https:// URL holding {commit}, with no space, quote "
+			 "or control character (as in 'https://github.com/ORG/REPO/commit/{commit}')");
+		return AB_EXIT_USAGE;
+	}
 	a.dir = n_pos ? pos[0] : a.out.out;
 	a.f.min_step = a.min_step_pct / 100;
 	struct ab_diag d;

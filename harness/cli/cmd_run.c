@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "common/diag.h"
+#include "common/suggest.h"
 #include "config/scenario.h"
 #include "run/devices.h"
 #include "run/interrupt.h"
@@ -79,8 +80,14 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	const char *choice;
 	if (a->backend && !backend_choice_parse(a->backend, &choice)) {
 		char names[128];
+		const char *const *words = backend_choice_names();
+		int n = 0;
+		while (words[n])
+			n++;
+		const char *near = suggest_nearest(a->backend, words, n);
 		backend_names(names, sizeof names, " or ");
-		return ab_fail(d, AB_ERR_USAGE, "--backend must be auto, %s, not '%s'", names, a->backend);
+		return ab_fail(d, AB_ERR_USAGE, "--backend must be auto, %s, not '%s'%s%s%s", names, a->backend,
+			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	}
 	if (a->device < 0)
 		return ab_fail(d, AB_ERR_USAGE, "--device must be 0 or more, not %d", a->device);

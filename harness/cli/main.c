@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "common/diag.h"
 #include "common/version.h"
-#include "config/suggest.h"
+#include "common/suggest.h"
 
 struct command {
 	const char *name;
@@ -74,10 +74,8 @@ int main(int argc, char **argv)
 		if (n < 32)
 			names[n++] = c->name;
 	}
-	const char *near = suggest_nearest(name, names, n);
-	if (near)
-		ab_error("'%s' is not an abbench command (did you mean '%s'?)", name, near);
-	else
-		ab_error("'%s' is not an abbench command (see 'abbench --help')", name);
+	char hint[SUGGEST_LIST_MAX + 64];
+	ab_error("'%s' is not an abbench command%s", name,
+		 suggest_hint(name, names, n, "commands", "see 'abbench --help'", 0, hint, sizeof hint));
 	return AB_EXIT_USAGE;
 }

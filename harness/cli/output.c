@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/suggest.h"
 
 void output_help(struct cli_output *o, const enum printer_kind *kinds, int n, const char *def)
 {
@@ -27,7 +28,10 @@ bool output_pick(const struct cli_output *o, const char *command, const enum pri
 	}
 	printer_names(kinds, n, names, sizeof names);
 	if (!(*p = printer_find(name))) {
-		ab_error("%s: unknown format '%s' (%s prints %s)", command, name, command, names);
+		char near[32], dym[64] = "";
+		if (suggest_nearest_in(name, names, near, sizeof near))
+			snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
+		ab_error("%s: unknown format '%s' (%s%s prints %s)", command, name, dym, command, names);
 		return false;
 	}
 	int k = printer_pick(*p, kinds, n);

@@ -12,6 +12,7 @@
  */
 #include "config/expr.h"
 #include "common/diag.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -116,7 +117,10 @@ static bool parse_name(struct parser *ps)
 		char list[SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 2) + 32] = "";
 		if (ps->e->site)
 			site_symbol_list(ps->e->site, list, sizeof list);
-		return fail(ps, "'%s': unknown symbol '%s' (shape symbols: %s; function: cdiv(a, b))", ps->text, name,
+		char near[SITE_AXIS_NAME_MAX + 8], dym[SITE_AXIS_NAME_MAX + 32] = "";
+		if (list[0] && suggest_nearest_in(name, list, near, sizeof near))
+			snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
+		return fail(ps, "'%s': unknown symbol '%s' (%sshape symbols: %s; function: cdiv(a, b))", ps->text, name, dym,
 			    list[0] ? list : "none");
 	}
 	return emit(ps, OP_SYM, s, 0);

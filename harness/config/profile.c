@@ -18,6 +18,7 @@
 
 #include "backend/backend.h"
 #include "common/numparse.h"
+#include "common/suggest.h"
 
 #define PROF_MAX_FILES 256
 #define PROF_MAX_TEXT (1 << 20)
@@ -90,9 +91,27 @@ static int set_backend(struct parse_ctx *c, const char *value)
 	const char *b;
 	char names[128];
 	backend_names(names, sizeof names, " or ");
-	if (!backend_choice_parse(value, &b) || !strcmp(b, BACKEND_AUTO))
-		return fail_key(c, "'backend' must be %s, not '%s'", names, value);
+	if (!backend_choice_parse(value, &b) || !strcmp(b, BACKEND_AUTO)) {
+		const char *const *words = backend_choice_names();
+		int n = 0;
+		while (words[n])
+			n++;
+		const char *near = suggest_nearest(value, words + 1, n - 1); /* auto is no profile's backend */
+		return fail_key(c, "'backend' must be %s, not '%s'%s%s%s", names, value, near ? " (did you mean '" : "",
+				near ? near : "", near ? "'?)" : "");
+	}
 	return set_string(c, "backend", value, c->p->backend, sizeof c->p->backend);
+}
+
+/* "unknown key 'noise_flor' (did you mean 'noise_floor'?)", else the keys. */
+static int unknown_key(struct parse_ctx *c, const char *key)
+{
+	static const char *const keys[] = { "name", "match", "backend", "notes", "dram_gbps", "noise_floor",
+					    "gate_max_regression_pct", "gate_min_change_ns", "l2_bytes", "sm_count" };
+	char hint[SUGGEST_LIST_MAX + 64];
+	suggest_hint(key, keys, (int)(sizeof keys / sizeof keys[0]), "keys", "docs/REPORTS.md lists the keys", 0, hint,
+		     sizeof hint);
+	return fail_key(c, "unknown key '%s'%s", key, hint);
 }
 
 static int set_key(struct parse_ctx *c, const char *key, const char *value)
@@ -130,7 +149,7 @@ static int set_key(struct parse_ctx *c, const char *key, const char *value)
 		p->sm_count = (int)n;
 		return 1;
 	}
-	return fail_key(c, "unknown key '%s'", key);
+	return unknown_key(c, key);
 }
 
 static int on_entry(void *user, const char *section, const char *key, const char *value)

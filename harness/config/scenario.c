@@ -27,6 +27,7 @@
 
 #include "common/digest.h"
 #include "common/utf8.h"
+#include "common/suggest.h"
 
 /* Scenario files are a few kilobytes; anything this big is a wrong path. */
 #define SCN_FILE_MAX (1 << 20)
@@ -467,10 +468,18 @@ static bool next_pattern(const char **p, char *buf, size_t len)
 
 static enum ab_rc no_match(const struct scenario *s, const char *pat, struct ab_diag *d)
 {
-	char list[256] = "";
-	for (int i = 0; i < s->n_cases; i++)
+	char list[256] = "", dym[96] = "";
+	const char *names[256];
+	int n = 0;
+	for (int i = 0; i < s->n_cases; i++) {
 		scenario_list_add(list, sizeof list, s->cases[i].name);
-	return ab_fail(d, AB_ERR_USAGE, "no case matches '%s' in '%s' (cases: %s%s)", pat, s->path, list,
+		if (n < 256)
+			names[n++] = s->cases[i].name;
+	}
+	const char *near = suggest_nearest(pat, names, n);
+	if (near)
+		snprintf(dym, sizeof dym, "did you mean '%.64s'? ", near);
+	return ab_fail(d, AB_ERR_USAGE, "no case matches '%s' in '%s' (%scases: %s%s)", pat, s->path, dym, list,
 		       strlen(list) >= sizeof list - 1 ? "..." : "");
 }
 

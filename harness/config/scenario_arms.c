@@ -14,6 +14,8 @@
  */
 #include "config/scenario_int.h"
 
+#include "common/suggest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +193,29 @@ static enum ab_rc add_shortcut(struct pctx *c, const char *key, const char *text
 	return AB_OK;
 }
 
+/* Whether the ", "-joined list holds word. */
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* Every built-in variant of every site and every [arm NAME] of the
+ * scenario, as a list: what a mistyped arm is held against. */
+static void every_arm_name(const struct scenario *s, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (const struct site_desc *const *st = site_registry; *st; st++)
+		for (int v = 0; v < (*st)->n_variants; v++)
+			if (!list_has(buf, (*st)->variants[v].name))
+				scenario_list_add(buf, len, (*st)->variants[v].name);
+	for (int i = 0; i < s->n_arms; i++)
+		scenario_list_add(buf, len, s->arms[i].name);
+}
+
 static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const char *text)
 {
 	const struct scenario *s = c->scn;
@@ -199,14 +224,17 @@ static enum ab_rc unknown_arm(struct pctx *c, int line, const char *key, const c
 	for (const struct site_desc *const *st = site_registry; *st; st++)
 		if ((*st)->n_variants > most->n_variants)
 			most = *st;
-	char list[128], arms[128] = "";
+	char list[128], arms[128] = "", every[1024], near[ARM_SPEC_NAME_MAX], dym[ARM_SPEC_NAME_MAX + 32] = "";
 	scenario_variant_names(most, list, sizeof list);
 	for (int i = 0; i < s->n_arms; i++)
 		scenario_list_add(arms, sizeof arms, s->arms[i].name);
+	every_arm_name(s, every, sizeof every);
+	if (suggest_nearest_in(text, every, near, sizeof near))
+		snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
 	if (!arms[0])
-		return scenario_perr(c, line, key, "unknown variant '%s' (variants: %s; or an [arm NAME], or plugin:PATH:ARM)",
-			    text, list);
-	return scenario_perr(c, line, key, "unknown variant or arm '%s' (variants: %s; arms: %s)", text, list, arms);
+		return scenario_perr(c, line, key, "unknown variant '%s' (%svariants: %s; or an [arm NAME], or plugin:PATH:ARM)",
+			    text, dym, list);
+	return scenario_perr(c, line, key, "unknown variant or arm '%s' (%svariants: %s; arms: %s)", text, dym, list, arms);
 }
 
 /* text as key (a or b) names it at line: KIND:PATH:NAME, the name of an
@@ -243,6 +271,25 @@ static enum ab_rc resolve_arm(struct pctx *c, int j)
 	return resolve_text(c, key, text, line, j ? s->arm_b : s->arm_a, &s->arm_ref[j]);
 }
 
+/* "writes: 'ss' is not a stat or scratch tensor of site 'ln_modulate' (did
+ * you mean ...? stat and scratch tensors: mean, rstd, ...)": the tensors an
+ * arm may write besides its outputs. */
+static enum ab_rc unknown_written(struct pctx *c, const struct arm_spec *a, const char *name)
+{
+	const char *names[SITE_MAX_TENSORS];
+	char hint[SUGGEST_LIST_MAX + 96];
+	int n = 0;
+	for (int t = 0; t < a->site->n_tensors && n < SITE_MAX_TENSORS; t++)
+		if (a->site->tensors[t].role == SITE_AUX || a->site->tensors[t].role == SITE_SCRATCH)
+			names[n++] = a->site->tensors[t].name;
+	if (n)
+		suggest_hint(name, names, n, "its stat and scratch tensors", NULL, 1, hint, sizeof hint);
+	else
+		snprintf(hint, sizeof hint, ": it has none");
+	return scenario_perr(c, a->writes_line, "writes", "'%s' is not a stat or scratch tensor of site '%s'%s", name,
+			     a->site->name, hint);
+}
+
 /* An [arm]'s site, its traffic expression and the tensors it writes. */
 static enum ab_rc finish_spec(struct pctx *c, struct arm_spec *a)
 {
@@ -269,8 +316,7 @@ static enum ab_rc finish_spec(struct pctx *c, struct arm_spec *a)
 			*--e = '\0';
 		int t = site_tensor_index(a->site, b);
 		if (t < 0 || (a->site->tensors[t].role != SITE_AUX && a->site->tensors[t].role != SITE_SCRATCH))
-			return scenario_perr(c, a->writes_line, "writes", "'%s' is not a stat or scratch tensor of site '%s'", b,
-					     a->site->name);
+			return unknown_written(c, a, b);
 		a->writes_mask |= SITE_IO(t);
 		p += n + (p[n] == ',');
 	}

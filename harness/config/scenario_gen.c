@@ -16,6 +16,7 @@
  * for [scenario]).
  */
 #include "config/scenario_int.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -254,8 +255,10 @@ enum ab_rc scenario_gen_finish_case(struct pctx *c, int i)
 			continue;
 		input_names(cs->site, list, sizeof list);
 		snprintf(key, sizeof key, "input.%s", g->tensor);
-		return scenario_perr(c, g->line, key, "site '%s' of case '%s' has no input tensor '%s' (its inputs: %s)",
-				     cs->site->name, cs->name, g->tensor, list[0] ? list : "none");
+		char hint[SUGGEST_LIST_MAX + 96];
+		suggest_hint_in(g->tensor, list, "its inputs", NULL, 1, hint, sizeof hint);
+		return scenario_perr(c, g->line, key, "site '%s' of case '%s' has no input tensor '%s'%s",
+				     cs->site->name, cs->name, g->tensor, list[0] ? hint : " (its inputs: none)");
 	}
 	for (int t = 0; t < cs->site->n_tensors; t++)
 		if (site_role_is_input(cs->site->tensors[t].role) && tensor_gen(c, i, t))
@@ -273,7 +276,14 @@ enum ab_rc scenario_gen_check_scenario(struct pctx *c)
 		if (g->owner < 0 && !used) {
 			char key[80];
 			snprintf(key, sizeof key, "input.%s", g->tensor);
-			return scenario_perr(c, g->line, key, "no case's site has an input tensor '%s'", g->tensor);
+			char list[512] = "", one[256], hint[SUGGEST_LIST_MAX + 96];
+			for (int i = 0; i < c->scn->n_cases; i++) {
+				input_names(c->scn->cases[i].site, one, sizeof one);
+				if (!strstr(list, one))
+					scenario_list_add(list, sizeof list, one);
+			}
+			suggest_hint_in(g->tensor, list, "their inputs", NULL, 1, hint, sizeof hint);
+			return scenario_perr(c, g->line, key, "no case's site has an input tensor '%s'%s", g->tensor, hint);
 		}
 	}
 	return AB_OK;

@@ -5,7 +5,7 @@
  * and stores its value, and the checks of those sections once read.
  */
 #include "config/scenario_int.h"
-#include "config/suggest.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -128,10 +128,14 @@ int scenario_keys_word_index(const char *const *words, const char *val)
 
 enum ab_rc scenario_keys_word_err(struct pctx *c, const char *key, const char *val, const char *const *words)
 {
-	char list[128] = "";
-	for (int i = 0; words[i]; i++)
-		scenario_list_add(list, sizeof list, words[i]);
-	return scenario_perr(c, c->line, key, "'%s' is not one of: %s", val, list);
+	char list[128] = "", dym[96] = "";
+	int n = 0;
+	for (; words[n]; n++)
+		scenario_list_add(list, sizeof list, words[n]);
+	const char *near = suggest_nearest(val, words, n);
+	if (near)
+		snprintf(dym, sizeof dym, " (did you mean '%.48s'?)", near);
+	return scenario_perr(c, c->line, key, "'%s' is not one of: %s%s", val, list, dym);
 }
 
 /* ---- key setters (K_FN) ------------------------------------------------- */

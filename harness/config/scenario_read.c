@@ -9,6 +9,7 @@
  * line is never taken as the continuation of the previous value.
  */
 #include "config/scenario_int.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -102,9 +103,16 @@ static enum ab_rc open_section(struct pctx *c, const char *inner)
 		return open_case(c, inner, name);
 	if ((name = named_section(inner, "arm")))
 		return scenario_arms_open(c, inner, name);
+	static const char *const sections_known[] = { "scenario", "arms", "model", "case", "arm", "site" };
+	char first[32], dym[64] = "";
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(inner, " \t"), inner);
+	const char *near = suggest_nearest(first, sections_known, 6);
+	if (near)
+		snprintf(dym, sizeof dym, "did you mean [%s%s]? ", near,
+			 !strcmp(near, "case") || !strcmp(near, "arm") || !strcmp(near, "site") ? " NAME" : "");
 	return scenario_perr(c, c->line, NULL,
-		    "[%s]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME], [site NAME])",
-		    inner);
+		    "[%s]: unknown section (%ssections: [scenario], [arms], [model], [case NAME], [arm NAME], [site NAME])",
+		    inner, dym);
 }
 
 /* A "[...]" line (leading blanks already gone). */

@@ -18,7 +18,7 @@
  * site_rule below; the scenario owns it (scenario_free).
  */
 #include "config/scenario_int.h"
-#include "config/suggest.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -78,9 +78,10 @@ enum ab_rc scenario_site_resolve(struct pctx *c, const char *name, int line, con
 	*out = scenario_site_find(c->scn, name);
 	if (*out)
 		return AB_OK;
-	char list[512];
+	char list[512], hint[SUGGEST_LIST_MAX + 96];
 	scenario_site_names(c->scn, list, sizeof list);
-	return scenario_perr(c, line, key, "unknown site '%s' (sites: %s)", name, list);
+	suggest_hint_in(name, list, "sites", "see 'abbench sites'", 1, hint, sizeof hint);
+	return scenario_perr(c, line, key, "unknown site '%s'%s", name, hint);
 }
 
 static enum ab_rc grow_sites(struct pctx *c)
@@ -308,12 +309,13 @@ static enum ab_rc add_tensor(struct pctx *c, struct scenario_site *ds, const cha
 	if (s->n_tensors == SITE_MAX_TENSORS)
 		return site_err(c, ds, k->line, k->key, "more than %d tensors", SITE_MAX_TENSORS);
 	struct site_tensor *t = &s->tensors[s->n_tensors];
+	char hint[SUGGEST_LIST_MAX + 96];
 	if (!site_dtype_find(dtype, &t->dtype))
-		return site_err(c, ds, k->line, k->key, "tensor '%s': unknown dtype '%s' (dtypes: %s)", name, dtype,
-				site_dtype_list());
+		return site_err(c, ds, k->line, k->key, "tensor '%s': unknown dtype '%s'%s", name, dtype,
+				suggest_hint_in(dtype, site_dtype_list(), "dtypes", NULL, 1, hint, sizeof hint));
 	if (!site_role_find(role, &t->role))
-		return site_err(c, ds, k->line, k->key, "tensor '%s': unknown role '%s' (roles: %s)", name, role,
-				site_role_list());
+		return site_err(c, ds, k->line, k->key, "tensor '%s': unknown role '%s'%s", name, role,
+				suggest_hint_in(role, site_role_list(), "roles", NULL, 1, hint, sizeof hint));
 	if (tensor_shape(c, ds, name, shape, k, &t->shape))
 		return c->rc;
 	memcpy(ds->tensor[s->n_tensors], name, strlen(name) + 1); /* fits: checked above */

@@ -54,6 +54,19 @@ void escape_html(FILE *f, const char *s)
 	}
 }
 
+void escape_url_part(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+				  c == '.' || c == '_' || c == '~';
+		if (unreserved)
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
 /* gnuplot 5.4's lexer takes a doubled quote inside a single-quoted string
  * as one quote only where no other quote touches it: a literal whose text
  * starts with a quote, or holds two quotes in a row, is a syntax error

@@ -20,6 +20,11 @@
  *   CSV         escape_csv_text   a text cell starting with = + - @ tab or CR gets
  *                                 a leading ' (OWASP's advice against formula
  *                                 injection); numbers are written as they are
+ *   URL part    escape_url_part   every byte but A-Z a-z 0-9 - . _ ~ as %XX: a value
+ *                                 put into a URL (a commit into a commit-link
+ *                                 template) cannot end its part or add another;
+ *                                 the URL then goes through escape_html as any
+ *                                 attribute value
  *   markdown    md_cell, md_code  (print/md.h)
  */
 #ifndef AB_ESCAPE_H
@@ -43,6 +48,9 @@ struct escape_pool {
 const char *escape_t(struct escape_pool *p, const char *s);
 
 void escape_html(FILE *f, const char *s);
+
+/* s percent-encoded for one part of a URL (RFC 3986's unreserved kept). */
+void escape_url_part(FILE *f, const char *s);
 
 /* s as one gnuplot string literal, quotes included. */
 void escape_gnuplot(FILE *f, const char *s);

@@ -1,5 +1,6 @@
 /*
- * plot.h - the report's charts as gnuplot scripts, and running gnuplot.
+ * plot.h - the report's charts as gnuplot scripts, and running gnuplot: a
+ * family of files (plot_int.h lists them) behind this one interface.
  *
  * Five chart kinds, each described by plain arrays (the report fills
  * them from a run; nothing here knows what a run is):
@@ -19,6 +20,12 @@
  *            the baseline and the steps marked (abbench history)
  *   trends   several figures over the same runs, a line each (a sweep's
  *            cases in one chart, past the per-case charts' threshold)
+ *
+ * Axes: a logarithmic scale only across more than a decade, and then with
+ * labelled 1-2-5 ticks; else linear with numbers. Keys never sit on the
+ * data (below or beside it), value labels sit above their whisker, turned
+ * upright where a bar is too narrow for them, and the x range ends half a
+ * bar from the outermost bars.
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
@@ -44,10 +51,13 @@ struct plot_bars {
 	const double *value, *low, *high; /* [row * n_series + series]; low, high NAN: no whiskers */
 	double reference_line;           /* dashed horizontal line; NAN for none */
 	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
-	const char *value_format;        /* each bar's value printed above it ("%.2fx"); NULL: none */
-	const bool *marked;              /* [row * n_series + series]: drawn hatched and grey, its value
-					  * labelled mark_word (a drifted case); NULL: none */
+	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx"); NULL: none */
+	const bool *marked;              /* [row * n_series + series]: hatched grey over its colour, with a key
+					  * entry mark_word (a drifted case); NULL: none */
 	const char *mark_word;           /* "drifted: not trusted" */
+	const bool *inexact;             /* [row * n_series + series]: outlined red, its value label red, with a
+					  * key entry inexact_word (B's bytes are not A's); NULL: none */
+	const char *inexact_word;        /* "not bit-exact" */
 };
 
 struct plot_stack {
@@ -60,9 +70,10 @@ struct plot_stack {
 };
 
 /* Box plots in panels side by side, all panels on one y range [y_lo,
- * y_hi] (computed by the caller to hold every whisker, padded here), on a
- * logarithmic axis when log_y (arms 4x apart then both show their spread);
- * outliers beyond the range are left out of the view (the title says so). */
+ * y_hi] (computed by the caller to hold every whisker, padded here),
+ * logarithmic only when it spans more than a decade (plot_log_scale: arms
+ * 10x apart then both show their spread), with labelled ticks; outliers
+ * beyond the range are left out of the view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
@@ -74,8 +85,11 @@ struct plot_boxes {
 	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
 	const char *const *panel_names;   /* [n_panels] */
 	double y_lo, y_hi;                /* the shared range, in the values' unit; NAN: autoscale */
-	bool log_y;
 };
+
+/* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
+ * only across more than a decade (lo > 0). */
+bool plot_log_scale(double lo, double hi);
 
 /* Every sample in time order: group g's values at x = start[g] + 1 ..
  * start[g] + n_values[g] (the bracket's slots one after the other), a
@@ -112,12 +126,15 @@ struct plot_trend {
 	int n_steps;
 	const int *step_at;           /* [n_steps]: index of the first point after the step */
 	const bool *step_better;      /* [n_steps]: an improvement (drawn green), else a regression (red) */
+	const bool *step_noise;       /* [n_steps]: noise (runs of one commit: grey, dashed); NULL: none */
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
-	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x360, scaling with the page)
+	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x380, scaling with the page)
 				       * instead of a PNG */
 	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
+	const char *const *hover;     /* [n] each point's text when hovered (the SVG's <title>, written by
+				       * plot_hover); NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
@@ -131,6 +148,7 @@ struct plot_trends {
 	const char *const *commits, *const *dates; /* [n] */
 	const double *values;                    /* [line * n + x]; NAN: no point of that line there */
 	bool svg;                                /* as plot_trend's */
+	const char *const *hover;                /* [line * n + x] as plot_trend's; NULL: none */
 };
 
 struct plot_sweep {
@@ -172,6 +190,16 @@ enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, s
 /* plot_render for a script with the svg terminal: STEM.svg, whole when it
  * ends with </svg>. */
 enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
+
+/* The hover values of a drawn SVG chart (plot_render_svg): DIR/STEM.svg
+ * rewritten (an outfile) with, before its closing tag, a transparent
+ * circle over each point whose text is given, holding that text as its
+ * <title> (a browser shows it on hover where the SVG is a document of its
+ * own, an <object>, not an <img>). The points' places come from the
+ * script's fixed margins and ranges (the SVG charts fix both), the text
+ * through escape_html. AB_ERR_DATA when the file is no whole SVG. */
+enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
+enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */

@@ -92,6 +92,7 @@ struct printer_dashboard {
 	bool no_reports;
 	int n_older;                                 /* the history's other runs, reported without charts */
 	const struct printer_report *const *older;   /* [n_older] */
+	const char *commit_url;                      /* a link per commit: "https://.../commit/{commit}"; NULL: none */
 };
 
 struct printer_job {

@@ -19,6 +19,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/md_html.h"
+#include "print/publish_steps.h"
 #include "print/report.h"
 #include "print/trend.h"
 
@@ -39,6 +40,7 @@ struct publish_input {
 	int n_groups;
 	const struct pub_group *groups;
 	int n_runs;                         /* runs read */
+	struct publish_links links;         /* commit links, report pages */
 };
 
 static const char style_css[] =
@@ -77,6 +79,18 @@ static const char style_css[] =
 	"ul.steps { margin: 6px 0 0; padding-left: 20px; }\n"
 	"ul.steps li.bad { color: var(--bad); }\n"
 	"ul.steps li.better { color: var(--good); }\n"
+	"ul.steps li.noise, .noise { color: #6b7280; }\n"
+	".card.noise { border-left: 5px solid #9aa3ae; }\n"
+	"ul.steps li a, table.steps a { color: inherit; }\n"
+	"a.commit code { text-decoration: underline dotted; }\n"
+	".card object { width: 100%; max-width: 720px; aspect-ratio: 720 / 380; height: auto; display: block;"
+	" margin: 4px 0 8px; border: 1px solid #eee; }\n"
+	"table.steps { width: 100%; font-size: 14px; }\n"
+	"table.steps tr.step-bad td:first-child { color: var(--bad); font-weight: 700; }\n"
+	"table.steps tr.step-better td:first-child { color: var(--good); font-weight: 700; }\n"
+	"table.steps tr.step-noise td:first-child { color: #6b7280; }\n"
+	"table.steps td.num { white-space: nowrap; }\n"
+	"p.steps-link { font-size: 16px; }\n"
 	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
 	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
 
@@ -86,21 +100,23 @@ static void html_text(FILE *f, const char *s)
 	escape_html(f, s);
 }
 
-/* The steps of a series that are regressions (better: improvements). */
-static int series_steps(const struct history *h, const struct history_series *s, bool better)
+/* The steps of a group of kind. */
+static int group_steps(const struct history *h, const struct history_group *g, enum history_step_kind kind)
 {
-	int n = 0;
-	for (int k = 1; k < s->steps.n_segments; k++)
-		n += history_improvement(h, s->steps.segments[k].change) == better;
-	return n;
+	return history_count_steps(h, g->first, g->n, kind);
 }
 
-static int group_steps(const struct history *h, const struct history_group *g, bool better)
+/* The link to steps.html with the history's counts. */
+static void steps_link(FILE *f, const struct publish_input *in)
 {
-	int n = 0;
-	for (int i = g->first; i < g->first + g->n; i++)
-		n += series_steps(h, &h->series[i], better);
-	return n;
+	const struct history *h = in->history;
+	int bad = history_count_steps(h, 0, h->n_series, HISTORY_STEP_REGRESSION);
+	int good = history_count_steps(h, 0, h->n_series, HISTORY_STEP_IMPROVEMENT);
+	int noise = history_count_steps(h, 0, h->n_series, HISTORY_STEP_SAME_COMMIT);
+	fprintf(f, "<p class=\"steps-link\"><a href=\"steps.html\">Every step (%d)</a>: <span class=\"bad\">%d "
+		   "regression%s</span>, <span class=\"better\">%d improvement%s</span>, <span class=\"noise\">%d between "
+		   "runs of one commit (noise)</span>.</p>\n",
+		bad + good + noise, bad, bad == 1 ? "" : "s", good, good == 1 ? "" : "s", noise);
 }
 
 static void page_head(FILE *f, const struct publish_input *in)
@@ -115,11 +131,15 @@ static void page_head(FILE *f, const struct publish_input *in)
 	html_text(f, in->title);
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
-		   "(dashed), the baseline (purple) and the steps, regressions red and improvements green, found by "
-		   "penalized L1 segmentation (asv-style) and named by run and commit: a step needs %d runs on each "
-		   "side and runs whose intervals do not overlap, and steps under %.0f%% are not named.</p>\n"
-		   "</header>\n<main>\n",
-		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MIN_RUNS, in->history->min_step * 100);
+		   "(dashed), the baseline (purple) and the steps, regressions red, improvements green and steps "
+		   "between runs of one commit grey (noise: runs of the same code are A/A runs), found by E-divisive "
+		   "means with Welch's t (p &lt; %g) and named by run and commit: a step needs %d runs on each side and "
+		   "runs whose intervals do not overlap, and steps under %.0f%% are not named. Hover a point for its run, "
+		   "commit and figure.</p>\n",
+		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MAX_PVALUE, STEPS_MIN_RUNS,
+		in->history->min_step * 100);
+	steps_link(f, in);
+	fputs("</header>\n<main>\n", f);
 }
 
 /* Whether some group is (scenario, device). */
@@ -144,12 +164,16 @@ static void matrix_cell(FILE *f, const struct publish_input *in, const char *sce
 		fputs("<td class=\"muted\">-</td>", f);
 		return;
 	}
-	int worse = group_steps(in->history, g->g, false), better = group_steps(in->history, g->g, true);
+	int worse = group_steps(in->history, g->g, HISTORY_STEP_REGRESSION);
+	int better = group_steps(in->history, g->g, HISTORY_STEP_IMPROVEMENT);
+	int noise = group_steps(in->history, g->g, HISTORY_STEP_SAME_COMMIT);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
 	if (worse)
 		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", worse, worse == 1 ? "" : "s");
 	if (better)
 		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", better, better == 1 ? "" : "s");
+	if (noise)
+		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", noise, noise == 1 ? "" : "s");
 	if (g->newest) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
@@ -224,10 +248,10 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 		for (int i = g->g->first; !p && i < g->g->first + g->g->n; i++)
 			for (int j = 0; !p && j < h->series[i].n; j++)
 				p = h->series[i].points[j].run_id == seen[k] ? &h->series[i].points[j] : NULL;
-		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit <code>", (long long)seen[k],
+		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit ", (long long)seen[k],
 			(long long)seen[k]);
-		html_text(f, p->commit[0] ? p->commit : "unknown");
-		fputs("</code>, ", f);
+		publish_commit(f, &in->links, p->commit);
+		fputs(", ", f);
 		html_text(f, p->started_at);
 		if (p->label[0]) {
 			fputs(", label <code>", f);
@@ -248,9 +272,9 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	html_text(f, s->device);
 	fputs("</h2>\n<p class=\"meta\">", f);
 	if (g->newest) {
-		fprintf(f, "Newest run %lld, commit <code>", (long long)g->newest->id);
-		html_text(f, g->newest->git_commit[0] ? g->newest->git_commit : "unknown");
-		fputs("</code>, started ", f);
+		fprintf(f, "Newest run %lld, commit ", (long long)g->newest->id);
+		publish_commit(f, &in->links, g->newest->git_commit);
+		fputs(", started ", f);
 		html_text(f, g->newest->started_at);
 		if (g->newest->label[0]) {
 			fputs(", label <code>", f);
@@ -309,6 +333,25 @@ static void latest_figures(FILE *f, const struct results_run *r, const struct su
 	fputs("</table>\n", f);
 }
 
+/* An SVG chart as a document of its own (an <object>: its points' <title>s
+ * show on hover, which an <img> would not), an <img> of it inside for a
+ * browser that shows no object; a PNG as an <img>. */
+static void chart_object(FILE *f, const struct publish_input *in, int k, const char *name, bool sweep)
+{
+	bool svg = !strcmp(in->charts->ext, "svg");
+	if (svg) {
+		fputs("<object type=\"image/svg+xml\" data=\"charts/", f);
+		html_text(f, in->charts->chart_stem[k]);
+		fputs(".svg\" width=\"720\" height=\"380\">", f);
+	}
+	fputs("<img src=\"charts/", f);
+	html_text(f, in->charts->chart_stem[k]);
+	fprintf(f, ".%s\" width=\"720\" height=\"380\" loading=\"lazy\" alt=\"trend of ", in->charts->ext);
+	html_text(f, name);
+	fputs(sweep ? " (its sweep)\">" : "\">", f);
+	fputs(svg ? "</object>\n" : "\n", f);
+}
+
 static void card_chart(FILE *f, const struct publish_input *in, int i)
 {
 	const struct history_series *s = &in->history->series[i];
@@ -319,11 +362,7 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 		return;
 	}
 	if (in->charts->chart_drawn[k]) {
-		fputs("<img src=\"charts/", f);
-		html_text(f, in->charts->chart_stem[k]);
-		fprintf(f, ".%s\" width=\"720\" height=\"360\" loading=\"lazy\" alt=\"trend of ", in->charts->ext);
-		html_text(f, in->charts->chart_sweep[k] ? s->sweep : s->case_name);
-		fputs(in->charts->chart_sweep[k] ? " (its sweep)\">\n" : "\">\n", f);
+		chart_object(f, in, k, in->charts->chart_sweep[k] ? s->sweep : s->case_name, in->charts->chart_sweep[k]);
 		return;
 	}
 	fputs("<div class=\"nochart\">Chart not drawn: ", f);
@@ -335,7 +374,6 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 
 static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
 {
-	char text[400];
 	if (s->steps.n_segments <= 1) {
 		fprintf(f, "<p class=\"muted\">No step beyond %.0f%% in %d run%s (noise %.2f%%).</p>\n",
 			in->history->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
@@ -343,10 +381,8 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	}
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		trend_step_text(in->history, s, k, text, sizeof text);
-		fprintf(f, "<li class=\"%s\">Step ", history_improvement(in->history, s->steps.segments[k].change)
-							? "better" : "bad");
-		html_text(f, text);
+		fprintf(f, "<li class=\"%s\">", publish_step_class(in->history, s, k));
+		publish_step_line(f, in->history, s, k, &in->links);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -356,7 +392,12 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 {
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
-	const char *edge = series_steps(in->history, s, false) ? " step" : series_steps(in->history, s, true) ? " up" : "";
+	const struct history *h = in->history;
+	int i0 = (int)(s - h->series);
+	const char *edge = history_count_steps(h, i0, 1, HISTORY_STEP_REGRESSION)    ? " step"
+			   : history_count_steps(h, i0, 1, HISTORY_STEP_IMPROVEMENT) ? " up"
+			   : history_count_steps(h, i0, 1, HISTORY_STEP_SAME_COMMIT) ? " noise"
+										     : "";
 	fprintf(f, "<article class=\"card%s\">\n<h3><code>", edge);
 	html_text(f, s->case_name);
 	fputs("</code> <span class=\"shape\">", f);
@@ -379,7 +420,10 @@ static void page_body(FILE *f, const struct publish_input *in)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			if ((group_steps(in->history, g->g, false) + group_steps(in->history, g->g, true) > 0) != (pass == 0))
+			int steps = group_steps(in->history, g->g, HISTORY_STEP_REGRESSION) +
+				    group_steps(in->history, g->g, HISTORY_STEP_IMPROVEMENT) +
+				    group_steps(in->history, g->g, HISTORY_STEP_SAME_COMMIT);
+			if ((steps > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
@@ -412,6 +456,8 @@ static enum ab_rc write_file(const char *dir, const char *name, const struct pub
 static enum ab_rc write_page(const char *dir, const struct publish_input *in, struct ab_diag *d)
 {
 	enum ab_rc rc = write_file(dir, "style.css", in, false, d);
+	if (!rc)
+		rc = publish_steps_write(dir, in->title, in->history, &in->links, d);
 	return rc ? rc : write_file(dir, "index.html", in, true, d);
 }
 
@@ -510,7 +556,8 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	if (!rc)
 		rc = older_reports(job, d);
 	if (!rc) {
-		struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->history->n_runs };
+		struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->history->n_runs,
+					    { dash->commit_url, !dash->no_reports } };
 		rc = write_page(job->dir, &in, d);
 	}
 	charts_outcome(&charts, job->charts);

@@ -27,6 +27,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/report_charts.h"
+#include "print/report_peers.h"
 #include "print/report_details.h"
 #include "print/report_projection.h"
 
@@ -330,16 +331,20 @@ static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
 
 static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
+	char ha[64], hb[64], colour[96] = "";
+	struct report_peer_words pw;
 	if (!R->S->n_sweeps)
 		return;
+	report_peers_words(R->P, &pw);
+	if (R->n_peers)
+		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", pw.one, pw.section);
 	snprintf(ha, sizeof ha, "A %s median [95%% CI]", RUN_ARM(R->run->arm_a));
 	snprintf(hb, sizeof hb, "B %s median [95%% CI]", RUN_ARM(R->run->arm_b));
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
 		   "bandwidth%s.\n\n",
-		R->n_peers ? ", one colour per GPU (the runs of section Per GPU)" : "");
+		colour);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
@@ -371,6 +376,11 @@ static void per_gpu_cell(FILE *f, const struct summary_case *s)
 	put_speedup(f, s);
 	fputs(", B ", f);
 	put_gbps_unit(f, s, &s->b.bw, true);
+	for (int i = 0; i < s->n_slots; i++)
+		if (s->slots[i].slot->arm == 'b' && s->slots[i].md5[0]) { /* B's output, its first 8 hex digits */
+			fprintf(f, ", md5 `%.8s`", s->slots[i].md5);
+			break;
+		}
 }
 
 /* md5 of every output of every slot of the case, in every peer that has
@@ -409,27 +419,31 @@ static void per_gpu_runs(FILE *f, const struct rpt *R)
 
 static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 {
-	char name[160];
+	char name[200];
+	struct report_peer_words w;
 	(void)compact; /* one row per case already */
 	if (!R->n_peers)
 		return;
-	fprintf(f, "## Per GPU\n\nThe scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
-		   "bootstrap interval and the B arm's GB/s (%% of that device's copy bandwidth). md5: every output "
+	report_peers_words(R->P, &w);
+	fprintf(f, "## %s\n\n", w.section);
+	report_peers_lead(f, R->P);
+	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
+		   "bootstrap interval, the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first "
+		   "slot's output (8 hex digits). %s: every output "
 		   "of every slot compared with run %lld's, slot by slot and tensor by tensor.\n\n",
 		R->o->peers_named ? "as named on the command line"
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
-		(long long)R->run->id);
+		w.md5_head, (long long)R->run->id);
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
 	for (int s = 0; s <= R->n_peers; s++) {
-		const struct results_run *r = series_of(R, s)->run;
-		snprintf(name, sizeof name, "%s (run %lld)", r->device.name, (long long)r->id);
+		report_peers_series_name(R->P, s, name, sizeof name);
 		fputc(' ', f);
 		md_cell(f, name);
 		fputs(" |", f);
 	}
-	fputs(" md5 across GPUs |\n|---|", f);
+	fprintf(f, " %s |\n|---|", w.md5_head);
 	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);

@@ -18,6 +18,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
+#include "print/report_peers.h"
 
 #define STEM_MAX 64
 #define LABEL_MAX 48
@@ -121,20 +122,20 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	return AB_OK;
 }
 
-/* "NVIDIA H200 (run 3)": the name of series s. */
+/* "NVIDIA H200 (run 3)", or by its arms where the runs' arms differ: the
+ * name of series s (print/report_peers.h). */
 static void series_name(const struct charter *C, int s, char *buf, size_t len)
 {
-	const struct results_run *r = C->P->series[s]->run;
-	snprintf(buf, len, "%s (run %lld)", r->device.name, (long long)r->id);
+	report_peers_series_name(C->P, s, buf, len);
 }
 
 /* ---- speedup bars ---- */
 
 struct bars_data {
 	double *value, *low, *high;
-	bool *marked;
+	bool *marked, *inexact;
 	const char **rows, **notes, **series;
-	char (*series_buf)[160];
+	char (*series_buf)[200];
 };
 
 static void bars_free(struct bars_data *b)
@@ -143,6 +144,7 @@ static void bars_free(struct bars_data *b)
 	free(b->low);
 	free(b->high);
 	free(b->marked);
+	free(b->inexact);
 	free(b->rows);
 	free(b->notes);
 	free(b->series);
@@ -162,6 +164,8 @@ static void bars_fill(const struct charter *C, struct bars_data *b)
 			b->low[k] = c ? c->speedup.low : NAN;
 			b->high[k] = c ? c->speedup.high : NAN;
 			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
+			/* the summary's exactness figure: B's bytes are not A's */
+			b->inexact[k] = c && c->n_outputs > 0 && !c->b_byte_equal;
 		}
 	}
 	for (int s = 0; s < ns; s++) {
@@ -180,19 +184,24 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 	b.low = calloc(cells, sizeof *b.low);
 	b.high = calloc(cells, sizeof *b.high);
 	b.marked = calloc(cells, sizeof *b.marked);
+	b.inexact = calloc(cells, sizeof *b.inexact);
 	b.rows = calloc((size_t)n + 1, sizeof *b.rows);
 	b.notes = calloc((size_t)n + 1, sizeof *b.notes);
 	b.series = calloc((size_t)ns, sizeof *b.series);
 	b.series_buf = calloc((size_t)ns, sizeof *b.series_buf);
 	enum ab_rc rc = AB_OK;
-	if (!b.value || !b.low || !b.high || !b.marked || !b.rows || !b.notes || !b.series || !b.series_buf)
+	if (!b.value || !b.low || !b.high || !b.marked || !b.inexact || !b.rows || !b.notes || !b.series || !b.series_buf)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
 	if (rc == AB_OK) {
 		bars_fill(C, &b);
-		struct plot_bars p = { "speedup median(A) / median(B), 95% bootstrap interval (none under 10 samples "
-				       "an arm); hatched: drifted",
-				       "speedup (x)", n, ns, b.rows, b.series, b.value, b.low, b.high, 1.0, b.notes, "%.2fx",
-				       b.marked, "drifted: not trusted" };
+		struct plot_bars p = {
+			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
+				 "an arm)",
+			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = b.rows, .series_names = b.series,
+			.value = b.value, .low = b.low, .high = b.high, .reference_line = 1.0, .row_notes = b.notes,
+			.value_format = "%.2fx", .marked = b.marked, .mark_word = "drifted: not trusted",
+			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's",
+		};
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
 	bars_free(&b);
@@ -209,7 +218,7 @@ struct sweep_data {
 	bool *drifted;
 	struct md_unit unit;
 	const char **names;
-	char (*name_buf)[160];
+	char (*name_buf)[200];
 };
 
 static void sweep_data_free(struct sweep_data *sd)
@@ -512,10 +521,11 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
 	if (sc->verdict == SUMMARY_CASE_DRIFTED)
 		snprintf(drift, sizeof drift, "; DRIFTED %.2f%%: not trusted", sc->drift * 100);
-	/* one y range for both panels, holding every whisker; logarithmic when
-	 * the arms are far apart, so that both boxes keep their spread */
+	/* one y range for both panels, holding every whisker; logarithmic only
+	 * when it spans more than a decade (plot.h), so that both boxes keep
+	 * their spread */
 	double ylo = sc->whisker_lo_ns / u.div, yhi = sc->whisker_hi_ns / u.div;
-	bool log_y = ylo > 0 && yhi / ylo > 3;
+	bool log_y = plot_log_scale(ylo, yhi);
 	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", sc->c->name,
 		 log_y ? ", log scale" : "", drift);
 	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", sc->c->name, drift);
@@ -528,7 +538,7 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	enum ab_rc rc = slots_fill(sc, &sd, u.div, d);
 	if (rc == AB_OK) {
 		struct plot_boxes pbx = { t1, u.name, sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
-					  panels_of(&sd), sd.panel, panels, ylo, yhi, log_y };
+					  panels_of(&sd), sd.panel, panels, ylo, yhi };
 		struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, sd.n, sd.key,
 					   (const double *const *)sd.vals, sd.nv, sd.start, sd.median, sd.second,
 					   panels_of(&sd), sd.panel, ylabels, sd.lo, sd.hi };

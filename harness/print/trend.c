@@ -43,6 +43,11 @@ static char *figure_of(const struct history *h, double point, double low, double
 	return buf;
 }
 
+char *trend_level(const struct history *h, double level, char *buf, size_t len)
+{
+	return figure_of(h, level, NAN, NAN, false, buf, len);
+}
+
 char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len)
 {
 	return figure_of(h, p->v.point, p->v.low, p->v.high, true, buf, len);
@@ -55,16 +60,28 @@ static const char *metric_words(const struct history *h)
 	return h->metric == HISTORY_SPEEDUP ? "speedup median(A) / median(B)" : "fused (B) median";
 }
 
+const char *trend_step_kind_words(const struct history *h, const struct history_series *s, int k, char *buf,
+				  size_t len)
+{
+	const char *changed;
+	enum history_step_kind kind = history_step_kind(h, s, k, &changed);
+	if (kind == HISTORY_STEP_SAME_COMMIT)
+		snprintf(buf, len, "same commit: noise");
+	else
+		snprintf(buf, len, "%s%s%s%s", kind == HISTORY_STEP_IMPROVEMENT ? "an improvement" : "a regression",
+			 changed[0] ? " (same commit, " : "", changed, changed[0] ? " changed)" : "");
+	return buf;
+}
+
 void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len)
 {
 	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
 	const struct history_point *p = &s->points[b->start];
-	char pct[32], from[48], to[48];
+	char pct[32], from[48], to[48], kind[64];
 	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
 		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
 		 p->label, figure_of(h, a->level, NAN, NAN, false, from, sizeof from),
-		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to),
-		 history_improvement(h, b->change) ? "an improvement" : "a regression");
+		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
 }
 
 /* The step starting at point i, or 0. */
@@ -93,14 +110,16 @@ static void note_add(char *buf, size_t len, const char *text)
 		buf[used] = '\0';
 }
 
-static void point_notes(const struct history_series *s, int i, char *buf, size_t len)
+static void point_notes(const struct history *h, const struct history_series *s, int i, char *buf, size_t len)
 {
 	const struct history_point *p = &s->points[i];
 	char pct[32], text[160];
 	int k = step_at(s, i);
 	buf[0] = '\0';
 	if (k) {
-		snprintf(text, sizeof text, "<- step %s", md_pct(s->steps.segments[k].change, pct, sizeof pct));
+		bool noise = history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT;
+		snprintf(text, sizeof text, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
+			 noise ? " (same commit: noise)" : "");
 		note_add(buf, len, text);
 	}
 	if (is_outlier(s, i))
@@ -129,7 +148,7 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 		"n", "notes");
 	for (int i = 0; i < s->n; i++) {
 		const struct history_point *p = &s->points[i];
-		point_notes(s, i, notes, sizeof notes);
+		point_notes(h, s, i, notes, sizeof notes);
 		e.next = 0;
 		fprintf(f, "  %-6lld %-20s  %-18s %-24s %-28s %6d  %s\n", (long long)p->run_id, escape_t(&e, p->started_at),
 			escape_t(&e, p->commit[0] ? p->commit : "-"), escape_t(&e, p->label[0] ? p->label : "-"),
@@ -146,8 +165,9 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 
 enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d)
 {
-	fprintf(f, "# %s per run; steps by penalized L1 segmentation (asv-style), smallest step named %.2f%%\n\n",
-		metric_words(h), h->min_step * 100);
+	fprintf(f, "# %s per run; steps by E-divisive means (Welch's t, p < %g, %d runs a side), smallest step named "
+		   "%.2f%%; a step between runs of one commit is noise\n\n",
+		metric_words(h), STEPS_MAX_PVALUE, STEPS_MIN_RUNS, h->min_step * 100);
 	for (int i = 0; i < h->n_series; i++)
 		print_series(f, h, &h->series[i]);
 	if (ferror(f))
@@ -185,9 +205,11 @@ struct trend_arrays {
 	char (*buf)[3][24];
 	double *value, *low, *high, *level;
 	int *step_at;
-	bool *step_better;
+	bool *step_better, *step_noise;
 	const char **step_text;
 	char (*text)[96];
+	const char **hover;
+	char (*hover_buf)[320];
 };
 
 static void arrays_free(struct trend_arrays *a)
@@ -202,8 +224,11 @@ static void arrays_free(struct trend_arrays *a)
 	free(a->level);
 	free(a->step_at);
 	free(a->step_better);
+	free(a->step_noise);
 	free(a->step_text);
 	free(a->text);
+	free(a->hover);
+	free(a->hover_buf);
 }
 
 static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
@@ -219,21 +244,28 @@ static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 	a->level = calloc(m, sizeof *a->level);
 	a->step_at = calloc(k, sizeof *a->step_at);
 	a->step_better = calloc(k, sizeof *a->step_better);
+	a->step_noise = calloc(k, sizeof *a->step_noise);
 	a->step_text = calloc(k, sizeof *a->step_text);
 	a->text = calloc(k, sizeof *a->text);
+	a->hover = calloc(m, sizeof *a->hover);
+	a->hover_buf = calloc(m, sizeof *a->hover_buf);
 	return a->commits && a->dates && a->runs && a->buf && a->value && a->low && a->high && a->level && a->step_at &&
-	       a->step_better && a->step_text && a->text;
+	       a->step_better && a->step_noise && a->step_text && a->text && a->hover && a->hover_buf;
 }
 
-/* Ticks: every k-th of n points (and the last) shows its run id, commit
+/* Ticks: every k-th of n points back from the newest shows its run id, commit
  * and date with the time (one commit's nightly runs look alike without
- * the id and the time), so that at most about 16 labels share the axis. */
-static void fill_ticks(const struct history_point *const *pts, int n, const char **commits, const char **dates,
-		       const char **runs, char (*buf)[3][24])
+ * the id and the time), so that at most about `most` labels share the
+ * axis: TREND_PNG_TICKS on a 1000 px PNG, TREND_SVG_TICKS on a dashboard card (each label
+ * ~70 px wide there). */
+#define TREND_SVG_TICKS 8
+#define TREND_PNG_TICKS 12
+static void fill_ticks(const struct history_point *const *pts, int n, int most, const char **commits,
+		       const char **dates, const char **runs, char (*buf)[3][24])
 {
-	int every = n > 16 ? (n + 15) / 16 : 1;
+	int every = n > most ? (n + most - 1) / most : 1;
 	for (int i = 0; i < n; i++) {
-		bool show = i % every == 0 || i == n - 1;
+		bool show = (n - 1 - i) % every == 0; /* counted from the newest run, which always has its label */
 		const char *t = pts[i]->started_at;
 		snprintf(buf[i][0], sizeof buf[i][0], "%.7s", show ? pts[i]->commit : "");
 		if (show && strlen(t) >= 16)
@@ -272,13 +304,56 @@ static void fill_values(const struct history *h, const struct history_series *s,
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		char pct[32];
 		const struct history_point *p = &s->points[s->steps.segments[k].start];
+		enum history_step_kind kind = history_step_kind(h, s, k, NULL);
 		a->step_at[k - 1] = s->steps.segments[k].start;
-		bool better = history_improvement(h, s->steps.segments[k].change);
-		snprintf(a->text[k - 1], sizeof a->text[k - 1], "%s %s: run %lld, %.9s", better ? "improvement" : "regression",
+		snprintf(a->text[k - 1], sizeof a->text[k - 1], "%s %s: run %lld, %.9s",
+			 kind == HISTORY_STEP_SAME_COMMIT ? "same commit: noise"
+			 : kind == HISTORY_STEP_IMPROVEMENT ? "improvement" : "regression",
 			 md_pct(s->steps.segments[k].change, pct, sizeof pct), (long long)p->run_id, p->commit);
 		a->step_text[k - 1] = a->text[k - 1];
-		a->step_better[k - 1] = better;
+		a->step_better[k - 1] = kind == HISTORY_STEP_IMPROVEMENT;
+		a->step_noise[k - 1] = kind == HISTORY_STEP_SAME_COMMIT;
 	}
+}
+
+/* ---- drawing ---- */
+
+struct charting {
+	const char *dir;
+	const struct history *h;
+	struct trend_outcome *out;
+	bool svg;
+	bool have;
+	char gnuplot[PATH_MAX];
+	int *members;
+};
+
+static void note(struct trend_outcome *o, const char *msg)
+{
+	if (!o->note[0])
+		md_scrub_paths(msg, o->note, sizeof o->note);
+}
+
+/* Draws chart k; a PNG that cannot be written fails the command. */
+static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
+{
+	struct ab_diag pd = { "" };
+	if (!C->have)
+		return AB_OK;
+	enum ab_rc rc = C->svg ? plot_render_svg(C->gnuplot, C->dir, C->out->chart_stem[k], &pd)
+			       : plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
+	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
+		*d = pd;
+		return rc;
+	}
+	if (rc) {
+		C->out->n_failed++;
+		note(C->out, pd.msg);
+	} else {
+		C->out->chart_drawn[k] = true;
+		C->out->n_drawn++;
+	}
+	return AB_OK;
 }
 
 /* At least +-TREND_MIN_SPAN around the series' median, and everything
@@ -302,6 +377,23 @@ static void y_range(const struct history *h, const struct history_series *s, con
 	*hi += pad * 3; /* a strip above the data for the step and baseline labels */
 }
 
+/* What a point's hover shows: "run 22, commit c996322, 2026-11-09 02:00,
+ * label nightly: 4.06 us [4.05, 4.07], n=20; step +25.00%" (the table's
+ * row, in one line). */
+static void fill_hover(const struct history *h, const struct history_series *s, struct trend_arrays *a)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct history_point *p = &s->points[i];
+		char fig[96], notes[160];
+		point_notes(h, s, i, notes, sizeof notes);
+		snprintf(a->hover_buf[i], sizeof a->hover_buf[i], "run %lld, commit %.40s, %.10s %.5s%s%.40s: %.60s, n=%d%s%.100s",
+			 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at,
+			 strlen(p->started_at) >= 16 ? p->started_at + 11 : "", p->label[0] ? ", label " : "", p->label,
+			 trend_figure(h, p, fig, sizeof fig), p->n, notes[0] ? "; " : "", notes);
+		a->hover[i] = a->hover_buf[i];
+	}
+}
+
 static int baseline_index(const struct history_series *s, const char **name)
 {
 	for (int i = s->n - 1; i >= 0; i--)
@@ -312,9 +404,12 @@ static int baseline_index(const struct history_series *s, const char **name)
 	return -1;
 }
 
-static enum ab_rc write_chart(const char *dir, const struct history *h, const struct history_series *s,
-			      const char *stem, bool svg, struct ab_diag *d)
+/* Series s's chart, chart k: written, drawn, and on an SVG its points'
+ * hover values. */
+static enum ab_rc write_chart(struct charting *C, const struct history_series *s, int k, struct ab_diag *d)
 {
+	const struct history *h = C->h;
+	const char *stem = C->out->chart_stem[k];
 	struct trend_arrays a = { 0 };
 	const struct history_point **pts = calloc((size_t)s->n + 1, sizeof *pts);
 	char title[300], bname[96];
@@ -325,20 +420,32 @@ static enum ab_rc write_chart(const char *dir, const struct history *h, const st
 	if (!rc) {
 		for (int i = 0; i < s->n; i++)
 			pts[i] = &s->points[i];
-		fill_ticks(pts, s->n, a.commits, a.dates, a.runs, a.buf);
+		fill_ticks(pts, s->n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, a.runs, a.buf);
 		fill_values(h, s, &a);
+		fill_hover(h, s, &a);
 		int bi = baseline_index(s, &base);
 		snprintf(bname, sizeof bname, "baseline '%s'", base);
-		snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape, s->scenario,
-			 s->device, metric_words(h));
+		/* on a dashboard card, whose heading names the case, scenario and device: the figure alone */
+		if (C->svg)
+			snprintf(title, sizeof title, "%s per run", metric_words(h));
+		else
+			snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape,
+				 s->scenario, s->device, metric_words(h));
 		bool sp = h->metric == HISTORY_SPEEDUP, bw = h->metric == HISTORY_GBPS;
-		struct plot_trend p = { title, sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
-					sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
-					s->n, a.commits, a.dates, a.value, a.low, a.high, a.level, bi, bname,
-					s->steps.n_segments - 1, a.step_at, a.step_better, a.step_text, false, NAN, NAN,
-					svg, a.runs };
+		struct plot_trend p = {
+			.title = title, .ylabel = sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
+			.value_name = sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
+			.n = s->n, .commits = a.commits, .dates = a.dates, .value = a.value, .low = a.low, .high = a.high,
+			.level = a.level, .baseline = bi, .baseline_name = bname, .n_steps = s->steps.n_segments - 1,
+			.step_at = a.step_at, .step_better = a.step_better, .step_noise = a.step_noise,
+			.step_text = a.step_text, .svg = C->svg, .run_ids = a.runs, .hover = a.hover,
+		};
 		y_range(h, s, &a, &p.y_min, &p.y_max);
-		rc = plot_write_trend(dir, stem, &p, d);
+		rc = plot_write_trend(C->dir, stem, &p, d);
+		if (!rc)
+			rc = draw(C, k, d);
+		if (!rc && C->out->chart_drawn[k])
+			rc = plot_hover_trend(C->dir, stem, &p, d);
 	}
 	free(pts);
 	arrays_free(&a);
@@ -391,6 +498,8 @@ struct sweep_arrays {
 	char (*buf)[3][24];
 	char (*name_buf)[48];
 	double *v;
+	const char **hover;      /* [member * n + x] */
+	char (*hover_buf)[160];
 };
 
 static void sweep_arrays_free(struct sweep_arrays *a)
@@ -402,6 +511,8 @@ static void sweep_arrays_free(struct sweep_arrays *a)
 	free(a->buf);
 	free(a->name_buf);
 	free(a->v);
+	free(a->hover);
+	free(a->hover_buf);
 }
 
 static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_members)
@@ -414,14 +525,17 @@ static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_membe
 	a->names = calloc((size_t)n_members + 1, sizeof *a->names);
 	a->name_buf = calloc((size_t)n_members + 1, sizeof *a->name_buf);
 	a->v = calloc(m * ((size_t)n_members + 1), sizeof *a->v);
-	return a->xs && a->commits && a->dates && a->buf && a->names && a->name_buf && a->v;
+	a->hover = calloc(m * ((size_t)n_members + 1), sizeof *a->hover);
+	a->hover_buf = calloc(m * ((size_t)n_members + 1), sizeof *a->hover_buf);
+	return a->xs && a->commits && a->dates && a->buf && a->names && a->name_buf && a->v && a->hover && a->hover_buf;
 }
 
 /* The chart of a sweep's series (members, ascending along the axis): each
  * point relative to its series' median, in percent. */
-static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, const int *members, int n_members,
-				    const char *stem, bool svg, struct ab_diag *d)
+static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int n_members, int k, struct ab_diag *d)
 {
+	const struct history *h = C->h;
+	const char *stem = C->out->chart_stem[k];
 	const struct history_series *s0 = &h->series[members[0]];
 	struct sweep_arrays a = { 0 };
 	char title[300];
@@ -433,7 +547,7 @@ static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, co
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
 	int n = sweep_runs(h, members, n_members, a.xs);
-	fill_ticks(a.xs, n, a.commits, a.dates, NULL, a.buf);
+	fill_ticks(a.xs, n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, NULL, a.buf);
 	for (int m = 0; m < n_members; m++) {
 		const struct history_series *s = &h->series[members[m]];
 		snprintf(a.name_buf[m], sizeof a.name_buf[m], "%s=%lld", s->axis, (long long)s->axis_value);
@@ -441,57 +555,28 @@ static enum ab_rc write_sweep_chart(const char *dir, const struct history *h, co
 		for (int x = 0; x < n; x++) {
 			a.v[m * n + x] = NAN;
 			for (int i = 0; i < s->n; i++)
-				if (s->points[i].run_id == a.xs[x]->run_id)
+				if (s->points[i].run_id == a.xs[x]->run_id) {
+					char fig[96], pct[32];
 					a.v[m * n + x] = 100 * s->points[i].rel;
+					snprintf(a.hover_buf[m * n + x], sizeof a.hover_buf[m * n + x], "%s, run %lld, %.12s: %s (%s)",
+						 a.names[m], (long long)s->points[i].run_id, s->points[i].commit,
+						 trend_figure(h, &s->points[i], fig, sizeof fig),
+						 md_pct(s->points[i].rel, pct, sizeof pct));
+					a.hover[m * n + x] = a.hover_buf[m * n + x];
+				}
 		}
 	}
 	snprintf(title, sizeof title, "sweep %.48s over %s, %.40s on %.80s: %s per run, each case against its own median",
 		 s0->sweep, s0->axis, s0->scenario, s0->device, metric_words(h));
 	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates, a.v,
-				 svg };
-	enum ab_rc rc = plot_write_trends(dir, stem, &p, d);
+				 C->svg, a.hover };
+	enum ab_rc rc = plot_write_trends(C->dir, stem, &p, d);
+	if (!rc)
+		rc = draw(C, k, d);
+	if (!rc && C->out->chart_drawn[k])
+		rc = plot_hover_trends(C->dir, stem, &p, d);
 	sweep_arrays_free(&a);
 	return rc;
-}
-
-/* ---- the charts of a history ---- */
-
-struct charting {
-	const char *dir;
-	const struct history *h;
-	struct trend_outcome *out;
-	bool svg;
-	bool have;
-	char gnuplot[PATH_MAX];
-	int *members;
-};
-
-static void note(struct trend_outcome *o, const char *msg)
-{
-	if (!o->note[0])
-		md_scrub_paths(msg, o->note, sizeof o->note);
-}
-
-/* Draws chart k; a PNG that cannot be written fails the command. */
-static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
-{
-	struct ab_diag pd = { "" };
-	if (!C->have)
-		return AB_OK;
-	enum ab_rc rc = C->svg ? plot_render_svg(C->gnuplot, C->dir, C->out->chart_stem[k], &pd)
-			       : plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
-	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
-		*d = pd;
-		return rc;
-	}
-	if (rc) {
-		C->out->n_failed++;
-		note(C->out, pd.msg);
-	} else {
-		C->out->chart_drawn[k] = true;
-		C->out->n_drawn++;
-	}
-	return AB_OK;
 }
 
 /* A new chart for series i (its sweep's members when sweep is set). */
@@ -511,15 +596,15 @@ static enum ab_rc chart_for(struct charting *C, int i, bool sweep, struct ab_dia
 		char name[96];
 		snprintf(name, sizeof name, "sweep-%s", s->sweep);
 		make_stem(s->scenario, s->device, name, k, o->chart_stem);
-		rc = write_sweep_chart(C->dir, h, C->members, n_members, o->chart_stem[k], C->svg, d);
+		rc = write_sweep_chart(C, C->members, n_members, k, d);
 	} else {
 		o->chart_of[i] = k;
 		make_stem(s->scenario, s->device, s->case_name, k, o->chart_stem);
-		rc = write_chart(C->dir, h, s, o->chart_stem[k], C->svg, d);
+		rc = write_chart(C, s, k, d);
 	}
 	o->chart_sweep[k] = sweep;
 	o->n_charts++;
-	return rc ? rc : draw(C, k, d);
+	return rc;
 }
 
 /* Every series' chart; past TREND_CHARTS_MAX series one per sweep instead,

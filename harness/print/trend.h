@@ -43,6 +43,14 @@ enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d);
  * label nightly-2026-11-03): 4.06 us -> 5.07 us". */
 void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len);
 
+/* What step k is, in words: "a regression", "an improvement", "same
+ * commit: noise", "a regression (same commit, driver changed)". */
+const char *trend_step_kind_words(const struct history *h, const struct history_series *s, int k, char *buf,
+				  size_t len);
+
+/* "4.06 us", "3.993x": a level in the metric's format. */
+char *trend_level(const struct history *h, double level, char *buf, size_t len);
+
 /* "4.06 us [4.05, 4.07]" or "3.993x [n/a]": a point's figure. */
 char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len);
 

@@ -109,6 +109,13 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
  * that label. AB_ERR_DATA when nothing matches. */
 enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, struct ab_diag *d);
 
+/* The did-you-mean of a run spec or baseline name that matched nothing
+ * (common/suggest.h), written into hint: the run labels (labels) and the
+ * baseline names (baselines) of the database held against name: " (did
+ * you mean 'nightly'?)", the names while they are few, else "". Best
+ * effort: a database error leaves the hint empty. */
+void store_name_hint(struct store *st, const char *name, bool labels, bool baselines, char *hint, size_t len);
+
 /* Loads the whole run. Release with results_run_free. */
 enum ab_rc store_load_run(struct store *st, int64_t id, struct results_run **out, struct ab_diag *d);
 

@@ -111,8 +111,11 @@ enum ab_rc store_baseline_get(struct store *st, const char *name, int64_t *run_i
 {
 	bool found = false;
 	enum ab_rc rc = store_query_id(st, "SELECT run_id FROM baselines WHERE name = ?", name, 0, run_id, &found, d);
-	if (!rc && !found)
-		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'", name, st->path);
+	if (!rc && !found) {
+		char hint[160];
+		store_name_hint(st, name, false, true, hint, sizeof hint);
+		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'%s", name, st->path, hint);
+	}
 	return rc;
 }
 

@@ -8,6 +8,8 @@
 #include "store/store.h"
 #include "store/store_int.h"
 
+#include "common/suggest.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -81,9 +83,44 @@ enum ab_rc store_resolve_run(struct store *st, const char *spec, int64_t *id, st
 			      "SELECT id FROM runs WHERE label = ? AND status <> 'running'"
 			      " ORDER BY started_at DESC, id DESC LIMIT 1",
 			      spec, 0, id, &found, d);
-	if (!rc && !found)
-		rc = ab_fail(d, AB_ERR_DATA, "no run '%s' in '%s'", spec ? spec : "last", st->path);
+	if (!rc && !found) {
+		char hint[SUGGEST_LIST_MAX + 64] = "";
+		if (spec && strcmp(spec, "last") && !parse_id(spec, &num))
+			store_name_hint(st, spec, true, false, hint, sizeof hint);
+		rc = ab_fail(d, AB_ERR_DATA, "no run '%s' in '%s'%s", spec ? spec : "last", st->path, hint);
+	}
 	return rc;
+}
+
+#define HINT_NAMES_MAX 256
+
+void store_name_hint(struct store *st, const char *name, bool labels, bool baselines, char *hint, size_t len)
+{
+	static const char *const sql[2] = {
+		"SELECT DISTINCT label FROM runs WHERE label <> '' AND status <> 'running' ORDER BY label LIMIT 256",
+		"SELECT name FROM baselines ORDER BY name LIMIT 256",
+	};
+	char (*names)[64] = calloc(HINT_NAMES_MAX, sizeof *names);
+	const char *ptr[HINT_NAMES_MAX];
+	int n = 0;
+	hint[0] = '\0';
+	for (int q = 0; names && q < 2; q++) {
+		sqlite3_stmt *s;
+		struct ab_diag ignored;
+		if (!(q ? baselines : labels) || store_prepare(st, sql[q], &s, &ignored))
+			continue;
+		while (n < HINT_NAMES_MAX && sqlite3_step(s) == SQLITE_ROW) {
+			const unsigned char *t = sqlite3_column_text(s, 0);
+			snprintf(names[n], sizeof names[n], "%s", t ? (const char *)t : "");
+			ptr[n] = names[n];
+			n++;
+		}
+		sqlite3_finalize(s);
+	}
+	if (names && n)
+		suggest_hint(name, ptr, n, labels && baselines ? "labels and baselines" : labels ? "labels" : "baselines",
+			     NULL, 0, hint, len);
+	free(names);
 }
 
 static void read_ref(struct col *c, void *p)

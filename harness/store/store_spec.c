@@ -116,7 +116,9 @@ enum ab_rc store_baseline_load(struct store *st, const char *name, struct result
 			rc = store_bad_row(st, "baselines", where, c.why, d);
 		}
 	} else if (src == SQLITE_DONE) {
-		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'", name, st->path);
+		char hint[160];
+		store_name_hint(st, name, false, true, hint, sizeof hint);
+		rc = ab_fail(d, AB_ERR_DATA, "no baseline '%s' in '%s'%s", name, st->path, hint);
 	} else {
 		rc = store_db_fail(st, d, "read baseline '%s'", name);
 	}

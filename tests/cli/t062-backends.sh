@@ -15,6 +15,6 @@ check "check prints nothing" test ! -s "$T/out"
 expect_exit "$cuda_listed" "check cuda agrees with the listing" "$AB" backends --check cuda
 check "check prints nothing" test ! -s "$T/out"
 expect_exit 2 "check an unknown backend" "$AB" backends --check tpu
-check "names it" grep -q "unknown backend 'tpu' (backends: cpu, cuda)" "$T/err"
+check "names it" grep -q "unknown backend 'tpu' (did you mean 'cpu'? backends: cpu, cuda)" "$T/err"
 expect_exit 2 "no positional arguments" "$AB" backends cuda
 finish

@@ -56,7 +56,7 @@ refused "a 64-bit integer where the kernel takes 32 bits" 12 "arm 'my': paramete
 KERNEL=kk ptx
 refused "a kernel the PTX lacks" 9 "arm 'my': '$T/k.ptx': no kernel 'kk' in the ptx \(entries: k\)"
 PARAMS="x, outt, M, eps" ptx
-refused "an unknown tensor name" 12 "params: unknown name 'outt': not a tensor of site 'residual_gate_add' \(x, ff, gate, out, ff_gated\), eps, or a shape symbol"
+refused "an unknown tensor name" 12 "params: unknown name 'outt' \(did you mean 'out'\?\): not a tensor of site 'residual_gate_add' \(x, ff, gate, out, ff_gated\), eps, or a shape symbol"
 PARAMS="x, out, M * Q, eps" ptx
 refused "an unknown shape symbol in params" 12 "params: 'M \* Q': unknown symbol 'Q'"
 GRID="cdiv(M, 4" ptx

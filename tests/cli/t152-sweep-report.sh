@@ -24,7 +24,7 @@ for s in '^## Bandwidth$' '^## Sweeps$' '^### `ln` over T$' '^### `qk` over T$';
 	check "section $s" grep -q "$s" "$md"
 done
 check "no Per GPU section: the fake-timer run is not picked" bash -c "! grep -q '^## Per GPU' '$md'"
-check "the speedup chart has one series" grep -qx '# row note | series 1: value low high' "$T/one/speedup.dat"
+check "the speedup chart has one series" grep -qx '# row note | series 1: value low high marked-value inexact-value label-y inexact-label-y' "$T/one/speedup.dat"
 check "a sweep table row per value, ascending" test "$(awk '/^### `qk` over T/ { f = 1; next } /^##/ { f = 0 } f' "$md" | grep -Eo '^\| [0-9]+ \|' | tr -d '| ' | tr '\n' ' ')" = "16 64 "
 # (cache-resident where the host's last-level cache holds a case's bytes;
 # every case has its copy floor measured, cache-resident or not)
@@ -38,11 +38,14 @@ md="$T/two/report.md"
 check "Per GPU section" grep -q '^## Per GPU$' "$md"
 check "both runs in its header" grep -Fq '| case | CPU fake timer (ABBENCH\_FAKE\_TIMER=1) (run 1) | CPU ' "$md"
 check "a row per case, md5 equal across the two" test "$(grep -Ec '^\| `[a-z]+(\[T=[0-9]+\])?` \| \*\*[0-9.]+x\*\* .* GB/s .*\| yes \([0-9]+ outputs, 1 run\) \|$' "$md")" -eq 7
-check "the speedup chart has a series per run" grep -qx '# row note | series 1: value low high | series 2: value low high' "$T/two/speedup.dat"
+check "the speedup chart has a series per run" grep -qx '# row note | series 1: value low high marked-value inexact-value label-y inexact-label-y | series 2: value low high marked-value inexact-value label-y inexact-label-y' "$T/two/speedup.dat"
 check "the sweep data: a block per run, ascending x" \
 	test "$(grep -v '^#' "$T/two/sweep-qk.dat" | awk 'NF { print $1 }' | tr '\n' ' ')" = "16 64 16 64 "
 check "its script draws three panels" test "$(grep -c '^plot ' "$T/two/sweep-qk.gp")" -eq 3 -a "$(grep -c 'multiplot' "$T/two/sweep-qk.gp")" -eq 2
-check "on a log2 axis" grep -qx 'set logscale x 2' "$T/two/sweep-qk.gp"
+# T from 16 to 64 is within a decade: a linear axis ticked at the swept sizes (log
+# scales only across more than a decade)
+check "on a linear axis ticked at 16 and 64" grep -qx 'set xtics ("16" 16, "64" 64)' "$T/two/sweep-qk.gp"
+check "not a log one" bash -c "! grep -q '^set logscale x' '$T/two/sweep-qk.gp'"
 if command -v gnuplot >/dev/null; then
 	for png in sweep-ln sweep-qk; do
 		check "$png.png is a PNG" test "$(head -c 8 "$T/two/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a

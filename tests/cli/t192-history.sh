@@ -43,7 +43,7 @@ check "the other cases have none" test "$(grep -c '^  steps: none beyond 5.00%' 
 check "run 9's row is marked" grep -Eq '^  9 +2026-11-09T02:00:00Z +c00000071271 +nightly-2026-11-09 +5\.[0-9]{2} us \[5\.[0-9]{2}, 5\.[0-9]{2}\] +20  <- step \+25\.[0-9]{2}%$' "$T/out"
 check "the baseline is marked at run 3" test "$(grep -c "^  3 .*  baseline 'nightly'$" "$T/out")" -eq "$cases"
 check "the quick run is marked" test "$(grep -c '^  5 .*  quick$' "$T/out")" -eq "$cases"
-check "the method is named" grep -q '^# fused (B) median per run; steps by penalized L1 segmentation (asv-style), smallest step named 5.00%$' "$T/out"
+check "the method is named" grep -qF "# fused (B) median per run; steps by E-divisive means (Welch's t, p < 0.001, 3 runs a side), smallest step named 5.00%; a step between runs of one commit is noise" "$T/out"
 
 expect_exit 0 "--metric speedup" "$AB" history --metric speedup --case ln_modulate
 check "the speedup steps -20%" grep -Eq '^  step: -(19\.[5-9]|20\.[0-4])[0-9]% at run 9 \(commit c00000071271' "$T/out"

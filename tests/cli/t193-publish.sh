@@ -51,8 +51,8 @@ check "older runs' reports have their tables, no charts" bash -c "! ls '$T'/site
 page="$T/site/index.html"
 check "two scenarios x two devices in the matrix" \
 	grep -q '<tr><th>scenario</th><th>NVIDIA H200 (test)</th><th>CPU fake timer (ABBENCH_FAKE_TIMER=1)</th></tr>' "$page"
-check "the step, named with its run and commit" \
-	grep -Eq '<li class="bad">Step \+25\.[0-9]{2}% at run 4 \(commit c00000031676, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us, a regression</li>' "$page"
+check "the step, named with its run (linked to its report) and commit" \
+	grep -Eq '<li class="bad">Step \+25\.[0-9]{2}% at <a href="runs/run-4/report.html">run 4</a> \(commit <code>c00000031676</code>, 2026-11-04, label nightly-4\): 4\.[0-9]{2} us -&gt; 5\.[0-9]{2} us, a regression</li>' "$page"
 check "the label is escaped" grep -q 'label <code>pr&lt;&amp;&gt;6</code>' "$page"
 check "links to the full report's page" grep -q '<a href="runs/run-6/report.html">Full report of that run</a>' "$page"
 check "and to every run's" grep -q '<li><a href="runs/run-3/report.html">run 3</a>, commit <code>c00000023757</code>' "$page"

@@ -207,7 +207,7 @@ library = $lib
 name = mss_inexact
 bytes = M * 2
 EOF
-bad writes "writes.ini:8: writes: 'out' is not a stat or scratch tensor of site 'ss'" <<EOF
+bad writes "writes.ini:8: writes: 'out' is not a stat or scratch tensor of site 'ss': it has none" <<EOF
 [scenario]
 include = ss.ini
 [arm mine]

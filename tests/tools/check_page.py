@@ -10,10 +10,12 @@ problem) when:
   - Chromium logged a console message at all (the dashboard has no script,
     so any is an error: a script error, a blocked or failed load it chose
     to report);
-  - an <img> has no src, points outside PAGE_DIR, is absolute (http:,
-    file:, /...), or names a file that does not exist or is not a PNG (an SVG for .svg);
+  - an <img> (or an <object>'s data) has no src, points outside PAGE_DIR,
+    is absolute (http:, file:, /...), or names a file that does not exist
+    or is not a PNG (an SVG for .svg);
   - a <link rel=stylesheet> or a relative <a href> (not #anchor) names a
-    file that does not exist; an #anchor has no element with that id;
+    file that does not exist; an #anchor has no element with that id (an
+    http(s) link, a commit on its forge, is counted and not followed);
   - the DOM has no <h1> (nothing rendered).
 Prints the number of images, links and anchors checked.
 """
@@ -29,7 +31,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.imgs, self.links, self.anchors, self.ids, self.h1 = [], [], [], set(), 0
+        self.imgs, self.links, self.anchors, self.ids, self.h1, self.external = [], [], [], set(), 0, 0
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -37,11 +39,16 @@ class Page(html.parser.HTMLParser):
             self.ids.add(a["id"])
         if tag == "img":
             self.imgs.append(a.get("src"))
+        elif tag == "object":
+            self.imgs.append(a.get("data"))
         elif tag == "link" and a.get("rel") == "stylesheet":
             self.links.append(a.get("href"))
         elif tag == "a" and a.get("href"):
             href = a["href"]
-            (self.anchors if href.startswith("#") else self.links).append(href)
+            if re.match(r"https?://", href):
+                self.external += 1  # a commit's page on its forge: not the page's to check
+            else:
+                (self.anchors if href.startswith("#") else self.links).append(href)
         elif tag == "h1":
             self.h1 += 1
 
@@ -95,7 +102,8 @@ def main():
             problems.append(f"anchor '{a}' has no target")
     for p in problems:
         print(p)
-    print(f"checked {len(page.imgs)} images, {len(page.links)} links, {len(page.anchors)} anchors")
+    print(f"checked {len(page.imgs)} images, {len(page.links)} links, {len(page.anchors)} anchors"
+          + (f" ({page.external} external links not followed)" if page.external else ""))
     return 1 if problems else 0
 
 

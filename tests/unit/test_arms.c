@@ -125,7 +125,7 @@ static void test_kind_errors(void **state)
 	check_fails("[arm m]\ntype = cubin\nsite = residual_gate_add\nshared = 4 *\n", "t.ini:4: shared: '4 *': expected a number, a symbol or '(' at the end");
 	check_fails("[arms]\nb = m\n[arm m]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"
 		    "grid = M\nblock = 64\nparams = x, outt\n" GATE_CASE,
-		    "t.ini:10: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
+		    "t.ini:10: params: unknown name 'outt' (did you mean 'out'?): not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
 		    "ff_gated), eps, or a shape symbol (B, T, W, N, M, H)");
 	struct scenario *s = parse("[arms]\nb = m\n[arm m]\ntype = plugin\nlibrary = l.so\nname = x\n"
 				   "[arm k]\ntype = cubin\nsite = residual_gate_add\nbinary = k.cubin\nkernel = k\n"

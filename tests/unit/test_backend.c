@@ -139,7 +139,7 @@ static void test_choose(void **state)
 	}
 
 	assert_int_equal(backend_choose("tpu", &ops, &fell_back, why, sizeof why, &d), AB_ERR_USAGE);
-	assert_string_equal(d.msg, "unknown backend 'tpu' (backends: cpu, cuda)");
+	assert_string_equal(d.msg, "unknown backend 'tpu' (did you mean 'cpu'? backends: cpu, cuda)");
 }
 
 /* Every built-in variant runs on exactly the backends its code is filed

@@ -193,7 +193,7 @@ static void test_read_values(void **state)
 	snprintf(s.keys[3].value, sizeof s.keys[3].value, "M");
 	add(&s, "block", "64", 8);
 	add(&s, "params", "x, outt", 9);
-	read_fails(&s, "dir/s.ini:9: params: unknown name 'outt': not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
+	read_fails(&s, "dir/s.ini:9: params: unknown name 'outt' (did you mean 'out'?): not a tensor of site 'residual_gate_add' (x, ff, gate, out, "
 		       "ff_gated), eps, or a shape symbol (B, T, W, N, M, H)");
 }
 

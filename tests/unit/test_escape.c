@@ -91,6 +91,19 @@ static void test_term_html_stem_csv(void **state)
 	assert_false(escape_csv_formula("x=1") || escape_csv_formula("") || escape_csv_formula(NULL));
 }
 
+/* A value put into one part of a URL: only RFC 3986's unreserved bytes
+ * stay, so a commit cannot end its part, open a query or carry a quote. */
+static void test_url_part(void **state)
+{
+	(void)state;
+	char *u = captured(escape_url_part, "c996322-dirty_1.2~x");
+	assert_string_equal(u, "c996322-dirty_1.2~x");
+	free(u);
+	u = captured(escape_url_part, "e\"<x>&?/# \xc3\xa9");
+	assert_string_equal(u, "e%22%3Cx%3E%26%3F%2F%23%20%C3%A9");
+	free(u);
+}
+
 static void test_printer_table(void **state)
 {
 	(void)state;
@@ -123,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_gnuplot_runs_nothing),
 		cmocka_unit_test(test_term_html_stem_csv),
 		cmocka_unit_test(test_printer_table),
+		cmocka_unit_test(test_url_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

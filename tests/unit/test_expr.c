@@ -105,7 +105,8 @@ static void test_parse_errors(void **state)
 	parse_error("M)", "'M)': unexpected text at ')'");
 	parse_error("Q", "'Q': unknown symbol 'Q' (shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
 	parse_error("eps", "'eps': unknown symbol 'eps' (shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
-	parse_error("m", "'m': unknown symbol 'm' (shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
+	parse_error("m", "'m': unknown symbol 'm' (did you mean 'M'? shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
+	parse_error("Q", "'Q': unknown symbol 'Q' (shape symbols: B, T, W, N, M, H; function: cdiv(a, b))");
 	parse_error("cdiv(M)", "'cdiv(M)': expected ',' at ')'");
 	parse_error("cdiv M", "'cdiv M': expected '(' at 'M'");
 	parse_error("3x", "'3x': '3x' is not a number");

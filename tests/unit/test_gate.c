@@ -395,7 +395,7 @@ static void test_missing_case_fails(void **state)
 	o.only = "nope";
 	struct ab_diag d;
 	assert_int_equal(gate_runs(b, r, &o, &res, &d), AB_ERR_DATA);
-	assert_string_equal(d.msg, "case 'nope' is not in the baseline (run 1)");
+	assert_string_equal(d.msg, "case 'nope' is not in the baseline (run 1) (its cases: ln, qk)");
 
 	/* excluding the missing case passes too */
 	const char *ex[] = { "qk" };

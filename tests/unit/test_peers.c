@@ -8,6 +8,11 @@
  * has cases x and y, its peer run 2 has x (its B output's md5 differs:
  * fake_run's b_exact = false) and z; so x compares 3 outputs (A1, B, A2),
  * 1 of which differs, over 1 run, and y is in no peer: 0 compared.
+ *
+ * What sets them apart (peers_axis): the same arms on two devices are
+ * GPUs; on one device, repeated runs; a case whose B arm differs in a peer
+ * makes them runs of different arms, whatever the devices (report of runs
+ * that differ in arms must not call them GPUs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,11 +92,54 @@ static void test_table(void **state)
 	results_run_free(b);
 }
 
+static enum peers_axis axis_of(struct results_run *a, struct results_run *b, int *n_differ)
+{
+	struct summary_run *sa = fx_summary(a, SUMMARY_NO_INTERVALS), *sb = fx_summary(b, SUMMARY_NO_INTERVALS);
+	const struct summary_run *series[] = { sa, sb };
+	struct peers_table t;
+	struct ab_diag d = { "" };
+	assert_int_equal(peers_table_build(series, b ? 2 : 1, &t, &d), AB_OK);
+	enum peers_axis axis = t.axis;
+	*n_differ = t.n_arms_differ;
+	peers_table_free(&t);
+	fx_summary_free(sa);
+	fx_summary_free(sb);
+	return axis;
+}
+
+static void test_axis(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "x", 100, 50, 5, true }, { "y", 100, 50, 5, true } };
+	struct results_run *a = fake_run(1, "s", "NVIDIA H100", fc, 2), *b = fake_run(2, "s", "NVIDIA H200", fc, 2);
+	int n;
+	assert_int_equal(axis_of(a, b, &n), PEERS_GPUS);
+	assert_int_equal(n, 0);
+	snprintf(b->device.name, sizeof b->device.name, "NVIDIA H100");
+	assert_int_equal(axis_of(a, b, &n), PEERS_RUNS);
+	/* case y's B arm is another in run 2: arms, on one device or two */
+	snprintf(b->cases[1].arm_b, sizeof b->cases[1].arm_b, "twopass");
+	assert_int_equal(axis_of(a, b, &n), PEERS_ARMS);
+	assert_int_equal(n, 1);
+	snprintf(b->device.name, sizeof b->device.name, "NVIDIA H200");
+	assert_int_equal(axis_of(a, b, &n), PEERS_ARMS);
+	/* the run's own arms changed for every case that names none */
+	snprintf(b->cases[1].arm_b, sizeof b->cases[1].arm_b, "fused");
+	snprintf(b->arm_b, sizeof b->arm_b, "fused.r1");
+	for (int i = 0; i < 2; i++)
+		b->cases[i].arm_b[0] = '\0';
+	assert_int_equal(axis_of(a, b, &n), PEERS_ARMS);
+	assert_int_equal(n, 2);
+	results_run_free(a);
+	results_run_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pick_peers),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_axis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,7 +73,8 @@ static void test_parse_errors(void **state)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{ "[profile]\nnoise_floor = 0.01\nfoo = 1\n", "p.ini:3: unknown key 'foo'" },
+		{ "[profile]\nnoise_floor = 0.01\nfoo = 1\n", "p.ini:3: unknown key 'foo' (docs/REPORTS.md lists the keys)" },
+		{ "[profile]\nnoise_flor = 0.01\n", "p.ini:2: unknown key 'noise_flor' (did you mean 'noise_floor'?)" },
 		{ "[profile]\nnoise_floor = abc\n", "p.ini:2: 'noise_floor' needs a number, not 'abc'" },
 		{ "[profile]\nnoise_floor = 0\n", "p.ini:2: 'noise_floor' out of range: '0'" },
 		{ "[profile]\nnoise_floor = 1.5\n", "p.ini:2: 'noise_floor' out of range: '1.5'" },

@@ -600,7 +600,7 @@ static void test_errors_structure(void **state)
 	expect_error("; only a comment\n", "t.ini:1: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenario]\nseed = 1\n", "t.ini:2: no case: a scenario needs at least one [case NAME] section");
 	expect_error("[scenari]\n" CASE_A,
-		     "t.ini:1: [scenari]: unknown section (sections: [scenario], [arms], [model], [case NAME], [arm NAME], "
+		     "t.ini:1: [scenari]: unknown section (did you mean [scenario]? sections: [scenario], [arms], [model], [case NAME], [arm NAME], "
 		     "[site NAME])");
 	expect_error(CASE_A "[model]\nsteps = 2\n[model]\n", "t.ini:6: [model]: section repeated (first at line 4)");
 	expect_error(CASE_A "[case a]\n", "t.ini:4: [case a]: duplicate case name (first at line 1)");
@@ -629,13 +629,14 @@ static void test_errors_keys(void **state)
 		     "t.ini:2: frobnicate: unknown key in [scenario] (docs/SCENARIO_FORMAT.md lists the keys)");
 	expect_error("[arms]\nc = fused\n", "t.ini:2: c: unknown key in [arms] (keys: a, b)");
 	expect_error("[model]\nsteps = 2\nforward = 2\n",
-		     "t.ini:3: forward: unknown key in [model] (keys: steps, forwards_per_step)");
+		     "t.ini:3: forward: unknown key in [model] (did you mean 'forwards_per_step'?)");
+	expect_error("[model]\nsteps = 2\nrounds = 2\n", "t.ini:3: rounds: unknown key in [model] (keys: steps, forwards_per_step)");
 	expect_error(CASE_A "colour = red\n", "t.ini:4: colour: unknown key in [case a] (docs/SCENARIO_FORMAT.md lists "
 					     "the keys)");
 	expect_error(CASE_A "count = 2\ncount = 3\n", "t.ini:5: count: duplicate key (first set at line 4)");
 	expect_error("[scenario]\nseed =\n", "t.ini:2: seed: missing value");
 	expect_error("[scenario]\nname = my run\n", "t.ini:2: name: 'my run' may use only letters, digits, '_', '-' and '.'");
-	expect_error("[scenario]\nbackend = gpu\n", "t.ini:2: backend: 'gpu' is not one of: auto, cpu, cuda");
+	expect_error("[scenario]\nbackend = gpu\n", "t.ini:2: backend: 'gpu' is not one of: auto, cpu, cuda (did you mean 'cpu'?)");
 	expect_error("[scenario]\ndtype = fp16\n", "t.ini:2: dtype: 'fp16' is not supported: only bf16 is, for now");
 	expect_error("[scenario]\nlaunch_gaps = skip\n", "t.ini:2: launch_gaps: 'skip' is not one of: include, hide");
 	expect_error("[scenario]\ninput = gaussian\n",

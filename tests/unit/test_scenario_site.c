@@ -202,7 +202,7 @@ static void test_errors(void **state)
 	expect_error(SS_SITE SS_ARMS SS_CASE "input.scale = normal(0)\n",
 		     "t.ini:14: input.scale: 'normal(0)': normal takes MEAN, STD");
 	expect_error("[scenario]\ninput.nope = normal(0, 1)\n" SS_SITE SS_ARMS SS_CASE,
-		     "t.ini:2: input.nope: no case's site has an input tensor 'nope'");
+		     "t.ini:2: input.nope: no case's site has an input tensor 'nope' (their inputs: x, scale, shift)");
 	expect_error("[site g]\naxes = B V\ntensors = i:i32:B:input, o:f32:B:output\n" SS_ARMS "[case c]\nsite = g\n"
 		     "shape = 1x4\n",
 		     "t.ini:7: [case c]: tensor 'i' of site 'g' is i32 and has no generator: give it one, as in input.i = "
@@ -217,7 +217,7 @@ static void test_errors(void **state)
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = M\n" SS_CASE,
 		     "t.ini:13: bytes: 'M': unknown symbol 'M' (shape symbols: B, T, W; function: cdiv(a, b))");
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nwrites = out\n" SS_CASE,
-		     "t.ini:13: writes: 'out' is not a stat or scratch tensor of site 'ss'");
+		     "t.ini:13: writes: 'out' is not a stat or scratch tensor of site 'ss' (its stat and scratch tensors: s1)");
 	expect_error("[arm e]\ntype = plugin\nlibrary = p.so\nname = e\nbytes = 4\n" "[case r]\nsite = residual_gate_add\n"
 		     "shape = 1x8x8\n",
 		     "t.ini:5: bytes: [arm e] needs site = NAME: its expression and tensors are the site's");

@@ -19,7 +19,11 @@
  *     none when they are +-8% (overlapping);
  *   - an autocorrelated wander (AR(1), 1% innovations) has no step;
  *   - a step up and back down three points later is two steps;
- *   - bad input (a zero, NaN, too many points) is refused.
+ *   - bad input (a zero, NaN, too many points) is refused;
+ *   - Gaussian noise (seeded normal draws): +5% at point 20 of 40 under 1%
+ *     noise is one step at 20 (min_step 3%), with p under 0.001; twenty
+ *     series of pure noise of 1%, 3% and 5% have none;
+ *   - Student's t: the two-sided p of known quantiles.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,7 +218,7 @@ static void test_too_few_runs(void **state)
 
 /* +10% between 3 + 3 runs: a step when the runs' intervals are +-2%, none
  * when they are +-8% (the runs cannot tell the levels apart); and the
- * runs' own noise raises sigma (the penalty) above the differences'. */
+ * runs' own noise raises sigma above the differences'. */
 static void test_overlapping_intervals(void **state)
 {
 	(void)state;
@@ -287,6 +291,60 @@ static void test_bad_input(void **state)
 	steps_free(&r);
 }
 
+/* Standard normal draws from the seeded mixer (Box-Muller). */
+static double gauss(uint64_t *state)
+{
+	double u1 = ((double)(rng_mix((*state)++) >> 11) + 0.5) / 9007199254740992.0;
+	double u2 = ((double)(rng_mix((*state)++) >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static void test_five_percent_under_one(void **state)
+{
+	(void)state;
+	double y[40];
+	uint64_t seed = 2026;
+	for (int i = 0; i < 40; i++)
+		y[i] = 4000 * exp(0.01 * gauss(&seed)) * (i >= 20 ? 1.05 : 1);
+	struct steps_result r = detect(y, 40, 0.03);
+	const int want[] = { 20 };
+	assert_steps(&r, want, 1);
+	assert_true(fabs(steps_change(&r, 1) - 0.05) < 0.01);
+	assert_true(r.segments[1].pvalue < STEPS_MAX_PVALUE);
+	assert_true(isnan(r.segments[0].pvalue));
+	steps_free(&r);
+}
+
+static void test_pure_noise(void **state)
+{
+	(void)state;
+	const double sd[] = { 0.01, 0.03, 0.05 };
+	uint64_t seed = 77;
+	for (int k = 0; k < 3; k++)
+		for (int t = 0; t < 20; t++) {
+			double y[40];
+			for (int i = 0; i < 40; i++)
+				y[i] = 2500 * exp(sd[k] * gauss(&seed));
+			struct steps_result r = detect(y, 40, 0.05);
+			if (r.n_segments != 1)
+				fail_msg("noise of %.0f%%, series %d: %d steps", sd[k] * 100, t, r.n_segments - 1);
+			steps_free(&r);
+		}
+}
+
+static void test_t_pvalue(void **state)
+{
+	(void)state;
+	/* two-sided 5% quantiles of Student's t */
+	assert_true(fabs(steps_t_pvalue(2.776445, 4) - 0.05) < 1e-5);
+	assert_true(fabs(steps_t_pvalue(-12.7062, 1) - 0.05) < 1e-5);
+	assert_true(fabs(steps_t_pvalue(1.959964, 1e7) - 0.05) < 1e-5);
+	assert_true(fabs(steps_t_pvalue(8.610302, 4) - 0.001) < 1e-6);
+	assert_true(steps_t_pvalue(0, 4) == 1);
+	assert_true(steps_t_pvalue(INFINITY, 4) == 0);
+	assert_true(steps_t_pvalue(3, 0) == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +360,9 @@ int main(void)
 		cmocka_unit_test(test_autocorrelated_noise),
 		cmocka_unit_test(test_up_and_back),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_five_percent_under_one),
+		cmocka_unit_test(test_pure_noise),
+		cmocka_unit_test(test_t_pvalue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

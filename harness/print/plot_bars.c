@@ -1,0 +1,284 @@
+/*
+ * plot_bars.c - bars with error bars (the speedup per case and run) and
+ * stacked bars (the time per kernel of each arm): their data and scripts
+ * (plot.h).
+ *
+ * Bars: one colour per series from one palette, so the key's swatch is the
+ * bar's colour; a marked bar (drifted) is hatched grey over it and an
+ * inexact one (not bit-exact) outlined red, each with a key entry of its
+ * own drawn the same way; each value above its whisker, upright where the
+ * bar is too narrow to hold it, red when inexact; the key below the chart,
+ * off the data; the x range half a row past the outer bars.
+ */
+#include "print/plot.h"
+#include "print/plot_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MARK_COLOR "#555555"
+#define INEXACT_COLOR "#c0392b"
+
+/* The .dat's columns of series s, from 3 on: value, low, high, the value
+ * again where marked, where inexact, and the y of its value label (its
+ * whisker's top) apart for exact and inexact bars. */
+enum { BC_VALUE, BC_LOW, BC_HIGH, BC_MARKED, BC_INEXACT, BC_LABEL, BC_LABEL_INEXACT, BAR_COLS };
+
+static int col(int s, int k)
+{
+	return 3 + BAR_COLS * s + k;
+}
+
+static bool flag(const bool *v, int i)
+{
+	return v && v[i];
+}
+
+static void bars_dat(FILE *f, const void *vp)
+{
+	const struct plot_bars *p = vp;
+	fputs("# row note", f);
+	for (int s = 0; s < p->n_series; s++)
+		fprintf(f, " | series %d: value low high marked-value inexact-value label-y inexact-label-y", s + 1);
+	fputc('\n', f);
+	for (int r = 0; r < p->n_rows; r++) {
+		plot_dat_string(f, p->row_names[r]);
+		fputc(' ', f);
+		plot_dat_string(f, p->row_notes ? p->row_notes[r] : "");
+		for (int s = 0; s < p->n_series; s++) {
+			int i = r * p->n_series + s;
+			bool ci = isfinite(p->low[i]) && isfinite(p->high[i]);
+			double top = ci ? fmax(p->high[i], p->value[i]) : p->value[i];
+			plot_dat_number(f, p->value[i]);
+			/* no interval (too few samples): a bar without whiskers */
+			plot_dat_number(f, ci ? p->low[i] : p->value[i]);
+			plot_dat_number(f, ci ? p->high[i] : p->value[i]);
+			plot_dat_number(f, flag(p->marked, i) ? p->value[i] : NAN);
+			plot_dat_number(f, flag(p->inexact, i) ? p->value[i] : NAN);
+			plot_dat_number(f, flag(p->inexact, i) ? NAN : top);
+			plot_dat_number(f, flag(p->inexact, i) ? top : NAN);
+		}
+		fputc('\n', f);
+	}
+}
+
+static bool any_flag(const bool *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		if (v[i])
+			return true;
+	return false;
+}
+
+/* The chart's size and what fits in it. */
+struct bars_layout {
+	int width, height;
+	int bmargin;         /* the tick labels and the key below them, in lines */
+	bool upright_values; /* value labels turned 90 degrees */
+	bool one_line_ticks; /* tick labels on one line, rotated */
+};
+
+static int longest_tick(const struct plot_bars *p)
+{
+	int w = 0;
+	for (int r = 0; r < p->n_rows; r++) {
+		int n = (int)strlen(p->row_names[r]), m = p->row_notes ? (int)strlen(p->row_notes[r]) : 0;
+		w = n > w ? n : w;
+		w = m > w ? m : w;
+	}
+	return w;
+}
+
+/* 900 px for up to 12 rows, then 60 px a row more. A bar is 1 / (series
+ * + 2) of its row (histograms with gap 2); a value label of ~6.5 px a
+ * character (font 9) may use its bar and, with one series, the gaps beside
+ * it; a tick label of ~7 px a character its row. */
+static struct bars_layout bars_layout(const struct plot_bars *p)
+{
+	struct bars_layout L;
+	char sample[32];
+	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
+	L.height = p->n_rows > 8 ? 620 : 520;
+	double row_px = (L.width - 130.0) / p->n_rows, bar_px = row_px / (p->n_series + 2);
+	snprintf(sample, sizeof sample, p->value_format ? p->value_format : "%.2f", 99.99);
+	double label_px = 6.5 * (double)strlen(sample) + 4;
+	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
+	L.one_line_ticks = 7.0 * longest_tick(p) > row_px - 8;
+	/* key entries (the series and the marks) in columns as wide as the
+	 * longest entry (~7 px a character and the swatch) */
+	int n = p->n_rows * p->n_series, longest = 0;
+	int entries = p->n_series + any_flag(p->marked, n) + any_flag(p->inexact, n);
+	for (int s = 0; s < p->n_series; s++)
+		longest = (int)strlen(p->series_names[s]) > longest ? (int)strlen(p->series_names[s]) : longest;
+	if (any_flag(p->marked, n) && p->mark_word)
+		longest = (int)strlen(p->mark_word) > longest ? (int)strlen(p->mark_word) : longest;
+	if (any_flag(p->inexact, n) && p->inexact_word)
+		longest = (int)strlen(p->inexact_word) > longest ? (int)strlen(p->inexact_word) : longest;
+	int cols = (L.width - 100) / (7 * longest + 70);
+	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
+	int key_rows = (entries + cols - 1) / cols;
+	int ticks = L.one_line_ticks ? (int)ceil(0.22 * longest_tick(p) * (p->row_notes ? 2 : 1)) + 1 : 3;
+	L.bmargin = ticks + key_rows + 2;
+	return L;
+}
+
+/* The x of bar s within its row: rows at 0, 1, ...; with gap 2 a row of n
+ * bars spans n + 2 slots of width 1 / (n + 2). */
+static double bar_offset(const struct plot_bars *p, int s)
+{
+	return (s - (p->n_series - 1) / 2.0) / (p->n_series + 2);
+}
+
+/* Each bar's value above its whisker; inexact ones red. */
+static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_layout *L)
+{
+	const char *place = L->upright_values ? "rotate by 90 left offset 0,0.5" : "center offset 0,0.9";
+	bool red = any_flag(p->inexact, p->n_rows * p->n_series);
+	for (int s = 0; p->value_format && s < p->n_series; s++)
+		for (int k = 0; k < (red ? 2 : 1); k++) {
+			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(", bar_offset(p, s),
+				col(s, k ? BC_LABEL_INEXACT : BC_LABEL));
+			plot_gp_string(f, p->value_format);
+			fprintf(f, ", column(%d))) with labels %s font \",9\" textcolor rgb \"%s\" notitle", col(s, BC_VALUE),
+				place, k ? INEXACT_COLOR : "#222222");
+		}
+}
+
+/* Whether some row of series s is flagged in v. */
+static bool series_flagged(const struct plot_bars *p, const bool *v, int s)
+{
+	for (int r = 0; v && r < p->n_rows; r++)
+		if (v[r * p->n_series + s])
+			return true;
+	return false;
+}
+
+/* The marked bars hatched grey over their colour and the inexact ones
+ * outlined red, as boxes of a bar's width: each a key entry (on the first
+ * series that has one: gnuplot drops the key entry of a clause with no
+ * point), drawn as the bars are. */
+static void bars_marks(FILE *f, const struct plot_bars *p)
+{
+	double w = 1.0 / (p->n_series + 2);
+	bool titled[2] = { false, false };
+	for (int s = 0; s < p->n_series; s++)
+		for (int k = 0; k < 2; k++) {
+			if (!series_flagged(p, k ? p->inexact : p->marked, s))
+				continue;
+			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(%g) with boxes ", bar_offset(p, s),
+				col(s, k ? BC_INEXACT : BC_MARKED), w);
+			if (k)
+				fprintf(f, "fs empty border lc rgb \"%s\" lw 3 lc rgb \"%s\" ", INEXACT_COLOR, INEXACT_COLOR);
+			else
+				fprintf(f, "fs transparent pattern 4 border lc rgb \"%s\" lc rgb \"%s\" ", MARK_COLOR,
+					MARK_COLOR);
+			if (titled[k])
+				fputs("notitle", f);
+			else {
+				fputs("title ", f);
+				plot_gp_string(f, k ? (p->inexact_word ? p->inexact_word : "inexact")
+						    : (p->mark_word ? p->mark_word : "marked"));
+			}
+			titled[k] = true;
+		}
+}
+
+static void bars_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_bars *p = vp;
+	struct bars_layout L = bars_layout(p);
+	plot_head(f, stem, p->title, p->ylabel, L.width, L.height);
+	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n", f);
+	fprintf(f, "set style fill solid 0.75 border -1\nset key outside below center horizontal maxcols 5\n"
+		   "set bmargin %d\n", L.bmargin);
+	/* headroom for the value labels above the tallest whisker */
+	fprintf(f, "set offsets 0, 0, graph %s, 0\n", L.upright_values ? "0.22" : "0.12");
+	fprintf(f, "set xrange [-0.5:%g]\n", p->n_rows - 0.5);
+	if (L.one_line_ticks) /* one line a label, ending at its tick */
+		fputs("set xtics rotate by 30 right font \",9\" nomirror\n", f);
+	else
+		fputs("set xtics font \",9\" nomirror\n", f);
+	if (isfinite(p->reference_line))
+		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#444444\"\n",
+			p->reference_line, p->reference_line);
+	for (int s = 0; s < p->n_series; s++) {
+		int c = col(s, BC_VALUE);
+		fputs(s ? ", \\\n     \"\"" : "plot ", f);
+		if (!s)
+			fprintf(f, "\"%s.dat\"", stem);
+		fprintf(f, " using %d:%d:%d%s lc rgb \"%s\" title ", c, c + 1, c + 2,
+			s ? "" : L.one_line_ticks ? ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\" \".stringcolumn(2) : stringcolumn(1))"
+			       : ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"\\n\".stringcolumn(2) : stringcolumn(1))",
+			plot_series_color(s));
+		plot_gp_string(f, p->series_names[s]);
+	}
+	bars_marks(f, p);
+	bars_labels(f, p, &L);
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d)
+{
+	if (p->n_rows < 1 || p->n_series < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return plot_write_pair(dir, stem, p, bars_dat, bars_gp, d);
+}
+
+/* ---- stacked bars ---- */
+
+static void stack_dat(FILE *f, const void *vp)
+{
+	const struct plot_stack *p = vp;
+	fputs("# bar, then one column per segment:", f);
+	for (int s = 0; s < p->n_segments; s++) {
+		fprintf(f, " %d=", s + 2);
+		plot_dat_comment(f, p->segment_names[s]);
+	}
+	fputc('\n', f);
+	for (int r = 0; r < p->n_rows; r++) {
+		plot_dat_string(f, p->row_names[r]);
+		for (int s = 0; s < p->n_segments; s++)
+			plot_dat_number(f, p->values[r * p->n_segments + s]);
+		fputc('\n', f);
+	}
+}
+
+/* Wide enough for the bars (~220 px each) and the key beside them (~7 px
+ * a character of its longest entry), and no wider. */
+static int stack_width(const struct plot_stack *p)
+{
+	size_t key = 0;
+	for (int s = 0; s < p->n_segments; s++)
+		key = strlen(p->segment_names[s]) > key ? strlen(p->segment_names[s]) : key;
+	int w = 160 + 220 * p->n_rows + 7 * (int)key + 60;
+	return w < 640 ? 640 : w > 1400 ? 1400 : w;
+}
+
+static void stack_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_stack *p = vp;
+	plot_head(f, stem, p->title, p->ylabel, stack_width(p), 460);
+	fputs("set style data histograms\nset style histogram rowstacked\n", f);
+	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
+	      "samplen 1.5 font \",9\"\n", f);
+	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
+	for (int s = 0; s < p->n_segments; s++) {
+		fputs(s ? ", \\\n     \"\"" : "plot ", f);
+		if (!s)
+			fprintf(f, "\"%s.dat\"", stem);
+		fprintf(f, " using %d%s", s + 2, s ? "" : ":xtic(1)");
+		if (p->segment_colors && p->segment_colors[s])
+			fprintf(f, " lc rgb \"%s\"", p->segment_colors[s]);
+		fputs(" title ", f);
+		plot_gp_string(f, p->segment_names[s]);
+	}
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d)
+{
+	if (p->n_rows < 1 || p->n_segments < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return plot_write_pair(dir, stem, p, stack_dat, stack_gp, d);
+}

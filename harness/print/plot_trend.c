@@ -1,0 +1,302 @@
+/*
+ * plot_trend.c - figures over runs (plot.h): one case's figure with its
+ * interval band, the levels between steps, the baseline and the steps
+ * marked (abbench history, the dashboard's cards), and a sweep's cases as
+ * lines relative to their medians (past the per-case charts' limit). As a
+ * PNG, or as an SVG at the size a dashboard card shows it.
+ */
+#include "print/plot.h"
+#include "print/plot_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print/escape.h"
+#include "print/md.h"
+
+/* The plot area of an SVG chart, in fractions of the canvas, fixed so
+ * that plot_hover_* can place each point (gnuplot's own margins move with
+ * its tick labels): left, right, bottom, top. The trends' key sits right
+ * of their area. */
+struct area {
+	double l, r, b, t;
+};
+static const struct area trend_area = { 0.11, 0.985, 0.30, 0.89 };
+static const struct area trends_area = { 0.11, 0.70, 0.24, 0.89 };
+
+static void fix_area(FILE *f, const struct area *a)
+{
+	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\nset tmargin at screen "
+		   "%g\n", a->l, a->r, a->b, a->t);
+}
+
+/* Block 0: a row per point. Block 1: the levels, a horizontal segment per
+ * stretch of equal level from half a point before it to half after. */
+static void trend_dat(FILE *f, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	fputs("# x value low high level commit date run\n", f);
+	for (int i = 0; i < p->n; i++) {
+		fprintf(f, "%d", i + 1);
+		plot_dat_number(f, p->value[i]);
+		plot_dat_number(f, p->low[i]);
+		plot_dat_number(f, p->high[i]);
+		plot_dat_number(f, p->level[i]);
+		fputc(' ', f);
+		plot_dat_string(f, p->commits[i]);
+		fputc(' ', f);
+		plot_dat_string(f, p->dates[i]);
+		fputc(' ', f);
+		plot_dat_string(f, p->run_ids ? p->run_ids[i] : "");
+		fputc('\n', f);
+	}
+	fputs("\n\n# levels: x level, one segment per stretch\n", f);
+	for (int i = 0; i < p->n; i++) {
+		if (i && p->level[i] == p->level[i - 1])
+			continue;
+		int j = i;
+		while (j + 1 < p->n && p->level[j + 1] == p->level[i])
+			j++;
+		fprintf(f, "%s%g", i ? "\n" : "", i + 0.5);
+		plot_dat_number(f, p->level[i]);
+		fprintf(f, "\n%g", j + 1.5);
+		plot_dat_number(f, p->level[i]);
+		fputc('\n', f);
+	}
+}
+
+/* A vertical line at x with a label at the top. */
+static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const char *text, double at_y)
+{
+	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
+	fputs("set label ", f);
+	plot_gp_string(f, text);
+	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
+}
+
+static void trend_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_trend *p = vp;
+	if (p->svg)
+		plot_head_svg(f, stem, p->title, p->ylabel);
+	else
+		plot_head(f, stem, p->title, p->ylabel, 1000, 500);
+	if (p->log_y)
+		fputs("set logscale y\n", f);
+	if (isfinite(p->y_min) && isfinite(p->y_max))
+		fprintf(f, "set yrange [%.9g:%.9g]\n", p->y_min, p->y_max);
+	else
+		fputs("set yrange [*:*]\nset offsets 0, 0, graph 0.12, graph 0.08\n", f);
+	/* the key below the chart, off the data */
+	fprintf(f, "set key outside bottom center horizontal font \",%d\"\n", p->svg ? 11 : 9);
+	/* each tick names its run: id, commit, date and time (UTC); no x label
+	 * competes with the three lines */
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics font \",%d\"\nunset xlabel\n", p->n, p->svg ? 11 : 8);
+	if (p->svg)
+		fix_area(f, &trend_area);
+	else
+		fputs("set bmargin 7\n", f);
+	if (p->baseline >= 0)
+		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
+	for (int k = 0; k < p->n_steps; k++) {
+		bool noise = p->step_noise && p->step_noise[k];
+		gp_vline(f, p->step_at[k] + 0.5, noise ? "#7f8c8d" : p->step_better[k] ? "#2a9d3a" : "#c0392b",
+			 noise ? "dt 2" : "dt 1", p->step_text[k], 0.92 - 0.05 * (k % 3));
+	}
+	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
+		   "title \"95%% interval\", \\\n", stem);
+	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
+	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\".stringcolumn(7)) with "
+	      "linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title ", f);
+	plot_gp_string(f, p->value_name);
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
+{
+	if (p->n < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return plot_write_pair(dir, stem, p, trend_dat, trend_gp, d);
+}
+
+/* ---- several trends on one chart ---- */
+
+/* One row per run: x, commit, date, then a column per line. */
+static void trends_dat(FILE *f, const void *vp)
+{
+	const struct plot_trends *p = vp;
+	fputs("# x commit date, then one column per line:", f);
+	for (int l = 0; l < p->n_lines; l++) {
+		fprintf(f, " %d=", l + 4);
+		plot_dat_comment(f, p->line_names[l]);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < p->n; i++) {
+		fprintf(f, "%d ", i + 1);
+		plot_dat_string(f, p->commits[i]);
+		fputc(' ', f);
+		plot_dat_string(f, p->dates[i]);
+		for (int l = 0; l < p->n_lines; l++)
+			plot_dat_number(f, p->values[l * p->n + i]);
+		fputc('\n', f);
+	}
+}
+
+/* The y range of the lines: all of them, 10% of their span around. */
+static void trends_range(const struct plot_trends *p, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	plot_extent(p->values, p->n_lines * p->n, lo, hi);
+	if (!isfinite(*lo)) {
+		*lo = -1;
+		*hi = 1;
+	}
+	double pad = fmax(0.1 * (*hi - *lo), 0.5);
+	*lo -= pad;
+	*hi += pad;
+}
+
+static void trends_gp(FILE *f, const char *stem, const void *vp)
+{
+	const struct plot_trends *p = vp;
+	double lo, hi;
+	if (p->svg)
+		plot_head_svg(f, stem, p->title, p->ylabel);
+	else
+		plot_head(f, stem, p->title, p->ylabel, 1000, 500);
+	trends_range(p, &lo, &hi);
+	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
+	fputs("set key outside right top font \",8\" maxrows 40\n", f);
+	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\n", p->n);
+	if (p->svg)
+		fix_area(f, &trends_area);
+	else
+		fputs("set bmargin 6\n", f);
+	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
+	fputs("set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 3\n", f);
+	for (int l = 0; l < p->n_lines; l++) {
+		if (l)
+			fputs(", \\\n     \"\"", f);
+		else
+			fprintf(f, "plot \"%s.dat\"", stem);
+		fprintf(f, " using 1:%d%s with linespoints pt 7 ps 0.6 lw 1.2 lc %d title ", l + 4,
+			l ? "" : ":xtic(stringcolumn(2).\"\\n\".stringcolumn(3))", l + 1);
+		plot_gp_string(f, p->line_names[l]);
+	}
+	fputc('\n', f);
+}
+
+enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
+{
+	if (p->n < 1 || p->n_lines < 1)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
+	return plot_write_pair(dir, stem, p, trends_dat, trends_gp, d);
+}
+
+/* ---- hover values: a <title> per point ---- */
+
+/* The SVG read whole into memory (*out, malloc'd). */
+static enum ab_rc read_svg(const char *path, char **out, struct ab_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+	*out = NULL;
+	if (!f)
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long n = ftell(f);
+		if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
+			len = fread(buf, 1, (size_t)n, f);
+			buf[len] = '\0';
+		}
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		free(buf);
+		return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
+	}
+	*out = buf;
+	return AB_OK;
+}
+
+/* The canvas position of data point (x, y) on a chart whose area is a and
+ * whose ranges are [x0, x1] x [y0, y1]. */
+static void place(const struct area *a, double x, double y, double x0, double x1, double y0, double y1, double *px,
+		  double *py)
+{
+	*px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
+	*py = PLOT_SVG_HEIGHT * (1 - (a->b + (y - y0) / (y1 - y0) * (a->t - a->b)));
+}
+
+/* One transparent circle over a point, its text as <title>. */
+static void hover_circle(FILE *f, double px, double py, const char *text)
+{
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\"><title>", px, py);
+	escape_html(f, text);
+	fputs("</title></circle>\n", f);
+}
+
+struct hover_points {
+	const struct area *a;
+	int n;                 /* points along x (1 .. n) */
+	const double *y;       /* [count] */
+	const char *const *text; /* [count] */
+	int count;             /* lines x n */
+	double y0, y1;
+};
+
+static enum ab_rc write_hover(const char *dir, const char *stem, const struct hover_points *h, struct ab_diag *d)
+{
+	char path[4096], *svg, *end = NULL;
+	if (snprintf(path, sizeof path, "%s/%s.svg", dir, stem) >= (int)sizeof path)
+		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
+	enum ab_rc rc = read_svg(path, &svg, d);
+	if (rc)
+		return rc;
+	for (char *p = svg; (p = strstr(p, "</svg>")); p++)
+		end = p;
+	if (!end) {
+		free(svg);
+		return ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
+	}
+	struct md_file mf;
+	rc = md_file_open(&mf, path, d);
+	if (rc) {
+		free(svg);
+		return rc;
+	}
+	fwrite(svg, 1, (size_t)(end - svg), mf.f);
+	fputs("<g id=\"abbench-hover\">\n", mf.f);
+	for (int i = 0; i < h->count; i++) {
+		double px, py;
+		if (!h->text[i] || !h->text[i][0] || !isfinite(h->y[i]))
+			continue;
+		place(h->a, i % h->n + 1, h->y[i], 0.5, h->n + 0.5, h->y0, h->y1, &px, &py);
+		hover_circle(mf.f, px, py, h->text[i]);
+	}
+	fputs("</g>\n</svg>\n", mf.f);
+	free(svg);
+	return md_file_commit(&mf, d);
+}
+
+enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
+{
+	if (!p->svg || !p->hover || !isfinite(p->y_min) || !isfinite(p->y_max) || !(p->y_max > p->y_min))
+		return AB_OK;
+	struct hover_points h = { &trend_area, p->n, p->value, p->hover, p->n, p->y_min, p->y_max };
+	return write_hover(dir, stem, &h, d);
+}
+
+enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
+{
+	double lo, hi;
+	if (!p->svg || !p->hover)
+		return AB_OK;
+	trends_range(p, &lo, &hi);
+	struct hover_points h = { &trends_area, p->n, p->values, p->hover, p->n_lines * p->n, lo, hi };
+	return write_hover(dir, stem, &h, d);
+}
