@@ -141,7 +141,7 @@ int cmd_coverage(int argc, char **argv)
 	rc = read_log(pos[1], &cv, &d);
 	if (!rc) {
 		coverage_judge(&cv, &c);
-		coverage_print(stdout, &cv, &c);
+		certify_print_coverage(stdout, &cv, &c);
 		if (scenario)
 			rc = emit(scenario, &cv, &c, &d);
 	}

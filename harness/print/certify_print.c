@@ -100,7 +100,7 @@ void certify_print_check(FILE *f, const struct cert *c, const struct certify_che
 		k->n_lost, k->n_env, k->n_artefact);
 }
 
-void coverage_print(FILE *f, const struct coverage *cv, const struct cert *c)
+void certify_print_coverage(FILE *f, const struct coverage *cv, const struct cert *c)
 {
 	struct escape_pool p = { .next = 0 };
 	char shape[96], eps[32];

@@ -23,6 +23,6 @@ void certify_print_check(FILE *f, const struct cert *c, const struct certify_che
 
 /* Per signature (most calls first): calls, status, what differs or which
  * entry proves it; then the totals, weighted by calls. */
-void coverage_print(FILE *f, const struct coverage *cv, const struct cert *c);
+void certify_print_coverage(FILE *f, const struct coverage *cv, const struct cert *c);
 
 #endif

@@ -60,10 +60,11 @@ PY
 expect_exit 0 "the same run again, into another database" "$AB" run work/cert.ini --db b.db --no-progress
 expect_exit 0 "certify it" "$AB" certify 1 --db b.db --out b.json
 check "the same certificate, byte for byte" cmp -s a.json b.json
-check "and the python module computes the same sha256 from its content" cert_py -c "
+check "and the python module computes the same sha256 from its content" cert_py - <<'PY'
 import abbench_cert, json, sys
 d = json.load(open('a.json'))
-sys.exit(abbench_cert.digest(d) != d['sha256'])"
+sys.exit(abbench_cert.digest(d) != d['sha256'])
+PY
 check "any field changes the sha256 (every leaf, one at a time)" cert_py - a.json <<'PY'
 import abbench_cert, json, sys
 doc = json.load(open(sys.argv[1]))
@@ -123,7 +124,7 @@ expect_exit 2 "a run that does not exist" "$AB" certify 7 --db a.db --out x.json
 expect_exit 2 "--check with a run" "$AB" certify 1 --check a.json
 expect_exit 0 "--help" "$AB" certify --help
 check "the certificate to standard output, the summary to stderr" \
-	sh -c "'$AB' certify 1 --db a.db --out - 2>/dev/null | cmp -s - a.json"
+	bash -c "'$AB' certify 1 --db a.db --out - 2>/dev/null | cmp -s - a.json"
 
 # --check, nothing changed: every entry still exact, no temporary left.
 mkdir tmp
@@ -133,7 +134,7 @@ check "every entry still exact, nothing differs" test "$(grep -c 'still exact$' 
 check "the counts" grep -q "^check: 6 still exact, 0 lost; the environment differs for 0, an artefact for 0$" "$T/out"
 check "no temporary database left" test -z "$(ls tmp)"
 unset TMPDIR
-expect_exit 0 "--check from another directory" sh -c "cd / && '$AB' certify --check '$T/a.json'"
+expect_exit 0 "--check from another directory" bash -c "cd / && '$AB' certify --check '$T/a.json'"
 
 # The report says what the run certifies, beside the speedup.
 expect_exit 0 "report" "$AB" report 1 --db a.db --out rep

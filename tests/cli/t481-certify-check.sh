@@ -35,12 +35,13 @@ check "both of its arms named" line_has mss "still exact; artefact changed: arm 
 cp lib.orig work/lib/libdeclared_plugin.so
 
 numpy=$("$PY" -c 'import numpy; print(numpy.__version__)')
-cert_py -c "
+cert_py - <<'PY'
 import abbench_cert, json
 d = json.load(open('a.json'))
 for e in d['entries']:
     if 'numpy' in e['env']: e['env']['numpy'] = '1.0.0'
-open('planted.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))"
+open('planted.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))
+PY
 expect_exit 0 "a certificate issued under another numpy: still exact" "$AB" certify --check planted.json --no-progress
 check "the key that changed, from the certificate's value to this one's" \
 	line_has gate_py "still exact; environment differs: numpy 1.0.0 -> $numpy$"
@@ -61,7 +62,7 @@ cp rga_numpy.orig work/py/rga_numpy.py
 
 ABBENCH_PYTHON=/nonexistent/python3 expect_exit 1 "no interpreter here" "$AB" certify --check a.json --no-progress
 check "the python entry lost, saying why; the others run" \
-	sh -c "grep '^  gate_py ' '$T/out' | grep -q \"LOST: .*arm 'rga_exact': python '/nonexistent/python3' (from ABBENCH_PYTHON)\" && test \$(grep -c ' still exact\$' '$T/out') -eq 5"
+	bash -c "grep '^  gate_py ' '$T/out' | grep -q \"LOST: .*arm 'rga_exact': python '/nonexistent/python3' (from ABBENCH_PYTHON)\" && test \$(grep -c ' still exact\$' '$T/out') -eq 5"
 
 sed 's/"seed": "5"/"seed": "6"/' a.json >bad.json
 expect_exit 2 "a bad certificate" "$AB" certify --check bad.json

@@ -16,12 +16,13 @@ cd "$T" || exit 2
 "$AB" run work/cert.ini --db a.db --no-progress >/dev/null 2>&1
 expect_exit 0 "certify" "$AB" certify 1 --db a.db --out a.json
 # The certificate as issued where torch 2.11.0 ran the python arm.
-cert_py -c "
+cert_py - <<'PY'
 import abbench_cert, json
 d = json.load(open('a.json'))
 for e in d['entries']:
     if e['case'] == 'gate_py': e['env']['torch'] = '2.11.0'
-open('torch.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))"
+open('torch.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))
+PY
 
 cert_py - <<'PY'
 import abbench_cert
@@ -64,7 +65,7 @@ check "at FILE:LINE, why" grep -q "bad.jsonl:3: shape: expected a list of 1 to 8
 echo '{"site": "ln_modulate"' >cut.jsonl
 expect_exit 2 "a line that is not JSON" "$AB" coverage a.json cut.jsonl
 expect_exit 2 "no log" "$AB" coverage a.json nope.jsonl
-expect_exit 2 "a changed certificate" sh -c "sed 's/1x16x256/1x16x257/' a.json >t.json && '$AB' coverage t.json sig.jsonl"
+expect_exit 2 "a changed certificate" bash -c "sed 's/1x16x256/1x16x257/' a.json >t.json && '$AB' coverage t.json sig.jsonl"
 expect_exit 2 "one argument" "$AB" coverage a.json
 expect_exit 0 "--help" "$AB" coverage --help
 

@@ -16,15 +16,21 @@ cd "$T" || exit 2
 "$AB" run work/cert.ini --db a.db --no-progress >/dev/null 2>&1
 expect_exit 0 "certify" "$AB" certify 1 --db a.db --out a.json
 sha=$(sed -n 's/^certificate .*; sha256 //p' "$T/out")
-check "load(): the sha256 abbench printed" test "$(cert_py -c "import abbench_cert; print(abbench_cert.load('a.json').sha256)")" = "$sha"
+loaded=$(cert_py - <<'PY'
+import abbench_cert
+print(abbench_cert.load("a.json").sha256)
+PY
+)
+check "load(): the sha256 abbench printed" test "$loaded" = "$sha"
 
 # The certificate as issued on a device of compute capability 9.0 with torch 2.11.0.
-cert_py -c "
+cert_py - <<'PY'
 import abbench_cert, json
 d = json.load(open('a.json'))
 for e in d['entries']:
     e['env'].update({'compute_capability': '9.0', 'torch': '2.11.0'})
-open('gpu.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))"
+open('gpu.json', 'w').write(json.dumps(abbench_cert.seal(d), indent=1))
+PY
 mkdir -p fake/torch fake/triton
 cat >fake/torch/__init__.py <<'PY'
 # A stand-in torch: what abbench_cert reads of one.
@@ -60,8 +66,8 @@ try:
 except ValueError as e:
     assert "complex64" in str(e)
 PY
-check "the running environment, read lazily from the importable torch and triton" \
-	env PYTHONPATH="$CERT_PY:$T/fake" "$PY" - <<'PY'
+fake_py() { PYTHONPATH="$CERT_PY:$T/fake" "$PY" "$@"; } # the stand-in torch and triton importable
+check "the running environment, read lazily from the importable torch and triton" fake_py - <<'PY'
 import abbench_cert as ac, sys
 c = ac.load("gpu.json")
 assert "torch" not in sys.modules
@@ -71,11 +77,12 @@ assert c.explain("ln_modulate", (1, 16, 256), "bf16") == "certified in another e
 assert ac.load("a.json").covers("ln_modulate", (1, 16, 256), "bf16")  # issued without those keys: nothing differs
 PY
 if ! "$PY" -c 'import torch' 2>/dev/null; then
-	check "without torch: no environment, nothing read" cert_py -c "
+	check "without torch: no environment, nothing read" cert_py - <<'PY'
 import abbench_cert as ac, sys
 c = ac.load('gpu.json')
 assert c.environment() == {} and 'torch' not in sys.modules
-assert c.covers('ln_modulate', (1, 16, 256), 'bf16')"
+assert c.covers('ln_modulate', (1, 16, 256), 'bf16')
+PY
 fi
 
 check "refused: a changed certificate, a duplicate key, a real number, another version" cert_py - <<'PY'
@@ -108,7 +115,10 @@ cert_scenario "$odd/s.ini"
 expect_exit 0 "a run from that folder" "$AB" run "$odd/s.ini" --db o.db --no-progress
 expect_exit 0 "certify it" "$AB" certify 1 --db o.db --out o.json
 check "its paths hold the characters, escaped by jansson" grep -q 'd\\u00e9j\\u00e0\\t\\u001Bvu\|dé\(.*\)\\t\\u001Bvu' o.json
-check "the python module rebuilds the same canonical form" cert_py -c "import abbench_cert; abbench_cert.load('o.json')"
+check "the python module rebuilds the same canonical form" cert_py - <<'PY'
+import abbench_cert
+abbench_cert.load("o.json")
+PY
 expect_exit 0 "and --check reads it" "$AB" certify --check o.json --no-progress
 
 check "log_signature: a line at first sight, the further calls at flush" cert_py - <<'PY'
@@ -127,10 +137,11 @@ PY
 check "a module-level log is flushed at exit" test "$(wc -l <m.jsonl)" -eq 1
 expect_exit 0 "abbench coverage reads them" "$AB" coverage a.json c.jsonl
 check "4 calls certified" grep -q "^coverage: 1 of 1 signatures certified (4 of 4 calls, 100.0%)" "$T/out"
-check "no log without log= or ABBENCH_SIGNATURE_LOG: nothing written" cert_py -c "
+check "no log without log= or ABBENCH_SIGNATURE_LOG: nothing written" cert_py - <<'PY'
 import abbench_cert as ac, os
 os.environ.pop('ABBENCH_SIGNATURE_LOG', None)
 c = ac.load('a.json')
 c.log_signature('ln_modulate', (1, 16, 256), 'bf16')
-assert c.log is None"
+assert c.log is None
+PY
 finish
