@@ -29,53 +29,65 @@ static void arms_cell(FILE *f, const struct results_run *r, const struct results
 	md_code(f, c->arm_b[0] ? c->arm_b : r->arm_b);
 }
 
-static void proven_row(FILE *f, const struct results_run *r, const struct certified_case *k)
+static void proven_row(FILE *f, const struct results_run *r, const struct certified_group *g)
 {
+	const struct certified_case *k = g->k;
 	const struct results_case *c = k->c;
 	fputs("| ", f);
 	md_code(f, c->site);
 	fputs(" | ", f);
-	md_cell(f, c->shape);
+	md_cell(f, g->shapes);
 	fputs(" | ", f);
 	md_cell(f, c->dtype);
 	fprintf(f, " | %s | %s | ", k->eps, c->affine ? "yes" : "no");
 	md_cell(f, c->input);
 	fputs(" | ", f);
 	arms_cell(f, r, c);
-	fputs(" |\n", f);
+	fprintf(f, " | %d |\n", g->n);
 }
 
 static void environments(FILE *f, const struct certified_scope *sc)
 {
-	for (int i = 0; i < sc->n_envs; i++) {
-		fputs(sc->n_envs > 1 ? "- " : "Proven on: ", f);
-		env_line(f, &sc->envs[i]);
-		fputs(".\n", f);
+	if (!sc->n_exact)
+		return;
+	fputs("Proven on: ", f);
+	env_line(f, &sc->common);
+	if (sc->some.n) {
+		fputs("; where an arm used them: ", f);
+		env_line(f, &sc->some);
+		if (sc->some_differ)
+			fputs(" (not every case's: `abbench certify` names each one's)", f);
 	}
-	if (sc->more_envs)
-		fputs("- and more environments: see `abbench certify`.\n", f);
-	fputc('\n', f);
+	fputs(".\n\n", f);
 }
+
+/* The cases not certified and why: the first CERTIFIED_LISTED, then how
+ * many more (the Accuracy section has every output). */
+#define CERTIFIED_LISTED 10
 
 static void not_certified(FILE *f, const struct certified_scope *sc)
 {
+	int listed = 0;
 	if (sc->n_exact == sc->n)
 		return;
 	fprintf(f, "Not certified (%d): ", sc->n - sc->n_exact);
-	for (int i = 0, k = 0; i < sc->n; i++) {
+	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
 		if (sc->cases[i].exact)
 			continue;
-		fputs(k++ ? "; " : "", f);
+		fputs(listed++ ? "; " : "", f);
 		md_code(f, sc->cases[i].c->name);
 		fputs(": ", f);
 		md_cell(f, sc->cases[i].why);
 	}
+	if (sc->n - sc->n_exact > listed)
+		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);
 	fputs(".\n\n", f);
 }
 
 void report_certified_section(FILE *f, const struct summary_run *S, bool compact)
 {
-	static const char *const cols[] = { "site", "shape", "dtype", "eps", "affine", "inputs", "arms (a / b)" };
+	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
+					    "cases" };
 	const struct results_run *r = S->run;
 	struct certified_scope sc;
 	struct ab_diag d;
@@ -89,10 +101,9 @@ void report_certified_section(FILE *f, const struct summary_run *S, bool compact
 		   "certificate; docs/CERTIFICATE.md).\n\n",
 		sc.n_exact, sc.n, r->bracket);
 	if (!compact && sc.n_exact) {
-		md_table_head(f, 7, cols, "lllllll");
-		for (int i = 0; i < sc.n; i++)
-			if (sc.cases[i].exact)
-				proven_row(f, r, &sc.cases[i]);
+		md_table_head(f, 8, cols, "lllllllr");
+		for (int i = 0; i < sc.n_groups; i++)
+			proven_row(f, r, &sc.groups[i]);
 		fputc('\n', f);
 	}
 	environments(f, &sc);

@@ -140,7 +140,8 @@ expect_exit 0 "--check from another directory" bash -c "cd / && '$AB' certify --
 expect_exit 0 "report" "$AB" report 1 --db a.db --out rep
 check "a Certified section" grep -q "^## Certified$" rep/report.md
 check "6 of 7 cases" grep -q "^6 of 7 cases are byte-equal in every slot of their bracket (ABA)" rep/report.md
-check "the proven signatures" grep -q '^| `ln_modulate` | 1x16x512 | bf16 | 1e-06 | yes | special(mean=0,std=1) | `eager` / `fused` |$' rep/report.md
-check "the environment of the python arm" grep -q "^- backend \`cpu\`, .*python \`3\.[0-9.]*\`, numpy" rep/report.md
+check "the proven signatures, a row per site, dtype, eps, inputs and arms" grep -q '^| `ln_modulate` | 1x16x512 | bf16 | 1e-06 | yes | special(mean=0,std=1) | `eager` / `fused` | 1 |$' rep/report.md
+check "a sweep's shapes in one row" grep -q '^| `ln_modulate` | 1x16x256, 1x32x256 | bf16 | 1e-05 | no | normal(mean=0,std=1) | `eager` / `fused` | 2 |$' rep/report.md
+check "the environment, with the python arm's versions" grep -q "^Proven on: backend \`cpu\`, .*; where an arm used them: python \`3\.[0-9.]*\`, numpy" rep/report.md
 check "the case not certified and why" grep -q "^Not certified (1): \`gate_py_inexact\`: slot B: 'out' not byte-equal to A1" rep/report.md
 finish
