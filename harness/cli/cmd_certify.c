@@ -20,6 +20,7 @@
 #include "print/certify_print.h"
 #include "run/certify.h"
 #include "run/certify_check.h"
+#include "run/interrupt.h"
 #include "store/store.h"
 
 #define CERTIFY_MAX_RUNS 64
@@ -109,6 +110,10 @@ static int check(const char *path, const struct certify_check_options *o)
 		return cli_finish(status);
 	}
 	cert_free(&c);
+	if (rc == AB_ERR_INTERRUPTED) {
+		ab_error("certify --check: %s", d.msg);
+		return AB_EXIT_SIGNAL_BASE + interrupt_signal();
+	}
 	return cli_exit_rc(rc, &d, "certify --check");
 }
 

@@ -143,8 +143,9 @@ static enum ab_rc group_scenario(const struct cert *c, const int *idx, int n, st
 	return rc;
 }
 
-/* Runs the scenario s into db; the run's id (0: none was written). */
-static int64_t run_group(const struct scenario *s, const char *db, bool progress, struct ab_diag *d)
+/* Runs the scenario s into db; the run's id (0: none was written), and
+ * *stop when a signal stopped it (the check stops there too). */
+static int64_t run_group(const struct scenario *s, const char *db, bool progress, bool *stop, struct ab_diag *d)
 {
 	const struct backend_ops *ops = NULL;
 	bool fell = false;
@@ -154,7 +155,7 @@ static int64_t run_group(const struct scenario *s, const char *db, bool progress
 		return 0;
 	struct runner_options ro = { .ops = ops, .db_path = db, .progress = progress,
 				     .command_line = "abbench certify --check", .label = "certify-check" };
-	runner_scenario(s, &ro, &res, d);
+	*stop = runner_scenario(s, &ro, &res, d) == AB_ERR_INTERRUPTED;
 	return res.run_id;
 }
 
@@ -167,10 +168,12 @@ static bool same_group(const struct cert_entry *x, const struct cert_entry *y)
 }
 
 /* The entries that run with entry g (the first of its group): each
- * judged, or lost with the reason. */
-static void check_group(const struct cert *c, int g, const char *db, const struct certify_check_options *o,
-			struct certify_check *out, int *idx)
+ * judged, or lost with the reason. AB_ERR_INTERRUPTED when a signal
+ * stopped its run. */
+static enum ab_rc check_group(const struct cert *c, int g, const char *db, const struct certify_check_options *o,
+			      struct certify_check *out, int *idx, struct ab_diag *stopped)
 {
+	bool stop = false;
 	int n = 0;
 	struct ab_diag d = { "" };
 	char why[300];
@@ -183,9 +186,9 @@ static void check_group(const struct cert *c, int g, const char *db, const struc
 			lose(&out->e[i], why);
 	}
 	if (!n)
-		return;
+		return AB_OK;
 	struct scenario *s = NULL;
-	int64_t id = group_scenario(c, idx, n, &s, &d) ? 0 : run_group(s, db, o->progress, &d);
+	int64_t id = group_scenario(c, idx, n, &s, &d) ? 0 : run_group(s, db, o->progress, &stop, &d);
 	struct results_run *r = load_check_run(db, id);
 	for (int i = 0; i < n; i++) {
 		const struct results_case *rc = case_named(r, c->entries[idx[i]].case_name);
@@ -196,6 +199,7 @@ static void check_group(const struct cert *c, int g, const char *db, const struc
 	}
 	results_run_free(r);
 	scenario_free(s);
+	return stop ? ab_fail(stopped, AB_ERR_INTERRUPTED, "%s", d.msg) : AB_OK;
 }
 
 static void count(struct certify_check *k)
@@ -231,18 +235,23 @@ enum ab_rc certify_check(const struct cert *c, const struct certify_check_option
 	snprintf(db, sizeof db, "%s", o->keep_db ? o->keep_db : dir);
 	if (!o->keep_db)
 		strncat(db, "/check.db", sizeof db - strlen(db) - 1);
-	for (int g = 0; g < c->n_entries; g++) {
+	enum ab_rc rc = AB_OK;
+	for (int g = 0; !rc && g < c->n_entries; g++) {
 		bool first = true;
 		for (int k = 0; k < g && first; k++)
 			first = !same_group(&c->entries[k], &c->entries[g]);
 		if (first)
-			check_group(c, g, db, o, out, idx);
+			rc = check_group(c, g, db, o, out, idx, d);
 	}
 	if (!o->keep_db) {
 		store_remove_db_files(db);
 		rmdir(dir);
 	}
 	free(idx);
+	if (rc) {
+		certify_check_free(out);
+		return rc;
+	}
 	count(out);
 	return AB_OK;
 }

@@ -27,7 +27,7 @@
 
 struct certify_check_entry {
 	bool exact;
-	char why[300];           /* lost: why */
+	char why[AB_DIAG_MAX];   /* lost: why */
 	char env_diff[512];      /* "" when the environment is the certificate's */
 	char artefact_diff[512]; /* "" when every arm's artefact is the certified one */
 	bool md5_same;           /* the outputs' md5s are the certificate's */
@@ -47,7 +47,9 @@ struct certify_check_options {
 
 /* Proves every entry of c again. AB_OK with the verdicts in out (lost
  * entries are verdicts, not errors); an error only when nothing could be
- * judged at all (no temporary directory, out of memory). */
+ * judged at all (no temporary directory, out of memory), or
+ * AB_ERR_INTERRUPTED when SIGINT, SIGTERM or SIGHUP stopped a run (the
+ * check stops there; out is empty). */
 enum ab_rc certify_check(const struct cert *c, const struct certify_check_options *o, struct certify_check *out,
 			 struct ab_diag *d);
 void certify_check_free(struct certify_check *k);
