@@ -5,7 +5,8 @@
 #
 # Harnesses: scenario and profile (the INI parsers), cubin (cubin, fatbin
 # and PTX headers), triton (Triton's metadata JSON), store (a mutated
-# database through every reader and merge: tests/fuzz/fuzz_store.c).
+# database through every reader and merge: tests/fuzz/fuzz_store.c), cert
+# (a certificate, sealed anew, and a signature log's lines: fuzz_cert.c).
 #
 # Corpus: tests/fuzz/corpus/NAME (hand-written seeds and every input that
 # ever crashed, kept as a regression) plus the tree's own files of that

@@ -45,6 +45,8 @@ draws them, timed calls do not. One forward's 30 blocks hold about 13.6
 GB of bf16 weights.
 """
 import importlib
+import os
+import sys
 
 from glm_model import (BLOCK_WEIGHTS, NORM_OUT_LAYER, OUT_WEIGHTS, ROPE_THETA, STEP_BLOCKS, WEIGHT_SEED,
                        dims_of, weight_seed, weight_std)
@@ -234,24 +236,62 @@ def kernels(path):
     return _KERNELS[path]
 
 
+# ---- the signature log (docs/CERTIFICATE.md) ---------------------------------
+
+_SIGLOG = []  # [] until first asked; then [SignatureLog] or [None]
+
+
+def signature_log():
+    """The log of $ABBENCH_SIGNATURE_LOG (python/abbench_cert.py), None
+    when the variable is unset: made once per process."""
+    if not _SIGLOG:
+        path = os.environ.get("ABBENCH_SIGNATURE_LOG")
+        if path:
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+                os.path.abspath(__file__)))), "python"))
+            import abbench_cert
+            _SIGLOG.append(abbench_cert.SignatureLog(path))
+        else:
+            _SIGLOG.append(None)
+    return _SIGLOG[0]
+
+
+def log_block_sites(log, dims, h, e, eps):
+    """One block's fusion sites as the model meets them (glm_model's
+    SITES_PER_BLOCK): LayerNorm + modulate twice per stream, the joint qk
+    LayerNorm once, the gate residuals twice per stream."""
+    q = (h.shape[0], e.shape[1] + h.shape[1], dims.heads, dims.head_dim)
+    for x in (h, e):
+        log.log("ln_modulate", x.shape, x.dtype, eps, False, count=2)
+        log.log("residual_gate_add", x.shape, x.dtype, eps, False, count=2)
+    log.log("qk_layernorm", q, h.dtype, eps, False)
+
+
 def forward(torch, F, path, dims, h, e, temb, eps, blocks, norm_out, seed=WEIGHT_SEED, kern=None, weights=None):
     """`blocks` blocks (weights of blocks 0, 1, ...) and, with norm_out, the
     final norm; path 'eager' or a fused one (kern: its kernel set, else
     kernels(path)). weights(layer, table) gives a block's weights (default:
-    make_weights, cached). Returns (image, text)."""
+    make_weights, cached). Returns (image, text). With
+    $ABBENCH_SIGNATURE_LOG set, every site's signature is appended to that
+    JSON-lines file (python/abbench_cert.py) for `abbench coverage`."""
     dev = h.device
+    log = signature_log()
     rope = rope_tables(torch, dev, dims)
     if path != "eager" and kern is None:
         kern = kernels(path)
     if weights is None:
         weights = lambda layer, table: make_weights(torch, dev, dims, layer, seed, table)
     for layer in range(blocks):
+        if log is not None:
+            log_block_sites(log, dims, h, e, eps)
         w = weights(layer, BLOCK_WEIGHTS)
         if path == "eager":
             h, e = block_eager_fwd(torch, F, w, h, e, temb, rope, dims.heads, eps)
         else:
             h, e = block_fused_fwd(torch, F, kern, w, h, e, temb, rope, dims.heads, eps)
     if norm_out:
+        if log is not None:
+            log.log("ln_continuous", h.shape, h.dtype, eps, False)
         wo = weights(NORM_OUT_LAYER, OUT_WEIGHTS)
         h = norm_out_eager(F, wo, h, temb, eps) if path == "eager" else norm_out_fused(torch, F, kern, wo, h, temb,
                                                                                        eps)

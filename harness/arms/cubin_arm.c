@@ -535,6 +535,7 @@ static void cubin_source(const void *arm, struct results_arm_source *src)
 	else
 		snprintf(src->detail, sizeof src->detail, "%s kernel '%.180s'", cubin_file_kind_str(ca->info.kind),
 			 ca->kernel);
+	snprintf(src->function, sizeof src->function, "%.127s", ca->kernel);
 }
 
 const struct arm_kind cubin_arm_kind = {

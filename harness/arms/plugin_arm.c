@@ -421,6 +421,7 @@ static void plugin_source(const void *arm, struct results_arm_source *src)
 	snprintf(src->sha256, sizeof src->sha256, "%s", pa->sha256);
 	snprintf(src->detail, sizeof src->detail, "arm '%.60s' of plugin '%.60s' (ABI %u), site %s", pa->arm->name,
 		 pa->table->name ? pa->table->name : "", pa->table->abi_version, pa->site->name);
+	snprintf(src->function, sizeof src->function, "%.127s", pa->arm->name);
 }
 
 const struct arm_kind plugin_arm_kind = {

@@ -146,6 +146,13 @@ enum ab_rc pyrt_need(struct pyrt *rt, enum pyrt_device dev, struct ab_diag *d);
  * imported, for a run's provenance. */
 void pyrt_describe(const struct pyrt *rt, char *buf, size_t len);
 
+/* "python=3.11.2 numpy=1.24.2 torch=2.11.0 triton=3.6.0": the
+ * interpreter's version and those of numpy, torch and triton where the
+ * process has imported them (a module that imports triton at its top has,
+ * once pyrt_import ran), as KEY=VALUE words for a certificate
+ * (common/results.h). "" when Python cannot be asked. */
+void pyrt_versions(struct pyrt *rt, char *buf, size_t len);
+
 /* ---- modules and functions (pyrt_module.c) ----------------------------------- */
 
 /* Imports the module at path (absolute; the caller resolves relative

@@ -365,3 +365,18 @@ void pyrt_describe(const struct pyrt *rt, char *buf, size_t len)
 		 ip->executable[0] ? ip->executable : ip->program, ip->libpython, rt->numpy[0] ? ", numpy " : "",
 		 rt->numpy, rt->torch[0] ? ", torch " : "", rt->torch);
 }
+
+void pyrt_versions(struct pyrt *rt, char *buf, size_t len)
+{
+	pyobj *v = NULL;
+	struct ab_diag d;
+	buf[0] = '\0';
+	if (pyrt_same_thread(rt, NULL) != AB_OK)
+		return;
+	pyrt_enter();
+	if (pyrt_shim_call(rt, "versions", NULL, &v, AB_ERR_INTERNAL, &d) == AB_OK) {
+		pyrt_text(v, buf, len);
+		pyrt_py.Py_DecRef(v);
+	}
+	pyrt_leave();
+}

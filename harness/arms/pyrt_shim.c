@@ -8,6 +8,7 @@
  *   init, flush          sys.executable, sys.path, stdout -> stderr; flushing
  *   load, unload, function   a user's module from a file; one of its functions
  *   need_numpy, need_torch   the array libraries (Env when missing)
+ *   versions             python's and the loaded numpy's, torch's, triton's
  *   bind -> Bound        t and d of one case; Bound.call is the per-call
  *                        closure (None, or the error line); activate,
  *                        verify, release
@@ -187,6 +188,19 @@ const char pyrt_shim_source[] =
 	"        raise Env('python %r cannot import numpy (%s): torch needs it to take abbench device buffers '\n"
 	"                  '(__cuda_array_interface__); install it for that interpreter' % (sys.executable, text(e))) from None\n"
 	"    return torch.__version__\n"
+	"\n"
+	"\n"
+	"def versions():\n"
+	"    # python=X.Y.Z, then numpy, torch and triton where loaded (a module that\n"
+	"    # imports triton at its top has), as KEY=VALUE words for the run's record.\n"
+	"    v = sys.version_info\n"
+	"    words = ['python=%d.%d.%d' % (v.major, v.minor, v.micro)]\n"
+	"    for name in ('numpy', 'torch', 'triton'):\n"
+	"        ver = getattr(sys.modules.get(name), '__version__', None)\n"
+	"        if isinstance(ver, str) and ver:\n"
+	"            ver = ''.join(c if 32 < ord(c) < 127 and c not in '=' + chr(34) else '_' for c in ver)\n"
+	"            words.append(name + '=' + ver[:40])\n"
+	"    return ' '.join(words)\n"
 	"\n"
 	"\n"
 	"# ---- binding: t and d once per case ----\n"

@@ -483,6 +483,8 @@ static void python_source(const void *arm, struct results_arm_source *src)
 	snprintf(src->path, sizeof src->path, "%.511s", pa->path);
 	snprintf(src->sha256, sizeof src->sha256, "%s", pa->sha256);
 	snprintf(src->detail, sizeof src->detail, "function '%.40s'; %s", pa->ps.function, rt);
+	snprintf(src->function, sizeof src->function, "%s", pa->ps.function);
+	pyrt_versions(python_rt, src->versions, sizeof src->versions);
 }
 
 const struct arm_kind python_arm_kind = {

@@ -157,6 +157,12 @@ struct backend_ops {
 	 * string belongs to the backend (valid until the next call or close)
 	 * and fits results_run.notes. */
 	const char *(*notes)(struct backend *b);
+	/* Optional (NULL: nothing): what a run records of the backend's
+	 * libraries beyond the device row, as KEY=VALUE words
+	 * (common/results.h, results_run.env; CUDA: "cupti=130100"), for
+	 * certificates. Asked once the backend is open; the string belongs
+	 * to the backend. */
+	const char *(*environment)(struct backend *b);
 };
 
 /* ---- the table ---------------------------------------------------------- */

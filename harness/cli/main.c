@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	{ "backends", cmd_backends, "list the backends and whether each can run here" },
 	{ "history", cmd_history, "each case's trend over runs, with the steps in it" },
 	{ "publish", cmd_publish, "write a static HTML dashboard of the history" },
+	{ "certify", cmd_certify, "certify the signatures runs proved bit-exact; --check proves them again here" },
+	{ "coverage", cmd_coverage, "hold a model's logged signatures against a certificate" },
 	{ NULL, NULL, NULL },
 };
 

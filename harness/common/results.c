@@ -115,14 +115,15 @@ static bool same_header(struct same *s, const struct results_run *a, const struc
 	       SAME_NUM(s, a, b, steps) && SAME_NUM(s, a, b, forwards_per_step) && SAME_STR(s, a, b, launch_gaps) &&
 	       SAME_NUM(s, a, b, l2_flush) && SAME_STR(s, a, b, notes) && SAME_STR(s, a, b, only_cases) &&
 	       SAME_NUM(s, a, b, n_cases) && SAME_NUM(s, a, b, cases_planned) && SAME_NUM(s, a, b, resumed) &&
-	       SAME_STR(s, a, b, timing) && SAME_NUM(s, a, b, recheck);
+	       SAME_STR(s, a, b, timing) && SAME_NUM(s, a, b, recheck) && SAME_STR(s, a, b, env);
 }
 
 static bool same_arm_source(struct same *s, const struct results_arm_source *a, const struct results_arm_source *b)
 {
 	snprintf(s->where, sizeof s->where, "the source of arm %c", a->arm);
 	return SAME_NUM(s, a, b, arm) && SAME_STR(s, a, b, name) && SAME_STR(s, a, b, kind) && SAME_STR(s, a, b, path) &&
-	       SAME_STR(s, a, b, sha256) && SAME_STR(s, a, b, detail);
+	       SAME_STR(s, a, b, sha256) && SAME_STR(s, a, b, detail) && SAME_STR(s, a, b, function) &&
+	       SAME_STR(s, a, b, versions);
 }
 
 static bool same_case_fields(struct same *s, const struct results_case *a, const struct results_case *b)

@@ -18,6 +18,9 @@
 
 #define RESULTS_MAX_OUTPUTS 16     /* outputs of a site (a declared site may have several) */
 #define RESULTS_MAX_ARM_SOURCES 16 /* user arms of a run, each once per side it runs on */
+/* The form of results_run.env and results_arm_source.versions: words
+ * KEY=VALUE separated by one blank, KEY of [a-z0-9_] (at most 31), VALUE
+ * non-empty printable ASCII without blank, '=' or '"' (results_check_env). */
 
 struct results_clocks {
 	bool valid;             /* false when NVML (or the CPU backend) gave nothing */
@@ -122,6 +125,13 @@ struct results_arm_source {
 	char path[512];         /* the library or the binary, absolute */
 	char sha256[65];        /* of that file */
 	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */
+	/* Since schema 10 (a certificate's provenance, docs/CERTIFICATE.md):
+	 * the function that ran (a python arm's function, a plugin's arm, a
+	 * cubin's kernel) and the versions of what it ran under, as
+	 * RESULTS_ENV words ("python=3.11.2 numpy=1.24.2 torch=2.11.0
+	 * triton=3.6.0"); "" in runs stored before it. */
+	char function[128];
+	char versions[192];
 };
 
 struct results_run {
@@ -157,6 +167,10 @@ struct results_run {
 	char timing[8];         /* "events" or "graph" (backend.h: backend_timing); '' read as events */
 	bool l2_flush;
 	char notes[1024];       /* the runner's (a resume, the phases' times) and the backend's remarks */
+	/* Since schema 10: what the backend ran on beyond the device row, as
+	 * RESULTS_ENV words (CUDA: "cupti=130100"); "" on the CPU and in runs
+	 * stored before it. */
+	char env[128];
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
 	bool recheck;           /* run --recheck: cases another run found slower, measured again (a second
 				 * opinion, not a run of its own: list and history leave it out) */

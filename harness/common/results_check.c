@@ -132,6 +132,33 @@ static bool long_text_ok(const char *name, const char *s, char *why, size_t len)
 	return !s || results_check_text(name, s, strlen(s), 0, why, len);
 }
 
+/* One KEY=VALUE word of an env text: its key's length, 0 when it is not one. */
+static size_t env_word(const char *w, size_t n)
+{
+	size_t k = 0;
+	while (k < n && (islower((unsigned char)w[k]) || isdigit((unsigned char)w[k]) || w[k] == '_'))
+		k++;
+	if (k == 0 || k > 31 || k + 1 >= n || w[k] != '=')
+		return 0;
+	for (size_t i = k + 1; i < n; i++)
+		if (!isgraph((unsigned char)w[i]) || w[i] == '=' || w[i] == '"')
+			return 0;
+	return k;
+}
+
+bool results_check_env(const char *name, const char *s, char *why, size_t len)
+{
+	for (const char *w = s; *w;) {
+		size_t n = strcspn(w, " ");
+		if (!env_word(w, n))
+			return ab_fail_text(why, len, "%s: '%.*s' is not a KEY=VALUE word", name, (int)(n < 40 ? n : 40), w);
+		w += n;
+		if (*w == ' ' && !*++w)
+			return ab_fail_text(why, len, "%s ends with a blank", name);
+	}
+	return true;
+}
+
 /* ---- one row each ---------------------------------------------------------- */
 
 static const struct text_field run_texts[] = {
@@ -146,7 +173,7 @@ static const struct text_field run_texts[] = {
 	TEXT(struct results_run, arm_a),         TEXT(struct results_run, arm_b),
 	TEXT(struct results_run, launch_gaps),   TEXT(struct results_run, notes),
 	TEXT(struct results_run, timing),
-	TEXT(struct results_run, only_cases),
+	TEXT(struct results_run, only_cases),    TEXT(struct results_run, env),
 };
 
 static const struct int_field run_ints[] = {
@@ -174,7 +201,7 @@ bool results_check_run_row(const struct results_run *r, char *why, size_t len)
 	static const char *const statuses[] = { "running", "ok", "failed", "interrupted", NULL };
 	if (!FIELDS_OK(r, run_texts, run_ints, why, len) || !long_text_ok("scenario_text", r->scenario_text, why, len) ||
 	    !long_text_ok("command_line", r->command_line, why, len) || !one_of("status", r->status, statuses, why, len) ||
-	    !bracket_ok(r->bracket, why, len))
+	    !bracket_ok(r->bracket, why, len) || !results_check_env("env", r->env, why, len))
 		return false;
 	if (r->shard_index > r->shard_count)
 		return ab_fail_text(why, len, "shard_index %d is past shard_count %d", r->shard_index, r->shard_count);
@@ -205,7 +232,8 @@ bool results_check_device(const struct results_device *dv, char *why, size_t len
 static const struct text_field arm_source_texts[] = {
 	TEXT(struct results_arm_source, name),   TEXT(struct results_arm_source, kind),
 	TEXT(struct results_arm_source, path),   TEXT(struct results_arm_source, sha256),
-	TEXT(struct results_arm_source, detail),
+	TEXT(struct results_arm_source, detail), TEXT(struct results_arm_source, function),
+	TEXT(struct results_arm_source, versions),
 };
 
 bool results_check_kind_name(const char *kind, char *why, size_t len)
@@ -221,7 +249,7 @@ bool results_check_kind_name(const char *kind, char *why, size_t len)
 bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len)
 {
 	return arm_ok("arm", a->arm, why, len) && texts_ok(a, arm_source_texts, N(arm_source_texts), why, len) &&
-	       results_check_kind_name(a->kind, why, len);
+	       results_check_kind_name(a->kind, why, len) && results_check_env("versions", a->versions, why, len);
 }
 
 static const struct text_field case_texts[] = {

@@ -72,6 +72,10 @@ bool results_check_run(const struct results_run *r, char *why, size_t len);
  * false why says which ("is 70 bytes, more than 63"). */
 bool results_check_text(const char *name, const char *s, size_t n, size_t cap, char *why, size_t len);
 
+/* An environment text (results_run.env, results_arm_source.versions):
+ * "" or KEY=VALUE words separated by one blank (results.h, RESULTS_ENV). */
+bool results_check_env(const char *name, const char *s, char *why, size_t len);
+
 /* src made into a text for a field of cap bytes: valid UTF-8 kept, any
  * other byte written as \xNN, cut at a character boundary so that it fits
  * (what the store does with an error message before it stores it). */

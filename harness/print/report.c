@@ -29,6 +29,7 @@
 #include "print/report_charts.h"
 #include "print/report_peers.h"
 #include "print/report_details.h"
+#include "print/report_certified.h"
 #include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
@@ -172,6 +173,7 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
 	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
+	report_certified_section(f, R->S, compact);
 }
 
 /* ------------------------------------------------------------------ */

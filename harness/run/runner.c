@@ -78,6 +78,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	snprintf(r->version, sizeof r->version, "%s", AB_VERSION);
 	r->quick = o->quick;
 	r->fake_timer = ops->fake_timer(bk);
+	snprintf(r->env, sizeof r->env, "%s", ops->environment ? ops->environment(bk) : "");
 	r->device_index = o->device;
 	snprintf(r->noise_measure, sizeof r->noise_measure, "%s",
 		 scenario_noise_str(o->quick ? runner_quick_sampling(&s->sampling).noise : s->sampling.noise));

@@ -81,6 +81,7 @@ void store_bind_run(struct bind *b, const struct results_run *r, int64_t device_
 	b_i64(b, r->resumed);
 	B_STR(b, r->timing);
 	b_i64(b, r->recheck);
+	B_STR(b, r->env);
 }
 
 /* Returns the device_id column (only_cases follows it). */
@@ -122,6 +123,7 @@ int64_t store_read_run(struct col *c, struct results_run *r, bool *ok)
 	r->resumed = c_int(c);
 	C_STR(c, r->timing);
 	r->recheck = c_bool(c);
+	C_STR(c, r->env);
 	return device_id;
 }
 void store_bind_case(struct bind *b, const struct results_case *c)
@@ -299,6 +301,8 @@ void store_bind_arm_source(struct bind *b, const struct results_arm_source *a)
 	B_STR(b, a->path);
 	B_STR(b, a->sha256);
 	B_STR(b, a->detail);
+	B_STR(b, a->function);
+	B_STR(b, a->versions);
 }
 
 void store_read_arm_source(struct col *c, struct results_arm_source *a)
@@ -310,4 +314,6 @@ void store_read_arm_source(struct col *c, struct results_arm_source *a)
 	C_STR(c, a->path);
 	C_STR(c, a->sha256);
 	C_STR(c, a->detail);
+	C_STR(c, a->function);
+	C_STR(c, a->versions);
 }

@@ -202,6 +202,14 @@ static const char *const migrations[] = {
 	"ALTER TABLE run_arms_rebuilt RENAME TO run_arms;"
 	"ALTER TABLE runs ADD COLUMN recheck INTEGER NOT NULL DEFAULT 0 CHECK (recheck IN (0, 1));"
 	"UPDATE runs SET recheck = 1 WHERE label GLOB '*-recheck';",
+	/* 11: what a certificate of bit-exactness names (docs/CERTIFICATE.md):
+	 * the run's environment beyond its device row (the backend's
+	 * libraries: CUPTI's version), and per user arm the function that ran
+	 * and the versions it ran under (python, numpy, torch, triton), as
+	 * KEY=VALUE words; '' in runs stored before it. */
+	"ALTER TABLE runs ADD COLUMN env TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE run_arms ADD COLUMN function TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE run_arms ADD COLUMN versions TEXT NOT NULL DEFAULT '';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -113,7 +113,7 @@ static enum ab_rc insert_arm_sources(struct store *st, const struct results_run 
 	enum ab_rc rc = AB_OK;
 	for (int i = 0; !rc && i < r->n_arm_sources; i++) {
 		struct bind b;
-		rc = store_prepare_bind(st, "INSERT INTO run_arms (run_id, " ARM_SOURCE_COLS ") VALUES (?,?,?,?,?,?,?)",
+		rc = store_prepare_bind(st, "INSERT INTO run_arms (run_id, " ARM_SOURCE_COLS ") VALUES (?,?,?,?,?,?,?,?,?)",
 					&b, d);
 		if (rc)
 			break;

@@ -539,8 +539,11 @@ static void test_arm_sources(void **state)
 	struct store *st = open_db();
 	struct results_run *r = make_run("", "2025-01-01T00:00:00Z", "GPU-1", 0);
 	r->n_arm_sources = 2;
-	r->arm_sources[0] = (struct results_arm_source){ 'b', "mine", "cubin", "/x/k.cubin", "ab12", "cubin kernel 'k'" };
-	r->arm_sources[1] = (struct results_arm_source){ 'a', "p", "plugin", "/x/lib.so", "cd34", "arm 'p'" };
+	r->arm_sources[0] = (struct results_arm_source){ 'b', "mine", "cubin", "/x/k.cubin", "ab12", "cubin kernel 'k'", "k",
+							 "" };
+	r->arm_sources[1] = (struct results_arm_source){ 'a', "p", "plugin", "/x/lib.so", "cd34", "arm 'p'", "p",
+							 "python=3.11.2 numpy=1.24.2" };
+	snprintf(r->env, sizeof r->env, "cupti=130100");
 	int64_t id = begin(st, r);
 	struct ab_diag d = { "" };
 	assert_int_equal(store_fail_run(st, id, "it broke", &d), AB_OK);
@@ -554,7 +557,14 @@ static void test_arm_sources(void **state)
 	assert_string_equal(back->arm_sources[1].name, "mine");
 	assert_string_equal(back->arm_sources[1].sha256, "ab12");
 	assert_string_equal(back->arm_sources[1].detail, "cubin kernel 'k'");
+	assert_string_equal(back->arm_sources[1].function, "k");
+	assert_string_equal(back->arm_sources[0].versions, "python=3.11.2 numpy=1.24.2");
+	assert_string_equal(back->env, "cupti=130100");
 	results_run_free(back);
+	/* an env that is not KEY=VALUE words is refused before anything is written */
+	snprintf(r->env, sizeof r->env, "cupti = 1");
+	assert_int_not_equal(store_begin_run(st, r, &d), AB_OK);
+	assert_non_null(strstr(d.msg, "'cupti' is not a KEY=VALUE word"));
 	/* a run without user arms has none */
 	struct results_run *plain = make_run("", "2025-01-02T00:00:00Z", "GPU-1", 0);
 	id = begin(st, plain);
@@ -1068,12 +1078,13 @@ static void test_migration_of_sweeps(void **state)
 					     "runs.resumed", "cases.copy_floor_ns", "cases.copy_floor_kernel_ns",
 					     "cases.copy_floor_method", "cases.copy_floor_samples",
 					     "cases.copy_floor_detail", "runs.timing", "cases.arm_a", "cases.arm_b",
-					     "outputs.has_ref", "runs.recheck" };
+					     "outputs.has_ref", "runs.recheck", "runs.env", "run_arms.function",
+					     "run_arms.versions" };
 	/* Back to version 4: migrations 6 (run owners), 8 (cases planned, the
 	 * copy floor, timing), 9 (arms per case, outputs without a reference;
 	 * run_arms keeps its rebuilt form, which 7, python among the kinds,
-	 * leaves as it is) and 10 (rechecks; 9 and 10 rebuild run_arms again)
-	 * are undone too. */
+	 * leaves as it is), 10 (rechecks; 9 and 10 rebuild run_arms again)
+	 * and 11 (env, an arm's function and versions) are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -1098,6 +1109,7 @@ static void test_migration_of_sweeps(void **state)
 	assert_string_equal(back->cases[1].arm_a, r->arm_a);
 	assert_string_equal(back->cases[1].arm_b, r->arm_b);
 	assert_true(back->cases[1].slots[0].outputs[0].has_ref);
+	assert_string_equal(back->env, ""); /* before 11: nothing recorded */
 	results_run_free(back);
 	results_run_free(r);
 	store_close(st);

@@ -99,6 +99,7 @@ struct backend {
 	bool runtime_fallback;  /* runtime API records were needed to tie them */
 	char cupti_note[200], nvml_note[200];
 	char notes[512];
+	char env[32];           /* cuda_environment's words */
 	const struct site_desc *site;
 	struct site_args args;
 	size_t bytes[SITE_MAX_TENSORS];
@@ -1112,6 +1113,17 @@ static const char *cuda_notes(struct backend *b)
 	return b->notes;
 }
 
+/* What a certificate names beside the device row: CUPTI's API version,
+ * when CUPTI is loaded. */
+static const char *cuda_environment(struct backend *b)
+{
+	if (b->cupti)
+		snprintf(b->env, sizeof b->env, "cupti=%u", cupti_version(b->cupti));
+	else
+		b->env[0] = '\0';
+	return b->env;
+}
+
 static bool cuda_fake_timer(struct backend *b)
 {
 	(void)b;
@@ -1140,4 +1152,5 @@ const struct backend_ops backend_cuda = {
 	.floor_methods = cuda_floor_methods,
 	.floor_variant = cuda_floor_variant,
 	.notes = cuda_notes,
+	.environment = cuda_environment,
 };
