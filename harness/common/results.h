@@ -57,6 +57,7 @@ struct results_output {
 #define RESULTS_ULP_BUCKETS 5      /* 1 | 2 | 3-10 | 11-1000 | >1000 */
 #define RESULTS_DIV_MAP_ROWS 256   /* the per-row map's grid, at most */
 #define RESULTS_DIV_MAP_COLS 64
+#define RESULTS_MAX_DIV 32         /* tensors of a site (SITE_MAX_TENSORS) */
 
 /* One element: where (its index in memory order, row-major) and what each
  * side holds there (raw bits, common/ulp.h's widening). */
