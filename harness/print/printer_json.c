@@ -3,6 +3,7 @@
  * built with jansson by print/json_export.c (abbench.show, abbench.export)
  * and print/json_verdict.c (abbench.compare, abbench.gate).
  */
+#include "print/diff_json.h"
 #include "print/json_export.h"
 #include "print/json_out.h"
 #include "print/json_verdict.h"
@@ -38,5 +39,6 @@ const struct printer printer_json = {
 		[PRINTER_RECORD] = json_record,
 		[PRINTER_COMPARE] = json_compare,
 		[PRINTER_GATE] = json_gate,
+		[PRINTER_DIFF] = diff_json_print,
 	},
 };
