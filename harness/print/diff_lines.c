@@ -198,8 +198,12 @@ void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 	else if (!v->tensor)
 		snprintf(buf, len, "B: byte-equal to A1");
 	else
-		snprintf(buf, len, "B: %" PRId64 " of %" PRId64 " elements of '%s' differ (%.2f%%), max %" PRId64 " ULP",
-			 v->n_diff, v->elems, v->tensor, v->pct, v->max_ulp);
+		snprintf(buf, len, "B: %" PRId64 " of %" PRId64 " elements of '%s' differ (%.2f%%)", v->n_diff, v->elems,
+			 v->tensor, v->pct);
+	if (v->measured && v->tensor && v->max_ulp)
+		add(buf, len, ", max %" PRId64 " ULP", v->max_ulp);
+	if (v->measured && v->n_class)
+		add(buf, len, ", %" PRId64 " NaN/Inf where the other side is of another class", v->n_class);
 	if (v->departure)
 		add(buf, len, "; departs at '%s'", v->departure);
 	if (c->det.nondeterministic)
