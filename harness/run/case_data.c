@@ -79,13 +79,15 @@ void case_data_free(struct case_data *cd)
 }
 
 /* The first launch of s's eager chain that writes tensor i; past the
- * chain when none does (statistics and scratch first, outputs last). */
+ * chain when none does; within one launch, statistics and scratch before
+ * the outputs (a LayerNorm's mean and rstd come before what it writes
+ * with them). */
 static int chain_key(const struct site_desc *s, int i)
 {
-	for (int l = 0; l < s->n_eager_launches; l++)
-		if (s->eager_io[l].writes & SITE_IO(i))
-			return 2 * l;
-	return 2 * s->n_eager_launches + (s->tensors[i].role == SITE_OUT);
+	int l = 0;
+	while (l < s->n_eager_launches && !(s->eager_io[l].writes & SITE_IO(i)))
+		l++;
+	return 2 * l + (s->tensors[i].role == SITE_OUT);
 }
 
 /* cd->chain: the outputs and the stat and scratch tensors arm a writes,

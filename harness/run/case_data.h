@@ -38,9 +38,10 @@ struct case_data {
 	void *first_a_aux[SITE_MAX_TENSORS]; /* the first A slot's bytes of each stat and scratch tensor it writes */
 	/* The outputs and the statistics and scratch tensors arm a writes, in
 	 * the eager chain's order: by the first launch of the site's eager
-	 * chain that writes each (site_desc.eager_io), then by the tensor
-	 * table; a tensor no launch writes (a declared site's) after them,
-	 * statistics and scratch before the outputs. */
+	 * chain that writes each (site_desc.eager_io; a tensor no launch
+	 * writes, as every tensor of a declared site, after them), within it
+	 * statistics and scratch before the outputs, then by the tensor
+	 * table. */
 	int n_chain;
 	int chain[SITE_MAX_TENSORS];
 };
