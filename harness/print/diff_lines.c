@@ -25,6 +25,17 @@ static void add(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A share in %: two decimals, or two significant digits below 0.01%
+ * (one element of a million is 0.0001%, not 0.00%). */
+static const char *pct_text(double pct, char *buf, size_t len)
+{
+	if (pct > 0 && pct < 0.01)
+		snprintf(buf, len, "%.2g%%", pct);
+	else
+		snprintf(buf, len, "%.2f%%", pct);
+	return buf;
+}
+
 /* "1.2578125 (0x3fa1)", "-inf (0xff80)", "NaN (0x7fff)"; an integer as it is. */
 static void value_text(enum site_dtype dt, double v, int64_t bits, char *buf, size_t len)
 {
@@ -82,8 +93,9 @@ void diff_tensor_lines(const struct divergence_tensor *t, struct diff_tensor_lin
 	char e[360];
 	memset(L, 0, sizeof *L);
 	snprintf(L->title, sizeof L->title, "%s (%s, %s, [%s] = [%s])", v->tensor, v->role, v->dtype, v->axes, v->dims);
-	snprintf(L->count, sizeof L->count, "%" PRId64 " of %" PRId64 " elements differ (%.2f%%)", v->n_diff, v->elems,
-		 t->pct);
+	char p[32];
+	snprintf(L->count, sizeof L->count, "%" PRId64 " of %" PRId64 " elements differ (%s)", v->n_diff, v->elems,
+		 pct_text(t->pct, p, sizeof p));
 	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++)
 		add(L->hist, sizeof L->hist, "%s%s: %" PRId64, k ? " | " : "", ulp_bucket_name(k), v->ulp_hist[k]);
 	snprintf(L->classes, sizeof L->classes, "class mismatches (NaN/Inf/finite) %" PRId64 ", NaN payloads %" PRId64
@@ -107,8 +119,9 @@ void diff_tensor_lines(const struct divergence_tensor *t, struct diff_tensor_lin
 							 ulp_class_of(t->dtype, t->first.b_bits)
 						     ? "NaN payloads differ"
 						     : "a class mismatch");
-	snprintf(L->rows, sizeof L->rows, "%" PRId64 " of %" PRId64 " rows hold a difference (%.2f%%); map %d x %d (%s, ",
-		 v->rows_touched, v->rows, t->rows_pct, v->map_rows, v->map_cols, v->map_by_head ? "rows x heads" : "rows x row blocks");
+	snprintf(L->rows, sizeof L->rows, "%" PRId64 " of %" PRId64 " rows hold a difference (%s); map %d x %d (%s, ",
+		 v->rows_touched, v->rows, pct_text(t->rows_pct, p, sizeof p), v->map_rows, v->map_cols,
+		 v->map_by_head ? "rows x heads" : "rows x row blocks");
 	add(L->rows, sizeof L->rows, "%" PRId64 " row%s a line, %" PRId64 " %s a column)", v->map_row_bin,
 	    v->map_row_bin == 1 ? "" : "s", v->map_col_bin, v->map_by_head ? "head(s)" : "element(s)");
 	if (!v->has_ref)
@@ -192,14 +205,15 @@ void diff_invariance(const struct summary_run *S, const struct summary_case *c, 
 void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 {
 	const struct summary_divergence *v = &c->div;
+	char p[32];
 	buf[0] = '\0';
 	if (!v->measured)
 		snprintf(buf, len, "B: not byte-equal; where it differs was not measured (a run stored before schema 10)");
 	else if (!v->tensor)
 		snprintf(buf, len, "B: byte-equal to A1");
 	else
-		snprintf(buf, len, "B: %" PRId64 " of %" PRId64 " elements of '%s' differ (%.2f%%)", v->n_diff, v->elems,
-			 v->tensor, v->pct);
+		snprintf(buf, len, "B: %" PRId64 " of %" PRId64 " elements of '%s' differ (%s)", v->n_diff, v->elems,
+			 v->tensor, pct_text(v->pct, p, sizeof p));
 	if (v->measured && v->tensor && v->max_ulp)
 		add(buf, len, ", max %" PRId64 " ULP", v->max_ulp);
 	if (v->measured && v->n_class)
