@@ -30,13 +30,16 @@ for D in $PLANT_DTYPES; do
 		test "$(plant_div "$db" "ulp1_$D" B out "$cols")" = "1|128|1|0|0|0|0|0|0|0|1|53|53|53|8|1|8|16|2|output|$D|0"
 	check "$D one ULP: |B - A| is one ULP at 1.x, B's bits A's + 1, no reference value" \
 		test "$(plant_div "$db" "ulp1_$D" B out "max_abs = $ulp, first_b - first_a, max_ulp_b - max_ulp_a, first_ref IS NULL")" = "1|1|1|1"
-	check "$D one ULP: B compared mean, rstd and out in the chain's order; mean and rstd equal (no row)" \
-		test "$(sqlite3 "$db" "SELECT s.label || ':' || k.compared || ':' || (SELECT count(*) FROM divergence d WHERE d.slot_id = s.id)
-			FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id
-			WHERE c.name = 'ulp1_$D' ORDER BY s.position" | tr '\n' ' ')" = "A1::0 B:mean,rstd,out:1 A2:mean,rstd,out:0 "
-	check "$D one ULP: the output row says 1 mismatch, not bit-exact" \
-		test "$(sqlite3 "$db" "SELECT mismatches || bit_exact FROM outputs o JOIN slots s ON s.id = o.slot_id JOIN cases c
-			ON c.id = s.case_id WHERE c.name = 'ulp1_$D' AND s.label = 'B'")" = 10
+	got=$(sqlite3 "$db" <<SQL | tr '\n' ' '
+SELECT s.label || ':' || k.compared || ':' || (SELECT count(*) FROM divergence d WHERE d.slot_id = s.id)
+FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id
+WHERE c.name = 'ulp1_$D' ORDER BY s.position;
+SELECT mismatches || bit_exact FROM outputs o JOIN slots s ON s.id = o.slot_id JOIN cases c
+ON c.id = s.case_id WHERE c.name = 'ulp1_$D' AND s.label = 'B';
+SQL
+)
+	check "$D one ULP: B compared mean, rstd and out in the chain's order (mean and rstd equal: no row); its output row 1 mismatch, not bit-exact" \
+		test "$got" = "A1::0 B:mean,rstd,out:1 A2:mean,rstd,out:0 10 "
 	check "$D sign flip of 1.5 at [0,1,2]: 2m + 1 ULPs (>1000), one sign flip, |B - A| = 3" \
 		test "$(plant_div "$db" "sign_$D" B out "$cols")" = "1|128|0|0|0|0|1|0|0|1|$((2 * one + 1))|18|18|18|8|1|8|16|0|output|$D|0"
 	check "$D sign flip: A 1.5, B -1.5 in bits" \
@@ -45,14 +48,16 @@ for D in $PLANT_DTYPES; do
 		test "$(plant_div "$db" "nan_$D" B out "$cols")" = "1|128|0|0|0|0|0|1|0|0|0|-1|39|-1|8|1|8|16|0|output|$D|0"
 	check "$D NaN: B's bits the quiet NaN, |B - A| unknown" \
 		test "$(plant_div "$db" "nan_$D" B out "first_a, first_b, max_abs IS NULL")" = "$one|$nan|1"
-	check "$D rstd only: B's outputs byte-equal, rstd (f32 stat, stage 1) one ULP in row 2, nothing else" \
-		test "$(sqlite3 "$db" "SELECT d.tensor, d.role, d.dtype, d.stage, d.n_diff, d.ulp_1, d.first_index, d.max_ulp,
-			(SELECT min(bit_exact) FROM outputs o WHERE o.slot_id = s.id)
-			FROM divergence d JOIN slots s ON s.id = d.slot_id JOIN cases c ON c.id = s.case_id WHERE c.name = 'rstd_$D'")" \
-		= "rstd|stat|f32|1|1|1|2|1|1"
-	check "$D: no divergence stored for a byte-equal slot (A1, A2 anywhere; B of nondet and inv)" \
-		test "$(sqlite3 "$db" "SELECT count(*) FROM divergence d JOIN slots s ON s.id = d.slot_id JOIN cases c ON c.id = s.case_id
-			WHERE (s.arm = 'a' OR c.name LIKE 'nondet_%' OR c.name LIKE 'inv_%') AND c.name LIKE '%_$D%'")" -eq 0
+	got=$(sqlite3 "$db" <<SQL | tr '\n' ' '
+SELECT d.tensor, d.role, d.dtype, d.stage, d.n_diff, d.ulp_1, d.first_index, d.max_ulp,
+  (SELECT min(bit_exact) FROM outputs o WHERE o.slot_id = s.id)
+FROM divergence d JOIN slots s ON s.id = d.slot_id JOIN cases c ON c.id = s.case_id WHERE c.name = 'rstd_$D';
+SELECT count(*) FROM divergence d JOIN slots s ON s.id = d.slot_id JOIN cases c ON c.id = s.case_id
+WHERE (s.arm = 'a' OR c.name LIKE 'nondet_%' OR c.name LIKE 'inv_%') AND c.name LIKE '%_$D%';
+SQL
+)
+	check "$D rstd only: B's outputs byte-equal, rstd (f32 stat, stage 1) one ULP in row 2; no divergence stored for a byte-equal slot" \
+		test "$got" = "rstd|stat|f32|1|1|1|2|1|1 0 "
 
 	expect_exit 0 "$D diff --format json of the one-ULP case" "$AB" diff last "ulp1_$D" --db "$db" --format json
 	cp "$T/out" "$T/ulp1_$D.json"

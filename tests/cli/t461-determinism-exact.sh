@@ -29,13 +29,16 @@ check "nondet rows: bit-exact yes (its last output), verdict lost bit-exactness"
 	test "$(grep -c '^nondet_.* yes  *lost bit-exactness' "$T/out")" -eq 3
 
 for D in $PLANT_DTYPES; do
-	check "$D nondet: B hashed 7 calls, 4 differed, the first at sample 2, in 'out'" \
-		test "$(sqlite3 "$db" "SELECT k.calls_checked || '|' || k.calls_differ || '|' || k.first_differ || '|' || k.differ_tensor
-			FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id
-			WHERE r.label = 'plants' AND c.name = 'nondet_$D' AND s.label = 'B'")" = "7|4|2|out"
-	check "$D nondet: its last output is byte-equal to A1's (no divergence)" \
-		test "$(sqlite3 "$db" "SELECT min(o.bit_exact) FROM outputs o JOIN slots s ON s.id = o.slot_id JOIN cases c ON c.id = s.case_id
-			JOIN runs r ON r.id = c.run_id WHERE r.label = 'plants' AND c.name = 'nondet_$D'")" -eq 1
+	got=$(sqlite3 "$db" <<SQL | tr '\n' ' '
+SELECT k.calls_checked || '|' || k.calls_differ || '|' || k.first_differ || '|' || k.differ_tensor
+FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id
+WHERE r.label = 'plants' AND c.name = 'nondet_$D' AND s.label = 'B';
+SELECT min(o.bit_exact) FROM outputs o JOIN slots s ON s.id = o.slot_id JOIN cases c ON c.id = s.case_id
+JOIN runs r ON r.id = c.run_id WHERE r.label = 'plants' AND c.name = 'nondet_$D';
+SQL
+)
+	check "$D nondet: B hashed 7 calls, 4 differed, the first at sample 2, in 'out'; its last output byte-equal to A1's" \
+		test "$got" = "7|4|2|out 1 "
 	expect_exit 0 "$D diff of the nondeterministic case" "$AB" diff plants "nondet_$D" --db "$db"
 	check "$D: diff says nondeterministic, 4 of 7" grep -q "NONDETERMINISTIC: 4 of its 7 hashed calls .* first at sample 2 ('out')" "$T/out"
 	expect_exit 0 "$D diff --format json" "$AB" diff plants "nondet_$D" --db "$db" --format json
@@ -45,10 +48,13 @@ s = d['summary']; (b,) = d['slots']
 assert s['nondeterministic'] and s['calls_differ'] == 4 and s['calls'] == 7, s
 assert b['determinism'] == {'calls_checked': 7, 'calls_differ': 4, 'first_differ': 2, 'tensor': 'out', 'nondeterministic': True}, b"
 done
-check "every other slot of the run: 7 calls hashed, none differed" \
-	test "$(sqlite3 "$db" "SELECT count(*) FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id
-		WHERE NOT (c.name LIKE 'nondet_%' AND s.label = 'B' AND c.run_id = (SELECT id FROM runs WHERE label = 'plants'))
-		AND (k.calls_checked <> 7 OR k.calls_differ <> 0)")" -eq 0
+got=$(sqlite3 "$db" <<'SQL'
+SELECT count(*) FROM slot_checks k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id
+WHERE NOT (c.name LIKE 'nondet_%' AND s.label = 'B' AND c.run_id = (SELECT id FROM runs WHERE label = 'plants'))
+AND (k.calls_checked <> 7 OR k.calls_differ <> 0);
+SQL
+)
+check "every other slot of the run: 7 calls hashed, none differed" test "$got" -eq 0
 
 expect_exit 1 "gate the planted run against the exact one" "$AB" gate plants --baseline base --db "$db"
 check "18 failed, 3 of them nondeterministic" \
