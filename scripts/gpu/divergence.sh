@@ -15,8 +15,9 @@
 # first two; cpu: scenarios/divergence_cpu.ini on the CPU backend, the same
 # machinery without a GPU, which tests/cli/t464 runs).
 # PYTHON picks the interpreter (default /opt/torch/.venv/bin/python3).
-# Results: $OUT (or ./gpu-out) gets divergence.db, dump/, diff-CASE/
-# (diff.md, heatmap-B-*.png), CASE.json and divergence.log; the table last
+# Results: $OUT (or ./gpu-out) gets divergence.db, diff-CASE/ (diff.md,
+# heatmap-B-*.png), CASE.json and divergence.log (the dumps, hundreds of
+# MB, stay in a temporary directory removed at exit); the table last
 # (a row per case and output: elements differing, %, max ULP, first index,
 # histogram, figures agreeing with numpy). Exit 0 when every figure agrees
 # and --require-exact said 1, else 1.
@@ -52,7 +53,7 @@ check() {
 		status=1
 		return
 	fi
-	"$PY" scripts/divergence_check.py "$RESULTS/dump/$case" "$json" >"$TMP/check.txt" 2>&1
+	"$PY" scripts/divergence_check.py "$TMP/dump/$case" "$json" >"$TMP/check.txt" 2>&1
 	local rc=$?
 	cat "$TMP/check.txt" >>"$LOG"
 	grep "^$case " "$TMP/check.txt" >>"$table"
@@ -65,7 +66,7 @@ check() {
 run() {
 	local tag=$1 scn=$2 cases=$3 t0=$(date +%s)
 	say "=== run $tag: $scn --only $cases ==="
-	timeout -k 10 500 "$AB" run "$scn" --db "$DB" --label "$tag" --only "$cases" --dump "$RESULTS/dump" --no-progress \
+	timeout -k 10 240 "$AB" run "$scn" --db "$DB" --label "$tag" --only "$cases" --dump "$TMP/dump" --no-progress \
 		--require-exact >>"$LOG" 2>&1
 	local rc=$?
 	say "$tag: exit $rc in $(($(date +%s) - t0)) s (--require-exact: 1 expected, the cases are not byte-equal)"
