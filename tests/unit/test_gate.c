@@ -376,39 +376,6 @@ static void test_lost_bit_exactness_fails(void **state)
 	results_run_free(r);
 }
 
-/* issue 29: the note names count, % and max ULP from the stored
- * divergence; a slot whose outputs changed between calls fails as
- * nondeterministic, though its last output is byte-equal. */
-static void test_divergence_and_nondeterminism_fail(void **state)
-{
-	(void)state;
-	const struct fake_case lost[] = { { "ln", 100e3, 50e3, 30, true }, { "qk", 200e3, 80e3, 30, false } };
-	struct results_run *b = fake_run(1, "smoke", "cpu0", BASE, 2), *r = fake_run(2, "smoke", "cpu0", lost, 2);
-	struct results_slot *s = &r->cases[1].slots[1];
-	s->div = calloc(1, sizeof *s->div);
-	assert_non_null(s->div);
-	s->n_div = 1;
-	snprintf(s->div[0].tensor, sizeof s->div[0].tensor, "out");
-	snprintf(s->div[0].role, sizeof s->div[0].role, "output");
-	s->div[0].n_diff = 1155266;
-	s->div[0].elems = 4194304;
-	s->div[0].ulp_hist[0] = 1155266;
-	s->div[0].max_ulp = 1;
-	r->cases[0].slots[1].check = (struct results_slot_check){ "out", 7, 4, 2, "out" };
-	struct gate_options o = opts(5);
-	struct gate_result res;
-	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_VERDICT);
-	assert_string_equal(res.cases[1].exact_note, "B 'out' not byte-equal to A1: 1155266 of 4194304 elements (27.54%), max 1 ULP");
-	assert_int_equal(res.cases[0].verdict, GATE_LOST_EXACT);
-	assert_true(res.cases[0].nondeterministic && !res.cases[1].nondeterministic);
-	assert_string_equal(res.cases[0].exact_note, "B 'out' nondeterministic: 4 of 7 calls differed");
-	assert_int_equal(res.n_lost_exact, 2);
-	assert_int_equal(res.n_nondeterministic, 1);
-	gate_result_free(&res);
-	results_run_free(b);
-	results_run_free(r);
-}
-
 static void test_missing_case_fails(void **state)
 {
 	(void)state;
@@ -1096,7 +1063,6 @@ int main(void)
 		cmocka_unit_test(test_quick_run_inconclusive),
 		cmocka_unit_test(test_partial_run),
 		cmocka_unit_test(test_lost_bit_exactness_fails),
-		cmocka_unit_test(test_divergence_and_nondeterminism_fail),
 		cmocka_unit_test(test_missing_case_fails),
 		cmocka_unit_test(test_improvement_passes_and_is_reported),
 		cmocka_unit_test(test_fail_markdown),
