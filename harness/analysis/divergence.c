@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/ulp.h"
+#include "config/suggest.h"
 
 /* ---- coordinates and values -------------------------------------------- */
 
@@ -165,8 +166,20 @@ enum ab_rc divergence_report_of(const struct results_run *r, const struct result
 	out->c = c;
 	out->only = only;
 	if (only && !case_has_tensor(c, only)) {
-		char names[256];
+		char names[256], copy[256];
+		const char *words[RESULTS_MAX_DIV];
+		int n = 0;
 		tensor_names(c, names, sizeof names);
+		snprintf(copy, sizeof copy, "%s", names);
+		for (char *w = copy; *w && n < RESULTS_MAX_DIV;) {
+			char *end = w + strcspn(w, " ");
+			words[n++] = w;
+			w = *end ? (*end = '\0', end + 1) : end;
+		}
+		const char *near = suggest_nearest(only, words, n);
+		if (near)
+			return ab_fail(d, AB_ERR_USAGE, "case '%s' has no tensor '%s' (did you mean '%s'?)", c->name, only,
+				       near);
 		return ab_fail(d, AB_ERR_USAGE, "case '%s' has no tensor '%s' (its tensors: %s)", c->name, only, names);
 	}
 	if (!(out->slots = calloc((size_t)c->n_slots + 1, sizeof *out->slots)))

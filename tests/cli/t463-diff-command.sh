@@ -98,9 +98,11 @@ expect_exit 2 "an unknown case" "$AB" diff 1 ln_modd --db "$db"
 check "did you mean" grep -q "diff: run 1 has no case 'ln_modd' (did you mean 'ln_mod'?)" "$T/err"
 expect_exit 2 "a case far from any" "$AB" diff 1 zzzzzz --db "$db"
 check "lists the cases" grep -q "diff: run 1 has no case 'zzzzzz' (its cases: ln_mod, qk_norm)" "$T/err"
-expect_exit 2 "an unknown tensor" "$AB" diff 1 ln_mod --db "$db" --output ln_outt
+expect_exit 2 "a mistyped tensor" "$AB" diff 1 ln_mod --db "$db" --output mod_mull
+check "did you mean" grep -q "diff: case 'ln_mod' has no tensor 'mod_mull' (did you mean 'mod_mul'?)" "$T/err"
+expect_exit 2 "an unknown tensor" "$AB" diff 1 ln_mod --db "$db" --output zzzzzzzz
 check "lists the case's tensors" \
-	grep -q "diff: case 'ln_mod' has no tensor 'ln_outt' (its tensors: mean rstd ln_out scale1 mod_mul out)" "$T/err"
+	grep -q "diff: case 'ln_mod' has no tensor 'zzzzzzzz' (its tensors: mean rstd ln_out scale1 mod_mul out)" "$T/err"
 expect_exit 2 "a run that does not exist" "$AB" diff 99 ln --db "$db"
 expect_exit 2 "a format that prints no diff" "$AB" diff last ln_mod --db "$db" --format csv
 finish
