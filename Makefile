@@ -116,6 +116,8 @@ PLUGIN_SRC := examples/plugin/rga_plugin examples/plugin/fault_plugin tests/plug
 PLUGIN_SRC += examples/plugin/rga_plant
 # declared_plugin: arms of sites a scenario declares (docs/SITES.md).
 PLUGIN_SRC += examples/plugin/declared_plugin
+# div_plant: arms with planted differences of known divergence (tests/cli/t460, issue 29).
+PLUGIN_SRC += tests/plugins/div_plant
 plugin_lib  = $(BUILD)/$(dir $(1))lib$(notdir $(1)).so
 plugin_objs = $(BUILD)/$(1).pic.o $(if $(and $(NVCC),$(wildcard $(1)_cuda.cu)),$(BUILD)/$(1)_cuda.pic.cu.o)
 PLUGINS     := $(foreach p,$(PLUGIN_SRC),$(call plugin_lib,$(p)))

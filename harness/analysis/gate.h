@@ -37,7 +37,10 @@
  *     p < COMPARE_ALPHA too;
  *   - it lost bit-exactness: an output of a slot that was bit-exact in the
  *     baseline is not in the run (or is gone), or any B-arm output of the
- *     run is not byte-equal to its bracket's first A slot;
+ *     run is not byte-equal to its bracket's first A slot (the note says
+ *     how many elements differ, their %, the largest ULP), or a slot's
+ *     outputs changed between its hashed calls (nondeterministic: how
+ *     many of them differed; run/determinism.h);
  *   - it is in the baseline but missing from the run.
  *
  * Why the floor is the A drift: normalising assumes median(A) stood for
@@ -171,8 +174,9 @@ struct gate_case {
 	char fewest_slot[48];    /* which: "run B", "baseline A1" */
 	bool time_regressed;
 	bool lost_exact;
-	bool run_exact;          /* every output of every slot of the run bit-exact */
-	char exact_note[160];    /* what lost bit-exactness, for the table */
+	bool run_exact;          /* every output of every slot of the run bit-exact, every call alike */
+	bool nondeterministic;   /* a slot's outputs changed between its hashed calls (a lost_exact) */
+	char exact_note[200];    /* what lost bit-exactness, for the table */
 	enum gate_verdict verdict;
 };
 
@@ -194,6 +198,7 @@ struct gate_result {
 	int n_cases;
 	struct gate_case *cases;
 	int n_failed, n_time_regressed, n_lost_exact, n_missing, n_faster;
+	int n_nondeterministic;        /* of the lost_exact: outputs that changed between calls */
 	int n_raw;                     /* cases judged on raw B times (a fallback) */
 	int min_samples;
 	int n_inconclusive, n_not_measured;

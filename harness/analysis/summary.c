@@ -9,6 +9,7 @@
  * profile (drift) and the floor.
  */
 #include "analysis/summary.h"
+#include "analysis/divergence.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -373,6 +374,7 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 	struct stats_interval inverse = { 1 / s->speedup.point, 1 / s->speedup.high, 1 / s->speedup.low };
 	s->slower = summary_beyond_noise(&inverse, s->drift);
 	exactness(s);
+	divergence_case(s);
 	slots_span(s);
 	case_arms(s, r);
 	return AB_OK;
@@ -465,7 +467,7 @@ static void projection(struct summary_run *S)
 /* A case's one verdict (summary.h gives the precedence). */
 static enum summary_case_verdict case_verdict(const struct summary_case *c)
 {
-	if (!c->b_byte_equal)
+	if (!c->b_byte_equal || c->det.nondeterministic)
 		return SUMMARY_CASE_NOT_EXACT;
 	if (c->drift_verdict == SUMMARY_DRIFT_ENVIRONMENTAL)
 		return SUMMARY_CASE_DRIFTED;
@@ -502,6 +504,7 @@ static void verdict_counts(struct summary_run *S)
 		c->verdict = case_verdict(c);
 		S->n_verdict[c->verdict]++;
 		S->n_not_byte_equal += !c->b_byte_equal;
+		S->n_nondeterministic += c->det.nondeterministic;
 		if (c->verdict != SUMMARY_CASE_FASTER)
 			continue;
 		S->min_speedup = isnan(S->min_speedup) ? c->speedup.point : fmin(S->min_speedup, c->speedup.point);
@@ -575,6 +578,7 @@ static enum ab_rc find_sweeps(struct summary_run *S, struct ab_diag *d)
 			if (in_sweep(S->cases[j].c, w))
 				w->idx[w->n++] = j;
 		sweep_sort(S, w);
+		divergence_sweep(S, w);
 	}
 	return AB_OK;
 }

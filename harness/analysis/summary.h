@@ -79,7 +79,8 @@ struct summary_profile {
  * trusted at all (environmental drift above the device profile's noise
  * floor; too few samples for an interval), then time. */
 enum summary_case_verdict {
-	SUMMARY_CASE_NOT_EXACT,       /* a B output is not byte-equal to the first A slot's */
+	SUMMARY_CASE_NOT_EXACT,       /* a B output is not byte-equal to the first A slot's, or an arm's
+				       * outputs changed between its calls (nondeterministic) */
 	SUMMARY_CASE_DRIFTED,         /* A_k moved from A1 beyond the profile's noise floor: not trusted */
 	SUMMARY_CASE_FEW_SAMPLES,     /* under SUMMARY_MIN_SAMPLES an arm: no interval, not trusted */
 	SUMMARY_CASE_FASTER,          /* B faster beyond noise (summary_beyond_noise) */
@@ -118,6 +119,48 @@ enum summary_detail {
 struct summary_spread {
 	double median_ns, p10_ns, p90_ns;
 	int n;
+};
+
+/* A batch-invariance verdict (run/invariance.h): a case's arms, a sweep. */
+enum summary_invariance {
+	SUMMARY_INVARIANCE_NOT_CHECKED, /* its sweep did not ask (invariance = rows), or a run before schema 10 */
+	SUMMARY_INVARIANCE_YES,         /* every row compared was equal */
+	SUMMARY_INVARIANCE_NO,          /* a row differs from the same row of another case of the sweep */
+};
+
+/* Where a case's B outputs differ from the first A slot's
+ * (analysis/divergence.c, from the divergences the run stored). */
+struct summary_divergence {
+	bool measured;          /* byte-equal (every figure 0), or a divergence stored for each B output
+				 * that is not; false: a run stored before schema 10 */
+	const char *slot, *tensor; /* the B slot and output with the most differing elements; NULL: none */
+	int64_t n_diff, elems;  /* its differing elements, of its elements */
+	double pct;             /* 100 n_diff / elems (0 when byte-equal); NAN when not measured */
+	int64_t max_ulp;        /* the largest ULP over every B output; 0: none measured (byte-equal, or
+				 * only class mismatches and NaN payloads) */
+	int64_t n_class;        /* NaN/Inf/finite class mismatches over the B outputs */
+	const char *departure;  /* the first tensor in the eager chain's order that differs in the first
+				 * B slot that differs (an intermediate when both arms write them); NULL */
+	bool has_ref;           /* the outputs have a float64 reference */
+	int64_t ref_compared, b_closer; /* over the B outputs' differing elements: compared with it, and
+					 * nearer it in B */
+};
+
+/* Whether the case's arms gave the same outputs on every hashed call. */
+struct summary_determinism {
+	int slots_checked;      /* slots whose calls were hashed (0: a run stored before schema 10) */
+	bool nondeterministic;  /* a slot's outputs changed between its hashed calls */
+	const char *slot;       /* the slot with the most differing calls; NULL: none */
+	int calls_differ, calls; /* in it: the calls that differed from its first, of its hashed calls */
+};
+
+/* The case's batch invariance over its arms. */
+struct summary_case_invariance {
+	enum summary_invariance verdict;
+	char arm;               /* NO: the arm that broke it ('a' first) */
+	int64_t first_row, other_value, rows_compared; /* NO: the row, and the sweep value of the case it is
+							 * compared with; rows compared (the larger arm's) */
+	const char *tensor;
 };
 
 /* One slot: the stored figures through `slot`, and its outputs folded. */
@@ -245,6 +288,10 @@ struct summary_case {
 	struct summary_clocks clocks;
 	int n_slots;
 	struct summary_slot *slots;    /* in bracket order */
+	/* where the bits differ, determinism, batch invariance (issue 29) */
+	struct summary_divergence div;
+	struct summary_determinism det;
+	struct summary_case_invariance inv;
 };
 
 /* The cases one [case] was swept into (results_case.sweep and axis), in
@@ -253,6 +300,15 @@ struct summary_sweep {
 	const char *name, *axis;
 	int n;
 	int *idx;                      /* [n] into the run's cases */
+	/* batch invariance over its cases (analysis/divergence.c): YES when
+	 * every case was checked and equal; NO with the first case (in
+	 * ascending order) and arm that broke it */
+	enum summary_invariance invariance;
+	int n_checked;                 /* cases whose rows were compared */
+	int break_case;                /* NO: index into the run's cases; -1 */
+	char break_arm;
+	int64_t break_row, break_other; /* the row, the sweep value of the case it differs from */
+	const char *break_tensor;
 };
 
 struct summary_run {
@@ -275,6 +331,7 @@ struct summary_run {
 	enum summary_verdict verdict;
 	int n_verdict[SUMMARY_CASE_KINDS]; /* cases of each verdict */
 	int n_not_byte_equal;          /* cases whose B outputs are not byte-equal to A1's */
+	int n_nondeterministic;        /* cases an arm of which gave other outputs on another call */
 	double min_speedup, max_speedup; /* over the cases whose verdict is FASTER; NAN when none */
 	struct summary_clocks clocks;  /* over every slot of every case */
 	int n_slots, min_slot_samples, max_slot_samples; /* samples a slot, over every slot */

@@ -30,11 +30,11 @@
 
 struct run_args {
 	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices, *resume;
-	bool quick, no_progress, progress, no_cupti, no_wait, recheck;
+	bool quick, no_progress, progress, no_cupti, no_wait, recheck, require_exact;
 	int device;
 };
 
-#define RUN_N_OPTIONS 17 /* run_options' rows, CLI_OPT_END included */
+#define RUN_N_OPTIONS 18 /* run_options' rows, CLI_OPT_END included */
 
 /* "auto|cpu|cuda": the choices of --backend, from the backend table. */
 static const char *backend_arg_name(void)
@@ -67,6 +67,7 @@ static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS]
 		{ "progress", CLI_FLAG, &a->progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &a->no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		{ "no-wait", CLI_FLAG, &a->no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
+		{ "require-exact", CLI_FLAG, &a->require_exact, NULL, "exit 1 when a case is not bit-exact (a B output not byte-equal to A1's, or an arm's outputs changing between calls); the run is stored all the same" },
 		{ "resume", CLI_STRING, &a->resume, "RUN", "measure the cases an interrupted or failed run lacks, into it (same scenario text, build, backend and device; the run's own --only, --shard, --quick, --device, --label, --recheck)" },
 		CLI_OPT_END,
 	};
@@ -130,11 +131,25 @@ static enum ab_rc choose_backend(const struct scenario *s, const struct run_args
 	return AB_OK;
 }
 
+/* --require-exact: exit 1 when a case lost bit-exactness (summary.h's
+ * SUMMARY_CASE_NOT_EXACT: a B output not byte-equal to A1's, or an arm's
+ * outputs changing between calls), saying how many; else 0. */
+static int exact_status(const struct summary_run *s, bool require_exact)
+{
+	int n = s->n_verdict[SUMMARY_CASE_NOT_EXACT];
+	if (!require_exact || !n)
+		return AB_EXIT_OK;
+	ab_error("run: %d of %d case%s not bit-exact (--require-exact)", n, s->n_cases, s->n_cases == 1 ? "" : "s");
+	return AB_EXIT_VERDICT;
+}
+
 /* The stored run's summary table (spec: an id or set:ID), read back from
  * the database and held to its device profile (drift judged as the report
- * judges it): what the run measured, as every other command sees it. */
-static int print_summary(const char *db_path, const char *spec)
+ * judges it): what the run measured, as every other command sees it; with
+ * require_exact, exit 1 when a case is not bit-exact. */
+static int print_summary(const char *db_path, const char *spec, bool require_exact)
 {
+	int status = AB_EXIT_OK;
 	struct ab_diag d;
 	struct results_run *r;
 	struct summary_run s;
@@ -146,10 +161,11 @@ static int print_summary(const char *db_path, const char *spec)
 	load_profile_warn(&lp, "run", "drift is not judged");
 	if (!(rc = load_summary(r, SUMMARY_FULL, &lp, &s, &d))) {
 		show_summary_table(&s, stdout);
+		status = exact_status(&s, require_exact);
 		summary_free(&s);
 	}
 	results_run_free(r);
-	return cli_exit_rc(rc, &d, "run");
+	return rc ? cli_exit_rc(rc, &d, "run") : status;
 }
 
 /* A failed run: its error, then what became of its row (one true line). */
@@ -168,7 +184,7 @@ static int run_failed(enum ab_rc rc, const struct ab_diag *d, const struct runne
 }
 
 /* Measures in this process and says where the run went. */
-static int run_here(const struct scenario *s, struct runner_options *o, int argc, char **argv)
+static int run_here(const struct scenario *s, struct runner_options *o, bool require_exact, int argc, char **argv)
 {
 	struct ab_diag d;
 	struct runner_result res;
@@ -187,7 +203,7 @@ static int run_here(const struct scenario *s, struct runner_options *o, int argc
 		printf("run %lld stored in '%s' (abbench show %lld)\n", id, o->db_path, id);
 	char spec[32];
 	snprintf(spec, sizeof spec, "%lld", id);
-	return print_summary(o->db_path, spec);
+	return print_summary(o->db_path, spec, require_exact);
 }
 
 /* What options_argv writes of opts, at most: "--name" and a value each. */
@@ -262,6 +278,7 @@ static char **worker_argv(const struct devices_worker *w, const void *ctx)
 	wa.devices = NULL;
 	wa.progress = false;
 	wa.no_progress = true;
+	wa.require_exact = false; /* judged once, on the whole set, by the caller */
 	run_options(&wa, opts);
 	size_t text = options_text_bytes(opts);
 	char **av = malloc(WORKER_ARGV_MAX * sizeof *av + text);
@@ -290,7 +307,7 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 		return cli_exit_rc(rc, &d, "run");
 	if (n == 1) {
 		o->device = dev[0];
-		return run_here(s, o, argc, argv);
+		return run_here(s, o, a->require_exact, argc, argv);
 	}
 	if (a->only) /* each worker is a shard, and a shard takes no --only */
 		return cli_exit_rc(ab_fail(&d, AB_ERR_USAGE, "--devices over %d devices cannot be combined with --only", n),
@@ -308,7 +325,7 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 	       o->db_path, j.run_set);
 	char spec[80];
 	snprintf(spec, sizeof spec, "set:%s", j.run_set);
-	return print_summary(o->db_path, spec);
+	return print_summary(o->db_path, spec, a->require_exact);
 }
 
 /* --resume: the stored run's own options (resume.h), in place of the
@@ -399,7 +416,7 @@ int cmd_run(int argc, char **argv)
 		return cli_exit_rc(rc, &d, "run");
 	int status = load_scenario(n_pos ? pos[0] : resumed->scenario_path, &a, &o, &s);
 	if (status == CLI_CONTINUE)
-		status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, argc, argv);
+		status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, a.require_exact, argc, argv);
 	scenario_free(s);
 	results_run_free(resumed);
 	return status;

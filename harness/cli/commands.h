@@ -24,5 +24,6 @@ int cmd_history(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_certify(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

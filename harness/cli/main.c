@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "sites", cmd_sites, "list the registered sites, their variants and backends" },
 	{ "report", cmd_report, "write a markdown report with gnuplot plots of a run" },
 	{ "compare", cmd_compare, "compare two runs of the same scenario case by case" },
+	{ "diff", cmd_diff, "where a case's outputs differ from arm a's: ULPs, coordinates, rows, first stage" },
 	{ "baseline", cmd_baseline, "name a run as a baseline, or list baselines" },
 	{ "gate", cmd_gate, "gate a run against a baseline: exit 1 on regression or lost bit-exactness" },
 	{ "merge", cmd_merge, "copy the runs of several databases into one (shards into a run set)" },

@@ -23,6 +23,11 @@ void results_slot_release(struct results_slot *s)
 	free(s->samples_ns);
 	free(s->kernel_ns);
 	free(s->kernels);
+	for (int i = 0; s->div && i < s->n_div; i++)
+		free(s->div[i].map);
+	free(s->div);
+	s->div = NULL;
+	s->n_div = 0;
 	s->samples_ns = NULL;
 	s->kernel_ns = NULL;
 	s->kernels = NULL;
@@ -172,6 +177,46 @@ static bool same_output(struct same *s, const struct results_output *a, const st
 	       SAME_NUM(s, a, b, ref_skipped);
 }
 
+static bool same_elem(struct same *s, const char *what, const struct results_div_elem *a,
+		      const struct results_div_elem *b)
+{
+	return (a->index == b->index && a->a_bits == b->a_bits && a->b_bits == b->b_bits && num_eq(a->ref, b->ref)) ||
+	       differs(s, what);
+}
+
+static bool same_divergence(struct same *s, const struct results_divergence *a, const struct results_divergence *b)
+{
+	size_t cells = (size_t)a->map_rows * (size_t)a->map_cols;
+	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++)
+		if (a->ulp_hist[k] != b->ulp_hist[k])
+			return differs(s, "ulp_hist");
+	return SAME_STR(s, a, b, tensor) && SAME_STR(s, a, b, role) && SAME_STR(s, a, b, dtype) &&
+	       SAME_NUM(s, a, b, stage) && SAME_STR(s, a, b, axes) && SAME_STR(s, a, b, dims) &&
+	       SAME_NUM(s, a, b, elems) && SAME_NUM(s, a, b, n_diff) && SAME_NUM(s, a, b, n_class) &&
+	       SAME_NUM(s, a, b, n_nan_bits) && SAME_NUM(s, a, b, n_sign) && SAME_NUM(s, a, b, max_ulp) &&
+	       same_elem(s, "at_max_ulp", &a->at_max_ulp, &b->at_max_ulp) && SAME_NUM(s, a, b, max_abs) &&
+	       same_elem(s, "at_max_abs", &a->at_max_abs, &b->at_max_abs) && same_elem(s, "first", &a->first, &b->first) &&
+	       SAME_NUM(s, a, b, rows) && SAME_NUM(s, a, b, rows_touched) && SAME_NUM(s, a, b, map_by_head) &&
+	       SAME_NUM(s, a, b, map_rows) && SAME_NUM(s, a, b, map_cols) && SAME_NUM(s, a, b, map_row_bin) &&
+	       SAME_NUM(s, a, b, map_col_bin) &&
+	       ((!cells || (a->map && b->map && !memcmp(a->map, b->map, cells * sizeof *a->map))) || differs(s, "map")) &&
+	       SAME_NUM(s, a, b, has_ref) && SAME_NUM(s, a, b, ref_compared) && SAME_NUM(s, a, b, b_closer) &&
+	       SAME_NUM(s, a, b, a_closer);
+}
+
+static bool same_check(struct same *s, const struct results_slot_check *a, const struct results_slot_check *b)
+{
+	return SAME_STR(s, a, b, compared) && SAME_NUM(s, a, b, calls_checked) && SAME_NUM(s, a, b, calls_differ) &&
+	       SAME_NUM(s, a, b, first_differ) && SAME_STR(s, a, b, differ_tensor);
+}
+
+static bool same_invariance(struct same *s, const struct results_invariance *a, const struct results_invariance *b)
+{
+	return SAME_NUM(s, a, b, checked) && SAME_STR(s, a, b, slot) && SAME_NUM(s, a, b, rows_compared) &&
+	       SAME_NUM(s, a, b, first_row) && SAME_NUM(s, a, b, other_value) && SAME_STR(s, a, b, tensor) &&
+	       SAME_STR(s, a, b, note);
+}
+
 static bool same_samples(struct same *s, const struct results_slot *a, const struct results_slot *b)
 {
 	for (int i = 0; i < a->n_samples; i++) {
@@ -195,6 +240,11 @@ static bool same_slot(struct same *s, const struct results_case *c, const struct
 	for (int i = 0; i < a->n_outputs; i++)
 		if (!same_output(s, &a->outputs[i], &b->outputs[i]))
 			return false;
+	if (!same_check(s, &a->check, &b->check) || !SAME_NUM(s, a, b, n_div))
+		return false;
+	for (int i = 0; i < a->n_div; i++)
+		if (!same_divergence(s, &a->div[i], &b->div[i]))
+			return false;
 	return true;
 }
 
@@ -208,7 +258,8 @@ bool results_run_same(const struct results_run *a, const struct results_run *b, 
 			return false;
 	for (int i = 0; i < a->n_cases; i++) {
 		const struct results_case *ca = &a->cases[i], *cb = &b->cases[i];
-		if (!same_case_fields(&s, ca, cb))
+		if (!same_case_fields(&s, ca, cb) || !same_invariance(&s, &ca->inv[0], &cb->inv[0]) ||
+		    !same_invariance(&s, &ca->inv[1], &cb->inv[1]))
 			return false;
 		for (int k = 0; k < ca->n_slots; k++)
 			if (!same_slot(&s, ca, &ca->slots[k], &cb->slots[k]))

@@ -50,6 +50,86 @@ struct results_output {
 	int64_t ref_skipped;    /* elements outside float32's range, not compared */
 };
 
+/* ---- where the bits differ (issue 29; run/divergence.h computes it) ----
+ *
+ * A slot whose output, or a statistic or scratch tensor that both its arm
+ * and the first A slot's write, is not byte-equal to the first A slot's
+ * gets one results_divergence per such tensor. Distances are in ULPs of
+ * the tensor's dtype (common/ulp.h: ordered-integer distance). */
+
+#define RESULTS_ULP_BUCKETS 5      /* 1 | 2 | 3-10 | 11-1000 | >1000 */
+#define RESULTS_DIV_MAP_ROWS 256   /* the per-row map's grid, at most */
+#define RESULTS_DIV_MAP_COLS 64
+#define RESULTS_MAX_DIV 32         /* tensors of a site (SITE_MAX_TENSORS) */
+
+/* One element: where (its index in memory order, row-major) and what each
+ * side holds there (raw bits, common/ulp.h's widening). */
+struct results_div_elem {
+	int64_t index;          /* -1: none */
+	int64_t a_bits, b_bits; /* the first A slot's, this slot's */
+	double ref;             /* the float64 reference there; NAN: none */
+};
+
+struct results_divergence {
+	char tensor[32];
+	char role[8];           /* "output", "stat", "scratch" */
+	char dtype[8];          /* "bf16" ... (site_dtype_name) */
+	int stage;              /* its place in the slot's compared list (results_slot_check) */
+	char axes[64];          /* the tensor's axes by the site's names, "B,T,W" ("" for a scalar) */
+	char dims[96];          /* their extents, "1,17,4096" */
+	int64_t elems;
+	int64_t n_diff;         /* elements whose bytes differ: the histogram, n_class and n_nan_bits sum to it */
+	int64_t ulp_hist[RESULTS_ULP_BUCKETS]; /* pairs of one class (not NaN), by distance */
+	int64_t n_class;        /* NaN / Inf / finite on one side, another class on the other */
+	int64_t n_nan_bits;     /* NaN on both sides, in other bits */
+	int64_t n_sign;         /* sign flips among pairs without a NaN (-0 against +0 included) */
+	int64_t max_ulp;        /* the largest distance of the histogram's pairs (at most INT64_MAX); 0: none */
+	struct results_div_elem at_max_ulp; /* the first element at that distance */
+	double max_abs;         /* the largest |B - A| of pairs both finite; NAN: none */
+	struct results_div_elem at_max_abs;
+	struct results_div_elem first; /* the first differing element */
+	int64_t rows;           /* vectors along the last axis (a LayerNorm's rows; 1 for a scalar) */
+	int64_t rows_touched;   /* those holding a difference */
+	/* The map: differing elements per cell of a map_rows x map_cols grid.
+	 * A map row is map_row_bin consecutive rows (rank 4 and more: of the
+	 * axes before the last two, B*T); a column is map_col_bin heads (axis
+	 * rank-2, map_by_head) or map_col_bin consecutive elements of a row. */
+	bool map_by_head;
+	int map_rows, map_cols;
+	int64_t map_row_bin, map_col_bin;
+	uint32_t *map;          /* [map_rows * map_cols], malloc'd; NULL when map_rows is 0 */
+	bool has_ref;           /* the tensor has a float64 reference (a built-in site's output) */
+	int64_t ref_compared;   /* differing elements where A, B and the reference are all finite */
+	int64_t b_closer, a_closer; /* of those, nearer the reference in B, in A (the rest tie) */
+};
+
+/* What a slot's checks found beyond its outputs' bytes. */
+struct results_slot_check {
+	/* The tensors compared with the first A slot, in the eager chain's
+	 * order (statistics and scratch tensors both arms write, then the
+	 * outputs), joined by ','; "" for the first A slot itself. */
+	char compared[256];
+	/* Determinism (run/determinism.h): the calls whose outputs were
+	 * hashed (a fixed subset of the samples, and the slot's last), how
+	 * many of them differ from the first hashed call's, the sample id of
+	 * the first that did (0: none) and which output. */
+	int calls_checked, calls_differ, first_differ;
+	char differ_tensor[32];
+};
+
+/* Batch invariance of one arm in a case of a sweep declared with
+ * `invariance = rows` (run/invariance.h): the arm's first slot's outputs,
+ * row by row, against the rows earlier cases of the sweep produced. */
+struct results_invariance {
+	bool checked;           /* false: not asked for (no row is stored) */
+	char slot[8];           /* the slot compared ("A1", "B") */
+	int64_t rows_compared;  /* rows also produced by an earlier case (0 for the sweep's first) */
+	int64_t first_row;      /* the first row that differs; -1: none */
+	int64_t other_value;    /* the sweep value (T) of the case that produced it first; 0: none */
+	char tensor[32];        /* the output it is in; "" */
+	char note[128];         /* "" or why fewer rows than expected were compared */
+};
+
 struct results_slot {
 	char label[8];          /* A1, B, A2, B2, A3 ... */
 	char arm;               /* 'a' or 'b' */
@@ -70,6 +150,9 @@ struct results_slot {
 	struct results_clocks clocks_before, clocks_after;
 	int n_outputs;
 	struct results_output outputs[RESULTS_MAX_OUTPUTS];
+	struct results_slot_check check;
+	int n_div;              /* tensors not byte-equal to the first A slot's, in the compared list's order */
+	struct results_divergence *div; /* [n_div], malloc'd */
 };
 
 struct results_case {
@@ -102,6 +185,7 @@ struct results_case {
 	char copy_floor_detail[128];
 	int n_slots;
 	struct results_slot *slots;
+	struct results_invariance inv[2]; /* arm a, arm b */
 };
 
 struct results_device {

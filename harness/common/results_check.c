@@ -344,6 +344,98 @@ bool results_check_output(const struct results_output *o, char *why, size_t len)
 	return true;
 }
 
+static const struct text_field div_texts[] = {
+	TEXT(struct results_divergence, tensor), TEXT(struct results_divergence, role),
+	TEXT(struct results_divergence, dtype),  TEXT(struct results_divergence, axes),
+	TEXT(struct results_divergence, dims),
+};
+static const struct int_field div_ints[] = {
+	INT(struct results_divergence, stage, 0, RESULTS_MAX_DIV - 1),
+	NONNEG(struct results_divergence, elems),
+	INT(struct results_divergence, n_diff, 1, INT64_MAX),
+	NONNEG(struct results_divergence, n_class),
+	NONNEG(struct results_divergence, n_nan_bits),
+	NONNEG(struct results_divergence, n_sign),
+	NONNEG(struct results_divergence, max_ulp),
+	NONNEG(struct results_divergence, rows),
+	NONNEG(struct results_divergence, rows_touched),
+	INT(struct results_divergence, map_rows, 0, RESULTS_DIV_MAP_ROWS),
+	INT(struct results_divergence, map_cols, 0, RESULTS_DIV_MAP_COLS),
+	INT(struct results_divergence, map_row_bin, 1, INT64_MAX),
+	INT(struct results_divergence, map_col_bin, 1, INT64_MAX),
+	NONNEG(struct results_divergence, ref_compared),
+	NONNEG(struct results_divergence, b_closer),
+	NONNEG(struct results_divergence, a_closer),
+};
+
+static bool elem_ok(const char *name, const struct results_div_elem *e, int64_t elems, char *why, size_t len)
+{
+	if (e->index < -1 || e->index >= elems)
+		return ab_fail_text(why, len, "%s index %lld is outside the tensor's %lld elements", name,
+				    (long long)e->index, (long long)elems);
+	return true;
+}
+
+bool results_check_divergence(const struct results_divergence *v, char *why, size_t len)
+{
+	static const char *const roles[] = { "output", "stat", "scratch", NULL };
+	static const char *const dtypes[] = { "bf16", "f16", "f32", "i32", "i64", "u8", NULL };
+	int64_t sum = v->n_class + v->n_nan_bits;
+	if (!FIELDS_OK(v, div_texts, div_ints, why, len) || !one_of("role", v->role, roles, why, len) ||
+	    !one_of("dtype", v->dtype, dtypes, why, len))
+		return false;
+	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++) {
+		if (v->ulp_hist[k] < 0)
+			return ab_fail_text(why, len, "ulp_hist[%d] is %lld", k, (long long)v->ulp_hist[k]);
+		sum += v->ulp_hist[k];
+	}
+	if (sum != v->n_diff || v->n_diff > v->elems)
+		return ab_fail_text(why, len, "n_diff %lld is not the histogram's %lld within %lld elements",
+				    (long long)v->n_diff, (long long)sum, (long long)v->elems);
+	if (v->rows_touched > v->rows || v->b_closer + v->a_closer > v->ref_compared || v->ref_compared > v->n_diff)
+		return ab_fail_text(why, len, "rows_touched, b_closer, a_closer or ref_compared out of range");
+	if (isinf(v->max_abs) || v->max_abs < 0)
+		return ab_fail_text(why, len, "max_abs is %g, not a difference", v->max_abs);
+	return elem_ok("first", &v->first, v->elems, why, len) && elem_ok("max_ulp", &v->at_max_ulp, v->elems, why, len) &&
+	       elem_ok("max_abs", &v->at_max_abs, v->elems, why, len);
+}
+
+static const struct text_field check_texts[] = {
+	TEXT(struct results_slot_check, compared),
+	TEXT(struct results_slot_check, differ_tensor),
+};
+static const struct int_field check_ints[] = {
+	NONNEG(struct results_slot_check, calls_checked),
+	NONNEG(struct results_slot_check, calls_differ),
+	NONNEG(struct results_slot_check, first_differ),
+};
+
+bool results_check_slot_check(const struct results_slot_check *k, char *why, size_t len)
+{
+	if (!FIELDS_OK(k, check_texts, check_ints, why, len))
+		return false;
+	if (k->calls_differ > k->calls_checked)
+		return ab_fail_text(why, len, "calls_differ %d is more than calls_checked %d", k->calls_differ,
+				    k->calls_checked);
+	return true;
+}
+
+static const struct text_field inv_texts[] = {
+	TEXT(struct results_invariance, slot),
+	TEXT(struct results_invariance, tensor),
+	TEXT(struct results_invariance, note),
+};
+static const struct int_field inv_ints[] = {
+	NONNEG(struct results_invariance, rows_compared),
+	INT(struct results_invariance, first_row, -1, INT64_MAX),
+	NONNEG(struct results_invariance, other_value),
+};
+
+bool results_check_invariance(const struct results_invariance *v, char *why, size_t len)
+{
+	return FIELDS_OK(v, inv_texts, inv_ints, why, len);
+}
+
 /* ---- across rows ------------------------------------------------------------ */
 
 bool results_check_bracket(const char *bracket, const struct results_case *c, char *why, size_t len)
@@ -391,6 +483,13 @@ static bool slot_ok(const struct results_case *c, const struct results_slot *s, 
 	for (int i = 0; i < s->n_outputs; i++)
 		if (!results_check_output(&s->outputs[i], why, len))
 			return at(why, len, "case '%s' slot '%s' output %d", c->name, s->label, i);
+	if (s->n_div < 0 || s->n_div > RESULTS_MAX_DIV || (s->n_div > 0 && !s->div))
+		return ab_fail_text(why, len, "case '%s' slot '%s': %d divergences", c->name, s->label, s->n_div);
+	for (int i = 0; i < s->n_div; i++)
+		if (!results_check_divergence(&s->div[i], why, len))
+			return at(why, len, "case '%s' slot '%s' divergence %d", c->name, s->label, i);
+	if (!results_check_slot_check(&s->check, why, len))
+		return at(why, len, "case '%s' slot '%s' checks", c->name, s->label);
 	return true;
 }
 
@@ -405,6 +504,9 @@ bool results_check_case(const char *bracket, const struct results_case *c, char 
 			return false;
 	if (!results_check_bracket(bracket, c, why, len))
 		return at(why, len, "case '%s'", c->name);
+	for (int a = 0; a < 2; a++)
+		if (c->inv[a].checked && !results_check_invariance(&c->inv[a], why, len))
+			return at(why, len, "case '%s' invariance of arm %c", c->name, a ? 'b' : 'a');
 	return results_check_case_arms(c, why, len);
 }
 

@@ -49,6 +49,12 @@ bool results_check_slot_row(const struct results_slot *s, char *why, size_t len)
 bool results_check_sample(double wall_ns, double kernel_ns, char *why, size_t len);
 bool results_check_kernel(const struct results_kernel *k, char *why, size_t len);
 bool results_check_output(const struct results_output *o, char *why, size_t len);
+/* A divergence: its texts, counts within their ranges and adding up (the
+ * histogram, class mismatches and NaN payloads sum to n_diff <= elems),
+ * its elements' indices within the tensor, its map within the grid. */
+bool results_check_divergence(const struct results_divergence *v, char *why, size_t len);
+bool results_check_slot_check(const struct results_slot_check *k, char *why, size_t len);
+bool results_check_invariance(const struct results_invariance *v, char *why, size_t len);
 
 /* ---- across rows ---- */
 

@@ -114,7 +114,8 @@ static enum ab_rc finish(struct pctx *c)
 	if (s->n_cases == 0 && !c->sites_only)
 		return scenario_perr(c, c->line, NULL, "no case: a scenario needs at least one [case NAME] section");
 	for (int i = 0; i < s->n_cases; i++)
-		if (scenario_keys_finish_case(c, i) != AB_OK || (c->sweeps[i].dim >= 0 && scenario_sweep_check(c, i) != AB_OK))
+		if (scenario_keys_finish_case(c, i) != AB_OK || (c->sweeps[i].dim >= 0 && scenario_sweep_check(c, i) != AB_OK) ||
+		    scenario_sweep_check_invariance(c, i) != AB_OK)
 			return c->rc;
 	if (scenario_gen_check_scenario(c))
 		return c->rc;

@@ -22,7 +22,8 @@
  *   [model]     steps, forwards_per_step
  *   [case NAME] site, shape (1x4096x4096), eps, affine (true|false),
  *               count (launch sites per forward), input overrides as above,
- *               a and b (this case's arms, as in [arms])
+ *               a and b (this case's arms, as in [arms]), invariance (rows: a swept
+ *               case's rows compared across its sweep, run/invariance.h)
  *
  * Sweeps: one dimension of a case's shape may list values in braces,
  * `1x{256,1024,4096}x4096` or a range `1x{256:16384:x2}x4096` (x: times,
@@ -112,6 +113,10 @@ struct scenario_site {
 	struct arm_spec_key *keys;
 };
 
+/* invariance = rows in a swept [case]: whether row r of every output is
+ * the same in every case of the sweep (run/invariance.h). */
+enum scenario_invariance { SCENARIO_INVARIANCE_NONE, SCENARIO_INVARIANCE_ROWS };
+
 struct scenario_case {
 	char name[SCENARIO_NAME_MAX];
 	const struct site_desc *site;
@@ -129,6 +134,7 @@ struct scenario_case {
 	char sweep[SCENARIO_NAME_MAX]; /* the swept case's own name; "" when not swept */
 	char axis[8];       /* the swept dimension's letter ("T"); "" when not swept */
 	int64_t axis_value; /* its value in this case; 0 when not swept */
+	enum scenario_invariance invariance; /* rows: its sweep's inputs drawn from the sweep's seed, rows compared */
 };
 
 struct scenario_sampling {

@@ -185,6 +185,10 @@ enum ab_rc scenario_keys_finish_case(struct pctx *c, int i);
 enum ab_rc scenario_sweep_set_shape(struct pctx *c, const struct key_def *k, void *field, const char *val);
 /* Every value of case i's sweep against the site's shape rule. */
 enum ab_rc scenario_sweep_check(struct pctx *c, int i);
+/* invariance = rows of case i: its shape is swept, and in every tensor of
+ * its site that has the swept axis, each axis before it has extent 1 (so
+ * that row r is a prefix every case of the sweep shares). */
+enum ab_rc scenario_sweep_check_invariance(struct pctx *c, int i);
 /* Replaces every swept case, in place, by one case per value. */
 enum ab_rc scenario_sweep_expand(struct pctx *c);
 

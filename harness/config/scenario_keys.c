@@ -203,6 +203,17 @@ static enum ab_rc set_timing(struct pctx *c, const struct key_def *k, void *fiel
 	return AB_OK;
 }
 
+static enum ab_rc set_invariance(struct pctx *c, const struct key_def *k, void *field, const char *val)
+{
+	static const char *const words[] = { "none", "rows", NULL };
+	static const enum scenario_invariance map[] = { SCENARIO_INVARIANCE_NONE, SCENARIO_INVARIANCE_ROWS };
+	int i = scenario_keys_word_index(words, val);
+	if (i < 0)
+		return scenario_keys_word_err(c, k->name, val, words);
+	*(enum scenario_invariance *)field = map[i];
+	return AB_OK;
+}
+
 static const char *const dist_words[] = { "normal", "uniform", "constant", "special", NULL };
 static const enum scenario_dist dist_map[] = { SCENARIO_DIST_NORMAL, SCENARIO_DIST_UNIFORM, SCENARIO_DIST_CONSTANT,
 						      SCENARIO_DIST_SPECIAL };
@@ -289,6 +300,7 @@ const struct key_def scenario_keys_case[] = {
 	KEY_NUM("count", K_INT, B_CASE, struct scenario_case, count, 1, INT_MAXV, 0),
 	KEY_FN("a", B_CASE, struct scenario_case, arm_a, scenario_arms_case_set, 0),
 	KEY_FN("b", B_CASE, struct scenario_case, arm_b, scenario_arms_case_set, 0),
+	KEY_FN("invariance", B_CASE, struct scenario_case, invariance, set_invariance, 0),
 	INPUT_KEYS,
 	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
 };

@@ -150,6 +150,33 @@ enum ab_rc scenario_sweep_check(struct pctx *c, int i)
 	return AB_OK;
 }
 
+enum ab_rc scenario_sweep_check_invariance(struct pctx *c, int i)
+{
+	const struct scenario_case *cs = &c->scn->cases[i];
+	const struct sweep *sw = &c->sweeps[i];
+	int line = scenario_keys_line(&c->cscope[i], scenario_keys_case, "invariance");
+	char axis[8], before[8];
+	if (cs->invariance != SCENARIO_INVARIANCE_ROWS)
+		return AB_OK;
+	if (sw->dim < 0)
+		return scenario_perr(c, line, "invariance", "case '%s' sweeps no dimension: invariance = rows compares row r "
+				     "across a sweep's cases (shape = 1x{1,17,4096}x4096)", cs->name);
+	site_axis_name(cs->site, sw->dim, axis, sizeof axis);
+	for (int t = 0; t < cs->site->n_tensors; t++) {
+		const struct site_tensor *ts = &cs->site->tensors[t];
+		for (int k = 0; k < ts->shape.rank && ts->shape.axis[k] != sw->dim; k++) {
+			int64_t ext = cs->shape.dim[ts->shape.axis[k]];
+			if (ext == 1 || !memchr(ts->shape.axis + k, sw->dim, (size_t)(ts->shape.rank - k)))
+				continue;
+			site_axis_name(cs->site, ts->shape.axis[k], before, sizeof before);
+			return scenario_perr(c, line, "invariance", "tensor '%s' has axis %s = %lld before the swept axis %s: "
+					     "its row r would not be a prefix the sweep's cases share (make %s 1, or sweep "
+					     "the outermost axis)", ts->name, before, (long long)ext, axis, before);
+		}
+	}
+	return AB_OK;
+}
+
 /* The cases the scenario will have once expanded; an error past
  * SCENARIO_CASES_MAX, at the case that crosses it. */
 static enum ab_rc count_expanded(struct pctx *c, int *total)

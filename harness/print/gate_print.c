@@ -295,9 +295,13 @@ static void print_rule(FILE *f, const struct gate_options *o, const struct gate_
 
 static void print_tally(FILE *f, const struct gate_result *r)
 {
-	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness, %d missing), "
+	char nondet[48] = "";
+	if (r->n_nondeterministic)
+		snprintf(nondet, sizeof nondet, " (%d nondeterministic)", r->n_nondeterministic);
+	fprintf(f, "\n%d case%s checked: %d failed (%d regressed in time, %d lost bit-exactness%s, %d missing), "
 		   "%d faster, %d inconclusive, %d not measured.\n", r->n_cases, r->n_cases == 1 ? "" : "s", r->n_failed,
-		r->n_time_regressed, r->n_lost_exact, r->n_missing, r->n_faster, r->n_inconclusive, r->n_not_measured);
+		r->n_time_regressed, r->n_lost_exact, nondet, r->n_missing, r->n_faster, r->n_inconclusive,
+		r->n_not_measured);
 	if (r->n_raw)
 		fprintf(f, "%d case%s judged on raw B times: the A arm differs between the runs, so normalising by "
 			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");

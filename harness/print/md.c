@@ -275,7 +275,8 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 		enum summary_case_verdict v;
 		const char *word;
 		bool always;
-	} rest[] = { { SUMMARY_CASE_DRIFTED, "drifted %d (not trusted)", false },
+	} rest[] = { { SUMMARY_CASE_NOT_EXACT, "lost bit-exactness %d", false },
+		     { SUMMARY_CASE_DRIFTED, "drifted %d (not trusted)", false },
 		     { SUMMARY_CASE_FEW_SAMPLES, "too few samples %d (not trusted)", false },
 		     { SUMMARY_CASE_SLOWER, "slower %d", true },
 		     { SUMMARY_CASE_NO_CLEAR_CHANGE, "no clear change %d", true } };
@@ -291,6 +292,8 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 			continue;
 		fputs(", ", f);
 		fprintf(f, rest[k].word, c);
+		if (rest[k].v == SUMMARY_CASE_NOT_EXACT && S->n_nondeterministic)
+			fprintf(f, " (%d nondeterministic)", S->n_nondeterministic);
 	}
 	fprintf(f, "; bit-exact in %d of %d", n - S->n_verdict[SUMMARY_CASE_NOT_EXACT], n);
 }

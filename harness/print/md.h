@@ -84,7 +84,9 @@ void md_spread_time(FILE *f, const struct summary_spread *s);
 /* The run's per-case verdicts counted, as every headline says them (the
  * report's first line, the dashboard, run's closing table): "faster in 5
  * of 6 cases (speedup 1.74x to 2.46x), drifted 1 (not trusted), slower 0,
- * no clear change 0; bit-exact in 6 of 6". Plain text, no markup. */
+ * no clear change 0; bit-exact in 6 of 6", with "lost bit-exactness N (K
+ * nondeterministic)" after the first count when a case lost it: the
+ * counts add up to the cases. Plain text, no markup. */
 void md_verdict_counts(FILE *f, const struct summary_run *S);
 
 /* A case's verdict as every table prints it: "faster", "no clear change",

@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/divergence.h"
 #include "analysis/gate.h"
 #include "analysis/history.h"
 #include "analysis/peers.h"
@@ -49,6 +50,7 @@ enum printer_kind {
 	PRINTER_BASELINES, /* the baselines (baseline list) */
 	PRINTER_REPORT,    /* a directory: a run's report and its charts (report) */
 	PRINTER_DASHBOARD, /* a directory: the history's pages, charts and reports (publish) */
+	PRINTER_DIFF,      /* where a case's bits differ (diff) */
 	PRINTER_KINDS,
 };
 
@@ -95,6 +97,19 @@ struct printer_dashboard {
 	const char *commit_url;                      /* a link per commit: "https://.../commit/{commit}"; NULL: none */
 };
 
+/* PRINTER_DIFF: a case's divergence report (analysis/divergence.h), its
+ * summary (the run's, for its sweep), and the heatmaps drawn beside the
+ * document (heatmap_dir; drawn[s * RESULTS_MAX_DIV + t] for the report's
+ * slot s, tensor t; NULL: none) or why none were (heatmap_note). */
+struct printer_diff {
+	const struct divergence_report *rep;
+	const struct summary_run *summary;
+	const struct summary_case *sc;
+	const char *heatmap_dir;
+	const bool *drawn;
+	const char *heatmap_note;
+};
+
 struct printer_job {
 	FILE *f;                 /* stream kinds: where to write (set by printer_emit) */
 	const char *dir;         /* directory kinds: created when missing (set by printer_emit) */
@@ -113,6 +128,7 @@ struct printer_job {
 	int n_baselines;
 	const struct printer_report *report;    /* REPORT */
 	const struct printer_dashboard *dashboard; /* DASHBOARD */
+	const struct printer_diff *diff;        /* DIFF */
 };
 
 typedef enum ab_rc (*printer_fn)(const struct printer_job *job, struct ab_diag *d);

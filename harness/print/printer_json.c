@@ -4,6 +4,7 @@
  * print/json_verdict.c (abbench.compare, abbench.gate) and
  * print/json_list.c (abbench.list).
  */
+#include "print/diff_json.h"
 #include "print/json_export.h"
 #include "print/json_list.h"
 #include "print/json_out.h"
@@ -46,5 +47,6 @@ const struct printer printer_json = {
 		[PRINTER_COMPARE] = json_compare,
 		[PRINTER_GATE] = json_gate,
 		[PRINTER_RUNS] = json_runs,
+		[PRINTER_DIFF] = diff_json_print,
 	},
 };

@@ -5,6 +5,7 @@
  * by print/md.h.
  */
 #include "print/compare_print.h"
+#include "print/diff_print.h"
 #include "print/gate_print.h"
 #include "print/printer.h"
 #include "print/report.h"
@@ -17,5 +18,6 @@ const struct printer printer_markdown = {
 		[PRINTER_COMPARE] = compare_print,
 		[PRINTER_GATE] = gate_print,
 		[PRINTER_REPORT] = report_write,
+		[PRINTER_DIFF] = diff_print_markdown,
 	},
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "print/diff_print.h"
 #include "print/escape.h"
 #include "print/gate_print.h"
 #include "print/printer.h"
@@ -98,5 +99,6 @@ const struct printer printer_text = {
 		[PRINTER_HISTORY] = trend_print,
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,
+		[PRINTER_DIFF] = diff_print_text,
 	},
 };

@@ -3,11 +3,12 @@
  * each slot of the bracket (warm-up, samples until the stopping rule says
  * enough), then the checks of the slot's outputs and of its inputs (an
  * arm must leave them as they were: their digests are compared after the
- * slot's first call and at its end, inputcheck.h).
+ * slot's first call and at its end, inputcheck.h), and the hashes of its
+ * outputs after a fixed subset of its samples (determinism.h).
  *
- * The case's host memory is sized in one place, case_sizes: case_data_alloc
- * allocates exactly that, and run_case_host_bytes (memory admission)
- * counts it.
+ * The case's host buffers are case_data.h's; a slot's tensors are checked
+ * against the first A slot's by slot_check.h and, in a sweep that asks
+ * for it, against the sweep's earlier cases row by row (invariance.h).
  */
 #include "run/run_case.h"
 
@@ -18,121 +19,17 @@
 #include <time.h>
 
 #include "backend/copy_floor.h"
-#include "common/digest.h"
+#include "common/stats.h"
+#include "run/case_data.h"
+#include "run/determinism.h"
 #include "run/dump.h"
 #include "run/inputcheck.h"
 #include "run/inputs.h"
 #include "run/interrupt.h"
-#include "run/refcheck.h"
+#include "run/invariance.h"
 #include "run/refcompute.h"
-#include "common/stats.h"
+#include "run/slot_check.h"
 #include "run/stopping.h"
-
-/* The host buffers of one case: a copy of every present tensor (inputs as
- * the case made them, outputs as read back), the float64 reference and
- * tolerance of each output, the first A slot's outputs. */
-struct case_sizes {
-	size_t tensor[SITE_MAX_TENSORS]; /* bytes of tensor i; 0 when absent */
-	int n_out;
-	int out_index[RESULTS_MAX_OUTPUTS]; /* the SITE_OUT tensors, in table order */
-	size_t ref[RESULTS_MAX_OUTPUTS];    /* bytes of output o's reference (and of its tolerance) */
-};
-
-/* Sizes c's host buffers; AB_ERR_INTERNAL for a site with more outputs
- * than a slot records. */
-static enum ab_rc case_sizes(const struct scenario_case *c, struct case_sizes *z, struct ab_diag *d)
-{
-	const struct site_desc *s = c->site;
-	memset(z, 0, sizeof *z);
-	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!site_tensor_present(t, c->affine))
-			continue;
-		z->tensor[i] = (size_t)site_tensor_bytes(t, &c->dims);
-		if (t->role != SITE_OUT)
-			continue;
-		if (z->n_out == RESULTS_MAX_OUTPUTS)
-			return ab_fail(d, AB_ERR_INTERNAL, "site '%s' has too many outputs", s->name);
-		/* no reference, no room for one */
-		z->ref[z->n_out] = s->reference ? (size_t)site_tensor_elems(t, &c->dims) * sizeof(double) : 0;
-		z->out_index[z->n_out++] = i;
-	}
-	return AB_OK;
-}
-
-/* What malloc is asked for: a present tensor of 0 bytes still gets 1. */
-static size_t alloc_size(size_t bytes)
-{
-	return bytes ? bytes : 1;
-}
-
-/* Everything case_data_alloc allocates for these sizes. */
-static uint64_t case_sizes_total(const struct case_sizes *z)
-{
-	uint64_t total = 0;
-	for (int i = 0; i < SITE_MAX_TENSORS; i++)
-		total += z->tensor[i] ? alloc_size(z->tensor[i]) : 0;
-	for (int o = 0; o < z->n_out; o++)
-		total += 2 * (uint64_t)z->ref[o] + alloc_size(z->tensor[z->out_index[o]]);
-	return total;
-}
-
-/* Host copies of a case's tensors, its reference, the digests of its
- * inputs and the bytes of the first A slot's outputs, which every later
- * slot is compared with. */
-struct case_data {
-	const struct site_desc *site;
-	struct site_args host;
-	size_t bytes[SITE_MAX_TENSORS];
-	int n_out;
-	int out_index[RESULTS_MAX_OUTPUTS];
-	double *ref[RESULTS_MAX_OUTPUTS], *tol[RESULTS_MAX_OUTPUTS];
-	void *first_a[RESULTS_MAX_OUTPUTS];
-	struct results_output first_a_out[RESULTS_MAX_OUTPUTS]; /* its md5 and reference check */
-	bool have_first_a;
-	struct inputcheck_digest made[SITE_MAX_TENSORS]; /* each input as the case made it */
-};
-
-static void case_data_free(struct case_data *cd)
-{
-	for (int i = 0; i < SITE_MAX_TENSORS; i++)
-		free(cd->host.t[i]);
-	for (int o = 0; o < RESULTS_MAX_OUTPUTS; o++) {
-		free(cd->ref[o]);
-		free(cd->tol[o]);
-		free(cd->first_a[o]);
-	}
-}
-
-static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_data *cd, struct ab_diag *d)
-{
-	const struct site_desc *s = c->site;
-	struct case_sizes z;
-	enum ab_rc rc = case_sizes(c, &z, d);
-	if (rc)
-		return rc;
-	cd->site = s;
-	cd->host.dims = c->dims;
-	cd->host.eps = (float)c->eps;
-	cd->host.affine = c->affine;
-	for (int i = 0; i < s->n_tensors; i++) {
-		if (!site_tensor_present(&s->tensors[i], c->affine))
-			continue;
-		cd->bytes[i] = z.tensor[i];
-		if (!(cd->host.t[i] = malloc(alloc_size(z.tensor[i]))))
-			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate '%s' (%zu bytes)", s->tensors[i].name, z.tensor[i]);
-	}
-	cd->n_out = z.n_out;
-	memcpy(cd->out_index, z.out_index, sizeof z.out_index);
-	for (int o = 0; o < z.n_out; o++) {
-		cd->ref[o] = malloc(alloc_size(z.ref[o]));
-		cd->tol[o] = malloc(alloc_size(z.ref[o]));
-		cd->first_a[o] = malloc(alloc_size(z.tensor[z.out_index[o]]));
-		if (!cd->ref[o] || !cd->tol[o] || !cd->first_a[o])
-			return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the float64 reference and the A outputs");
-	}
-	return AB_OK;
-}
 
 /* A slot's samples, kept with the run (samples_ns, kernel_ns), and what it
  * needs while it runs (the kept samples' ids, the stopping rule's sorted
@@ -148,13 +45,24 @@ static uint64_t slot_work_bytes(int cap)
 	return (uint64_t)cap * (sizeof(uint32_t) + sizeof(double) + sizeof(double));
 }
 
+/* The batch-invariance check's rows (invariance.h): at most the arms'
+ * outputs of the sweep's largest case. */
+static uint64_t invariance_bytes(const struct scenario_case *c)
+{
+	uint64_t out = 0;
+	for (int i = 0; c->invariance == SCENARIO_INVARIANCE_ROWS && i < c->site->n_tensors; i++)
+		if (c->site->tensors[i].role == SITE_OUT)
+			out += (uint64_t)site_tensor_bytes(&c->site->tensors[i], &c->dims);
+	return 2 * out;
+}
+
 uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots)
 {
-	struct case_sizes z;
-	if (case_sizes(c, &z, NULL))
+	uint64_t data = case_data_bytes(c);
+	if (data == UINT64_MAX)
 		return UINT64_MAX; /* no such case can run */
 	int cap = sampling->max_samples;
-	return case_sizes_total(&z) + (uint64_t)n_slots * slot_kept_bytes(cap) + slot_work_bytes(cap);
+	return data + invariance_bytes(c) + (uint64_t)n_slots * slot_kept_bytes(cap) + slot_work_bytes(cap);
 }
 
 /* One input tensor's fill: its own seeded stream (the tensor's index in
@@ -171,7 +79,10 @@ static void fill_one(const struct scenario *scn, const struct scenario_case *c, 
 	int64_t n = site_tensor_elems(t, &c->dims), shape[SITE_MAX_RANK];
 	int rank = site_tensor_shape(t, &c->dims, shape);
 	struct scenario_gen g = c->gen[i].kind != SCENARIO_GEN_NONE ? c->gen[i] : inputs_gen_of(&c->input);
-	inputs_rng_seed(&rng, scn->seed, c->name, i);
+	/* a sweep compared row by row draws every case's inputs from one
+	 * stream, so that row r is the same in all of them (invariance.h) */
+	bool one_stream = c->invariance == SCENARIO_INVARIANCE_ROWS && c->sweep[0];
+	inputs_rng_seed(&rng, scn->seed, one_stream ? c->sweep : c->name, i);
 	if (c->gen[i].kind == SCENARIO_GEN_NONE && t->role == SITE_IN_PARAM)
 		inputs_fill_param(cd->host.t[i], n, t->param, &rng);
 	else
@@ -287,6 +198,9 @@ struct slot_ctx {
 	bool first_checked;   /* the inputs were checked after the slot's first call */
 	const struct scenario_sampling *rule; /* when it stops: the run's, or the copy floor's */
 	bool quiet;           /* no progress lines (the copy floor's samples) */
+	bool hash;            /* outputs hashed after some samples (determinism.h; not the copy floor's) */
+	struct determinism det;
+	uint32_t last_id, last_hashed; /* the last sample's id, the last hashed one's */
 };
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
@@ -343,9 +257,33 @@ static enum ab_rc slot_call(struct slot_ctx *x, uint32_t id, struct bk_sample *s
 	return rc;
 }
 
+/* The outputs after measured sample id, hashed (determinism.h): read back
+ * first unless the slot's checks just did (read false). *ns: how long it
+ * took, which the stopping rule does not count. */
+static enum ab_rc slot_hash_outputs(struct slot_ctx *x, uint32_t id, bool read, double *ns, struct ab_diag *d)
+{
+	struct case_data *cd = x->cd;
+	const void *out[RESULTS_MAX_OUTPUTS];
+	size_t bytes[RESULTS_MAX_OUTPUTS];
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int o = 0; o < cd->n_out; o++) {
+		int ti = cd->out_index[o];
+		enum ab_rc rc = read ? x->env->ops->read_tensor(x->env->bk, ti, cd->host.t[ti], cd->bytes[ti], d) : AB_OK;
+		if (rc)
+			return rc;
+		out[o] = cd->host.t[ti];
+		bytes[o] = cd->bytes[ti];
+	}
+	determinism_take(&x->det, id, out, bytes);
+	x->last_hashed = id;
+	*ns = run_seconds_since(&t0) * 1e9;
+	return AB_OK;
+}
+
 /* Warm-up, then samples until the stopping rule says enough. The input
- * check after the first measured sample (no warm-up) is not counted in
- * the rule's elapsed time. */
+ * check after the first measured sample (no warm-up) and the output
+ * hashes are not counted in the rule's elapsed time. */
 static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 {
 	const struct run_case_env *env = x->env;
@@ -365,11 +303,14 @@ static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 	stopping_init(&st, rule, sorted, rule->max_samples);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t id = 1;; id++) {
-		if ((rc = slot_call(x, id, &smp, &check_ns, d))) {
+		double hash_ns = 0;
+		if ((rc = slot_call(x, id, &smp, &check_ns, d)) ||
+		    (x->hash && determinism_hashed(id) && (rc = slot_hash_outputs(x, id, true, &hash_ns, d)))) {
 			free(sorted);
 			return rc;
 		}
-		excluded_ns += check_ns;
+		x->last_id = id;
+		excluded_ns += check_ns + hash_ns;
 		double elapsed_ns = run_seconds_since(&t0) * 1e9 - excluded_ns;
 		bool stop;
 		if (smp.discarded) {
@@ -419,67 +360,6 @@ static void slot_summarise(struct results_slot *sl)
 			tmp[known++] = sl->kernel_ns[i];
 	sl->kernel_median_ns = known ? stats_median(tmp, known) : NAN;
 	free(tmp);
-}
-
-/* Elements of n, of size bytes each, whose bytes differ between a and y. */
-static int64_t mismatches(const void *a, const void *y, int64_t n, size_t size)
-{
-	const unsigned char *p = a, *q = y;
-	int64_t m = 0;
-	for (int64_t e = 0; e < n; e++)
-		m += memcmp(p + (size_t)e * size, q + (size_t)e * size, size) != 0;
-	return m;
-}
-
-/* Whether output o of this slot has the first A slot's bytes: then its
- * md5 and reference check are that slot's (the same bytes give the same
- * digest and the same comparison), copied instead of computed again, and
- * no element differs. */
-static bool output_as_first_a(const struct case_data *cd, int o, const void *buf, struct results_output *ro)
-{
-	if (!cd->have_first_a || memcmp(cd->first_a[o], buf, cd->bytes[cd->out_index[o]]))
-		return false;
-	*ro = cd->first_a_out[o]; /* the same tensor and bytes, 0 mismatches, bit-exact */
-	return true;
-}
-
-/* md5, byte compare with the first A slot, reference check, per output. */
-static enum ab_rc slot_check_outputs(const struct slot_ctx *x, struct ab_diag *d)
-{
-	const struct run_case_env *env = x->env;
-	struct case_data *cd = x->cd;
-	struct results_slot *sl = x->sl;
-	enum ab_rc rc;
-	bool is_first_a = (sl->arm == 'a' && !cd->have_first_a);
-	sl->n_outputs = cd->n_out;
-	for (int o = 0; o < cd->n_out; o++) {
-		int ti = cd->out_index[o];
-		struct results_output *ro = &sl->outputs[o];
-		void *buf = cd->host.t[ti];
-		int64_t n = site_tensor_elems(&cd->site->tensors[ti], &x->c->dims);
-		if ((rc = env->ops->read_tensor(env->bk, ti, buf, cd->bytes[ti], d)))
-			return rc;
-		snprintf(ro->tensor, sizeof ro->tensor, "%s", cd->site->tensors[ti].name);
-		ro->bytes = (int64_t)cd->bytes[ti];
-		if (output_as_first_a(cd, o, buf, ro))
-			continue;
-		if ((rc = digest_md5_hex(buf, cd->bytes[ti], ro->md5, d)))
-			return rc;
-		if (is_first_a)
-			memcpy(cd->first_a[o], buf, cd->bytes[ti]);
-		/* the first A slot is the reference: nothing to compare it with */
-		ro->mismatches = is_first_a ? 0 : mismatches(cd->first_a[o], buf, n, site_dtype_size(cd->site->tensors[ti].dtype));
-		ro->bit_exact = ro->mismatches == 0;
-		if (cd->site->reference)
-			refcheck_compare(buf, cd->ref[o], cd->tol[o], n, ro);
-		else
-			refcheck_none(ro);
-		if (is_first_a)
-			cd->first_a_out[o] = *ro;
-	}
-	if (is_first_a)
-		cd->have_first_a = true;
-	return AB_OK;
 }
 
 /* The first slot of each arm dumps its outputs and the statistics and
@@ -543,8 +423,37 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* After the slot's checks read its outputs back: the last call hashed
+ * when the loop did not, the determinism figures into the slot. */
+static enum ab_rc slot_determinism(struct slot_ctx *x, struct ab_diag *d)
+{
+	const char *names[RESULTS_MAX_OUTPUTS];
+	double ns;
+	enum ab_rc rc = x->last_id && x->last_id != x->last_hashed ? slot_hash_outputs(x, x->last_id, false, &ns, d) : AB_OK;
+	for (int o = 0; o < x->cd->n_out; o++)
+		names[o] = x->cd->site->tensors[x->cd->out_index[o]].name;
+	if (!rc)
+		determinism_result(&x->det, names, &x->sl->check);
+	return rc;
+}
+
+/* The first slot of each arm, in a sweep that asks for it: its outputs
+ * row by row against the sweep's earlier cases (invariance.h). */
+static enum ab_rc slot_invariance(const struct slot_ctx *x, struct results_invariance *inv, struct ab_diag *d)
+{
+	struct case_data *cd = x->cd;
+	void *out[RESULTS_MAX_OUTPUTS];
+	int arm = x->sl->arm == 'b';
+	if (!x->env->inv || !first_slot_of_arm(x->env->scn->bracket, x->sl->position))
+		return AB_OK;
+	for (int o = 0; o < cd->n_out; o++)
+		out[o] = cd->host.t[cd->out_index[o]];
+	return invariance_take(x->env->inv, x->c, arm, x->sl->label, cd->n_out, cd->out_index, out, &inv[arm], d);
+}
+
 static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd, int position,
-			   struct attrib_collector *kc, struct results_slot *sl, struct ab_diag *d)
+			   struct attrib_collector *kc, struct results_slot *sl, struct results_invariance *inv,
+			   struct ab_diag *d)
 {
 	const struct scenario *scn = env->scn;
 	enum ab_rc rc;
@@ -560,8 +469,10 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
-	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling };
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling,
+			      .hash = true };
 	struct timespec t0;
+	determinism_begin(&x.det, cd->n_out);
 	x.kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *x.kept_ids);
 	if (!x.kept_ids)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate sample ids");
@@ -572,7 +483,9 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (rc)
 		return rc;
 	slot_summarise(sl);
-	if ((rc = slot_check_outputs(&x, d)) || (rc = slot_check_inputs(&x, "at the end of the slot", d)))
+	uint32_t writes = arms_writes(env->arms, c, sl->arm);
+	if ((rc = slot_check_tensors(env->ops, env->bk, cd, c, writes, sl, d)) || (rc = slot_determinism(&x, d)) ||
+	    (rc = slot_invariance(&x, inv, d)) || (rc = slot_check_inputs(&x, "at the end of the slot", d)))
 		return rc;
 	phase_add(PHASE(env, checks_s), &t0);
 	if (env->dump_dir && first_slot_of_arm(scn->bracket, position))
@@ -729,7 +642,7 @@ static enum ab_rc case_measure(const struct run_case_env *env, const struct scen
 		return rc;
 	rc = env->ops->case_begin(env->bk, c->site, &cd->host, c->name, d);
 	for (int p = 0; !rc && p < n_slots; p++)
-		rc = slot_run(env, c, cd, p, &kc, &out->slots[p], d);
+		rc = slot_run(env, c, cd, p, &kc, &out->slots[p], out->inv, d);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!rc)
@@ -760,7 +673,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 	memset(&cd, 0, sizeof cd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	case_header(env, c, out);
-	rc = case_data_alloc(c, &cd, d);
+	rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d);
 	if (!rc) {
 		case_fill_inputs(env->scn, c, &cd);
 		case_digest_inputs(&cd);

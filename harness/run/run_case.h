@@ -14,6 +14,7 @@
 #include "common/diag.h"
 #include "common/results.h"
 #include "config/scenario.h"
+#include "run/invariance.h"
 
 /* Where a run's host time goes, summed over its cases (seconds): making
  * the inputs and the float64 reference, the slots (warm-up, samples and
@@ -35,6 +36,7 @@ struct run_case_env {
 	int case_index, n_cases;
 	struct timespec started;  /* CLOCK_MONOTONIC at the first case: progress shows elapsed and left */
 	struct run_case_times *times; /* accumulated here (NULL: not kept) */
+	struct invariance *inv;   /* the rows of the run's invariance sweeps so far (NULL: not checked) */
 };
 
 /* The host memory run_case_run allocates for c beside the backend's: the

@@ -141,6 +141,29 @@ struct run_times {
 };
 
 
+/* run_cases' loop: each case of the shard the run lacks, measured and
+ * committed. */
+static enum ab_rc run_cases_each(const struct scenario *s, const struct runner_options *o, struct run_case_env *env,
+				 struct store *st, struct results_run *r, struct run_times *rt, struct ab_diag *d)
+{
+	for (int k = 0; k < s->n_cases; k++) {
+		if (!shard_has(&o->shard, k) || resume_done(o->resume, k))
+			continue;
+		env->case_index = r->n_cases;
+		struct results_case *c = &r->cases[r->n_cases++];
+		enum ab_rc rc = run_case_run(env, &s->cases[k], c, d);
+		c->ordinal = k;
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (!rc)
+			rc = store_commit_case(st, r, c, d);
+		rt->commits_s += run_seconds_since(&t0);
+		if (rc)
+			return rc;
+	}
+	return interrupt_check(d); /* a signal after the last sample still stops the run */
+}
+
 /* Measures every case of the shard the run lacks (a resumed run holds
  * some), committing each as it finishes: a run stopped later keeps it. */
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
@@ -162,24 +185,11 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 	for (int k = 0; k < s->n_cases; k++)
 		env.n_cases += shard_has(&o->shard, k) && !resume_done(o->resume, k);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
-	if (!r->cases)
+	if (!r->cases || !(env.inv = invariance_new()))
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
-	for (int k = 0; k < s->n_cases; k++) {
-		if (!shard_has(&o->shard, k) || resume_done(o->resume, k))
-			continue;
-		env.case_index = r->n_cases;
-		struct results_case *c = &r->cases[r->n_cases++];
-		enum ab_rc rc = run_case_run(&env, &s->cases[k], c, d);
-		c->ordinal = k;
-		struct timespec t0;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (!rc)
-			rc = store_commit_case(st, r, c, d);
-		rt->commits_s += run_seconds_since(&t0);
-		if (rc)
-			return rc;
-	}
-	return interrupt_check(d); /* a signal after the last sample still stops the run */
+	enum ab_rc rc = run_cases_each(s, o, &env, st, r, rt, d);
+	invariance_free(env.inv);
+	return rc;
 }
 
 /* The run's notes: what a resume should say, where the cases' time went,

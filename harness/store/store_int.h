@@ -142,6 +142,14 @@ static inline void b_i64(struct bind *b, int64_t v)
 		b->rc = sqlite3_bind_int64(b->s, i, v);
 }
 
+/* A blob of n bytes (copied by SQLite); an empty one for n 0. */
+static inline void b_blob(struct bind *b, const void *v, size_t n)
+{
+	int i = ++b->i;
+	if (b->rc == SQLITE_OK)
+		b->rc = n ? sqlite3_bind_blob64(b->s, i, v, n, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(b->s, i, 0);
+}
+
 /* NAN -> NULL. */
 static inline void b_real(struct bind *b, double v)
 {
@@ -322,6 +330,15 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"tensor, md5, bytes, bit_exact, mismatches, max_abs_err, max_err_ratio, ref_ok, "          \
 	"ref_skipped, has_ref"
 #define ARM_SOURCE_COLS "arm, name, kind, path, sha256, detail, function, versions"
+#define DIV_COLS                                                                                 \
+	"tensor, role, dtype, stage, axes, dims, elems, n_diff, ulp_1, ulp_2, ulp_3_10, ulp_11_1000, " \
+	"ulp_over_1000, n_class, n_nan_bits, n_sign, max_ulp, max_ulp_index, max_ulp_a, max_ulp_b, "  \
+	"max_ulp_ref, max_abs, max_abs_index, max_abs_a, max_abs_b, max_abs_ref, first_index, "       \
+	"first_a, first_b, first_ref, rows, rows_touched, map_by_head, map_rows, map_cols, "         \
+	"map_row_bin, map_col_bin, map, has_ref, ref_compared, b_closer, a_closer"
+#define DIV_N_COLS 42
+#define CHECK_COLS "compared, calls_checked, calls_differ, first_differ, differ_tensor"
+#define INV_COLS "arm, slot, rows_compared, first_row, other_value, tensor, note"
 
 void store_bind_device(struct bind *b, const struct results_device *dv);
 void store_read_device(struct col *c, struct results_device *dv);
@@ -339,6 +356,14 @@ void store_bind_output(struct bind *b, const struct results_output *o);
 void store_read_output(struct col *c, struct results_output *o);
 void store_bind_arm_source(struct bind *b, const struct results_arm_source *a);
 void store_read_arm_source(struct col *c, struct results_arm_source *a);
+void store_bind_divergence(struct bind *b, const struct results_divergence *v);
+/* *ok turns false when out of memory (the map). */
+void store_read_divergence(struct col *c, struct results_divergence *v, bool *ok);
+void store_bind_check(struct bind *b, const struct results_slot_check *k);
+void store_read_check(struct col *c, struct results_slot_check *k);
+void store_bind_invariance(struct bind *b, char arm, const struct results_invariance *v);
+/* The arm's letter, then the rest into v. */
+char store_read_invariance(struct col *c, struct results_invariance *v);
 
 /* ---- writing (store_write.c) and reaping (store_reap.c) --------------- */
 

@@ -173,7 +173,7 @@ enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gb
 /* ---- loading a run back ---------------------------------------------- */
 
 /* The loader's child queries, one parameter each (the parent's id), indexed by L_*. */
-enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_N };
+enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_DIV, L_CHECK, L_INV, L_N };
 
 static const char *const loader_sql[L_N] = {
 	[L_CASES] = "SELECT id, ordinal, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
@@ -181,6 +181,9 @@ static const char *const loader_sql[L_N] = {
 	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
 	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
 	[L_OUTPUTS] = "SELECT idx, " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
+	[L_DIV] = "SELECT idx, " DIV_COLS " FROM divergence WHERE slot_id = ? ORDER BY idx",
+	[L_CHECK] = "SELECT " CHECK_COLS " FROM slot_checks WHERE slot_id = ?",
+	[L_INV] = "SELECT " INV_COLS " FROM invariance WHERE case_id = ? ORDER BY arm",
 };
 
 /* Where the loader is, for the messages about a row: the run, and the
@@ -317,9 +320,88 @@ static enum ab_rc load_outputs(struct loader *L, int64_t slot_id, struct results
 	return rc;
 }
 
+/* A slot's divergences, numbered 0..n-1 (at most RESULTS_MAX_DIV), each
+ * checked (results_check.h). */
+static enum ab_rc load_divergences(struct loader *L, int64_t slot_id, struct results_slot *s, struct ab_diag *d)
+{
+	int src = SQLITE_DONE;
+	char why[160], extra[48];
+	enum ab_rc rc = bind_parent(L, L->s[L_DIV], slot_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_DIV])) == SQLITE_ROW) {
+		struct col c = { .s = L->s[L_DIV] };
+		int64_t idx = c_i64(&c);
+		bool ok = true;
+		snprintf(extra, sizeof extra, "divergence %lld", (long long)idx);
+		if (s->n_div == RESULTS_MAX_DIV || idx != s->n_div) {
+			snprintf(why, sizeof why, "divergences are numbered 0 to %d, in order", RESULTS_MAX_DIV - 1);
+			rc = row_refused(L, "divergence", NULL, why, extra, d);
+			break;
+		}
+		struct results_divergence *q = realloc(s->div, (size_t)(s->n_div + 1) * sizeof *q);
+		if (!q) {
+			rc = store_nomem(d, "load divergences");
+			break;
+		}
+		s->div = q;
+		struct results_divergence *v = &s->div[s->n_div++];
+		memset(v, 0, sizeof *v);
+		store_read_divergence(&c, v, &ok);
+		if (!ok)
+			rc = store_nomem(d, "load a divergence map");
+		else if (c.bad || !results_check_divergence(v, why, sizeof why))
+			rc = row_refused(L, "divergence", &c, why, extra, d);
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = store_db_fail(L->st, d, "read divergences of slot '%s' of case '%s'", s->label, L->k->name);
+	sqlite3_reset(L->s[L_DIV]);
+	return rc;
+}
+
+/* A slot's check row; none for a slot stored before schema 10 (zeros:
+ * nothing compared, no call hashed). */
+static enum ab_rc load_check(struct loader *L, int64_t slot_id, struct results_slot *s, struct ab_diag *d)
+{
+	char why[160];
+	enum ab_rc rc = bind_parent(L, L->s[L_CHECK], slot_id, d);
+	int src = rc ? SQLITE_DONE : sqlite3_step(L->s[L_CHECK]);
+	if (!rc && src == SQLITE_ROW) {
+		struct col c = { .s = L->s[L_CHECK] };
+		store_read_check(&c, &s->check);
+		if (c.bad || !results_check_slot_check(&s->check, why, sizeof why))
+			rc = row_refused(L, "slot_checks", &c, why, NULL, d);
+	} else if (!rc && src != SQLITE_DONE) {
+		rc = store_db_fail(L->st, d, "read the checks of slot '%s' of case '%s'", s->label, L->k->name);
+	}
+	sqlite3_reset(L->s[L_CHECK]);
+	return rc;
+}
+
+/* A case's batch-invariance rows, one per arm at most. */
+static enum ab_rc load_invariance(struct loader *L, int64_t case_id, struct results_case *k, struct ab_diag *d)
+{
+	int src = SQLITE_DONE;
+	char why[160];
+	enum ab_rc rc = bind_parent(L, L->s[L_INV], case_id, d);
+	while (!rc && (src = sqlite3_step(L->s[L_INV])) == SQLITE_ROW) {
+		struct col c = { .s = L->s[L_INV] };
+		struct results_invariance v;
+		memset(&v, 0, sizeof v);
+		char arm = store_read_invariance(&c, &v);
+		snprintf(why, sizeof why, "arm is not 'a' or 'b'");
+		if (c.bad || (arm != 'a' && arm != 'b') || !results_check_invariance(&v, why, sizeof why))
+			rc = row_refused(L, "invariance", &c, why, NULL, d);
+		else
+			k->inv[arm == 'b'] = v;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = store_db_fail(L->st, d, "read the batch invariance of case '%s'", k->name);
+	sqlite3_reset(L->s[L_INV]);
+	return rc;
+}
+
 /* A slot's row, checked before anything is sized from it, then its
- * samples, kernel records and outputs. Slots are read by position, which
- * must run 0..n-1. */
+ * samples, kernel records, outputs, checks and divergences. Slots are
+ * read by position, which must run 0..n-1. */
 static enum ab_rc load_slot(struct loader *L, struct results_case *k, struct results_slot *s, struct ab_diag *d)
 {
 	char why[160];
@@ -339,6 +421,10 @@ static enum ab_rc load_slot(struct loader *L, struct results_case *k, struct res
 		rc = load_kernels(L, slot_id, s, d);
 	if (!rc)
 		rc = load_outputs(L, slot_id, s, d);
+	if (!rc)
+		rc = load_check(L, slot_id, s, d);
+	if (!rc)
+		rc = load_divergences(L, slot_id, s, d);
 	return rc;
 }
 
@@ -399,6 +485,8 @@ static enum ab_rc load_cases(struct loader *L, struct results_run *r, struct ab_
 			rc = row_refused(L, "cases", &c, why, NULL, d);
 		else
 			rc = load_slots(L, case_id, k, d);
+		if (!rc)
+			rc = load_invariance(L, case_id, k, d);
 	}
 	L->k = NULL;
 	if (!rc && src != SQLITE_DONE)

@@ -8,6 +8,8 @@
 #include "store/store.h"
 #include "store/store_int.h"
 
+#include <stdlib.h>
+
 void store_bind_device(struct bind *b, const struct results_device *dv)
 {
 	B_STR(b, dv->name);
@@ -316,4 +318,177 @@ void store_read_arm_source(struct col *c, struct results_arm_source *a)
 	C_STR(c, a->detail);
 	C_STR(c, a->function);
 	C_STR(c, a->versions);
+}
+
+static void bind_elem(struct bind *b, const struct results_div_elem *e)
+{
+	b_i64(b, e->index);
+	b_i64(b, e->a_bits);
+	b_i64(b, e->b_bits);
+	b_real(b, e->ref);
+}
+
+static void read_elem(struct col *c, struct results_div_elem *e)
+{
+	e->index = c_i64(c);
+	e->a_bits = c_i64(c);
+	e->b_bits = c_i64(c);
+	e->ref = c_real(c);
+}
+
+/* The map's cells as little-endian uint32, whatever the host's order. */
+static unsigned char *map_blob(const struct results_divergence *v, size_t *n)
+{
+	size_t cells = v->map ? (size_t)v->map_rows * (size_t)v->map_cols : 0;
+	unsigned char *p = malloc(cells * 4 + 1);
+	for (size_t i = 0; p && i < cells; i++)
+		for (int k = 0; k < 4; k++)
+			p[4 * i + (size_t)k] = (unsigned char)(v->map[i] >> (8 * k));
+	*n = p ? cells * 4 : 0;
+	return p;
+}
+
+void store_bind_divergence(struct bind *b, const struct results_divergence *v)
+{
+	size_t n;
+	unsigned char *blob = map_blob(v, &n);
+	B_STR(b, v->tensor);
+	B_STR(b, v->role);
+	B_STR(b, v->dtype);
+	b_i64(b, v->stage);
+	B_STR(b, v->axes);
+	B_STR(b, v->dims);
+	b_i64(b, v->elems);
+	b_i64(b, v->n_diff);
+	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++)
+		b_i64(b, v->ulp_hist[k]);
+	b_i64(b, v->n_class);
+	b_i64(b, v->n_nan_bits);
+	b_i64(b, v->n_sign);
+	b_i64(b, v->max_ulp);
+	bind_elem(b, &v->at_max_ulp);
+	b_real(b, v->max_abs);
+	bind_elem(b, &v->at_max_abs);
+	bind_elem(b, &v->first);
+	b_i64(b, v->rows);
+	b_i64(b, v->rows_touched);
+	b_i64(b, v->map_by_head);
+	b_i64(b, v->map_rows);
+	b_i64(b, v->map_cols);
+	b_i64(b, v->map_row_bin);
+	b_i64(b, v->map_col_bin);
+	if (blob || !v->map)
+		b_blob(b, blob, n);
+	else if (b->rc == SQLITE_OK)
+		b->rc = SQLITE_NOMEM; /* the statement is not stepped */
+	free(blob);
+	b_i64(b, v->has_ref);
+	b_i64(b, v->ref_compared);
+	b_i64(b, v->b_closer);
+	b_i64(b, v->a_closer);
+}
+
+/* The map column: rows x cols little-endian cells, or marked bad. */
+static void read_map(struct col *c, struct results_divergence *v, bool *ok)
+{
+	int i = c->i++;
+	const unsigned char *p = sqlite3_column_blob(c->s, i);
+	size_t n = (size_t)sqlite3_column_bytes(c->s, i);
+	size_t cells = v->map_rows >= 0 && v->map_cols >= 0 ? (size_t)v->map_rows * (size_t)v->map_cols : 0;
+	v->map = NULL;
+	if (n != cells * 4 || (v->map_rows < 0 || v->map_cols < 0)) {
+		c_mark(c, i, "does not hold map_rows x map_cols cells");
+		return;
+	}
+	if (!cells)
+		return;
+	if (!(v->map = malloc(cells * sizeof *v->map))) {
+		*ok = false;
+		return;
+	}
+	for (size_t k = 0; k < cells; k++)
+		v->map[k] = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 | (uint32_t)p[4 * k + 2] << 16 |
+			    (uint32_t)p[4 * k + 3] << 24;
+}
+
+void store_read_divergence(struct col *c, struct results_divergence *v, bool *ok)
+{
+	C_STR(c, v->tensor);
+	C_STR(c, v->role);
+	C_STR(c, v->dtype);
+	v->stage = c_int(c);
+	C_STR(c, v->axes);
+	C_STR(c, v->dims);
+	v->elems = c_i64(c);
+	v->n_diff = c_i64(c);
+	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++)
+		v->ulp_hist[k] = c_i64(c);
+	v->n_class = c_i64(c);
+	v->n_nan_bits = c_i64(c);
+	v->n_sign = c_i64(c);
+	v->max_ulp = c_i64(c);
+	read_elem(c, &v->at_max_ulp);
+	v->max_abs = c_real(c);
+	read_elem(c, &v->at_max_abs);
+	read_elem(c, &v->first);
+	v->rows = c_i64(c);
+	v->rows_touched = c_i64(c);
+	v->map_by_head = c_bool(c);
+	v->map_rows = c_int(c);
+	v->map_cols = c_int(c);
+	v->map_row_bin = c_i64(c);
+	v->map_col_bin = c_i64(c);
+	if (v->map_rows > RESULTS_DIV_MAP_ROWS || v->map_cols > RESULTS_DIV_MAP_COLS) {
+		c_mark(c, c->i - 4, "is past the map's grid");
+		c->i++;
+	} else {
+		read_map(c, v, ok);
+	}
+	v->has_ref = c_bool(c);
+	v->ref_compared = c_i64(c);
+	v->b_closer = c_i64(c);
+	v->a_closer = c_i64(c);
+}
+
+void store_bind_check(struct bind *b, const struct results_slot_check *k)
+{
+	B_STR(b, k->compared);
+	b_i64(b, k->calls_checked);
+	b_i64(b, k->calls_differ);
+	b_i64(b, k->first_differ);
+	B_STR(b, k->differ_tensor);
+}
+
+void store_read_check(struct col *c, struct results_slot_check *k)
+{
+	C_STR(c, k->compared);
+	k->calls_checked = c_int(c);
+	k->calls_differ = c_int(c);
+	k->first_differ = c_int(c);
+	C_STR(c, k->differ_tensor);
+}
+
+void store_bind_invariance(struct bind *b, char arm, const struct results_invariance *v)
+{
+	b_char(b, arm);
+	B_STR(b, v->slot);
+	b_i64(b, v->rows_compared);
+	b_i64(b, v->first_row);
+	b_i64(b, v->other_value);
+	B_STR(b, v->tensor);
+	B_STR(b, v->note);
+}
+
+char store_read_invariance(struct col *c, struct results_invariance *v)
+{
+	char arm[2];
+	C_STR(c, arm);
+	C_STR(c, v->slot);
+	v->rows_compared = c_i64(c);
+	v->first_row = c_i64(c);
+	v->other_value = c_i64(c);
+	C_STR(c, v->tensor);
+	C_STR(c, v->note);
+	v->checked = true;
+	return arm[0];
 }

@@ -210,6 +210,41 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN env TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE run_arms ADD COLUMN function TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE run_arms ADD COLUMN versions TEXT NOT NULL DEFAULT '';",
+	/* 12: where the bits differ (issue 29): a slot's tensors not
+	 * byte-equal to the first A slot's, measured (divergence: counts, the
+	 * ULP histogram, the largest ULP and absolute difference and the first
+	 * difference with their elements, rows touched and the per-row map as
+	 * little-endian uint32 cells); what a slot's checks compared and its
+	 * determinism over its hashed calls (slot_checks, one row a slot: a
+	 * slot stored before it has none); and each arm's batch invariance in
+	 * a case of a sweep that asks for it (invariance). */
+	"CREATE TABLE divergence ("
+	" slot_id INTEGER NOT NULL REFERENCES slots(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, tensor TEXT NOT NULL, role TEXT NOT NULL, dtype TEXT NOT NULL,"
+	" stage INTEGER NOT NULL, axes TEXT NOT NULL, dims TEXT NOT NULL, elems INTEGER NOT NULL,"
+	" n_diff INTEGER NOT NULL, ulp_1 INTEGER NOT NULL, ulp_2 INTEGER NOT NULL, ulp_3_10 INTEGER NOT NULL,"
+	" ulp_11_1000 INTEGER NOT NULL, ulp_over_1000 INTEGER NOT NULL, n_class INTEGER NOT NULL,"
+	" n_nan_bits INTEGER NOT NULL, n_sign INTEGER NOT NULL,"
+	" max_ulp INTEGER NOT NULL, max_ulp_index INTEGER NOT NULL, max_ulp_a INTEGER NOT NULL,"
+	" max_ulp_b INTEGER NOT NULL, max_ulp_ref REAL,"
+	" max_abs REAL, max_abs_index INTEGER NOT NULL, max_abs_a INTEGER NOT NULL, max_abs_b INTEGER NOT NULL,"
+	" max_abs_ref REAL,"
+	" first_index INTEGER NOT NULL, first_a INTEGER NOT NULL, first_b INTEGER NOT NULL, first_ref REAL,"
+	" rows INTEGER NOT NULL, rows_touched INTEGER NOT NULL,"
+	" map_by_head INTEGER NOT NULL CHECK (map_by_head IN (0, 1)), map_rows INTEGER NOT NULL,"
+	" map_cols INTEGER NOT NULL, map_row_bin INTEGER NOT NULL, map_col_bin INTEGER NOT NULL, map BLOB NOT NULL,"
+	" has_ref INTEGER NOT NULL CHECK (has_ref IN (0, 1)), ref_compared INTEGER NOT NULL,"
+	" b_closer INTEGER NOT NULL, a_closer INTEGER NOT NULL,"
+	" PRIMARY KEY (slot_id, idx)) WITHOUT ROWID;"
+	"CREATE TABLE slot_checks ("
+	" slot_id INTEGER PRIMARY KEY REFERENCES slots(id) ON DELETE CASCADE,"
+	" compared TEXT NOT NULL, calls_checked INTEGER NOT NULL, calls_differ INTEGER NOT NULL,"
+	" first_differ INTEGER NOT NULL, differ_tensor TEXT NOT NULL);"
+	"CREATE TABLE invariance ("
+	" case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), slot TEXT NOT NULL, rows_compared INTEGER NOT NULL,"
+	" first_row INTEGER NOT NULL, other_value INTEGER NOT NULL, tensor TEXT NOT NULL, note TEXT NOT NULL,"
+	" PRIMARY KEY (case_id, arm)) WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

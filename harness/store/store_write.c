@@ -80,7 +80,7 @@ static enum ab_rc insert_run(struct store *st, const struct results_run *r, int6
 	struct bind b;
 	enum ab_rc rc = store_prepare_bind(st,
 				     "INSERT INTO runs (" RUN_COLS ") VALUES "
-				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				     &b, d);
 	if (rc)
 		return rc;
@@ -191,7 +191,7 @@ enum ab_rc store_begin_run(struct store *st, struct results_run *r, struct ab_di
 /* ---- writing cases --------------------------------------------------- */
 
 /* The writer's statements, prepared once per run and indexed by W_*. */
-enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_N };
+enum { W_CASE, W_SLOT, W_SAMPLE, W_KERNEL, W_OUTPUT, W_DIV, W_CHECK, W_INV, W_N };
 
 static const char *const writer_sql[W_N] = {
 	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
@@ -201,7 +201,11 @@ static const char *const writer_sql[W_N] = {
 	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
 	[W_KERNEL] = "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
 	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+	[W_DIV] = "INSERT INTO divergence (slot_id, idx, " DIV_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[W_CHECK] = "INSERT INTO slot_checks (slot_id, " CHECK_COLS ") VALUES (?,?,?,?,?,?)",
+	[W_INV] = "INSERT INTO invariance (case_id, " INV_COLS ") VALUES (?,?,?,?,?,?,?,?)",
 };
+_Static_assert(DIV_N_COLS == 42, "W_DIV's placeholders");
 
 struct writer {
 	struct store *st;
@@ -262,6 +266,40 @@ static enum ab_rc write_outputs(struct writer *w, int64_t slot_id, const struct 
 	return AB_OK;
 }
 
+/* The slot's check row and its divergences, in order. */
+static enum ab_rc write_divergences(struct writer *w, int64_t slot_id, const struct results_slot *s, const char *cname,
+				    struct ab_diag *d)
+{
+	struct bind b = bind_start(w->s[W_CHECK]);
+	b_i64(&b, slot_id);
+	store_bind_check(&b, &s->check);
+	enum ab_rc rc = store_run_bound(w->st, &b, d, "insert the checks of slot '%s' of case '%s'", s->label, cname);
+	for (int i = 0; !rc && i < s->n_div; i++) {
+		b = bind_start(w->s[W_DIV]);
+		b_i64(&b, slot_id);
+		b_i64(&b, i);
+		store_bind_divergence(&b, &s->div[i]);
+		rc = store_run_bound(w->st, &b, d, "insert the divergence of '%s' in slot '%s' of case '%s'", s->div[i].tensor,
+				     s->label, cname);
+	}
+	return rc;
+}
+
+/* Each arm's batch invariance, where it was checked. */
+static enum ab_rc write_invariance(struct writer *w, int64_t case_id, const struct results_case *c, struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	for (int a = 0; !rc && a < 2; a++) {
+		if (!c->inv[a].checked)
+			continue;
+		struct bind b = bind_start(w->s[W_INV]);
+		b_i64(&b, case_id);
+		store_bind_invariance(&b, a ? 'b' : 'a', &c->inv[a]);
+		rc = store_run_bound(w->st, &b, d, "insert the batch invariance of case '%s'", c->name);
+	}
+	return rc;
+}
+
 static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct results_case *c, const struct results_slot *s,
 			     struct ab_diag *d)
 {
@@ -276,6 +314,8 @@ static enum ab_rc write_slot(struct writer *w, int64_t case_id, const struct res
 		rc = write_kernels(w, slot_id, s, c->name, d);
 	if (!rc)
 		rc = write_outputs(w, slot_id, s, c->name, d);
+	if (!rc)
+		rc = write_divergences(w, slot_id, s, c->name, d);
 	return rc;
 }
 
@@ -289,6 +329,8 @@ static enum ab_rc write_case(struct writer *w, int64_t run_id, const struct resu
 	int64_t case_id = sqlite3_last_insert_rowid(w->st->db);
 	for (int i = 0; !rc && i < c->n_slots; i++)
 		rc = write_slot(w, case_id, c, &c->slots[i], d);
+	if (!rc)
+		rc = write_invariance(w, case_id, c, d);
 	return rc;
 }
 

@@ -159,7 +159,8 @@ check "bit-exact baseline run" run "$T/tp_base.ini" --quick --label tpbase
 check "twopass run" run tests/scenarios/twopass_smoke.ini --quick --label tp
 expect_exit 1 "lost bit-exactness fails" "$AB" gate tp --baseline tpbase --failing-cases "$T/f3.txt"
 check "verdict LOST BIT-EXACTNESS" grep -q '| \*\*LOST BIT-EXACTNESS\*\*' "$T/out"
-check "the cell says what differs" grep -q "| \*\*no\*\*: B 'q\?_\?out' not byte-equal to A1 |" "$T/out"
+check "the cell says what differs: how many elements, their %, the largest ULP" \
+	grep -q "| \*\*no\*\*: B 'q\?_\?out' not byte-equal to A1: [0-9]* of [0-9]* elements ([0-9.]*%), max [0-9]* ULP |" "$T/out"
 check "nothing to re-measure for bit-exactness" bash -c "! grep -qx ln_modulate '$T/f3.txt'"
 
 # A partial run (run --only, recorded in the run): the other cases are not

@@ -152,6 +152,40 @@ static void test_fit(void **state)
 	assert_string_equal(out, "");
 }
 
+/* A divergence whose counts add up passes; each way of not adding up,
+ * or of pointing outside its tensor or grid, is named. */
+static void test_divergence_checks(void **state)
+{
+	(void)state;
+	struct results_divergence v;
+	char why[200];
+	memset(&v, 0, sizeof v);
+	snprintf(v.tensor, sizeof v.tensor, "out");
+	snprintf(v.role, sizeof v.role, "output");
+	snprintf(v.dtype, sizeof v.dtype, "f16");
+	v.elems = 10, v.n_diff = 3, v.ulp_hist[0] = 2, v.n_class = 1, v.rows = 2, v.rows_touched = 1;
+	v.map_rows = 2, v.map_cols = 5, v.map_row_bin = v.map_col_bin = 1, v.max_abs = NAN;
+	v.first.index = 4, v.at_max_ulp.index = 4, v.at_max_abs.index = -1;
+	assert_true(results_check_divergence(&v, why, sizeof why));
+	v.ulp_hist[1] = 1;
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	assert_string_equal(why, "n_diff 3 is not the histogram's 4 within 10 elements");
+	v.ulp_hist[1] = 0, v.first.index = 10;
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	assert_string_equal(why, "first index 10 is outside the tensor's 10 elements");
+	v.first.index = 4, v.map_cols = 65;
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	v.map_cols = 5;
+	snprintf(v.role, sizeof v.role, "input");
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	assert_string_equal(why, "role 'input' is none of the known ones");
+	struct results_slot_check k = { "out", 3, 4, 1, "out" };
+	assert_false(results_check_slot_check(&k, why, sizeof why));
+	assert_string_equal(why, "calls_differ 4 is more than calls_checked 3");
+	struct results_invariance iv = { true, "B", 1, -2, 0, "", "" };
+	assert_false(results_check_invariance(&iv, why, sizeof why));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_faults_are_named),
 		cmocka_unit_test(test_text_checks),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_divergence_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -247,14 +247,17 @@ static void test_deterministic(void **state)
 }
 
 /* The host memory admission counts for case ln (1x16x256, no affine), the
- * same sizes case_data_alloc allocates: 9 tensors, 34432 bytes; its one
+ * most case_data_alloc allocates: 9 tensors, 34432 bytes; its one
  * output's float64 reference and tolerance, 2 x 4096 x 8, and first-A
- * copy, 8192; per slot (5) the kept samples, 7 x 2 doubles; while a slot
- * runs, 7 ids, 7 sorted samples and 7 per-sample kernel sums. */
+ * copy, 8192; the first A slot's copies of the statistics and scratch
+ * tensors arm a may write (mean, rstd 64 each, ln_out 8192, scale1 512,
+ * mod_mul 8192: 17024); per slot (5) the kept samples, 7 x 2 doubles;
+ * while a slot runs, 7 ids, 7 sorted samples and 7 per-sample kernel
+ * sums. */
 static void test_host_bytes(void **state)
 {
 	struct fixture *f = *state;
-	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 5 * 7 * 16 + 7 * (4 + 8 + 8);
+	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * 7 * 16 + 7 * (4 + 8 + 8);
 	assert_int_equal(run_case_host_bytes(&f->s->cases[0], &f->env.sampling, 5), want);
 }
 

@@ -1086,6 +1086,9 @@ static void test_migration_of_sweeps(void **state)
 	 * leaves as it is), 10 (rechecks; 9 and 10 rebuild run_arms again)
 	 * and 11 (env, an arm's function and versions) are undone too. */
 	sql_exec("DROP INDEX runs_status");
+	sql_exec("DROP TABLE divergence"); /* and migration 12's tables */
+	sql_exec("DROP TABLE slot_checks");
+	sql_exec("DROP TABLE invariance");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
 		const char *dot = strchr(added[i], '.');
@@ -1110,6 +1113,11 @@ static void test_migration_of_sweeps(void **state)
 	assert_string_equal(back->cases[1].arm_b, r->arm_b);
 	assert_true(back->cases[1].slots[0].outputs[0].has_ref);
 	assert_string_equal(back->env, ""); /* before 11: nothing recorded */
+	/* before 12: no divergence, nothing compared or hashed, no invariance */
+	assert_int_equal(back->cases[1].slots[1].n_div, 0);
+	assert_int_equal(back->cases[1].slots[1].check.calls_checked, 0);
+	assert_string_equal(back->cases[1].slots[1].check.compared, "");
+	assert_false(back->cases[1].inv[1].checked);
 	results_run_free(back);
 	results_run_free(r);
 	store_close(st);

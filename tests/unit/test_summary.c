@@ -430,6 +430,109 @@ static void test_sweeps(void **state)
 	results_run_free(r);
 }
 
+/* A divergence of tensor on slot s (n_diff of elems, max_ulp, stage). */
+static void add_div(struct results_slot *s, const char *tensor, const char *role, int64_t n_diff, int64_t elems,
+		    int64_t max_ulp, int64_t n_class, int stage)
+{
+	struct results_divergence *v;
+	s->div = realloc(s->div, (size_t)(s->n_div + 1) * sizeof *s->div);
+	assert_non_null(s->div);
+	v = &s->div[s->n_div++];
+	memset(v, 0, sizeof *v);
+	snprintf(v->tensor, sizeof v->tensor, "%s", tensor);
+	snprintf(v->role, sizeof v->role, "%s", role);
+	v->n_diff = n_diff;
+	v->elems = elems;
+	v->max_ulp = max_ulp;
+	v->n_class = n_class;
+	v->stage = stage;
+}
+
+/* issue 29: the case's divergence figures (elements, %, max ULP, the
+ * departure), a byte-equal case's zeros, an old run's unknown; a
+ * nondeterministic slot makes the case not exact; a sweep's invariance. */
+static void test_divergence_figures(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "ok", 100e3, 50e3, 5, true }, { "off", 100e3, 50e3, 5, false },
+					{ "old", 100e3, 50e3, 5, false }, { "nondet", 100e3, 50e3, 5, true } };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 4);
+	struct results_slot *b = &r->cases[1].slots[1];
+	add_div(b, "rstd", "stat", 2, 16, 1, 0, 1);
+	add_div(b, "out", "output", 17, 4096, 3, 2, 2);
+	for (int c = 0; c < 4; c++)
+		for (int s = 0; s < 3; s++)
+			r->cases[c].slots[s].check.calls_checked = c == 2 ? 0 : 7;
+	r->cases[3].slots[1].check.calls_differ = 4;
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_case *ok = &S->cases[0], *off = &S->cases[1], *old = &S->cases[2], *nd = &S->cases[3];
+	assert_true(ok->div.measured && ok->div.pct == 0 && ok->div.n_diff == 0 && !ok->div.tensor);
+	assert_int_equal(ok->div.max_ulp, 0);
+	assert_true(off->div.measured);
+	assert_string_equal(off->div.tensor, "out");
+	assert_string_equal(off->div.slot, "B");
+	assert_int_equal(off->div.n_diff, 17);
+	assert_int_equal(off->div.elems, 4096);
+	assert_true(fabs(off->div.pct - 100.0 * 17 / 4096) < 1e-12);
+	assert_int_equal(off->div.max_ulp, 3);
+	assert_int_equal(off->div.n_class, 2);
+	assert_string_equal(off->div.departure, "rstd"); /* the first of the chain that differs */
+	assert_false(old->div.measured);
+	assert_true(isnan(old->div.pct));
+	assert_int_equal(old->det.slots_checked, 0);
+	assert_true(nd->b_byte_equal && nd->det.nondeterministic);
+	assert_string_equal(nd->det.slot, "B");
+	assert_true(nd->det.calls_differ == 4 && nd->det.calls == 7 && nd->det.slots_checked == 3);
+	assert_int_equal(nd->verdict, SUMMARY_CASE_NOT_EXACT);
+	assert_false(ok->det.nondeterministic);
+	assert_int_equal(S->n_nondeterministic, 1);
+	assert_int_equal(S->n_verdict[SUMMARY_CASE_NOT_EXACT], 3);
+	assert_int_equal(ok->inv.verdict, SUMMARY_INVARIANCE_NOT_CHECKED);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
+/* A sweep's batch invariance: yes when every case's arms held, else the
+ * first case (ascending) and arm that broke it. */
+static void test_sweep_invariance(void **state)
+{
+	(void)state;
+	const struct fake_case fc[] = { { "s[T=9]", 100, 50, 3, true }, { "s[T=1]", 100, 50, 3, true },
+					{ "s[T=5]", 100, 50, 3, true } };
+	static const int64_t t[] = { 9, 1, 5 };
+	struct results_run *r = fake_run(1, "s", "cpu0", fc, 3);
+	for (int i = 0; i < 3; i++) {
+		struct results_case *c = &r->cases[i];
+		snprintf(c->sweep, sizeof c->sweep, "s");
+		snprintf(c->axis, sizeof c->axis, "T");
+		c->axis_value = t[i];
+		for (int a = 0; a < 2; a++)
+			c->inv[a] = (struct results_invariance){ .checked = true, .first_row = -1, .rows_compared = t[i] > 1 };
+	}
+	struct summary_run *S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	assert_int_equal(S->sweeps[0].invariance, SUMMARY_INVARIANCE_YES);
+	assert_int_equal(S->sweeps[0].n_checked, 3);
+	assert_int_equal(S->cases[0].inv.verdict, SUMMARY_INVARIANCE_YES);
+	fx_summary_free(S);
+	/* arm b breaks at row 0 in T=9 (against T=1) and T=5 (against T=1):
+	 * T=5 is the first in ascending order */
+	for (int i = 0; i < 3; i += 2) {
+		r->cases[i].inv[1].first_row = 0;
+		r->cases[i].inv[1].other_value = 1;
+		snprintf(r->cases[i].inv[1].tensor, sizeof r->cases[i].inv[1].tensor, "out");
+	}
+	S = fx_summary(r, SUMMARY_NO_INTERVALS);
+	const struct summary_sweep *w = &S->sweeps[0];
+	assert_int_equal(w->invariance, SUMMARY_INVARIANCE_NO);
+	assert_int_equal(w->break_case, 2);
+	assert_true(w->break_arm == 'b' && w->break_row == 0 && w->break_other == 1);
+	assert_string_equal(w->break_tensor, "out");
+	assert_int_equal(S->cases[1].inv.verdict, SUMMARY_INVARIANCE_YES);
+	assert_int_equal(S->cases[0].inv.verdict, SUMMARY_INVARIANCE_NO);
+	fx_summary_free(S);
+	results_run_free(r);
+}
+
 static void test_missing_arm_and_variants(void **state)
 {
 	(void)state;
@@ -495,6 +598,8 @@ int main(void)
 		cmocka_unit_test(test_copy_floor),
 		cmocka_unit_test(test_verdicts_and_judgments),
 		cmocka_unit_test(test_sweeps),
+		cmocka_unit_test(test_divergence_figures),
+		cmocka_unit_test(test_sweep_invariance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
