@@ -26,7 +26,7 @@ says() { # DESCRIPTION STATUS FIXED-STRING command...
 }
 
 says "command" 2 "'rnu' is not an abbench command (did you mean 'run'?)" "$AB" rnu
-says "command, nothing near: the commands" 2 "'frobnicate' is not an abbench command (commands: run, list" "$AB" frobnicate
+says "command, nothing near: where the commands are" 2 "'frobnicate' is not an abbench command (see 'abbench --help')" "$AB" frobnicate
 says "option" 2 "run: unknown option '--quik' (did you mean '--quick'?)" "$AB" run x.ini --quik
 says "format" 2 "show: unknown format 'jsno' (did you mean 'json'? show prints text, csv, json, benchmark)" \
 	"$AB" show --format jsno --db "$db"
