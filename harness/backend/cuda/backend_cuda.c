@@ -554,6 +554,7 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
+	out->host_ns = NAN; /* timing = graph replays a captured call: no call to time */
 	if (!b->site || !(v->ext ? v->ext->cuda != NULL : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
 	if (b->opt.timing == BACKEND_TIMING_GRAPH && !b->g_arm)

@@ -22,6 +22,7 @@
 #include "backend/cuda/cuda_int.h"
 
 #include <math.h>
+#include <time.h>
 
 /* Effective / default SM clock from one probe, NAN without a reading. */
 static double cuda_probe_ratio(const struct backend *b, const unsigned long long *p)
@@ -60,12 +61,38 @@ enum ab_rc cuda_pop(struct backend *b, enum ab_rc rc, struct ab_diag *d)
 	return rc;
 }
 
+/* The spin kernel's give-ups so far (launch_gaps = hide): it counts them
+ * in host-mapped memory. */
+static unsigned cuda_spin_gave_up(const struct backend *b)
+{
+	return __atomic_load_n(&b->flags_host[1], __ATOMIC_ACQUIRE);
+}
+
+static double cuda_ns_between(const struct timespec *t0, const struct timespec *t1)
+{
+	return (double)(t1->tv_sec - t0->tv_sec) * 1e9 + (double)(t1->tv_nsec - t0->tv_nsec);
+}
+
+/* The arm's call, timed on the host (entered to returned: its host time,
+ * with nothing of abbench's inside), and whether the spin holding the
+ * stream gave up before the call returned (*outlived). */
+static int cuda_call_arm(struct backend *b, region_fn fn, const void *ctx, double *host_ns, bool *outlived)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int e = fn(b, ctx);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*host_ns = cuda_ns_between(&t0, &t1);
+	*outlived = b->opt.launch_gaps == BACKEND_GAPS_HIDE && cuda_spin_gave_up(b) != b->spin_timeouts;
+	return e;
+}
+
 /* (push) start event, the launches, stop event (pop): only the arm's
  * launch calls between the two records. ABBENCH_SPAN=legacy: start (push)
  * launches (pop) stop. The pop runs even when the launches failed, so the
  * correlation stack stays balanced. */
 static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
-				   struct ab_diag *d)
+				   struct bk_sample *out, bool *outlived, struct ab_diag *d)
 {
 	enum ab_rc rc;
 	bool push = b->cupti && tag != ATTRIB_UNTIMED, legacy = b->legacy_span;
@@ -76,7 +103,7 @@ static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *
 	rc = legacy ? AB_OK : CK(d, cudaEventRecord(b->ev_start, b->stream));
 	if (!rc) {
 		b->ext_err[0] = '\0';
-		rc = cuda_launched(b, fn(b, ctx), "the timed launches", d);
+		rc = cuda_launched(b, cuda_call_arm(b, fn, ctx, &out->host_ns, outlived), "the timed launches", d);
 	}
 	if (!rc && !legacy)
 		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
@@ -108,20 +135,37 @@ static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct
 	return AB_OK;
 }
 
+/* A spin that gave up (launch_gaps = hide): the sample measured nothing.
+ * When the arm's call returned only after it gave up, the call waited for
+ * the GPU (which waited for the call) or outlasted the spin's hold; the
+ * message names what does that and the key that measures such an arm. */
+static enum ab_rc cuda_spin_failed(bool outlived, double host_ns, struct ab_diag *d)
+{
+	if (outlived)
+		return ab_fail(d, AB_ERR_BACKEND,
+			       "the arm's call returned after %.2f s, only once the spin kernel holding the stream "
+			       "(launch_gaps = hide) had given up after %.1f s: the call waits for the GPU while queueing "
+			       "(torch.cuda.synchronize(), .item(), .cpu(), .tolist(), a blocking copy, a stream or "
+			       "device synchronize), and under hide the GPU runs nothing of it until the call returns; "
+			       "queue without waiting, or measure this arm with launch_gaps = include",
+			       host_ns / 1e9, CUDA_SPIN_TIMEOUT_NS / 1e9);
+	return ab_fail(d, AB_ERR_BACKEND,
+		       "the spin kernel holding the stream (launch_gaps = hide) gave up after %.1f s although the "
+		       "arm's call returned after %.3f ms: the host did not release it in time",
+		       CUDA_SPIN_TIMEOUT_NS / 1e9, host_ns / 1e6);
+}
+
 /* After the queue is released: wait, read the events and the probes. */
-static enum ab_rc cuda_finish_sample(struct backend *b, struct bk_sample *out, struct ab_diag *d)
+static enum ab_rc cuda_finish_sample(struct backend *b, bool outlived, struct bk_sample *out, struct ab_diag *d)
 {
 	float ms = 0.0f;
 	enum ab_rc rc;
 	if ((rc = CK(d, cudaStreamSynchronize(b->stream))))
 		return rc;
-	unsigned timeouts = __atomic_load_n(&b->flags_host[1], __ATOMIC_ACQUIRE);
+	unsigned timeouts = cuda_spin_gave_up(b);
 	if (timeouts != b->spin_timeouts) {
 		b->spin_timeouts = timeouts;
-		return ab_fail(d, AB_ERR_BACKEND,
-			       "the spin kernel gave up after %.1f s waiting for the host to queue the sample "
-			       "(does the arm synchronise while launching?)",
-			       CUDA_SPIN_TIMEOUT_NS / 1e9);
+		return cuda_spin_failed(outlived, out->host_ns, d);
 	}
 	if ((rc = CK(d, cudaEventElapsedTime(&ms, b->ev_start, b->ev_stop))))
 		return rc;
@@ -137,10 +181,12 @@ enum ab_rc cuda_timed_run(struct backend *b, region_fn fn, const void *ctx, uint
 			  struct ab_diag *d)
 {
 	unsigned target = b->spin_seq + 1u;
+	bool outlived = false;
 	b->probe_host[0] = b->probe_host[4] = 0;
+	out->host_ns = NAN;
 	enum ab_rc rc = cuda_queue_prologue(b, target, d);
 	if (!rc)
-		rc = cuda_queue_timed(b, fn, ctx, tag, d);
+		rc = cuda_queue_timed(b, fn, ctx, tag, out, &outlived, d);
 	if (!rc)
 		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
 	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE) {
@@ -149,7 +195,8 @@ enum ab_rc cuda_timed_run(struct backend *b, region_fn fn, const void *ctx, uint
 	}
 	if (rc) {
 		cudaStreamSynchronize(b->stream);
+		b->spin_timeouts = cuda_spin_gave_up(b); /* a give-up behind a failed call is that call's */
 		return rc;
 	}
-	return cuda_finish_sample(b, out, d);
+	return cuda_finish_sample(b, outlived, out, d);
 }
