@@ -134,13 +134,15 @@ static enum ab_rc case_data_alloc(const struct scenario_case *c, struct case_dat
 	return AB_OK;
 }
 
-/* A slot's samples, kept with the run (samples_ns, kernel_ns), and what it
- * needs while it runs (the kept samples' ids, the stopping rule's sorted
- * copy, the attribution's per-sample sums): slot_alloc_samples,
- * slot_run and case_measure allocate these. */
+/* A slot's samples, kept with the run (samples_ns, kernel_ns, host_ns),
+ * and what it needs while it runs (the kept samples' ids, the stopping
+ * rule's sorted copy, the attribution's per-sample sums):
+ * slot_alloc_samples, slot_run and case_measure allocate these. */
+#define SLOT_KEPT_ARRAYS 3
+
 static uint64_t slot_kept_bytes(int cap)
 {
-	return (uint64_t)cap * 2 * sizeof(double);
+	return (uint64_t)cap * SLOT_KEPT_ARRAYS * sizeof(double);
 }
 
 static uint64_t slot_work_bytes(int cap)
@@ -291,9 +293,10 @@ struct slot_ctx {
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
 {
-	sl->samples_ns = malloc(slot_kept_bytes(cap) / 2);
-	sl->kernel_ns = malloc(slot_kept_bytes(cap) / 2);
-	if (!sl->samples_ns || !sl->kernel_ns)
+	sl->samples_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	sl->kernel_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	sl->host_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	if (!sl->samples_ns || !sl->kernel_ns || !sl->host_ns)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", cap);
 	return AB_OK;
 }
@@ -377,6 +380,7 @@ static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= rule->max_samples;
 		} else {
 			x->kept_ids[sl->n_samples] = id;
+			sl->host_ns[sl->n_samples] = smp.host_ns;
 			sl->samples_ns[sl->n_samples++] = smp.wall_ns;
 			stop = stopping_add(&st, smp.wall_ns, elapsed_ns);
 		}
@@ -403,6 +407,19 @@ static void slot_kernel_sums(const struct attrib_collector *kc, const uint32_t *
 	}
 }
 
+/* The known (not NAN) of x[0..n) into tmp; how many. */
+static int known_values(const double *x, int n, double *tmp)
+{
+	int known = 0;
+	for (int i = 0; tmp && i < n; i++)
+		if (!isnan(x[i]))
+			tmp[known++] = x[i];
+	return known;
+}
+
+/* The slot's figures from its kept samples: wall time, kernel median, and
+ * the host time of a call (median and 90th percentile) where the backend
+ * measured it. */
 static void slot_summarise(struct results_slot *sl)
 {
 	int n = sl->n_samples;
@@ -412,12 +429,12 @@ static void slot_summarise(struct results_slot *sl)
 	sl->min_ns = stats_quantile(sl->samples_ns, n, 0.0);
 	sl->max_ns = stats_quantile(sl->samples_ns, n, 1.0);
 	sl->mean_ns = stats_mean(sl->samples_ns, n);
-	int known = 0;
 	double *tmp = malloc((size_t)(n ? n : 1) * sizeof(double));
-	for (int i = 0; tmp && i < n; i++)
-		if (!isnan(sl->kernel_ns[i]))
-			tmp[known++] = sl->kernel_ns[i];
+	int known = known_values(sl->kernel_ns, n, tmp);
 	sl->kernel_median_ns = known ? stats_median(tmp, known) : NAN;
+	known = known_values(sl->host_ns, n, tmp);
+	sl->host_median_ns = known ? stats_median(tmp, known) : NAN;
+	sl->host_p90_ns = known ? stats_quantile(tmp, known, 0.90) : NAN;
 	free(tmp);
 }
 

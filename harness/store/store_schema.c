@@ -182,6 +182,13 @@ static const char *const migrations[] = {
 	"INSERT INTO run_arms_rebuilt SELECT run_id, arm, name, kind, path, sha256, detail FROM run_arms;"
 	"DROP TABLE run_arms;"
 	"ALTER TABLE run_arms_rebuilt RENAME TO run_arms;",
+	/* 10: the host time of an arm's call (issue 28: backend.h, bk_sample),
+	 * apart from its GPU time: per sample, and its median and 90th
+	 * percentile per slot. NULL where not measured (the CPU backend, timing
+	 * = graph, runs stored before it). */
+	"ALTER TABLE samples ADD COLUMN host_ns REAL;"
+	"ALTER TABLE slots ADD COLUMN host_median_ns REAL;"
+	"ALTER TABLE slots ADD COLUMN host_p90_ns REAL;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

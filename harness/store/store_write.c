@@ -197,8 +197,8 @@ static const char *const writer_sql[W_N] = {
 	[W_CASE] = "INSERT INTO cases (run_id, ordinal, " CASE_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 		   ",?,?,?,?,?,?,?)",
 	[W_SLOT] = "INSERT INTO slots (case_id, " SLOT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
-		   ",?,?,?,?,?,?,?,?,?,?,?)",
-	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns) VALUES (?,?,?,?)",
+		   ",?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[W_SAMPLE] = "INSERT INTO samples (slot_id, idx, wall_ns, kernel_ns, host_ns) VALUES (?,?,?,?,?)",
 	[W_KERNEL] = "INSERT INTO kernel_times (slot_id, " KERNEL_COLS ") VALUES (?,?,?,?,?,?,?)",
 	[W_OUTPUT] = "INSERT INTO outputs (slot_id, idx, " OUTPUT_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 };
@@ -220,6 +220,7 @@ static enum ab_rc write_samples(struct writer *w, int64_t slot_id, const struct 
 		b_i64(&b, i);
 		b_real(&b, s->samples_ns[i]);
 		b_real(&b, s->kernel_ns ? s->kernel_ns[i] : NAN);
+		b_real(&b, s->host_ns ? s->host_ns[i] : NAN);
 		enum ab_rc rc = store_run_bound(w->st, &b, d, "insert sample %d of slot '%s' of case '%s'", i, s->label,
 					  cname);
 		if (rc)
