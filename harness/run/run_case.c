@@ -560,21 +560,32 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	return AB_OK;
 }
 
+/* The variant of sl's arm in case c (its name in sl->variant): a user
+ * arm's, else the site's own of that name. */
+static enum ab_rc slot_variant(const struct run_case_env *env, const struct scenario_case *c,
+			       const struct results_slot *sl, const struct site_variant **v, struct ab_diag *d)
+{
+	*v = arms_variant(env->arms, c, sl->arm);
+	if (!*v)
+		*v = site_find_variant(c->site, sl->variant);
+	if (!*v)
+		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+	return AB_OK;
+}
+
 static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd, int position,
 			   struct attrib_collector *kc, struct results_slot *sl, struct ab_diag *d)
 {
 	const struct scenario *scn = env->scn;
+	const struct site_variant *v;
 	enum ab_rc rc;
 	sl->arm = scn->bracket[position] == 'A' ? 'a' : 'b';
 	sl->position = position;
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? c->arm_a : c->arm_b);
-	const struct site_variant *v = arms_variant(env->arms, c, sl->arm);
-	if (!v)
-		v = site_find_variant(c->site, sl->variant);
-	if (!v)
-		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+	if ((rc = slot_variant(env, c, sl, &v, d)))
+		return rc;
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
 	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling };
@@ -792,5 +803,64 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
+	return rc ? case_context(d, rc, c->name) : AB_OK;
+}
+
+/* ---- every arm once, before the run ------------------------------------ */
+
+/* One call of the case's arm of side ('a', 'b'), untimed, into nothing
+ * kept: its slot_begin (an arm from outside is primed there: its prepare
+ * and first call, JIT compilation included), one untimed sample in the
+ * run's own mode (under launch_gaps = hide an arm that waits for the GPU
+ * while queueing fails here), its slot_end (guard zones; a Python arm's
+ * tensors checked for shape, dtype, buffer and stream, pyrt_verify), and
+ * the inputs checked after its first call and at the end. */
+static enum ab_rc preflight_arm(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+				char side, struct attrib_collector *kc, struct ab_diag *d)
+{
+	struct results_slot sl = { .arm = side, .label = { (char)(side - 'a' + 'A') } };
+	struct results_clocks clocks;
+	struct bk_sample smp;
+	double check_ns;
+	snprintf(sl.variant, sizeof sl.variant, "%s", side == 'a' ? c->arm_a : c->arm_b);
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .kc = kc, .sl = &sl, .rule = &env->sampling, .quiet = true };
+	enum ab_rc rc = slot_variant(env, c, &sl, &x.v, d);
+	if (rc)
+		return rc;
+	if (env->progress)
+		fprintf(stderr, "\rchecking every arm: %-20s %s %-16s", c->name, sl.label, sl.variant);
+	attrib_reset(kc);
+	if ((rc = env->ops->slot_begin(env->bk, x.v, "check", &clocks, d)))
+		return rc;
+	if (x.v->ext && (rc = slot_check_inputs(&x, "after its first call", d)))
+		return rc;
+	x.first_checked = x.v->ext != NULL;
+	if ((rc = slot_call(&x, ATTRIB_UNTIMED, &smp, &check_ns, d)) ||
+	    (rc = env->ops->slot_end(env->bk, kc, &clocks, d)))
+		return rc;
+	return slot_check_inputs(&x, "at the end of its call", d);
+}
+
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d)
+{
+	struct case_data cd;
+	struct attrib_collector kc;
+	memset(&cd, 0, sizeof cd);
+	enum ab_rc rc = attrib_init(&kc, 1, d);
+	if (rc)
+		return rc;
+	if (!(rc = case_data_alloc(c, &cd, d))) {
+		case_fill_inputs(env->scn, c, &cd);
+		case_digest_inputs(&cd);
+		arms_begin_case(env->arms, c);
+		if (!(rc = env->ops->case_begin(env->bk, c->site, &cd.host, c->name, d))) {
+			rc = preflight_arm(env, c, &cd, 'a', &kc, d);
+			if (!rc)
+				rc = preflight_arm(env, c, &cd, 'b', &kc, d);
+			env->ops->case_end(env->bk);
+		}
+	}
+	case_data_free(&cd);
+	attrib_free(&kc);
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

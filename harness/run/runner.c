@@ -5,13 +5,15 @@
  * check that every case fits in memory (admission.h), prepare the dump
  * directory (removed again when the run fails before writing into it),
  * load the user arms (plugin libraries, compiled binaries), open the
- * store (all before any row is written, so a bad setup leaves the database
- * as it was; a refused case does not even create it); describe the device
- * and take its lock (devlock.h), load the binaries into it; write the run
- * row as 'running' (or take a stored run up again: run/resume.h); measure
- * every case, committing each as it finishes; mark the run 'ok'. Signals
- * are caught for the whole of it (interrupt.h). The runner prints
- * nothing: what became of the run is in runner_result.
+ * store when it exists (all before any row is written, so a bad setup
+ * leaves the database as it was; a refused case does not even create it);
+ * describe the device and take its lock (devlock.h), load the binaries
+ * into it; call every arm of every case once (run_case_preflight: a broken
+ * arm fails in seconds, before any slot), then make the store if it was
+ * new; write the run row as 'running' (or take a stored run up again:
+ * run/resume.h); measure every case, committing each as it finishes; mark
+ * the run 'ok'. Signals are caught for the whole of it (interrupt.h). The
+ * runner prints nothing: what became of the run is in runner_result.
  */
 #include "run/runner.h"
 
@@ -139,13 +141,13 @@ struct run_times {
 };
 
 
-/* Measures every case of the shard the run lacks (a resumed run holds
- * some), committing each as it finishes: a run stopped later keeps it. */
-static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
-			    struct run_times *rt, struct ab_diag *d)
+/* What every case of the run shares: the scenario, the backend, the arms,
+ * the sampling rule, where the phases' times go (NULL: nowhere), and the
+ * cases it measures (its shard's, less those a resumed run holds). */
+static struct run_case_env run_env(const struct scenario *s, const struct runner_options *o,
+				   const struct backend_ops *ops, struct backend *bk, struct arms *arms,
+				   struct run_case_times *times)
 {
-	struct run_case_times *times = &rt->cases;
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
@@ -159,6 +161,36 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
 		env.n_cases += shard_has(&o->shard, k) && !resume_done(o->resume, k);
+	return env;
+}
+
+/* Every arm of every case the run will measure, called once, untimed
+ * (run_case_preflight), before the first slot and before the run row is
+ * written: a broken arm (an exception, a wrong shape, a write into an
+ * input, a wait for the GPU behind launch_gaps = hide) stops the run in
+ * seconds, with nothing measured or stored. */
+static enum ab_rc run_preflight(const struct scenario *s, const struct runner_options *o,
+				const struct backend_ops *ops, struct backend *bk, struct arms *arms, struct ab_diag *d)
+{
+	struct run_case_env env = run_env(s, o, ops, bk, arms, NULL);
+	enum ab_rc rc = AB_OK;
+	for (int k = 0; !rc && k < s->n_cases; k++)
+		if (shard_has(&o->shard, k) && !resume_done(o->resume, k))
+			rc = run_case_preflight(&env, &s->cases[k], d);
+	if (!rc)
+		rc = interrupt_check(d);
+	if (o->progress)
+		fputc('\r', stderr);
+	return rc ? ab_wrap(d, rc, "checking every arm before the run (nothing measured or stored)") : AB_OK;
+}
+
+/* Measures every case of the shard the run lacks (a resumed run holds
+ * some), committing each as it finishes: a run stopped later keeps it. */
+static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
+			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
+			    struct run_times *rt, struct ab_diag *d)
+{
+	struct run_case_env env = run_env(s, o, ops, bk, arms, &rt->cases);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
@@ -268,7 +300,7 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
-	if (!rc)
+	if (!rc && access(o->db_path, F_OK) == 0) /* a new one is made once every arm has run (run_locked) */
 		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;
 }
@@ -281,9 +313,13 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	arms_sources(h->arms, r);
 	if (!r->scenario_text || !r->command_line)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
-	enum ab_rc rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
+	enum ab_rc rc = arms_bind(h->arms, &r->device, d);
 	if (!rc)
-		rc = arms_bind(h->arms, &r->device, d);
+		rc = run_preflight(s, o, h->ops, h->bk, h->arms, d);
+	if (!rc && !h->st)
+		rc = store_open(o->db_path, true, &h->st, d);
+	if (!rc)
+		rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
 	if (!rc)
 		rc = interrupt_check(d);
 	if (!rc)

@@ -561,6 +561,8 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda graph sample of '%s' without its graph", v->name);
 	enum ab_rc rc = b->opt.timing == BACKEND_TIMING_GRAPH ? cuda_graph_sample(b, sample_id, out, d)
 							      : cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
+	if (rc && sample_id == ATTRIB_UNTIMED)
+		return ab_wrap(d, rc, "case '%s', arm '%s', an untimed call", b->case_name, v->name);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
 	return AB_OK;
