@@ -5,20 +5,29 @@
 # Python (torch with CUDA) runs tests/data/python/torch_rga.py's functions
 # as arm b of residual_gate_add on the CUDA backend, a = the built-in
 # eager arm:
-#   eager      PyTorch's eager chain (torch.mul, torch.add): exit 0, B
-#              byte-equal to A1 in both cases, CUPTI names aten kernels
-#              (at::native, demangled or not) for b and none of abbench's
-#              own (ab_eager_*)
+#   eager      PyTorch's eager chain (torch.mul, torch.add) under the
+#              default launch_gaps (hide): exit 0, B byte-equal to A1 in
+#              both cases, CUPTI names aten kernels (at::native, demangled
+#              or not) for b and none of abbench's own (ab_eager_*); the
+#              host time of a call stored for every slot, A's and B's
 #   inexact    the product kept in float32: exit 0, B NOT byte-equal
-#   hide       launch_gaps = hide (the launches queued behind the spin
-#              kernel): exit 0, byte-equal, no hang
+#   include    launch_gaps = include (the host's gaps in the time): exit
+#              0, byte-equal
+#   syncs      an arm that calls torch.cuda.synchronize() while queueing,
+#              under hide: refused before the run (exit 3) within 60 s,
+#              the message says the call waits for the GPU and names
+#              launch_gaps = include; no run stored
+#   item       the same through .item()
 #   warmup     a function whose first call of each slot sleeps 0.3 s:
 #              exit 0, every B sample under 0.1 s (the warm-up call is
-#              untimed), the sleep seen once per B slot
+#              untimed), the sleep seen once per B slot and once per case
+#              in the call every arm gets before the run (4)
 #   provenance show names the module, the venv's python and torch's version
-#   raises     an exception in a call: exit 3, the run marked failed, the
-#              message names torch_rga.py:LINE
-#   into_input a write into input x: exit 3, the input check names 'x'
+#   raises     an exception in a call: exit 3 before the run (every arm is
+#              called once first), nothing stored, the message names
+#              torch_rga.py:LINE
+#   into_input a write into input x: exit 3 before the run, the input check
+#              names 'x'
 #   notorch    torch hidden (PYTHONPATH): exit 2 before the run, 'cannot
 #              import torch', no database made
 # Usage: scripts/gpu/python.sh [PYTHON] (default /opt/torch/.venv/bin/python3;
@@ -119,19 +128,47 @@ run inexact "$(scenario inexact rga_inductor)"
 row inexact "exit 0, B NOT byte-equal in both cases" "$v"
 timed+=(inexact)
 
-step "hide: launch_gaps = hide"
-run hide "$(scenario hide rga_eager 'launch_gaps = hide')"
-[ "$rc" -eq 0 ] && [ "$(exact_lines hide yes)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
-row hide "exit 0, byte-equal, behind the spin kernel, no hang" "$v"
-timed+=(hide)
+step "include: launch_gaps = include"
+run include "$(scenario include rga_eager 'launch_gaps = include')"
+[ "$rc" -eq 0 ] && [ "$(exact_lines include yes)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
+row include "exit 0, byte-equal, the host's gaps in the time" "$v"
+timed+=(include)
+
+# refused_before LABEL FUNCTION EXPECTED REGEX...: b = FUNCTION is refused
+# by the call every arm gets before the run: exit 3 within 60 s, no run
+# stored under LABEL, every REGEX in the message.
+refused_before() {
+	local label=$1 fn=$2 expected=$3 t0 secs ok=1 re
+	shift 3
+	t0=$(date +%s)
+	timeout 240 "$AB" run "$(scenario "$label" "$fn")" --backend cuda --db "$DB" --label "$label" --no-progress \
+		>"$LOGS/$label.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	cat "$LOGS/$label.log"
+	grep -q "checking every arm before the run (nothing measured or stored)" "$LOGS/$label.log" || ok=0
+	for re in "$@"; do grep -Eq "$re" "$LOGS/$label.log" || ok=0; done
+	"$AB" show "$label" --db "$DB" >/dev/null 2>&1 && ok=0 # no run under that label
+	[ "$rc" -eq 3 ] && [ "$ok" -eq 1 ] && [ "$secs" -lt 60 ] && v="PASS (${secs}s)" || v="FAIL (exit $rc, ${secs}s)"
+	row "$label" "$expected" "$v"
+}
+
+step "syncs: torch.cuda.synchronize() in the call, under hide"
+refused_before syncs syncs "exit 3 before the run in < 60 s, 'waits for the GPU', no hang" \
+	"arm 'syncs'.*the arm's call returned after [0-9.]+ s, only once the spin kernel" \
+	"the call waits for the GPU while queueing" "launch_gaps = include"
+
+step "item: .item() in the call, under hide"
+refused_before item item "exit 3 before the run in < 60 s, 'waits for the GPU', no hang" \
+	"arm 'item'.*the call waits for the GPU while queueing"
 
 step "warmup: the first call of each slot sleeps 0.3 s"
 run warmup "$(scenario warmup slow_first)"
 longest=$(sql "SELECT max(x.wall_ns) FROM samples x JOIN slots s ON s.id = x.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? AND s.arm = 'b'" warmup)
 sleeps=$(grep -c '^slow_first: first call of a slot' "$LOGS/warmup.log")
-[ "$rc" -eq 0 ] && [ "$sleeps" -eq 2 ] && awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }' &&
+[ "$rc" -eq 0 ] && [ "$sleeps" -eq 4 ] && awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }' &&
 	v="PASS (longest B sample $longest ns)" || v="FAIL (exit $rc, $sleeps sleeps, longest B sample '$longest' ns)"
-row warmup "exit 0, 2 sleeps, every B sample < 0.1 s (warm-up untimed)" "$v"
+row warmup "exit 0, 4 sleeps (2 slots + 2 before the run), B samples < 0.1 s" "$v"
 
 step "provenance"
 grep "^arm b=" "$LOGS/show_eager.txt"
@@ -140,16 +177,19 @@ grep -Eq "^arm b=rga_eager: python '$MOD' sha256 [0-9a-f]{16}\.\.\. \(function '
 row provenance "show: module, sha256, the venv's python, numpy and torch" "$v"
 
 step "raises: an exception in a call"
-run raises "$(scenario raises raises)"
 line=$(grep -n 'MARK: raises$' "$MOD" | cut -d: -f1)
-[ "$rc" -eq 3 ] && grep -q "arm 'raises': $MOD:$line: in raises: RuntimeError: " "$LOGS/raises.log" &&
-	grep -q "status failed" "$LOGS/show_raises.txt" && v=PASS || v="FAIL (exit $rc)"
-row raises "exit 3, run failed, torch_rga.py:LINE: in raises: RuntimeError" "$v"
+refused_before raises raises "exit 3 before the run, torch_rga.py:LINE: in raises: RuntimeError" \
+	"arm 'raises': $MOD:$line: in raises: RuntimeError: "
 
 step "into_input: a write into input x"
-run into_input "$(scenario into_input into_input)"
-[ "$rc" -eq 3 ] && grep -q "wrote into its input 'x'" "$LOGS/into_input.log" && v=PASS || v="FAIL (exit $rc)"
-row into_input "exit 3, run failed, the input check names 'x'" "$v"
+refused_before into_input into_input "exit 3 before the run, the input check names 'x'" "wrote into its input 'x'"
+
+step "hosttime: the host time of a call, stored for every slot of the eager run"
+host=$(sql "SELECT s.label || ' ' || s.arm || ' ' || CAST(round(s.host_median_ns / 1000.0, 1) AS TEXT) || '/' || CAST(round(s.host_p90_ns / 1000.0, 1) AS TEXT) || ' us (GPU ' || CAST(round(s.median_ns / 1000.0, 1) AS TEXT) || ')' FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? ORDER BY c.ordinal, s.position" eager)
+missing=$(sql "SELECT count(*) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? AND NOT (s.host_median_ns > 0 AND s.host_p90_ns >= s.host_median_ns)" eager)
+echo "host median/p90 per slot: $host"
+[ "$missing" = 0 ] && v="PASS ($host)" || v="FAIL ($missing slots without a host time: $host)"
+row hosttime "every slot: host median > 0, p90 >= median" "$v"
 
 step "notorch: torch hidden from the interpreter"
 mkdir -p "$TMP/hide/torch"
