@@ -27,18 +27,20 @@ SAMPLES=3
 db="$T/f.db"
 mod="$PYDATA/faults.py"
 mark() { grep -n "MARK: $1\$" "$mod" | cut -d: -f1; }
+runs() { [ -e "$db" ] && sqlite3 "$db" "SELECT count(*) FROM runs" || echo 0; }
 cases_of() { sqlite3 "$db" "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.label = '$1'"; }
 # refused FUNCTION MESSAGE-REGEX: b = FUNCTION is refused before the run,
 # exit 3 with that message, nothing stored.
 refused() {
 	py_scenario "$T/$1.ini" eager "python:$mod:$1"
-	local runs
-	runs=$(sqlite3 "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+	local before after
+	before=$(runs)
 	expect_exit 3 "arm '$1' is refused before the run" timeout 120 "$AB" run "$T/$1.ini" --db "$db" --label "$1" --no-progress
 	check "$1: the error says why" grep -Eq \
 		"^abbench: error: checking every arm before the run \(nothing measured or stored\): case 'gate': arm '$1': $2" "$T/err"
 	check "$1: one line" test "$(wc -l <"$T/err")" -eq 1
-	check "$1: no run stored" test "$(sqlite3 "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = "$runs"
+	after=$(runs)
+	check "$1: no run stored" test "$after" = "$before"
 }
 # fails FUNCTION MESSAGE-REGEX: the run of b = FUNCTION exits 3 with that message.
 fails() {

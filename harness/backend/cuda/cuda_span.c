@@ -141,6 +141,14 @@ static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct
  * message names what does that and the key that measures such an arm. */
 static enum ab_rc cuda_spin_failed(bool outlived, double host_ns, struct ab_diag *d)
 {
+	/* a call that waited for the GPU returns just after the spin gives up;
+	 * one far past it was host work the spin cannot hold the stream for */
+	if (outlived && host_ns > 1.25 * CUDA_SPIN_TIMEOUT_NS)
+		return ab_fail(d, AB_ERR_BACKEND,
+			       "the arm's call took %.2f s, longer than the spin kernel holds the stream for it "
+			       "(launch_gaps = hide: %.1f s), or it waits for the GPU while queueing (a synchronize, "
+			       ".item(), a blocking copy); measure this arm with launch_gaps = include",
+			       host_ns / 1e9, CUDA_SPIN_TIMEOUT_NS / 1e9);
 	if (outlived)
 		return ab_fail(d, AB_ERR_BACKEND,
 			       "the arm's call returned after %.2f s, only once the spin kernel holding the stream "
