@@ -283,6 +283,22 @@ struct run_hold {
 	bool dump_made;  /* the dump directory is ours: removed if the run fails before filling it */
 };
 
+/* Whether the store is made only once every arm has run (run_locked): a
+ * new file in a folder that can take it. An existing file is opened at
+ * once, and so is a new one whose folder cannot be written, so that the
+ * store's own error comes before anything runs. */
+static bool store_deferred(const char *path)
+{
+	char dir[4096];
+	if (access(path, F_OK) == 0)
+		return false;
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return access(".", W_OK | X_OK) == 0;
+	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return access(dir, W_OK | X_OK) == 0;
+}
+
 /* Everything before the device is locked: backend, memory admission, dump
  * directory, user arms, store. Nothing is written when any of it fails. */
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
@@ -302,7 +318,7 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
-	if (!rc && access(o->db_path, F_OK) == 0) /* a new one is made once every arm has run (run_locked) */
+	if (!rc && !store_deferred(o->db_path))
 		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;
 }
