@@ -366,8 +366,13 @@ static enum ab_rc case_of(const struct results_run *r, const struct results_case
 	enum ab_rc rc = arm_of(c, 'a', &s->a, d);
 	if (rc == AB_OK)
 		rc = arm_of(c, 'b', &s->b, d);
+	if (rc == AB_OK)
+		rc = hosttime_arm(r, c, 'a', s->a.time.median_ns, s->a.kernel_median_ns, &s->a.host, d);
+	if (rc == AB_OK)
+		rc = hosttime_arm(r, c, 'b', s->b.time.median_ns, s->b.kernel_median_ns, &s->b.host, d);
 	if (rc != AB_OK)
 		return rc;
+	s->launch_bound = s->a.host.launch_bound || s->b.host.launch_bound;
 	speedup_and_share(s, r->forwards_per_step, detail);
 	s->drift = a_drift(c);
 	s->improved = summary_beyond_noise(&s->speedup, s->drift);

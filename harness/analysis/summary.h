@@ -11,14 +11,16 @@
  *              over the slot's outputs (md5s joined, bit-exact, reference)
  *   per arm    its slots' samples pooled in slot order (A1 and A2 for the A
  *              arm of an ABA bracket): median, p10, p90, count; the arm's
- *              variant; its kernels merged by name over its slots
+ *              variant; its kernels merged by name over its slots; the
+ *              host time of a call against its GPU time (hosttime.h)
  *   per case   speedup = median(A) / median(B) with its seeded bootstrap
  *              interval; A drift; exactness counts; its share of the model
  *              projection (count x median per forward, per step); each
  *              arm's median interval and bandwidth (GB/s, % of the run's
  *              copy bandwidth, bandwidth.h), whether it is cache-resident, and
  *              its floor: the copy floor measured in the run, each arm as
- *              a multiple of it
+ *              a multiple of it; launch-bound when an arm's host time
+ *              per call exceeds its GPU time
  *   per run    the projection totals (per forward, per step, per image),
  *              the report's verdict (enum summary_verdict) and the counts
  *              behind it, the clock readings' span
@@ -47,6 +49,7 @@
 #include <stdint.h>
 
 #include "analysis/bandwidth.h"
+#include "analysis/hosttime.h"
 #include "common/diag.h"
 #include "common/results.h"
 #include "common/stats.h"
@@ -217,6 +220,10 @@ struct summary_arm {
 	/* the pooled samples' 1st and 99th percentiles: a chart's zoom */
 	double p1_ns, p99_ns;
 	double kernel_median_ns; /* median of the pooled per-sample kernel sums; NAN when none is known */
+	/* the host time of one call (median, p90 over its slots' samples)
+	 * against the GPU time it queues, and whether it is launch-bound
+	 * (analysis/hosttime.h); n 0 where not measured (CPU, timing = graph) */
+	struct hosttime_arm host;
 };
 
 /* Time per forward, per step or per image: the A arm's, the B arm's and the
@@ -250,6 +257,9 @@ struct summary_case {
 	enum summary_drift drift_verdict; /* drift held to the profile's noise floor */
 	enum summary_case_verdict verdict; /* the case's one verdict; a speedup is printed bold
 					    * only when it is SUMMARY_CASE_FASTER */
+	bool launch_bound;             /* an arm's host time per call exceeds its GPU time (a.host,
+					* b.host say which, with both figures): a model calling it
+					* eagerly waits on the host; the verdict stays the GPU's */
 	int n_outputs, n_not_exact;    /* over every output of every slot */
 	bool b_byte_equal;             /* every B slot's outputs equal the first A slot's bytes */
 	bool a_deterministic;          /* every later A slot's outputs equal them too */

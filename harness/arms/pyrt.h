@@ -116,6 +116,20 @@ struct pyrt_interp {
 enum ab_rc pyrt_find(const char *python, int timeout_ms, struct pyrt_interp *out, struct ab_diag *d);
 void pyrt_interp_free(struct pyrt_interp *ip);
 
+/* How long each other interpreter may take to answer the hint's check
+ * (importing torch cold takes seconds), and how many are asked at most. */
+#define PYRT_HINT_TIMEOUT_MS 20000
+#define PYRT_HINT_MAX_TRIED 12
+
+/* For the message of an interpreter that lacks what a run needs: another
+ * on this machine for which `python3 -c check` exits 0 (check imports
+ * what is needed), asked as a child process with abbench's environment
+ * (PYRT_HINT_TIMEOUT_MS each): python3 in each folder of PATH, then
+ * /usr/bin/python3 and /usr/local/bin/python3, skipping the paths of skip
+ * (NULL-terminated: the one that failed). Its path into buf; false when
+ * none can. Loads nothing into this process. */
+bool pyrt_find_other(const char *check, const char *const *skip, char *buf, size_t len);
+
 /* ---- the runtime (pyrt_load.c) ---------------------------------------------- */
 
 struct pyrt_options {

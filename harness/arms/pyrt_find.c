@@ -192,9 +192,9 @@ static void reap(pid_t pid, long deadline, struct probe_run *r)
 		;
 }
 
-static int spawn(const char *program, int out[2], int err[2], pid_t *pid)
+static int spawn(const char *program, const char *code, int out[2], int err[2], pid_t *pid)
 {
-	char *argv[] = { (char *)program, "-c", (char *)probe_code, NULL };
+	char *argv[] = { (char *)program, "-c", (char *)code, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -216,13 +216,15 @@ static int cloexec_pipe(int fd[2])
 	return 0;
 }
 
-static enum ab_rc run_probe(const struct pyrt_interp *ip, int timeout_ms, struct probe_run *r, struct ab_diag *d)
+/* Runs `program -c code` under a deadline into r (r->out malloc'd, the
+ * caller frees it): 0, or the errno of what failed (-1: no memory). */
+static int run_child(const char *program, const char *code, int timeout_ms, struct probe_run *r)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	pid_t pid;
 	memset(r, 0, sizeof *r);
 	if (!(r->out = malloc(PROBE_OUT_MAX + 1)))
-		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the python probe's buffer");
+		return -1;
 	if (cloexec_pipe(out) != 0 || cloexec_pipe(err) != 0) {
 		int e = errno;
 		for (int i = 0; i < 2; i++) {
@@ -231,9 +233,9 @@ static enum ab_rc run_probe(const struct pyrt_interp *ip, int timeout_ms, struct
 			if (err[i] >= 0)
 				close(err[i]);
 		}
-		return ab_fail(d, AB_ERR_IO, "cannot make a pipe to ask python '%s': %s", ip->program, strerror(e));
+		return e;
 	}
-	int e = spawn(ip->program, out, err, &pid);
+	int e = spawn(program, code, out, err, &pid);
 	close(out[1]);
 	close(err[1]);
 	if (e == 0) {
@@ -245,6 +247,14 @@ static enum ab_rc run_probe(const struct pyrt_interp *ip, int timeout_ms, struct
 	close(err[0]);
 	r->out[r->out_len] = '\0';
 	r->err[r->err_len] = '\0';
+	return e;
+}
+
+static enum ab_rc run_probe(const struct pyrt_interp *ip, int timeout_ms, struct probe_run *r, struct ab_diag *d)
+{
+	int e = run_child(ip->program, probe_code, timeout_ms, r);
+	if (e < 0)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the python probe's buffer");
 	if (e != 0)
 		return ab_fail(d, AB_ERR_INPUT, "cannot run python '%s' (from %s): %s (%s)", ip->program, ip->chosen_by,
 			       strerror(e), how_to_pick(ip->program));
@@ -454,4 +464,73 @@ void pyrt_interp_free(struct pyrt_interp *ip)
 	free(ip->path);
 	ip->path = NULL;
 	ip->n_path = 0;
+}
+
+/* ---- another interpreter that has what a run needs ------------------------------ */
+
+/* Whether path is one of the NULL-terminated list. */
+static bool listed(const char *path, const char *const *list)
+{
+	for (int i = 0; list && list[i]; i++)
+		if (!strcmp(path, list[i]))
+			return true;
+	return false;
+}
+
+/* Whether `path -c check` exits 0 within the hint's deadline. */
+static bool runs_check(const char *path, const char *check)
+{
+	struct probe_run r;
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return false;
+	int e = run_child(path, check, PYRT_HINT_TIMEOUT_MS, &r);
+	bool ok = e == 0 && !r.timed_out && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
+	free(r.out);
+	return ok;
+}
+
+/* The candidates in order: python3 in each folder of PATH, then the
+ * distribution's and a local install's; each once, at most
+ * PYRT_HINT_MAX_TRIED of them. */
+static int candidates(char cand[][PATH_MAX], int max)
+{
+	static const char *const fixed[] = { "/usr/bin/python3", "/usr/local/bin/python3" };
+	const char *path = getenv("PATH");
+	int n = 0;
+	for (const char *p = path ? path : ""; *p && n < max;) {
+		size_t len = strcspn(p, ":");
+		if (len)
+			snprintf(cand[n], PATH_MAX, "%.*s/python3", (int)len, p);
+		bool dup = !len;
+		for (int i = 0; !dup && i < n; i++)
+			dup = !strcmp(cand[i], cand[n]);
+		n += !dup;
+		p += len + (p[len] == ':');
+	}
+	for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] && n < max; k++) {
+		bool dup = false;
+		for (int i = 0; !dup && i < n; i++)
+			dup = !strcmp(cand[i], fixed[k]);
+		if (!dup)
+			snprintf(cand[n++], PATH_MAX, "%s", fixed[k]);
+	}
+	return n;
+}
+
+bool pyrt_find_other(const char *check, const char *const *skip, char *buf, size_t len)
+{
+	char(*cand)[PATH_MAX] = malloc(PYRT_HINT_MAX_TRIED * sizeof *cand);
+	bool found = false;
+	if (!cand)
+		return false;
+	int n = candidates(cand, PYRT_HINT_MAX_TRIED);
+	for (int i = 0; i < n && !found; i++) {
+		if (listed(cand[i], skip) || !runs_check(cand[i], check))
+			continue;
+		snprintf(buf, len, "%s", cand[i]);
+		found = true;
+	}
+	free(cand);
+	return found;
 }

@@ -336,6 +336,31 @@ const struct pyrt_interp *pyrt_interp(const struct pyrt *rt)
 
 /* ---- what the arrays need ---------------------------------------------------------------- */
 
+/* What a device's arrays need, as Python that exits 0 when this
+ * interpreter has it (pyrt_find_other asks other interpreters). */
+static const char *need_check(enum pyrt_device dev)
+{
+	return dev == PYRT_CUDA ? "import sys, numpy, torch; sys.exit(0 if torch.cuda.is_available() else 3)"
+				: "import numpy";
+}
+
+/* shim.need_*(other): the message again, naming another interpreter of the
+ * machine that has what this one lacks, when there is one (the user need
+ * not know ABBENCH_PYTHON to be told which to pick). */
+static enum ab_rc need_with_hint(struct pyrt *rt, enum pyrt_device dev, enum ab_rc rc, struct ab_diag *d)
+{
+	const char *const skip[] = { rt->ip.program, rt->ip.executable, NULL };
+	char other[PATH_MAX];
+	pyobj *v = NULL;
+	if (rc != AB_ERR_BACKEND || !pyrt_find_other(need_check(dev), skip, other, sizeof other))
+		return rc;
+	rc = pyrt_shim_call(rt, dev == PYRT_CUDA ? "need_torch" : "need_numpy", pyrt_py.Py_BuildValue("(s)", other),
+			    &v, AB_ERR_BACKEND, d);
+	if (v) /* it imports now after all */
+		pyrt_py.Py_DecRef(v);
+	return rc ? rc : AB_ERR_BACKEND;
+}
+
 enum ab_rc pyrt_need(struct pyrt *rt, enum pyrt_device dev, struct ab_diag *d)
 {
 	enum ab_rc rc = pyrt_same_thread(rt, d);
@@ -346,6 +371,8 @@ enum ab_rc pyrt_need(struct pyrt *rt, enum pyrt_device dev, struct ab_diag *d)
 	pyobj *v;
 	pyrt_enter();
 	rc = pyrt_shim_call(rt, dev == PYRT_CUDA ? "need_torch" : "need_numpy", NULL, &v, AB_ERR_BACKEND, d);
+	if (rc)
+		rc = need_with_hint(rt, dev, rc, d);
 	if (!rc) {
 		pyrt_text(v, version, len);
 		pyrt_py.Py_DecRef(v);

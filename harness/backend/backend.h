@@ -88,6 +88,12 @@ struct bk_sample {
 	double wall_ns;       /* events (CUDA) or monotonic clock (CPU) around the arm */
 	bool discarded;       /* throttle probe: effective SM clock under 75% of default */
 	double clock_ratio;   /* effective / default SM clock, NAN when not probed */
+	/* The host time of the arm's call (entered to returned, monotonic
+	 * clock): what queueing its work costs the host, apart from the GPU
+	 * time it queued. NAN where the host is not apart from the device (the
+	 * CPU backend: the call is the work) or a sample makes no call of the
+	 * arm (timing = graph replays a captured one). */
+	double host_ns;
 };
 
 /* What one case would take from a backend, and what there is: the memory

@@ -415,6 +415,7 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 	out->wall_ns = (double)(last - first);
 	out->discarded = false;
 	out->clock_ratio = NAN;
+	out->host_ns = NAN; /* the host is the device: its call is the work (backend.h) */
 	return AB_OK;
 }
 

@@ -6,7 +6,7 @@
  *
  * Ownership (results.h): a results_run owns its scenario_text, command_line and
  * cases array; each case owns its slots array; each slot owns samples_ns,
- * kernel_ns and kernels. results_run_free releases all of that and the results_run
+ * kernel_ns, host_ns and kernels. results_run_free releases all of that and the results_run
  * itself, so the run must come from malloc/calloc (store_load_run's does).
  */
 #include "common/results.h"
@@ -22,6 +22,7 @@ void results_slot_release(struct results_slot *s)
 		return;
 	free(s->samples_ns);
 	free(s->kernel_ns);
+	free(s->host_ns);
 	free(s->kernels);
 	for (int i = 0; s->div && i < s->n_div; i++)
 		free(s->div[i].map);
@@ -30,6 +31,7 @@ void results_slot_release(struct results_slot *s)
 	s->n_div = 0;
 	s->samples_ns = NULL;
 	s->kernel_ns = NULL;
+	s->host_ns = NULL;
 	s->kernels = NULL;
 	s->n_samples = 0;
 	s->n_kernels = 0;
@@ -158,6 +160,7 @@ static bool same_slot_fields(struct same *s, const struct results_slot *a, const
 	       SAME_NUM(s, a, b, elapsed_s) && SAME_NUM(s, a, b, median_ns) && SAME_NUM(s, a, b, p10_ns) &&
 	       SAME_NUM(s, a, b, p90_ns) && SAME_NUM(s, a, b, min_ns) && SAME_NUM(s, a, b, max_ns) &&
 	       SAME_NUM(s, a, b, mean_ns) && SAME_NUM(s, a, b, noise) && SAME_NUM(s, a, b, kernel_median_ns) &&
+	       SAME_NUM(s, a, b, host_median_ns) && SAME_NUM(s, a, b, host_p90_ns) &&
 	       SAME_NUM(s, a, b, n_kernels) && SAME_NUM(s, a, b, kernel_records_bad) &&
 	       same_clocks(s, &a->clocks_before, &b->clocks_before) &&
 	       same_clocks(s, &a->clocks_after, &b->clocks_after) && SAME_NUM(s, a, b, n_outputs);
@@ -224,6 +227,8 @@ static bool same_samples(struct same *s, const struct results_slot *a, const str
 			return differs(s, "a sample's wall time");
 		if (!num_eq(a->kernel_ns ? a->kernel_ns[i] : NAN, b->kernel_ns ? b->kernel_ns[i] : NAN))
 			return differs(s, "a sample's kernel time");
+		if (!num_eq(a->host_ns ? a->host_ns[i] : NAN, b->host_ns ? b->host_ns[i] : NAN))
+			return differs(s, "a sample's host time");
 	}
 	return true;
 }

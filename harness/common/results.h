@@ -139,11 +139,14 @@ struct results_slot {
 	int n_samples;
 	double *samples_ns;     /* wall time per kept sample (events on CUDA) */
 	double *kernel_ns;      /* per sample: sum of kernel self-times; NAN if unknown */
+	double *host_ns;        /* per sample: the host time of the arm's call (backend.h, bk_sample);
+				 * NAN where not measured (the CPU backend, timing = graph); NULL: none */
 	int n_discarded;        /* samples dropped by the throttle probe */
 	char stopping_reason[32];   /* target_noise, noise_converged, max_samples, max_time */
 	double elapsed_s;       /* wall time the slot took, warm-up included */
 	double median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise;
 	double kernel_median_ns; /* median of kernel_ns (NAN if unknown) */
+	double host_median_ns, host_p90_ns; /* of the known host_ns; NAN when none is known */
 	int n_kernels;
 	struct results_kernel *kernels;
 	int64_t kernel_records_bad; /* records with zero/invalid timestamps, not summed */

@@ -301,16 +301,14 @@ bool results_check_slot_row(const struct results_slot *s, char *why, size_t len)
 		return false;
 	if (!s->label[0])
 		return ab_fail_text(why, len, "label is empty");
-	return true;
+	return time_ok("host_median_ns", s->host_median_ns, why, len) && time_ok("host_p90_ns", s->host_p90_ns, why, len);
 }
 
-bool results_check_sample(double wall_ns, double kernel_ns, char *why, size_t len)
+bool results_check_sample(double wall_ns, double kernel_ns, double host_ns, char *why, size_t len)
 {
 	if (!isfinite(wall_ns) || wall_ns < 0)
 		return ab_fail_text(why, len, "wall_ns is %g, not a time", wall_ns);
-	if (!isnan(kernel_ns) && (isinf(kernel_ns) || kernel_ns < 0))
-		return ab_fail_text(why, len, "kernel_ns is %g, not a time", kernel_ns);
-	return true;
+	return time_ok("kernel_ns", kernel_ns, why, len) && time_ok("host_ns", host_ns, why, len);
 }
 
 static const struct text_field kernel_texts[] = {
@@ -475,7 +473,8 @@ static bool slot_ok(const struct results_case *c, const struct results_slot *s, 
 		return ab_fail_text(why, len, "case '%s' slot '%s': %d kernels and no array", c->name, s->label,
 				    s->n_kernels);
 	for (int i = 0; i < s->n_samples; i++)
-		if (!results_check_sample(s->samples_ns[i], s->kernel_ns ? s->kernel_ns[i] : NAN, why, len))
+		if (!results_check_sample(s->samples_ns[i], s->kernel_ns ? s->kernel_ns[i] : NAN,
+					  s->host_ns ? s->host_ns[i] : NAN, why, len))
 			return at(why, len, "case '%s' slot '%s' sample %d", c->name, s->label, i);
 	for (int i = 0; i < s->n_kernels; i++)
 		if (!results_check_kernel(&s->kernels[i], why, len))

@@ -44,9 +44,9 @@ bool results_check_kind_name(const char *kind, char *why, size_t len);
 bool results_check_case_row(const struct results_case *c, char *why, size_t len);
 /* A slots row (its samples, kernels and outputs aside). */
 bool results_check_slot_row(const struct results_slot *s, char *why, size_t len);
-/* One sample: the wall time finite and not negative, the kernel time too
- * or unknown (NAN). */
-bool results_check_sample(double wall_ns, double kernel_ns, char *why, size_t len);
+/* One sample: the wall time finite and not negative, the kernel and host
+ * times too or unknown (NAN). */
+bool results_check_sample(double wall_ns, double kernel_ns, double host_ns, char *why, size_t len);
 bool results_check_kernel(const struct results_kernel *k, char *why, size_t len);
 bool results_check_output(const struct results_output *o, char *why, size_t len);
 /* A divergence: its texts, counts within their ranges and adding up (the

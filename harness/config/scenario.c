@@ -154,7 +154,10 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005,
 					     .noise = SCENARIO_NOISE_MEDIAN };
 	s->l2_flush = true;
-	s->launch_gaps = BACKEND_GAPS_INCLUDE;
+	/* the kernel question by default: every launch queued before the GPU
+	 * starts, as do_bench and nvbench time; a block or model scenario
+	 * says include (docs/SCENARIO_FORMAT.md, "What a case times") */
+	s->launch_gaps = BACKEND_GAPS_HIDE;
 	s->timing = BACKEND_TIMING_EVENTS;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");

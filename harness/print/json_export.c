@@ -60,13 +60,15 @@ static json_t *outputs(const struct results_slot *s)
 	return ok ? a : NULL;
 }
 
+/* host_median_ns: the host time of one call of the arm (null where not
+ * measured: the CPU backend, timing = graph, runs stored before it). */
 static json_t *slot_stats(const struct results_slot *s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s", json_out_num(s->elapsed_s),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s", json_out_num(s->elapsed_s),
 			 "median_ns", json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns",
 			 json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns), "max_ns", json_out_num(s->max_ns),
 			 "mean_ns", json_out_num(s->mean_ns), "noise", json_out_num(s->noise), "kernel_median_ns",
-			 json_out_num(s->kernel_median_ns));
+			 json_out_num(s->kernel_median_ns), "host_median_ns", json_out_num(s->host_median_ns));
 }
 
 static json_t *slot(const struct results_slot *s)
@@ -153,10 +155,11 @@ static json_t *show_slot(const struct summary_slot *ss)
 {
 	const struct results_slot *s = ss->slot;
 	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b, s:b}", "label", s->label, "arm",
-			 arm, "variant", s->variant, "n_samples", s->n_samples, "median_ns", json_out_num(s->median_ns),
-			 "p10_ns", json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "kernel_median_ns",
-			 json_out_num(s->kernel_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b, s:b}", "label", s->label,
+			 "arm", arm, "variant", s->variant, "n_samples", s->n_samples, "median_ns",
+			 json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns),
+			 "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
+			 json_out_num(s->host_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
 			 "bit_exact", ss->bit_exact, "has_reference", ss->has_ref, "ref_ok", ss->ref_ok);
 }
 
@@ -175,7 +178,8 @@ static json_t *summary_of(const struct summary_case *s)
 		  json_out_set(o, "a_gbps", json_out_num(s->a.bw.gbps)) &&
 		  json_out_set(o, "b_gbps", json_out_num(s->b.bw.gbps)) &&
 		  json_out_set(o, "a_pct_copy", json_out_num(s->a.bw.pct_copy)) &&
-		  json_out_set(o, "b_pct_copy", json_out_num(s->b.bw.pct_copy));
+		  json_out_set(o, "b_pct_copy", json_out_num(s->b.bw.pct_copy)) &&
+		  json_out_set(o, "launch_bound", json_boolean(s->launch_bound));
 	if (!ok) {
 		json_decref(o);
 		return NULL;

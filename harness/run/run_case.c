@@ -31,13 +31,15 @@
 #include "run/slot_check.h"
 #include "run/stopping.h"
 
-/* A slot's samples, kept with the run (samples_ns, kernel_ns), and what it
- * needs while it runs (the kept samples' ids, the stopping rule's sorted
- * copy, the attribution's per-sample sums): slot_alloc_samples,
- * slot_run and case_measure allocate these. */
+/* A slot's samples, kept with the run (samples_ns, kernel_ns, host_ns),
+ * and what it needs while it runs (the kept samples' ids, the stopping
+ * rule's sorted copy, the attribution's per-sample sums):
+ * slot_alloc_samples, slot_run and case_measure allocate these. */
+#define SLOT_KEPT_ARRAYS 3
+
 static uint64_t slot_kept_bytes(int cap)
 {
-	return (uint64_t)cap * 2 * sizeof(double);
+	return (uint64_t)cap * SLOT_KEPT_ARRAYS * sizeof(double);
 }
 
 static uint64_t slot_work_bytes(int cap)
@@ -205,9 +207,10 @@ struct slot_ctx {
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
 {
-	sl->samples_ns = malloc(slot_kept_bytes(cap) / 2);
-	sl->kernel_ns = malloc(slot_kept_bytes(cap) / 2);
-	if (!sl->samples_ns || !sl->kernel_ns)
+	sl->samples_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	sl->kernel_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	sl->host_ns = malloc(slot_kept_bytes(cap) / SLOT_KEPT_ARRAYS);
+	if (!sl->samples_ns || !sl->kernel_ns || !sl->host_ns)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d samples", cap);
 	return AB_OK;
 }
@@ -318,6 +321,7 @@ static enum ab_rc slot_sample_loop(struct slot_ctx *x, struct ab_diag *d)
 			stop = stopping_check_time(&st, elapsed_ns) || (int)id >= rule->max_samples;
 		} else {
 			x->kept_ids[sl->n_samples] = id;
+			sl->host_ns[sl->n_samples] = smp.host_ns;
 			sl->samples_ns[sl->n_samples++] = smp.wall_ns;
 			stop = stopping_add(&st, smp.wall_ns, elapsed_ns);
 		}
@@ -344,6 +348,19 @@ static void slot_kernel_sums(const struct attrib_collector *kc, const uint32_t *
 	}
 }
 
+/* The known (not NAN) of x[0..n) into tmp; how many. */
+static int known_values(const double *x, int n, double *tmp)
+{
+	int known = 0;
+	for (int i = 0; tmp && i < n; i++)
+		if (!isnan(x[i]))
+			tmp[known++] = x[i];
+	return known;
+}
+
+/* The slot's figures from its kept samples: wall time, kernel median, and
+ * the host time of a call (median and 90th percentile) where the backend
+ * measured it. */
 static void slot_summarise(struct results_slot *sl)
 {
 	int n = sl->n_samples;
@@ -353,12 +370,12 @@ static void slot_summarise(struct results_slot *sl)
 	sl->min_ns = stats_quantile(sl->samples_ns, n, 0.0);
 	sl->max_ns = stats_quantile(sl->samples_ns, n, 1.0);
 	sl->mean_ns = stats_mean(sl->samples_ns, n);
-	int known = 0;
 	double *tmp = malloc((size_t)(n ? n : 1) * sizeof(double));
-	for (int i = 0; tmp && i < n; i++)
-		if (!isnan(sl->kernel_ns[i]))
-			tmp[known++] = sl->kernel_ns[i];
+	int known = known_values(sl->kernel_ns, n, tmp);
 	sl->kernel_median_ns = known ? stats_median(tmp, known) : NAN;
+	known = known_values(sl->host_ns, n, tmp);
+	sl->host_median_ns = known ? stats_median(tmp, known) : NAN;
+	sl->host_p90_ns = known ? stats_quantile(tmp, known, 0.90) : NAN;
 	free(tmp);
 }
 
@@ -451,22 +468,33 @@ static enum ab_rc slot_invariance(const struct slot_ctx *x, struct results_invar
 	return invariance_take(x->env->inv, x->c, arm, x->sl->label, cd->n_out, cd->out_index, out, &inv[arm], d);
 }
 
+/* The variant of sl's arm in case c (its name in sl->variant): a user
+ * arm's, else the site's own of that name. */
+static enum ab_rc slot_variant(const struct run_case_env *env, const struct scenario_case *c,
+			       const struct results_slot *sl, const struct site_variant **v, struct ab_diag *d)
+{
+	*v = arms_variant(env->arms, c, sl->arm);
+	if (!*v)
+		*v = site_find_variant(c->site, sl->variant);
+	if (!*v)
+		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+	return AB_OK;
+}
+
 static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd, int position,
 			   struct attrib_collector *kc, struct results_slot *sl, struct results_invariance *inv,
 			   struct ab_diag *d)
 {
 	const struct scenario *scn = env->scn;
+	const struct site_variant *v;
 	enum ab_rc rc;
 	sl->arm = scn->bracket[position] == 'A' ? 'a' : 'b';
 	sl->position = position;
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? c->arm_a : c->arm_b);
-	const struct site_variant *v = arms_variant(env->arms, c, sl->arm);
-	if (!v)
-		v = site_find_variant(c->site, sl->variant);
-	if (!v)
-		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+	if ((rc = slot_variant(env, c, sl, &v, d)))
+		return rc;
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
 	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling,
@@ -688,5 +716,64 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
+	return rc ? case_context(d, rc, c->name) : AB_OK;
+}
+
+/* ---- every arm once, before the run ------------------------------------ */
+
+/* One call of the case's arm of side ('a', 'b'), untimed, into nothing
+ * kept: its slot_begin (an arm from outside is primed there: its prepare
+ * and first call, JIT compilation included), one untimed sample in the
+ * run's own mode (under launch_gaps = hide an arm that waits for the GPU
+ * while queueing fails here), its slot_end (guard zones; a Python arm's
+ * tensors checked for shape, dtype, buffer and stream, pyrt_verify), and
+ * the inputs checked after its first call and at the end. */
+static enum ab_rc preflight_arm(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
+				char side, struct attrib_collector *kc, struct ab_diag *d)
+{
+	struct results_slot sl = { .arm = side, .label = { (char)(side - 'a' + 'A') } };
+	struct results_clocks clocks;
+	struct bk_sample smp;
+	double check_ns;
+	snprintf(sl.variant, sizeof sl.variant, "%s", side == 'a' ? c->arm_a : c->arm_b);
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .kc = kc, .sl = &sl, .rule = &env->sampling, .quiet = true };
+	enum ab_rc rc = slot_variant(env, c, &sl, &x.v, d);
+	if (rc)
+		return rc;
+	if (env->progress)
+		fprintf(stderr, "\rchecking every arm: %-20s %s %-16s", c->name, sl.label, sl.variant);
+	attrib_reset(kc);
+	if ((rc = env->ops->slot_begin(env->bk, x.v, "check", &clocks, d)))
+		return rc;
+	if (x.v->ext && (rc = slot_check_inputs(&x, "after its first call", d)))
+		return rc;
+	x.first_checked = x.v->ext != NULL;
+	if ((rc = slot_call(&x, ATTRIB_UNTIMED, &smp, &check_ns, d)) ||
+	    (rc = env->ops->slot_end(env->bk, kc, &clocks, d)))
+		return rc;
+	return slot_check_inputs(&x, "at the end of its call", d);
+}
+
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d)
+{
+	struct case_data cd;
+	struct attrib_collector kc;
+	memset(&cd, 0, sizeof cd);
+	enum ab_rc rc = attrib_init(&kc, 1, d);
+	if (rc)
+		return rc;
+	if (!(rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d))) {
+		case_fill_inputs(env->scn, c, &cd);
+		case_digest_inputs(&cd);
+		arms_begin_case(env->arms, c);
+		if (!(rc = env->ops->case_begin(env->bk, c->site, &cd.host, c->name, d))) {
+			rc = preflight_arm(env, c, &cd, 'a', &kc, d);
+			if (!rc)
+				rc = preflight_arm(env, c, &cd, 'b', &kc, d);
+			env->ops->case_end(env->bk);
+		}
+	}
+	case_data_free(&cd);
+	attrib_free(&kc);
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

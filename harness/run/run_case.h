@@ -47,6 +47,14 @@ uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenari
 /* Measures c into out (which the caller releases with the run). */
 enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);
 
+/* Every arm of c called once, untimed, nothing kept: on the case's own
+ * inputs, each arm's slot_begin (a user arm primed there), one untimed
+ * sample in the run's mode, its slot_end, its inputs checked unchanged.
+ * The runner does this for every case before the first slot of the run,
+ * so that a broken arm fails in seconds, before anything is measured or
+ * stored; the error is the arm's, as a slot would give it. */
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d);
+
 /* Seconds of CLOCK_MONOTONIC since t0 (the slots' and the run's phase times). */
 double run_seconds_since(const struct timespec *t0);
 

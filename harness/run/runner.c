@@ -5,13 +5,15 @@
  * check that every case fits in memory (admission.h), prepare the dump
  * directory (removed again when the run fails before writing into it),
  * load the user arms (plugin libraries, compiled binaries), open the
- * store (all before any row is written, so a bad setup leaves the database
- * as it was; a refused case does not even create it); describe the device
- * and take its lock (devlock.h), load the binaries into it; write the run
- * row as 'running' (or take a stored run up again: run/resume.h); measure
- * every case, committing each as it finishes; mark the run 'ok'. Signals
- * are caught for the whole of it (interrupt.h). The runner prints
- * nothing: what became of the run is in runner_result.
+ * store when it exists (all before any row is written, so a bad setup
+ * leaves the database as it was; a refused case does not even create it);
+ * describe the device and take its lock (devlock.h), load the binaries
+ * into it; call every arm of every case once (run_case_preflight: a broken
+ * arm fails in seconds, before any slot), then make the store if it was
+ * new; write the run row as 'running' (or take a stored run up again:
+ * run/resume.h); measure every case, committing each as it finishes; mark
+ * the run 'ok'. Signals are caught for the whole of it (interrupt.h). The
+ * runner prints nothing: what became of the run is in runner_result.
  */
 #include "run/runner.h"
 
@@ -138,6 +140,7 @@ static enum ab_rc run_lock_device(const struct scenario *s, const struct runner_
 struct run_times {
 	struct run_case_times cases;
 	double commits_s, total_s;
+	double checks_before_s; /* every arm called once before the run (run_preflight) */
 };
 
 
@@ -164,13 +167,13 @@ static enum ab_rc run_cases_each(const struct scenario *s, const struct runner_o
 	return interrupt_check(d); /* a signal after the last sample still stops the run */
 }
 
-/* Measures every case of the shard the run lacks (a resumed run holds
- * some), committing each as it finishes: a run stopped later keeps it. */
-static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
-			    struct run_times *rt, struct ab_diag *d)
+/* What every case of the run shares: the scenario, the backend, the arms,
+ * the sampling rule, where the phases' times go (NULL: nowhere), and the
+ * cases it measures (its shard's, less those a resumed run holds). */
+static struct run_case_env run_env(const struct scenario *s, const struct runner_options *o,
+				   const struct backend_ops *ops, struct backend *bk, struct arms *arms,
+				   struct run_case_times *times)
 {
-	struct run_case_times *times = &rt->cases;
 	struct run_case_env env = {
 		.scn = s,
 		.ops = ops,
@@ -184,6 +187,36 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 	clock_gettime(CLOCK_MONOTONIC, &env.started);
 	for (int k = 0; k < s->n_cases; k++)
 		env.n_cases += shard_has(&o->shard, k) && !resume_done(o->resume, k);
+	return env;
+}
+
+/* Every arm of every case the run will measure, called once, untimed
+ * (run_case_preflight), before the first slot and before the run row is
+ * written: a broken arm (an exception, a wrong shape, a write into an
+ * input, a wait for the GPU behind launch_gaps = hide) stops the run in
+ * seconds, with nothing measured or stored. */
+static enum ab_rc run_preflight(const struct scenario *s, const struct runner_options *o,
+				const struct backend_ops *ops, struct backend *bk, struct arms *arms, struct ab_diag *d)
+{
+	struct run_case_env env = run_env(s, o, ops, bk, arms, NULL);
+	enum ab_rc rc = AB_OK;
+	for (int k = 0; !rc && k < s->n_cases; k++)
+		if (shard_has(&o->shard, k) && !resume_done(o->resume, k))
+			rc = run_case_preflight(&env, &s->cases[k], d);
+	if (!rc)
+		rc = interrupt_check(d);
+	if (o->progress)
+		fputc('\r', stderr);
+	return rc ? ab_wrap(d, rc, "checking every arm before the run (nothing measured or stored)") : AB_OK;
+}
+
+/* Measures every case of the shard the run lacks (a resumed run holds
+ * some), committing each as it finishes: a run stopped later keeps it. */
+static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
+			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
+			    struct run_times *rt, struct ab_diag *d)
+{
+	struct run_case_env env = run_env(s, o, ops, bk, arms, &rt->cases);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases || !(env.inv = invariance_new()))
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
@@ -198,7 +231,7 @@ static void run_notes(const struct runner_options *o, const struct backend_ops *
 		      const struct run_times *t, struct results_run *r)
 {
 	const char *bk_notes = ops->notes(bk);
-	char resumed[96] = "", times[160];
+	char resumed[96] = "", times[200];
 	if (o->resume)
 		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before)", r->resumed,
 			 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned);
@@ -207,10 +240,11 @@ static void run_notes(const struct runner_options *o, const struct backend_ops *
 	if (ops->fake_timer(bk))
 		times[0] = '\0';
 	else
-		snprintf(times, sizeof times, "cases %.2f s: inputs and reference %.2f s, slots %.2f s, checks %.2f s, "
-			 "copy floor %.2f s, commits %.2f s", t->total_s, t->cases.prep_s, t->cases.slots_s,
-			 t->cases.checks_s, t->cases.floor_s, t->commits_s);
-	/* 95 + 2 + 159 + 2 + 700 < sizeof r->notes */
+		snprintf(times, sizeof times, "every arm called before the run %.2f s; cases %.2f s: inputs and "
+			 "reference %.2f s, slots %.2f s, checks %.2f s, copy floor %.2f s, commits %.2f s",
+			 t->checks_before_s, t->total_s, t->cases.prep_s, t->cases.slots_s, t->cases.checks_s,
+			 t->cases.floor_s, t->commits_s);
+	/* 95 + 2 + 199 + 2 + 700 < sizeof r->notes */
 	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.700s", resumed, resumed[0] && times[0] ? "; " : "", times,
 		 (resumed[0] || times[0]) && bk_notes[0] ? "; " : "", bk_notes);
 }
@@ -231,10 +265,10 @@ static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, con
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
 					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
-					struct store *st, struct results_run *r, struct runner_result *res,
-					struct ab_diag *d)
+					struct store *st, struct results_run *r, double checks_before_s,
+					struct runner_result *res, struct ab_diag *d)
 {
-	struct run_times times = { { 0, 0, 0, 0 }, 0, 0 };
+	struct run_times times = { { 0, 0, 0, 0 }, 0, 0, checks_before_s };
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
@@ -261,6 +295,22 @@ struct run_hold {
 	bool dump_made;  /* the dump directory is ours: removed if the run fails before filling it */
 };
 
+/* Whether the store is made only once every arm has run (run_locked): a
+ * new file in a folder that can take it. An existing file is opened at
+ * once, and so is a new one whose folder cannot be written, so that the
+ * store's own error comes before anything runs. */
+static bool store_deferred(const char *path)
+{
+	char dir[4096];
+	if (access(path, F_OK) == 0)
+		return false;
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return access(".", W_OK | X_OK) == 0;
+	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return access(dir, W_OK | X_OK) == 0;
+}
+
 /* Everything before the device is locked: backend, memory admission, dump
  * directory, user arms, store. Nothing is written when any of it fails. */
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
@@ -280,7 +330,7 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
-	if (!rc)
+	if (!rc && !store_deferred(o->db_path))
 		rc = store_open(o->db_path, true, &h->st, d);
 	return rc;
 }
@@ -293,9 +343,16 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	arms_sources(h->arms, r);
 	if (!r->scenario_text || !r->command_line)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot copy the scenario text");
-	enum ab_rc rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
+	struct timespec t0;
+	enum ab_rc rc = arms_bind(h->arms, &r->device, d);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!rc)
-		rc = arms_bind(h->arms, &r->device, d);
+		rc = run_preflight(s, o, h->ops, h->bk, h->arms, d);
+	double checks_before_s = run_seconds_since(&t0);
+	if (!rc && !h->st)
+		rc = store_open(o->db_path, true, &h->st, d);
+	if (!rc)
+		rc = run_copy_gbps(h->ops, h->bk, h->st, &r->device, d);
 	if (!rc)
 		rc = interrupt_check(d);
 	if (!rc)
@@ -303,7 +360,7 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	if (rc)
 		return rc;
 	res->run_id = r->id;
-	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, res, d);
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, checks_before_s, res, d);
 }
 
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, struct runner_result *res,

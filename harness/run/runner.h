@@ -6,7 +6,9 @@
  * arm runs on the backend, every case fits in memory (admission.h), the
  * dump directory is new or empty, the database opens), so bad input never
  * leaves a run row behind, nor a dump directory it made. The device's lock (devlock.h) is then taken and
- * held to the end. Then the run row is written 'running'; each case is
+ * held to the end. Every arm of every case is then called once, untimed
+ * (run_case.h: run_case_preflight), so that an arm that fails does so
+ * before anything is measured or stored (a new database is not even made). Then the run row is written 'running'; each case is
  * committed as it finishes, and the row set to 'ok' once they all are, or
  * to 'failed' (an error) or 'interrupted' (SIGINT, SIGTERM or SIGHUP,
  * run/interrupt.h: AB_ERR_INTERRUPTED), keeping the cases it finished. A

@@ -324,7 +324,7 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"median_ns, p10_ns, p90_ns, min_ns, max_ns, mean_ns, noise, kernel_median_ns, "            \
 	"kernel_records_bad, before_valid, before_sm_mhz, before_mem_mhz, "                        \
 	"before_throttle_reasons, before_temp_c, after_valid, after_sm_mhz, after_mem_mhz, "       \
-	"after_throttle_reasons, after_temp_c"
+	"after_throttle_reasons, after_temp_c, host_median_ns, host_p90_ns"
 #define KERNEL_COLS "name, family, launches, total_ns, min_ns, max_ns"
 #define OUTPUT_COLS                                                                              \
 	"tensor, md5, bytes, bit_exact, mismatches, max_abs_err, max_err_ratio, ref_ok, "          \

@@ -178,7 +178,7 @@ enum { L_CASES, L_SLOTS, L_SAMPLES, L_KERNELS, L_OUTPUTS, L_DIV, L_CHECK, L_INV,
 static const char *const loader_sql[L_N] = {
 	[L_CASES] = "SELECT id, ordinal, " CASE_COLS " FROM cases WHERE run_id = ? ORDER BY ordinal",
 	[L_SLOTS] = "SELECT id, " SLOT_COLS " FROM slots WHERE case_id = ? ORDER BY position",
-	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns FROM samples WHERE slot_id = ? ORDER BY idx",
+	[L_SAMPLES] = "SELECT idx, wall_ns, kernel_ns, host_ns FROM samples WHERE slot_id = ? ORDER BY idx",
 	[L_KERNELS] = "SELECT " KERNEL_COLS " FROM kernel_times WHERE slot_id = ? ORDER BY total_ns DESC, id",
 	[L_OUTPUTS] = "SELECT idx, " OUTPUT_COLS " FROM outputs WHERE slot_id = ? ORDER BY idx",
 	[L_DIV] = "SELECT idx, " DIV_COLS " FROM divergence WHERE slot_id = ? ORDER BY idx",
@@ -238,7 +238,8 @@ static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct results
 	if (s->n_samples > 0) {
 		s->samples_ns = malloc((size_t)s->n_samples * sizeof *s->samples_ns);
 		s->kernel_ns = malloc((size_t)s->n_samples * sizeof *s->kernel_ns);
-		if (!s->samples_ns || !s->kernel_ns)
+		s->host_ns = malloc((size_t)s->n_samples * sizeof *s->host_ns);
+		if (!s->samples_ns || !s->kernel_ns || !s->host_ns)
 			return store_nomem(d, "load samples");
 	}
 	enum ab_rc rc = bind_parent(L, L->s[L_SAMPLES], slot_id, d);
@@ -246,12 +247,13 @@ static enum ab_rc load_samples(struct loader *L, int64_t slot_id, struct results
 		struct col c = { .s = L->s[L_SAMPLES] };
 		if (c_i64(&c) != n || n >= s->n_samples)
 			break;
-		double wall = c_real(&c), kernel = c_real(&c);
+		double wall = c_real(&c), kernel = c_real(&c), host = c_real(&c);
 		snprintf(extra, sizeof extra, "sample %d", n);
-		if (c.bad || !results_check_sample(wall, kernel, why, sizeof why))
+		if (c.bad || !results_check_sample(wall, kernel, host, why, sizeof why))
 			rc = row_refused(L, "samples", &c, why, extra, d);
 		s->samples_ns[n] = wall;
-		s->kernel_ns[n++] = kernel;
+		s->kernel_ns[n] = kernel;
+		s->host_ns[n++] = host;
 	}
 	if (!rc && src != SQLITE_DONE && src != SQLITE_ROW)
 		rc = store_db_fail(L->st, d, "read samples of slot '%s' of case '%s'", s->label, L->k->name);

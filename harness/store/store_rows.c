@@ -219,6 +219,8 @@ void store_bind_slot(struct bind *b, const struct results_slot *s)
 	b_i64(b, s->kernel_records_bad);
 	bind_clocks(b, &s->clocks_before);
 	bind_clocks(b, &s->clocks_after);
+	b_real(b, s->host_median_ns);
+	b_real(b, s->host_p90_ns);
 }
 
 void store_read_slot(struct col *c, struct results_slot *s)
@@ -245,6 +247,8 @@ void store_read_slot(struct col *c, struct results_slot *s)
 	s->kernel_records_bad = c_i64(c);
 	read_clocks(c, &s->clocks_before);
 	read_clocks(c, &s->clocks_after);
+	s->host_median_ns = c_real(c);
+	s->host_p90_ns = c_real(c);
 }
 
 void store_bind_kernel(struct bind *b, const struct results_kernel *k)

@@ -245,6 +245,13 @@ static const char *const migrations[] = {
 	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), slot TEXT NOT NULL, rows_compared INTEGER NOT NULL,"
 	" first_row INTEGER NOT NULL, other_value INTEGER NOT NULL, tensor TEXT NOT NULL, note TEXT NOT NULL,"
 	" PRIMARY KEY (case_id, arm)) WITHOUT ROWID;",
+	/* 13: the host time of an arm's call (issue 28: backend.h, bk_sample),
+	 * apart from its GPU time: per sample, and its median and 90th
+	 * percentile per slot. NULL where not measured (the CPU backend, timing
+	 * = graph, runs stored before it). */
+	"ALTER TABLE samples ADD COLUMN host_ns REAL;"
+	"ALTER TABLE slots ADD COLUMN host_median_ns REAL;"
+	"ALTER TABLE slots ADD COLUMN host_p90_ns REAL;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

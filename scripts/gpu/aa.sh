@@ -9,8 +9,14 @@
 #           1x4096x4096 and 2x4096x4096): the exact plugin arm plant0 against
 #           plant2, plant3 and plant5, i.e. 2, 3 and 5% more DRAM bytes (detections)
 #   glm     A/A pairs of scenarios/glm_1024.ini (false alarms; ~28 s a pair)
+#   python  A/A pairs of scenarios/swiglu_aa.ini (false alarms of Python
+#           arms: PyTorch eager vs a Triton kernel, a large and an odd
+#           shape, under the default launch_gaps; about 12 s a pair, the
+#           torch import twice; not among the defaults: its own call,
+#           aa=python,250:280, with PYTHON the interpreter, default the venv)
 #
-# Usage: scripts/gpu/aa.sh [PART...] [SECONDS]   (default: smoke plants glm 540)
+# Usage: scripts/gpu/aa.sh [PART...] [SECONDS]   (default: smoke plants glm 540; parts:
+#   smoke, plants, glm, python)
 #   The parts run in that order; each gets an equal share of what is left
 #   of SECONDS (time a part leaves unused goes to the next), as aa_check's
 #   --time-limit: a part starts no pair past its share, so the stage ends
@@ -20,7 +26,8 @@
 # and, to reach 20 pairs of glm_1024 in a second call: aa=glm,560:590.
 # Environment: AA_PAIRS (pairs per part, default 20), AA_PLANTS (default
 # 2,3,5), AA_THRESHOLDS (default 2,3,4,5: the gate's --max-regression),
-# AA_PLANT_SCENARIO (default examples/plugin/rga_plant.ini), AA_OPTIONS
+# AA_PLANT_SCENARIO (default examples/plugin/rga_plant.ini),
+# AA_PYTHON_SCENARIO (default scenarios/swiglu_aa.ini), AA_OPTIONS
 # (more aa_check options, after the others: tests/cli/t255 runs this
 # script on the CPU with "--backend cpu --fake-timer").
 # Results: $OUT (or ./gpu-out) gets aa-PART/ (aa_check --out: results.tsv,
@@ -36,16 +43,22 @@
 . "$(dirname "$0")/lib.sh" aa
 pairs=${AA_PAIRS:-20} plants=${AA_PLANTS:-2,3,5} thresholds=${AA_THRESHOLDS:-2,3,4,5}
 plant_scenario=${AA_PLANT_SCENARIO:-examples/plugin/rga_plant.ini}
+python_scenario=${AA_PYTHON_SCENARIO:-scenarios/swiglu_aa.ini}
 read -r -a extra <<<"${AA_OPTIONS:-}"
 budget=540 parts=()
 for a in "$@"; do
 	case "$a" in
-	smoke | plants | glm) parts+=("$a") ;;
-	*[!0-9]* | "") echo "aa.sh: unknown part '$a' (smoke, plants, glm, or a number of seconds)" && exit 1 ;;
+	smoke | plants | glm | python) parts+=("$a") ;;
+	*[!0-9]* | "") echo "aa.sh: unknown part '$a' (smoke, plants, glm, python, or a number of seconds)" && exit 1 ;;
 	*) budget=$a ;;
 	esac
 done
 [ ${#parts[@]} -gt 0 ] || parts=(smoke plants glm)
+
+# Python arms (part python): the venv's interpreter, and Triton's cache
+# kept across the part's runs (each compiles once, not once a run).
+export ABBENCH_PYTHON=${ABBENCH_PYTHON:-${PYTHON:-/opt/torch/.venv/bin/python3}}
+export TRITON_CACHE_DIR=${TRITON_CACHE_DIR:-${TMPDIR:-/tmp}/abbench-aa-triton} PYTHONDONTWRITEBYTECODE=1
 
 echo "=== device ==="
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
@@ -61,6 +74,7 @@ for part in "${parts[@]}"; do
 	smoke) args=(--pairs "$pairs" --scenario scenarios/smoke.ini) ;;
 	plants) args=(--pairs 0 --plants "$plants" --plant-pairs "$pairs" --plant-scenario "$plant_scenario") ;;
 	glm) args=(--pairs "$pairs" --scenario scenarios/glm_1024.ini) ;;
+	python) args=(--pairs "$pairs" --scenario "$python_scenario") ;;
 	esac
 	echo
 	echo "=== $part: ${args[*]} --thresholds $thresholds, time limit ${share}s ==="

@@ -18,6 +18,10 @@ As a command, one answer a line for the scripts' checks:
   abjson.py newest LIST.json SCENARIO   the id of the scenario's newest 'ok' run ('' when none)
   abjson.py slots EXPORT.json           per case: slots, samples, slots stopped at max_samples
   abjson.py times EXPORT.json TAG       per case: A1 and B medians, B kernel median, B byte-equal
+  abjson.py hosttime DOC.json           per slot: case, slot, arm, the host time of a call (its
+                                        host_median_ns, 'n/a' where not measured) and the slot's
+                                        median, in us, tab-separated; then per launch-bound case
+                                        (show's summary) 'launch-bound CASE'
   abjson.py verdicts COMPARE.json [V..] 'N same, M differ': compare's cases held the same (same,
                                         within_floors) and called faster or slower; with
                                         verdicts V, how many cases have one of them
@@ -145,6 +149,13 @@ def cmd_times(path, tag):
     return out
 
 
+def cmd_hosttime(path):
+    doc = load(path)
+    out = [f"{c['name']}\t{s['label']}\t{s['arm']}\t{us(s.get('host_median_ns'), 1)}\t{us(s['median_ns'], 1)}"
+           for c in doc["cases"] for s in c["slots"]]
+    return out + [f"launch-bound {c['name']}" for c in doc["cases"] if c.get("summary", {}).get("launch_bound")]
+
+
 def cmd_newest(path, scenario):
     ids = [r["id"] for r in load(path, "abbench.list")["runs"] if r["scenario"] == scenario and r["status"] == "ok"]
     return [str(ids[0]) if ids else ""]
@@ -159,7 +170,8 @@ def cmd_verdicts(path, *wanted):
 
 
 COMMANDS = {"exact": cmd_exact, "kernels": cmd_kernels, "md5s": cmd_md5s, "longest": cmd_longest, "get": cmd_get,
-            "count": cmd_count, "runs": cmd_runs, "newest": cmd_newest, "verdicts": cmd_verdicts, "slots": cmd_slots, "times": cmd_times}
+            "count": cmd_count, "runs": cmd_runs, "newest": cmd_newest, "verdicts": cmd_verdicts, "slots": cmd_slots, "times": cmd_times,
+            "hosttime": cmd_hosttime}
 
 
 def main(argv):

@@ -5,20 +5,31 @@
 # Python (torch with CUDA) runs tests/data/python/torch_rga.py's functions
 # as arm b of residual_gate_add on the CUDA backend, a = the built-in
 # eager arm:
-#   eager      PyTorch's eager chain (torch.mul, torch.add): exit 0, B
-#              byte-equal to A1 in both cases, CUPTI names aten kernels
-#              (at::native, demangled or not) for b and none of abbench's
-#              own (ab_eager_*)
+#   eager      PyTorch's eager chain (torch.mul, torch.add) under the
+#              default launch_gaps (hide): exit 0, B byte-equal to A1 in
+#              both cases, CUPTI names aten kernels (at::native, demangled
+#              or not) for b and none of abbench's own (ab_eager_*); the
+#              host time of a call stored for every slot, A's and B's
 #   inexact    the product kept in float32: exit 0, B NOT byte-equal
-#   hide       launch_gaps = hide (the launches queued behind the spin
-#              kernel): exit 0, byte-equal, no hang
+#   include    launch_gaps = include (the host's gaps in the time): exit
+#              0, byte-equal
+#   syncs      an arm that calls torch.cuda.synchronize() while queueing,
+#              under hide: refused before the run (exit 3) within 60 s,
+#              the message says the call waits for the GPU and names
+#              launch_gaps = include; no run stored
+#   item       the same through .item()
 #   warmup     a function whose first call of each slot sleeps 0.3 s:
 #              exit 0, every B sample under 0.1 s (the warm-up call is
-#              untimed), the sleep seen once per B slot
+#              untimed), the sleep seen once per B slot and once per case
+#              in the call every arm gets before the run (4)
 #   provenance show names the module, the venv's python and torch's version
-#   raises     an exception in a call: exit 3, the run marked failed, the
-#              message names torch_rga.py:LINE
-#   into_input a write into input x: exit 3, the input check names 'x'
+#   raises     an exception in a call: exit 3 before the run (every arm is
+#              called once first), nothing stored, the message names
+#              torch_rga.py:LINE
+#   into_input a write into input x: exit 3 before the run, the input check
+#              names 'x'
+#   hosttime   the eager run's show JSON: every slot, A's and B's, has the
+#              host time of a call (host_median_ns > 0)
 #   notorch    torch hidden (PYTHONPATH): exit 2 before the run, 'cannot
 #              import torch', no database made
 # Usage: scripts/gpu/python.sh [PYTHON] (default /opt/torch/.venv/bin/python3;
@@ -92,8 +103,6 @@ run() {
 exact_lines() { "$READ" scripts/gpu/abjson.py exact "$JSON/$1.show.json" "$2" 2>/dev/null; }
 # kernels LABEL: the CUPTI kernel names of the run's B slots
 kernels() { "$READ" scripts/gpu/abjson.py kernels "$JSON/$1.export.json" b 2>/dev/null || echo "(none)"; }
-# run_status LABEL: the stored run's status
-run_status() { "$READ" scripts/gpu/abjson.py get "$JSON/$1.show.json" run.status 2>/dev/null; }
 timed=()
 
 step "eager: PyTorch's eager chain as arm b"
@@ -110,19 +119,47 @@ run inexact "$(scenario inexact rga_inductor)"
 row inexact "exit 0, B NOT byte-equal in both cases" "$v"
 timed+=(inexact)
 
-step "hide: launch_gaps = hide"
-run hide "$(scenario hide rga_eager 'launch_gaps = hide')"
-[ "$rc" -eq 0 ] && [ "$(exact_lines hide yes)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
-row hide "exit 0, byte-equal, behind the spin kernel, no hang" "$v"
-timed+=(hide)
+step "include: launch_gaps = include"
+run include "$(scenario include rga_eager 'launch_gaps = include')"
+[ "$rc" -eq 0 ] && [ "$(exact_lines include yes)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
+row include "exit 0, byte-equal, the host's gaps in the time" "$v"
+timed+=(include)
+
+# refused_before LABEL FUNCTION EXPECTED REGEX...: b = FUNCTION is refused
+# by the call every arm gets before the run: exit 3 within 60 s, no run
+# stored under LABEL, every REGEX in the message.
+refused_before() {
+	local label=$1 fn=$2 expected=$3 t0 secs ok=1 re
+	shift 3
+	t0=$(date +%s)
+	timeout 240 "$AB" run "$(scenario "$label" "$fn")" --backend cuda --db "$DB" --label "$label" --no-progress \
+		>"$LOGS/$label.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	cat "$LOGS/$label.log"
+	grep -q "checking every arm before the run (nothing measured or stored)" "$LOGS/$label.log" || ok=0
+	for re in "$@"; do grep -Eq "$re" "$LOGS/$label.log" || ok=0; done
+	"$AB" show "$label" --db "$DB" >/dev/null 2>&1 && ok=0 # no run under that label
+	[ "$rc" -eq 3 ] && [ "$ok" -eq 1 ] && [ "$secs" -lt 60 ] && v="PASS (${secs}s)" || v="FAIL (exit $rc, ${secs}s)"
+	row "$label" "$expected" "$v"
+}
+
+step "syncs: torch.cuda.synchronize() in the call, under hide"
+refused_before syncs syncs "exit 3 before the run in < 60 s, 'waits for the GPU', no hang" \
+	"arm 'syncs'.*the arm's call returned after [0-9.]+ s, only once the spin kernel" \
+	"the call waits for the GPU while queueing" "launch_gaps = include"
+
+step "item: .item() in the call, under hide"
+refused_before item item "exit 3 before the run in < 60 s, 'waits for the GPU', no hang" \
+	"arm 'item'.*the call waits for the GPU while queueing"
 
 step "warmup: the first call of each slot sleeps 0.3 s"
 run warmup "$(scenario warmup slow_first)"
 longest=$("$READ" scripts/gpu/abjson.py longest "$JSON/warmup.export.json" b 2>/dev/null)
 sleeps=$(grep -c '^slow_first: first call of a slot' "$LOGS/warmup.log")
-[ "$rc" -eq 0 ] && [ "$sleeps" -eq 2 ] && awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }' &&
+[ "$rc" -eq 0 ] && [ "$sleeps" -eq 4 ] && awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }' &&
 	v="PASS (longest B sample $longest ns)" || v="FAIL (exit $rc, $sleeps sleeps, longest B sample '$longest' ns)"
-row warmup "exit 0, 2 sleeps, every B sample < 0.1 s (warm-up untimed)" "$v"
+row warmup "exit 0, 4 sleeps (2 slots + 2 before the run), B samples < 0.1 s" "$v"
 
 step "provenance"
 src() { "$READ" scripts/gpu/abjson.py get "$JSON/eager.export.json" "run.arm_sources.0.$1" 2>/dev/null; }
@@ -135,16 +172,21 @@ detail_re="^function 'rga_eager'; python 3\.[0-9.]* \(.*\), numpy [^,]*, torch [
 row provenance "export: module, sha256, the venv's python, numpy and torch" "$v"
 
 step "raises: an exception in a call"
-run raises "$(scenario raises raises)"
 line=$(grep -n 'MARK: raises$' "$MOD" | cut -d: -f1)
-[ "$rc" -eq 3 ] && grep -q "arm 'raises': $MOD:$line: in raises: RuntimeError: " "$LOGS/raises.log" &&
-	[ "$(run_status raises)" = failed ] && v=PASS || v="FAIL (exit $rc)"
-row raises "exit 3, run failed, torch_rga.py:LINE: in raises: RuntimeError" "$v"
+refused_before raises raises "exit 3 before the run, torch_rga.py:LINE: in raises: RuntimeError" \
+	"arm 'raises': $MOD:$line: in raises: RuntimeError: "
 
 step "into_input: a write into input x"
-run into_input "$(scenario into_input into_input)"
-[ "$rc" -eq 3 ] && grep -q "wrote into its input 'x'" "$LOGS/into_input.log" && v=PASS || v="FAIL (exit $rc)"
-row into_input "exit 3, run failed, the input check names 'x'" "$v"
+refused_before into_input into_input "exit 3 before the run, the input check names 'x'" "wrote into its input 'x'"
+
+step "hosttime: the host time of a call, stored for every slot of the eager run"
+host=$("$READ" scripts/gpu/abjson.py hosttime "$JSON/eager.show.json" 2>/dev/null | grep -v '^launch-bound ')
+missing=$(awk -F'\t' '$4 == "n/a" || !($4 > 0)' <<<"$host" | grep -c .)
+host_line=$(awk -F'\t' '{ printf "%s%s %s %s us (GPU %s)", (NR > 1 ? ", " : ""), $1, $2, $4, $5 }' <<<"$host")
+echo "host median per slot: $host_line"
+[ "$(grep -c . <<<"$host")" -eq 6 ] && [ "$missing" = 0 ] && v="PASS ($host_line)" ||
+	v="FAIL ($missing slots without a host time: $host_line)"
+row hosttime "every slot (2 cases x A1 B A2): a host median > 0" "$v"
 
 step "notorch: torch hidden from the interpreter"
 mkdir -p "$TMP/hide/torch"

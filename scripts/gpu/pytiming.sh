@@ -3,9 +3,10 @@
 # made elsewhere by `make` (this script builds nothing):
 #   1. do_bench: scripts/gpu/pytiming_bench.py times swiglu.ini's arms
 #      (torch eager, the Triton kernels) with triton.testing.do_bench;
-#   2. abbench runs scenarios/swiglu.ini as shipped (the default timing),
-#      then with `launch_gaps = include`, `launch_gaps = hide` and
-#      `timing = graph` written into a copy of it;
+#   2. abbench runs scenarios/swiglu.ini as shipped (the default timing:
+#      launch_gaps = hide since issue 28), then with `launch_gaps =
+#      include` (the default before), `launch_gaps = hide` and `timing =
+#      graph` written into a copy of it;
 #   3. scenarios/python_glm.ini and scenarios/lineage.ini as shipped;
 #   4. (pergpu) glm_1024.ini and glm_sweep.ini into pergpu.db, the
 #      per-GPU report's runs of this card.
@@ -13,7 +14,9 @@
 # glm lineage pergpu; default all). PYTHON picks the interpreter (default
 # the venv). Results: $OUT (or ./gpu-out) gets pytiming.db, pergpu.db and
 # dobench.json; the table last (case, arms, slot medians, speedup,
-# verdict, bytes). Exit 0 when every run ended 0, else 1.
+# verdict, bytes, the host time of a call per slot and LAUNCH-BOUND where
+# an arm's host time exceeds its GPU time). Exit 0 when every run ended 0,
+# else 1.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$PWD

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# A Python arm that misbehaves while the run measures fails the run: exit
-# 3, one line naming the user's FILE:LINE where there is one, the run row
-# marked 'failed' with that message and no results kept, and the process
-# ends (each run under timeout: no hang). The functions of
-# tests/data/python/faults.py, as b on the CPU backend:
+# A Python arm that misbehaves in a call fails: exit 3, one line naming
+# the user's FILE:LINE where there is one, and the process ends (each run
+# under timeout: no hang). Every arm of every case is called once before
+# the run (docs/PYTHON_ARMS.md, "Every arm once before the run"), so a
+# function that misbehaves on every call is refused there: nothing
+# measured, no run row. One that fails only later (fails_later) fails the
+# run it is in: the row marked 'failed' with the message, no results
+# kept. The functions of tests/data/python/faults.py, as b on the CPU
+# backend:
 #   divides, bad_reshape  an exception: the innermost frame in the user's
 #                         file, then the traceback's last frame elsewhere
 #   wrong_dtype           np.copyto of float32 into the bf16 (uint16) output
@@ -15,7 +19,7 @@
 #   keeps                 a view of t['out'] kept in a global: seen when the
 #                         binding is released, before the buffers are freed
 #   exits                 sys.exit() in the call ends the call, not abbench
-#   fails_later           the first calls pass (the warm-up among them), the fourth raises
+#   fails_later           the first calls pass (those before the run, the warm-up), the sixth raises: in the run
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/python_lib.sh"
 export ABBENCH_FAKE_TIMER=1
@@ -23,7 +27,21 @@ SAMPLES=3
 db="$T/f.db"
 mod="$PYDATA/faults.py"
 mark() { grep -n "MARK: $1\$" "$mod" | cut -d: -f1; }
+runs() { [ -e "$db" ] && sqlite3 "$db" "SELECT count(*) FROM runs" || echo 0; }
 cases_of() { sqlite3 "$db" "SELECT count(*) FROM cases c JOIN runs r ON r.id = c.run_id WHERE r.label = '$1'"; }
+# refused FUNCTION MESSAGE-REGEX: b = FUNCTION is refused before the run,
+# exit 3 with that message, nothing stored.
+refused() {
+	py_scenario "$T/$1.ini" eager "python:$mod:$1"
+	local before after
+	before=$(runs)
+	expect_exit 3 "arm '$1' is refused before the run" timeout 120 "$AB" run "$T/$1.ini" --db "$db" --label "$1" --no-progress
+	check "$1: the error says why" grep -Eq \
+		"^abbench: error: checking every arm before the run \(nothing measured or stored\): case 'gate': arm '$1': $2" "$T/err"
+	check "$1: one line" test "$(wc -l <"$T/err")" -eq 1
+	after=$(runs)
+	check "$1: no run stored" test "$after" = "$before"
+}
 # fails FUNCTION MESSAGE-REGEX: the run of b = FUNCTION exits 3 with that message.
 fails() {
 	py_scenario "$T/$1.ini" eager "python:$mod:$1"
@@ -36,20 +54,20 @@ fails() {
 	check "$1: no results kept" test "$(cases_of "$1")" -eq 0
 }
 
-fails divides "$mod:$(mark helper-raise): in helper: ZeroDivisionError: division by zero$"
-fails bad_reshape "$mod:$(mark bad-reshape): in bad_reshape: ValueError: cannot reshape array of size 16384 into shape \(3,3\) \(raised at .*numpy.* in [_a-z]*\)$"
-fails wrong_dtype "$mod:$(mark wrong-dtype): in wrong_dtype: TypeError: Cannot cast array data from dtype\('float32'\) to dtype\('uint16'\)"
-fails replaces "$mod: function 'replaces' replaced t\['out'\] with another ndarray: write into the one t holds"
-fails returns "$mod: function 'returns' returned a ndarray: write the outputs into t"
-fails deletes "$mod: function 'deletes' deleted t\['ff_gated'\]$"
-fails into_input "$mod:$(mark into-input): in into_input: ValueError: assignment destination is read-only$"
-fails reshapes "$mod: function 'reshapes' changed t\['out'\] in place: it is now uint16 \(16384,\), abbench gave uint16 \(1, 64, 256\)$"
-fails retypes "$mod: function 'retypes' changed t\['out'\] in place: it is now int16 \(1, 64, 256\), abbench gave uint16 \(1, 64, 256\)$"
-fails keeps "$mod: function 'keeps' kept t\['out'\] after the case \(in a global or a cache\)"
-fails exits "$mod:[0-9]*: in exits: SystemExit: 3$"
-fails fails_later "$mod:$(mark fails-later): in fails_later: RuntimeError: the fourth call fails$"
+refused divides "$mod:$(mark helper-raise): in helper: ZeroDivisionError: division by zero$"
+refused bad_reshape "$mod:$(mark bad-reshape): in bad_reshape: ValueError: cannot reshape array of size 16384 into shape \(3,3\) \(raised at .*numpy.* in [_a-z]*\)$"
+refused wrong_dtype "$mod:$(mark wrong-dtype): in wrong_dtype: TypeError: Cannot cast array data from dtype\('float32'\) to dtype\('uint16'\)"
+refused replaces "$mod: function 'replaces' replaced t\['out'\] with another ndarray: write into the one t holds"
+refused returns "$mod: function 'returns' returned a ndarray: write the outputs into t"
+refused deletes "$mod: function 'deletes' deleted t\['ff_gated'\]$"
+refused into_input "$mod:$(mark into-input): in into_input: ValueError: assignment destination is read-only$"
+refused reshapes "$mod: function 'reshapes' changed t\['out'\] in place: it is now uint16 \(16384,\), abbench gave uint16 \(1, 64, 256\)$"
+refused retypes "$mod: function 'retypes' changed t\['out'\] in place: it is now int16 \(1, 64, 256\), abbench gave uint16 \(1, 64, 256\)$"
+refused keeps "$mod: function 'keeps' kept t\['out'\] after the case \(in a global or a cache\)"
+refused exits "$mod:[0-9]*: in exits: SystemExit: 3$"
+fails fails_later "$mod:$(mark fails-later): in fails_later: RuntimeError: the sixth call fails$"
 expect_exit 0 "list" "$AB" list --db "$db"
-check "list shows twelve failed runs" test "$(grep -c ' failed ' "$T/out")" -eq 12
+check "list shows the one failed run" test "$(grep -c ' failed ' "$T/out")" -eq 1
 
 # The same module's well-behaved neighbour (faults.py imports rga_numpy)
 # still runs: the failures were the functions', not the module's.

@@ -5,9 +5,11 @@
 # samples, and only then the timed ones.
 #   slow_first  sleeps 0.3 s in the first call of every slot: with warmup
 #               = 0 and the real clock, no B sample takes 0.3 s, yet the
-#               sleep happened once per B slot (bracket ABABA: two)
+#               sleep happened once per B slot (bracket ABABA: two) and
+#               once in the call every arm gets before the run: three
 #   counted     says so at each call: warmup = 2 and 3 samples make 1 + 2
-#               + 3 calls per B slot
+#               + 3 calls per B slot, and 2 before the run (its prepare's
+#               call and one untimed sample)
 # The real timer for slow_first (the sleep is what it must not see);
 # everything else about times here is a bound, not a figure.
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +36,7 @@ EOT
 }
 scenario "$T/slow.ini" slow_first 0
 expect_exit 0 "a function whose first call of a slot sleeps 0.3 s" "$AB" run "$T/slow.ini" --db "$db" --label slow --no-progress
-check "it slept once per B slot (two)" test "$(grep -c '^slow_first: first call of a slot' "$T/err")" -eq 2
+check "it slept once per B slot (two) and once before the run" test "$(grep -c '^slow_first: first call of a slot' "$T/err")" -eq 3
 b_longest() { sqlite3 "$db" "SELECT max(x.wall_ns) FROM samples x JOIN slots s ON s.id = x.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = '$1' AND s.arm = 'b'"; }
 b_samples() { sqlite3 "$db" "SELECT sum(s.n_samples) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = '$1' AND s.arm = 'b'"; }
 longest=$(b_longest slow)
@@ -43,6 +45,6 @@ check "six B samples were kept, three per slot" test "$(b_samples slow)" -eq 6
 
 scenario "$T/count.ini" counted 2
 expect_exit 0 "a function that counts its calls" "$AB" run "$T/count.ini" --db "$db" --label count --no-progress
-check "1 untimed warm-up + 2 warmup samples + 3 samples in each of the two B slots: 12 calls" \
-	test "$(grep -c '^counted: a call' "$T/err")" -eq 12
+check "2 before the run, then 1 untimed warm-up + 2 warmup samples + 3 samples in each of the two B slots: 14 calls" \
+	test "$(grep -c '^counted: a call' "$T/err")" -eq 14
 finish

@@ -21,7 +21,9 @@
 #                show), tables.py stopping (two runs' slots), abjson.py
 #                slots, verdicts, get run.device_index, list counts
 #   python.sh, plugins.sh   abjson.py exact, kernels, md5s, longest, times,
-#                get run.status, run.arm_sources (a Python arm's provenance)
+#                hosttime (the CPU's none, then planted host times: the
+#                show JSON's host_median_ns and launch_bound), get
+#                run.status, run.arm_sources (a Python arm's provenance)
 #   reliab.sh, model.sh     abjson.py runs, count, newest over list --format
 #                json; merge as the integrity check
 . "$(dirname "$0")/lib.sh"
@@ -208,6 +210,23 @@ check "abjson longest b: the longest B sample, the CSV's max_ns ($longest)" test
 a1=$(num 2 "$("$READ" -c "print($(col sites-inexact A1 mod median_ns) / 1e3)")") b=$(num 2 "$("$READ" -c "print($(col sites-inexact B mod median_ns) / 1e3)")")
 check "abjson times: A1 $a1 us, B $b us, not exact" \
 	grep -Eq "^inexact +mod +A1 +$a1 us  B +$b us  B kernels +[0-9.]+ us  exact NO$" <<<"$(abj times "$J/sites-inexact.export.json" inexact)"
+ht=$(abj hosttime "$J/sites-inexact.show.json")
+check "abjson hosttime: a line per slot (2 cases x 3), no host time on the CPU (n/a), no launch-bound case" \
+	test "$(grep -c "$(printf '\tn/a\t')" <<<"$ht") $(grep -c '^launch-bound ' <<<"$ht")" = "6 0"
+check "abjson hosttime: B's median as the CSV has it" \
+	grep -qx "$(printf 'mod\tB\tb\tn/a\t%s' "$(num 1 "$("$READ" -c "print($(col sites-inexact B mod median_ns) / 1e3)")")")" <<<"$ht"
+# python.sh's hosttime stage on planted host times (the CUDA backend's): B
+# of case mod 5 ms a call, far over its time per call: launch-bound
+cp "$db" "$T/host.db"
+sqlite3 "$T/host.db" "UPDATE samples SET host_ns = 5e6 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+	JOIN runs r ON r.id = c.run_id WHERE r.label = 'sites-inexact' AND c.name = 'mod' AND s.arm = 'b');
+	UPDATE slots SET host_median_ns = 5e6, host_p90_ns = 5e6 WHERE id IN (SELECT slot_id FROM samples WHERE host_ns = 5e6)"
+"$AB" show sites-inexact --db "$T/host.db" --format json --out "$T/host.json" 2>/dev/null
+check "show JSON with planted host times validates against docs/JSON.md" \
+	"$READ" "$root/tests/tools/json_check.py" "$root/docs/JSON.md" abbench.show "$T/host.json"
+ht=$(abj hosttime "$T/host.json") tabc=$(printf '\t')
+check "abjson hosttime: the planted 5000.0 us of B, and case mod launch-bound (the summary's mark)" \
+	test "$(grep -c "^mod${tabc}B${tabc}b${tabc}5000.0${tabc}" <<<"$ht") $(grep '^launch-bound ' <<<"$ht")" = "1 launch-bound mod"
 check "abjson get run.status" test "$(abj get "$J/glm.show.json" run.status)" = ok
 check "abjson count cases" test "$(abj count "$J/glm.export.json" cases)" = "$cases"
 check "abjson: a file that is not the document asked for is exit 2" \

@@ -13,7 +13,11 @@
  * that: y == x byte for byte; aux's first word counts launches from the
  * 0xFFFFFFFF poison (2 per sample, warm-up included, wrapping), the other
  * words keep the poison; CUPTI sees exactly 2 tiny-kernel launches per
- * measured sample, every one tied to its sample.
+ * measured sample, every one tied to its sample. Each sample's host time
+ * (the arm's call) is known in events mode and NAN under timing = graph;
+ * under launch_gaps = hide an arm with 50 ms of host work is timed for its
+ * GPU work, and one that synchronises its stream while queueing fails
+ * within the spin's timeout with the cause named.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -163,6 +168,24 @@ static int copy_tiny_arm(const struct site_args *a, void *stream)
 	return e;
 }
 
+/* An arm that waits for its own stream while queueing (torch's .item()
+ * does): under launch_gaps = hide the stream waits on the spin kernel,
+ * which waits on the host, which waits in the arm. */
+static int sync_arm(const struct site_args *a, void *stream)
+{
+	int e = copy_tiny_arm(a, stream);
+	return e ? e : (int)cudaStreamSynchronize((cudaStream_t)stream);
+}
+
+/* An arm whose host work (50 ms) dwarfs its GPU work: hide must hold the
+ * stream for it, and the host time say so. */
+static int slow_host_arm(const struct site_args *a, void *stream)
+{
+	int e = copy_tiny_arm(a, stream);
+	usleep(50 * 1000);
+	return e;
+}
+
 static const struct site_desc test_site = {
 	.name = "test_copy",
 	.summary = "x copied into y, two tiny kernels on the aux word",
@@ -175,10 +198,13 @@ static const struct site_desc test_site = {
 		{"y", SITE_OUT, SITE_BF16, {3, {0, 1, 2}}, SITE_PARAM_NONE, false},
 		{"sink", SITE_AUX, SITE_F32, {2, {0, 1}}, SITE_PARAM_NONE, false},
 	},
-	.n_variants = 2,
+	.n_variants = 4,
 	.variants = {
 		{"copy_tiny", "memcpy + 2 tiny kernels", true, {{SITE_IMPL_CUDA, &(const struct site_cuda_impl){copy_tiny_arm}}}},
 		{"cpu_only", "no cuda implementation", true, {{NULL, NULL}}},
+		{"sync", "copy_tiny, then a stream sync", true, {{SITE_IMPL_CUDA, &(const struct site_cuda_impl){sync_arm}}}},
+		{"slow_host", "copy_tiny, then 50 ms on the host", true,
+		 {{SITE_IMPL_CUDA, &(const struct site_cuda_impl){slow_host_arm}}}},
 	},
 };
 
@@ -186,6 +212,7 @@ static const char TINY_NAME[] = "harness_probe_tiny_kernel(unsigned int*)";
 
 struct gpu {
 	struct backend *b;
+	bool graph; /* timing = graph: no call of the arm in a sample, no host time */
 	uint16_t x[T_TOKENS * T_WIDTH];
 	struct site_args host;
 	struct attrib_collector k;
@@ -226,6 +253,11 @@ static void gpu_slot(struct gpu *g, int warmup, int n, double *wall, struct resu
 		 * default (idle clocks of a barely loaded GPU may be low) */
 		assert_false(isnan(s.clock_ratio));
 		assert_true(s.clock_ratio > 0.0 && s.clock_ratio < 2.0);
+		/* the host time of the arm's call: a memcpy and two launches */
+		if (g->graph)
+			assert_true(isnan(s.host_ns));
+		else
+			assert_true(s.host_ns > 0 && s.host_ns < 1e7);
 		if (i >= 0)
 			wall[i] = s.wall_ns;
 		lo = fmin(lo, s.clock_ratio);
@@ -398,6 +430,7 @@ static void test_gpu_graph(void **state)
 	if (!gpu_or_skip())
 		skip();
 	memset(&g, 0, sizeof g);
+	g.graph = true;
 	gpu_open(&g, &o);
 	assert_int_equal(attrib_init(&g.k, N, NULL), AB_OK);
 	gpu_slot(&g, W, N, wall, &before, &after);
@@ -410,6 +443,58 @@ static void test_gpu_graph(void **state)
 	const char *notes = backend_cuda.notes(g.b);
 	print_message("graph: first wall %.0f ns; %s\n", wall[0], notes);
 	assert_non_null(strstr(notes, "; span: "));
+	gpu_close(&g);
+}
+
+/* One sample of variant vi of the test site in its own slot; rc of the
+ * sample, the sample in *s, the seconds it took in *secs. */
+static enum ab_rc gpu_one_sample(struct gpu *g, int vi, struct bk_sample *s, double *secs, struct ab_diag *d)
+{
+	struct results_clocks before, after;
+	struct ab_diag d2 = {{0}};
+	struct timespec t0, t1;
+	const struct site_variant *v = &test_site.variants[vi];
+	if (backend_cuda.slot_begin(g->b, v, "test_case/b/B", &before, &d2))
+		fail_msg("slot_begin: %s", d2.msg);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	enum ab_rc rc = backend_cuda.sample(g->b, v, 1, &g->k, s, d);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (backend_cuda.slot_end(g->b, &g->k, &after, &d2))
+		fail_msg("slot_end: %s", d2.msg);
+	return rc;
+}
+
+/* launch_gaps = hide holds the stream for as long as the arm's call takes
+ * (50 ms of host work: the events time the GPU work alone, the host time
+ * says 50 ms), and an arm that waits for its own stream while queueing is
+ * caught within the spin's timeout, not hung, with a message that names
+ * the cause and the key that measures it; the backend samples on after it. */
+static void test_gpu_hide_host_time(void **state)
+{
+	struct bk_options o = {.l2_flush = false, .launch_gaps = BACKEND_GAPS_HIDE, .cupti = false, .device_index = 0};
+	struct gpu g;
+	struct bk_sample s;
+	struct ab_diag d = {{0}};
+	double secs;
+	(void)state;
+	if (!gpu_or_skip())
+		skip();
+	memset(&g, 0, sizeof g);
+	gpu_open(&g, &o);
+	assert_int_equal(attrib_init(&g.k, 1, NULL), AB_OK);
+	assert_int_equal(gpu_one_sample(&g, 3, &s, &secs, &d), AB_OK);
+	print_message("slow host: wall %.1f us, host %.1f ms\n", s.wall_ns / 1e3, s.host_ns / 1e6);
+	assert_true(s.host_ns >= 50e6 && s.host_ns < 1e9);
+	assert_true(s.wall_ns > 0 && s.wall_ns < 5e6); /* the GPU's work, not the host's 50 ms */
+	assert_int_equal(gpu_one_sample(&g, 2, &s, &secs, &d), AB_ERR_BACKEND);
+	print_message("sync under hide: %.2f s, %s\n", secs, d.msg);
+	assert_true(secs < 5.0);
+	assert_non_null(strstr(d.msg, "case 'test_case', arm 'sync', sample 1: the arm's call returned after "));
+	assert_non_null(strstr(d.msg, "the call waits for the GPU while queueing"));
+	assert_non_null(strstr(d.msg, "launch_gaps = include"));
+	assert_int_equal(gpu_one_sample(&g, 0, &s, &secs, &d), AB_OK);
+	assert_true(s.host_ns > 0 && s.host_ns < 1e7);
 	gpu_close(&g);
 }
 
@@ -541,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_hide_flush_cupti),
 		cmocka_unit_test(test_gpu_include_noflush),
 		cmocka_unit_test(test_gpu_graph),
+		cmocka_unit_test(test_gpu_hide_host_time),
 		cmocka_unit_test(test_gpu_copy_floor_kernels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * PATH; and every refusal, with stand-in interpreters written into a
  * scratch folder (a shell script printing a chosen probe answer: an old
  * version, no shared library, another implementation; /bin/true; one that
- * fails, one that hangs).
+ * fails, one that hangs); and the other interpreter an error names when
+ * this one lacks numpy or torch.
  *
  * The interpreter is named explicitly: python3 on PATH is a pyenv shim on
  * this project's machines, not the /usr/bin/python3 of `make deps`.
@@ -233,6 +234,39 @@ static void test_found_in_libdir(void **state)
 	pyrt_interp_free(&ip);
 }
 
+/* Another interpreter that has what a run needs (pyrt_find_other): the
+ * first python3 along PATH whose check exits 0, one skipped when asked,
+ * folders named twice asked once; then Debian's, which runs the check
+ * itself (a check that exits 7 there finds none). */
+static void test_other_interpreter(void **state)
+{
+	(void)state;
+	char a[100], b[100], path[400], found[512] = "";
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	assert_int_equal(mkdir(a, 0755), 0);
+	assert_int_equal(mkdir(b, 0755), 0);
+	script("a/python3", "exit 1"); /* lacks it */
+	script("b/python3", "exit 0"); /* has it, whatever the check */
+	snprintf(path, sizeof path, "%s::%s:%s", a, a, b);
+	setenv("PATH", path, 1);
+	const char *skip_none[] = { NULL };
+	assert_true(pyrt_find_other("raise SystemExit(7)", skip_none, found, sizeof found));
+	snprintf(path, sizeof path, "%s/python3", b);
+	assert_string_equal(found, path);
+	const char *skip_b[] = { "/nowhere/python3", path, NULL };
+	found[0] = '\0';
+	assert_false(pyrt_find_other("raise SystemExit(7)", skip_b, found, sizeof found));
+	assert_string_equal(found, "");
+	assert_true(pyrt_find_other("import sys", skip_b, found, sizeof found)); /* Debian's runs it */
+	assert_string_equal(found, DEBIAN_PYTHON);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -260,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_not_python),      cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_too_old),         cmocka_unit_test(test_not_cpython),
 		cmocka_unit_test(test_no_shared_library), cmocka_unit_test(test_found_in_libdir),
+		cmocka_unit_test(test_other_interpreter),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

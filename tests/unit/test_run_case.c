@@ -10,7 +10,9 @@
  * an arm that flips a bit of its input on every call caught even when a
  * slot makes an even number of calls (its inputs' digests are compared
  * after the slot's first call, also when that call is an arm from
- * outside primed in slot_begin, as the CUDA backend does).
+ * outside primed in slot_begin, as the CUDA backend does); the host time
+ * of a call kept per sample with its median and 90th percentile per slot
+ * (planted: the CPU backend measures none).
  *
  * The scenario keeps the mean stopping rule (noise_measure = mean), whose
  * noise exists from 2 samples, so that 3 and 7 samples mean something;
@@ -251,13 +253,13 @@ static void test_deterministic(void **state)
  * output's float64 reference and tolerance, 2 x 4096 x 8, and first-A
  * copy, 8192; the first A slot's copies of the statistics and scratch
  * tensors arm a may write (mean, rstd 64 each, ln_out 8192, scale1 512,
- * mod_mul 8192: 17024); per slot (5) the kept samples, 7 x 2 doubles;
- * while a slot runs, 7 ids, 7 sorted samples and 7 per-sample kernel
- * sums. */
+ * mod_mul 8192: 17024); per slot (5) the kept samples, 7 x 3 doubles
+ * (wall, kernel, host time); while a slot runs, 7 ids, 7 sorted samples
+ * and 7 per-sample kernel sums. */
 static void test_host_bytes(void **state)
 {
 	struct fixture *f = *state;
-	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * 7 * 16 + 7 * (4 + 8 + 8);
+	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * 7 * 24 + 7 * (4 + 8 + 8);
 	assert_int_equal(run_case_host_bytes(&f->s->cases[0], &f->env.sampling, 5), want);
 }
 
@@ -409,6 +411,46 @@ static void test_ext_toggles_caught(void **state)
 	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
 }
 
+/* The CPU backend with a host time planted in every sample, as CUDA's
+ * samples carry one: 1000 ns x the sample id (warm-ups 1 s, never kept). */
+static struct backend_ops planted;
+
+static enum ab_rc planted_sample(struct backend *b, const struct site_variant *v, uint32_t id,
+				 struct attrib_collector *k, struct bk_sample *out, struct ab_diag *d)
+{
+	enum ab_rc rc = backend_cpu.sample(b, v, id, k, out, d);
+	out->host_ns = id == ATTRIB_UNTIMED ? 1e9 : 1000.0 * id;
+	return rc;
+}
+
+/* The host time of a call: kept per sample beside the wall time, its
+ * median and 90th percentile per slot (samples 1..7: 4000 and 6400 ns,
+ * type 7); on the CPU backend itself, not measured (NAN everywhere). */
+static void test_host_time_per_slot(void **state)
+{
+	struct fixture *f = *state;
+	planted = backend_cpu;
+	planted.sample = planted_sample;
+	f->env.ops = &planted;
+	run(f, 0);
+	for (int i = 0; i < f->out.n_slots; i++) {
+		const struct results_slot *s = &f->out.slots[i];
+		assert_int_equal(s->n_samples, 7);
+		for (int k = 0; k < 7; k++)
+			assert_true(s->host_ns[k] == 1000.0 * (k + 1));
+		assert_true(s->host_median_ns == 4000.0);
+		assert_true(s->host_p90_ns == 6400.0);
+	}
+	f->env.ops = &backend_cpu;
+	run(f, 0);
+	for (int i = 0; i < f->out.n_slots; i++) {
+		const struct results_slot *s = &f->out.slots[i];
+		assert_true(isnan(s->host_median_ns) && isnan(s->host_p90_ns));
+		for (int k = 0; k < s->n_samples; k++)
+			assert_true(isnan(s->host_ns[k]));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +466,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_odd_toggles_caught, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_primed_ext_toggles_caught, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ext_toggles_caught, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_time_per_slot, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,9 +4,10 @@
  * 'ok' with its header (label, scenario text and hash, backend, bracket,
  * arms, [model], launch gaps, the backend's own notes, the device), every
  * case and slot stored in order; a --backend override; a --quick run and
- * the quick sampling rule; a run that fails while measuring is stored
- * 'failed' with its error and its id returned; a setup that fails (the
- * database's directory or the dump directory unusable) leaves no database.
+ * the quick sampling rule; an arm that cannot run is refused by the call
+ * every arm gets before the run, with no row and no database; a setup
+ * that fails (the database's directory or the dump directory unusable)
+ * leaves no database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,23 +191,22 @@ static void test_quick(void **state)
 	scenario_free(s);
 }
 
-/* A failure while measuring: the run row exists, so it is marked failed. */
-static void test_failed_run_stored(void **state)
+/* An arm that cannot run is found by the call every arm gets before the
+ * run: nothing is measured, no row written, no database made (a failure
+ * while measuring, with its row marked failed, is test_runner_faults'). */
+static void test_broken_arm_before_the_run(void **state)
 {
 	(void)state;
 	struct scenario *s = parse();
 	struct runner_options o = cpu_options();
 	struct ab_diag d = { "" };
 	int64_t id = -1;
-	for (int i = 0; i < s->n_cases; i++)
-		snprintf(s->cases[i].arm_b, sizeof s->cases[i].arm_b, "nope");
+	snprintf(s->cases[1].arm_b, sizeof s->cases[1].arm_b, "nope");
 	assert_int_equal(run_scenario(s, &o, &id, &d), AB_ERR_INPUT);
-	assert_true(id > 0);
-	assert_non_null(strstr(d.msg, "has no variant 'nope'"));
-	struct results_run *r = load(id);
-	assert_string_equal(r->status, "failed");
-	assert_non_null(strstr(r->error, "has no variant 'nope'"));
-	results_run_free(r);
+	assert_int_equal(id, 0);
+	assert_string_equal(d.msg, "checking every arm before the run (nothing measured or stored): case 'rga': site "
+				   "'residual_gate_add' has no variant 'nope'");
+	assert_int_equal(access(o.db_path, F_OK), -1);
 	scenario_free(s);
 }
 
@@ -244,7 +244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_run_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quick, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failed_run_stored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_broken_arm_before_the_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_setup_leaves_nothing, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

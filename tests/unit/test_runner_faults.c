@@ -7,7 +7,10 @@
  * it finished, each whole (exit status 3); a signal during a slot marks it
  * 'interrupted'; a case too
  * large for memory is refused before the database is even created; the
- * case's name appears once in a message.
+ * case's name appears once in a message. The runner first calls every arm
+ * of every case once (run_case_preflight: one untimed sample and one
+ * slot_end each, 4 of each here): a device error there stops the run
+ * before its row, with no database made and an existing one unchanged.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -151,7 +154,7 @@ static void test_device_error_in_a_sample(void **state)
 	struct ab_diag d = { "" };
 	int64_t id = 0;
 	fault = FAULT_SAMPLE;
-	fail_at = 30; /* in the second case: 3 slots x (1 warm-up + 5 samples) = 18 calls a case */
+	fail_at = 30; /* in the second case: 4 calls before the run, then 3 slots x (1 warm-up + 5 samples) = 18 calls a case */
 	enum ab_rc rc = run(scenario_text, &id, &d);
 	assert_int_equal(rc, AB_ERR_BACKEND);
 	assert_int_equal(ab_rc_exit_status(rc), AB_EXIT_FAILURE);
@@ -168,7 +171,7 @@ static void test_device_error_at_slot_end(void **state)
 	struct ab_diag d = { "" };
 	int64_t id = 0;
 	fault = FAULT_SLOT_END;
-	fail_at = 2;
+	fail_at = 4 + 2; /* the run's second slot, after the 4 calls before it */
 	enum ab_rc rc = run(scenario_text, &id, &d);
 	assert_int_equal(rc, AB_ERR_BACKEND);
 	assert_non_null(strstr(d.msg, "illegal memory access"));
@@ -190,6 +193,33 @@ static void test_signal_in_a_slot(void **state)
 	struct sigaction sa;
 	sigaction(SIGINT, NULL, &sa);
 	assert_true(sa.sa_handler == SIG_DFL);
+}
+
+/* A device error in the call every arm gets before the run (c2's a arm:
+ * the third such call): exit status 3, no run row, no database made;
+ * with a database there, nothing added to it. */
+static void test_device_error_before_the_run(void **state)
+{
+	(void)state;
+	struct ab_diag d = { "" };
+	int64_t id = -1;
+	fault = FAULT_SAMPLE;
+	fail_at = 3;
+	enum ab_rc rc = run(scenario_text, &id, &d);
+	assert_int_equal(rc, AB_ERR_BACKEND);
+	assert_int_equal(ab_rc_exit_status(rc), AB_EXIT_FAILURE);
+	assert_int_equal(id, 0);
+	assert_non_null(strstr(d.msg, "checking every arm before the run (nothing measured or stored): case 'c2', arm "));
+	assert_int_equal(access(dbpath, F_OK), -1); /* not even created */
+	assert_int_equal(calls, 3);                 /* nothing after it */
+
+	fail_at = 0; /* a good run makes the database */
+	assert_int_equal(run(scenario_text, &id, &d), AB_OK);
+	fail_at = 3;
+	assert_int_equal(run(scenario_text, &id, &d), AB_ERR_BACKEND);
+	assert_int_equal(id, 0);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs"), 1);
+	assert_int_equal(sql_int("SELECT count(*) FROM cases"), 2);
 }
 
 static void test_case_too_large_is_refused_first(void **state)
@@ -217,6 +247,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_error_in_a_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_device_error_at_slot_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signal_in_a_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_error_before_the_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_case_too_large_is_refused_first, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,7 +285,7 @@ static void test_defaults(void **state)
 	assert_true(s->sampling.min_time_ms == 500 && s->sampling.max_time_ms == 15000);
 	assert_true(s->sampling.target_noise == 0.005);
 	assert_true(s->l2_flush);
-	assert_int_equal(s->launch_gaps, BACKEND_GAPS_INCLUDE);
+	assert_int_equal(s->launch_gaps, BACKEND_GAPS_HIDE); /* the kernel question by default */
 	assert_string_equal(s->arm_a, "eager");
 	assert_string_equal(s->arm_b, "fused");
 	assert_int_equal(s->steps, 1);

@@ -57,9 +57,11 @@ static void fill_slot(struct results_slot *s, int ci, int si)
 	s->n_samples = 5 + ci + si;
 	s->samples_ns = malloc(sizeof(double) * (size_t)s->n_samples);
 	s->kernel_ns = malloc(sizeof(double) * (size_t)s->n_samples);
+	s->host_ns = malloc(sizeof(double) * (size_t)s->n_samples);
 	for (int i = 0; i < s->n_samples; i++) {
 		s->samples_ns[i] = 1000.25 * (i + 1) + 100 * ci + 10 * si;
 		s->kernel_ns[i] = i == 2 ? NAN : 900.5 * (i + 1);
+		s->host_ns[i] = si == 1 ? NAN : 3800.125 * (i + 1) + ci; /* slot 1: not measured (the CPU's) */
 	}
 	s->n_discarded = si;
 	snprintf(s->stopping_reason, sizeof s->stopping_reason, "%s", si ? "max_samples" : "target_noise");
@@ -72,6 +74,8 @@ static void fill_slot(struct results_slot *s, int ci, int si)
 	s->mean_ns = 3100.0 / 3.0; /* not exactly representable: tests full precision */
 	s->noise = 0.0125;
 	s->kernel_median_ns = si == 2 ? NAN : 2700.5;
+	s->host_median_ns = si == 1 ? NAN : 11400.375;
+	s->host_p90_ns = si == 1 ? NAN : 17100.5625;
 	s->n_kernels = 2;
 	s->kernels = calloc(2, sizeof *s->kernels);
 	/* stored smaller first: loading must return them by total_ns desc */
@@ -219,6 +223,7 @@ static void assert_same_slot(const struct results_slot *a, const struct results_
 	for (int i = 0; i < a->n_samples; i++) {
 		assert_same_double(a->samples_ns[i], b->samples_ns[i]);
 		assert_same_double(a->kernel_ns[i], b->kernel_ns[i]);
+		assert_same_double(a->host_ns[i], b->host_ns[i]);
 	}
 	assert_int_equal(a->n_discarded, b->n_discarded);
 	assert_string_equal(a->stopping_reason, b->stopping_reason);
@@ -231,6 +236,8 @@ static void assert_same_slot(const struct results_slot *a, const struct results_
 	assert_same_double(a->mean_ns, b->mean_ns);
 	assert_same_double(a->noise, b->noise);
 	assert_same_double(a->kernel_median_ns, b->kernel_median_ns);
+	assert_same_double(a->host_median_ns, b->host_median_ns);
+	assert_same_double(a->host_p90_ns, b->host_p90_ns);
 	/* the synthetic run lists kernels ascending; the store returns them
 	 * by total_ns descending */
 	assert_int_equal(a->n_kernels, b->n_kernels);
@@ -407,6 +414,11 @@ static void test_round_trip(void **state)
 	/* NAN is stored as NULL: one NAN kernel sample in each of 6 slots */
 	assert_int_equal(sql_int("SELECT count(*) FROM samples WHERE kernel_ns IS NULL"), 6);
 	assert_int_equal(sql_int("SELECT count(*) FROM slots WHERE kernel_median_ns IS NULL"), 2);
+	/* the host time of a call: NULL where not measured (slot 1 of each case: 6 + 7 samples) */
+	assert_int_equal(sql_int("SELECT count(*) FROM samples WHERE host_ns IS NULL"), 13);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots WHERE host_median_ns IS NULL AND host_p90_ns IS NULL"), 2);
+	assert_int_equal(sql_int("SELECT count(*) FROM slots WHERE host_median_ns = 11400.375 AND host_p90_ns = 17100.5625"),
+			 4);
 
 	const struct results_slot *b = results_case_slot(&back->cases[1], "B");
 	assert_non_null(b);
@@ -1079,12 +1091,15 @@ static void test_migration_of_sweeps(void **state)
 					     "cases.copy_floor_method", "cases.copy_floor_samples",
 					     "cases.copy_floor_detail", "runs.timing", "cases.arm_a", "cases.arm_b",
 					     "outputs.has_ref", "runs.recheck", "runs.env", "run_arms.function",
-					     "run_arms.versions" };
+					     "run_arms.versions", "samples.host_ns", "slots.host_median_ns",
+					     "slots.host_p90_ns" };
 	/* Back to version 4: migrations 6 (run owners), 8 (cases planned, the
 	 * copy floor, timing), 9 (arms per case, outputs without a reference;
 	 * run_arms keeps its rebuilt form, which 7, python among the kinds,
-	 * leaves as it is), 10 (rechecks; 9 and 10 rebuild run_arms again)
-	 * and 11 (env, an arm's function and versions) are undone too. */
+	 * leaves as it is), 10 (rechecks; 9 and 10 rebuild run_arms again),
+	 * 11 (env, an arm's function and versions), 12 (divergence, slot
+	 * checks, invariance: its tables dropped below) and 13 (host time)
+	 * are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	sql_exec("DROP TABLE divergence"); /* and migration 12's tables */
 	sql_exec("DROP TABLE slot_checks");
@@ -1118,6 +1133,8 @@ static void test_migration_of_sweeps(void **state)
 	assert_int_equal(back->cases[1].slots[1].check.calls_checked, 0);
 	assert_string_equal(back->cases[1].slots[1].check.compared, "");
 	assert_false(back->cases[1].inv[1].checked);
+	/* before 13: no host time measured */
+	assert_true(isnan(back->cases[1].slots[0].host_median_ns) && isnan(back->cases[1].slots[0].host_ns[0]));
 	results_run_free(back);
 	results_run_free(r);
 	store_close(st);

@@ -1,121 +1,39 @@
 /*
- * backend_cuda.c - the CUDA backend: device memory, one stream, events
- * around every sample, CUPTI per-kernel records, NVML clocks, NVTX ranges.
- *
- * A sample queues, on the backend's one non-default stream:
- *
- *   probe [L2 flush memset] [spin] (push) start-event ARM stop-event (pop) probe
- *
- * The flush is a cudaMemsetAsync of a buffer exactly the device's L2 size.
- * With launch_gaps = hide, the spin kernel holds the stream until every
- * launch of the sample is queued, so the arm's kernels start back to back;
- * the host releases it through host-mapped memory. With include, the
- * events see the launch gaps (the probe and flush queued ahead hide the
- * first launch's latency, as in Triton's do_bench). The two probe kernels
- * read the SM clock before and after the timed span (see
- * docs/CUDA_BACKEND.md for what they can and cannot see). Only the arm's
- * launches are inside the CUPTI external-correlation push, so flush, spin
- * and probe records are never attributed to the arm. Nothing but the
- * arm's launch calls sits between the two event records, on the host or on
- * the GPU: the push and pop are host calls outside them, and the kernel
- * before the start event is the flush, not the probe with its writes to
- * host memory (issue 24.3; ABBENCH_SPAN=legacy queues the order before it,
- * `[flush] probe [spin] start (push) ARM (pop) stop probe`, to measure the
- * two against each other).
- *
- * timing = graph (backend.h): the slot's arm is captured at slot_begin into
- * a graph of BACKEND_GRAPH_LAUNCHES x ([flush] ARM), and a sample replays
- * the flushes alone, then that graph, between three events; its time is
- * (graph - flushes) / launches: the arm without launch overhead.
+ * backend_cuda.c - the CUDA backend's ops (backend.h): open and close,
+ * device memory, one non-blocking stream, cases, slots and samples, the
+ * copy floor's methods, NVTX ranges, the run's notes. A sample is one
+ * timed span of events (cuda_span.c) or, with timing = graph, a replay of
+ * the slot's captured arm (cuda_graph.c); at open the backend measures
+ * its own span and CUPTI's overhead (cuda_calibrate.c). cuda_int.h holds
+ * the state they share.
  *
  * Errors name the CUDA call (AB_CHECK) and are wrapped with the case and
  * the arm. An arm from outside abbench (site_ext_arm: a plugin's cuda
- * function, a cubin's kernel) queues its launches the same way and reports
- * its own errors in ext_err. Every tensor buffer has guard bytes at both
- * ends (guard.h), filled when a slot begins, read back and checked when it
- * ends.
+ * function, a cubin's kernel, a Python callable) queues its launches the
+ * same way and reports its own errors in ext_err. Every tensor buffer has
+ * guard bytes at both ends (guard.h), filled when a slot begins, read back
+ * and checked when it ends.
  */
-#include "backend/backend.h"
+#include "backend/cuda/cuda_int.h"
 
-#include <cuda_runtime_api.h>
 #include <math.h>
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cuda/harness_kernels.h"
 #include "backend/guard.h"
-#include "backend/cuda/cuda_check.h"
-#include "backend/cuda/cupti.h"
-#include "backend/cuda/nvml.h"
 #include "common/stats.h"
 
-#define CUDA_SPIN_TIMEOUT_NS 1000000000ull /* 1 s: far beyond any sample's queueing time */
-#define CUDA_PROBE_WINDOW_NS 4000u         /* per probe; a 1 us timer tick keeps the error near 1% */
-#define CUDA_THROTTLE_RATIO 0.75           /* effective / default SM clock under which a sample is dropped */
 #define CUDA_COPY_BYTES (1ull << 30)
 #define CUDA_COPY_REPS 5
-#define CUDA_OVERHEAD_SAMPLES 30
-#define CUDA_OVERHEAD_LAUNCHES 8
 
 static const char *cuda_errstr(int code)
 {
 	return cudaGetErrorString((cudaError_t)code);
 }
 
-static const struct ab_api cuda_api = {"cuda", cuda_errstr};
-
-#define CK(d, call) AB_CHECK(d, &cuda_api, call)
-
-#define CUDA_GRAPH_FLUSH_HISTORY 63
-
-struct backend {
-	struct bk_options opt;
-	int dev;
-	struct results_device info;
-	int default_sm_khz;
-	cudaStream_t stream;
-	cudaEvent_t ev_start, ev_stop, ev_flush; /* ev_flush: before the flushes-only graph */
-	bool legacy_span;                        /* ABBENCH_SPAN=legacy */
-	cudaGraphExec_t g_flush, g_arm;          /* timing = graph: the flushes alone; the slot's arm */
-	/* timing = graph: the slot's latest flushes-only replays (ms), whose
-	 * median is subtracted from each arm replay (one replay's own is as
-	 * noisy as a small arm's time) */
-	double flush_ms[CUDA_GRAPH_FLUSH_HISTORY];
-	int n_flush_ms;
-	double span_empty_ns, span_tiny_ns, span_tiny_kernel_ns; /* the span's floor, measured at open */
-	void *l2_buf;
-	size_t l2_bytes;
-	unsigned *flags_host, *flags_dev; /* mapped: [0] spin release, [1] spin timeouts */
-	unsigned spin_seq, spin_timeouts;
-	unsigned long long *probe_host, *probe_dev; /* mapped: [0..2] before, [4..6] after */
-	unsigned *tiny_sink;
-	struct nvml *nvml;
-	struct cupti *cupti;
-	struct cupti_counts counts;
-	double cupti_overhead; /* relative, NAN when not measured */
-	int64_t selfcheck_tied; /* of the overhead chain's tagged launches */
-	bool runtime_fallback;  /* runtime API records were needed to tie them */
-	char cupti_note[200], nvml_note[200];
-	char notes[512];
-	char env[32];           /* cuda_environment's words */
-	const struct site_desc *site;
-	struct site_args args;
-	size_t bytes[SITE_MAX_TENSORS];
-	char case_name[64], arm[32];
-	bool range_open;
-	char ext_err[AB_DIAG_MAX / 2]; /* what an arm from outside said when it failed */
-	/* the copy floor's methods (hk_floor_method): variants of our own */
-	struct cuda_floor {
-		struct backend *b;
-		int method;
-		struct copy_floor_plan plan; /* planned when its slot begins */
-	} floor[HK_FLOOR_N];
-	struct site_ext_arm floor_ext[HK_FLOOR_N];
-	struct site_variant floor_var[HK_FLOOR_N];
-	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
-};
+const struct ab_api cuda_api = {"cuda", cuda_errstr};
 
 /* The allocation of tensor i: GUARD_BYTES before the tensor. */
 static void *cuda_base(const struct backend *b, int i)
@@ -142,10 +60,6 @@ static bool cuda_supports(const struct site_variant *v)
 {
 	return v->ext ? site_ext_callable(v->ext, SITE_EXT_CUDA_STREAM) : cuda_launcher(v) != NULL;
 }
-
-/* A timed region's launches: the arm, or the overhead measurement's chain
- * of tiny kernels. Returns a cudaError_t. */
-typedef int (*region_fn)(struct backend *b, const void *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Open and close                                                      */
@@ -250,11 +164,6 @@ static enum ab_rc cuda_alloc_state(struct backend *b, struct ab_diag *d)
 	}
 	return AB_OK;
 }
-
-static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d);
-static enum ab_rc cuda_measure_span(struct backend *b, struct ab_diag *d);
-static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d);
-static void cuda_graph_drop(cudaGraphExec_t *g);
 
 /* CUPTI is optional: when it cannot be loaded or started the backend keeps
  * wall times only and the note says why. */
@@ -447,365 +356,6 @@ static void cuda_describe(struct backend *b, struct results_device *dev)
 	*dev = b->info;
 }
 
-/* ------------------------------------------------------------------ */
-/* One timed region                                                    */
-/* ------------------------------------------------------------------ */
-
-/* Effective / default SM clock from one probe, NAN without a reading. */
-static double cuda_probe_ratio(const struct backend *b, const unsigned long long *p)
-{
-	if (p[0] == 0 || b->default_sm_khz <= 0)
-		return NAN;
-	double mhz = 1000.0 * (double)p[1] / (double)p[0];
-	return mhz / (b->default_sm_khz / 1000.0);
-}
-
-/* The lower of the two probes' ratios decides. */
-static void cuda_probe_verdict(const struct backend *b, struct bk_sample *out)
-{
-	double before = cuda_probe_ratio(b, b->probe_host), after = cuda_probe_ratio(b, b->probe_host + 4);
-	out->clock_ratio = isnan(before) ? after : isnan(after) ? before : fmin(before, after);
-	out->discarded = !isnan(out->clock_ratio) && out->clock_ratio < CUDA_THROTTLE_RATIO;
-}
-
-/* The launches fn queued, or what they said when they failed. */
-static enum ab_rc cuda_launched(struct backend *b, int e, const char *what, struct ab_diag *d)
-{
-	if (e && b->ext_err[0])
-		return ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
-	return ab_check_call(e, &cuda_api, what, __FILE__, __LINE__, d);
-}
-
-/* Pops the sample's tag; its error is kept only when rc has none. */
-static enum ab_rc cuda_pop(struct backend *b, enum ab_rc rc, struct ab_diag *d)
-{
-	struct ab_diag pd;
-	enum ab_rc prc = cupti_pop(b->cupti, &pd);
-	if (prc && !rc) {
-		*d = pd;
-		return prc;
-	}
-	return rc;
-}
-
-/* (push) start event, the launches, stop event (pop): only the arm's
- * launch calls between the two records. ABBENCH_SPAN=legacy: start (push)
- * launches (pop) stop. The pop runs even when the launches failed, so the
- * correlation stack stays balanced. */
-static enum ab_rc cuda_queue_timed(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
-				   struct ab_diag *d)
-{
-	enum ab_rc rc;
-	bool push = b->cupti && tag != ATTRIB_UNTIMED, legacy = b->legacy_span;
-	if (legacy && (rc = CK(d, cudaEventRecord(b->ev_start, b->stream))))
-		return rc;
-	if (push && (rc = cupti_push(b->cupti, tag, d)))
-		return rc;
-	rc = legacy ? AB_OK : CK(d, cudaEventRecord(b->ev_start, b->stream));
-	if (!rc) {
-		b->ext_err[0] = '\0';
-		rc = cuda_launched(b, fn(b, ctx), "the timed launches", d);
-	}
-	if (!rc && !legacy)
-		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
-	if (push)
-		rc = cuda_pop(b, rc, d);
-	if (!rc && legacy)
-		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
-	return rc;
-}
-
-static enum ab_rc cuda_queue_flush(struct backend *b, struct ab_diag *d)
-{
-	return b->l2_buf ? CK(d, cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream)) : AB_OK;
-}
-
-/* Everything queued before the start event: probe, flush, spin (legacy:
- * flush, probe, spin). */
-static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct ab_diag *d)
-{
-	enum ab_rc rc;
-	if (b->legacy_span && (rc = cuda_queue_flush(b, d)))
-		return rc;
-	if ((rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream))))
-		return rc;
-	if (!b->legacy_span && (rc = cuda_queue_flush(b, d)))
-		return rc;
-	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE)
-		return CK(d, hk_spin_launch(b->flags_dev, target, CUDA_SPIN_TIMEOUT_NS, b->flags_dev + 1, b->stream));
-	return AB_OK;
-}
-
-/* After the queue is released: wait, read the events and the probes. */
-static enum ab_rc cuda_finish_sample(struct backend *b, struct bk_sample *out, struct ab_diag *d)
-{
-	float ms = 0.0f;
-	enum ab_rc rc;
-	if ((rc = CK(d, cudaStreamSynchronize(b->stream))))
-		return rc;
-	unsigned timeouts = __atomic_load_n(&b->flags_host[1], __ATOMIC_ACQUIRE);
-	if (timeouts != b->spin_timeouts) {
-		b->spin_timeouts = timeouts;
-		return ab_fail(d, AB_ERR_BACKEND,
-			       "the spin kernel gave up after %.1f s waiting for the host to queue the sample "
-			       "(does the arm synchronise while launching?)",
-			       CUDA_SPIN_TIMEOUT_NS / 1e9);
-	}
-	if ((rc = CK(d, cudaEventElapsedTime(&ms, b->ev_start, b->ev_stop))))
-		return rc;
-	out->wall_ns = (double)ms * 1e6;
-	cuda_probe_verdict(b, out);
-	return AB_OK;
-}
-
-/* One sample of fn, tagged with tag for CUPTI (ATTRIB_UNTIMED: no tag). The
- * spin is released whatever happened, so an error never leaves the GPU
- * waiting for the timeout. */
-static enum ab_rc cuda_timed_run(struct backend *b, region_fn fn, const void *ctx, uint32_t tag,
-				 struct bk_sample *out, struct ab_diag *d)
-{
-	unsigned target = b->spin_seq + 1u;
-	b->probe_host[0] = b->probe_host[4] = 0;
-	enum ab_rc rc = cuda_queue_prologue(b, target, d);
-	if (!rc)
-		rc = cuda_queue_timed(b, fn, ctx, tag, d);
-	if (!rc)
-		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
-	if (b->opt.launch_gaps == BACKEND_GAPS_HIDE) {
-		b->spin_seq = target;
-		__atomic_store_n(&b->flags_host[0], target, __ATOMIC_RELEASE);
-	}
-	if (rc) {
-		cudaStreamSynchronize(b->stream);
-		return rc;
-	}
-	return cuda_finish_sample(b, out, d);
-}
-
-/* ------------------------------------------------------------------ */
-/* CUPTI overhead and copy bandwidth                                   */
-/* ------------------------------------------------------------------ */
-
-static int cuda_tiny_chain(struct backend *b, const void *ctx)
-{
-	(void)ctx;
-	for (int i = 0; i < CUDA_OVERHEAD_LAUNCHES; i++) {
-		int e = hk_tiny_launch(b->tiny_sink, b->stream);
-		if (e)
-			return e;
-	}
-	return 0;
-}
-
-/* Median wall time of the tiny chain over n samples (after 3 warm-ups),
- * tagged as samples when tagged. */
-static enum ab_rc cuda_time_chain(struct backend *b, bool tagged, double *median, struct ab_diag *d)
-{
-	double t[CUDA_OVERHEAD_SAMPLES];
-	struct bk_sample s;
-	enum ab_rc rc;
-	for (int i = -3; i < CUDA_OVERHEAD_SAMPLES; i++) {
-		uint32_t tag = tagged && i >= 0 ? (uint32_t)i + 1u : ATTRIB_UNTIMED;
-		if ((rc = cuda_timed_run(b, cuda_tiny_chain, NULL, tag, &s, d)))
-			return rc;
-		if (i >= 0)
-			t[i] = s.wall_ns;
-	}
-	*median = stats_median(t, CUDA_OVERHEAD_SAMPLES);
-	return AB_OK;
-}
-
-/* Median of the tagged chain, then its records: every launch of it must
- * come back tied to its sample (the self-check of the external
- * correlation). When none is, runtime API records are added and the
- * measurement repeated once. */
-static enum ab_rc cuda_time_tagged(struct backend *b, double *on, struct ab_diag *d)
-{
-	struct cupti_counts n = {0};
-	enum ab_rc rc;
-	if ((rc = cuda_time_chain(b, true, on, d)) || (rc = cupti_collect(b->cupti, NULL, &n, d)))
-		return rc;
-	b->selfcheck_tied = n.timed;
-	if (n.timed > 0 || b->runtime_fallback)
-		return AB_OK;
-	b->runtime_fallback = true;
-	if ((rc = cupti_trace_runtime(b->cupti, d)))
-		return rc;
-	return cuda_time_tagged(b, on, d);
-}
-
-/* The same chain of tiny launches, in the run's own mode (flush, launch
- * gaps), timed with record collection off, then on. The records of the
- * measurement are discarded. */
-static enum ab_rc cuda_measure_overhead(struct backend *b, struct ab_diag *d)
-{
-	double off = 0, on = 0;
-	enum ab_rc rc;
-	if ((rc = cupti_enable(b->cupti, false, d)) || (rc = cuda_time_chain(b, false, &off, d)) ||
-	    (rc = cupti_enable(b->cupti, true, d)) || (rc = cuda_time_tagged(b, &on, d)))
-		return rc;
-	b->cupti_overhead = off > 0 ? on / off - 1.0 : NAN;
-	return AB_OK;
-}
-
-/* ---- the timed span's floor ---------------------------------------------- */
-
-#define CUDA_SPAN_SAMPLES 30
-
-static int cuda_nothing(struct backend *b, const void *ctx)
-{
-	(void)b;
-	(void)ctx;
-	return 0;
-}
-
-static int cuda_one_tiny(struct backend *b, const void *ctx)
-{
-	(void)ctx;
-	return hk_tiny_launch(b->tiny_sink, b->stream);
-}
-
-/* Median wall time of fn over CUDA_SPAN_SAMPLES samples in the run's mode,
- * tagged 1..n when kernel times are wanted (then their median too, from
- * CUPTI; NAN without it). */
-static enum ab_rc cuda_span_of(struct backend *b, region_fn fn, bool tagged, double *wall, double *kernel,
-			       struct ab_diag *d)
-{
-	double t[CUDA_SPAN_SAMPLES];
-	struct bk_sample s;
-	struct attrib_collector k;
-	enum ab_rc rc = attrib_init(&k, CUDA_SPAN_SAMPLES, d);
-	*kernel = NAN;
-	for (int i = -3; !rc && i < CUDA_SPAN_SAMPLES; i++) {
-		uint32_t tag = tagged && i >= 0 ? (uint32_t)i + 1u : ATTRIB_UNTIMED;
-		if (!(rc = cuda_timed_run(b, fn, NULL, tag, &s, d)) && i >= 0)
-			t[i] = s.wall_ns;
-	}
-	if (!rc && b->cupti) {
-		struct cupti_counts n = {0};
-		rc = cupti_collect(b->cupti, tagged ? &k : NULL, &n, d);
-		if (!rc && tagged && k.n_kernels > 0)
-			*kernel = stats_median(k.sample_kernel_ns, CUDA_SPAN_SAMPLES);
-	}
-	if (!rc)
-		*wall = stats_median(t, CUDA_SPAN_SAMPLES);
-	attrib_free(&k);
-	return rc;
-}
-
-/* What the events themselves cost, in the run's mode: the span around no
- * launch at all, and around one one-warp kernel beside that kernel's own
- * CUPTI time; wall - kernel of a one-kernel arm is at least their
- * difference (the notes carry it, docs/CUDA_BACKEND.md says how to read
- * it). */
-static enum ab_rc cuda_measure_span(struct backend *b, struct ab_diag *d)
-{
-	double unused;
-	enum ab_rc rc = cuda_span_of(b, cuda_nothing, false, &b->span_empty_ns, &unused, d);
-	if (!rc)
-		rc = cuda_span_of(b, cuda_one_tiny, true, &b->span_tiny_ns, &b->span_tiny_kernel_ns, d);
-	return rc;
-}
-
-/* ---- timing = graph --------------------------------------------------------- */
-
-static void cuda_graph_drop(cudaGraphExec_t *g)
-{
-	if (*g)
-		cudaGraphExecDestroy(*g);
-	*g = NULL;
-}
-
-/* Captures BACKEND_GRAPH_LAUNCHES x ([flush] fn) (fn NULL: the flushes
- * alone) from the stream into *exec. The capture is always ended, so the
- * stream is usable whatever fn did. */
-static enum ab_rc cuda_graph_capture(struct backend *b, region_fn fn, const void *ctx, cudaGraphExec_t *exec,
-				     struct ab_diag *d)
-{
-	cudaGraph_t g = NULL;
-	enum ab_rc rc = CK(d, cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeThreadLocal));
-	int e = 0;
-	b->ext_err[0] = '\0';
-	for (int i = 0; !rc && !e && i < BACKEND_GRAPH_LAUNCHES; i++) {
-		if (b->l2_buf)
-			e = (int)cudaMemsetAsync(b->l2_buf, 0, b->l2_bytes, b->stream);
-		if (!e && fn)
-			e = fn(b, ctx);
-	}
-	cudaError_t end = rc ? cudaSuccess : cudaStreamEndCapture(b->stream, &g);
-	if (!rc && e)
-		rc = cuda_launched(b, e, "capturing the launches into a graph", d);
-	if (!rc)
-		rc = ab_check_call((int)end, &cuda_api, "cudaStreamEndCapture(b->stream, &g)", __FILE__, __LINE__, d);
-	if (!rc)
-		rc = CK(d, cudaGraphInstantiate(exec, g, 0));
-	if (g)
-		cudaGraphDestroy(g);
-	cudaGetLastError(); /* a failed capture leaves its error behind */
-	return rc;
-}
-
-/* The flushes alone, once per run (nothing to capture without a flush). */
-static enum ab_rc cuda_graph_flushes(struct backend *b, struct ab_diag *d)
-{
-	return b->l2_buf ? cuda_graph_capture(b, NULL, NULL, &b->g_flush, d) : AB_OK;
-}
-
-/* This replay of the flushes alone added to the slot's latest ones (the
- * oldest dropped), and their median. */
-static double flush_baseline(struct backend *b, float ms)
-{
-	if (b->n_flush_ms == CUDA_GRAPH_FLUSH_HISTORY)
-		memmove(b->flush_ms, b->flush_ms + 1, (CUDA_GRAPH_FLUSH_HISTORY - 1) * sizeof b->flush_ms[0]);
-	else
-		b->n_flush_ms++;
-	b->flush_ms[b->n_flush_ms - 1] = ms;
-	return stats_median(b->flush_ms, b->n_flush_ms);
-}
-
-/* One sample of the slot's graph: probe, [ev_flush, the flushes], start,
- * the arm's graph, stop, probe; (arm graph - the median of the slot's
- * latest flushes-only replays) / launches. An arm that does not rise above
- * the flushes' noise fails the slot with the figures (a time of 0 or less
- * is no measurement). */
-static enum ab_rc cuda_graph_sample(struct backend *b, uint32_t tag, struct bk_sample *out, struct ab_diag *d)
-{
-	float flush_ms = 0, arm_ms = 0;
-	bool push = b->cupti && tag != ATTRIB_UNTIMED;
-	b->probe_host[0] = b->probe_host[4] = 0;
-	enum ab_rc rc = CK(d, hk_probe_launch(b->probe_dev, CUDA_PROBE_WINDOW_NS, b->stream));
-	if (!rc && b->g_flush && !(rc = CK(d, cudaEventRecord(b->ev_flush, b->stream))))
-		rc = CK(d, cudaGraphLaunch(b->g_flush, b->stream));
-	if (!rc && push)
-		rc = cupti_push(b->cupti, tag, d);
-	if (!rc && !(rc = CK(d, cudaEventRecord(b->ev_start, b->stream))) && !(rc = CK(d, cudaGraphLaunch(b->g_arm, b->stream))))
-		rc = CK(d, cudaEventRecord(b->ev_stop, b->stream));
-	if (push)
-		rc = cuda_pop(b, rc, d);
-	if (!rc)
-		rc = CK(d, hk_probe_launch(b->probe_dev + 4, CUDA_PROBE_WINDOW_NS, b->stream));
-	if (!rc)
-		rc = CK(d, cudaStreamSynchronize(b->stream));
-	if (!rc && b->g_flush)
-		rc = CK(d, cudaEventElapsedTime(&flush_ms, b->ev_flush, b->ev_start));
-	if (!rc)
-		rc = CK(d, cudaEventElapsedTime(&arm_ms, b->ev_start, b->ev_stop));
-	if (rc) {
-		cudaStreamSynchronize(b->stream);
-		return rc;
-	}
-	double base_ms = b->g_flush ? flush_baseline(b, flush_ms) : 0;
-	double ns = ((double)arm_ms - base_ms) * 1e6 / BACKEND_GRAPH_LAUNCHES;
-	if (!(ns > 0))
-		return ab_fail(d, AB_ERR_BACKEND,
-			       "timing = graph cannot resolve this arm: its replay of %d launches took %.2f us, the "
-			       "flushes alone %.2f us (median of %d): the arm is within the flushes' noise; measure it "
-			       "with timing = events, or without the L2 flush",
-			       BACKEND_GRAPH_LAUNCHES, arm_ms * 1e3, base_ms * 1e3, b->n_flush_ms);
-	out->wall_ns = ns;
-	cuda_probe_verdict(b, out);
-	return AB_OK;
-}
 
 static enum ab_rc cuda_time_copy(struct backend *b, void *dst, const void *src, float *ms, struct ab_diag *d)
 {
@@ -1009,12 +559,15 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
+	out->host_ns = NAN; /* timing = graph replays a captured call: no call to time */
 	if (!b->site || !(v->ext ? site_ext_callable(v->ext, SITE_EXT_CUDA_STREAM) : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
 	if (b->opt.timing == BACKEND_TIMING_GRAPH && !b->g_arm)
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda graph sample of '%s' without its graph", v->name);
 	enum ab_rc rc = b->opt.timing == BACKEND_TIMING_GRAPH ? cuda_graph_sample(b, sample_id, out, d)
 							      : cuda_timed_run(b, cuda_arm_launch, &call, sample_id, out, d);
+	if (rc && sample_id == ATTRIB_UNTIMED)
+		return ab_wrap(d, rc, "case '%s', arm '%s', an untimed call", b->case_name, v->name);
 	if (rc)
 		return ab_wrap(d, rc, "case '%s', arm '%s', sample %u", b->case_name, v->name, (unsigned)sample_id);
 	return AB_OK;

@@ -43,3 +43,17 @@ def slow_first(t, d):
         print('slow_first: first call of a slot, sleeping 0.3 s', file=sys.stderr)
         time.sleep(0.3)
     rga_eager(t, d)
+
+
+def syncs(t, d):
+    # Waits for the GPU while queueing: behind the blocking kernel of
+    # launch_gaps = hide the GPU waits for this call to return, and the
+    # call for the GPU; abbench must say so within the kernel's timeout.
+    rga_eager(t, d)
+    torch.cuda.synchronize()
+
+
+def item(t, d):
+    # The same through .item(): a copy to the host, waited for.
+    rga_eager(t, d)
+    t['out'][0, 0, 0].item()
