@@ -53,7 +53,7 @@ check() {
 		status=1
 		return
 	fi
-	"$PY" scripts/divergence_check.py "$TMP/dump/$case" "$json" >"$TMP/check.txt" 2>&1
+	"$PY" scripts/divergence_check.py "$TMP/dump-$tag/$case" "$json" >"$TMP/check.txt" 2>&1
 	local rc=$?
 	cat "$TMP/check.txt" >>"$LOG"
 	grep "^$case " "$TMP/check.txt" >>"$table"
@@ -66,7 +66,7 @@ check() {
 run() {
 	local tag=$1 scn=$2 cases=$3 t0=$(date +%s)
 	say "=== run $tag: $scn --only $cases ==="
-	timeout -k 10 240 "$AB" run "$scn" --db "$DB" --label "$tag" --only "$cases" --dump "$TMP/dump" --no-progress \
+	timeout -k 10 240 "$AB" run "$scn" --db "$DB" --label "$tag" --only "$cases" --dump "$TMP/dump-$tag" --no-progress \
 		--require-exact >>"$LOG" 2>&1
 	local rc=$?
 	say "$tag: exit $rc in $(($(date +%s) - t0)) s (--require-exact: 1 expected, the cases are not byte-equal)"
