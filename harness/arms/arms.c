@@ -198,11 +198,11 @@ void arms_free(struct arms *A)
 	free(A);
 }
 
-void arms_begin_case(struct arms *A, const struct scenario_case *c)
+void arms_begin_case(struct arms *A, const struct case_plan *p)
 {
 	for (int i = 0; A && i < A->n; i++)
-		if (A->arm[i].kind->begin_case && runs_case(A, i, c))
-			A->arm[i].kind->begin_case(A->arm[i].arm, c);
+		if (A->arm[i].kind->begin_case && runs_case(A, i, p->c))
+			A->arm[i].kind->begin_case(A->arm[i].arm, p);
 }
 
 const struct site_variant *arms_variant(const struct arms *A, const struct scenario_case *c, char arm)
@@ -237,6 +237,20 @@ uint32_t arms_writes(const struct arms *A, const struct scenario_case *c, char a
 	if (!spec || !strcmp(spec->kind, arm_kind_builtin))
 		return site_variant_writes(c->site, arm == 'b' ? c->arm_b : c->arm_a);
 	return outputs | spec->writes_mask;
+}
+
+void arms_plan_case(const struct arms *A, struct case_plan *p)
+{
+	const struct scenario_case *c = p->c;
+	for (int j = 0; j < 2; j++) {
+		char side = j ? 'b' : 'a';
+		struct case_plan_arm *pa = &p->arm[j];
+		pa->variant = arms_variant(A, c, side);
+		if (!pa->variant)
+			pa->variant = site_find_variant(c->site, pa->name);
+		pa->bytes = arms_bytes(A, c, side);
+		pa->writes = arms_writes(A, c, side);
+	}
 }
 
 /* By side, then name: the order the store reads them back in. */

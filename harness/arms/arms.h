@@ -13,7 +13,11 @@
  *               AB_ERR_INPUT naming the scenario's FILE:LINE
  *   arms_bind   once the backend is open: compiled binaries are loaded
  *               into the device's context (architecture checked there)
- *   arms_begin_case, arms_variant   per case: the site_variant a slot runs
+ *   arms_plan_case  per case, once: what each side runs, the bytes
+ *               credited to it and the tensors it writes, into the case's
+ *               plan (config/case_plan.h)
+ *   arms_begin_case  per case, before its slots (the kinds' begin_case,
+ *               handed the plan)
  *   arms_sources  the provenance of each user arm, for the run row
  *
  * Each arm is planned once however many cases run it (a scenario whose a
@@ -31,6 +35,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 
 struct arms;
@@ -42,7 +47,14 @@ enum ab_rc arms_plan(const struct scenario *s, const char *backend, struct arms 
 enum ab_rc arms_bind(struct arms *a, const struct results_device *dev, struct ab_diag *d);
 void arms_free(struct arms *a);
 
-void arms_begin_case(struct arms *a, const struct scenario_case *c);
+/* p->arm[] for p's case: each side's variant (its kind's; without a plan
+ * of the arms, the site's variant of the name the case gives), bytes
+ * (arms_bytes) and writes (arms_writes). The kinds' variant is asked here,
+ * once per case. */
+void arms_plan_case(const struct arms *a, struct case_plan *p);
+/* The case's arms told that its slots come next; p lives until they are
+ * done (a kind may keep it). */
+void arms_begin_case(struct arms *a, const struct case_plan *p);
 /* The variant case c runs as arm 'a' or 'b' (a built-in one or a user
  * arm's); NULL without a plan. */
 const struct site_variant *arms_variant(const struct arms *a, const struct scenario_case *c, char arm);

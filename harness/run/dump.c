@@ -51,18 +51,16 @@ static const enum npy_dtype npy_of[SITE_N_DTYPES] = {
 	[SITE_I32] = NPY_I4,  [SITE_I64] = NPY_I8, [SITE_U8] = NPY_U1,
 };
 
-enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
-		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d)
+enum ab_rc dump_tensor(const char *dir, const struct case_plan *p, int tensor_index, const char *file_stem,
+		       const void *data, struct ab_diag *d)
 {
 	char path[4096];
-	int64_t shape[SITE_MAX_RANK];
-	const struct site_tensor *t = &s->tensors[tensor_index];
-	snprintf(path, sizeof path, "%s/%s", dir, case_name);
+	const struct case_plan_tensor *pt = &p->tensor[tensor_index];
+	snprintf(path, sizeof path, "%s/%s", dir, p->c->name);
 	if (mkdir(path, 0777) != 0 && errno != EEXIST)
 		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
-	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, case_name, file_stem);
-	int rank = site_tensor_shape(t, dims, shape);
-	return npy_write(path, data, npy_of[t->dtype], rank, shape, d);
+	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, p->c->name, file_stem);
+	return npy_write(path, data, npy_of[pt->t->dtype], pt->rank, pt->shape, d);
 }
 
 /* Case and tensor names are [A-Za-z0-9_.-], so they need no JSON escaping;

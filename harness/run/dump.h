@@ -19,6 +19,7 @@
 #include "arms/arms.h"
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 #include "kernels/common/site.h"
 
@@ -29,9 +30,10 @@
  * writing into it). */
 enum ab_rc dump_prepare(const char *dir, bool *created, struct ab_diag *d);
 
-/* Writes tensor i of the site (host memory) as DIR/CASE/NAME.npy. */
-enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
-		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d);
+/* Writes tensor i of the case planned p (host memory, its shape and
+ * dtype the plan's) as DIR/CASE/NAME.npy. */
+enum ab_rc dump_tensor(const char *dir, const struct case_plan *p, int tensor_index, const char *file_stem,
+		       const void *data, struct ab_diag *d);
 
 /* The manifest of every case and slot of the run (files named as above);
  * s and arms are the run's (its sites, declared ones too, and what each

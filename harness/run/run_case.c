@@ -6,9 +6,12 @@
  * slot's first call and at its end, inputcheck.h), and the hashes of its
  * outputs after a fixed subset of its samples (determinism.h).
  *
- * The case's host buffers are case_data.h's; a slot's tensors are checked
- * against the first A slot's by slot_check.h and, in a sweep that asks
- * for it, against the sweep's earlier cases row by row (invariance.h).
+ * Every fact of the case (its tensors' shapes, sizes and generators, what
+ * its arms run, credit and write) is read from its plan, resolved once
+ * before the run (config/case_plan.h, run_case_plan). The case's host
+ * buffers are case_data.h's; a slot's tensors are checked against the
+ * first A slot's by slot_check.h and, in a sweep that asks for it,
+ * against the sweep's earlier cases row by row (invariance.h).
  */
 #include "run/run_case.h"
 
@@ -49,63 +52,62 @@ static uint64_t slot_work_bytes(int cap)
 
 /* The batch-invariance check's rows (invariance.h): at most the arms'
  * outputs of the sweep's largest case. */
-static uint64_t invariance_bytes(const struct scenario_case *c)
+static uint64_t invariance_bytes(const struct case_plan *p)
 {
 	uint64_t out = 0;
-	for (int i = 0; c->invariance == SCENARIO_INVARIANCE_ROWS && i < c->site->n_tensors; i++)
-		if (c->site->tensors[i].role == SITE_OUT)
-			out += (uint64_t)site_tensor_bytes(&c->site->tensors[i], &c->dims);
+	for (int o = 0; p->c->invariance == SCENARIO_INVARIANCE_ROWS && o < p->n_out; o++)
+		out += p->tensor[p->out_index[o]].bytes;
 	return 2 * out;
 }
 
-uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots)
+uint64_t run_case_host_bytes(const struct case_plan *p, const struct scenario_sampling *sampling, int n_slots)
 {
-	uint64_t data = case_data_bytes(c);
-	if (data == UINT64_MAX)
-		return UINT64_MAX; /* no such case can run */
 	int cap = sampling->max_samples;
-	return data + invariance_bytes(c) + (uint64_t)n_slots * slot_kept_bytes(cap) + slot_work_bytes(cap);
+	return case_data_bytes(p) + invariance_bytes(p) + (uint64_t)n_slots * slot_kept_bytes(cap) + slot_work_bytes(cap);
+}
+
+enum ab_rc run_case_plan(const struct arms *arms, const struct scenario_case *c, struct case_plan *p,
+			 struct ab_diag *d)
+{
+	enum ab_rc rc = case_plan_build(c, p, d);
+	if (!rc)
+		arms_plan_case(arms, p);
+	return rc;
 }
 
 /* One input tensor's fill: its own seeded stream (the tensor's index in
- * the site keys it, so adding an output never changes an input's bytes).
- * A tensor's generator (input.NAME) wins; else a built-in parameter has
- * its fixed distribution and every other input the case's. Rows (for
- * special) are the tensor's last axis. A large tensor is filled in chunks
- * on threads (inputs_fill: the stream jumped ahead to each chunk, the
- * same bytes); nothing is measured meanwhile. */
-static void fill_one(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd, int i)
+ * the site keys it, so adding an output never changes an input's bytes;
+ * a sweep compared row by row keys every case's by the sweep's name, so
+ * that row r is the same in all of them, invariance.h). The plan's
+ * generator: its input.NAME, else the case's distribution, else (NONE) a
+ * built-in parameter's fixed one. Rows (for special) are the tensor's
+ * last axis. A large tensor is filled in chunks on threads (inputs_fill:
+ * the stream jumped ahead to each chunk, the same bytes); nothing is
+ * measured meanwhile. */
+static void fill_one(const struct scenario *scn, struct case_data *cd, int i)
 {
-	const struct site_tensor *t = &cd->site->tensors[i];
+	const struct case_plan_tensor *pt = &cd->plan->tensor[i];
 	struct inputs_rng rng;
-	int64_t n = site_tensor_elems(t, &c->dims), shape[SITE_MAX_RANK];
-	int rank = site_tensor_shape(t, &c->dims, shape);
-	struct scenario_gen g = c->gen[i].kind != SCENARIO_GEN_NONE ? c->gen[i] : inputs_gen_of(&c->input);
-	/* a sweep compared row by row draws every case's inputs from one
-	 * stream, so that row r is the same in all of them (invariance.h) */
-	bool one_stream = c->invariance == SCENARIO_INVARIANCE_ROWS && c->sweep[0];
-	inputs_rng_seed(&rng, scn->seed, one_stream ? c->sweep : c->name, i);
-	if (c->gen[i].kind == SCENARIO_GEN_NONE && t->role == SITE_IN_PARAM)
-		inputs_fill_param(cd->host.t[i], n, t->param, &rng);
+	inputs_rng_seed(&rng, scn->seed, cd->plan->stream, i);
+	if (pt->gen.kind == SCENARIO_GEN_NONE)
+		inputs_fill_param(cd->host.t[i], pt->elems, pt->t->param, &rng);
 	else
-		inputs_fill(cd->host.t[i], t->dtype, n, rank ? shape[rank - 1] : 1, &g, &rng);
+		inputs_fill(cd->host.t[i], pt->t->dtype, pt->elems, pt->row_len, &pt->gen, &rng);
 }
 
 /* Every input from its own seeded stream. */
-static void case_fill_inputs(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd)
+static void case_fill_inputs(const struct scenario *scn, struct case_data *cd)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++)
-		if (cd->host.t[i] && site_role_is_input(s->tensors[i].role))
-			fill_one(scn, c, cd, i);
+	for (int i = 0; i < cd->plan->n_tensors; i++)
+		if (cd->host.t[i] && cd->plan->tensor[i].input)
+			fill_one(scn, cd, i);
 }
 
 /* The inputs' digests, taken as the case made them. */
 static void case_digest_inputs(struct case_data *cd)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++) {
-		if (cd->host.t[i] && site_role_is_input(s->tensors[i].role))
+	for (int i = 0; i < cd->plan->n_tensors; i++) {
+		if (cd->host.t[i] && cd->plan->tensor[i].input)
 			inputcheck_digest(cd->host.t[i], cd->bytes[i], &cd->made[i]);
 	}
 }
@@ -224,7 +226,7 @@ static enum ab_rc slot_check_inputs(const struct slot_ctx *x, const char *when, 
 	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
 	for (int i = 0; i < s->n_tensors; i++) {
-		if (!cd->host.t[i] || !site_role_is_input(s->tensors[i].role))
+		if (!cd->host.t[i] || !cd->plan->tensor[i].input)
 			continue;
 		struct inputcheck_digest now;
 		enum ab_rc rc = x->env->ops->read_tensor(x->env->bk, i, cd->host.t[i], cd->bytes[i], d);
@@ -380,13 +382,13 @@ static void slot_summarise(struct results_slot *sl)
 }
 
 /* The first slot of each arm dumps its outputs and the statistics and
- * scratch tensors the arm writes (arms_writes: a built-in eager's chain's,
- * a user arm's writes =). */
+ * scratch tensors the arm writes (its plan's writes: a built-in eager's
+ * chain's, a user arm's writes =). */
 static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 {
 	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
-	uint32_t writes = arms_writes(x->env->arms, x->c, x->sl->arm);
+	uint32_t writes = cd->plan->arm[x->sl->arm == 'b'].writes;
 	for (int i = 0; i < s->n_tensors; i++) {
 		enum site_role r = s->tensors[i].role;
 		if (!cd->host.t[i] || !(writes & SITE_IO(i)))
@@ -396,7 +398,7 @@ static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 			return rc;
 		char stem[128];
 		snprintf(stem, sizeof stem, "%s_%s_%s", x->sl->label, x->sl->variant, s->tensors[i].name);
-		if ((rc = dump_tensor(x->env->dump_dir, x->c->name, stem, s, i, &x->c->dims, cd->host.t[i], d)))
+		if ((rc = dump_tensor(x->env->dump_dir, cd->plan, i, stem, cd->host.t[i], d)))
 			return rc;
 	}
 	return AB_OK;
@@ -465,19 +467,17 @@ static enum ab_rc slot_invariance(const struct slot_ctx *x, struct results_invar
 		return AB_OK;
 	for (int o = 0; o < cd->n_out; o++)
 		out[o] = cd->host.t[cd->out_index[o]];
-	return invariance_take(x->env->inv, x->c, arm, x->sl->label, cd->n_out, cd->out_index, out, &inv[arm], d);
+	return invariance_take(x->env->inv, cd->plan, arm, x->sl->label, out, &inv[arm], d);
 }
 
-/* The variant of sl's arm in case c (its name in sl->variant): a user
- * arm's, else the site's own of that name. */
-static enum ab_rc slot_variant(const struct run_case_env *env, const struct scenario_case *c,
-			       const struct results_slot *sl, const struct site_variant **v, struct ab_diag *d)
+/* The variant of sl's arm in the case planned p (its name in
+ * sl->variant): a user arm's, else the site's own of that name. */
+static enum ab_rc slot_variant(const struct case_plan *p, const struct results_slot *sl,
+			       const struct site_variant **v, struct ab_diag *d)
 {
-	*v = arms_variant(env->arms, c, sl->arm);
+	*v = p->arm[sl->arm == 'b'].variant;
 	if (!*v)
-		*v = site_find_variant(c->site, sl->variant);
-	if (!*v)
-		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", p->site->name, sl->variant);
 	return AB_OK;
 }
 
@@ -492,8 +492,8 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	sl->position = position;
 	sl->warmup = env->sampling.warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
-	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? c->arm_a : c->arm_b);
-	if ((rc = slot_variant(env, c, sl, &v, d)))
+	snprintf(sl->variant, sizeof sl->variant, "%s", cd->plan->arm[sl->arm == 'b'].name);
+	if ((rc = slot_variant(cd->plan, sl, &v, d)))
 		return rc;
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
@@ -511,8 +511,8 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if (rc)
 		return rc;
 	slot_summarise(sl);
-	uint32_t writes = arms_writes(env->arms, c, sl->arm);
-	if ((rc = slot_check_tensors(env->ops, env->bk, cd, c, writes, sl, d)) || (rc = slot_determinism(&x, d)) ||
+	uint32_t writes = cd->plan->arm[sl->arm == 'b'].writes;
+	if ((rc = slot_check_tensors(env->ops, env->bk, cd, writes, sl, d)) || (rc = slot_determinism(&x, d)) ||
 	    (rc = slot_invariance(&x, inv, d)) || (rc = slot_check_inputs(&x, "at the end of the slot", d)))
 		return rc;
 	phase_add(PHASE(env, checks_s), &t0);
@@ -607,48 +607,38 @@ static enum ab_rc case_floor(const struct run_case_env *env, const struct scenar
 	return rc;
 }
 
-/* A case's dtype: its site's first output's (bf16 for the built-in sites,
- * the scenario's dtype); the scenario's for a site without outputs. */
-static const char *case_dtype(const struct site_desc *s, const char *scenario_dtype)
+/* The case's row as stored, from its plan (a site without outputs takes
+ * the scenario's dtype). */
+static void case_header(const struct run_case_env *env, const struct case_plan *p, struct results_case *out)
 {
-	for (int i = 0; i < s->n_tensors; i++)
-		if (s->tensors[i].role == SITE_OUT)
-			return site_dtype_name(s->tensors[i].dtype);
-	return scenario_dtype;
-}
-
-static void case_header(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out)
-{
-	const struct scenario *scn = env->scn;
+	const struct scenario_case *c = p->c;
 	snprintf(out->name, sizeof out->name, "%s", c->name);
-	snprintf(out->site, sizeof out->site, "%s", c->site->name);
-	site_format_shape(&c->shape, out->shape, sizeof out->shape);
-	snprintf(out->dtype, sizeof out->dtype, "%s", case_dtype(c->site, scn->dtype));
+	snprintf(out->site, sizeof out->site, "%s", p->site->name);
+	snprintf(out->shape, sizeof out->shape, "%.*s", (int)sizeof out->shape - 1, p->shape);
+	snprintf(out->dtype, sizeof out->dtype, "%s", p->dtype ? p->dtype : env->scn->dtype);
 	out->eps = c->eps;
 	out->affine = c->affine;
 	out->count = c->count;
-	scenario_case_describe_input(c, out->input, sizeof out->input);
+	snprintf(out->input, sizeof out->input, "%s", p->input);
 	snprintf(out->sweep, sizeof out->sweep, "%s", c->sweep);
 	snprintf(out->axis, sizeof out->axis, "%s", c->axis);
 	out->axis_value = c->axis_value;
-	out->bytes_min = site_min_bytes(c->site, &c->dims, c->affine);
-	out->bytes_a = arms_bytes(env->arms, c, 'a');
-	out->bytes_b = arms_bytes(env->arms, c, 'b');
-	snprintf(out->arm_a, sizeof out->arm_a, "%s", c->arm_a);
-	snprintf(out->arm_b, sizeof out->arm_b, "%s", c->arm_b);
+	out->bytes_min = p->bytes_min;
+	out->bytes_a = p->arm[0].bytes;
+	out->bytes_b = p->arm[1].bytes;
+	snprintf(out->arm_a, sizeof out->arm_a, "%s", p->arm[0].name);
+	snprintf(out->arm_b, sizeof out->arm_b, "%s", p->arm[1].name);
 	out->copy_floor_ns = out->copy_floor_kernel_ns = NAN; /* until case_floor measures it */
 }
 
-static enum ab_rc case_dump_inputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
-				   struct ab_diag *d)
+static enum ab_rc case_dump_inputs(const struct run_case_env *env, struct case_data *cd, struct ab_diag *d)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++) {
-		if (!cd->host.t[i] || !site_role_is_input(s->tensors[i].role))
+	for (int i = 0; i < cd->plan->n_tensors; i++) {
+		if (!cd->host.t[i] || !cd->plan->tensor[i].input)
 			continue;
 		char stem[64];
-		snprintf(stem, sizeof stem, "in_%s", s->tensors[i].name);
-		enum ab_rc rc = dump_tensor(env->dump_dir, c->name, stem, s, i, &c->dims, cd->host.t[i], d);
+		snprintf(stem, sizeof stem, "in_%s", cd->plan->tensor[i].t->name);
+		enum ab_rc rc = dump_tensor(env->dump_dir, cd->plan, i, stem, cd->host.t[i], d);
 		if (rc)
 			return rc;
 	}
@@ -693,26 +683,28 @@ static enum ab_rc case_context(struct ab_diag *d, enum ab_rc rc, const char *nam
 	return ab_wrap(d, rc, "%s", prefix);
 }
 
-enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d)
+enum ab_rc run_case_run(const struct run_case_env *env, const struct case_plan *p, struct results_case *out,
+			struct ab_diag *d)
 {
+	const struct scenario_case *c = p->c;
 	struct case_data cd;
 	struct timespec t0;
 	enum ab_rc rc;
 	memset(&cd, 0, sizeof cd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	case_header(env, c, out);
-	rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d);
+	case_header(env, p, out);
+	rc = case_data_alloc(p, &cd, d);
 	if (!rc) {
-		case_fill_inputs(env->scn, c, &cd);
+		case_fill_inputs(env->scn, &cd);
 		case_digest_inputs(&cd);
 		if (cd.site->reference)
 			refcompute_run(cd.site, &cd.host, cd.ref, cd.tol, 0);
 	}
 	phase_add(PHASE(env, prep_s), &t0);
 	if (!rc && env->dump_dir)
-		rc = case_dump_inputs(env, c, &cd, d);
+		rc = case_dump_inputs(env, &cd, d);
 	if (!rc) {
-		arms_begin_case(env->arms, c);
+		arms_begin_case(env->arms, p);
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
@@ -735,9 +727,9 @@ static enum ab_rc preflight_arm(const struct run_case_env *env, const struct sce
 	struct results_clocks clocks;
 	struct bk_sample smp;
 	double check_ns;
-	snprintf(sl.variant, sizeof sl.variant, "%s", side == 'a' ? c->arm_a : c->arm_b);
+	snprintf(sl.variant, sizeof sl.variant, "%s", cd->plan->arm[side == 'b'].name);
 	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .kc = kc, .sl = &sl, .rule = &env->sampling, .quiet = true };
-	enum ab_rc rc = slot_variant(env, c, &sl, &x.v, d);
+	enum ab_rc rc = slot_variant(cd->plan, &sl, &x.v, d);
 	if (rc)
 		return rc;
 	if (env->progress)
@@ -754,18 +746,19 @@ static enum ab_rc preflight_arm(const struct run_case_env *env, const struct sce
 	return slot_check_inputs(&x, "at the end of its call", d);
 }
 
-enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d)
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct case_plan *p, struct ab_diag *d)
 {
+	const struct scenario_case *c = p->c;
 	struct case_data cd;
 	struct attrib_collector kc;
 	memset(&cd, 0, sizeof cd);
 	enum ab_rc rc = attrib_init(&kc, 1, d);
 	if (rc)
 		return rc;
-	if (!(rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d))) {
-		case_fill_inputs(env->scn, c, &cd);
+	if (!(rc = case_data_alloc(p, &cd, d))) {
+		case_fill_inputs(env->scn, &cd);
 		case_digest_inputs(&cd);
-		arms_begin_case(env->arms, c);
+		arms_begin_case(env->arms, p);
 		if (!(rc = env->ops->case_begin(env->bk, c->site, &cd.host, c->name, d))) {
 			rc = preflight_arm(env, c, &cd, 'a', &kc, d);
 			if (!rc)
