@@ -26,8 +26,8 @@ enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r
 	snprintf(out->pct_src, sizeof out->pct_src, "--max-regression");
 	snprintf(out->min_src, sizeof out->min_src, "--min-change-ns");
 	out->moved_pct = NAN;
-	if (!lp->rc && !lp->fell_back) {
-		out->moved_pct = p->gate_max_regression_pct;
+	if (!lp->rc) {
+		out->moved_pct = p->gate_machine_moved_pct;
 		snprintf(out->moved_src, sizeof out->moved_src, "device profile '%s'", p->name);
 	}
 	if (!isnan(pct) && !isnan(min_ns))
