@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "backends", cmd_backends, "list the backends and whether each can run here" },
 	{ "history", cmd_history, "each case's trend over runs, with the steps in it" },
 	{ "publish", cmd_publish, "write a static HTML dashboard of the history" },
+	{ "prune", cmd_prune, "remove failed and interrupted runs, or runs named by id or label" },
 	{ NULL, NULL, NULL },
 };
 
