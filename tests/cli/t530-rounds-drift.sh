@@ -94,4 +94,5 @@ sed 's/^rounds = 10$/timing = cpu/' "$T/rounds.ini" >"$T/cpu.ini"
 expect_exit 0 "timing = cpu runs on the cpu backend" "$AB" run "$T/cpu.ini" --label cpu --no-progress
 expect_exit 0 "its JSON" "$AB" show cpu --format json
 check "records timing cpu" python3 -c "import json, sys; assert json.load(open('$T/out'))['run']['timing'] == 'cpu'"
+check "  a valid abbench.show (docs/JSON.md)" python3 tests/tools/json_check.py docs/JSON.md abbench.show "$T/out"
 finish
