@@ -318,9 +318,13 @@ static bool rounds_done(struct slot_ctx *x, int n)
 	return all;
 }
 
-/* The bracket's slots, in rounds: each round measures every slot in
- * bracket order (run_slot.h); with several, the case stops after the first
- * round at whose end every slot's rule is met, else after the last. */
+/* The bracket's slots, in rounds: each round measures every slot, in
+ * bracket order in odd rounds and in reverse in even ones (A1 B A2, A2 B
+ * A1, ...: each A slot as often before B as after it, so that a drift
+ * within a round, or what the slot before does to the next, reaches A1
+ * and A2 alike; B stays in the middle either way); with several rounds
+ * the case stops after the first at whose end every slot's rule is met,
+ * else after the last (run_slot.h). */
 static enum ab_rc case_rounds(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
 			      struct attrib_collector *kc, struct results_case *out, struct ab_diag *d)
 {
@@ -331,8 +335,10 @@ static enum ab_rc case_rounds(const struct run_case_env *env, const struct scena
 		rc = run_slot_open(&x[opened], env, c, cd, opened, NULL, &env->sampling, rounds, kc, &out->slots[opened],
 				   d);
 	for (int r = 1; !rc && r <= rounds; r++) {
-		for (int p = 0; !rc && p < n; p++) {
+		for (int k = 0; !rc && k < n; k++) {
+			int p = r % 2 ? k : n - 1 - k;
 			x[p].round = r;
+			x[p].order = k;
 			rc = run_slot_round(&x[p], d);
 		}
 		if (!rc && rounds > 1 && rounds_done(x, n))

@@ -73,7 +73,7 @@ static double progress_done(const struct slot_ctx *x, double in)
 {
 	const struct run_case_env *env = x->env;
 	int per_round = (int)strlen(env->scn->bracket);
-	double in_case = ((x->round - 1) + (x->sl->position + fmin(1, in)) / per_round) / x->rounds;
+	double in_case = ((x->round - 1) + (x->order + fmin(1, in)) / per_round) / x->rounds;
 	return (env->case_index + in_case) / env->n_cases;
 }
 
@@ -447,6 +447,7 @@ enum ab_rc run_slot_round(struct slot_ctx *x, struct ab_diag *d)
 void run_slot_progress_end(struct slot_ctx *x)
 {
 	x->round = x->rounds;
+	x->order = (int)strlen(x->env->scn->bracket) - 1;
 	progress_line(x, 1, true);
 }
 

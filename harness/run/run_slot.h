@@ -5,7 +5,9 @@
  *
  * A slot is opened once (its samples, ids, stopping state and kernel
  * table live for the whole case), measured once per round (run_slot_round:
- * slot_begin, warm-up, samples, slot_end, then the checks) and closed once
+ * slot_begin, warm-up, samples, slot_end, then the checks; the case
+ * measures its slots in bracket order in odd rounds and in reverse in even
+ * ones) and closed once
  * (run_slot_close: its figures, its stopping reason, its kernels). With one
  * round the slot's stopping rule is judged after every sample, as it always
  * was; with several (the scenario's `rounds`, run_case.h) each round's
@@ -53,6 +55,7 @@ struct slot_ctx {
 	const struct scenario_sampling *rule; /* when it stops: the run's, or the copy floor's */
 	int rounds;           /* of the case: 1, or the scenario's rounds */
 	int round;            /* the round being measured, from 1 */
+	int order;            /* the slot's place in it (rounds alternate direction) */
 	uint32_t *kept_ids;   /* [max_samples]: the sample id of each kept sample */
 	double *sorted;       /* [max_samples]: the stopping rule's scratch */
 	struct stopping_state st;
