@@ -4,7 +4,7 @@
 # with --no-wait the second fails at once (exit 3) and writes no run row.
 # A lock dies with its process: after a SIGKILL the next run does not wait.
 # Real timing: a fake-timer run measures no device and takes no lock (t300).
-# The slow run (24000 samples of a 1x64x256 case, about 2 s on an idle
+# The slow run (24000 samples of a 1x32x256 case, about 1 s on an idle
 # 2-core VM, longer under load) must outlast the --no-wait run's start.
 . "$(dirname "$0")/lib.sh"
 unset ABBENCH_FAKE_TIMER
@@ -25,7 +25,7 @@ a = eager
 b = fused
 [case c1]
 site = ln_modulate
-shape = 1x64x256
+shape = 1x32x256
 EOF
 slow() { exec "$AB" run "$T/slow.ini" --backend cpu --no-progress --db "$db" "$@"; }
 # until_locked: until the lock file names a holder (60 s at most: a loaded
