@@ -1,8 +1,9 @@
 /*
  * registry.c - the list of fusion sites, one line per site.
  *
- * Each site is defined in its folder, kernels/<site>/site.c (README,
- * "Adding a site"); the order here is the order `abbench sites` lists.
+ * Each site is defined in its folder, kernels/<site>/site.c
+ * (docs/SITES.md, "Building a site in"); the order here is the order
+ * `abbench sites` lists.
  */
 #include "kernels/common/site.h"
 

@@ -24,8 +24,9 @@
 # night for a CI that measures and judges on different machines
 # (.github/workflows/nightly.yml): `gate` judges RUN (a label, run id or
 # set:ID) and lists the cases slower on time alone; `recheck` measures all
-# of them again in ONE run (`abbench run --only A,B,...`, labelled
-# RUN-recheck) into the database it is given; `verdict` gates each of them
+# of them again in ONE run (`abbench run --only A,B,... --recheck`, labelled
+# RUN-recheck; `--recheck` is what keeps it out of list and history) into
+# the database it is given; `verdict` gates each of them
 # in that run (`abbench gate --only CASE`), prints the summary line, writes
 # the report and exits with the night's status. The steps share NIGHTLY_OUT
 # (required with --step) and must see the same runs in ABBENCH_DB.
@@ -216,7 +217,7 @@ step_recheck() {
 	# Exact names: --only takes globs too, so their [ ] * ? are escaped.
 	only=$(sed 's/[][*?\\]/\\&/g' "$out/failing-cases.txt" | paste -sd, -)
 	say "measuring the $n slower case(s) again in one run, as '$recheck': $(paste -sd' ' "$out/failing-cases.txt")"
-	must "$AB" run "$scenario" --only "$only" --label "$recheck" "$@"
+	must "$AB" run "$scenario" --only "$only" --label "$recheck" --recheck "$@"
 }
 
 # verdict: each re-measured case gated alone; the summary line; the exit.

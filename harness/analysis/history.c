@@ -21,16 +21,10 @@ static bool matches(const char *pattern, const char *text)
 	return !pattern || !fnmatch(pattern, text, 0);
 }
 
-bool history_is_recheck(const char *label)
-{
-	size_t n = strlen(label), k = strlen(HISTORY_RECHECK_SUFFIX);
-	return n >= k && !strcmp(label + n - k, HISTORY_RECHECK_SUFFIX);
-}
-
 bool history_run_wanted(const struct history_filter *f, const struct results_run_summary *s)
 {
 	return !strcmp(s->status, "ok") && matches(f->scenario, s->scenario_name) && matches(f->label, s->label) &&
-	       matches(f->device, s->device) && (f->rechecks || !history_is_recheck(s->label));
+	       matches(f->device, s->device) && (f->rechecks || !s->recheck);
 }
 
 /* The figure of a summarised case: B's median with its order-statistic

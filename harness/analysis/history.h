@@ -20,9 +20,9 @@
  * figures (steps.h: asv-style penalized L1 segmentation).
  *
  * Runs are chosen by glob patterns on scenario, label and device name (any
- * when NULL); cases by a glob on their name. The nightly's re-measurement
- * runs (label ending in "-recheck": one case measured again, a second
- * opinion, not a night) are left out unless rechecks is set. Each series
+ * when NULL); cases by a glob on their name. Re-measurement runs (run
+ * --recheck: cases measured again, a second opinion, not a night) are
+ * left out unless rechecks is set. Each series
  * keeps its newest `last` points.
  *
  * analysis/ reads no file: the command walks the store (cli/load.c),
@@ -43,7 +43,6 @@
 
 #define HISTORY_DEFAULT_LAST 100
 #define HISTORY_DEFAULT_MIN_STEP 0.05
-#define HISTORY_RECHECK_SUFFIX "-recheck"
 
 enum history_metric {
 	HISTORY_MEDIAN,   /* fused (B) median time, ns */
@@ -53,7 +52,7 @@ enum history_metric {
 
 struct history_filter {
 	const char *cases, *scenario, *label, *device; /* glob patterns; NULL: any */
-	bool rechecks;              /* include the *-recheck runs */
+	bool rechecks;              /* include the run --recheck runs */
 	int last;                   /* newest points per series; 0: HISTORY_DEFAULT_LAST */
 	enum history_metric metric;
 	double min_step;            /* smallest step named, a fraction (steps_detect) */
@@ -120,9 +119,6 @@ void history_free(struct history *h);
 /* Splits the series into groups of one scenario and device: fills out[]
  * (at most max) and returns how many. */
 int history_groups(const struct history *h, struct history_group *out, int max);
-
-/* Whether a label is a re-measurement run's (ends in -recheck). */
-bool history_is_recheck(const char *label);
 
 /* Whether a step of this relative change is an improvement: a shorter
  * time, a higher speedup or bandwidth. Printers draw and word steps by it

@@ -38,6 +38,11 @@ const struct arm_kind *arm_kind_find(const char *name)
 	return NULL;
 }
 
+const struct arm_kind *arm_kind_at(int i)
+{
+	return i >= 0 && i < (int)(sizeof kinds / sizeof kinds[0]) ? kinds[i] : NULL;
+}
+
 static bool has_key(const char *const *keys, const char *key)
 {
 	for (int i = 0; keys && keys[i]; i++)

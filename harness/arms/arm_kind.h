@@ -25,8 +25,10 @@
  *   check_case  per case that runs it: may it run this case (site,
  *               the plugin's own check, launch expressions)
  *   runs_on     per case: can the run's backend run it. The one place a
- *               kind says which backends run it (connect here to a
- *               backend's `supports`)
+ *               kind says which backends run it, by the capabilities it
+ *               asks of them (backend_has_caps: host buffers, a CUDA
+ *               stream, driver modules) or the variant's
+ *               (backend_supports_variant), never by a backend's name
  *   bind        once the backend is open: load code into the device's
  *               context (architecture checked there)
  *   begin_case  per case, before its slots
@@ -34,7 +36,8 @@
  *               prepare and call functions in `ext` (kernels/common/site.h:
  *               per instance, as a plugin may have a cpu function and no
  *               cuda one), which the backends call
- *   source      what ran, for the run's provenance (table run_arms)
+ *   source      what ran, for the run's provenance (table run_arms; its
+ *               kind is the row's name, filled by arms.c)
  *   free
  *
  * Optional members are NULL when the kind has nothing to do there.
@@ -49,7 +52,7 @@
 #include "config/scenario.h"
 
 struct arm_kind {
-	const char *name;         /* type = NAME, the shortcut's NAME:, results_arm_source.kind */
+	const char *name;         /* type = NAME, the shortcut's NAME:, results_arm_source.kind (results_check_kind_name) */
 	const char *const *keys;  /* its [arm] keys besides type and site, NULL-terminated; NULL: no sections */
 	bool shortcut;            /* a = NAME:PATH:ARM names one */
 	enum ab_rc (*check)(const struct arm_spec *spec, const struct scenario *s, struct ab_diag *d);
@@ -67,6 +70,8 @@ struct arm_kind {
 
 /* The kind called name, NULL when there is none. */
 const struct arm_kind *arm_kind_find(const char *name);
+/* The i-th kind of the table (0-based), NULL past its end. */
+const struct arm_kind *arm_kind_at(int i);
 
 /* The kind of a built-in variant (spec->kind of the specs arms.c makes
  * for them). */

@@ -264,6 +264,7 @@ void arms_sources(const struct arms *A, struct results_run *r)
 			memset(src, 0, sizeof *src);
 			src->arm = j ? 'b' : 'a';
 			snprintf(src->name, sizeof src->name, "%s", p->spec->name);
+			snprintf(src->kind, sizeof src->kind, "%s", p->kind->name);
 			p->kind->source(p->arm, src);
 		}
 	qsort(r->arm_sources, (size_t)r->n_arm_sources, sizeof r->arm_sources[0], source_order);

@@ -165,8 +165,8 @@ static enum ab_rc load_binary(struct cubin_arm *ca, const char *binary, struct a
 	return check_sizes(ca, ca->info.n_params, ca->info.param_size, cubin_file_kind_str(ca->info.kind), d);
 }
 
-static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
-static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len);
+static int ext_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len);
+static int ext_launch(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len);
 static void cubin_free(void *arm);
 
 static enum ab_rc cubin_check(const struct arm_spec *spec, const struct scenario *s, struct ab_diag *d)
@@ -204,7 +204,8 @@ static enum ab_rc cubin_load(const struct arm_spec *spec, const struct scenario 
 	}
 	for (int i = 0; i < CUBIN_MAX_ARGS; i++)
 		ca->argv[i] = ca->argbuf + 8 * i;
-	ca->ext = (struct site_ext_arm){ .ctx = ca, .cpu_step = ca->kernel, .prepare = ext_prepare, .cuda = ext_cuda };
+	ca->ext = (struct site_ext_arm){ .ctx = ca, .step = ca->kernel, .on = SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM),
+					 .prepare = ext_prepare, .call = ext_launch };
 	ca->variant = (struct site_variant){ .name = spec->name, .summary = "cubin arm", .byte_equal_expected = true,
 					     .ext = &ca->ext };
 	*arm = ca;
@@ -382,16 +383,20 @@ static enum ab_rc check_launches(struct cubin_arm *ca, const struct scenario *s,
 	return rc;
 }
 
-/* A cubin arm runs where the backend says it launches cubins (the CUDA
- * driver API: cuda). */
+/* What a cubin arm needs of a backend: its module loaded into the
+ * backend's context by the driver API, its kernel launched on the
+ * backend's stream over device buffers. */
+#define CUBIN_CAPS (BACKEND_CAP_CUDA_STREAM | BACKEND_CAP_DRIVER_MODULE)
+
+/* A cubin arm runs where the backend has what it needs (CUBIN_CAPS). */
 static enum ab_rc cubin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	const struct cubin_arm *ca = arm;
 	char on[64];
 	(void)c;
-	if (backend_supports_kind(backend, "cubin"))
+	if (backend_has_caps(backend, CUBIN_CAPS))
 		return AB_OK;
-	backend_names_for_kind("cubin", on, sizeof on);
+	backend_names_with_caps(CUBIN_CAPS, false, on, sizeof on);
 	return arm_spec_fail(d, AB_ERR_INPUT, ca->scn, ca->arm, ca->arm->header,
 			     "a cubin arm runs on the %s backend only, and this run uses the %s backend",
 			     on[0] ? on : "cuda", backend);
@@ -484,10 +489,10 @@ static void fill_args(struct cubin_arm *ca, const struct site_args *a)
 		memcpy(ca->argbuf + 8 * k, &(uint64_t){ ca->scratch_need[1] ? aligned(ca->scratch[1], ca->meta.profile_scratch_align) : 0 }, 8);
 }
 
-static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+static int ext_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len)
 {
 	struct cubin_arm *ca = ctx;
-	if (!cuda) {
+	if (on != SITE_EXT_CUDA_STREAM) {
 		snprintf(err, len, "cubin arm '%s' runs on the cuda backend only", ca->spec.name);
 		return 1;
 	}
@@ -497,10 +502,11 @@ static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *er
 	return 0;
 }
 
-static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+static int ext_launch(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len)
 {
 	struct cubin_arm *ca = ctx;
 	(void)a; /* the arguments were filled by prepare, for the same tensors */
+	(void)on; /* CUDA_STREAM only: prepare refused any other */
 	int e = driver_launch(ca->fn, ca->launch.grid, ca->launch.block, ca->launch.shared, stream, ca->argv);
 	if (e) {
 		char msg[160];
@@ -520,7 +526,6 @@ static const struct site_variant *cubin_variant(void *arm, const struct scenario
 static void cubin_source(const void *arm, struct results_arm_source *src)
 {
 	const struct cubin_arm *ca = arm;
-	snprintf(src->kind, sizeof src->kind, "cubin");
 	snprintf(src->path, sizeof src->path, "%.511s", ca->binary);
 	snprintf(src->sha256, sizeof src->sha256, "%s", ca->image.sha256);
 	if (ca->triton)

@@ -157,16 +157,24 @@ static int invoke(const struct plugin_arm *pa, abbench_arm_fn fn, const char *wh
 	return status;
 }
 
-static int ext_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
+/* The plugin ABI's function for the way the backend calls: cpu over host
+ * buffers, cuda over device buffers and a stream. */
+static abbench_arm_fn plugin_fn(const struct abbench_arm *arm, enum site_ext_on on, const char **what)
 {
-	const struct plugin_arm *pa = ctx;
-	return invoke(pa, pa->arm->cpu, "cpu", a, NULL, err, len);
+	*what = on == SITE_EXT_CUDA_STREAM ? "cuda" : "cpu";
+	return on == SITE_EXT_CUDA_STREAM ? arm->cuda : on == SITE_EXT_HOST ? arm->cpu : NULL;
 }
 
-static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+static int ext_call(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len)
 {
 	const struct plugin_arm *pa = ctx;
-	return invoke(pa, pa->arm->cuda, "cuda", a, stream, err, len);
+	const char *what;
+	abbench_arm_fn fn = plugin_fn(pa->arm, on, &what);
+	if (!fn) {
+		snprintf(err, len, "the plugin's arm has no %s function", what);
+		return ABBENCH_ERR;
+	}
+	return invoke(pa, fn, what, a, stream, err, len);
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -301,8 +309,9 @@ static enum ab_rc check_site(struct plugin_arm *pa, const struct scenario *s, st
 static void init_ext(struct plugin_arm *pa)
 {
 	snprintf(pa->step, sizeof pa->step, "plugin %s (cpu)", pa->arm->name);
-	pa->ext = (struct site_ext_arm){ .ctx = pa, .cpu_step = pa->step, .cpu = pa->arm->cpu ? ext_cpu : NULL,
-					 .cuda = pa->arm->cuda ? ext_cuda : NULL };
+	pa->ext = (struct site_ext_arm){ .ctx = pa, .step = pa->step, .call = ext_call,
+					 .on = (pa->arm->cpu ? SITE_EXT_ON_BIT(SITE_EXT_HOST) : 0) |
+					       (pa->arm->cuda ? SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM) : 0) };
 	pa->variant = (struct site_variant){ .name = pa->spec->name, .summary = "plugin arm", .byte_equal_expected = true,
 					     .ext = &pa->ext };
 }
@@ -383,16 +392,20 @@ static enum ab_rc plugin_check_case(void *arm, const struct scenario_case *c, st
 	return fail_at(pa, "name", d, "refuses case '%s' (line %d): %s", c->name, c->line, err);
 }
 
-/* A plugin's arm runs where it has a function for the run's backend (the
- * backend answers, from the variant's ext: cpu or cuda in plugin ABI 1). */
+/* A plugin's arm runs where it has a function for the way the run's
+ * backend calls (the backend answers, from the variant's ext: its cpu
+ * function over host buffers, its cuda function over a CUDA stream). */
 static enum ab_rc plugin_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	const struct plugin_arm *pa = arm;
+	unsigned caps = backend_caps(backend);
 	(void)c;
-	if (backend_supports_kind(backend, "plugin") && backend_supports_variant(backend_find(backend), &pa->variant))
+	if (backend_supports_variant(backend_find(backend), &pa->variant))
 		return AB_OK;
-	return fail_at(pa, "name", d, "the plugin's arm has no %s function, and this run uses the %s backend", backend,
-		       backend);
+	if (!(caps & (BACKEND_CAP_HOST_BUFFERS | BACKEND_CAP_CUDA_STREAM)))
+		return fail_at(pa, "name", d, "a plugin's arm has no function the %s backend can call", backend);
+	return fail_at(pa, "name", d, "the plugin's arm has no %s function, and this run uses the %s backend",
+		       caps & BACKEND_CAP_CUDA_STREAM ? "cuda" : "cpu", backend);
 }
 
 static const struct site_variant *plugin_variant(void *arm, const struct scenario_case *c)
@@ -404,7 +417,6 @@ static const struct site_variant *plugin_variant(void *arm, const struct scenari
 static void plugin_source(const void *arm, struct results_arm_source *src)
 {
 	const struct plugin_arm *pa = arm;
-	snprintf(src->kind, sizeof src->kind, "plugin");
 	snprintf(src->path, sizeof src->path, "%.511s", pa->path);
 	snprintf(src->sha256, sizeof src->sha256, "%s", pa->sha256);
 	snprintf(src->detail, sizeof src->detail, "arm '%.60s' of plugin '%.60s' (ABI %u), site %s", pa->arm->name,

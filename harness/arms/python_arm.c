@@ -13,24 +13,26 @@
  *               Python arm, closed with the last)
  *   check_case  every tensor of the case's site has a dtype and a shape
  *               a Python arm can be given
- *   runs_on     the backend runs python arms (backend_supports_kind); what
- *               its arrays need imports (numpy; torch with CUDA for cuda);
+ *   runs_on     the backend hands arms host buffers (numpy arrays) or
+ *               CUDA buffers and a stream (torch tensors): its
+ *               capabilities; what its arrays need imports (numpy; torch
+ *               with CUDA for the latter);
  *               then, once, the module is imported (once per file per
  *               run) and the function found. The import waits for the
  *               backend so that a missing torch is named as such, not as
  *               the ImportError of a module that imports torch
- *   bind        on cuda: the device number torch is to use (the current
- *               context's, driver.h)
+ *   bind        over CUDA buffers: the device number torch is to use (the
+ *               current context's, driver.h)
  *
  * The run, per slot of a case (the backends call the variant's ext):
  *   prepare     CPU: pyrt_bind over the backend's buffers and the warm-up
  *               call; CUDA: nothing yet, as the binding needs the stream,
  *               which arrives with each call
- *   cuda        the slot's first call binds (abbench's stream made
- *               torch's current one, pyrt_activate); the CUDA backend
- *               makes that call in slot_begin, untimed and waited for
- *               (cuda_prime_ext): it is the warm-up there
- *   cpu, cuda   pyrt_call
+ *   call        over CUDA buffers, the slot's first call binds (abbench's
+ *               stream made torch's current one, pyrt_activate); the CUDA
+ *               backend makes that call in slot_begin, untimed and waited
+ *               for (cuda_prime_ext): it is the warm-up there; then, and
+ *               over host buffers always, pyrt_call
  *   finish      pyrt_verify (shapes, dtypes, buffers, the stream), then
  *               pyrt_unbind (nothing of t kept): at the backend's
  *               slot_end, before the buffers are read or freed
@@ -83,15 +85,16 @@ struct python_arm {
 static struct pyrt *python_rt;
 static int python_users;
 
-/* The backends' names for pyrt's devices: the arrays each backend's
- * buffers become (numpy on the CPU, torch on CUDA). */
+/* The arrays a backend's buffers become, by the way it calls arms: numpy
+ * over host buffers, torch over CUDA buffers and a stream. */
 static const struct {
-	const char *backend;
+	unsigned cap;
 	enum pyrt_device device;
 } python_devices[] = {
-	{ SITE_IMPL_CPU, PYRT_CPU },
-	{ SITE_IMPL_CUDA, PYRT_CUDA },
+	{ BACKEND_CAP_CUDA_STREAM, PYRT_CUDA },
+	{ BACKEND_CAP_HOST_BUFFERS, PYRT_CPU },
 };
+#define PYTHON_CAPS (BACKEND_CAP_CUDA_STREAM | BACKEND_CAP_HOST_BUFFERS)
 
 /* ---- the scenario's text ---------------------------------------------------- */
 
@@ -260,31 +263,26 @@ static int call(struct python_arm *pa, char *err, size_t len)
 	return 1;
 }
 
-/* CPU: bind and the warm-up call, before the slot's timed samples. On
- * CUDA the binding waits for the stream (ext_cuda). */
-static int ext_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+/* Host buffers: bind and the warm-up call, before the slot's timed
+ * samples. Over CUDA buffers the binding waits for the stream (ext_call). */
+static int ext_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len)
 {
 	struct python_arm *pa = ctx;
 	struct ab_diag d = { "" };
 	pyrt_unbind(pa->bound, &d);
 	pa->bound = NULL;
-	if (cuda)
+	if (on == SITE_EXT_CUDA_STREAM)
 		return 0;
 	return bind_slot(pa, a, NULL, false, err, len) || call(pa, err, len);
 }
 
-static int ext_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
-{
-	(void)a; /* bound to the same buffers at prepare */
-	return call(ctx, err, len);
-}
-
-/* The slot's first call binds, then calls: the CUDA backend makes it in
- * slot_begin, untimed and waited for, so it is the warm-up. */
-static int ext_cuda(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+/* Over CUDA buffers the slot's first call binds, then calls: the CUDA
+ * backend makes it in slot_begin, untimed and waited for, so it is the
+ * warm-up. Host buffers were bound at prepare, to the same buffers. */
+static int ext_call(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len)
 {
 	struct python_arm *pa = ctx;
-	if (!pa->bound && bind_slot(pa, a, stream, true, err, len))
+	if (on == SITE_EXT_CUDA_STREAM && !pa->bound && bind_slot(pa, a, stream, true, err, len))
 		return 1;
 	return call(pa, err, len);
 }
@@ -308,8 +306,9 @@ static int ext_finish(void *ctx, char *err, size_t len)
 
 static const struct site_ext_arm *python_ext_template(void)
 {
-	static const struct site_ext_arm ext = { .prepare = ext_prepare, .cpu = ext_cpu, .cuda = ext_cuda,
-						 .finish = ext_finish };
+	static const struct site_ext_arm ext = { .on = SITE_EXT_ON_BIT(SITE_EXT_HOST) |
+							       SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM),
+						 .prepare = ext_prepare, .call = ext_call, .finish = ext_finish };
 	return &ext;
 }
 
@@ -391,7 +390,7 @@ static enum ab_rc python_load(const struct arm_spec *spec, const struct scenario
 	pa->ext = *python_ext_template(); /* the runtime is held from here: python_free releases it */
 	pa->ext.ctx = pa;
 	snprintf(pa->step, sizeof pa->step, "python %s", pa->ps.function);
-	pa->ext.cpu_step = pa->step;
+	pa->ext.step = pa->step;
 	pa->variant = (struct site_variant){ .name = spec->name, .summary = "python arm", .byte_equal_expected = true,
 					     .ext = &pa->ext };
 	*arm = pa;
@@ -434,30 +433,30 @@ static enum ab_rc import_function(struct python_arm *pa, enum pyrt_device dev, s
 	return AB_OK;
 }
 
-/* A python arm runs where the backend says it runs python arms and what
- * its arrays need imports; the module is imported then. */
+/* A python arm runs where the backend's buffers become arrays Python has
+ * (python_devices) and what those arrays need imports; the module is
+ * imported then. */
 static enum ab_rc python_runs_on(void *arm, const struct scenario_case *c, const char *backend, struct ab_diag *d)
 {
 	struct python_arm *pa = arm;
 	char on[64];
 	(void)c;
-	for (size_t i = 0; backend_supports_kind(backend, "python") && i < sizeof python_devices / sizeof python_devices[0];
-	     i++)
-		if (strcmp(python_devices[i].backend, backend) == 0)
+	for (size_t i = 0; i < sizeof python_devices / sizeof python_devices[0]; i++)
+		if (backend_has_caps(backend, python_devices[i].cap))
 			return import_function(pa, python_devices[i].device, d);
-	backend_names_for_kind("python", on, sizeof on);
+	backend_names_with_caps(PYTHON_CAPS, true, on, sizeof on);
 	return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, pa->spec->header,
 			     "a python arm runs on the %s backend%s, and this run uses the %s backend",
 			     on[0] ? on : "cpu and cuda", strchr(on, ',') ? "s" : "", backend);
 }
 
-/* On CUDA, torch is told the device by number: the one whose context the
- * backend made current. */
+/* Over CUDA buffers, torch is told the device by number: the one whose
+ * context the backend made current. */
 static enum ab_rc python_bind(void *arm, const struct results_device *dev, const struct scenario *s, struct ab_diag *d)
 {
 	struct python_arm *pa = arm;
 	(void)s;
-	if (strcmp(dev->backend, SITE_IMPL_CUDA) != 0)
+	if (!backend_has_caps(dev->backend, BACKEND_CAP_CUDA_STREAM))
 		return AB_OK;
 	enum ab_rc rc = driver_current_device(&pa->cuda_device, d);
 	return rc ? ab_wrap(d, rc, "python arm '%s'", pa->spec->name) : AB_OK;
@@ -481,7 +480,6 @@ static void python_source(const void *arm, struct results_arm_source *src)
 	const struct python_arm *pa = arm;
 	char rt[200];
 	pyrt_describe(python_rt, rt, sizeof rt);
-	snprintf(src->kind, sizeof src->kind, "python");
 	snprintf(src->path, sizeof src->path, "%.511s", pa->path);
 	snprintf(src->sha256, sizeof src->sha256, "%s", pa->sha256);
 	snprintf(src->detail, sizeof src->detail, "function '%.40s'; %s", pa->ps.function, rt);

@@ -1,7 +1,8 @@
 /*
  * backend.c - the table of backends, the lookups by name, the choice of
  * the one a run uses (explicit, or auto: a GPU backend when a device
- * answers, else the CPU, said loudly by the caller), and what each runs.
+ * answers, else the CPU, said loudly by the caller), and what each runs
+ * (its variants, its capabilities).
  *
  * A new backend is one row here (under its build condition, with the
  * reason it is absent otherwise) and its declaration in backend.h.
@@ -141,13 +142,15 @@ bool backend_supports_variant(const struct backend_ops *ops, const struct site_v
 	return ops && v && ops->supports(v);
 }
 
-bool backend_supports_kind(const char *backend, const char *kind)
+unsigned backend_caps(const char *backend)
 {
 	const struct backend_ops *ops = backend_find(backend);
-	for (const char *const *k = ops ? ops->arm_kinds : NULL; kind && k && *k; k++)
-		if (!strcmp(*k, kind))
-			return true;
-	return false;
+	return ops ? ops->caps : 0;
+}
+
+bool backend_has_caps(const char *backend, unsigned caps)
+{
+	return backend_find(backend) && (backend_caps(backend) & caps) == caps;
 }
 
 void backend_names_for_variant(const struct site_variant *v, char *buf, size_t len)
@@ -158,10 +161,10 @@ void backend_names_for_variant(const struct site_variant *v, char *buf, size_t l
 			join(buf, len, e->name);
 }
 
-void backend_names_for_kind(const char *kind, char *buf, size_t len)
+void backend_names_with_caps(unsigned caps, bool any, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (const struct backend_entry *e = backend_table; e->name; e++)
-		if (backend_supports_kind(e->name, kind))
+		if (any ? (backend_caps(e->name) & caps) != 0 : backend_has_caps(e->name, caps))
 			join(buf, len, e->name);
 }

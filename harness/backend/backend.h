@@ -25,9 +25,11 @@
  * into this binary or not (a build without nvcc has no CUDA backend, and
  * says why). Everything above backend/ reaches a backend through it, by
  * name: backend_choose for a run, backend_find, and for what a backend runs
- * backend_supports_variant and backend_supports_kind. Nothing above
- * backend/ names a particular backend; a new one is its own files, one
- * row of the table and one declaration below (README, "Adding a backend").
+ * backend_supports_variant and its capabilities (backend_has_caps), which
+ * the kinds of arm ask for. Nothing above backend/ names a particular
+ * backend; a new one is its own files, one row of the table and one
+ * declaration below (docs/ARCHITECTURE.md, "Where each kind of change
+ * goes").
  */
 #ifndef AB_BACKEND_H
 #define AB_BACKEND_H
@@ -41,6 +43,23 @@
 #include "kernels/common/site.h"
 
 struct backend;
+
+/* What a backend offers arms from outside abbench: the capabilities a
+ * kind of arm asks for (arms/: a plugin's cpu function needs host
+ * buffers, its cuda function a CUDA stream; a cubin a CUDA stream and
+ * driver modules; a Python function either), never a list of kinds. A
+ * backend calls arms one way (kernels/common/site.h, enum site_ext_on):
+ * the bit of that way is its buffers' capability. */
+enum backend_cap {
+	/* tensors in host memory, an arm called synchronously (SITE_EXT_HOST) */
+	BACKEND_CAP_HOST_BUFFERS = SITE_EXT_ON_BIT(SITE_EXT_HOST),
+	/* tensors in CUDA device memory, an arm queueing its work on the
+	 * backend's cudaStream_t (SITE_EXT_CUDA_STREAM) */
+	BACKEND_CAP_CUDA_STREAM = SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM),
+	/* once open, CUDA driver modules (cubin, PTX, fatbin) load into its
+	 * context, current on the calling thread */
+	BACKEND_CAP_DRIVER_MODULE = 1u << 8,
+};
 
 /* Launch gaps between the arm's kernels: measured as they are, or hidden
  * (CUDA: the launches queued behind a spin kernel). */
@@ -88,11 +107,11 @@ struct backend_ops {
 	/* What --version says of it, after "NAME backend: built in" (CUDA: the
 	 * architectures it is compiled for); "" for nothing. */
 	const char *build;
-	/* The kinds of arms from outside abbench it runs ("plugin", "cubin":
-	 * the arm kinds' names), NULL-terminated. */
-	const char *const *arm_kinds;
+	/* What it offers arms from outside abbench: BACKEND_CAP_* bits, one of
+	 * the buffers' (the way it calls them) among them. */
+	unsigned caps;
 	/* Whether it runs variant v: a built-in variant with code filed under
-	 * its name, or an arm from outside with a function for it. Pure. */
+	 * its name, or an arm from outside callable its way. Pure. */
 	bool (*supports)(const struct site_variant *v);
 	/* Whether this backend can run here at all (a device answers). Fills a
 	 * reason when not. Cheap; no state. */
@@ -197,14 +216,17 @@ enum ab_rc backend_choose(const char *want, const struct backend_ops **out, bool
 /* ops->supports(v): a built-in variant with code for it, or an arm from
  * outside with a function for it. */
 bool backend_supports_variant(const struct backend_ops *ops, const struct site_variant *v);
-/* Whether the backend named backend (built in) runs arms of kind kind
- * ("plugin", "cubin"); false for a backend abbench does not have. For
- * arms/, which knows the run's backend by name. */
-bool backend_supports_kind(const char *backend, const char *kind);
-/* The built-in backends that run v, or arms of kind, joined with ", "
- * ("cuda"); "" when none: for messages ("it runs on: cuda"). */
+/* Whether the backend named backend (built in) offers every capability
+ * of caps (BACKEND_CAP_*); false for a backend abbench does not have. For
+ * arms/, whose kinds know the run's backend by name. */
+bool backend_has_caps(const char *backend, unsigned caps);
+/* The capabilities of the backend named backend (0: none, or not built in). */
+unsigned backend_caps(const char *backend);
+/* The built-in backends that run v; those that offer every capability of
+ * caps (any: at least one of them), joined with ", " ("cuda"); "" when
+ * none: for messages ("it runs on: cuda"). */
 void backend_names_for_variant(const struct site_variant *v, char *buf, size_t len);
-void backend_names_for_kind(const char *kind, char *buf, size_t len);
+void backend_names_with_caps(unsigned caps, bool any, char *buf, size_t len);
 
 /* ---- the backends of this build (backend_table's rows) ------------------- */
 

@@ -99,8 +99,9 @@ struct backend {
 	const struct site_ext_arm *ext; /* the slot's arm from outside, for slot_end */
 };
 
-static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
-static int cpu_floor_step(void *ctx, const struct site_args *a, char *err, size_t len);
+static int cpu_floor_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len);
+static int cpu_floor_step(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err,
+			  size_t len);
 
 static bool cpu_env_fake_timer(void)
 {
@@ -162,7 +163,7 @@ static const struct site_cpu_impl *cpu_impl(const struct site_variant *v)
 
 static bool cpu_supports(const struct site_variant *v)
 {
-	return v->ext ? v->ext->cpu != NULL : cpu_impl(v) != NULL;
+	return v->ext ? site_ext_callable(v->ext, SITE_EXT_HOST) : cpu_impl(v) != NULL;
 }
 
 /* What cpu_case_begin allocates for tensor t: the tensor and its guard
@@ -220,8 +221,8 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 		free(b);
 		return rc;
 	}
-	b->floor_ext = (struct site_ext_arm){ .ctx = b, .cpu_step = "copy_floor_memcpy", .prepare = cpu_floor_prepare,
-					      .cpu = cpu_floor_step };
+	b->floor_ext = (struct site_ext_arm){ .ctx = b, .step = "copy_floor_memcpy", .prepare = cpu_floor_prepare,
+					      .on = SITE_EXT_ON_BIT(SITE_EXT_HOST), .call = cpu_floor_step };
 	b->floor_var = (struct site_variant){ .name = BACKEND_FLOOR_PREFIX "memcpy",
 					      .summary = "the case's minimum bytes moved by memcpy", .ext = &b->floor_ext };
 	if (o->l2_flush && !b->fake_timer) {
@@ -406,7 +407,7 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 		memset((unsigned char *)b->args.t[i] + b->bytes[i], GUARD_FILL, GUARD_BYTES);
 	}
 	char err[AB_DIAG_MAX / 2] = "";
-	if (v->ext && v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, false, err, sizeof err))
+	if (v->ext && v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, SITE_EXT_HOST, err, sizeof err))
 		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
 	return AB_OK;
 }
@@ -458,8 +459,8 @@ static enum ab_rc cpu_step(struct backend *b, const struct site_variant *v, cons
 		return AB_OK;
 	}
 	char err[AB_DIAG_MAX / 2] = "";
-	*name = v->ext->cpu_step;
-	if (v->ext->cpu(v->ext->ctx, &b->args, err, sizeof err))
+	*name = v->ext->step;
+	if (v->ext->call(v->ext->ctx, &b->args, SITE_EXT_HOST, NULL, err, sizeof err))
 		return ab_fail(d, AB_ERR_BACKEND, "arm '%s': %s", v->name, err);
 	return AB_OK;
 }
@@ -563,10 +564,10 @@ static enum ab_rc cpu_case_memory(struct backend *b, const struct site_desc *s, 
 }
 
 /* The copy floor: planned over our buffers when its slot begins. */
-static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+static int cpu_floor_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len)
 {
 	struct backend *b = ctx;
-	(void)cuda;
+	(void)on;
 	if (!b->site || !copy_floor_plan(b->site, a, &b->floor_plan)) {
 		snprintf(err, len, "case '%s': its tensors give no copy floor", b->case_name);
 		return 1;
@@ -574,10 +575,13 @@ static int cpu_floor_prepare(void *ctx, const struct site_args *a, bool cuda, ch
 	return 0;
 }
 
-static int cpu_floor_step(void *ctx, const struct site_args *a, char *err, size_t len)
+static int cpu_floor_step(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err,
+			  size_t len)
 {
 	struct backend *b = ctx;
 	(void)a;
+	(void)on;
+	(void)stream;
 	(void)err;
 	(void)len;
 	copy_floor_memcpy(&b->floor_plan);
@@ -605,14 +609,10 @@ static const char *cpu_notes(struct backend *b)
 	return "";
 }
 
-/* A plugin's cpu function, a Python callable over numpy arrays; cubins
- * need a GPU. */
-static const char *const cpu_arm_kinds[] = { "plugin", "python", NULL };
-
 const struct backend_ops backend_cpu = {
 	.name = SITE_IMPL_CPU,
 	.build = "",
-	.arm_kinds = cpu_arm_kinds,
+	.caps = BACKEND_CAP_HOST_BUFFERS, /* arms from outside over host memory: no GPU, no driver modules */
 	.supports = cpu_supports,
 	.available = cpu_available,
 	.device_count = cpu_device_count,

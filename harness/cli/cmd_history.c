@@ -99,7 +99,7 @@ int cmd_history(int argc, char **argv)
 		CLI_OPT_FORMAT(&a.out),
 		CLI_OPT_OUT_DIR(&a.out, "write one chart per case into DIR (.png with .dat and .gp; per sweep past 64 cases)"),
 		{ "no-plots", CLI_FLAG, &a.no_plots, NULL, "with --out: write chart data and scripts, do not run gnuplot" },
-		{ "rechecks", CLI_FLAG, &a.f.rechecks, NULL, "include the nightly's re-measurement runs (label *-recheck)" },
+		{ "rechecks", CLI_FLAG, &a.f.rechecks, NULL, "include the re-measurement runs (run --recheck: cases measured again)" },
 		CLI_OPT_DB(&db),
 		CLI_OPT_END,
 	};
@@ -110,7 +110,7 @@ int cmd_history(int argc, char **argv)
 		"found asv's way, by penalized least-absolute-deviation segmentation of the log figures\n"
 		"(exact dynamic programming; the penalty scales with the series' own noise) and named by the\n"
 		"run and commit where each begins; steps under --min-step and single-run outliers are not.\n"
-		"The nightly's re-measurement runs are left out unless --rechecks. The table goes to standard\n"
+		"Re-measurement runs (run --recheck) are left out unless --rechecks. The table goes to standard\n"
 		"output; --out names the charts' directory.",
 		0, 0, opts,
 	};

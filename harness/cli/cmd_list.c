@@ -1,16 +1,14 @@
 /*
  * cmd_list.c - `abbench list`: one line per stored run, newest first, with
  * the commit it measured; filtered by scenario, label and count. The
- * nightly's re-measurement runs (label ending in "-recheck", the runs
- * scripts/nightly.sh makes of a case that looked slower) are hidden unless
- * --rechecks asks for them: they are partial runs of one case and would
- * crowd out the nights.
+ * re-measurement runs (run --recheck: the runs scripts/nightly.sh makes of
+ * the cases that looked slower) are hidden unless --rechecks asks for
+ * them: they are partial runs and would crowd out the nights.
  */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/history.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -26,11 +24,6 @@ struct list_filter {
 	bool rechecks;
 };
 
-static bool is_recheck(const struct results_run_summary *s)
-{
-	return history_is_recheck(s->label);
-}
-
 static bool matches(const char *pattern, const char *text)
 {
 	return !pattern || !fnmatch(pattern, text, 0);
@@ -38,7 +31,7 @@ static bool matches(const char *pattern, const char *text)
 
 static bool wanted(const struct list_filter *f, const struct results_run_summary *s)
 {
-	return matches(f->scenario, s->scenario_name) && matches(f->label, s->label) && (f->rechecks || !is_recheck(s));
+	return matches(f->scenario, s->scenario_name) && matches(f->label, s->label) && (f->rechecks || !s->recheck);
 }
 
 /* The runs f wants, the newest first (at most f->count), into shown;
@@ -51,7 +44,7 @@ static int choose(const struct results_run_summary *runs, int n, const struct li
 	for (int i = 0; i < n && (!f->count || k < f->count); i++) {
 		const struct results_run_summary *s = &runs[i];
 		if (!wanted(f, s)) {
-			*hidden += !f->rechecks && is_recheck(s) && matches(f->scenario, s->scenario_name);
+			*hidden += !f->rechecks && s->recheck && matches(f->scenario, s->scenario_name);
 			continue;
 		}
 		shown[k++] = s;
@@ -90,7 +83,7 @@ int cmd_list(int argc, char **argv)
 		{ "scenario", CLI_STRING, &f.scenario, "NAME", "only runs of this scenario (a glob pattern)" },
 		{ "label", CLI_STRING, &f.label, "LABEL", "only runs with this label (a glob pattern: 'nightly-*')" },
 		{ "count", CLI_INT, &f.count, "N", "the newest N runs that match" },
-		{ "rechecks", CLI_FLAG, &f.rechecks, NULL, "show the nightly's re-measurement runs (label *-recheck) too" },
+		{ "rechecks", CLI_FLAG, &f.rechecks, NULL, "show the re-measurement runs (run --recheck) too" },
 		CLI_OPT_FORMAT(&o),
 		CLI_OPT_OUT(&o, "a reader sees the old file or the whole new one"),
 		CLI_OPT_DB(&db),
@@ -98,9 +91,9 @@ int cmd_list(int argc, char **argv)
 	};
 	const struct cli_spec spec = {
 		"list", NULL, "list stored runs: id, time, scenario, label, commit, status, backend, device",
-		"Newest first. Flags: quick (run --quick), only CASE (run --only: a partial run). The\n"
-		"re-measurement runs scripts/nightly.sh makes (label ending in -recheck) are hidden\n"
-		"unless --rechecks is given.",
+		"Newest first. Flags: quick (run --quick), only CASE (run --only: a partial run), recheck\n"
+		"(run --recheck). The re-measurement runs (run --recheck, as scripts/nightly.sh makes them)\n"
+		"are hidden unless --rechecks is given.",
 		0, 0, opts,
 	};
 	const char *pos[1];

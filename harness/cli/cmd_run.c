@@ -29,11 +29,11 @@
 
 struct run_args {
 	const char *db, *backend, *dump, *label, *only, *shard, *run_set, *devices, *resume;
-	bool quick, no_progress, progress, no_cupti, no_wait;
+	bool quick, no_progress, progress, no_cupti, no_wait, recheck;
 	int device;
 };
 
-#define RUN_N_OPTIONS 16 /* run_options' rows, CLI_OPT_END included */
+#define RUN_N_OPTIONS 17 /* run_options' rows, CLI_OPT_END included */
 
 /* "auto|cpu|cuda": the choices of --backend, from the backend table. */
 static const char *backend_arg_name(void)
@@ -57,6 +57,7 @@ static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS]
 		{ "dump", CLI_STRING, &a->dump, "DIR", "write inputs and outputs as .npy files plus manifest.json" },
 		{ "label", CLI_STRING, &a->label, "NAME", "label the run (e.g. main, pr) for compare and gate; at most 63 characters, not all digits, not 'last'" },
 		{ "only", CLI_STRING, &a->only, "CASES", "run only these cases: names or globs, comma-separated ('img_*,qk*')" },
+		{ "recheck", CLI_FLAG, &a->recheck, NULL, "mark the run as cases measured again (a second opinion): list and history leave it out unless --rechecks" },
 		{ "shard", CLI_STRING, &a->shard, "I/N", "measure shard I of N: the cases at places k with k mod N = I-1" },
 		{ "run-set", CLI_STRING, &a->run_set, "ID", "store the run as a shard of run set ID (read back as set:ID)" },
 		{ "device", CLI_INT, &a->device, "N", "the device to measure on (cuda: as cudaSetDevice counts, i.e. after CUDA_VISIBLE_DEVICES; default 0)" },
@@ -65,7 +66,7 @@ static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS]
 		{ "progress", CLI_FLAG, &a->progress, NULL, "progress lines (elapsed, time left) even when stderr is not a terminal" },
 		{ "no-cupti", CLI_FLAG, &a->no_cupti, NULL, "cuda: no per-kernel records (measures CUPTI's overhead)" },
 		{ "no-wait", CLI_FLAG, &a->no_wait, NULL, "when another run holds the device, fail at once (exit 3) instead of waiting" },
-		{ "resume", CLI_STRING, &a->resume, "RUN", "measure the cases an interrupted or failed run lacks, into it (same scenario text, build, backend and device; the run's own --only, --shard, --quick, --device, --label)" },
+		{ "resume", CLI_STRING, &a->resume, "RUN", "measure the cases an interrupted or failed run lacks, into it (same scenario text, build, backend and device; the run's own --only, --shard, --quick, --device, --label, --recheck)" },
 		CLI_OPT_END,
 	};
 	_Static_assert(sizeof opts / sizeof opts[0] == RUN_N_OPTIONS, "RUN_N_OPTIONS");
@@ -90,11 +91,12 @@ static enum ab_rc check_args(const struct run_args *a, struct runner_options *o,
 	if (a->devices && (a->shard || a->dump || a->device))
 		return ab_fail(d, AB_ERR_USAGE, "--devices cannot be combined with --%s",
 			       a->shard ? "shard" : a->dump ? "dump" : "device");
-	if (a->resume && (a->label || a->only || a->shard || a->run_set || a->devices || a->dump || a->quick || a->device))
+	if (a->resume && (a->label || a->only || a->shard || a->run_set || a->devices || a->dump || a->quick || a->device ||
+			  a->recheck))
 		return ab_fail(d, AB_ERR_USAGE, "--resume takes the run's own options: drop --%s",
 			       a->label ? "label" : a->only ? "only" : a->shard ? "shard" : a->run_set ? "run-set" :
 			       a->devices ? "devices" : a->dump ? "dump (a dump of part of a run would be partial)" :
-			       a->quick ? "quick" : "device");
+			       a->quick ? "quick" : a->device ? "device" : "recheck");
 	enum ab_rc rc = a->label ? store_check_label(a->label, d) : AB_OK;
 	if (!rc && a->shard)
 		rc = shard_parse(a->shard, &o->shard, d);
@@ -310,6 +312,7 @@ static void resume_options(const struct results_run *r, struct runner_options *o
 	o->quick = r->quick;
 	o->label = r->label[0] ? r->label : NULL;
 	o->only = r->only_cases[0] ? r->only_cases : NULL;
+	o->recheck = r->recheck;
 	o->device = r->device_index;
 	o->run_set = r->run_set[0] ? r->run_set : NULL;
 	o->shard = (struct shard){ r->shard_count > 1 ? r->shard_index : 0, r->shard_count > 1 ? r->shard_count : 0 };
@@ -374,6 +377,7 @@ int cmd_run(int argc, char **argv)
 		.run_set = a.run_set,
 		.device = a.device,
 		.only = a.only,
+		.recheck = a.recheck,
 		.no_wait = a.no_wait,
 	};
 	struct ab_diag d;

@@ -2,7 +2,7 @@
  * commands.h - the subcommands main.c dispatches to, one cmd_<name>.c each.
  *
  * Each takes (argc, argv) with argv[0] the subcommand's name and returns the
- * process exit status (diag.h and README "Exit status": 0 ok, 1 verdict,
+ * process exit status (diag.h and docs/USAGE.md "Exit status": 0 ok, 1 verdict,
  * 2 usage/data, 3 failure, 4 inconclusive, 128 + signal for a run stopped
  * by one).
  */

@@ -26,7 +26,7 @@ enum ab_rc {
 	AB_ERR_INTERRUPTED, /* a signal stopped the work (run/interrupt.h) */
 };
 
-/* Exit statuses, a documented contract (README "Exit status"). */
+/* Exit statuses, a documented contract (docs/USAGE.md, "Exit status"). */
 enum {
 	AB_EXIT_OK = 0,
 	AB_EXIT_VERDICT = 1, /* the gate found a regression or lost bit-exactness */

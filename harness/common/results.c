@@ -115,7 +115,7 @@ static bool same_header(struct same *s, const struct results_run *a, const struc
 	       SAME_NUM(s, a, b, steps) && SAME_NUM(s, a, b, forwards_per_step) && SAME_STR(s, a, b, launch_gaps) &&
 	       SAME_NUM(s, a, b, l2_flush) && SAME_STR(s, a, b, notes) && SAME_STR(s, a, b, only_cases) &&
 	       SAME_NUM(s, a, b, n_cases) && SAME_NUM(s, a, b, cases_planned) && SAME_NUM(s, a, b, resumed) &&
-	       SAME_STR(s, a, b, timing);
+	       SAME_STR(s, a, b, timing) && SAME_NUM(s, a, b, recheck);
 }
 
 static bool same_arm_source(struct same *s, const struct results_arm_source *a, const struct results_arm_source *b)

@@ -118,7 +118,7 @@ struct results_device {
 struct results_arm_source {
 	char arm;               /* 'a' or 'b' */
 	char name[32];          /* the arm's name, as in results_case.arm_a/arm_b */
-	char kind[8];           /* "plugin", "cubin" or "python" */
+	char kind[16];          /* its kind's name (arms/arm_kind.c: "plugin", "cubin", "python" ...) */
 	char path[512];         /* the library or the binary, absolute */
 	char sha256[65];        /* of that file */
 	char detail[256];       /* plugin: its name and the arm's; cubin: the kernel, Triton's version */
@@ -158,6 +158,8 @@ struct results_run {
 	bool l2_flush;
 	char notes[1024];       /* the runner's (a resume, the phases' times) and the backend's remarks */
 	char only_cases[256];   /* run --only CASE: the cases the run was restricted to; "" = all */
+	bool recheck;           /* run --recheck: cases another run found slower, measured again (a second
+				 * opinion, not a run of its own: list and history leave it out) */
 	/* Cases the run sets out to measure (its scenario's after --only and
 	 * --shard); each is committed as it finishes, and 'ok' needs them all.
 	 * A run that did not finish keeps its finished ones (n_cases of them).
@@ -182,7 +184,7 @@ struct results_run_summary {
 	char device[128];
 	int n_cases;
 	char git_commit[64];
-	bool quick, fake_timer;
+	bool quick, fake_timer, recheck;
 	char only_cases[256];
 	char run_set[64];       /* '' or the run set this run is a shard of */
 	int shard_index, shard_count; /* 0, 0 for a whole run */

@@ -208,11 +208,20 @@ static const struct text_field arm_source_texts[] = {
 	TEXT(struct results_arm_source, detail),
 };
 
+bool results_check_kind_name(const char *kind, char *why, size_t len)
+{
+	bool ok = kind[0] >= 'a' && kind[0] <= 'z' && strlen(kind) < sizeof(((struct results_arm_source *)0)->kind);
+	for (const char *p = kind; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+	return ok || ab_fail_text(why, len, "kind '%s' is not the name of a kind of arm (a lower-case letter, then letters, "
+					    "digits or '_', %zu at most)",
+				  kind, sizeof(((struct results_arm_source *)0)->kind) - 1);
+}
+
 bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len)
 {
-	static const char *const kinds[] = { "plugin", "cubin", "python", NULL };
 	return arm_ok("arm", a->arm, why, len) && texts_ok(a, arm_source_texts, N(arm_source_texts), why, len) &&
-	       one_of("kind", a->kind, kinds, why, len);
+	       results_check_kind_name(a->kind, why, len);
 }
 
 static const struct text_field case_texts[] = {

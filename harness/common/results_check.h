@@ -35,6 +35,11 @@
 bool results_check_run_row(const struct results_run *r, char *why, size_t len);
 bool results_check_device(const struct results_device *dv, char *why, size_t len);
 bool results_check_arm_source(const struct results_arm_source *a, char *why, size_t len);
+/* A user arm's kind (results_arm_source.kind): the name of a kind of arm
+ * (a lower-case letter, then letters, digits or '_'; it fits), whichever:
+ * the kinds are arms/arm_kind.c's table, which common/ does not know, so
+ * a database written by a build with more kinds still reads. */
+bool results_check_kind_name(const char *kind, char *why, size_t len);
 /* A cases row (its slots aside). */
 bool results_check_case_row(const struct results_case *c, char *why, size_t len);
 /* A slots row (its samples, kernels and outputs aside). */

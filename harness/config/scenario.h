@@ -1,7 +1,7 @@
 /*
  * scenario.h - an INI scenario, parsed and validated before any work starts.
  *
- * Format (README "Scenario format" is the user documentation):
+ * Format (docs/SCENARIO_FORMAT.md is the user documentation):
  *
  *   [scenario]  name, description, include (site files), backend (auto|cpu|cuda), dtype (bf16),
  *               bracket (A and B letters, starts and ends with A: ABA, ABABA),

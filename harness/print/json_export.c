@@ -101,10 +101,19 @@ static json_t *copy_floor(const struct results_case *c)
 
 static json_t *case_of(const struct results_case *c, json_t *slots)
 {
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o, s:o}", "ordinal", c->ordinal,
-			 "name", c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps",
-			 json_out_num(c->eps), "affine", c->affine, "count", c->count, "input", c->input, "arm_a",
-			 c->arm_a, "arm_b", c->arm_b, "copy_floor", copy_floor(c), "slots", slots);
+	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o, s:o}", "ordinal",
+			      c->ordinal, "name", c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps",
+			      json_out_num(c->eps), "affine", c->affine, "count", c->count, "input", c->input, "arm_a",
+			      c->arm_a, "arm_b", c->arm_b, "copy_floor", copy_floor(c), "slots", slots);
+	bool ok = o && json_out_set(o, "sweep", json_string(c->sweep)) &&
+		  json_out_set(o, "axis", json_string(c->axis)) &&
+		  json_out_set(o, "axis_value", json_integer(c->axis_value)) &&
+		  json_out_set(o, "bytes_min", json_integer(c->bytes_min)) &&
+		  json_out_set(o, "bytes_a", json_integer(c->bytes_a)) &&
+		  json_out_set(o, "bytes_b", json_integer(c->bytes_b));
+	if (!ok)
+		json_decref(o);
+	return ok ? o : NULL;
 }
 
 json_t *json_export_run(const struct results_run *r)
@@ -162,7 +171,11 @@ static json_t *summary_of(const struct summary_case *s)
 	bool ok = o && json_out_set(o, "copy_floor_ns", json_out_num(s->copy_floor_ns)) &&
 		  json_out_set(o, "a_over_copy", json_out_num(s->a_over_copy)) &&
 		  json_out_set(o, "b_over_copy", json_out_num(s->b_over_copy)) &&
-		  json_out_set(o, "b_kernel_over_copy", json_out_num(s->b_kernel_over_copy));
+		  json_out_set(o, "b_kernel_over_copy", json_out_num(s->b_kernel_over_copy)) &&
+		  json_out_set(o, "a_gbps", json_out_num(s->a.bw.gbps)) &&
+		  json_out_set(o, "b_gbps", json_out_num(s->b.bw.gbps)) &&
+		  json_out_set(o, "a_pct_copy", json_out_num(s->a.bw.pct_copy)) &&
+		  json_out_set(o, "b_pct_copy", json_out_num(s->b.bw.pct_copy));
 	if (!ok) {
 		json_decref(o);
 		return NULL;

@@ -38,6 +38,22 @@ static json_t *device(const struct results_device *dv)
 			 dv->default_sm_mhz, "copy_gbps", json_out_num(dv->copy_gbps > 0 ? dv->copy_gbps : NAN));
 }
 
+/* Where the run's user arms came from (table run_arms), one object each. */
+static json_t *arm_sources(const struct results_run *r)
+{
+	json_t *a = json_array();
+	bool ok = a != NULL;
+	for (int i = 0; ok && i < r->n_arm_sources; i++) {
+		const struct results_arm_source *s = &r->arm_sources[i];
+		char arm[2] = { s->arm, '\0' };
+		ok = json_out_push(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "arm", arm, "name", s->name, "kind",
+						 s->kind, "path", s->path, "sha256", s->sha256, "detail", s->detail));
+	}
+	if (!ok)
+		json_decref(a);
+	return ok ? a : NULL;
+}
+
 /* run_set (null for a plain run), shard {index, count} (null unless a
  * single shard), set_runs (the shards' run ids when a whole set). */
 static bool run_identity(json_t *o, const struct results_run *r)
@@ -71,11 +87,14 @@ json_t *json_out_run(const struct results_run *r, bool full)
 	o = id;
 	ok = ok && json_out_set(o, "cases_planned", json_integer(r->cases_planned)) &&
 	     json_out_set(o, "resumed", json_integer(r->resumed)) &&
-	     json_out_set(o, "timing", json_string(r->timing[0] ? r->timing : "events"));
+	     json_out_set(o, "timing", json_string(r->timing[0] ? r->timing : "events")) &&
+	     json_out_set(o, "device_index", json_integer(r->device_index)) &&
+	     json_out_set(o, "recheck", json_boolean(r->recheck));
 	if (ok && full)
 		ok = json_out_set(o, "scenario_path", json_string(r->scenario_path)) &&
 		     json_out_set(o, "scenario_text", r->scenario_text ? json_string(r->scenario_text) : json_null()) &&
-		     json_out_set(o, "command_line", r->command_line ? json_string(r->command_line) : json_null());
+		     json_out_set(o, "command_line", r->command_line ? json_string(r->command_line) : json_null()) &&
+		     json_out_set(o, "arm_sources", arm_sources(r));
 	if (!ok) {
 		json_decref(o);
 		return NULL;

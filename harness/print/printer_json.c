@@ -1,9 +1,11 @@
 /*
  * printer_json.c - the "json" format: the documents of docs/JSON.md,
- * built with jansson by print/json_export.c (abbench.show, abbench.export)
- * and print/json_verdict.c (abbench.compare, abbench.gate).
+ * built with jansson by print/json_export.c (abbench.show, abbench.export),
+ * print/json_verdict.c (abbench.compare, abbench.gate) and
+ * print/json_list.c (abbench.list).
  */
 #include "print/json_export.h"
+#include "print/json_list.h"
 #include "print/json_out.h"
 #include "print/json_verdict.h"
 #include "print/printer.h"
@@ -29,6 +31,11 @@ static enum ab_rc json_gate(const struct printer_job *job, struct ab_diag *d)
 	return json_out_print(json_verdict_gate(g->base, g->run, g->o, g->r), job->f, d);
 }
 
+static enum ab_rc json_runs(const struct printer_job *job, struct ab_diag *d)
+{
+	return json_out_print(json_list_runs(job->runs, job->n_runs), job->f, d);
+}
+
 extern const struct printer printer_json;
 
 const struct printer printer_json = {
@@ -38,5 +45,6 @@ const struct printer printer_json = {
 		[PRINTER_RECORD] = json_record,
 		[PRINTER_COMPARE] = json_compare,
 		[PRINTER_GATE] = json_gate,
+		[PRINTER_RUNS] = json_runs,
 	},
 };

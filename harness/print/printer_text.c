@@ -31,8 +31,8 @@ static void add_flag(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "quick", "only CASE", "shard I/N of set:ID" (or "set:ID" for a whole
- * set), those that apply joined by ", ", or "-". */
+/* "quick", "only CASE", "recheck", "shard I/N of set:ID" (or "set:ID"
+ * for a whole set), those that apply joined by ", ", or "-". */
 static void run_flags(const struct results_run_summary *s, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -40,6 +40,8 @@ static void run_flags(const struct results_run_summary *s, char *buf, size_t len
 		add_flag(buf, len, "quick");
 	if (s->only_cases[0])
 		add_flag(buf, len, "only %s", s->only_cases);
+	if (s->recheck)
+		add_flag(buf, len, "recheck");
 	if (s->shard_count)
 		add_flag(buf, len, "shard %d/%d of %s%s", s->shard_index, s->shard_count, STORE_SET_PREFIX, s->run_set);
 	else if (s->run_set[0])

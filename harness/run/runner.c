@@ -95,6 +95,7 @@ static void run_header(const struct scenario *s, const struct runner_options *o,
 	r->shard_index = o->run_set ? (o->shard.count ? o->shard.index : 1) : 0;
 	r->shard_count = o->run_set ? (o->shard.count ? o->shard.count : 1) : 0;
 	snprintf(r->only_cases, sizeof r->only_cases, "%s", o->only ? o->only : "");
+	r->recheck = o->recheck;
 	r->cases_planned = run_planned(s, o);
 	if (o->resume) { /* the stored run's own identity: only its status and notes change */
 		r->id = o->resume->id;

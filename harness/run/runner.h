@@ -41,6 +41,7 @@ struct runner_options {
 	const char *run_set;       /* NULL: none (a plain run) */
 	int device;                /* the backend's device index (cuda: as cudaSetDevice takes it) */
 	const char *only;          /* run --only CASE, recorded in the run; NULL: every case */
+	bool recheck;              /* run --recheck, recorded in the run: cases measured again */
 	/* run --resume: the stored run to measure the remaining cases into
 	 * (run/resume.h: resume_load), whose options the caller copied into
 	 * these; NULL: a new run. */

@@ -306,7 +306,7 @@ enum ab_rc store_empty_database(struct store *st, struct ab_diag *d);
 	"scenario_text, scenario_hash, command_line, git_commit, host, backend, version, quick, "  \
 	"bracket, arm_a, arm_b, steps, forwards_per_step, launch_gaps, l2_flush, notes, uuid, run_set, " \
 	"shard_index, shard_count, device_id, only_cases, fake_timer, device_index, noise_measure, "    \
-	"cases_planned, resumed, timing"
+	"cases_planned, resumed, timing, recheck"
 #define CASE_COLS                                                                                \
 	"name, site, shape, dtype, eps, affine, count, input, sweep, axis, axis_value, bytes_min, "  \
 	"bytes_a, bytes_b, arm_a, arm_b, copy_floor_ns, copy_floor_kernel_ns, copy_floor_method, " \

@@ -32,6 +32,7 @@ static void read_summary(struct col *c, void *p)
 	C_STR(c, m->run_set);
 	m->shard_index = c_int(c);
 	m->shard_count = c_int(c);
+	m->recheck = c_bool(c);
 }
 
 enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, int *n, struct ab_diag *d)
@@ -41,7 +42,7 @@ enum ab_rc store_list_runs(struct store *st, struct results_run_summary **out, i
 					"SELECT r.id, r.started_at, r.status, r.label, r.scenario_name, r.backend, dv.name,"
 					" (SELECT count(*) FROM cases c WHERE c.run_id = r.id),"
 					" r.git_commit, r.quick, r.only_cases, r.fake_timer, r.run_set, r.shard_index,"
-					" r.shard_count FROM runs r JOIN devices dv ON dv.id = r.device_id"
+					" r.shard_count, r.recheck FROM runs r JOIN devices dv ON dv.id = r.device_id"
 					" ORDER BY r.started_at DESC, r.id DESC",
 					NULL, sizeof **out, read_summary, &v, n, "list runs", d);
 	*out = v;

@@ -80,6 +80,7 @@ void store_bind_run(struct bind *b, const struct results_run *r, int64_t device_
 	b_i64(b, r->cases_planned);
 	b_i64(b, r->resumed);
 	B_STR(b, r->timing);
+	b_i64(b, r->recheck);
 }
 
 /* Returns the device_id column (only_cases follows it). */
@@ -120,6 +121,7 @@ int64_t store_read_run(struct col *c, struct results_run *r, bool *ok)
 	r->cases_planned = c_int(c);
 	r->resumed = c_int(c);
 	C_STR(c, r->timing);
+	r->recheck = c_bool(c);
 	return device_id;
 }
 void store_bind_case(struct bind *b, const struct results_case *c)

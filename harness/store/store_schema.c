@@ -182,6 +182,26 @@ static const char *const migrations[] = {
 	"INSERT INTO run_arms_rebuilt SELECT run_id, arm, name, kind, path, sha256, detail FROM run_arms;"
 	"DROP TABLE run_arms;"
 	"ALTER TABLE run_arms_rebuilt RENAME TO run_arms;",
+	/* 10: one vocabulary per axis (issue 32.2): run_arms.kind is any kind's
+	 * name, checked as text (results_check_kind_name) instead of a list
+	 * of kinds here, so that a new kind of arm needs no migration (the
+	 * table rebuilt as 9 does: SQLite cannot drop a CHECK; its rows kept,
+	 * nothing refers to it). And run --recheck recorded: a run that
+	 * measures again cases another run found slower, which list and
+	 * history leave out; the runs scripts/nightly.sh made so before it,
+	 * which they told by the label's end (NAME-recheck), are marked once
+	 * here. */
+	"CREATE TABLE run_arms_rebuilt ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" arm TEXT NOT NULL CHECK (arm IN ('a', 'b')), name TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK (kind <> ''),"
+	" path TEXT NOT NULL, sha256 TEXT NOT NULL, detail TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, arm, name)) WITHOUT ROWID;"
+	"INSERT INTO run_arms_rebuilt SELECT run_id, arm, name, kind, path, sha256, detail FROM run_arms;"
+	"DROP TABLE run_arms;"
+	"ALTER TABLE run_arms_rebuilt RENAME TO run_arms;"
+	"ALTER TABLE runs ADD COLUMN recheck INTEGER NOT NULL DEFAULT 0 CHECK (recheck IN (0, 1));"
+	"UPDATE runs SET recheck = 1 WHERE label GLOB '*-recheck';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

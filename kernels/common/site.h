@@ -162,23 +162,45 @@ struct site_impl {
 	const void *impl;
 };
 
-/* An arm from outside abbench: a plugin library's function or a compiled
- * GPU binary (harness/arms/). The harness wraps it in a site_variant of its
- * own at plan time, and the backends call these functions instead of the
- * variant's impls. Each takes the arm's context, returns 0, or non-zero with one
- * line in err (the run then fails with it). */
+/* How a backend calls an arm from outside abbench, the key of
+ * site_ext_arm's calls: over host memory, the call computing
+ * synchronously (stream NULL: the CPU backend), or over CUDA device
+ * memory, the call queueing its work on the stream it is handed and
+ * returning (the CUDA backend). A backend calls every arm one way, and
+ * says which among its capabilities (harness/backend/backend.h:
+ * BACKEND_CAP_HOST_BUFFERS, BACKEND_CAP_CUDA_STREAM); a new backend that
+ * calls one of these ways needs no change in any kind of arm. */
+enum site_ext_on {
+	SITE_EXT_HOST,
+	SITE_EXT_CUDA_STREAM,
+};
+#define SITE_EXT_ON_BIT(on) (1u << (on))
+
+/* An arm from outside abbench: a plugin library's function, a kernel of a
+ * compiled GPU binary, a Python function (harness/arms/). The harness
+ * wraps it in a site_variant of its own at plan time, and the backends
+ * call these functions instead of the variant's impls, each with the way
+ * it calls (`on`). Each takes the arm's context, returns 0, or non-zero
+ * with one line in err (the run then fails with it). */
 struct site_ext_arm {
 	void *ctx;
-	const char *cpu_step; /* the one timed step's name on the CPU backend */
+	const char *step; /* the name of its one timed step on a host backend (the CPU's attribution) */
+	unsigned on;      /* SITE_EXT_ON_BIT of each way it can be called */
 	/* Before a slot's samples, outside the timing: may allocate. NULL: none. */
-	int (*prepare)(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len);
-	int (*cpu)(void *ctx, const struct site_args *a, char *err, size_t len);        /* NULL: none */
-	int (*cuda)(void *ctx, const struct site_args *a, void *stream, char *err, size_t len); /* NULL: none */
+	int (*prepare)(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len);
+	/* One call of the arm; stream is the backend's (NULL on the host). */
+	int (*call)(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len);
 	/* After a slot's samples, outside the timing (the backend's slot_end,
 	 * the device waited for): checks what the slot's calls left behind (a
 	 * Python arm's tensors) and releases what prepare took. NULL: none. */
 	int (*finish)(void *ctx, char *err, size_t len);
 };
+
+/* Whether ext can be called the way on. */
+static inline bool site_ext_callable(const struct site_ext_arm *ext, enum site_ext_on on)
+{
+	return (ext->on & SITE_EXT_ON_BIT(on)) != 0 && ext->call != NULL;
+}
 
 /* A variant. Named tunings of the fused arm are called "fused.<tuning>"
  * and exist on CUDA only; "fused" is the measured winner (docs/KERNELS.md).

@@ -32,10 +32,8 @@
 # gate_max_regression_pct is chosen from it).
 # Exit status: 0 when every part ran and some threshold had no false
 # alarm, 1 otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" aa
 pairs=${AA_PAIRS:-20} plants=${AA_PLANTS:-2,3,5} thresholds=${AA_THRESHOLDS:-2,3,4,5}
 plant_scenario=${AA_PLANT_SCENARIO:-examples/plugin/rga_plant.ini}
 read -r -a extra <<<"${AA_OPTIONS:-}"

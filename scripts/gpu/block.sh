@@ -10,10 +10,8 @@
 # Exit status: block_check.py's (0 every fused path byte-equal to eager,
 # 1 a difference or a failed step, 2 no GPU), or 2 when the library or
 # the interpreter is missing. About a minute on an H200.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" block
 export PYTHONUNBUFFERED=1
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=$(command -v python3) || { echo "block.sh: no python3"; exit 2; }

@@ -19,20 +19,14 @@
 # history.db, history-report/, history-site/ and history-logs.tar.gz.
 # Exit status: 0 when every stage ran and the A/A compare with floors
 # called nothing and no --quick gate passed; 1 otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-history
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" history
 export ABBENCH_DB="$RESULTS/history.db"
 rm -f "$ABBENCH_DB"
-status=0
 rows=()
-step() { echo; echo "=== $* ==="; }
 row() { rows+=("$(printf '%-22s %-44s %s' "$1" "$2" "$3")"); }
+# verdicts COMPARE.json VERDICT...: how many cases compare called so
+verdicts() { "$READ" scripts/gpu/abjson.py verdicts "$@"; }
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
@@ -52,11 +46,12 @@ step "A/A compare"
 run aa1 "$TMP/base.ini"
 run aa2 "$TMP/base.ini"
 "$AB" compare aa1 aa2 >"$LOGS/compare_floors.md" 2>&1 || status=1
-"$AB" compare aa1 aa2 --no-floors >"$LOGS/compare_bare.md" 2>&1 || status=1
+"$AB" compare aa1 aa2 --format json --out "$JSON/compare_floors.json" || status=1
+"$AB" compare aa1 aa2 --no-floors --format json --out "$JSON/compare_bare.json" || status=1
 cat "$LOGS/compare_floors.md"
-called_floors=$(grep -Ec '\| (slower|faster) \(' "$LOGS/compare_floors.md")
-called_bare=$(grep -Ec '\| (slower|faster) \(' "$LOGS/compare_bare.md")
-held=$(grep -c 'no change beyond the floors' "$LOGS/compare_floors.md")
+called_floors=$(verdicts "$JSON/compare_floors.json" slower faster)
+called_bare=$(verdicts "$JSON/compare_bare.json" slower faster)
+held=$(verdicts "$JSON/compare_floors.json" within_floors)
 row "A/A compare" "cases called slower/faster, bare test" "$called_bare"
 row "A/A compare" "the same with the gate's floors (held: $held)" "$called_floors"
 [ "$called_floors" -eq 0 ] || status=1

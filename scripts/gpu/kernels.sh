@@ -16,7 +16,10 @@
 #   4. sass: cuobjdump's SASS of the fused kernels (build/abbench) into
 #      $OUT/kernels-sass.txt.gz, for reading here (no disassembler there).
 # Last, a short table: run, case, arm (variant), median with events and
-# CUPTI kernel time per slot, md5, and B/A for both.
+# CUPTI kernel time per slot, md5, and B/A for both, read from each run's
+# export and show --format json (scripts/gpu/tables.py kernels): the md5
+# agreement and B/A are the summary's (b_byte_equal and a_deterministic,
+# 1 / speedup of the pooled medians), not recomputed.
 # Usage: scripts/gpu/kernels.sh [STAGE ...]   (default: selftest glm tuning;
 # selftest-quick instead of selftest runs the self-test's --quick set).
 # Every abbench run is bounded (RUN_LIMIT seconds, default 90), the
@@ -24,24 +27,17 @@
 # that, not the device call.
 # Through scripts/gpu/session.sh: kernels:600 (the full self-test plus about
 # 16 s of glm_1024 and 8 tuning runs of up to 15 s each).
-# Results: $OUT (or ./gpu-out) gets kernels.db, kernels-logs.tar.gz (every
-# log, the CSV exports) and kernels-summary.txt (the table).
+# Results: $OUT (or ./gpu-out) gets kernels.db, json/ (the documents the
+# table reads), kernels-logs.tar.gz (every log, the CSV exports) and
+# kernels-summary.txt (the table).
 # Exit status: 0 when every stage ran, the self-test passed and every
 # case's md5 agreed across its slots; 1 otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-kernels
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" kernels "$@"
+[ -n "$stages" ] || stages="selftest glm tuning"
 DB="$RESULTS/kernels.db"
 rm -f "$DB"
-stages=${*:-selftest glm tuning}
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
-step() { echo; echo "=== $* ==="; }
-status=0
+labels=()
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
@@ -60,13 +56,15 @@ if want selftest || want selftest-quick; then
 	fi
 fi
 
-# run LABEL SCENARIO: one abbench run on cuda, its show and its CSV.
+# run LABEL SCENARIO: one abbench run on cuda, its show and its CSV; its
+# show and export --format json for the table.
 run() {
 	step "$1 ($2)"
 	if timeout -k 5 "${RUN_LIMIT:-90}" "$AB" run "$2" --backend cuda --db "$DB" --label "$1" --no-progress 2>&1 |
 		tee "$LOGS/run_$1.log"; then
 		"$AB" show "$1" --db "$DB" | tee "$LOGS/show_$1.txt"
 		"$AB" export "$1" --csv "$LOGS/$1.csv" --db "$DB"
+		ab_json export "$1" "$DB" >/dev/null && ab_json show "$1" "$DB" >/dev/null && labels+=("$1")
 	else
 		echo "kernels.sh: abbench run $2 failed"
 		status=1
@@ -88,45 +86,7 @@ if want sass; then
 fi
 
 step table
-python3 - "$LOGS" >"$LOGS/table.txt" <<'PY'
-import csv, glob, os, statistics, sys
-logs = sys.argv[1]
-bad = 0
-print(f"{'run':<26} {'case':<16} {'arm':<15} {'events us (slots)':>20} {'CUPTI us (slots)':>20} {'md5'}")
-order = lambda p: (not p.endswith("kernels-glm.csv"), p)
-for path in sorted(glob.glob(os.path.join(logs, "*.csv")), key=order):
-    run = os.path.basename(path)[:-4]
-    copy = run.startswith("copy-")  # a copy of the bytes: its md5 differs by design
-    rows = list(csv.DictReader(open(path)))
-    cases = []
-    for r in rows:
-        if r["case"] not in cases:
-            cases.append(r["case"])
-    for case in cases:
-        slots = [r for r in rows if r["case"] == case]
-        md5s = {r["md5"] for r in slots}
-        by_arm = {}
-        for r in slots:
-            k = float(r["kernel_median_ns"]) / 1000.0 if r["kernel_median_ns"] else float("nan")
-            by_arm.setdefault((r["arm"], r["variant"]), []).append((float(r["median_ns"]) / 1000.0, k))
-        med, kmed = {}, {}
-        for (arm, variant), t in by_arm.items():
-            med[arm] = statistics.mean(x for x, _ in t)
-            kmed[arm] = statistics.mean(k for _, k in t)
-            ev = "/".join(f"{x:.2f}" for x, _ in t)
-            ku = "/".join(f"{k:.2f}" for _, k in t)
-            same = len({r["md5"] for r in slots if r["arm"] == arm}) == 1
-            print(f"{run:<26} {case:<16} {variant[:15]:<15} {ev:>20} {ku:>20} "
-                  f"{(slots[0]['md5'][:8] if len(md5s) == 1 else ('own' if same else 'DIFFER'))}")
-        if len(md5s) != 1 and not copy:
-            bad += 1
-            print(f"{'':<26} {case:<16} md5 differ across slots: {' '.join(sorted(md5s))}")
-        if "a" in med and "b" in med and (run.startswith("tuning-") or copy):
-            print(f"{'':<26} {case:<16} {'B / A':<15} {med['b'] / med['a']:>20.3f} {kmed['b'] / kmed['a']:>20.3f}")
-print(f"md5 agreement: {'every case' if bad == 0 else f'{bad} case(s) DIFFER'}")
-sys.exit(1 if bad else 0)
-PY
-[ $? -eq 0 ] || status=1
+"$READ" scripts/gpu/tables.py kernels "$JSON" "${labels[@]}" >"$LOGS/table.txt" || status=1
 [ -f "$LOGS/selftest.verdict" ] && cat "$LOGS/selftest.verdict" >>"$LOGS/table.txt" &&
 	grep -E "^[0-9]+ passed" "$LOGS/selftest.log" >>"$LOGS/table.txt"
 cp "$LOGS/table.txt" "$RESULTS/kernels-summary.txt"

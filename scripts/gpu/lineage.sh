@@ -13,10 +13,8 @@
 #   interpreter. Results: $OUT (or ./gpu-out) gets lineage.log and
 #   lineage.json. Exit status: lineage_check.py's (0 every exact kernel
 #   byte-equal, 1 not, 2 no torch, Triton or GPU).
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" lineage
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3
 TRITON_CACHE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lineage-triton.XXXXXX") || exit 1

@@ -23,15 +23,9 @@
 # table last: scenario, case, A and B medians, speedup, byte-equal; then
 # the projections. Exit status 0 when every run and report worked and every
 # exact case is byte-equal, 1 otherwise, 2 with nothing to run.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-model
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS=$TMP/logs
-AB=$ROOT/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" model "$@"
+[ -n "$stages" ] || stages="sites block nightly noflush python"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 export ABBENCH_DB=$RESULTS/model.db ABBENCH_PYTHON=$PY PYTHONDONTWRITEBYTECODE=1
 export ABBENCH_KERNELS_LIB=${ABBENCH_KERNELS_LIB:-$ROOT/build/libabbench_kernels.so}
@@ -39,9 +33,6 @@ export TRITON_CACHE_DIR=$TMP/triton
 rm -f "$ABBENCH_DB"
 [ -x "$AB" ] || { echo "model.sh: no $AB: run make first"; exit 2; }
 [ -f "$ABBENCH_KERNELS_LIB" ] || { echo "model.sh: no $ABBENCH_KERNELS_LIB: carry it"; exit 2; }
-parts=${*:-sites block nightly noflush python}
-status=0
-want() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 # run NAME COMMAND...: logged, timed, its exit status in the table
 runs=$LOGS/runs.txt
 : >"$runs"
@@ -57,8 +48,8 @@ run() {
 	[ "$rc" -eq 0 ] || status=1
 	return "$rc"
 }
-# the newest run of a scenario in the database
-run_of() { "$AB" list 2>/dev/null | awk -v s="$1" '$3 == s && $0 ~ / ok / { print $1; exit }'; }
+# the newest 'ok' run of a scenario in the database (list --format json)
+run_of() { "$AB" list --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py newest - "$1"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
 "$AB" --version || { echo "abbench does not start here"; exit 2; }
@@ -99,7 +90,7 @@ tar -czf "$RESULTS/model-logs.tar.gz" -C "$TMP" logs
 
 echo
 echo "=== cases ==="
-for id in $("$AB" list 2>/dev/null | awk 'NR > 1 && / ok / { print $1 }' | sort -n); do
+for id in $("$AB" list --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py runs - | awk -F'\t' '$2 == "ok" { print $1 }' | sort -n); do
 	"$AB" show "$id" --format json 2>/dev/null
 done | "$PY" -c '
 import json, sys

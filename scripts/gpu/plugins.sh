@@ -20,36 +20,28 @@
 #               timeout), overrun (exit 3, names tensor 'out'), into_input
 #               (exit 3, names input 'x')
 #   sanitize    compute-sanitizer memcheck on one exact plugin run: 0 errors
-# Results: $OUT (or ./gpu-out) gets plugins.db and plugins-logs.tar.gz. The
+# Results: $OUT (or ./gpu-out) gets plugins.db, json/ (each run's show and
+# export --format json, which the checks read: scripts/gpu/abjson.py) and
+# plugins-logs.tar.gz. The
 # last lines printed are the table: stage, what was expected, PASS/FAIL;
 # then B medians and CUPTI kernel names of the runs that measured.
 # Usage: scripts/gpu/plugins.sh [STAGE ...] (default: all; about 3 to 5
 # minutes). Each run is under `timeout` (240 s, 120 s for the faults: a
 # hang shows as exit 124). Exit status 0 when every stage passed, 1
 # otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-plugins
-rm -rf "$TMP" && mkdir -p "$TMP/logs" "$TMP/scn"
-LOGS="$TMP/logs"
-AB=$ROOT/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" plugins "$@"
+[ -n "$stages" ] || stages="exact inexact cubin ptx fatbin ln sm80 faults sanitize"
+mkdir -p "$TMP/scn"
 EX=$ROOT/build/examples
 DB="$RESULTS/plugins.db"
 rm -f "$DB"
-stages=${*:-exact inexact cubin ptx fatbin ln sm80 faults sanitize}
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 table="$LOGS/table.txt"
 : >"$table"
-status=0
 row() { # stage expected verdict
 	printf '%-28s %-50s %s\n' "$1" "$2" "$3" | tee -a "$table"
 	case "$3" in PASS*) ;; *) status=1 ;; esac
 }
-step() { echo; echo "=== $* ==="; }
-export LD_LIBRARY_PATH=$ROOT/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 SAMPLING='min_time_ms = 300\nmax_time_ms = 2000'
 
 step device
@@ -61,28 +53,24 @@ variant() { # SOURCE NAME B-VALUE [SED-EXPR]
 	sed -e "s|\.\./\.\./build/examples|$EX|" -e "s|^b = .*|b = $3|" ${4:+-e "$4"} "$ROOT/$1" >"$TMP/scn/$2.ini"
 	echo "$TMP/scn/$2.ini"
 }
-# run LABEL SCENARIO [extra args]: exit status in $rc, output in $LOGS/LABEL.log
+# run LABEL SCENARIO [extra args]: exit status in $rc, output in
+# $LOGS/LABEL.log; its show (text, for the log) and its show and export as
+# JSON (what the checks read)
 run() {
 	local label=$1 scn=$2; shift 2
 	timeout "${RUN_TIMEOUT:-240}" "$AB" run "$scn" --backend cuda --db "$DB" --label "$label" --no-progress "$@" >"$LOGS/$label.log" 2>&1
 	rc=$?
 	cat "$LOGS/$label.log"
 	"$AB" show "$label" --db "$DB" >"$LOGS/show_$label.txt" 2>&1 && cat "$LOGS/show_$label.txt"
+	ab_json show "$label" "$DB" >/dev/null
+	ab_json export "$label" "$DB" >/dev/null
 }
-exact_lines() { grep -c "^  b byte-equal to a: $2\$" "$LOGS/show_$1.txt" 2>/dev/null; }
-# CUPTI kernel names of a run's B slots, from the database.
-kernels() {
-	python3 - "$DB" "$1" <<'EOF'
-import sqlite3, sys
-try:
-    db = sqlite3.connect(sys.argv[1])
-    rows = db.execute("""SELECT DISTINCT k.name FROM kernel_times k JOIN slots s ON s.id = k.slot_id
-        JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? AND s.arm = 'b'""", (sys.argv[2],))
-    print("; ".join(r[0][:60] for r in rows))
-except sqlite3.Error as e:
-    print("(none: %s)" % e)
-EOF
-}
+# exact_lines LABEL yes|no: the cases whose B is (not) byte-equal to A1
+exact_lines() { "$READ" scripts/gpu/abjson.py exact "$JSON/$1.show.json" "$2" 2>/dev/null; }
+# kernels LABEL: the CUPTI kernel names of the run's B slots
+kernels() { "$READ" scripts/gpu/abjson.py kernels "$JSON/$1.export.json" b 2>/dev/null || echo "(none)"; }
+# run_status LABEL: the stored run's status
+run_status() { "$READ" scripts/gpu/abjson.py get "$JSON/$1.show.json" run.status 2>/dev/null; }
 timed=()
 measured() { # LABEL: its B medians and kernels go into the closing table
 	timed+=("$1")
@@ -100,7 +88,7 @@ if want inexact; then
 	step "inexact: plugin rga_inexact as arm b"
 	scn=$(variant examples/plugin/rga_plugin.ini inexact "plugin:$EX/plugin/librga_plugin.so:rga_inexact")
 	run inexact "$scn"
-	[ "$rc" -eq 0 ] && [ "$(exact_lines inexact NO)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
+	[ "$rc" -eq 0 ] && [ "$(exact_lines inexact no)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
 	row "plugin rga_inexact" "exit 0, B NOT byte-equal in both cases" "$v"
 	measured inexact
 fi
@@ -138,7 +126,7 @@ if want ln; then
 	run ln_twopass "$(variant examples/cubin/ln_cubin.ini ln_twopass ln_twopass)"
 	rc1=$rc
 	run ln_tritonlike "$(variant examples/cubin/ln_cubin.ini ln_tritonlike ln_tritonlike)"
-	md5s() { grep -E '^  B ' "$LOGS/show_$1.txt" | awk '{ print $(NF-2) }' | paste -sd' '; }
+	md5s() { "$READ" scripts/gpu/abjson.py md5s "$JSON/$1.export.json" B 2>/dev/null; }
 	[ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] && [ -n "$(md5s ln_twopass)" ] && [ "$(md5s ln_twopass)" = "$(md5s ln_tritonlike)" ] &&
 		v=PASS || v="FAIL (exits $rc1 $rc; md5 '$(md5s ln_twopass)' vs '$(md5s ln_tritonlike)')"
 	row "cubin ln_twopass/tritonlike" "exit 0 both, the same B bytes (Triton path)" "$v"
@@ -165,7 +153,7 @@ if want faults; then
 		overrun) msg="wrote outside tensor 'out': 2 of the 4096 guard bytes after its end changed" ;;
 		into_input) msg="wrote into its input 'x'" ;;
 		esac
-		grep -q "$msg" "$LOGS/fault_$arm.log" && [ "$rc" -eq 3 ] && grep -q "status failed" "$LOGS/show_fault_$arm.txt" &&
+		grep -q "$msg" "$LOGS/fault_$arm.log" && [ "$rc" -eq 3 ] && [ "$(run_status "fault_$arm")" = failed ] &&
 			v="PASS (${secs} s)" || v="FAIL (exit $rc after ${secs} s)"
 		row "fault $arm" "exit 3, run failed, names it, no hang" "$v"
 	done
@@ -189,9 +177,8 @@ tar -czf "$RESULTS/plugins-logs.tar.gz" -C "$TMP" logs
 echo
 echo "=== times (B median per case) and CUPTI kernel names of arm b ==="
 for label in "${timed[@]}"; do
-	"$AB" export "$label" --db "$DB" --csv - 2>/dev/null |
-		awk -F, -v l="$label" '$6 == "A1" { a[$1] = $8 } $6 == "B" { printf "%-14s %-18s A1 %9.2f us  B %9.2f us  exact %s\n", l, $1, a[$1] / 1e3, $8 / 1e3, $12 }'
-	echo "               kernels: $(kernels "$label")"
+	"$READ" scripts/gpu/abjson.py times "$JSON/$label.export.json" "$label"
+	echo "               kernels: $(kernels "$label" | cut -c1-200)"
 done
 echo
 echo "=== plugins.sh: stage, expected, verdict ==="

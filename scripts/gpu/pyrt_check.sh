@@ -20,10 +20,8 @@
 # about a minute: importing torch and compiling one Triton kernel). The
 # table is the last lines printed; $OUT (or ./gpu-out) gets pyrt_check.log.
 # Exit status 0 when every row passed, 1 otherwise (2: nothing to run).
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" pyrt_check
 LOG=$RESULTS/pyrt_check.log
 PY=${1:-/opt/torch/.venv/bin/python3}
 CHECK=build/gpu/pyrt_gpu_check

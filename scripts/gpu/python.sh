@@ -24,19 +24,14 @@
 # Usage: scripts/gpu/python.sh [PYTHON] (default /opt/torch/.venv/bin/python3;
 # about two minutes: torch is imported once per run). Each run is under
 # `timeout` (240 s: a hang shows as exit 124). Results: $OUT (or ./gpu-out)
-# gets python.db and python-logs.tar.gz. The last lines printed are the
+# gets python.db, json/ (each run's show and export --format json, which
+# the checks read: scripts/gpu/abjson.py) and python-logs.tar.gz. The last lines printed are the
 # times (A1 and B medians, B's kernel sum, CUPTI kernel names of b) and
 # the table: stage, what was expected, PASS/FAIL. Exit status 0 when
 # every stage passed, 1 otherwise, 2 when there is nothing to run.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-python
-rm -rf "$TMP" && mkdir -p "$TMP/logs" "$TMP/scn"
-LOGS=$TMP/logs
-AB=$ROOT/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" python
+mkdir -p "$TMP/scn"
 PY=${1:-/opt/torch/.venv/bin/python3}
 MOD=$ROOT/tests/data/python/torch_rga.py
 DB=$RESULTS/python.db
@@ -46,12 +41,10 @@ export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the source tree
 [ -x "$AB" ] || { echo "python.sh: no $AB: run make first"; exit 2; }
 table=$LOGS/table.txt
 : >"$table"
-status=0
 row() { # stage expected verdict
 	printf '%-12s %-60s %s\n' "$1" "$2" "$3" | tee -a "$table"
 	case "$3" in PASS*) ;; *) status=1 ;; esac
 }
-step() { echo; echo "=== $* ==="; }
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
@@ -82,7 +75,9 @@ input = special
 EOF
 	echo "$TMP/scn/$1.ini"
 }
-# run LABEL SCENARIO [extra args]: exit status in $rc, output in $LOGS/LABEL.log
+# run LABEL SCENARIO [extra args]: exit status in $rc, output in
+# $LOGS/LABEL.log; its show (text, for the log) and its show and export as
+# JSON (what the checks read)
 run() {
 	local label=$1 scn=$2
 	shift 2
@@ -90,19 +85,15 @@ run() {
 	rc=$?
 	cat "$LOGS/$label.log"
 	"$AB" show "$label" --db "$DB" >"$LOGS/show_$label.txt" 2>&1 && cat "$LOGS/show_$label.txt"
+	ab_json show "$label" "$DB" >/dev/null
+	ab_json export "$label" "$DB" >/dev/null
 }
-exact_lines() { grep -c "^  b byte-equal to a: $2\$" "$LOGS/show_$1.txt" 2>/dev/null; }
-sql() { # QUERY LABEL: one line
-	"$PY" - "$DB" "$2" "$1" <<'EOF'
-import sqlite3, sys
-try:
-    rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[3], (sys.argv[2],)).fetchall()
-    print("; ".join(str(r[0]) for r in rows))
-except sqlite3.Error as e:
-    print("(none: %s)" % e)
-EOF
-}
-kernels() { sql "SELECT DISTINCT k.name FROM kernel_times k JOIN slots s ON s.id = k.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? AND s.arm = 'b'" "$1"; }
+# exact_lines LABEL yes|no: the cases whose B is (not) byte-equal to A1
+exact_lines() { "$READ" scripts/gpu/abjson.py exact "$JSON/$1.show.json" "$2" 2>/dev/null; }
+# kernels LABEL: the CUPTI kernel names of the run's B slots
+kernels() { "$READ" scripts/gpu/abjson.py kernels "$JSON/$1.export.json" b 2>/dev/null || echo "(none)"; }
+# run_status LABEL: the stored run's status
+run_status() { "$READ" scripts/gpu/abjson.py get "$JSON/$1.show.json" run.status 2>/dev/null; }
 timed=()
 
 step "eager: PyTorch's eager chain as arm b"
@@ -115,7 +106,7 @@ timed+=(eager)
 
 step "inexact: the product kept in float32"
 run inexact "$(scenario inexact rga_inductor)"
-[ "$rc" -eq 0 ] && [ "$(exact_lines inexact NO)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
+[ "$rc" -eq 0 ] && [ "$(exact_lines inexact no)" = 2 ] && v=PASS || v="FAIL (exit $rc)"
 row inexact "exit 0, B NOT byte-equal in both cases" "$v"
 timed+=(inexact)
 
@@ -127,23 +118,27 @@ timed+=(hide)
 
 step "warmup: the first call of each slot sleeps 0.3 s"
 run warmup "$(scenario warmup slow_first)"
-longest=$(sql "SELECT max(x.wall_ns) FROM samples x JOIN slots s ON s.id = x.slot_id JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = ? AND s.arm = 'b'" warmup)
+longest=$("$READ" scripts/gpu/abjson.py longest "$JSON/warmup.export.json" b 2>/dev/null)
 sleeps=$(grep -c '^slow_first: first call of a slot' "$LOGS/warmup.log")
 [ "$rc" -eq 0 ] && [ "$sleeps" -eq 2 ] && awk -v t="$longest" 'BEGIN { exit !(t > 0 && t < 1e8) }' &&
 	v="PASS (longest B sample $longest ns)" || v="FAIL (exit $rc, $sleeps sleeps, longest B sample '$longest' ns)"
 row warmup "exit 0, 2 sleeps, every B sample < 0.1 s (warm-up untimed)" "$v"
 
 step "provenance"
-grep "^arm b=" "$LOGS/show_eager.txt"
-grep -Eq "^arm b=rga_eager: python '$MOD' sha256 [0-9a-f]{16}\.\.\. \(function 'rga_eager'; python 3\.[0-9.]* \(.*\), numpy [^,]*, torch [0-9]" \
-	"$LOGS/show_eager.txt" && v=PASS || v=FAIL
-row provenance "show: module, sha256, the venv's python, numpy and torch" "$v"
+src() { "$READ" scripts/gpu/abjson.py get "$JSON/eager.export.json" "run.arm_sources.0.$1" 2>/dev/null; }
+echo "arm $(src arm)=$(src name): $(src kind) '$(src path)' sha256 $(src sha256) ($(src detail))"
+detail_re="^function 'rga_eager'; python 3\.[0-9.]* \(.*\), numpy [^,]*, torch [0-9]"
+[ "$(src arm)$(src name)$(src kind)" = brga_eagerpython ] && [ "$(src path)" = "$MOD" ] &&
+	[[ $(src sha256) =~ ^[0-9a-f]{64}$ ]] &&
+	[[ $(src detail) =~ $detail_re ]] &&
+	v=PASS || v=FAIL
+row provenance "export: module, sha256, the venv's python, numpy and torch" "$v"
 
 step "raises: an exception in a call"
 run raises "$(scenario raises raises)"
 line=$(grep -n 'MARK: raises$' "$MOD" | cut -d: -f1)
 [ "$rc" -eq 3 ] && grep -q "arm 'raises': $MOD:$line: in raises: RuntimeError: " "$LOGS/raises.log" &&
-	grep -q "status failed" "$LOGS/show_raises.txt" && v=PASS || v="FAIL (exit $rc)"
+	[ "$(run_status raises)" = failed ] && v=PASS || v="FAIL (exit $rc)"
 row raises "exit 3, run failed, torch_rga.py:LINE: in raises: RuntimeError" "$v"
 
 step "into_input: a write into input x"
@@ -166,21 +161,7 @@ tar -czf "$RESULTS/python-logs.tar.gz" -C "$TMP" logs scn
 echo
 echo "=== times (A1 and B medians, B kernel sum) and CUPTI kernel names of arm b ==="
 for label in "${timed[@]}"; do
-	"$PY" - "$DB" "$label" <<'EOF'
-import sqlite3, sys
-db, label = sqlite3.connect(sys.argv[1]), sys.argv[2]
-rows = db.execute("""SELECT c.name, s.label, s.median_ns, s.kernel_median_ns,
-    (SELECT min(o.bit_exact) FROM outputs o WHERE o.slot_id = s.id)
-    FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id
-    WHERE r.label = ? AND s.label IN ('A1', 'B') ORDER BY c.ordinal, s.position""", (label,)).fetchall()
-a = {}
-for case, slot, med, kern, exact in rows:
-    if slot == 'A1':
-        a[case] = med
-    else:
-        print("%-8s %-14s A1 %8.2f us  B %8.2f us  B kernels %8.2f us  exact %s"
-              % (label, case, a.get(case, 0) / 1e3, med / 1e3, (kern or 0) / 1e3, exact))
-EOF
+	"$READ" scripts/gpu/abjson.py times "$JSON/$label.export.json" "$label"
 	echo "         kernels: $(kernels "$label" | cut -c1-200)"
 done
 echo

@@ -2,7 +2,8 @@
 # The reliability checks that need the GPU (issue 9), on the GPU machine
 # with build/abbench made elsewhere (this script builds nothing). Usage:
 # scripts/gpu/reliab.sh [STAGE ...]   (default: all). Results under $OUT
-# (or ./gpu-out): reliab.db and reliab-logs.tar.gz; a table last. About 3
+# (or ./gpu-out): reliab.db and reliab-logs.tar.gz; a table last (the
+# database read through `abbench show|list --format json`). About 3
 # minutes (scripts/gpu/session.sh reliab:400).
 #   lock       two concurrent runs on GPU 0: the second waits, naming the
 #              first's pid; --no-wait fails at once with exit 3; the runs do
@@ -10,7 +11,8 @@
 #   signal     SIGINT and SIGTERM in the middle of a CUDA run: exit 130 / 143,
 #              run 'interrupted', the GPU usable at once by the next run
 #   kill       SIGKILL in the middle of a CUDA run: the next `abbench list`
-#              marks it 'interrupted'; the lock is free (the next run does not wait)
+#              marks it 'interrupted'; the lock is free (the next run does
+#              not wait); the file passes SQLite's integrity check (merge)
 #   admission  a 6.5e10-element case on cuda: exit 2 before anything is
 #              written; glm_1024 (the largest shipped shapes) is admitted
 #   fault      a kernel that reads an illegal address (the plugins' fault arm,
@@ -19,30 +21,22 @@
 #              the CUDA error's text, no results; the next run gets the GPU
 #              and passes; the same under compute-sanitizer memcheck, which
 #              must report the access
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-reliab
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=$PWD/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" reliab "$@"
+[ -n "$stages" ] || stages="lock signal kill admission fault"
 DB="$RESULTS/reliab.db"
 rm -f "$DB" "$DB"-wal "$DB"-shm
 export ABBENCH_LOCK_DIR="$TMP/locks"
-stages=${*:-lock signal kill admission fault}
 summary="$LOGS/summary.txt"
 : >"$summary"
 row() { printf '%-46s %s\n' "$1" "$2" | tee -a "$summary"; }
-step() { echo; echo "=== $* ==="; }
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 verdict() { if "$@"; then echo PASS; else echo FAIL; fi; }
-# The GPU machine has no sqlite3 shell: Python's sqlite3 module, '|' between columns.
-q() {
-	python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))' "$DB" "$1"
-}
+# What the database holds, through abbench's JSON (abjson.py), never SQL:
+# field RUN PATH: a field of `abbench show RUN` (a run id or label)
+field() { "$AB" show "$1" --db "$DB" --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py get - "$2" 2>/dev/null; }
+# n_runs: how many runs the database holds; last_id: the newest one's id
+n_runs() { "$AB" list --rechecks --db "$DB" --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py count - runs 2>/dev/null || echo 0; }
+last_id() { "$AB" list --rechecks --db "$DB" --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py runs - | head -1 | cut -f1; }
 
 step device
 nvidia-smi --query-gpu=name,uuid,memory.total,memory.used --format=csv
@@ -70,10 +64,9 @@ EOF
 # (a script's background job starts with it ignored); $! is abbench's pid.
 long_bg() { (exec env --default-signal=INT "$AB" run "$TMP/long.ini" --no-progress --db "$DB" >"$1" 2>&1) & }
 until_status() { # ID STATUS: wait up to 60 s for the row
-	for _ in $(seq 600); do [ "$(q "SELECT status FROM runs WHERE id = $1" 2>/dev/null)" = "$2" ] && return 0; sleep 0.1; done
+	for _ in $(seq 600); do [ "$(field "$1" run.status)" = "$2" ] && return 0; sleep 0.1; done
 	return 1
 }
-last_id() { q "SELECT max(id) FROM runs"; }
 
 if want lock; then
 	step lock
@@ -93,8 +86,8 @@ if want lock; then
 	rc1=$?
 	row "lock: both runs ok" "$(verdict test "$rc1$rc2" = 00) (exits $rc1, $rc2)"
 	row "lock: the second waited for the first" "$(verdict grep -q "waiting for device 'GPU-.*', in use by pid $p1 " "$LOGS/lock2.log")"
-	s2=$(q "SELECT started_at FROM runs WHERE label = 'lock2'")
-	f1=$(q "SELECT finished_at FROM runs WHERE label = 'lock1'")
+	s2=$(field lock2 run.started_at)
+	f1=$(field lock1 run.finished_at)
 	row "lock: no overlap ($f1 <= $s2)" "$(verdict test ! "$s2" \< "$f1")"
 fi
 
@@ -113,7 +106,7 @@ if want signal; then
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		want_rc=$([ "$sig" = INT ] && echo 130 || echo 143)
 		row "signal $sig: exit $want_rc" "$(verdict test "$rc" -eq "$want_rc") (exit $rc after $ms ms)"
-		row "signal $sig: run $id 'interrupted'" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = interrupted)"
+		row "signal $sig: run $id 'interrupted'" "$(verdict test "$(field "$id" run.status)" = interrupted)"
 	done
 	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --no-wait --quick --db "$DB" >"$LOGS/after-signal.log" 2>&1
 	row "signal: the GPU is free and usable after" "$(verdict test $? -eq 0)"
@@ -129,22 +122,26 @@ if want kill; then
 	sleep 3
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
-	row "kill: row still 'running' in the file" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = running)"
-	"$AB" list --db "$DB" >"$LOGS/kill-list.log" 2>&1
-	row "kill: list marks run $id 'interrupted'" "$(verdict test "$(q "SELECT status FROM runs WHERE id = $id")" = interrupted)"
+	# The first command to open the file after the kill marks the run (its
+	# process is gone): list says so, and show reads it back.
+	"$AB" list --db "$DB" --format json 2>"$LOGS/kill-list.err" | "$READ" scripts/gpu/abjson.py runs - >"$LOGS/kill-list.txt"
+	row "kill: list shows run $id 'interrupted'" "$(verdict grep -q "^$id	interrupted	" "$LOGS/kill-list.txt")"
+	row "kill: show reads run $id 'interrupted'" "$(verdict test "$(field "$id" run.status)" = interrupted)"
 	"$AB" run scenarios/smoke.ini --backend cuda --no-progress --no-wait --quick --db "$DB" >"$LOGS/after-kill.log" 2>&1
 	row "kill: the lock died with the process" "$(verdict test $? -eq 0)"
-	row "kill: integrity_check" "$(q 'PRAGMA integrity_check')"
+	# merge refuses an input that fails SQLite's integrity check (exit 2)
+	"$AB" merge "$TMP/integrity.db" "$DB" >"$LOGS/kill-merge.log" 2>&1
+	row "kill: the file passes merge's integrity check" "$(verdict test $? -eq 0)"
 fi
 
 if want admission; then
 	step admission
 	printf '[scenario]\nname = huge\nbackend = cuda\n[arms]\na = eager\nb = fused\n[case huge]\nsite = ln_modulate\nshape = 1x1000000x65536\n' >"$TMP/huge.ini"
-	n=$(q "SELECT count(*) FROM runs")
+	n=$(n_runs)
 	"$AB" run "$TMP/huge.ini" --db "$DB" >"$LOGS/huge.log" 2>&1
 	rc=$?
 	row "admission: 6.5e10 elements refused, exit 2" "$(verdict test "$rc" -eq 2) (exit $rc)"
-	row "admission: no row written" "$(verdict test "$(q "SELECT count(*) FROM runs")" -eq "$n")"
+	row "admission: no row written" "$(verdict test "$(n_runs)" -eq "$n")"
 	sed 's/^/    /' "$LOGS/huge.log" | tee -a "$summary"
 	"$AB" run scenarios/glm_1024.ini --backend cuda --quick --no-progress --db "$DB" >"$LOGS/glm.log" 2>&1
 	row "admission: glm_1024 admitted and ok" "$(verdict test $? -eq 0)"
@@ -167,10 +164,11 @@ if want fault; then
 		timeout 120 "$AB" run "$fs" --backend cuda --no-progress --db "$DB" --label fault >"$LOGS/fault.log" 2>&1
 		rc=$?
 		row "fault: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc after $(($(date +%s) - t0)) s)"
-		err=$(q "SELECT status || ': ' || error FROM runs WHERE label = 'fault'")
+		err="$(field fault run.status): $(field fault run.error)"
 		row "fault: run 'failed' with the CUDA error" "$(verdict grep -qi '^failed: .*illegal memory access' <<<"$err")"
 		echo "    $err" | tee -a "$summary"
-		row "fault: nothing of it 'ok', no results" "$(verdict test "$(q "SELECT count(*) FROM runs r JOIN cases c ON c.run_id = r.id WHERE r.label = 'fault'")" -eq 0)"
+		row "fault: nothing of it 'ok', no results" "$(verdict test "$("$AB" show fault --db "$DB" --format json 2>/dev/null |
+			"$READ" scripts/gpu/abjson.py count - cases)" = 0)"
 		"$AB" run scenarios/smoke.ini --backend cuda --quick --no-progress --no-wait --db "$DB" >"$LOGS/after-fault.log" 2>&1
 		row "fault: the next run gets the GPU and passes" "$(verdict test $? -eq 0)"
 		cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -180,7 +178,7 @@ if want fault; then
 			rc=$?
 			row "fault under memcheck: exit 3, no hang" "$(verdict test "$rc" -eq 3) (exit $rc)"
 			row "fault under memcheck: the access is reported" "$(verdict grep -q 'Invalid __global__ read\|ERROR SUMMARY: [1-9]' "$LOGS/fault-memcheck.log")"
-			row "fault under memcheck: run 'failed'" "$(verdict test "$(q "SELECT status FROM runs WHERE label = 'fault-memcheck'")" = failed)"
+			row "fault under memcheck: run 'failed'" "$(verdict test "$(field fault-memcheck run.status)" = failed)"
 		else
 			row "fault under memcheck" "SKIP (no compute-sanitizer)"
 		fi

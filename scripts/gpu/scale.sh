@@ -16,22 +16,14 @@
 #
 # Results: $OUT (or ./gpu-out) gets scale.db, scale-logs.tar.gz and
 # scale-summary.txt.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-scale
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=$PWD/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" scale "$@"
+[ -n "$stages" ] || stages="devices fail shards"
 DB="$RESULTS/scale.db"
 rm -f "$DB" "$DB-wal" "$DB-shm"
 summary="$RESULTS/scale-summary.txt"
 : >"$summary"
-stages=${*:-devices fail shards}
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 row() { printf '%-44s %s\n' "$1" "$2" | tee -a "$summary" >/dev/null; }
-step() { echo; echo "=== $* ==="; }
 # timed LOG COMMAND...: runs it with output in $LOGS/LOG; sets rc and secs
 timed() {
 	local log=$1 t0

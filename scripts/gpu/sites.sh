@@ -19,33 +19,25 @@
 #               one scenario whose cases name the Triton kernels of two sites
 #               (ln_modulate and qk_layernorm) as their own b: the exact
 #               kernels byte-equal, the naive ones not (skipped like triton)
-# Results: $OUT (or ./gpu-out) gets sites.db, sites-logs.tar.gz (logs, show
-# and report of each run) and prints a table last: run, case, arms, B
-# median, B GB/s and % of copy, byte-equal, PASS/FAIL against what is
-# expected. Usage: scripts/gpu/sites.sh [STAGE ...] (default: all; about 4
-# minutes, 8 with the exports). PY (default /opt/torch/.venv/bin/python3,
+# Results: $OUT (or ./gpu-out) gets sites.db, json/ (each run's show
+# --format json, which the table reads: scripts/gpu/tables.py sites),
+# sites-logs.tar.gz (logs, show and report of each run) and prints a table
+# last: run, case, arms, B median, B GB/s and % of copy (the summary's),
+# byte-equal, PASS/FAIL against what is expected.
+# Usage: scripts/gpu/sites.sh [STAGE ...] (default: all; about 4 minutes,
+# 8 with the exports). PY (default /opt/torch/.venv/bin/python3,
 # else python3) runs the exporters. Exit status 0 when every stage that ran
 # passed, 1 otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-sites
-rm -rf "$TMP" && mkdir -p "$TMP/logs" "$TMP/scn"
-LOGS="$TMP/logs"
-AB=$ROOT/build/abbench
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" sites "$@"
+[ -n "$stages" ] || stages="cubin inexact triton triton_glm"
 DB="$RESULTS/sites.db"
 rm -f "$DB"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3
-stages=${*:-cubin inexact triton triton_glm}
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
-status=0
 notes="$LOGS/notes.txt"
 : >"$notes"
-step() { echo; echo "=== $* ==="; }
-export LD_LIBRARY_PATH=$ROOT/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+labels=()
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
@@ -60,6 +52,7 @@ run() {
 		>"$LOGS/run_$label.log" 2>&1; then
 		tail -12 "$LOGS/run_$label.log"
 		"$AB" show "$label" --db "$DB" >"$LOGS/show_$label.txt"
+		ab_json show "$label" "$DB" >/dev/null && labels+=("$label")
 		"$AB" report "$label" --db "$DB" --out "$LOGS/report_$label" >/dev/null 2>&1 ||
 			echo "sites.sh: no report for $label" | tee -a "$notes"
 	else
@@ -116,31 +109,7 @@ if want triton_glm; then
 fi
 
 step table
-python3 - "$DB" >"$LOGS/table.txt" <<'PY'
-import os, sqlite3, sys
-if not os.path.exists(sys.argv[1]):
-    print("sites.sh: no run stored"); sys.exit(1)
-db = sqlite3.connect(sys.argv[1])
-# What each case must show: byte-equal, except the arms that are inexact on purpose.
-INEXACT = ("mss_inexact", "mss_triton_f32", "ln_modulate_naive", "qk_naive")
-q = """SELECT r.label, c.name, c.arm_a, c.arm_b, c.bytes_b, d.copy_gbps,
-          (SELECT MIN(o.bit_exact) FROM outputs o JOIN slots s ON s.id = o.slot_id WHERE s.case_id = c.id AND s.arm = 'b'),
-          (SELECT group_concat(s.median_ns) FROM slots s WHERE s.case_id = c.id AND s.arm = 'b')
-       FROM cases c JOIN runs r ON r.id = c.run_id JOIN devices d ON d.id = r.device_id ORDER BY r.id, c.ordinal"""
-bad = 0
-print(f"{'run':<18} {'case':<34} {'a':<10} {'b':<20} {'B median':>11} {'B GB/s':>8} {'% copy':>7} {'exact':>6}  verdict")
-for label, case, a, b, bytes_b, copy, exact, meds in db.execute(q):
-    med = sorted(float(m) for m in meds.split(","))[0] if meds else float("nan")
-    gbps = bytes_b / med if bytes_b and med == med else float("nan")
-    pct = 100 * gbps / copy if copy else float("nan")
-    want = 0 if b in INEXACT else 1
-    ok = exact == want
-    bad += not ok
-    print(f"{label:<18} {case:<34} {a:<10} {b:<20} {med / 1000:>9.2f}us {gbps:>8.1f} {pct:>6.1f}% "
-          f"{'yes' if exact else 'NO':>6}  {'PASS' if ok else 'FAIL'} ({'byte-equal' if want else 'not byte-equal'} expected)")
-sys.exit(1 if bad else 0)
-PY
-[ $? -eq 0 ] || status=1
+"$READ" scripts/gpu/tables.py sites "$JSON" "${labels[@]}" >"$LOGS/table.txt" || status=1
 tar -czf "$RESULTS/sites-logs.tar.gz" -C "$TMP" logs
 cat "$notes"
 echo

@@ -11,22 +11,18 @@
 #   compare compare and gate read the summaries: an A/A pair of smoke runs
 #           compares and gates (exit 0 or 1, never 2 or 3)
 #   unit    build/tests/test_backend_cuda (uses backend_cuda.notes)
-# Results under $OUT (or ./gpu-out-summary): summary.db and the outputs; a
-# short table last.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-RESULTS=${OUT:-$PWD/gpu-out-summary}
-mkdir -p "$RESULTS"
-AB=build/abbench
+# Results under $OUT (or ./gpu-out): summary.db and the outputs; a short
+# table last.
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" summary
 export ABBENCH_DB="$RESULTS/summary.db"
-export LD_LIBRARY_PATH=$PWD/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 table=()
 row() { table+=("$(printf '%-40s %s' "$1" "$2")"); }
 
 "$AB" run scenarios/smoke.ini --backend cuda --label gpu1 --no-progress >"$RESULTS/run1.log" 2>&1
 row "smoke on cuda (run 1)" "exit $?"
 "$AB" show gpu1 >"$RESULTS/gpu1.show" 2>&1
-notes=$(grep '^notes: ' "$RESULTS/gpu1.show" | head -1)
+notes="notes: $(ab_json show gpu1 >/dev/null && "$READ" scripts/gpu/abjson.py get "$JSON/gpu1.show.json" run.notes)"
 if grep -qi 'cupti' <<<"$notes"; then row "notes from ops->notes" "ok: ${notes:7:60}"; else row "notes from ops->notes" "MISSING: '$notes'"; fi
 
 "$AB" report gpu1 --out "$RESULTS/report-gpu1" --no-plots >/dev/null 2>"$RESULTS/report.err"

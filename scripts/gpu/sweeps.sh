@@ -24,32 +24,22 @@
 # aa 3-5 min, aaglm 1-2 min. Within scripts/gpu/session.sh's limits, e.g.
 #   scripts/gpu/session.sh sweeps=device,stopping,sweep:540 sweeps=aa,aaglm:540
 # Results: $OUT (else ./gpu-out) gets sweeps.db (every stage's runs, by
-# label), summary-STAGES.txt and sweeps-STAGES.tar.gz (every log, CSV and
-# the reports), STAGES the stages run joined by '-': two calls in one
-# folder keep both.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-sweeps
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=build/abbench
+# label), json/ (the show, export and compare --format json documents the
+# tables read: scripts/gpu/tables.py, abjson.py), summary-STAGES.txt and
+# sweeps-STAGES.tar.gz (every log, CSV and the reports), STAGES the stages
+# run joined by '-': two calls in one folder keep both.
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" sweeps "$@"
+[ -n "$stages" ] || stages="device stopping sweep aa aaglm"
 DB="$RESULTS/sweeps.db"
-stages=${*:-device stopping sweep aa aaglm}
 tag=$(printf '%s' "$stages" | tr ' ' '-')
 summary="$RESULTS/summary-$tag.txt"
 : >"$summary"
 row() { printf '%-40s %s\n' "$1" "$2" | tee -a "$summary"; }
-step() { echo; echo "=== $* ==="; }
-want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
-# One query of the results database, a line per row (python3's sqlite3:
-# the GPU machine has no sqlite3 program).
-q() {
-	python3 -c 'import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
-    print(" ".join("" if v is None else str(v) for v in row))' "$DB" "$1"
-}
+# What the database holds, through abbench's JSON (abjson.py), never SQL:
+# field RUN PATH: a field of `abbench show RUN`; n_runs: how many runs
+field() { "$AB" show "$1" --db "$DB" --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py get - "$2" 2>/dev/null; }
+n_runs() { "$AB" list --rechecks --db "$DB" --format json 2>/dev/null | "$READ" scripts/gpu/abjson.py count - runs 2>/dev/null || echo 0; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 unset ABBENCH_FAKE_TIMER
@@ -63,17 +53,18 @@ if want device; then
 	step "--device"
 	"$AB" run scenarios/smoke.ini --backend cuda --db "$DB" --device 0 --label dev0 --quick --no-progress \
 		>"$LOGS/device0.log" 2>&1
-	row "--device 0: exit, device_index" "$? $(q "SELECT device_index FROM runs WHERE label = 'dev0'")"
-	before=$(q "SELECT count(*) FROM runs")
+	row "--device 0: exit, device_index" "$? $(field dev0 run.device_index)"
+	before=$(n_runs)
 	"$AB" run scenarios/smoke.ini --backend cuda --db "$DB" --device "$n_gpu" --quick --no-progress >"$LOGS/device_bad.log" 2>&1
 	rc=$?
-	after=$(q "SELECT count(*) FROM runs")
+	after=$(n_runs)
 	row "--device $n_gpu (of $n_gpu): exit, rows added" "$rc $((after - before)) (want 2 0)"
 	sed 's/^/    /' "$LOGS/device_bad.log" | tee -a "$summary"
 	if [ "$n_gpu" -ge 2 ]; then
 		"$AB" run scenarios/smoke.ini --backend cuda --db "$DB" --device 1 --label dev1 --quick --no-progress \
 			>"$LOGS/device1.log" 2>&1
-		row "--device 1: exit, index, other uuid" "$? $(q "SELECT r.device_index, d.uuid != (SELECT d0.uuid FROM runs r0 JOIN devices d0 ON d0.id = r0.device_id WHERE r0.label = 'dev0') FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.label = 'dev1'")"
+		rc=$?
+		row "--device 1: exit, index, other uuid" "$rc $(field dev1 run.device_index) $([ "$(field dev1 run.device.uuid)" != "$(field dev0 run.device.uuid)" ] && echo 1 || echo 0)"
 	else
 		row "--device 1" "skipped: one GPU"
 	fi
@@ -87,27 +78,20 @@ if want stopping; then
 		[ "$rule" = mean ] && ini="$TMP/glm_1024_mean.ini"
 		t0=$(now)
 		if "$AB" run "$ini" --backend cuda --db "$DB" --label "glm-$rule" --no-progress >"$LOGS/glm_$rule.log" 2>&1; then
-			row "glm_1024 $rule: wall s, samples, at cap" "$(since "$t0") $(q "SELECT sum(s.n_samples), sum(s.stopping_reason = 'max_samples') || '/' || count(*) FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id WHERE r.label = 'glm-$rule'")"
-			"$AB" export "glm-$rule" --db "$DB" --csv "$LOGS/glm_$rule.csv"
+			secs=$(since "$t0")
+			ab_json export "glm-$rule" "$DB" >/dev/null
+			read -r n_slots n_samples n_capped < <("$READ" scripts/gpu/abjson.py slots "$JSON/glm-$rule.export.json")
+			row "glm_1024 $rule: wall s, samples, at cap" "$secs $n_samples $n_capped/$n_slots"
 		else
 			row "glm_1024 $rule run" "FAIL (see glm_$rule.log)"; tail -5 "$LOGS/glm_$rule.log"
 		fi
 	done
-	if [ -s "$LOGS/glm_mean.csv" ] && [ -s "$LOGS/glm_median.csv" ]; then
+	if [ -s "$JSON/glm-mean.export.json" ] && [ -s "$JSON/glm-median.export.json" ]; then
 		echo "per slot: samples mean->median, stop reason mean->median, median us mean->median (change)" | tee -a "$summary"
-		python3 - "$LOGS/glm_mean.csv" "$LOGS/glm_median.csv" <<'PY' | tee -a "$summary"
-import csv, sys
-old = {(r["case"], r["slot"]): r for r in csv.DictReader(open(sys.argv[1]))}
-for r in csv.DictReader(open(sys.argv[2])):
-    o = old.get((r["case"], r["slot"]))
-    if not o:
-        continue
-    mo, mn = float(o["median_ns"]) / 1e3, float(r["median_ns"]) / 1e3
-    print(f"  {r['case']:<20} {r['slot']:<3} {o['samples']:>5} -> {r['samples']:<5} "
-          f"{o['stopping_reason']:>15} -> {r['stopping_reason']:<15} {mo:9.3f} -> {mn:9.3f} us ({100 * (mn / mo - 1):+.2f}%)")
-PY
+		"$READ" scripts/gpu/tables.py stopping "$JSON" glm-mean glm-median | tee -a "$summary"
 		"$AB" compare glm-mean glm-median --db "$DB" >"$LOGS/compare_rules.md" 2>&1
-		row "compare B arm mean vs median run" "$(grep -Ec '\| no (significant difference|change beyond the floors)' "$LOGS/compare_rules.md") same, $(grep -Ec '\| (faster|slower) ' "$LOGS/compare_rules.md") differ (compare_rules.md)"
+		"$AB" compare glm-mean glm-median --db "$DB" --format json --out "$JSON/compare_rules.json" 2>/dev/null
+		row "compare B arm mean vs median run" "$("$READ" scripts/gpu/abjson.py verdicts "$JSON/compare_rules.json") (compare_rules.md)"
 	fi
 fi
 
@@ -118,23 +102,12 @@ if want sweep; then
 		row "glm_sweep run (s)" "$(since "$t0")"
 		"$AB" show gpu-sweep --db "$DB" >"$LOGS/sweep_show.txt"
 		"$AB" export gpu-sweep --db "$DB" --csv "$LOGS/sweep.csv"
+		ab_json show gpu-sweep "$DB" >/dev/null
+		ab_json export gpu-sweep "$DB" >/dev/null
 		"$AB" report gpu-sweep --db "$DB" --out "$LOGS/report_sweep" --no-plots >/dev/null 2>&1 && row "sweep report (markdown, .dat, .gp)" written
-		echo "sweep T: speedup [95% CI], B GB/s (% of copy) (the report's Sweeps tables)" | tee -a "$summary"
-		md="$LOGS/report_sweep/report.md"
-		[ -f "$LOGS/report_sweep/report-full.md" ] && md="$LOGS/report_sweep/report-full.md" # over the PR budget
-		python3 - "$md" <<'PY' | tee -a "$summary"
-import re, sys
-name, on = "", False
-for line in open(sys.argv[1]):
-    if line.startswith("## "):
-        on = line.startswith("## Sweeps")
-    elif on and line.startswith("### "):
-        name = line.split("`")[1]
-    elif on and re.match(r"^\| [0-9]+ \|", line):
-        f = [x.strip() for x in line.strip().strip("|").split("|")]
-        print(f"  {name:<14} T={f[0]:<6} {f[3].replace('**', ''):<28} B {f[5]}")
-PY
-		row "sweep cases byte-equal" "$(grep -c 'b byte-equal to a: yes' "$LOGS/sweep_show.txt") of $(grep -c '^case ' "$LOGS/sweep_show.txt")"
+		echo "sweep T: speedup [95% CI], B GB/s (% of copy) (show --format json's figures)" | tee -a "$summary"
+		"$READ" scripts/gpu/tables.py sweep "$JSON" gpu-sweep | tee -a "$summary"
+		row "sweep cases byte-equal" "$("$READ" scripts/gpu/abjson.py exact "$JSON/gpu-sweep.show.json" yes) of $("$READ" scripts/gpu/abjson.py count "$JSON/gpu-sweep.show.json" cases)"
 	else
 		row "glm_sweep run" "FAIL (see sweep.log)"; tail -5 "$LOGS/sweep.log"
 	fi

@@ -13,23 +13,16 @@
 #      the slot's outputs are byte-equal to A1's, how many elements differ,
 #      and the CUPTI kernel names.
 # Usage: scripts/gpu/triton.sh        Results: $OUT (or ./gpu-out) gets
-# triton.db and triton-logs.tar.gz (logs, export table, manifest, show
-# outputs). Exit status: 0 when every step ran and every kernel that claims
-# exactness was byte-equal in export.py; 1 otherwise.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-RESULTS=${OUT:-$PWD/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-triton
-rm -rf "$TMP" && mkdir -p "$TMP/logs"
-LOGS="$TMP/logs"
-AB=build/abbench
+# triton.db, json/ (each run's export --format json, which the table reads:
+# scripts/gpu/tables.py triton) and triton-logs.tar.gz (logs, export table,
+# manifest, show outputs). Exit status: 0 when every step ran and every
+# kernel that claims exactness was byte-equal in export.py; 1 otherwise.
+# shellcheck source=scripts/gpu/lib.sh
+. "$(dirname "$0")/lib.sh" triton "$@"
 DB="$RESULTS/triton.db"
 rm -f "$DB"
 export PYTHONUNBUFFERED=1
-export LD_LIBRARY_PATH=$PWD/build/gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-status=0
-step() { echo; echo "=== $* ==="; }
+labels=()
 
 step device
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv
@@ -59,6 +52,7 @@ if [ -z "$only" ]; then
 elif "$AB" run scenarios/triton_glm.ini --backend cuda --db "$DB" --only "$only" --label triton-glm --no-progress 2>&1 |
 	tee "$LOGS/run_triton_glm.log"; then
 	"$AB" show triton-glm --db "$DB" | tee "$LOGS/show_triton_glm.txt"
+	ab_json export triton-glm "$DB" >/dev/null && labels+=(triton-glm)
 else
 	echo "triton.sh: abbench run scenarios/triton_glm.ini failed"
 	status=1
@@ -69,6 +63,7 @@ for c in img_ln_modulate qk_layernorm; do
 	if "$AB" run scenarios/glm_1024.ini --backend cuda --db "$DB" --only "$c" --label "fused-$c" --no-progress \
 		>"$LOGS/run_fused_$c.log" 2>&1; then
 		"$AB" show "fused-$c" --db "$DB" >"$LOGS/show_fused_$c.txt"
+		ab_json export "fused-$c" "$DB" >/dev/null && labels+=("fused-$c")
 	else
 		echo "triton.sh: glm_1024 --only $c failed"
 		status=1
@@ -76,26 +71,7 @@ for c in img_ln_modulate qk_layernorm; do
 done
 
 step table
-python3 - "$DB" <<'PY' | tee "$LOGS/table.txt"
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-q = """
-SELECT r.label, c.name, s.label, s.variant, s.median_ns, s.kernel_median_ns,
-       (SELECT MIN(o.bit_exact) FROM outputs o WHERE o.slot_id = s.id),
-       (SELECT SUM(o.mismatches) FROM outputs o WHERE o.slot_id = s.id),
-       (SELECT SUM(o.bytes) / 2 FROM outputs o WHERE o.slot_id = s.id),
-       (SELECT GROUP_CONCAT(k.name, ' + ') FROM kernel_times k WHERE k.slot_id = s.id)
-FROM slots s JOIN cases c ON c.id = s.case_id JOIN runs r ON r.id = c.run_id
-WHERE r.status = 'ok' ORDER BY r.id, c.ordinal, s.position"""
-print(f"{'run':<32} {'case':<18} {'slot':<4} {'arm':<24} {'median us':>9} {'kernel us':>9} "
-      f"{'byte-equal':>10} {'differing':>18}  CUPTI kernels")
-us = lambda v: f"{v / 1000:.2f}" if v is not None else "-"
-for run, case, slot, arm, med, kmed, exact, mism, n, kernels in db.execute(q):
-    eq = "-" if exact is None else "yes" if exact else "NO"
-    diff = "-" if mism is None else f"{mism}/{n}"
-    print(f"{run:<32} {case:<18} {slot:<4} {arm:<24} {us(med):>9} {us(kmed):>9} {eq:>10} {diff:>18}  "
-          f"{(kernels or '-')[:160]}")
-PY
+"$READ" scripts/gpu/tables.py triton "$JSON" "${labels[@]}" | tee "$LOGS/table.txt"
 
 tar czf "$RESULTS/triton-logs.tar.gz" -C "$TMP" logs -C "$PWD" triton-out
 echo

@@ -21,5 +21,5 @@ v=$(sqlite3 "$db" "SELECT count(*) FROM runs")
 check "one run row: the bad ones left none" test "$v" -eq 1
 expect_exit 0 "run --help" "$AB" run --help
 check "--help documents --device beside CUDA_VISIBLE_DEVICES" grep -q -- '--device N .*CUDA_VISIBLE_DEVICES' "$T/out"
-check "README documents it beside CUDA_VISIBLE_DEVICES" bash -c "grep -A2 -- '^\*\*Which GPU.\*\* \`--device N\`' README.md | grep -q CUDA_VISIBLE_DEVICES"
+check "docs/USAGE.md documents it beside CUDA_VISIBLE_DEVICES" bash -c "grep -A2 -- '^\*\*Which GPU.\*\* \`--device N\`' docs/USAGE.md | grep -q CUDA_VISIBLE_DEVICES"
 finish

@@ -8,7 +8,8 @@
 #     eager) is still slower;
 #   - compare reads RUN_B from a second database (--db-b) and names both;
 #   - list shows the commit, filters by scenario, label and count, hides the
-#     nightly's re-measurement runs (*-recheck) unless --rechecks;
+#     re-measurement runs (run --recheck, whatever their label) unless
+#     --rechecks, and no other run (a label ending in -recheck is a label);
 #   - run ends with the summary table; --progress shows elapsed time and an
 #     estimate of the time left.
 # Fake timer (ABBENCH_FAKE_TIMER=1): the same samples on any machine.
@@ -53,18 +54,18 @@ check "and the first" grep -q '^- first: run 1 of `a.db` label `main`' "$T/out"
 expect_exit 2 "--db-b that does not exist" "$AB" compare main pr --db-b "$T/none.db"
 
 # list: commit, filters, rechecks hidden.
-check "a re-measurement run" run "$T/base.ini" --label nightly-x-recheck --only ln_modulate
-check "another scenario" run scenarios/aa_smoke.ini --label other --quick
+check "a re-measurement run" run "$T/base.ini" --label second-look --only ln_modulate --recheck
+check "another scenario" run scenarios/aa_smoke.ini --label other-recheck --quick
 expect_exit 0 "list" "$AB" list
 check "header with commit" grep -Eq '^id +started \(UTC\) +scenario +label +commit +cases +status +flags +backend/device$' "$T/out"
 commit=$("$AB" --version | sed -n 's/.*(commit \(.*\))$/\1/p')
 check "rows show the commit ($commit)" test "$(grep -c " $commit " "$T/out")" -eq 4
-check "the recheck is hidden" bash -c "! grep -q recheck '$T/out'"
+check "the recheck is hidden" bash -c "! grep -q second-look '$T/out'"
 check "and counted on stderr" grep -qx '1 re-measurement run hidden (--rechecks shows them)' "$T/err"
 expect_exit 0 "list --rechecks" "$AB" list --rechecks
-check "shows it, partial" grep -Eq '^4 .* nightly-x-recheck .* only ln_modulate ' "$T/out"
+check "shows it, partial, a recheck" grep -Eq '^4 .* second-look .* only ln_modulate, recheck ' "$T/out"
 expect_exit 0 "list --scenario aa_smoke" "$AB" list --scenario aa_smoke
-check "one run, the other scenario, quick" test "$(tail -n +2 "$T/out" | grep -c .)" -eq 1 -a -n "$(grep -E '^5 .* other .* quick ' "$T/out")"
+check "one run, the other scenario, quick" test "$(tail -n +2 "$T/out" | grep -c .)" -eq 1 -a -n "$(grep -E '^5 .* other-recheck .* quick ' "$T/out")"
 expect_exit 0 "list --label 'ma*'" "$AB" list --label 'ma*'
 check "main only" test "$(tail -n +2 "$T/out" | awk '{ print $4 }')" = main
 expect_exit 0 "list --count 2" "$AB" list --count 2

@@ -10,7 +10,7 @@
 #   - with --metric speedup the same step is -20% (1 / 1.25 - 1), and so
 #     with --metric gbps (bytes over the 25% slower median);
 #   - the baseline is marked at its run; a quick run is marked quick; the
-#     re-measurement run (label *-recheck) is left out unless --rechecks;
+#     re-measurement run (run --recheck) is left out unless --rechecks;
 #   - --last, --case, --scenario, --label and --device filter; nothing
 #     matching is exit 2;
 #   - --out writes one chart per case: a PNG, its data and script.
@@ -22,7 +22,8 @@ cases=$(grep -c '^\[case ' "$T/base.ini")
 for i in $(seq 1 14); do
 	"$AB" run "$T/base.ini" --backend cpu --no-progress --label "nightly-2026-11-$(printf %02d "$i")" >/dev/null 2>&1
 done
-"$AB" run "$T/base.ini" --backend cpu --no-progress --label nightly-2026-11-14-recheck --only ln_modulate >/dev/null 2>&1
+"$AB" run "$T/base.ini" --backend cpu --no-progress --label nightly-2026-11-14-recheck --only ln_modulate --recheck \
+	>/dev/null 2>&1
 sqlite3 "$ABBENCH_DB" "
 UPDATE runs SET started_at = printf('2026-11-%02dT02:00:00Z', min(id, 14)), git_commit = printf('c%011d', id * 7919);
 UPDATE samples SET wall_ns = wall_ns * (1 + 0.006 * ((SELECT (r.id * 7) % 5 - 2 FROM slots s JOIN cases c ON c.id = s.case_id

@@ -19,6 +19,7 @@
 
 #include "arms/arm_kind.h"
 #include "arms/arms.h"
+#include "common/results_check.h"
 
 #define GATE_CASE "[case g]\nsite = residual_gate_add\nshape = 1x16x256\n"
 
@@ -65,6 +66,24 @@ static void test_kinds_by_name(void **state)
 	assert_false(arm_kind_find("cubin")->shortcut);
 	assert_true(arm_kind_find("python")->shortcut);
 	assert_null(arm_kind_find("builtin")->keys);
+}
+
+/* The table is the one list of kinds: walked in order, each row's name
+ * one the store keeps (results_check_kind_name) and found by it. */
+static void test_kinds_table(void **state)
+{
+	(void)state;
+	int n = 0;
+	char why[160];
+	for (const struct arm_kind *k; (k = arm_kind_at(n)); n++) {
+		if (!results_check_kind_name(k->name, why, sizeof why))
+			fail_msg("kind '%s': %s", k->name, why);
+		assert_ptr_equal(arm_kind_find(k->name), k);
+	}
+	assert_int_equal(n, 4);
+	assert_null(arm_kind_at(-1));
+	assert_null(arm_kind_at(n));
+	assert_string_equal(arm_kind_at(0)->name, "builtin");
 }
 
 /* What holds for every kind: the keys exist, the kind is named and real,
@@ -167,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_by_name),
+		cmocka_unit_test(test_kinds_table),
 		cmocka_unit_test(test_generic_errors),
 		cmocka_unit_test(test_kind_errors),
 		cmocka_unit_test(test_builtin_plan),

@@ -38,7 +38,9 @@ static void test_table(void **state)
 		const struct backend_ops *o = e->ops;
 		assert_string_equal(o->name, e->name);
 		assert_non_null(o->build);
-		assert_non_null(o->arm_kinds);
+		/* it calls arms from outside one way: exactly one buffers' capability */
+		unsigned buffers = o->caps & (BACKEND_CAP_HOST_BUFFERS | BACKEND_CAP_CUDA_STREAM);
+		assert_true(buffers == BACKEND_CAP_HOST_BUFFERS || buffers == BACKEND_CAP_CUDA_STREAM);
 		void (*const members[])(void) = {
 			(void (*)(void))o->supports,      (void (*)(void))o->available,  (void (*)(void))o->device_count,
 			(void (*)(void))o->open,          (void (*)(void))o->close,      (void (*)(void))o->describe,
@@ -176,9 +178,9 @@ static void test_supports_variants(void **state)
 	assert_false(backend_supports_variant(NULL, eager));
 }
 
-static int ext_fn_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
+static int ext_fn(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err, size_t len)
 {
-	(void)ctx, (void)a, (void)err, (void)len;
+	(void)ctx, (void)a, (void)on, (void)stream, (void)err, (void)len;
 	return 0;
 }
 
@@ -187,8 +189,14 @@ static int ext_fn_cpu(void *ctx, const struct site_args *a, char *err, size_t le
 static void test_supports_ext(void **state)
 {
 	(void)state;
-	const struct site_ext_arm cpu_only = { .cpu_step = "x", .cpu = ext_fn_cpu };
-	const struct site_ext_arm none = { .cpu_step = "x" };
+	const struct site_ext_arm cpu_only = { .step = "x", .on = SITE_EXT_ON_BIT(SITE_EXT_HOST), .call = ext_fn };
+	const struct site_ext_arm none = { .step = "x", .call = ext_fn };
+	const struct site_ext_arm no_call = { .step = "x", .on = SITE_EXT_ON_BIT(SITE_EXT_HOST) };
+	const struct site_ext_arm cuda_only = { .step = "x", .on = SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM), .call = ext_fn };
+	const struct site_variant c = { .name = "r", .summary = "", .byte_equal_expected = true, .ext = &no_call };
+	const struct site_variant g = { .name = "s", .summary = "", .byte_equal_expected = true, .ext = &cuda_only };
+	assert_false(backend_supports_variant(&backend_cpu, &c)); /* a way with no call */
+	assert_false(backend_supports_variant(&backend_cpu, &g));
 	const struct site_variant a = { .name = "p", .summary = "", .byte_equal_expected = true, .ext = &cpu_only };
 	const struct site_variant b = { .name = "q", .summary = "", .byte_equal_expected = true, .ext = &none };
 	assert_true(backend_supports_variant(&backend_cpu, &a));
@@ -197,6 +205,7 @@ static void test_supports_ext(void **state)
 	if (cuda) {
 		assert_false(backend_supports_variant(cuda, &a));
 		assert_false(backend_supports_variant(cuda, &b));
+		assert_true(backend_supports_variant(cuda, &g));
 	}
 	char on[64];
 	backend_names_for_variant(&a, on, sizeof on);
@@ -205,26 +214,30 @@ static void test_supports_ext(void **state)
 	assert_string_equal(on, "");
 }
 
-/* What arms/ asks, by the run's backend name. */
-static void test_supports_kinds(void **state)
+/* What the kinds of arm ask, by the run's backend name: capabilities,
+ * never kinds. */
+static void test_caps(void **state)
 {
 	(void)state;
-	assert_true(backend_supports_kind("cpu", "plugin"));
-	assert_false(backend_supports_kind("cpu", "cubin"));
-	assert_true(backend_supports_kind("cpu", "python")); /* numpy arrays */
-	assert_false(backend_supports_kind("cpu", NULL));
-	assert_false(backend_supports_kind("tpu", "plugin"));
-	assert_false(backend_supports_kind(NULL, "plugin"));
-	assert_int_equal(backend_supports_kind("cuda", "plugin"), AB_HAVE_CUDA);
-	assert_int_equal(backend_supports_kind("cuda", "cubin"), AB_HAVE_CUDA);
-	assert_int_equal(backend_supports_kind("cuda", "python"), AB_HAVE_CUDA);
+	const unsigned cubin = BACKEND_CAP_CUDA_STREAM | BACKEND_CAP_DRIVER_MODULE;
+	assert_int_equal(backend_caps("cpu"), BACKEND_CAP_HOST_BUFFERS);
+	assert_true(backend_has_caps("cpu", BACKEND_CAP_HOST_BUFFERS));
+	assert_false(backend_has_caps("cpu", cubin));
+	assert_false(backend_has_caps("cpu", BACKEND_CAP_HOST_BUFFERS | BACKEND_CAP_DRIVER_MODULE)); /* all of them */
+	assert_true(backend_has_caps("cpu", 0));
+	assert_false(backend_has_caps("tpu", 0)); /* no such backend */
+	assert_false(backend_has_caps(NULL, BACKEND_CAP_HOST_BUFFERS));
+	assert_int_equal(backend_caps("tpu"), 0);
+	assert_int_equal(backend_has_caps("cuda", cubin), AB_HAVE_CUDA);
+	assert_int_equal(backend_has_caps("cuda", BACKEND_CAP_CUDA_STREAM), AB_HAVE_CUDA);
+	assert_false(backend_has_caps("cuda", BACKEND_CAP_HOST_BUFFERS));
 	char on[64];
-	backend_names_for_kind("cubin", on, sizeof on);
+	backend_names_with_caps(cubin, false, on, sizeof on);
 	assert_string_equal(on, AB_HAVE_CUDA ? "cuda" : "");
-	backend_names_for_kind("plugin", on, sizeof on);
+	backend_names_with_caps(BACKEND_CAP_HOST_BUFFERS | BACKEND_CAP_CUDA_STREAM, true, on, sizeof on);
 	assert_string_equal(on, AB_HAVE_CUDA ? "cpu, cuda" : "cpu");
-	backend_names_for_kind("python", on, sizeof on);
-	assert_string_equal(on, AB_HAVE_CUDA ? "cpu, cuda" : "cpu");
+	backend_names_with_caps(BACKEND_CAP_HOST_BUFFERS | BACKEND_CAP_CUDA_STREAM, false, on, sizeof on);
+	assert_string_equal(on, "");
 }
 
 int main(void)
@@ -235,7 +248,7 @@ int main(void)
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_supports_variants),
 		cmocka_unit_test(test_supports_ext),
-		cmocka_unit_test(test_supports_kinds),
+		cmocka_unit_test(test_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,15 @@ static void test_faults_are_named(void **state)
 	r->device.copy_gbps = -1;
 	fails_with(r, "the device: copy_gbps is -1, not a bandwidth");
 	r->device.copy_gbps = NAN; /* unknown */
+	r->n_arm_sources = 1;
+	r->arm_sources[0] = (struct results_arm_source){ .arm = 'b', .name = "x", .kind = "Plugin" };
+	fails_with(r, "the source of arm 0: kind 'Plugin' is not the name of a kind of arm (a lower-case letter, then "
+		      "letters, digits or '_', 15 at most)");
+	snprintf(r->arm_sources[0].kind, sizeof r->arm_sources[0].kind, "%s", "");
+	fails_with(r, "the source of arm 0: kind '' is not the name of a kind of arm (a lower-case letter, then "
+		      "letters, digits or '_', 15 at most)");
+	/* any kind's name: common/ knows no list of kinds */
+	snprintf(r->arm_sources[0].kind, sizeof r->arm_sources[0].kind, "%s", "onnx_graph2");
 	char why[256];
 	assert_true(results_check_run(r, why, sizeof why));
 	results_run_free(r);

@@ -307,14 +307,16 @@ static void toggling_step(const struct site_args *a)
 
 static const struct site_cpu_impl toggling_impl = { 1, { { "toggling_fused", toggling_step } } };
 
-static int toggling_ext_cpu(void *ctx, const struct site_args *a, char *err, size_t len)
+static int toggling_ext_cpu(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err,
+			    size_t len)
 {
-	(void)ctx, (void)err, (void)len;
+	(void)ctx, (void)on, (void)stream, (void)err, (void)len;
 	toggling_step(a);
 	return 0;
 }
 
-static const struct site_ext_arm toggling_ext = { .cpu_step = "toggling_fused", .cpu = toggling_ext_cpu };
+static const struct site_ext_arm toggling_ext = { .step = "toggling_fused", .on = SITE_EXT_ON_BIT(SITE_EXT_HOST),
+						  .call = toggling_ext_cpu };
 
 static struct site_desc toggling_site;
 

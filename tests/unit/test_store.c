@@ -858,7 +858,7 @@ static int sql_try(const char *sql)
 /* A version-7 file (run_arms keyed by (run, side), its kind CHECK widened
  * to python in place) with a python and a plugin arm: the later migration
  * that rebuilds run_arms keyed by (run, side, name) keeps both rows and
- * python among the kinds, and still refuses a kind no abbench writes. */
+ * python among the kinds, and the kind stays text that is not empty. */
 static void test_migration_of_python_arms(void **state)
 {
 	(void)state;
@@ -881,14 +881,76 @@ static void test_migration_of_python_arms(void **state)
 	assert_string_equal(back->arm_sources[1].kind, "plugin");
 	results_run_free(back);
 	store_close(st);
-	/* keyed by name now: a second python arm on side a; python still a
-	 * kind, a made-up kind still refused */
+	/* keyed by name now: a second python arm on side a; no kind empty */
 	sql_exec("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
 		 " (1, 'a', 'other', 'python', '/x/o.py', 'ef56', '')");
 	assert_int_equal(sql_try("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
-				 " (1, 'b', 'k', 'shared', '/x/k', 'ef56', '')"),
+				 " (1, 'b', 'k', '', '/x/k', 'ef56', '')"),
 			 SQLITE_CONSTRAINT);
 	assert_int_equal(sql_int("SELECT count(*) FROM run_arms WHERE kind = 'python'"), 2);
+}
+
+/* A version-9 file (run_arms.kind CHECKed against a list of kinds) with a
+ * run of a python and a cubin arm, and a run labelled as scripts/nightly.sh
+ * labelled its re-measurements: the migration that drops the list keeps
+ * every row of run_arms, and kinds are then any kind's name (the store
+ * checks the name on write and load, not a list); the nightly's old
+ * re-measurement run reads as a recheck, the other not. */
+static void test_migration_of_kinds_and_rechecks(void **state)
+{
+	(void)state;
+	struct store *st = NULL;
+	struct ab_diag d = { "" };
+	old_db_with_run(9, "rga_np", "rga_k");
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE name = 'run_arms'"
+				 " AND sql LIKE '%kind IN (''plugin'', ''cubin'', ''python'')%'"),
+			 1);
+	sql_exec("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+		 " (1, 'a', 'rga_np', 'python', '/x/rga.py', 'ab12', 'function ''rga_np''; python 3.11'),"
+		 " (1, 'b', 'rga_k', 'cubin', '/x/k.cubin', 'cd34', 'cubin kernel ''k''')");
+	sql_exec("INSERT INTO runs (id, uuid, started_at, finished_at, status, label, scenario_name, scenario_path,"
+		 " scenario_hash, git_commit, host, backend, version, quick, bracket, arm_a, arm_b, steps,"
+		 " forwards_per_step, launch_gaps, l2_flush, device_id) VALUES (2, '00000000-0000-4000-8000-000000000002',"
+		 " '2025-01-01T00:00:03Z', '2025-01-01T00:00:04Z', 'ok', 'nightly-1-recheck', 'smoke', 's.ini', '', 'abc',"
+		 " 'h', 'cpu', '0.1', 0, 'ABA', 'eager', 'fused', 1, 1, 'include', 1, 1)");
+	assert_int_equal(sql_try("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+				 " (1, 'b', 'g', 'onnx', '/x/g', 'ef56', '')"),
+			 SQLITE_CONSTRAINT); /* the list, before */
+
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	assert_int_equal(sql_int("PRAGMA user_version"), store_schema_version());
+	assert_int_equal(sql_int("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%kind IN%'"), 0);
+	struct results_run *back = NULL;
+	assert_int_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 2);
+	assert_string_equal(back->arm_sources[0].kind, "python");
+	assert_string_equal(back->arm_sources[0].detail, "function 'rga_np'; python 3.11");
+	assert_string_equal(back->arm_sources[1].kind, "cubin");
+	assert_string_equal(back->arm_sources[1].path, "/x/k.cubin");
+	assert_false(back->recheck);
+	results_run_free(back);
+	assert_int_equal(store_load_run(st, 2, &back, &d), AB_OK);
+	assert_true(back->recheck);
+	results_run_free(back);
+	store_close(st);
+	assert_int_equal(sql_int("SELECT count(*) FROM runs WHERE recheck = 1"), 1);
+
+	/* a kind the list did not have: stored, and read back */
+	sql_exec("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+		 " (1, 'b', 'g', 'onnx', '/x/g', 'ef56', '')");
+	assert_int_equal(store_open(dbpath, false, &st, &d), AB_OK);
+	assert_int_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_int_equal(back->n_arm_sources, 3);
+	results_run_free(back);
+	/* a kind that is not a kind's name is refused on load */
+	sql_exec("UPDATE run_arms SET kind = 'Not A Kind' WHERE name = 'g'");
+	assert_int_not_equal(store_load_run(st, 1, &back, &d), AB_OK);
+	assert_non_null(strstr(d.msg, "kind 'Not A Kind' is not the name of a kind of arm"));
+	store_close(st);
+	assert_int_equal(sql_try("INSERT INTO run_arms (run_id, arm, name, kind, path, sha256, detail) VALUES"
+				 " (1, 'b', 'e', '', '/x/e', 'ef56', '')"),
+			 SQLITE_CONSTRAINT);
+	assert_int_equal(sql_try("UPDATE runs SET recheck = 2 WHERE id = 1"), SQLITE_CONSTRAINT);
 }
 
 static void test_not_a_database(void **state)
@@ -1006,11 +1068,12 @@ static void test_migration_of_sweeps(void **state)
 					     "runs.resumed", "cases.copy_floor_ns", "cases.copy_floor_kernel_ns",
 					     "cases.copy_floor_method", "cases.copy_floor_samples",
 					     "cases.copy_floor_detail", "runs.timing", "cases.arm_a", "cases.arm_b",
-					     "outputs.has_ref" };
+					     "outputs.has_ref", "runs.recheck" };
 	/* Back to version 4: migrations 6 (run owners), 8 (cases planned, the
-	 * copy floor, timing) and 9 (arms per case, outputs without a
-	 * reference; run_arms keeps its rebuilt form, which 7, python among
-	 * the kinds, leaves as it is) are undone too. */
+	 * copy floor, timing), 9 (arms per case, outputs without a reference;
+	 * run_arms keeps its rebuilt form, which 7, python among the kinds,
+	 * leaves as it is) and 10 (rechecks; 9 and 10 rebuild run_arms again)
+	 * are undone too. */
 	sql_exec("DROP INDEX runs_status");
 	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
 		char sql[128];
@@ -1284,6 +1347,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_runs_marked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_only_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migration_of_python_arms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_of_kinds_and_rechecks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baselines, setup, teardown),

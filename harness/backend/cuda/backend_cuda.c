@@ -139,7 +139,7 @@ static site_cuda_launch_fn cuda_launcher(const struct site_variant *v)
 
 static bool cuda_supports(const struct site_variant *v)
 {
-	return v->ext ? v->ext->cuda != NULL : cuda_launcher(v) != NULL;
+	return v->ext ? site_ext_callable(v->ext, SITE_EXT_CUDA_STREAM) : cuda_launcher(v) != NULL;
 }
 
 /* A timed region's launches: the arm, or the overhead measurement's chain
@@ -328,10 +328,10 @@ static const char *const cuda_floor_names[HK_FLOOR_N] = {
 	[HK_FLOOR_GS4] = BACKEND_FLOOR_PREFIX "gs4",
 };
 
-static int cuda_floor_prepare(void *ctx, const struct site_args *a, bool cuda, char *err, size_t len)
+static int cuda_floor_prepare(void *ctx, const struct site_args *a, enum site_ext_on on, char *err, size_t len)
 {
 	struct cuda_floor *f = ctx;
-	(void)cuda;
+	(void)on;
 	if (!f->b->site || !copy_floor_plan(f->b->site, a, &f->plan)) {
 		snprintf(err, len, "case '%s': its tensors give no copy floor", f->b->case_name);
 		return 1;
@@ -339,10 +339,12 @@ static int cuda_floor_prepare(void *ctx, const struct site_args *a, bool cuda, c
 	return 0;
 }
 
-static int cuda_floor_launch(void *ctx, const struct site_args *a, void *stream, char *err, size_t len)
+static int cuda_floor_launch(void *ctx, const struct site_args *a, enum site_ext_on on, void *stream, char *err,
+			     size_t len)
 {
 	struct cuda_floor *f = ctx;
 	(void)a;
+	(void)on;
 	int e = hk_floor_launch(&f->plan, f->method, f->b->info.sm_count, stream);
 	if (e == (int)cudaErrorInvalidValue)
 		snprintf(err, len, "case '%s': the copy floor's tensors are not 16-byte aligned", f->b->case_name);
@@ -354,7 +356,8 @@ static void cuda_floor_init(struct backend *b)
 	for (int m = 0; m < HK_FLOOR_N; m++) {
 		b->floor[m] = (struct cuda_floor){ .b = b, .method = m };
 		b->floor_ext[m] = (struct site_ext_arm){ .ctx = &b->floor[m], .prepare = cuda_floor_prepare,
-							  .cuda = cuda_floor_launch };
+							  .on = SITE_EXT_ON_BIT(SITE_EXT_CUDA_STREAM),
+							  .call = cuda_floor_launch };
 		b->floor_var[m] = (struct site_variant){ .name = cuda_floor_names[m],
 							  .summary = "the case's minimum bytes, streamed once",
 							  .ext = &b->floor_ext[m] };
@@ -936,9 +939,10 @@ static enum ab_rc cuda_check_guards(struct backend *b, struct ab_diag *d)
 static enum ab_rc cuda_prime_ext(struct backend *b, const struct site_variant *v, struct ab_diag *d)
 {
 	b->ext_err[0] = '\0';
-	if (v->ext->prepare && v->ext->prepare(v->ext->ctx, &b->args, true, b->ext_err, sizeof b->ext_err))
+	if (v->ext->prepare &&
+	    v->ext->prepare(v->ext->ctx, &b->args, SITE_EXT_CUDA_STREAM, b->ext_err, sizeof b->ext_err))
 		return ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err);
-	int e = v->ext->cuda(v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+	int e = v->ext->call(v->ext->ctx, &b->args, SITE_EXT_CUDA_STREAM, b->stream, b->ext_err, sizeof b->ext_err);
 	if (e)
 		return b->ext_err[0] ? ab_fail(d, AB_ERR_BACKEND, "%s", b->ext_err)
 				     : ab_check_call(e, &cuda_api, "the arm's first launch", __FILE__, __LINE__, d);
@@ -956,7 +960,8 @@ static int cuda_arm_launch(struct backend *b, const void *ctx)
 {
 	const struct arm_call *c = ctx;
 	if (c->v->ext)
-		return c->v->ext->cuda(c->v->ext->ctx, &b->args, b->stream, b->ext_err, sizeof b->ext_err);
+		return c->v->ext->call(c->v->ext->ctx, &b->args, SITE_EXT_CUDA_STREAM, b->stream, b->ext_err,
+				      sizeof b->ext_err);
 	return c->launch(&b->args, b->stream);
 }
 
@@ -1006,7 +1011,7 @@ static enum ab_rc cuda_sample(struct backend *b, const struct site_variant *v, u
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->wall_ns = NAN;
-	if (!b->site || !(v->ext ? v->ext->cuda != NULL : call.launch != NULL))
+	if (!b->site || !(v->ext ? site_ext_callable(v->ext, SITE_EXT_CUDA_STREAM) : call.launch != NULL))
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda sample of '%s' outside a slot", v->name);
 	if (b->opt.timing == BACKEND_TIMING_GRAPH && !b->g_arm)
 		return ab_fail(d, AB_ERR_INTERNAL, "cuda graph sample of '%s' without its graph", v->name);
@@ -1116,14 +1121,10 @@ static bool cuda_fake_timer(struct backend *b)
 	return false; /* events time the GPU */
 }
 
-/* Plugins' cuda functions, kernels of compiled binaries, Python callables
- * over torch tensors. */
-static const char *const cuda_arm_kinds[] = { "plugin", "cubin", "python", NULL };
-
 const struct backend_ops backend_cuda = {
 	.name = SITE_IMPL_CUDA,
 	.build = "(sm_90, PTX compute_90)",
-	.arm_kinds = cuda_arm_kinds,
+	.caps = BACKEND_CAP_CUDA_STREAM | BACKEND_CAP_DRIVER_MODULE, /* device buffers, a stream; cubins load */
 	.supports = cuda_supports,
 	.available = cuda_available,
 	.device_count = cuda_device_count,
