@@ -62,6 +62,7 @@ enum ab_rc case_plan_build(const struct scenario_case *c, struct case_plan *p, s
 	for (int i = 0; i < site->n_tensors; i++) {
 		struct case_plan_tensor *pt = &p->tensor[i];
 		plan_tensor(c, i, pt);
+		p->n_in += pt->present && pt->input;
 		if (pt->t->role != SITE_OUT)
 			continue;
 		if (!p->dtype)

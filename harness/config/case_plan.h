@@ -8,7 +8,8 @@
  *   each tensor    present or not, role, dtype, shape in elements,
  *                  elements, bytes, axis names, its float64 reference's
  *                  size, and for an input the generator it is drawn by
- *   the outputs    their indices, in the site's table order
+ *   the outputs    their indices, in the site's table order; the count
+ *                  of present inputs
  *   the case       its shape and dtype as stored, its input description,
  *                  the minimum bytes an arm moves, the swept axis, the
  *                  name its input streams are keyed by
@@ -58,8 +59,8 @@ struct case_plan_tensor {
 struct case_plan_arm {
 	const char *name;                   /* as the case names it (scenario_case.arm_a, arm_b) */
 	const struct site_variant *variant; /* what its slots run; NULL: the site has no such variant */
-	int64_t bytes;                      /* the traffic credited to it (arms_bytes) */
-	uint32_t writes;                    /* SITE_IO bits of the tensors it writes (arms_writes) */
+	int64_t bytes;                      /* the traffic credited to it (arms_plan_case) */
+	uint32_t writes;                    /* SITE_IO bits of the tensors it writes (arms_plan_case) */
 };
 
 struct case_plan {
@@ -70,6 +71,7 @@ struct case_plan {
 	struct case_plan_tensor tensor[SITE_MAX_TENSORS];
 	int n_out;
 	int out_index[RESULTS_MAX_OUTPUTS]; /* the present SITE_OUT tensors, in table order */
+	int n_in;                      /* present inputs (activations and parameters) */
 	char shape[96];                /* "1x4096x4096" */
 	const char *dtype;             /* its site's first output's dtype; NULL: the site has no output */
 	char input[128];               /* scenario_case_describe_input (results_case.input) */

@@ -167,7 +167,8 @@ static enum ab_rc case_floor(const struct run_case_env *env, const struct scenar
 {
 	int n = env->ops->floor_methods ? env->ops->floor_methods(env->bk) : 0;
 	enum ab_rc rc = AB_OK;
-	if (n > 0 && !copy_floor_fits(c->site, c->affine, out->copy_floor_detail, sizeof out->copy_floor_detail))
+	if (n > 0 && !copy_floor_fits(cd->site->name, cd->plan->n_in, cd->plan->n_out, out->copy_floor_detail,
+				      sizeof out->copy_floor_detail))
 		return AB_OK;
 	for (int m = 0; !rc && m < n; m++) {
 		const struct site_variant *v = env->ops->floor_variant(env->bk, m);

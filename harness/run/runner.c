@@ -294,7 +294,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	run_notes(o, ops, bk, &sampling, &times, r);
 	if (!rc && o->dump_dir)
-		rc = dump_manifest(o->dump_dir, r, s, arms, d);
+		rc = dump_manifest(o->dump_dir, r, plans, s->n_cases, d);
 	if (!rc) {
 		utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);

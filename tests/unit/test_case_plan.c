@@ -2,7 +2,7 @@
  * test_case_plan.c - a case resolved once (config/case_plan.h): every
  * tensor's presence, shape, elements, bytes, dtype, role, axes and
  * reference size equal to what site.c says of it for the case; the
- * outputs in table order; the generators (a tensor's input.NAME, a
+ * outputs in table order and the present inputs counted; the generators (a tensor's input.NAME, a
  * built-in parameter's own distribution, the case's); the stored shape,
  * dtype and input; the minimum bytes; the swept axis and the input
  * streams' key (the sweep's under invariance = rows, else the case's).
@@ -40,6 +40,7 @@ static void check_tensors(const struct scenario_case *c, const struct case_plan 
 	assert_ptr_equal(p->c, c);
 	assert_ptr_equal(p->site, c->site);
 	assert_int_equal(p->n_tensors, c->site->n_tensors);
+	int n_in = 0;
 	for (int i = 0; i < p->n_tensors; i++) {
 		const struct site_tensor *t = &c->site->tensors[i];
 		const struct case_plan_tensor *pt = &p->tensor[i];
@@ -60,7 +61,9 @@ static void check_tensors(const struct scenario_case *c, const struct case_plan 
 		assert_string_equal(pt->axes, axes);
 		bool ref = t->role == SITE_OUT && pt->present && c->site->reference;
 		assert_int_equal(pt->ref_bytes, ref ? (size_t)pt->elems * sizeof(double) : 0);
+		n_in += pt->present && pt->input;
 	}
+	assert_int_equal(p->n_in, n_in);
 }
 
 /* A built-in site without affine: weight and bias absent, the outputs,
@@ -140,6 +143,7 @@ static void test_declared_sweep(void **state)
 	assert_int_equal(p.tensor[0].gen.kind, SCENARIO_GEN_NORMAL); /* the case's */
 	assert_int_equal(p.tensor[2].ref_bytes, 0);                  /* no reference */
 	assert_int_equal(p.tensor[3].bytes, 5 * 4);
+	assert_int_equal(p.n_in, 2); /* x and idx */
 	assert_int_equal(p.swept_dim, 1);
 	assert_string_equal(p.stream, c->sweep);
 	assert_string_not_equal(p.stream, c->name);
