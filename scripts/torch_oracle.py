@@ -59,8 +59,9 @@ def check_case(d, case, device, chains):
                 n, i = describe_mismatch(ref, got)
                 bad.append(f"{name}: {n} of {ref.numel()} differ, first at {i}")
         # Statistics are dumped only for the arms that compute them (the
-        # eager chains, twopass: abbench's arms_writes); every one the
-        # manifest lists is checked, and an eager slot must list them.
+        # eager chains, twopass: what each arm writes, from its case's
+        # plan); every one the manifest lists is checked, and an eager
+        # slot must list them.
         for prefix, (mean, rstd) in stats.items():
             for what, ref in (("mean", mean), ("rstd", rstd)):
                 key = prefix + what

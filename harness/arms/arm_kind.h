@@ -29,13 +29,16 @@
  *               asks of them (backend_has_caps: host buffers, a CUDA
  *               stream, driver modules) or the variant's
  *               (backend_supports_variant), never by a backend's name
+ *   variant     the site_variant a slot runs, asked once per case when
+ *               the case is planned (arms_plan_case, before bind); a user
+ *               arm's carries its prepare and call functions in `ext`
+ *               (kernels/common/site.h: per instance, as a plugin may have
+ *               a cpu function and no cuda one), which the backends call
  *   bind        once the backend is open: load code into the device's
  *               context (architecture checked there)
- *   begin_case  per case, before its slots
- *   variant     the site_variant a slot runs; a user arm's carries its
- *               prepare and call functions in `ext` (kernels/common/site.h:
- *               per instance, as a plugin may have a cpu function and no
- *               cuda one), which the backends call
+ *   begin_case  per case, before its slots: handed the case's plan
+ *               (config/case_plan.h: every tensor's shape, elements and
+ *               bytes), which lives until its slots are done
  *   source      what ran, for the run's provenance (table run_arms; its
  *               kind is the row's name, filled by arms.c)
  *   free
@@ -49,6 +52,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 
 struct arm_kind {
@@ -62,7 +66,7 @@ struct arm_kind {
 	/* s: its cases are those the arm runs (all of them today) */
 	enum ab_rc (*bind)(void *arm, const struct results_device *dev, const struct scenario *s,
 			   struct ab_diag *d); /* NULL: none */
-	void (*begin_case)(void *arm, const struct scenario_case *c); /* NULL: none */
+	void (*begin_case)(void *arm, const struct case_plan *p); /* NULL: none */
 	const struct site_variant *(*variant)(void *arm, const struct scenario_case *c);
 	void (*source)(const void *arm, struct results_arm_source *src); /* NULL: no provenance */
 	void (*free)(void *arm);

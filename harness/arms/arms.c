@@ -27,7 +27,7 @@ struct arms {
 	struct arm_spec **builtin;    /* the specs of the built-in variants the cases name, one per name and side */
 };
 
-/* The index of case c in its scenario (arms_variant is handed the
+/* The index of case c in its scenario (arms_plan_case is handed the
  * scenario's own cases). */
 static int case_index(const struct arms *A, const struct scenario_case *c)
 {
@@ -198,30 +198,34 @@ void arms_free(struct arms *A)
 	free(A);
 }
 
-void arms_begin_case(struct arms *A, const struct scenario_case *c)
+void arms_begin_case(struct arms *A, const struct case_plan *p)
 {
 	for (int i = 0; A && i < A->n; i++)
-		if (A->arm[i].kind->begin_case && runs_case(A, i, c))
-			A->arm[i].kind->begin_case(A->arm[i].arm, c);
+		if (A->arm[i].kind->begin_case && runs_case(A, i, p->c))
+			A->arm[i].kind->begin_case(A->arm[i].arm, p);
 }
 
-const struct site_variant *arms_variant(const struct arms *A, const struct scenario_case *c, char arm)
+/* The planned arm case c runs on side j (0: a, 1: b); -1 without a plan. */
+static int side_arm(const struct arms *A, const struct scenario_case *c, int j)
 {
-	int i = A ? planned_of(A, c, arm == 'b') : -1;
+	return A ? planned_of(A, c, j) : -1;
+}
+
+/* The variant case c runs on side j: its kind's; NULL without a plan. */
+static const struct site_variant *side_variant(const struct arms *A, const struct scenario_case *c, int j)
+{
+	int i = side_arm(A, c, j);
 	return i < 0 ? NULL : A->arm[i].kind->variant(A->arm[i].arm, c);
 }
 
-/* The spec case c runs on side arm ('a' or 'b'); NULL without a plan. */
-static const struct arm_spec *spec_of(const struct arms *A, const struct scenario_case *c, char arm)
+/* The bytes credited to case c's side j: its [arm]'s bytes = expression
+ * when it has one, the eager chain's for a built-in eager, else the
+ * site's minimum (site_variant_bytes). */
+static int64_t side_bytes(const struct arms *A, const struct scenario_case *c, int j)
 {
-	int i = A ? planned_of(A, c, arm == 'b') : -1;
-	return i < 0 ? NULL : A->arm[i].spec;
-}
-
-int64_t arms_bytes(const struct arms *A, const struct scenario_case *c, char arm)
-{
-	const struct arm_spec *spec = spec_of(A, c, arm);
-	const char *name = arm == 'b' ? c->arm_b : c->arm_a;
+	int i = side_arm(A, c, j);
+	const struct arm_spec *spec = i < 0 ? NULL : A->arm[i].spec;
+	const char *name = j ? c->arm_b : c->arm_a;
 	int64_t v = 0;
 	char err[128];
 	if (spec && spec->bytes_expr && expr_eval(spec->bytes_expr, &c->dims, &v, err, sizeof err) && v > 0)
@@ -230,13 +234,29 @@ int64_t arms_bytes(const struct arms *A, const struct scenario_case *c, char arm
 				  &c->dims, c->affine);
 }
 
-uint32_t arms_writes(const struct arms *A, const struct scenario_case *c, char arm)
+/* The tensors case c's side j writes (SITE_IO bits): outputs, and the
+ * stat and scratch tensors its [arm]'s writes = names (a built-in eager:
+ * its chain's). */
+static uint32_t side_writes(const struct arms *A, const struct scenario_case *c, int j)
 {
-	const struct arm_spec *spec = spec_of(A, c, arm);
-	uint32_t outputs = site_variant_writes(c->site, "");
+	int i = side_arm(A, c, j);
+	const struct arm_spec *spec = i < 0 ? NULL : A->arm[i].spec;
 	if (!spec || !strcmp(spec->kind, arm_kind_builtin))
-		return site_variant_writes(c->site, arm == 'b' ? c->arm_b : c->arm_a);
-	return outputs | spec->writes_mask;
+		return site_variant_writes(c->site, j ? c->arm_b : c->arm_a);
+	return site_variant_writes(c->site, "") | spec->writes_mask;
+}
+
+void arms_plan_case(const struct arms *A, struct case_plan *p)
+{
+	const struct scenario_case *c = p->c;
+	for (int j = 0; j < 2; j++) {
+		struct case_plan_arm *pa = &p->arm[j];
+		pa->variant = side_variant(A, c, j);
+		if (!pa->variant)
+			pa->variant = site_find_variant(c->site, pa->name);
+		pa->bytes = side_bytes(A, c, j);
+		pa->writes = side_writes(A, c, j);
+	}
 }
 
 /* By side, then name: the order the store reads them back in. */

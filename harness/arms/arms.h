@@ -13,7 +13,12 @@
  *               AB_ERR_INPUT naming the scenario's FILE:LINE
  *   arms_bind   once the backend is open: compiled binaries are loaded
  *               into the device's context (architecture checked there)
- *   arms_begin_case, arms_variant   per case: the site_variant a slot runs
+ *   arms_plan_case  per case, once: what each side runs, the bytes
+ *               credited to it and the tensors it writes, into the case's
+ *               plan (config/case_plan.h), the only way out of arms/ to
+ *               these facts
+ *   arms_begin_case  per case, before its slots (the kinds' begin_case,
+ *               handed the plan)
  *   arms_sources  the provenance of each user arm, for the run row
  *
  * Each arm is planned once however many cases run it (a scenario whose a
@@ -21,7 +26,7 @@
  * arms (scenario_case.arm_a, arm_b: its [case]'s a and b, else [arms]'s),
  * so one scenario may hold the arms of several sites. A NULL plan
  * (callers that never plan, such as tests) makes every call a no-op and
- * arms_variant return NULL.
+ * arms_plan_case take the site's variants by the names the case gives.
  */
 #ifndef AB_ARMS_H
 #define AB_ARMS_H
@@ -31,6 +36,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 
 struct arms;
@@ -42,19 +48,21 @@ enum ab_rc arms_plan(const struct scenario *s, const char *backend, struct arms 
 enum ab_rc arms_bind(struct arms *a, const struct results_device *dev, struct ab_diag *d);
 void arms_free(struct arms *a);
 
-void arms_begin_case(struct arms *a, const struct scenario_case *c);
-/* The variant case c runs as arm 'a' or 'b' (a built-in one or a user
- * arm's); NULL without a plan. */
-const struct site_variant *arms_variant(const struct arms *a, const struct scenario_case *c, char arm);
-
-/* The bytes credited to case c's arm ('a' or 'b'): its [arm]'s bytes =
- * expression when it has one, the eager chain's for a built-in eager,
- * else the site's minimum (site_variant_bytes). */
-int64_t arms_bytes(const struct arms *a, const struct scenario_case *c, char arm);
-/* The tensors case c's arm writes (SITE_IO bits): outputs, and the stat
- * and scratch tensors its [arm]'s writes = names (a built-in eager: its
- * chain's). What a dump keeps of its slots. */
-uint32_t arms_writes(const struct arms *a, const struct scenario_case *c, char arm);
+/* p->arm[] for p's case, each side's:
+ *   variant  its kind's; without a plan of the arms, the site's variant
+ *            of the name the case gives (NULL: none)
+ *   bytes    the traffic credited to it: its [arm]'s bytes = expression
+ *            when it has one, the eager chain's for a built-in eager,
+ *            else the site's minimum (site_variant_bytes)
+ *   writes   the tensors it writes (SITE_IO bits): outputs, and the stat
+ *            and scratch tensors its [arm]'s writes = names (a built-in
+ *            eager: its chain's); what a dump keeps of its slots
+ * The kinds' variant is asked, and the bytes expression evaluated, here,
+ * once per case. */
+void arms_plan_case(const struct arms *a, struct case_plan *p);
+/* The case's arms told that its slots come next; p lives until they are
+ * done (a kind may keep it). */
+void arms_begin_case(struct arms *a, const struct case_plan *p);
 
 /* Fills r->arm_sources: every user arm the cases run, once per side. */
 void arms_sources(const struct arms *a, struct results_run *r);

@@ -422,12 +422,12 @@ static enum ab_rc cubin_bind(void *arm, const struct results_device *dev, const 
 
 /* ---- the run ------------------------------------------------------------------ */
 
-static void cubin_begin_case(void *arm, const struct scenario_case *c)
+static void cubin_begin_case(void *arm, const struct case_plan *p)
 {
 	struct cubin_arm *ca = arm;
 	struct ab_diag d;
 	/* check_case accepted every case before the run: this cannot fail. */
-	if (eval_launch(ca, c, &ca->launch, &d))
+	if (eval_launch(ca, p->c, &ca->launch, &d))
 		memset(&ca->launch, 0, sizeof ca->launch);
 	for (int i = 0; i < 2; i++) {
 		uint64_t bytes;

@@ -32,6 +32,7 @@
 #include "arms/blob.h"
 #include "arms/elf_check.h"
 #include "backend/backend.h"
+#include "config/case_plan.h"
 
 #define PLUGIN_FILE_MAX ((size_t)1 << 30)
 #define PLUGIN_ARMS_MAX 1024 /* a table's arms: bounds the duplicate check */
@@ -58,6 +59,7 @@ struct plugin_arm {
 	char sha256[65];
 	char case_name[64];
 	char axes[SITE_MAX_TENSORS][SITE_MAX_RANK * (SITE_AXIS_NAME_MAX + 1)]; /* each tensor's, "B,T,W" */
+	struct abbench_tensor tensors[SITE_MAX_TENSORS]; /* the case's, but for their buffers (begin_case) */
 };
 
 _Static_assert(ABBENCH_MAX_RANK == SITE_MAX_RANK, "a plugin sees every axis of a site");
@@ -115,17 +117,15 @@ static const int32_t abi_dtype[SITE_N_DTYPES] = {
 	[SITE_I32] = ABBENCH_I32,   [SITE_I64] = ABBENCH_I64, [SITE_U8] = ABBENCH_U8,
 };
 
-/* One call's description; t has room for SITE_MAX_TENSORS. */
+/* One call's description over the buffers of a: the case's tensors as
+ * begin_case described them; t has room for SITE_MAX_TENSORS. */
 static void fill_call(const struct plugin_arm *pa, const struct site_args *a, void *stream, struct abbench_tensor *t,
 		      struct abbench_call *call, char *err, size_t len)
 {
 	const struct site_desc *s = pa->site;
 	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *st = &s->tensors[i];
-		t[i] = (struct abbench_tensor){ .name = st->name, .data = a->t[i], .dtype = abi_dtype[st->dtype],
-						.role = role_of(st->role), .elems = site_tensor_elems(st, &a->dims),
-						.axes = pa->axes[i] };
-		t[i].rank = site_tensor_shape(st, &a->dims, t[i].shape);
+		t[i] = pa->tensors[i];
+		t[i].data = a->t[i];
 	}
 	*call = (struct abbench_call){ .abi_version = ABBENCH_PLUGIN_ABI_VERSION, .site = s->name,
 				       .case_name = pa->case_name, .rank = a->dims.n_axes, .eps = a->eps,
@@ -366,11 +366,19 @@ static void plugin_free(void *arm)
 
 /* ---- the run ------------------------------------------------------------------ */
 
-/* The case the next calls are for (its name reaches the plugin). */
-static void plugin_begin_case(void *arm, const struct scenario_case *c)
+/* The case the next calls are for: its name and its tensors (shapes,
+ * elements) as every call describes them to the plugin. */
+static void plugin_begin_case(void *arm, const struct case_plan *p)
 {
 	struct plugin_arm *pa = arm;
-	snprintf(pa->case_name, sizeof pa->case_name, "%s", c->name);
+	snprintf(pa->case_name, sizeof pa->case_name, "%s", p->c->name);
+	for (int i = 0; i < p->n_tensors; i++) {
+		const struct case_plan_tensor *pt = &p->tensor[i];
+		pa->tensors[i] = (struct abbench_tensor){ .name = pt->t->name, .dtype = abi_dtype[pt->t->dtype],
+							  .role = role_of(pt->t->role), .elems = pt->elems,
+							  .rank = pt->rank, .axes = pa->axes[i] };
+		memcpy(pa->tensors[i].shape, pt->shape, sizeof pt->shape);
+	}
 }
 
 /* The case's site is the plugin arm's, and the arm's own check (its check
@@ -378,7 +386,7 @@ static void plugin_begin_case(void *arm, const struct scenario_case *c)
 static enum ab_rc plugin_check_case(void *arm, const struct scenario_case *c, struct ab_diag *d)
 {
 	struct plugin_arm *pa = arm;
-	struct site_args a = { .dims = c->dims, .eps = (float)c->eps, .affine = c->affine };
+	struct case_plan plan;
 	char err[AB_DIAG_MAX / 2] = "";
 	if (c->site != pa->site)
 		return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, pa->spec->header,
@@ -386,8 +394,11 @@ static enum ab_rc plugin_check_case(void *arm, const struct scenario_case *c, st
 				     pa->site->name, c->name, c->line, c->site->name);
 	if (!pa->arm->check)
 		return AB_OK;
-	plugin_begin_case(pa, c);
-	if (invoke(pa, pa->arm->check, "check", &a, NULL, err, sizeof err) == ABBENCH_OK)
+	enum ab_rc rc = case_plan_build(c, &plan, d);
+	if (rc)
+		return rc;
+	plugin_begin_case(pa, &plan);
+	if (invoke(pa, pa->arm->check, "check", &plan.args, NULL, err, sizeof err) == ABBENCH_OK)
 		return AB_OK;
 	return fail_at(pa, "name", d, "refuses case '%s' (line %d): %s", c->name, c->line, err);
 }

@@ -52,6 +52,7 @@
 #include "arms/driver.h"
 #include "arms/pyrt.h"
 #include "backend/backend.h"
+#include "config/case_plan.h"
 
 #define PYTHON_FILE_MAX ((size_t)64 << 20)
 #define PYTHON_FUNCTION_MAX 64
@@ -71,7 +72,7 @@ struct python_arm {
 	char path[PATH_MAX];            /* the module, absolute */
 	char sha256[65];
 	struct pyrt_fn *fn;
-	const struct scenario_case *c;  /* the case the next slots are of */
+	const struct case_plan *plan;   /* the case the next slots are of */
 	int cuda_device;                /* bind: torch's device number on cuda */
 	struct pyrt_bound *bound;       /* the slot's binding, NULL between slots */
 	struct site_ext_arm ext;
@@ -148,19 +149,17 @@ static enum ab_rc python_check(const struct arm_spec *spec, const struct scenari
 
 /* ---- the case's tensors as pyrt gives them to fn ------------------------------ */
 
-/* The shape a tensor of the case has in t: its axes' values in the case
+/* The shape a tensor of the case has in t: its extents in the case's plan
  * (site_tensor_shape, the mapping buffers, dumps and plugins use), so
  * [B,T,W] activations, [B,W] per-batch vectors, [W] or [D] weight and
  * bias, [B,T] or [B,T,H] statistics; a declared site's tensors as it
  * declares them. False for a rank pyrt cannot hand over. */
-static bool tensor_shape(const struct site_tensor *st, const struct scenario_case *c, struct pyrt_tensor *out)
+static bool tensor_shape(const struct case_plan_tensor *pt, struct pyrt_tensor *out)
 {
-	int64_t shape[SITE_MAX_RANK];
-	int rank = site_tensor_shape(st, &c->dims, shape);
-	if (rank < 0 || rank > PYRT_MAX_RANK)
+	if (pt->rank < 0 || pt->rank > PYRT_MAX_RANK)
 		return false;
-	out->rank = rank;
-	memcpy(out->shape, shape, (size_t)rank * sizeof shape[0]);
+	out->rank = pt->rank;
+	memcpy(out->shape, pt->shape, (size_t)pt->rank * sizeof pt->shape[0]);
 	return true;
 }
 
@@ -180,16 +179,15 @@ static bool tensor_dtype(enum site_dtype dt, enum pyrt_dtype *out)
 	return false;
 }
 
-/* t's entries for case c over the buffers a (NULL: shapes only, for the
- * check); the index of the first tensor that cannot be described, or -1. */
-static int case_tensors(const struct scenario_case *c, const struct site_args *a, struct pyrt_tensor *t)
+/* t's entries for the case planned p over the buffers a (NULL: shapes
+ * only, for the check); the index of the first tensor that cannot be
+ * described, or -1. */
+static int case_tensors(const struct case_plan *p, const struct site_args *a, struct pyrt_tensor *t)
 {
-	const struct site_desc *s = c->site;
-	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *st = &s->tensors[i];
-		t[i] = (struct pyrt_tensor){ .name = st->name, .data = a ? a->t[i] : NULL,
-					     .read_only = st->role == SITE_IN_ACT || st->role == SITE_IN_PARAM };
-		if (!tensor_dtype(st->dtype, &t[i].dtype) || !tensor_shape(st, c, &t[i]))
+	for (int i = 0; i < p->n_tensors; i++) {
+		const struct case_plan_tensor *pt = &p->tensor[i];
+		t[i] = (struct pyrt_tensor){ .name = pt->t->name, .data = a ? a->t[i] : NULL, .read_only = pt->input };
+		if (!tensor_dtype(pt->t->dtype, &t[i].dtype) || !tensor_shape(pt, &t[i]))
 			return i;
 	}
 	return -1;
@@ -200,9 +198,11 @@ static enum ab_rc python_check_case(void *arm, const struct scenario_case *c, st
 {
 	const struct python_arm *pa = arm;
 	struct pyrt_tensor t[SITE_MAX_TENSORS];
-	int bad = case_tensors(c, NULL, t);
-	if (bad < 0)
-		return AB_OK;
+	struct case_plan plan;
+	enum ab_rc rc = case_plan_build(c, &plan, d);
+	int bad = rc ? -1 : case_tensors(&plan, NULL, t);
+	if (rc || bad < 0)
+		return rc;
 	return arm_spec_fail(d, AB_ERR_INPUT, pa->scn, pa->spec, pa->spec->header,
 			     "case '%s' (line %d): tensor '%s' of site '%s' has a dtype or shape python arms cannot be "
 			     "given",
@@ -214,18 +214,17 @@ static enum ab_rc python_check_case(void *arm, const struct scenario_case *c, st
 /* d's axes (the site's axis names, the case's value of each) and dims
  * (the built-in sites' geometry; for a declared site only rows and
  * row_len mean something, site.h). */
-static void case_desc(const struct scenario_case *c, struct pyrt_int *axes, struct pyrt_int *dims,
-		      struct pyrt_case *out)
+static void case_desc(const struct case_plan *p, struct pyrt_int *axes, struct pyrt_int *dims, struct pyrt_case *out)
 {
-	const struct site_dims *dm = &c->dims;
+	const struct site_dims *dm = &p->args.dims;
 	for (int i = 0; i < dm->n_axes; i++)
-		axes[i] = (struct pyrt_int){ c->site->axes[i], dm->axis[i] };
+		axes[i] = (struct pyrt_int){ p->site->axes[i], dm->axis[i] };
 	const struct pyrt_int named[] = { { "batch", dm->batch }, { "tokens", dm->tokens }, { "width", dm->width },
 					  { "row_len", dm->row_len }, { "rows", dm->rows }, { "heads", dm->heads } };
 	memcpy(dims, named, sizeof named);
-	*out = (struct pyrt_case){ .name = c->name, .site = c->site->name, .n_axes = dm->n_axes, .axes = axes,
-				   .n_dims = (int)(sizeof named / sizeof named[0]), .dims = dims, .eps = c->eps,
-				   .affine = c->affine };
+	*out = (struct pyrt_case){ .name = p->c->name, .site = p->site->name, .n_axes = dm->n_axes, .axes = axes,
+				   .n_dims = (int)(sizeof named / sizeof named[0]), .dims = dims, .eps = p->c->eps,
+				   .affine = p->args.affine };
 }
 
 /* The slot's binding over the backend's buffers a: on cuda with its
@@ -239,14 +238,14 @@ static int bind_slot(struct python_arm *pa, const struct site_args *a, void *str
 	struct pyrt_target on = { .device = cuda ? PYRT_CUDA : PYRT_CPU, .cuda_device = pa->cuda_device,
 				  .stream = stream };
 	struct ab_diag d = { "" };
-	if (!pa->c || case_tensors(pa->c, a, t) >= 0) {
+	if (!pa->plan || case_tensors(pa->plan, a, t) >= 0) {
 		snprintf(err, len, "python arm '%s' bound outside a case it can take", pa->spec->name);
 		return 1;
 	}
 	pyrt_unbind(pa->bound, &d); /* a slot that failed half-way left it: nothing to say of it now */
 	pa->bound = NULL;
-	case_desc(pa->c, axes, dims, &kase);
-	enum ab_rc rc = pyrt_bind(pa->fn, &kase, t, pa->c->site->n_tensors, &on, &pa->bound, &d);
+	case_desc(pa->plan, axes, dims, &kase);
+	enum ab_rc rc = pyrt_bind(pa->fn, &kase, t, pa->plan->n_tensors, &on, &pa->bound, &d);
 	if (!rc)
 		rc = pyrt_activate(pa->bound, &d);
 	if (rc)
@@ -462,9 +461,9 @@ static enum ab_rc python_bind(void *arm, const struct results_device *dev, const
 	return rc ? ab_wrap(d, rc, "python arm '%s'", pa->spec->name) : AB_OK;
 }
 
-static void python_begin_case(void *arm, const struct scenario_case *c)
+static void python_begin_case(void *arm, const struct case_plan *p)
 {
-	((struct python_arm *)arm)->c = c;
+	((struct python_arm *)arm)->plan = p;
 }
 
 static const struct site_variant *python_variant(void *arm, const struct scenario_case *c)

@@ -7,20 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-bool copy_floor_fits(const struct site_desc *s, bool affine, char *why, size_t len)
+bool copy_floor_fits(const char *site_name, int n_in, int n_out, char *why, size_t len)
 {
-	int n_in = 0, n_out = 0;
-	for (int i = 0; i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!site_tensor_present(t, affine))
-			continue;
-		n_in += site_role_is_input(t->role);
-		n_out += t->role == SITE_OUT;
-	}
 	if (n_out == 0)
-		snprintf(why, len, "site '%s' has no output", s->name);
+		snprintf(why, len, "site '%s' has no output", site_name);
 	else if (n_in > COPY_FLOOR_SEGS || n_out > COPY_FLOOR_SEGS)
-		snprintf(why, len, "site '%s' has %d %s, the copy floor takes at most %d", s->name,
+		snprintf(why, len, "site '%s' has %d %s, the copy floor takes at most %d", site_name,
 			 n_in > COPY_FLOOR_SEGS ? n_in : n_out, n_in > COPY_FLOOR_SEGS ? "inputs" : "outputs", COPY_FLOOR_SEGS);
 	else
 		return true;

@@ -50,13 +50,14 @@ struct copy_floor_plan {
 	int64_t read_bytes, write_bytes; /* sums: read + write = site_min_bytes */
 };
 
-/* Whether a case of site s (affine or not) has a copy floor at all: at
- * least one output, and at most COPY_FLOOR_SEGS present inputs and as many
- * outputs (a declared site may have up to SITE_MAX_TENSORS tensors; the
- * floor's kernels take a fixed number of segments a stream). False with
- * the reason in why ("site 'x' has 9 inputs, the copy floor takes at most
+/* Whether a case of site site_name with n_in present inputs and n_out
+ * present outputs (its plan's counts) has a copy floor at all: at least
+ * one output, and at most COPY_FLOOR_SEGS inputs and as many outputs (a
+ * declared site may have up to SITE_MAX_TENSORS tensors; the floor's
+ * kernels take a fixed number of segments a stream). False with the
+ * reason in why ("site 'x' has 9 inputs, the copy floor takes at most
  * 8"): the case is then measured without one, its floor 'not measured'. */
-bool copy_floor_fits(const struct site_desc *s, bool affine, char *why, size_t len);
+bool copy_floor_fits(const char *site_name, int n_in, int n_out, char *why, size_t len);
 
 /* The plan of site s over the tensors of a (a backend's own buffers);
  * false when a present tensor has no buffer, there are more segments than

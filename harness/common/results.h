@@ -173,7 +173,7 @@ struct results_case {
 	char axis[8];           /* the swept dimension ("T"); '' when not swept */
 	int64_t axis_value;     /* its value in this case; 0 when not swept */
 	int64_t bytes_min;      /* bytes an arm must move (site_min_bytes); 0 unknown */
-	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (arms_bytes); 0 unknown */
+	int64_t bytes_a, bytes_b; /* traffic credited to arm a and b (the case's plan); 0 unknown */
 	char arm_a[32], arm_b[32]; /* the arms this case ran (its own, or the run's); a run stored before
 				    * schema 9 reads the run's */
 	/* The copy floor (backend/copy_floor.h: a streaming copy of exactly

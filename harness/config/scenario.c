@@ -530,3 +530,14 @@ void scenario_input_describe(const struct scenario_input *in, char *buf, size_t 
 	}
 	snprintf(buf, len, "unknown");
 }
+
+struct scenario_gen scenario_input_gen(const struct scenario_input *in)
+{
+	switch (in->dist) {
+	case SCENARIO_DIST_NORMAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = in->mean, .b = in->std };
+	case SCENARIO_DIST_UNIFORM: return (struct scenario_gen){ .kind = SCENARIO_GEN_UNIFORM, .a = in->low, .b = in->high };
+	case SCENARIO_DIST_CONSTANT: return (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = in->value };
+	case SCENARIO_DIST_SPECIAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_SPECIAL, .a = in->mean, .b = in->std };
+	}
+	return (struct scenario_gen){ .kind = SCENARIO_GEN_NONE };
+}

@@ -224,5 +224,8 @@ const char *scenario_dist_str(enum scenario_dist d);
 void scenario_case_describe_input(const struct scenario_case *c, char *buf, size_t len);
 /* "normal(mean=0,std=1)" and the like, for the store and reports. */
 void scenario_input_describe(const struct scenario_input *in, char *buf, size_t len);
+/* The generator a case's input distribution stands for (run/inputs.h
+ * draws by generators). */
+struct scenario_gen scenario_input_gen(const struct scenario_input *in);
 
 #endif

@@ -36,36 +36,34 @@ static const char *size_str(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-static enum ab_rc refuse(const struct scenario *s, const struct scenario_case *c, const char *what, uint64_t need,
+static enum ab_rc refuse(const struct scenario *s, const struct case_plan *p, const char *what, uint64_t need,
 			 uint64_t have, const char *have_what, struct ab_diag *d)
 {
-	char n[32], h[32], shape[96];
-	site_format_shape(&c->shape, shape, sizeof shape);
+	char n[32], h[32];
 	return ab_fail(d, AB_ERR_INPUT,
 		       "%s:%d: case '%s' (site %s, shape %s) needs %s of %s memory and %s is %s: use a smaller shape "
 		       "or a larger machine",
-		       s->path, c->line, c->name, c->site->name, shape, size_str(need, n, sizeof n), what,
+		       s->path, p->c->line, p->c->name, p->site->name, p->shape, size_str(need, n, sizeof n), what,
 		       size_str(have, h, sizeof h), have_what);
 }
 
-static enum ab_rc check_case(const struct scenario *s, const struct scenario_case *c,
+static enum ab_rc check_case(const struct scenario *s, const struct case_plan *p,
 			     const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
 			     bool have_host, uint64_t host_avail, struct ab_diag *d)
 {
 	struct bk_memory m;
-	struct site_args shape = { .dims = c->dims, .eps = (float)c->eps, .affine = c->affine };
-	enum ab_rc rc = ops->case_memory(bk, c->site, &shape, &m, d);
+	enum ab_rc rc = ops->case_memory(bk, p->site, &p->args, &m, d);
 	if (rc)
-		return ab_wrap(d, rc, "case '%s': cannot learn the free device memory", c->name);
-	uint64_t host = run_case_host_bytes(c, sampling, (int)strlen(s->bracket)) + m.host_bytes;
+		return ab_wrap(d, rc, "case '%s': cannot learn the free device memory", p->c->name);
+	uint64_t host = run_case_host_bytes(p, sampling, (int)strlen(s->bracket)) + m.host_bytes;
 	if (have_host && host > host_avail)
-		return refuse(s, c, "host", host, host_avail, "available (MemAvailable in /proc/meminfo)", d);
+		return refuse(s, p, "host", host, host_avail, "available (MemAvailable in /proc/meminfo)", d);
 	if (m.has_device && m.device_bytes > m.device_free)
-		return refuse(s, c, "device", m.device_bytes, m.device_free, "free on the device", d);
+		return refuse(s, p, "device", m.device_bytes, m.device_free, "free on the device", d);
 	return AB_OK;
 }
 
-enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
+enum ab_rc admission_check(const struct scenario *s, const struct case_plan *plans, const struct shard *shard,
 			   const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
 			   struct ab_diag *d)
 {
@@ -74,7 +72,7 @@ enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
 	for (int i = 0; i < s->n_cases; i++) {
 		if (!shard_has(shard, i))
 			continue;
-		enum ab_rc rc = check_case(s, &s->cases[i], sampling, ops, bk, have_host, host_avail, d);
+		enum ab_rc rc = check_case(s, &plans[i], sampling, ops, bk, have_host, host_avail, d);
 		if (rc)
 			return rc;
 	}

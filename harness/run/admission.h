@@ -19,13 +19,14 @@
 
 #include "backend/backend.h"
 #include "common/diag.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 #include "run/shard.h"
 
 /* AB_ERR_INPUT naming FILE:LINE of the first case of the shard that does
  * not fit, what it needs and what is available; AB_OK when every case the
- * run will measure fits. */
-enum ab_rc admission_check(const struct scenario *s, const struct shard *shard,
+ * run will measure fits. plans[k] is s's case k resolved (case_plan.h). */
+enum ab_rc admission_check(const struct scenario *s, const struct case_plan *plans, const struct shard *shard,
 			   const struct scenario_sampling *sampling, const struct backend_ops *ops, struct backend *bk,
 			   struct ab_diag *d);
 

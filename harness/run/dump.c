@@ -51,18 +51,16 @@ static const enum npy_dtype npy_of[SITE_N_DTYPES] = {
 	[SITE_I32] = NPY_I4,  [SITE_I64] = NPY_I8, [SITE_U8] = NPY_U1,
 };
 
-enum ab_rc dump_tensor(const char *dir, const char *case_name, const char *file_stem, const struct site_desc *s,
-		       int tensor_index, const struct site_dims *dims, const void *data, struct ab_diag *d)
+enum ab_rc dump_tensor(const char *dir, const struct case_plan *p, int tensor_index, const char *file_stem,
+		       const void *data, struct ab_diag *d)
 {
 	char path[4096];
-	int64_t shape[SITE_MAX_RANK];
-	const struct site_tensor *t = &s->tensors[tensor_index];
-	snprintf(path, sizeof path, "%s/%s", dir, case_name);
+	const struct case_plan_tensor *pt = &p->tensor[tensor_index];
+	snprintf(path, sizeof path, "%s/%s", dir, p->c->name);
 	if (mkdir(path, 0777) != 0 && errno != EEXIST)
 		return ab_fail(d, AB_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
-	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, case_name, file_stem);
-	int rank = site_tensor_shape(t, dims, shape);
-	return npy_write(path, data, npy_of[t->dtype], rank, shape, d);
+	snprintf(path, sizeof path, "%s/%s/%s.npy", dir, p->c->name, file_stem);
+	return npy_write(path, data, npy_of[pt->t->dtype], pt->rank, pt->shape, d);
 }
 
 /* Case and tensor names are [A-Za-z0-9_.-], so they need no JSON escaping;
@@ -81,28 +79,19 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The scenario's case of that name (the run's cases are the scenario's,
- * --only and shards aside). */
-static const struct scenario_case *scenario_case_of(const struct scenario *s, const char *name)
+static void manifest_slot(FILE *f, const struct results_slot *sl, const struct case_plan *p)
 {
-	for (int i = 0; s && i < s->n_cases; i++)
-		if (strcmp(s->cases[i].name, name) == 0)
-			return &s->cases[i];
-	return NULL;
-}
-
-static void manifest_slot(FILE *f, const struct results_slot *sl, const char *case_name, const struct site_desc *s,
-			  uint32_t writes)
-{
+	uint32_t writes = p->arm[sl->arm == 'b'].writes;
 	fprintf(f, "        {\"slot\": \"%s\", \"arm\": \"%c\", \"variant\": \"%s\", \"files\": {", sl->label, sl->arm,
 		sl->variant);
 	bool first = true;
-	for (int i = 0; s && i < s->n_tensors; i++) {
+	for (int i = 0; i < p->n_tensors; i++) {
 		if (!(writes & SITE_IO(i)))
 			continue;
+		const char *name = p->tensor[i].t->name;
 		char path[512];
-		snprintf(path, sizeof path, "%s/%s_%s_%s.npy", case_name, sl->label, sl->variant, s->tensors[i].name);
-		fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", s->tensors[i].name, path);
+		snprintf(path, sizeof path, "%s/%s_%s_%s.npy", p->c->name, sl->label, sl->variant, name);
+		fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", name, path);
 		first = false;
 	}
 	fprintf(f, "}, \"md5\": {");
@@ -111,46 +100,50 @@ static void manifest_slot(FILE *f, const struct results_slot *sl, const char *ca
 	fprintf(f, "}}");
 }
 
-static void manifest_case(FILE *f, const struct results_case *c, const struct scenario *scn, const struct arms *arms)
+/* Case c of the run, planned p: its inputs' files and every tensor's
+ * dtype from the plan, each arm's first slot's files from what the plan
+ * says that arm writes. */
+static void manifest_case(FILE *f, const struct results_case *c, const struct case_plan *p)
 {
-	const struct scenario_case *sc = scenario_case_of(scn, c->name);
-	const struct site_desc *s = sc ? sc->site : scenario_site_find(scn, c->site);
 	fprintf(f, "    {\"name\": \"%s\", \"site\": \"%s\", \"shape\": \"%s\", \"eps\": %.9g, \"affine\": %s, ",
 		c->name, c->site, c->shape, c->eps, c->affine ? "true" : "false");
 	fprintf(f, "\"input\": ");
 	json_string(f, c->input);
 	fprintf(f, ",\n     \"inputs\": {");
 	bool first = true;
-	for (int i = 0; s && i < s->n_tensors; i++) {
-		const struct site_tensor *t = &s->tensors[i];
-		if (!site_role_is_input(t->role) || !site_tensor_present(t, c->affine))
+	for (int i = 0; i < p->n_tensors; i++) {
+		const struct case_plan_tensor *pt = &p->tensor[i];
+		if (!pt->input || !pt->present)
 			continue;
-		fprintf(f, "%s\"%s\": \"%s/in_%s.npy\"", first ? "" : ", ", t->name, c->name, t->name);
+		fprintf(f, "%s\"%s\": \"%s/in_%s.npy\"", first ? "" : ", ", pt->t->name, c->name, pt->t->name);
 		first = false;
 	}
 	fprintf(f, "},\n     \"dtypes\": {");
-	for (int i = 0; s && i < s->n_tensors; i++)
-		fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", s->tensors[i].name, site_dtype_name(s->tensors[i].dtype));
+	for (int i = 0; i < p->n_tensors; i++)
+		fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", p->tensor[i].t->name, p->tensor[i].dtype);
 	fprintf(f, "},\n     \"slots\": [\n");
 	int written = 0;
-	for (int p = 0; p < c->n_slots; p++) {
+	for (int k = 0; k < c->n_slots; k++) {
 		bool first_of_arm = true;
-		for (int q = 0; q < p; q++)
-			first_of_arm = first_of_arm && c->slots[q].arm != c->slots[p].arm;
+		for (int q = 0; q < k; q++)
+			first_of_arm = first_of_arm && c->slots[q].arm != c->slots[k].arm;
 		if (!first_of_arm)
 			continue;
 		fprintf(f, "%s", written++ ? ",\n" : "");
-		uint32_t writes = sc ? arms_writes(arms, sc, c->slots[p].arm) : s ? site_variant_writes(s, c->slots[p].variant) : 0;
-		manifest_slot(f, &c->slots[p], c->name, s, writes);
+		manifest_slot(f, &c->slots[k], p);
 	}
 	fprintf(f, "\n     ]}");
 }
 
-enum ab_rc dump_manifest(const char *dir, const struct results_run *r, const struct scenario *scn, const struct arms *arms,
+enum ab_rc dump_manifest(const char *dir, const struct results_run *r, const struct case_plan *plans, int n_plans,
 			 struct ab_diag *d)
 {
 	char path[4096];
 	struct outfile of;
+	for (int i = 0; i < r->n_cases; i++)
+		if (r->cases[i].ordinal < 0 || r->cases[i].ordinal >= n_plans)
+			return ab_fail(d, AB_ERR_INTERNAL, "case '%s' has no plan (its place %d of %d cases)", r->cases[i].name,
+				       r->cases[i].ordinal, n_plans);
 	if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path)
 		return ab_fail(d, AB_ERR_USAGE, "dump path too long '%.64s...'", dir);
 	enum ab_rc rc = outfile_open(&of, path, d);
@@ -162,7 +155,7 @@ enum ab_rc dump_manifest(const char *dir, const struct results_run *r, const str
 	fprintf(f, ",\n  \"backend\": \"%s\",\n  \"bf16_storage\": \"<u2 raw bits\",\n  \"cases\": [\n", r->backend);
 	for (int i = 0; i < r->n_cases; i++) {
 		fprintf(f, "%s", i ? ",\n" : "");
-		manifest_case(f, &r->cases[i], scn, arms);
+		manifest_case(f, &r->cases[i], &plans[r->cases[i].ordinal]);
 	}
 	fprintf(f, "\n  ]\n}\n");
 	return outfile_commit(&of, d);

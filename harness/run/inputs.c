@@ -252,23 +252,12 @@ void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, cons
 	inputs_fill_k(dst, dt, n, row_len, g, r, 0);
 }
 
-struct scenario_gen inputs_gen_of(const struct scenario_input *in)
-{
-	switch (in->dist) {
-	case SCENARIO_DIST_NORMAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_NORMAL, .a = in->mean, .b = in->std };
-	case SCENARIO_DIST_UNIFORM: return (struct scenario_gen){ .kind = SCENARIO_GEN_UNIFORM, .a = in->low, .b = in->high };
-	case SCENARIO_DIST_CONSTANT: return (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = in->value };
-	case SCENARIO_DIST_SPECIAL: return (struct scenario_gen){ .kind = SCENARIO_GEN_SPECIAL, .a = in->mean, .b = in->std };
-	}
-	return (struct scenario_gen){ .kind = SCENARIO_GEN_NONE };
-}
-
 /* The bf16 fills are inputs_fill's: the same expressions (mean + std N,
  * low + (high - low) U, the constant), rounded once by
  * inputs_bf16_from_double, and the same special positions and patterns. */
 void inputs_fill_activation(bf16_t *dst, int64_t n, int64_t row_len, const struct scenario_input *dist, struct inputs_rng *r)
 {
-	struct scenario_gen g = inputs_gen_of(dist);
+	struct scenario_gen g = scenario_input_gen(dist);
 	inputs_fill(dst, SITE_BF16, n, row_len, &g, r);
 }
 

@@ -80,7 +80,7 @@ void inputs_fill_param(bf16_t *dst, int64_t n, enum site_param_dist p, struct in
 
 /* Fills a tensor of n elements of dtype dt (rows of row_len, for special)
  * by generator g (not SCENARIO_GEN_NONE: a case's input distribution is
- * inputs_gen_of). */
+ * scenario_input_gen's). */
 void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
 		 struct inputs_rng *r);
 /* inputs_fill in k chunks on threads (k = 0: one thread below
@@ -90,8 +90,6 @@ void inputs_fill(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, cons
 #define INPUTS_CHUNK_MIN_ELEMS (1 << 20)
 void inputs_fill_k(void *dst, enum site_dtype dt, int64_t n, int64_t row_len, const struct scenario_gen *g,
 		   struct inputs_rng *r, int k);
-/* The generator a case's input distribution stands for. */
-struct scenario_gen inputs_gen_of(const struct scenario_input *in);
 
 /* Rounds a double to IEEE binary16 as inputs_bf16_from_double does to
  * bf16: once, to nearest even; NaN 0x7FFF, +-Inf past the largest finite

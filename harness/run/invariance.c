@@ -66,33 +66,20 @@ static struct inv_sweep *sweep_of(struct invariance *v, const char *name)
 	return &q[v->n++];
 }
 
-/* The index of the swept axis among the site's, -1 when none matches. */
-static int swept_dim(const struct scenario_case *c)
+/* How output pt lays out as rows: the rows along the swept axis dim and
+ * each row's bytes, or one row of the whole tensor without that axis;
+ * false when an axis of extent above 1 comes before the swept one. */
+static bool rows_of(const struct case_plan_tensor *pt, int dim, int64_t *rows, size_t *row_bytes)
 {
-	char name[SITE_AXIS_NAME_MAX + 8];
-	for (int k = 0; k < c->site->n_axes; k++) {
-		site_axis_name(c->site, k, name, sizeof name);
-		if (!strcmp(name, c->axis))
-			return k;
-	}
-	return -1;
-}
-
-/* How output t lays out as rows: the rows along the swept axis and each
- * row's bytes, or one row of the whole tensor without that axis; false
- * when an axis of extent above 1 comes before the swept one. */
-static bool rows_of(const struct scenario_case *c, const struct site_tensor *t, int dim, int64_t *rows,
-		    size_t *row_bytes)
-{
-	int64_t bytes = site_tensor_bytes(t, &c->dims), outer = 1;
-	for (int k = 0; k < t->shape.rank; k++) {
-		if (t->shape.axis[k] != dim) {
-			outer *= c->dims.axis[t->shape.axis[k]];
+	int64_t bytes = (int64_t)pt->bytes, outer = 1;
+	for (int k = 0; k < pt->t->shape.rank; k++) {
+		if (pt->t->shape.axis[k] != dim) {
+			outer *= pt->shape[k];
 			continue;
 		}
 		if (outer != 1)
 			return false;
-		*rows = c->dims.axis[dim];
+		*rows = pt->shape[k];
 		*row_bytes = *rows ? (size_t)(bytes / *rows) : 0;
 		return true;
 	}
@@ -150,13 +137,13 @@ static void note(struct results_invariance *res, const char *fmt, const char *te
 }
 
 /* Output o of the case against the sweep's rows of it. */
-static enum ab_rc take_output(struct inv_output *st, const struct scenario_case *c, int dim, int ti,
-			      const unsigned char *buf, struct results_invariance *res, struct ab_diag *d)
+static enum ab_rc take_output(struct inv_output *st, const struct case_plan *p, int ti, const unsigned char *buf,
+			      struct results_invariance *res, struct ab_diag *d)
 {
-	const struct site_tensor *t = &c->site->tensors[ti];
+	const struct site_tensor *t = p->tensor[ti].t;
 	int64_t rows;
 	size_t row_bytes;
-	if (!rows_of(c, t, dim, &rows, &row_bytes)) {
+	if (!rows_of(&p->tensor[ti], p->swept_dim, &rows, &row_bytes)) {
 		note(res, "'%s' is not compared: an axis of extent above 1 comes before the swept one", t->name);
 		return AB_OK;
 	}
@@ -174,28 +161,28 @@ static enum ab_rc take_output(struct inv_output *st, const struct scenario_case 
 			snprintf(res->tensor, sizeof res->tensor, "%s", t->name);
 		}
 	}
-	return keep_rows(st, buf, rows, row_bytes, c->axis_value, d);
+	return keep_rows(st, buf, rows, row_bytes, p->c->axis_value, d);
 }
 
-enum ab_rc invariance_take(struct invariance *v, const struct scenario_case *c, int arm, const char *slot, int n_out,
-			   const int *out_index, void *const *out, struct results_invariance *res, struct ab_diag *d)
+enum ab_rc invariance_take(struct invariance *v, const struct case_plan *p, int arm, const char *slot,
+			   void *const *out, struct results_invariance *res, struct ab_diag *d)
 {
+	const struct scenario_case *c = p->c;
 	if (c->invariance != SCENARIO_INVARIANCE_ROWS || !c->sweep[0] || arm < 0 || arm > 1)
 		return AB_OK;
 	struct inv_sweep *sw = sweep_of(v, c->sweep);
-	int dim = swept_dim(c);
 	if (!sw)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot keep the rows of sweep '%s'", c->sweep);
 	memset(res, 0, sizeof *res);
 	res->checked = true;
 	res->first_row = -1;
 	snprintf(res->slot, sizeof res->slot, "%s", slot);
-	if (dim < 0) {
+	if (p->swept_dim < 0) {
 		snprintf(res->note, sizeof res->note, "the swept axis '%s' is none of the site's", c->axis);
 		return AB_OK;
 	}
 	enum ab_rc rc = AB_OK;
-	for (int o = 0; !rc && o < n_out && o < RESULTS_MAX_OUTPUTS; o++)
-		rc = take_output(&sw->out[arm][o], c, dim, out_index[o], out[o], res, d);
+	for (int o = 0; !rc && o < p->n_out && o < RESULTS_MAX_OUTPUTS; o++)
+		rc = take_output(&sw->out[arm][o], p, p->out_index[o], out[o], res, d);
 	return rc;
 }

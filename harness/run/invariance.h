@@ -27,7 +27,7 @@
 
 #include "common/diag.h"
 #include "common/results.h"
-#include "config/scenario.h"
+#include "config/case_plan.h"
 
 struct invariance;
 
@@ -35,11 +35,11 @@ struct invariance;
 struct invariance *invariance_new(void);
 void invariance_free(struct invariance *v);
 
-/* Case c's arm (0: a, 1: b) produced these outputs in its first slot
- * (slot: its label): out[o] is output tensor out_index[o] of c's site,
- * n_out of them. Fills *res when c's sweep asks for invariance (else
- * leaves it unchecked). AB_ERR_NOMEM when the rows cannot be kept. */
-enum ab_rc invariance_take(struct invariance *v, const struct scenario_case *c, int arm, const char *slot, int n_out,
-			   const int *out_index, void *const *out, struct results_invariance *res, struct ab_diag *d);
+/* The case planned p: its arm (0: a, 1: b) produced these outputs in its
+ * first slot (slot: its label): out[o] is output tensor p->out_index[o]
+ * of its site. Fills *res when its sweep asks for invariance (else leaves
+ * it unchecked). AB_ERR_NOMEM when the rows cannot be kept. */
+enum ab_rc invariance_take(struct invariance *v, const struct case_plan *p, int arm, const char *slot,
+			   void *const *out, struct results_invariance *res, struct ab_diag *d);
 
 #endif

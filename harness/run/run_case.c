@@ -10,9 +10,12 @@
  * floor. Before the run, every arm of every case is called once
  * (run_case_preflight).
  *
- * The case's host buffers are case_data.h's; in a sweep that asks for
- * it, the first slot of each arm is held to the sweep's earlier cases row
- * by row (invariance.h).
+ * Every fact of the case (its tensors' shapes, sizes and generators, what
+ * its arms run, credit and write) is read from its plan, resolved once
+ * before the run (config/case_plan.h, run_case_plan). The case's host
+ * buffers are case_data.h's; in a sweep that asks for it, the first slot
+ * of each arm is held to the sweep's earlier cases row by row
+ * (invariance.h).
  */
 #include "run/run_case.h"
 
@@ -32,66 +35,65 @@
 
 /* The batch-invariance check's rows (invariance.h): at most the arms'
  * outputs of the sweep's largest case. */
-static uint64_t invariance_bytes(const struct scenario_case *c)
+static uint64_t invariance_bytes(const struct case_plan *p)
 {
 	uint64_t out = 0;
-	for (int i = 0; c->invariance == SCENARIO_INVARIANCE_ROWS && i < c->site->n_tensors; i++)
-		if (c->site->tensors[i].role == SITE_OUT)
-			out += (uint64_t)site_tensor_bytes(&c->site->tensors[i], &c->dims);
+	for (int o = 0; p->c->invariance == SCENARIO_INVARIANCE_ROWS && o < p->n_out; o++)
+		out += p->tensor[p->out_index[o]].bytes;
 	return 2 * out;
 }
 
-uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots)
+uint64_t run_case_host_bytes(const struct case_plan *p, const struct scenario_sampling *sampling, int n_slots)
 {
-	uint64_t data = case_data_bytes(c);
-	if (data == UINT64_MAX)
-		return UINT64_MAX; /* no such case can run */
 	int cap = sampling->max_samples;
 	/* every slot lives for the whole case (its rounds), beside the
 	 * case's scratch collector of one round's kernel sums */
-	return data + invariance_bytes(c) + (uint64_t)n_slots * (run_slot_kept_bytes(cap) + run_slot_work_bytes(cap)) +
-	       (uint64_t)cap * sizeof(double);
+	return case_data_bytes(p) + invariance_bytes(p) +
+	       (uint64_t)n_slots * (run_slot_kept_bytes(cap) + run_slot_work_bytes(cap)) + (uint64_t)cap * sizeof(double);
+}
+
+enum ab_rc run_case_plan(const struct arms *arms, const struct scenario_case *c, struct case_plan *p,
+			 struct ab_diag *d)
+{
+	enum ab_rc rc = case_plan_build(c, p, d);
+	if (!rc)
+		arms_plan_case(arms, p);
+	return rc;
 }
 
 /* One input tensor's fill: its own seeded stream (the tensor's index in
- * the site keys it, so adding an output never changes an input's bytes).
- * A tensor's generator (input.NAME) wins; else a built-in parameter has
- * its fixed distribution and every other input the case's. Rows (for
- * special) are the tensor's last axis. A large tensor is filled in chunks
- * on threads (inputs_fill: the stream jumped ahead to each chunk, the
- * same bytes); nothing is measured meanwhile. */
-static void fill_one(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd, int i)
+ * the site keys it, so adding an output never changes an input's bytes;
+ * a sweep compared row by row keys every case's by the sweep's name, so
+ * that row r is the same in all of them, invariance.h). The plan's
+ * generator: its input.NAME, else the case's distribution, else (NONE) a
+ * built-in parameter's fixed one. Rows (for special) are the tensor's
+ * last axis. A large tensor is filled in chunks on threads (inputs_fill:
+ * the stream jumped ahead to each chunk, the same bytes); nothing is
+ * measured meanwhile. */
+static void fill_one(const struct scenario *scn, struct case_data *cd, int i)
 {
-	const struct site_tensor *t = &cd->site->tensors[i];
+	const struct case_plan_tensor *pt = &cd->plan->tensor[i];
 	struct inputs_rng rng;
-	int64_t n = site_tensor_elems(t, &c->dims), shape[SITE_MAX_RANK];
-	int rank = site_tensor_shape(t, &c->dims, shape);
-	struct scenario_gen g = c->gen[i].kind != SCENARIO_GEN_NONE ? c->gen[i] : inputs_gen_of(&c->input);
-	/* a sweep compared row by row draws every case's inputs from one
-	 * stream, so that row r is the same in all of them (invariance.h) */
-	bool one_stream = c->invariance == SCENARIO_INVARIANCE_ROWS && c->sweep[0];
-	inputs_rng_seed(&rng, scn->seed, one_stream ? c->sweep : c->name, i);
-	if (c->gen[i].kind == SCENARIO_GEN_NONE && t->role == SITE_IN_PARAM)
-		inputs_fill_param(cd->host.t[i], n, t->param, &rng);
+	inputs_rng_seed(&rng, scn->seed, cd->plan->stream, i);
+	if (pt->gen.kind == SCENARIO_GEN_NONE)
+		inputs_fill_param(cd->host.t[i], pt->elems, pt->t->param, &rng);
 	else
-		inputs_fill(cd->host.t[i], t->dtype, n, rank ? shape[rank - 1] : 1, &g, &rng);
+		inputs_fill(cd->host.t[i], pt->t->dtype, pt->elems, pt->row_len, &pt->gen, &rng);
 }
 
 /* Every input from its own seeded stream. */
-static void case_fill_inputs(const struct scenario *scn, const struct scenario_case *c, struct case_data *cd)
+static void case_fill_inputs(const struct scenario *scn, struct case_data *cd)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++)
-		if (cd->host.t[i] && site_role_is_input(s->tensors[i].role))
-			fill_one(scn, c, cd, i);
+	for (int i = 0; i < cd->plan->n_tensors; i++)
+		if (cd->host.t[i] && cd->plan->tensor[i].input)
+			fill_one(scn, cd, i);
 }
 
 /* The inputs' digests, taken as the case made them. */
 static void case_digest_inputs(struct case_data *cd)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++) {
-		if (cd->host.t[i] && site_role_is_input(s->tensors[i].role))
+	for (int i = 0; i < cd->plan->n_tensors; i++) {
+		if (cd->host.t[i] && cd->plan->tensor[i].input)
 			inputcheck_digest(cd->host.t[i], cd->bytes[i], &cd->made[i]);
 	}
 }
@@ -165,7 +167,8 @@ static enum ab_rc case_floor(const struct run_case_env *env, const struct scenar
 {
 	int n = env->ops->floor_methods ? env->ops->floor_methods(env->bk) : 0;
 	enum ab_rc rc = AB_OK;
-	if (n > 0 && !copy_floor_fits(c->site, c->affine, out->copy_floor_detail, sizeof out->copy_floor_detail))
+	if (n > 0 && !copy_floor_fits(cd->site->name, cd->plan->n_in, cd->plan->n_out, out->copy_floor_detail,
+				      sizeof out->copy_floor_detail))
 		return AB_OK;
 	for (int m = 0; !rc && m < n; m++) {
 		const struct site_variant *v = env->ops->floor_variant(env->bk, m);
@@ -188,48 +191,38 @@ static enum ab_rc case_floor(const struct run_case_env *env, const struct scenar
 	return rc;
 }
 
-/* A case's dtype: its site's first output's (bf16 for the built-in sites,
- * the scenario's dtype); the scenario's for a site without outputs. */
-static const char *case_dtype(const struct site_desc *s, const char *scenario_dtype)
+/* The case's row as stored, from its plan (a site without outputs takes
+ * the scenario's dtype). */
+static void case_header(const struct run_case_env *env, const struct case_plan *p, struct results_case *out)
 {
-	for (int i = 0; i < s->n_tensors; i++)
-		if (s->tensors[i].role == SITE_OUT)
-			return site_dtype_name(s->tensors[i].dtype);
-	return scenario_dtype;
-}
-
-static void case_header(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out)
-{
-	const struct scenario *scn = env->scn;
+	const struct scenario_case *c = p->c;
 	snprintf(out->name, sizeof out->name, "%s", c->name);
-	snprintf(out->site, sizeof out->site, "%s", c->site->name);
-	site_format_shape(&c->shape, out->shape, sizeof out->shape);
-	snprintf(out->dtype, sizeof out->dtype, "%s", case_dtype(c->site, scn->dtype));
+	snprintf(out->site, sizeof out->site, "%s", p->site->name);
+	snprintf(out->shape, sizeof out->shape, "%.*s", (int)sizeof out->shape - 1, p->shape);
+	snprintf(out->dtype, sizeof out->dtype, "%s", p->dtype ? p->dtype : env->scn->dtype);
 	out->eps = c->eps;
 	out->affine = c->affine;
 	out->count = c->count;
-	scenario_case_describe_input(c, out->input, sizeof out->input);
+	snprintf(out->input, sizeof out->input, "%s", p->input);
 	snprintf(out->sweep, sizeof out->sweep, "%s", c->sweep);
 	snprintf(out->axis, sizeof out->axis, "%s", c->axis);
 	out->axis_value = c->axis_value;
-	out->bytes_min = site_min_bytes(c->site, &c->dims, c->affine);
-	out->bytes_a = arms_bytes(env->arms, c, 'a');
-	out->bytes_b = arms_bytes(env->arms, c, 'b');
-	snprintf(out->arm_a, sizeof out->arm_a, "%s", c->arm_a);
-	snprintf(out->arm_b, sizeof out->arm_b, "%s", c->arm_b);
+	out->bytes_min = p->bytes_min;
+	out->bytes_a = p->arm[0].bytes;
+	out->bytes_b = p->arm[1].bytes;
+	snprintf(out->arm_a, sizeof out->arm_a, "%s", p->arm[0].name);
+	snprintf(out->arm_b, sizeof out->arm_b, "%s", p->arm[1].name);
 	out->copy_floor_ns = out->copy_floor_kernel_ns = NAN; /* until case_floor measures it */
 }
 
-static enum ab_rc case_dump_inputs(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd,
-				   struct ab_diag *d)
+static enum ab_rc case_dump_inputs(const struct run_case_env *env, struct case_data *cd, struct ab_diag *d)
 {
-	const struct site_desc *s = cd->site;
-	for (int i = 0; i < s->n_tensors; i++) {
-		if (!cd->host.t[i] || !site_role_is_input(s->tensors[i].role))
+	for (int i = 0; i < cd->plan->n_tensors; i++) {
+		if (!cd->host.t[i] || !cd->plan->tensor[i].input)
 			continue;
 		char stem[64];
-		snprintf(stem, sizeof stem, "in_%s", s->tensors[i].name);
-		enum ab_rc rc = dump_tensor(env->dump_dir, c->name, stem, s, i, &c->dims, cd->host.t[i], d);
+		snprintf(stem, sizeof stem, "in_%s", cd->plan->tensor[i].t->name);
+		enum ab_rc rc = dump_tensor(env->dump_dir, cd->plan, i, stem, cd->host.t[i], d);
 		if (rc)
 			return rc;
 	}
@@ -319,26 +312,28 @@ static enum ab_rc case_context(struct ab_diag *d, enum ab_rc rc, const char *nam
 	return ab_wrap(d, rc, "%s", prefix);
 }
 
-enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d)
+enum ab_rc run_case_run(const struct run_case_env *env, const struct case_plan *p, struct results_case *out,
+			struct ab_diag *d)
 {
+	const struct scenario_case *c = p->c;
 	struct case_data cd;
 	struct timespec t0;
 	enum ab_rc rc;
 	memset(&cd, 0, sizeof cd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	case_header(env, c, out);
-	rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d);
+	case_header(env, p, out);
+	rc = case_data_alloc(p, &cd, d);
 	if (!rc) {
-		case_fill_inputs(env->scn, c, &cd);
+		case_fill_inputs(env->scn, &cd);
 		case_digest_inputs(&cd);
 		if (cd.site->reference)
 			refcompute_run(cd.site, &cd.host, cd.ref, cd.tol, 0);
 	}
 	run_phase_add(PHASE(env, prep_s), &t0);
 	if (!rc && env->dump_dir)
-		rc = case_dump_inputs(env, c, &cd, d);
+		rc = case_dump_inputs(env, &cd, d);
 	if (!rc) {
-		arms_begin_case(env->arms, c);
+		arms_begin_case(env->arms, p);
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
@@ -347,18 +342,19 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 
 /* ---- every arm once, before the run ------------------------------------ */
 
-enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d)
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct case_plan *p, struct ab_diag *d)
 {
+	const struct scenario_case *c = p->c;
 	struct case_data cd;
 	struct attrib_collector kc;
 	memset(&cd, 0, sizeof cd);
 	enum ab_rc rc = attrib_init(&kc, 1, d);
 	if (rc)
 		return rc;
-	if (!(rc = case_data_alloc(c, arms_writes(env->arms, c, 'a'), &cd, d))) {
-		case_fill_inputs(env->scn, c, &cd);
+	if (!(rc = case_data_alloc(p, &cd, d))) {
+		case_fill_inputs(env->scn, &cd);
 		case_digest_inputs(&cd);
-		arms_begin_case(env->arms, c);
+		arms_begin_case(env->arms, p);
 		if (!(rc = env->ops->case_begin(env->bk, c->site, &cd.host, c->name, d))) {
 			rc = run_slot_preflight(env, c, &cd, 'a', &kc, d);
 			if (!rc)

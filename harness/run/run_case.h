@@ -13,6 +13,7 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "common/results.h"
+#include "config/case_plan.h"
 #include "config/scenario.h"
 #include "run/invariance.h"
 
@@ -39,13 +40,23 @@ struct run_case_env {
 	struct invariance *inv;   /* the rows of the run's invariance sweeps so far (NULL: not checked) */
 };
 
-/* The host memory run_case_run allocates for c beside the backend's: the
- * host copy of every tensor, the float64 reference and tolerance of each
- * output, the first A slot's outputs, the sample arrays. */
-uint64_t run_case_host_bytes(const struct scenario_case *c, const struct scenario_sampling *sampling, int n_slots);
+/* Case c of the run resolved into p, once (config/case_plan.h): its
+ * tensors, generators and sizes, and what its arms run, credit and write
+ * (arms_plan_case; arms NULL: the sites' own variants by name). Every
+ * call below reads the case from its plan. */
+enum ab_rc run_case_plan(const struct arms *arms, const struct scenario_case *c, struct case_plan *p,
+			 struct ab_diag *d);
 
-/* Measures c into out (which the caller releases with the run). */
-enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_case *c, struct results_case *out, struct ab_diag *d);
+/* The host memory run_case_run allocates for the case planned p beside
+ * the backend's: the host copy of every tensor, the float64 reference and
+ * tolerance of each output, the first A slot's outputs, the sample
+ * arrays. */
+uint64_t run_case_host_bytes(const struct case_plan *p, const struct scenario_sampling *sampling, int n_slots);
+
+/* Measures the case planned p into out (which the caller releases with
+ * the run). */
+enum ab_rc run_case_run(const struct run_case_env *env, const struct case_plan *p, struct results_case *out,
+			struct ab_diag *d);
 
 /* Every arm of c called once, untimed, nothing kept: on the case's own
  * inputs, each arm's slot_begin (a user arm primed there), one untimed
@@ -53,7 +64,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
  * The runner does this for every case before the first slot of the run,
  * so that a broken arm fails in seconds, before anything is measured or
  * stored; the error is the arm's, as a slot would give it. */
-enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scenario_case *c, struct ab_diag *d);
+enum ab_rc run_case_preflight(const struct run_case_env *env, const struct case_plan *p, struct ab_diag *d);
 
 /* Seconds of CLOCK_MONOTONIC since t0 (the slots' and the run's phase times). */
 double run_seconds_since(const struct timespec *t0);

@@ -114,7 +114,7 @@ static enum ab_rc slot_check_inputs(const struct slot_ctx *x, const char *when, 
 	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
 	for (int i = 0; i < s->n_tensors; i++) {
-		if (!cd->host.t[i] || !site_role_is_input(s->tensors[i].role))
+		if (!cd->host.t[i] || !cd->plan->tensor[i].input)
 			continue;
 		struct inputcheck_digest now;
 		enum ab_rc rc = x->env->ops->read_tensor(x->env->bk, i, cd->host.t[i], cd->bytes[i], d);
@@ -295,13 +295,13 @@ static enum ab_rc slot_check_round(struct slot_ctx *x, struct ab_diag *d)
 {
 	const struct run_case_env *env = x->env;
 	struct results_slot *sl = x->sl;
-	uint32_t writes = arms_writes(env->arms, x->c, sl->arm);
+	uint32_t writes = x->cd->plan->arm[sl->arm == 'b'].writes;
 	if (x->round == 1)
-		return slot_check_tensors(env->ops, env->bk, x->cd, x->c, writes, sl, d);
+		return slot_check_tensors(env->ops, env->bk, x->cd, writes, sl, d);
 	struct results_slot now = { .arm = sl->arm, .position = sl->position };
 	memcpy(now.label, sl->label, sizeof now.label);
 	memcpy(now.variant, sl->variant, sizeof now.variant);
-	enum ab_rc rc = slot_check_tensors(env->ops, env->bk, x->cd, x->c, writes, &now, d);
+	enum ab_rc rc = slot_check_tensors(env->ops, env->bk, x->cd, writes, &now, d);
 	if (!rc && check_worse(&now, sl)) {
 		struct results_divergence *div = sl->div;
 		int n_div = sl->n_div;
@@ -337,7 +337,7 @@ static enum ab_rc slot_invariance(const struct slot_ctx *x, struct ab_diag *d)
 		return AB_OK;
 	for (int o = 0; o < cd->n_out; o++)
 		out[o] = cd->host.t[cd->out_index[o]];
-	return invariance_take(x->env->inv, x->c, arm, x->sl->label, cd->n_out, cd->out_index, out, &x->inv[arm], d);
+	return invariance_take(x->env->inv, cd->plan, arm, x->sl->label, out, &x->inv[arm], d);
 }
 
 /* After a round's checks read its outputs back: its last call hashed
@@ -349,13 +349,13 @@ static enum ab_rc slot_hash_last(struct slot_ctx *x, struct ab_diag *d)
 }
 
 /* The first slot of each arm dumps its outputs and the statistics and
- * scratch tensors the arm writes (arms_writes: a built-in eager's chain's,
- * a user arm's writes =), after its first round. */
+ * scratch tensors the arm writes (its plan's writes: a built-in eager's
+ * chain's, a user arm's writes =), after its first round. */
 static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 {
 	struct case_data *cd = x->cd;
 	const struct site_desc *s = cd->site;
-	uint32_t writes = arms_writes(x->env->arms, x->c, x->sl->arm);
+	uint32_t writes = cd->plan->arm[x->sl->arm == 'b'].writes;
 	for (int i = 0; i < s->n_tensors; i++) {
 		enum site_role r = s->tensors[i].role;
 		if (!cd->host.t[i] || !(writes & SITE_IO(i)))
@@ -365,7 +365,7 @@ static enum ab_rc slot_dump(const struct slot_ctx *x, struct ab_diag *d)
 			return rc;
 		char stem[128];
 		snprintf(stem, sizeof stem, "%s_%s_%s", x->sl->label, x->sl->variant, s->tensors[i].name);
-		if ((rc = dump_tensor(x->env->dump_dir, x->c->name, stem, s, i, &x->c->dims, cd->host.t[i], d)))
+		if ((rc = dump_tensor(x->env->dump_dir, cd->plan, i, stem, cd->host.t[i], d)))
 			return rc;
 	}
 	return AB_OK;
@@ -410,16 +410,14 @@ static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab
 	return AB_OK;
 }
 
-/* The variant of sl's arm in case c (its name in sl->variant): a user
- * arm's, else the site's own of that name. */
-static enum ab_rc slot_variant(const struct run_case_env *env, const struct scenario_case *c,
-			       const struct results_slot *sl, const struct site_variant **v, struct ab_diag *d)
+/* The variant of sl's arm in the case planned p (its name in
+ * sl->variant): a user arm's, else the site's own of that name. */
+static enum ab_rc slot_variant(const struct case_plan *p, const struct results_slot *sl,
+			       const struct site_variant **v, struct ab_diag *d)
 {
-	*v = arms_variant(env->arms, c, sl->arm);
+	*v = p->arm[sl->arm == 'b'].variant;
 	if (!*v)
-		*v = site_find_variant(c->site, sl->variant);
-	if (!*v)
-		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
+		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", p->site->name, sl->variant);
 	return AB_OK;
 }
 
@@ -432,8 +430,8 @@ static enum ab_rc slot_bind(struct slot_ctx *x, int position, struct ab_diag *d)
 	sl->position = position;
 	sl->warmup = x->rule->warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
-	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? x->c->arm_a : x->c->arm_b);
-	return slot_variant(x->env, x->c, sl, &x->v, d);
+	snprintf(sl->variant, sizeof sl->variant, "%s", x->cd->plan->arm[sl->arm == 'b'].name);
+	return slot_variant(x->cd->plan, sl, &x->v, d);
 }
 
 /* A copy floor method: a slot of no bracket, never stored; its outputs
@@ -589,10 +587,10 @@ enum ab_rc run_slot_preflight(const struct run_case_env *env, const struct scena
 	struct results_clocks clocks;
 	struct bk_sample smp;
 	double check_ns;
-	snprintf(sl.variant, sizeof sl.variant, "%s", side == 'a' ? c->arm_a : c->arm_b);
+	snprintf(sl.variant, sizeof sl.variant, "%s", cd->plan->arm[side == 'b'].name);
 	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .scratch = kc, .sl = &sl, .rule = &env->sampling,
 			      .rounds = 1, .quiet = true };
-	enum ab_rc rc = slot_variant(env, c, &sl, &x.v, d);
+	enum ab_rc rc = slot_variant(cd->plan, &sl, &x.v, d);
 	if (rc)
 		return rc;
 	if (env->progress)

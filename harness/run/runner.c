@@ -2,7 +2,9 @@
  * runner.c - a scenario's run from start to stored result.
  *
  * Phases: check that the chosen backend runs every built-in arm, open it,
- * check that every case fits in memory (admission.h), prepare the dump
+ * resolve every case once into its plan (config/case_plan.h: what
+ * admission, the calls before the run and the cases read), check that
+ * every case fits in memory (admission.h), prepare the dump
  * directory (removed again when the run fails before writing into it),
  * load the user arms (plugin libraries, compiled binaries), open the
  * store when it exists (all before any row is written, so a bad setup
@@ -148,14 +150,15 @@ struct run_times {
 /* run_cases' loop: each case of the shard the run lacks, measured and
  * committed. */
 static enum ab_rc run_cases_each(const struct scenario *s, const struct runner_options *o, struct run_case_env *env,
-				 struct store *st, struct results_run *r, struct run_times *rt, struct ab_diag *d)
+				 const struct case_plan *plans, struct store *st, struct results_run *r,
+				 struct run_times *rt, struct ab_diag *d)
 {
 	for (int k = 0; k < s->n_cases; k++) {
 		if (!shard_has(&o->shard, k) || resume_done(o->resume, k))
 			continue;
 		env->case_index = r->n_cases;
 		struct results_case *c = &r->cases[r->n_cases++];
-		enum ab_rc rc = run_case_run(env, &s->cases[k], c, d);
+		enum ab_rc rc = run_case_run(env, &plans[k], c, d);
 		c->ordinal = k;
 		struct timespec t0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -197,13 +200,14 @@ static struct run_case_env run_env(const struct scenario *s, const struct runner
  * input, a wait for the GPU behind launch_gaps = hide) stops the run in
  * seconds, with nothing measured or stored. */
 static enum ab_rc run_preflight(const struct scenario *s, const struct runner_options *o,
-				const struct backend_ops *ops, struct backend *bk, struct arms *arms, struct ab_diag *d)
+				const struct backend_ops *ops, struct backend *bk, struct arms *arms,
+				const struct case_plan *plans, struct ab_diag *d)
 {
 	struct run_case_env env = run_env(s, o, ops, bk, arms, NULL);
 	enum ab_rc rc = AB_OK;
 	for (int k = 0; !rc && k < s->n_cases; k++)
 		if (shard_has(&o->shard, k) && !resume_done(o->resume, k))
-			rc = run_case_preflight(&env, &s->cases[k], d);
+			rc = run_case_preflight(&env, &plans[k], d);
 	if (!rc)
 		rc = interrupt_check(d);
 	if (o->progress)
@@ -214,14 +218,14 @@ static enum ab_rc run_preflight(const struct scenario *s, const struct runner_op
 /* Measures every case of the shard the run lacks (a resumed run holds
  * some), committing each as it finishes: a run stopped later keeps it. */
 static enum ab_rc run_cases(const struct scenario *s, const struct runner_options *o, const struct backend_ops *ops,
-			    struct backend *bk, struct arms *arms, struct store *st, struct results_run *r,
-			    struct run_times *rt, struct ab_diag *d)
+			    struct backend *bk, struct arms *arms, const struct case_plan *plans, struct store *st,
+			    struct results_run *r, struct run_times *rt, struct ab_diag *d)
 {
 	struct run_case_env env = run_env(s, o, ops, bk, arms, &rt->cases);
 	r->cases = calloc((size_t)s->n_cases + 1, sizeof *r->cases);
 	if (!r->cases || !(env.inv = invariance_new()))
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate %d cases", s->n_cases);
-	enum ab_rc rc = run_cases_each(s, o, &env, st, r, rt, d);
+	enum ab_rc rc = run_cases_each(s, o, &env, plans, st, r, rt, d);
 	invariance_free(env.inv);
 	return rc;
 }
@@ -279,18 +283,18 @@ static void run_mark_unfinished(struct store *st, int64_t id, enum ab_rc rc, con
 /* After the run row exists: measure, then commit or mark failed. */
 static enum ab_rc run_measure_and_store(const struct scenario *s, const struct runner_options *o,
 					const struct backend_ops *ops, struct backend *bk, struct arms *arms,
-					struct store *st, struct results_run *r, double checks_before_s,
-					struct runner_result *res, struct ab_diag *d)
+					const struct case_plan *plans, struct store *st, struct results_run *r,
+					double checks_before_s, struct runner_result *res, struct ab_diag *d)
 {
 	struct run_times times = { { 0, 0, 0, 0 }, 0, 0, checks_before_s };
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
+	enum ab_rc rc = run_cases(s, o, ops, bk, arms, plans, st, r, &times, d);
 	times.total_s = run_seconds_since(&t0);
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	run_notes(o, ops, bk, &sampling, &times, r);
 	if (!rc && o->dump_dir)
-		rc = dump_manifest(o->dump_dir, r, s, arms, d);
+		rc = dump_manifest(o->dump_dir, r, plans, s->n_cases, d);
 	if (!rc) {
 		utc_now(r->finished_at, sizeof r->finished_at);
 		rc = store_finish_run(st, r, d);
@@ -305,6 +309,7 @@ struct run_hold {
 	const struct backend_ops *ops;
 	struct backend *bk;
 	struct arms *arms;
+	struct case_plan *plans; /* every case of the scenario resolved once (run_plans), in its order */
 	struct store *st;
 	struct devlock *lock;
 	bool dump_made;  /* the dump directory is ours: removed if the run fails before filling it */
@@ -326,6 +331,20 @@ static bool store_deferred(const char *path)
 	return access(dir, W_OK | X_OK) == 0;
 }
 
+/* Every case of s resolved once into plans (case_plan.h, arms_plan_case),
+ * which admission, the calls before the run and the cases read. */
+static enum ab_rc run_plans(const struct scenario *s, const struct arms *arms, struct case_plan **plans,
+			    struct ab_diag *d)
+{
+	enum ab_rc rc = AB_OK;
+	*plans = calloc((size_t)(s->n_cases ? s->n_cases : 1), sizeof **plans);
+	if (!*plans)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the plans of %d cases", s->n_cases);
+	for (int k = 0; !rc && k < s->n_cases; k++)
+		rc = run_case_plan(arms, &s->cases[k], &(*plans)[k], d);
+	return rc;
+}
+
 /* Everything before the device is locked: backend, memory admission, dump
  * directory, user arms, store. Nothing is written when any of it fails. */
 static enum ab_rc run_prepare(const struct scenario *s, const struct runner_options *o, struct run_hold *h,
@@ -342,7 +361,9 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
-		rc = admission_check(s, &o->shard, &sampling, h->ops, h->bk, d);
+		rc = run_plans(s, h->arms, &h->plans, d);
+	if (!rc)
+		rc = admission_check(s, h->plans, &o->shard, &sampling, h->ops, h->bk, d);
 	if (!rc && o->dump_dir)
 		rc = dump_prepare(o->dump_dir, &h->dump_made, d);
 	if (!rc && !store_deferred(o->db_path))
@@ -362,7 +383,7 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	enum ab_rc rc = arms_bind(h->arms, &r->device, d);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!rc)
-		rc = run_preflight(s, o, h->ops, h->bk, h->arms, d);
+		rc = run_preflight(s, o, h->ops, h->bk, h->arms, h->plans, d);
 	double checks_before_s = run_seconds_since(&t0);
 	if (!rc && !h->st)
 		rc = store_open(o->db_path, true, &h->st, d);
@@ -375,7 +396,7 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	if (rc)
 		return rc;
 	res->run_id = r->id;
-	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->st, r, checks_before_s, res, d);
+	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->plans, h->st, r, checks_before_s, res, d);
 }
 
 enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options *o, struct runner_result *res,
@@ -402,6 +423,7 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	if (h.bk)
 		h.ops->close(h.bk);
 	devlock_release(h.lock);
+	free(h.plans);
 	arms_free(h.arms);
 	store_close(h.st);
 	results_run_free(r);

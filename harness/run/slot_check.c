@@ -13,11 +13,6 @@
 #include "run/divergence.h"
 #include "run/refcheck.h"
 
-static bool is_aux(enum site_role r)
-{
-	return r == SITE_AUX || r == SITE_SCRATCH;
-}
-
 /* Whether output o of this slot has the first A slot's bytes: then its
  * md5 and reference check are that slot's (the same bytes give the same
  * digest and the same comparison), copied instead of computed again, and
@@ -42,16 +37,15 @@ static void dims_text(const int64_t *shape, int rank, char *buf, size_t len)
 /* Tensor ti as this slot left it (now) against the first A slot's
  * (first): when they differ, its divergence appended to sl->div at stage
  * stage, and *n_diff its elements that differ (0 when equal). */
-static enum ab_rc add_divergence(const struct case_data *cd, const struct scenario_case *c, int ti, const void *first,
-				 const void *now, const double *ref, int stage, struct results_slot *sl, int64_t *n_diff,
-				 struct ab_diag *d)
+static enum ab_rc add_divergence(const struct case_data *cd, int ti, const void *first, const void *now,
+				 const double *ref, int stage, struct results_slot *sl, int64_t *n_diff, struct ab_diag *d)
 {
-	const struct site_tensor *t = &cd->site->tensors[ti];
-	struct divergence_input in = { t->dtype, first, now, site_tensor_elems(t, &c->dims), 0, { 0 }, ref };
+	const struct case_plan_tensor *pt = &cd->plan->tensor[ti];
+	struct divergence_input in = { pt->t->dtype, first, now, pt->elems, pt->rank, { 0 }, ref };
 	struct results_divergence v;
 	bool differs;
 	memset(&v, 0, sizeof v);
-	in.rank = site_tensor_shape(t, &c->dims, in.shape);
+	memcpy(in.shape, pt->shape, sizeof pt->shape);
 	enum ab_rc rc = divergence_compare(&in, 0, &differs, &v, d);
 	*n_diff = differs ? v.n_diff : 0;
 	if (rc || !differs)
@@ -59,13 +53,13 @@ static enum ab_rc add_divergence(const struct case_data *cd, const struct scenar
 	struct results_divergence *grown = realloc(sl->div, (size_t)(sl->n_div + 1) * sizeof *grown);
 	if (!grown) {
 		free(v.map);
-		return ab_fail(d, AB_ERR_NOMEM, "cannot keep the divergence of '%s'", t->name);
+		return ab_fail(d, AB_ERR_NOMEM, "cannot keep the divergence of '%s'", pt->t->name);
 	}
-	snprintf(v.tensor, sizeof v.tensor, "%s", t->name);
-	snprintf(v.role, sizeof v.role, "%s", site_role_name(t->role));
-	snprintf(v.dtype, sizeof v.dtype, "%s", site_dtype_name(t->dtype));
+	snprintf(v.tensor, sizeof v.tensor, "%s", pt->t->name);
+	snprintf(v.role, sizeof v.role, "%s", pt->role);
+	snprintf(v.dtype, sizeof v.dtype, "%s", pt->dtype);
 	v.stage = stage;
-	site_tensor_axes(cd->site, t, v.axes, sizeof v.axes);
+	snprintf(v.axes, sizeof v.axes, "%.*s", (int)sizeof v.axes - 1, pt->axes);
 	dims_text(in.shape, in.rank, v.dims, sizeof v.dims);
 	sl->div = grown;
 	sl->div[sl->n_div++] = v;
@@ -82,13 +76,13 @@ static int output_of(const struct case_data *cd, int ti)
 }
 
 /* Output o: its md5, bytes against the first A slot's, reference. */
-static enum ab_rc check_output(struct case_data *cd, const struct scenario_case *c, int o, bool is_first_a, int stage,
-			       struct results_slot *sl, struct ab_diag *d)
+static enum ab_rc check_output(struct case_data *cd, int o, bool is_first_a, int stage, struct results_slot *sl,
+			       struct ab_diag *d)
 {
 	int ti = cd->out_index[o];
 	struct results_output *ro = &sl->outputs[o];
 	void *buf = cd->host.t[ti];
-	int64_t n = site_tensor_elems(&cd->site->tensors[ti], &c->dims);
+	int64_t n = cd->plan->tensor[ti].elems;
 	enum ab_rc rc;
 	snprintf(ro->tensor, sizeof ro->tensor, "%s", cd->site->tensors[ti].name);
 	ro->bytes = (int64_t)cd->bytes[ti];
@@ -99,8 +93,8 @@ static enum ab_rc check_output(struct case_data *cd, const struct scenario_case 
 	ro->mismatches = 0;
 	if (is_first_a)
 		memcpy(cd->first_a[o], buf, cd->bytes[ti]);
-	else if ((rc = add_divergence(cd, c, ti, cd->first_a[o], buf, cd->site->reference ? cd->ref[o] : NULL, stage,
-				      sl, &ro->mismatches, d)))
+	else if ((rc = add_divergence(cd, ti, cd->first_a[o], buf, cd->site->reference ? cd->ref[o] : NULL, stage, sl,
+				      &ro->mismatches, d)))
 		return rc;
 	ro->bit_exact = ro->mismatches == 0;
 	if (cd->site->reference)
@@ -121,7 +115,7 @@ static void list_add(char *list, size_t len, const char *name)
 }
 
 enum ab_rc slot_check_tensors(const struct backend_ops *ops, struct backend *bk, struct case_data *cd,
-			      const struct scenario_case *c, uint32_t writes, struct results_slot *sl, struct ab_diag *d)
+			      uint32_t writes, struct results_slot *sl, struct ab_diag *d)
 {
 	bool is_first_a = sl->arm == 'a' && !cd->have_first_a;
 	enum ab_rc rc = AB_OK;
@@ -130,7 +124,7 @@ enum ab_rc slot_check_tensors(const struct backend_ops *ops, struct backend *bk,
 	sl->check.compared[0] = '\0';
 	for (int k = 0; !rc && k < cd->n_chain; k++) {
 		int ti = cd->chain[k], o = output_of(cd, ti);
-		bool aux = is_aux(cd->site->tensors[ti].role);
+		bool aux = cd->plan->tensor[ti].aux;
 		if (aux && !is_first_a && !(writes & SITE_IO(ti)))
 			continue; /* this slot's arm does not write it: nothing to compare */
 		if ((rc = ops->read_tensor(bk, ti, cd->host.t[ti], cd->bytes[ti], d)))
@@ -138,12 +132,12 @@ enum ab_rc slot_check_tensors(const struct backend_ops *ops, struct backend *bk,
 		if (!is_first_a)
 			list_add(sl->check.compared, sizeof sl->check.compared, cd->site->tensors[ti].name);
 		if (!aux)
-			rc = check_output(cd, c, o, is_first_a, stage, sl, d);
+			rc = check_output(cd, o, is_first_a, stage, sl, d);
 		else if (is_first_a)
 			memcpy(cd->first_a_aux[ti], cd->host.t[ti], cd->bytes[ti]);
 		else {
 			int64_t n_diff;
-			rc = add_divergence(cd, c, ti, cd->first_a_aux[ti], cd->host.t[ti], NULL, stage, sl, &n_diff, d);
+			rc = add_divergence(cd, ti, cd->first_a_aux[ti], cd->host.t[ti], NULL, stage, sl, &n_diff, d);
 		}
 		stage += !is_first_a;
 	}

@@ -21,13 +21,12 @@
 #include "backend/backend.h"
 #include "common/diag.h"
 #include "common/results.h"
-#include "config/scenario.h"
 #include "run/case_data.h"
 
-/* Checks slot sl of case c, whose arm writes writes (arms_writes): fills
- * sl->outputs, sl->check.compared and sl->div; keeps the first A slot's
- * bytes in cd. */
+/* Checks slot sl of cd's case, whose arm writes writes (its plan's
+ * writes): fills sl->outputs, sl->check.compared and sl->div; keeps the
+ * first A slot's bytes in cd. */
 enum ab_rc slot_check_tensors(const struct backend_ops *ops, struct backend *bk, struct case_data *cd,
-			      const struct scenario_case *c, uint32_t writes, struct results_slot *sl, struct ab_diag *d);
+			      uint32_t writes, struct results_slot *sl, struct ab_diag *d);
 
 #endif

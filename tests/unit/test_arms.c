@@ -151,21 +151,37 @@ static void test_builtin_plan(void **state)
 
 	s = parse("[case g]\nsite = residual_gate_add\nshape = 1x16x256\n[case ln]\nsite = ln_modulate\nshape = 1x16x256\n");
 	assert_int_equal(arms_plan(s, "cpu", &a, &d), AB_OK);
-	for (int i = 0; i < 2; i++) {
-		assert_ptr_equal(arms_variant(a, &s->cases[i], 'a'), site_find_variant(s->cases[i].site, "eager"));
-		assert_ptr_equal(arms_variant(a, &s->cases[i], 'b'), site_find_variant(s->cases[i].site, "fused"));
-	}
 	struct results_run r;
 	memset(&r, 0, sizeof r);
 	r.n_arm_sources = 7;
 	arms_sources(a, &r);
 	assert_int_equal(r.n_arm_sources, 0); /* built-in variants have no provenance row */
-	arms_begin_case(a, &s->cases[0]);
+	/* each case's plan: the variants, the eager chain's bytes for a, the
+	 * minimum for b, what each writes */
+	struct case_plan p;
+	const struct scenario_case *ln = &s->cases[1];
+	assert_int_equal(case_plan_build(ln, &p, &d), AB_OK);
+	arms_plan_case(a, &p);
+	assert_ptr_equal(p.arm[0].variant, site_find_variant(ln->site, "eager"));
+	assert_ptr_equal(p.arm[1].variant, site_find_variant(ln->site, "fused"));
+	assert_int_equal(p.arm[0].bytes, site_variant_bytes(ln->site, "eager", &ln->dims, ln->affine));
+	assert_int_equal(p.arm[1].bytes, site_min_bytes(ln->site, &ln->dims, ln->affine));
+	assert_true(p.arm[0].bytes > p.arm[1].bytes);
+	assert_int_equal(p.arm[0].writes, site_variant_writes(ln->site, "eager"));
+	assert_int_equal(p.arm[1].writes, site_variant_writes(ln->site, "fused"));
+	assert_int_equal(case_plan_build(&s->cases[0], &p, &d), AB_OK); /* the other site's */
+	arms_plan_case(a, &p);
+	assert_ptr_equal(p.arm[0].variant, site_find_variant(s->cases[0].site, "eager"));
+	assert_ptr_equal(p.arm[1].variant, site_find_variant(s->cases[0].site, "fused"));
+	arms_begin_case(a, &p);
 	assert_int_equal(arms_bind(a, NULL, &d), AB_OK);
 	arms_free(a);
-	/* no plan: every call a no-op, no variant */
-	assert_null(arms_variant(NULL, &s->cases[0], 'a'));
-	arms_begin_case(NULL, &s->cases[0]);
+	/* no plan: every call a no-op, no variant; a case's plan takes the
+	 * site's own variants by name */
+	assert_int_equal(case_plan_build(&s->cases[0], &p, &d), AB_OK);
+	arms_plan_case(NULL, &p);
+	assert_ptr_equal(p.arm[1].variant, site_find_variant(s->cases[0].site, "fused"));
+	arms_begin_case(NULL, &p);
 	scenario_free(s);
 }
 

@@ -122,6 +122,26 @@ static void test_plan_refuses_missing_buffers(void **state)
 
 /* The CPU backend's method, measured as an arm from outside of its own:
  * the fake timer's cost is 2 us plus its bytes at 16 GB/s. */
+/* The present inputs and outputs of a case of site s (what its plan
+ * counts, config/case_plan.h). */
+static void present_counts(const struct site_desc *s, bool affine, int *n_in, int *n_out)
+{
+	*n_in = *n_out = 0;
+	for (int i = 0; i < s->n_tensors; i++) {
+		if (!site_tensor_present(&s->tensors[i], affine))
+			continue;
+		*n_in += site_role_is_input(s->tensors[i].role);
+		*n_out += s->tensors[i].role == SITE_OUT;
+	}
+}
+
+static bool fits(const struct site_desc *s, bool affine, char *why, size_t len)
+{
+	int n_in, n_out;
+	present_counts(s, affine, &n_in, &n_out);
+	return copy_floor_fits(s->name, n_in, n_out, why, len);
+}
+
 /* Which sites have a copy floor: every built-in one; a declared site with
  * more inputs (outputs) than the floor's segments, or with no output
  * present, has none, and the reason names the count. */
@@ -130,25 +150,27 @@ static void test_fits(void **state)
 	(void)state;
 	char why[128] = "";
 	for (const struct site_desc *const *p = site_registry; *p; p++) {
-		assert_true(copy_floor_fits(*p, false, why, sizeof why));
-		assert_true(copy_floor_fits(*p, true, why, sizeof why));
+		assert_true(fits(*p, false, why, sizeof why));
+		assert_true(fits(*p, true, why, sizeof why));
 	}
 	struct site_desc s = { .name = "many", .n_tensors = COPY_FLOOR_SEGS + 2 };
 	for (int i = 0; i < s.n_tensors; i++)
 		s.tensors[i] = (struct site_tensor){ .name = "t", .role = i ? SITE_IN_ACT : SITE_OUT, .dtype = SITE_F32 };
-	assert_false(copy_floor_fits(&s, false, why, sizeof why));
+	assert_false(fits(&s, false, why, sizeof why));
 	assert_string_equal(why, "site 'many' has 9 inputs, the copy floor takes at most 8");
 	s.tensors[1].affine_only = true; /* absent without affine: 8 inputs */
-	assert_true(copy_floor_fits(&s, false, why, sizeof why));
-	assert_false(copy_floor_fits(&s, true, why, sizeof why));
+	assert_true(fits(&s, false, why, sizeof why));
+	assert_false(fits(&s, true, why, sizeof why));
 	for (int i = 0; i < s.n_tensors; i++)
 		s.tensors[i].role = i ? SITE_OUT : SITE_IN_ACT;
-	assert_false(copy_floor_fits(&s, true, why, sizeof why));
+	assert_false(fits(&s, true, why, sizeof why));
 	assert_string_equal(why, "site 'many' has 9 outputs, the copy floor takes at most 8");
 	for (int i = 0; i < s.n_tensors; i++)
 		s.tensors[i].role = i ? SITE_SCRATCH : SITE_IN_ACT;
-	assert_false(copy_floor_fits(&s, true, why, sizeof why));
+	assert_false(fits(&s, true, why, sizeof why));
 	assert_string_equal(why, "site 'many' has no output");
+	assert_true(copy_floor_fits("x", COPY_FLOOR_SEGS, COPY_FLOOR_SEGS, why, sizeof why));
+	assert_false(copy_floor_fits("x", 0, 0, why, sizeof why));
 }
 
 static void test_cpu_backend_method(void **state)

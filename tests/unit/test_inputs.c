@@ -270,7 +270,7 @@ static void test_fill_bf16_is_activation_fill(void **state)
 	for (size_t k = 0; k < sizeof dists / sizeof dists[0]; k++) {
 		bf16_t a[N], b[N];
 		struct inputs_rng r;
-		struct scenario_gen g = inputs_gen_of(&dists[k]);
+		struct scenario_gen g = scenario_input_gen(&dists[k]);
 		inputs_rng_seed(&r, 11, "same", 2);
 		inputs_fill_activation(a, N, L, &dists[k], &r);
 		inputs_rng_seed(&r, 11, "same", 2);

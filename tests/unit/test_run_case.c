@@ -71,6 +71,7 @@ struct fixture {
 	struct scenario *s;
 	struct backend *b;
 	struct run_case_env env;
+	struct case_plan plan;
 	struct results_case out;
 };
 
@@ -111,13 +112,21 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Case i planned as it reads now (no user arms), then measured into
+ * f->out. */
+static enum ab_rc run_rc(struct fixture *f, int i, struct ab_diag *d)
+{
+	enum ab_rc rc = run_case_plan(NULL, &f->s->cases[i], &f->plan, d);
+	return rc ? rc : run_case_run(&f->env, &f->plan, &f->out, d);
+}
+
 /* Measures case i of the scenario into f->out. */
 static void run(struct fixture *f, int i)
 {
 	struct ab_diag d = { "" };
 	case_release(&f->out);
 	f->env.case_index = i;
-	enum ab_rc rc = run_case_run(&f->env, &f->s->cases[i], &f->out, &d);
+	enum ab_rc rc = run_rc(f, i, &d);
 	if (rc != AB_OK)
 		fail_msg("run_case_run: %s", d.msg);
 }
@@ -261,7 +270,9 @@ static void test_host_bytes(void **state)
 {
 	struct fixture *f = *state;
 	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * (7 * 24 + 7 * (4 + 8 + 8)) + 7 * 8;
-	assert_int_equal(run_case_host_bytes(&f->s->cases[0], &f->env.sampling, 5), want);
+	struct ab_diag d = { "" };
+	assert_int_equal(run_case_plan(NULL, &f->s->cases[0], &f->plan, &d), AB_OK);
+	assert_int_equal(run_case_host_bytes(&f->plan, &f->env.sampling, 5), want);
 }
 
 static void test_unknown_variant_fails(void **state)
@@ -269,7 +280,7 @@ static void test_unknown_variant_fails(void **state)
 	struct fixture *f = *state;
 	struct ab_diag d = { "" };
 	snprintf(f->s->cases[0].arm_b, sizeof f->s->cases[0].arm_b, "nope");
-	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_INPUT);
+	assert_int_equal(run_rc(f, 0, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "case 'ln'"));
 	assert_non_null(strstr(d.msg, "site 'ln_modulate' has no variant 'nope'"));
 	/* every slot is bound to its arm before any is measured: nothing ran */
@@ -351,7 +362,7 @@ static void test_even_toggles_caught(void **state)
 	use_toggling_site(f, false);
 	f->env.sampling.warmup = 1;
 	assert_int_equal(f->env.sampling.max_samples, 7);
-	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_int_equal(run_rc(f, 0, &d), AB_ERR_BACKEND);
 	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
 	assert_int_equal(f->out.slots[0].n_samples, 7); /* A1 ran clean */
 }
@@ -363,7 +374,7 @@ static void test_odd_toggles_caught(void **state)
 	struct ab_diag d = { "" };
 	use_toggling_site(f, false);
 	assert_int_equal(f->env.sampling.warmup, 2);
-	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_int_equal(run_rc(f, 0, &d), AB_ERR_BACKEND);
 	assert_non_null(strstr(d.msg, "arm 'fused' (slot B1) wrote into its input 'x'"));
 }
 
@@ -398,7 +409,7 @@ static void test_primed_ext_toggles_caught(void **state)
 	priming.slot_begin = priming_slot_begin;
 	f->env.ops = &priming;
 	f->env.sampling.warmup = 0;
-	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_int_equal(run_rc(f, 0, &d), AB_ERR_BACKEND);
 	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
 }
 
@@ -409,7 +420,7 @@ static void test_ext_toggles_caught(void **state)
 	struct ab_diag d = { "" };
 	use_toggling_site(f, true);
 	f->env.sampling.warmup = 1;
-	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_BACKEND);
+	assert_int_equal(run_rc(f, 0, &d), AB_ERR_BACKEND);
 	assert_string_equal(d.msg, "case 'ln': arm 'fused' (slot B1) wrote into its input 'x' (seen after its first call)");
 }
 
