@@ -112,6 +112,16 @@ static void test_generators(void **state)
 			      "input.i = randint(1, V + 1)\n" SS_ARMS "[case c]\nsite = g\nshape = 1x2x{10,20}\n");
 	assert_true(s->cases[0].gen[0].lo == 1 && s->cases[0].gen[0].hi == 11 && s->cases[1].gen[0].hi == 21);
 	scenario_free(s);
+	/* an i64's extremes, exactly: no double holds INT64_MAX */
+	s = parse_ok("t.ini", "[site g]\naxes = B\ntensors = i:i64:B:input, j:i64:B:input, k:i32:B:input, o:f32:B:output\n"
+			      "input.i = constant(9223372036854775807)\ninput.j = randint(-9223372036854775807 - 1, "
+			      "9223372036854775807)\ninput.k = constant(1e3)\n" SS_ARMS "[case c]\nsite = g\nshape = 4\n");
+	assert_true(s->cases[0].gen[0].lo == INT64_MAX);
+	assert_true(s->cases[0].gen[1].lo == INT64_MIN && s->cases[0].gen[1].hi == INT64_MAX);
+	assert_true(s->cases[0].gen[2].lo == 1000);
+	scenario_case_describe_input(&s->cases[0], desc, sizeof desc);
+	assert_non_null(strstr(desc, "i=constant(9223372036854775807)"));
+	scenario_free(s);
 }
 
 /* Each case's arms: its own, else [arms]'s; the run's arms empty on a
@@ -211,6 +221,18 @@ static void test_errors(void **state)
 		     "t.ini:4: input.i: 'normal(0, 1)': tensor 'i' is u8: it takes randint(LOW, HIGH) or constant(VALUE)");
 	expect_error("[site g]\naxes = B V\ntensors = i:u8:B:input, o:f32:B:output\ninput.i = constant(300)\n",
 		     "t.ini:4: input.i: 'constant(300)': tensor 'i' is u8, which holds the integers 0 to 255");
+	/* the bounds printed as the integers they are (issue 31 row 5; before:
+	 * 2^63 as 9223372036854775808, and constant(2^63) taken) */
+	expect_error("[site g]\naxes = B V\ntensors = i:i64:B:input, o:f32:B:output\ninput.i = constant(9223372036854775808)\n",
+		     "t.ini:4: input.i: 'constant(9223372036854775808)': tensor 'i' is i64, which holds the integers "
+		     "-9223372036854775808 to 9223372036854775807");
+	expect_error("[site g]\naxes = B V\ntensors = i:i64:B:input, o:f32:B:output\ninput.i = constant(1e19)\n",
+		     "t.ini:4: input.i: 'constant(1e19)': tensor 'i' is i64, which holds the integers "
+		     "-9223372036854775808 to 9223372036854775807");
+	expect_error("[site g]\naxes = B V\ntensors = i:i32:B:input, o:f32:B:output\ninput.i = randint(0, 2147483648 + V)\n"
+		     SS_ARMS "[case c]\nsite = g\nshape = 1x1\n",
+		     "t.ini:4: input.i: randint(0, 2147483649) for case 'c': tensor 'i' is i32, which holds -2147483648 to "
+		     "2147483647");
 	expect_error("[site g]\naxes = B V\ntensors = i:u8:B:input, o:f32:B:output\ninput.i = randint(0, V + 1)\n" SS_ARMS
 		     "[case c]\nsite = g\nshape = 1x300\n",
 		     "t.ini:4: input.i: randint(0, 301) for case 'c': tensor 'i' is u8, which holds 0 to 255");
