@@ -103,8 +103,8 @@ bool scenario_name_ok(const char *s)
 
 /* The checks that need the whole file, in an order that reports what a
  * reader fixes first: the declared sites, [scenario], the arms, each
- * case, each case's arms; then sweeps expand and randint's bounds are
- * evaluated for every case. */
+ * case, each case's arms; then sweeps expand and randint's bounds and
+ * the arms' bytes are evaluated for every case. */
 static enum ab_rc finish(struct pctx *c)
 {
 	struct scenario *s = c->scn;
@@ -121,9 +121,9 @@ static enum ab_rc finish(struct pctx *c)
 		if (scenario_arms_check_case(c, i) != AB_OK)
 			return c->rc;
 	scenario_arms_run_arms(c);
-	if (scenario_sweep_expand(c))
+	if (scenario_sweep_expand(c) || scenario_gen_bounds(c))
 		return c->rc;
-	return scenario_gen_bounds(c);
+	return scenario_arms_bytes(c);
 }
 
 /* ---- entry points ------------------------------------------------------------ */

@@ -238,6 +238,17 @@ static void test_errors(void **state)
 		     "t.ini:4: input.i: randint(0, 301) for case 'c': tensor 'i' is u8, which holds 0 to 255");
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = M\n" SS_CASE,
 		     "t.ini:13: bytes: 'M': unknown symbol 'M' (shape symbols: B, T, W; function: cdiv(a, b))");
+	/* bytes = EXPR per case, as require is (issue 31 row 6; before: the
+	 * site's minimum taken without a word) */
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = B*T*W/(B-1)\n[arms]\na = e\nb = e\n"
+		     "[case c]\nsite = ss\nshape = 1x16x64\n",
+		     "t.ini:13: bytes: 'B*T*W/(B-1)' of arm 'e' for case 'c': division by zero");
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = B*T*W*9223372036854775807\n"
+		     "[arms]\na = e\nb = e\n" SS_CASE,
+		     "t.ini:13: bytes: 'B*T*W*9223372036854775807' of arm 'e' for case 'c': integer overflow");
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = T - 16\n[arms]\na = e\nb = e\n"
+		     "[case c]\nsite = ss\nshape = 1x{32,16}x64\n",
+		     "t.ini:13: bytes: 'T - 16' of arm 'e' for case 'c[T=16]' is 0: the bytes an arm moves must be more than 0");
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nwrites = out\n" SS_CASE,
 		     "t.ini:13: writes: 'out' is not a stat or scratch tensor of site 'ss'");
 	expect_error("[arm e]\ntype = plugin\nlibrary = p.so\nname = e\nbytes = 4\n" "[case r]\nsite = residual_gate_add\n"
