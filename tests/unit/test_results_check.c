@@ -106,9 +106,81 @@ static void test_faults_are_named(void **state)
 	r->command_line = NULL;
 	r->device.copy_gbps = -1;
 	fails_with(r, "the device: copy_gbps is -1, not a bandwidth");
+	r->device.copy_gbps = 1e308;
+	fails_with(r, "the device: copy_gbps is 1e+308, not a bandwidth (0 to 1e+06 GB/s)");
 	r->device.copy_gbps = NAN; /* unknown */
 	char why[256];
 	assert_true(results_check_run(r, why, sizeof why));
+	results_run_free(r);
+}
+
+/* Implausible figures (issue 31 item 2; before: every one passed and was
+ * printed): each refused with its field named, its plausible neighbour
+ * taken. */
+static void test_implausible_figures(void **state)
+{
+	(void)state;
+	struct results_run *r = good_run();
+	struct results_case *c = &r->cases[1];
+	struct results_slot *b = &c->slots[1];
+	char why[256];
+	b->min_ns = 10, b->p10_ns = 11, b->median_ns = 12, b->p90_ns = 13, b->max_ns = 14, b->mean_ns = 12.5;
+	b->elapsed_s = 0.5, b->noise = 0.01, b->kernel_median_ns = 9;
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
+	b->median_ns = -1;
+	fails_with(r, "case 'qk' slot 1: median_ns is -1, not a time (0 to 1e+15 ns)");
+	b->median_ns = 12;
+	b->kernel_median_ns = -5;
+	fails_with(r, "case 'qk' slot 1: kernel_median_ns is -5, not a time");
+	b->kernel_median_ns = NAN; /* unknown */
+	b->p90_ns = 11.5;
+	fails_with(r, "case 'qk' slot 1: median_ns 12 is above p90_ns 11.5");
+	b->p90_ns = 13;
+	b->mean_ns = 20;
+	fails_with(r, "case 'qk' slot 1: mean_ns 20 is above max_ns 14");
+	b->mean_ns = 12.5;
+	b->max_ns = INFINITY;
+	fails_with(r, "case 'qk' slot 1: max_ns is inf, not a time");
+	b->max_ns = 14;
+	b->elapsed_s = 2e6; /* 23 days */
+	fails_with(r, "case 'qk' slot 1: elapsed_s is 2e+06, not a time");
+	b->elapsed_s = 0.5;
+	b->noise = -0.5;
+	fails_with(r, "case 'qk' slot 1: noise is -0.5, not a relative spread");
+	b->noise = 0.01;
+	b->clocks_before.temp_c = 5000;
+	fails_with(r, "case 'qk' slot 1: before_temp_c is 5000, not -273 to 1000");
+	b->clocks_before.temp_c = 60;
+	b->samples_ns[2] = 2e15;
+	fails_with(r, "case 'qk' slot 'B' sample 2: wall_ns is 2e+15, not a time");
+	b->samples_ns[2] = 0; /* a CUDA event pair can read 0 */
+	b->kernel_ns[2] = -1;
+	fails_with(r, "case 'qk' slot 'B' sample 2: kernel_ns is -1, not a time");
+	b->kernel_ns[2] = 0;
+	b->outputs[0].bytes = 64;
+	b->outputs[0].mismatches = 65;
+	fails_with(r, "case 'qk' slot 'B' output 0: mismatches 65 is more than the output's 64 bytes");
+	b->outputs[0].mismatches = 64;
+	b->outputs[0].max_abs_err = -1;
+	fails_with(r, "case 'qk' slot 'B' output 0: max_abs_err is -1, not an error's size");
+	b->outputs[0].max_abs_err = INFINITY; /* an arm that wrote Inf */
+	b->n_kernels = 1;
+	b->kernels = calloc(1, sizeof *b->kernels);
+	b->kernels[0].launches = 3, b->kernels[0].total_ns = -5;
+	fails_with(r, "case 'qk' slot 'B' kernel 0: total_ns is -5, not a time");
+	b->kernels[0].total_ns = 30, b->kernels[0].min_ns = 12, b->kernels[0].max_ns = 9;
+	fails_with(r, "case 'qk' slot 'B' kernel 0: min_ns 12 is above max_ns 9");
+	b->kernels[0].max_ns = 12;
+	c->bytes_min = 1 << 20;
+	c->copy_floor_ns = 1e-300;
+	fails_with(r, "case 1: copy_floor_ns 1e-300 ns for 1048576 bytes is 1.04858e+306 GB/s, more than any device");
+	c->copy_floor_ns = 400; /* 2.6 TB/s */
+	c->eps = -1e-5;
+	fails_with(r, "case 1: eps is -1e-05, not a LayerNorm epsilon");
+	c->eps = 1e-5;
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
 	results_run_free(r);
 }
 
@@ -148,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_good_run_passes),
 		cmocka_unit_test(test_faults_are_named),
+		cmocka_unit_test(test_implausible_figures),
 		cmocka_unit_test(test_text_checks),
 		cmocka_unit_test(test_fit),
 	};
