@@ -26,6 +26,7 @@
 #include "cli/load.h"
 #include "cli/output.h"
 #include "common/diag.h"
+#include "common/infile.h"
 #include "print/printer.h"
 #include "store/store.h"
 
@@ -71,9 +72,10 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	char line[256];
 	int lineno = 0;
 	enum ab_rc rc = AB_OK;
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, why);
 	while (!rc && fgets(line, sizeof line, f)) {
 		char *s = line, *e = line + strlen(line);
 		lineno++;

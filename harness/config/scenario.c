@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "common/digest.h"
+#include "common/infile.h"
 #include "common/utf8.h"
 
 /* Scenario files are a few kilobytes; anything this big is a wrong path. */
@@ -313,11 +314,11 @@ static size_t first_control(const char *text, size_t n)
  * bytes. */
 static enum ab_rc read_file(const char *path, char **out, struct ab_diag *d)
 {
-	char *buf = NULL;
+	char *buf = NULL, why[128];
 	size_t n = 0;
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, AB_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, errno == EINVAL ? AB_ERR_INPUT : AB_ERR_IO, "cannot open '%s': %s", path, why);
 	errno = 0;
 	int err = slurp(f, &buf, &n);
 	fclose(f);
@@ -383,7 +384,8 @@ static enum ab_rc include_one(struct pctx *c, const char *name)
 	if (stat(path, &st) != 0)
 		return scenario_perr(c, c->line, "include", "cannot include '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return scenario_perr(c, c->line, "include", "cannot include '%s': not a regular file", path);
+		return scenario_perr(c, c->line, "include", "cannot include '%s': it is %s, not a regular file", path,
+				     infile_kind(st.st_mode));
 	if (!realpath(path, real))
 		snprintf(real, sizeof real, "%s", path);
 	if (realpath(c->scn->path, self) && strcmp(self, real) == 0)

@@ -296,7 +296,7 @@ static void test_includes(void **state)
 							  "file or directory" },
 		{ "[scenario]\ninclude = s.ini\n", "%s/s.ini:2: include: 's.ini' is this scenario: a file cannot include itself" },
 		{ "[scenario]\ninclude = sites/ss.ini, ./sites/ss.ini\n", "%s/s.ini:2: include: './sites/ss.ini' is included twice" },
-		{ "[scenario]\ninclude = sites\n", "%s/s.ini:2: include: cannot include '%s/sites': not a regular file" },
+		{ "[scenario]\ninclude = sites\n", "%s/s.ini:2: include: cannot include '%s/sites': it is a directory, not a regular file" },
 		{ "[scenario]\ninclude = sites/ss.ini,\n", "%s/s.ini:2: include: 'sites/ss.ini,' has an empty file name" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
