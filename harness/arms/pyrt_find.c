@@ -4,7 +4,7 @@
  * The interpreter is run once, as a child process: argv is the program,
  * "-c" and the probe below; no shell, stdin from /dev/null, stdout and
  * stderr read through pipes under a deadline (a hung interpreter is
- * killed). It runs with abbench's environment, so PYTHONPATH, a venv's
+ * killed); nothing of the working directory is imported (probe_code). It runs with abbench's environment, so PYTHONPATH, a venv's
  * pyvenv.cfg and PYTHONHOME count exactly as they will for the embedded
  * interpreter. The probe prints one JSON object (parsed with jansson): its
  * version, implementation, sys.executable, prefixes, sys.path and what
@@ -35,16 +35,26 @@ extern char **environ;
 #define PROBE_OUT_MAX ((size_t)1 << 20)
 #define PROBE_ERR_KEEP 2048
 
+/* Its first statement drops sys.path[0], the '' that `-c` puts there for
+ * the working directory (unless safe_path, -P, left it out), before any
+ * import: so a json.py or types.py in abbench's working directory never
+ * runs, and the path reported is the one any script of that interpreter
+ * starts with. Python's own start-up (site, .pth files) does not look in
+ * the working directory. Only that entry goes: PYTHONPATH, a venv and
+ * the user's site directory count, as for the embedded interpreter (so
+ * not -I, which would drop them too); the working directory itself is
+ * kept, as a pyenv shim picks its version from .python-version there. */
 static const char probe_code[] =
-	"import sys, os, json\n"
+	"import sys\n"
+	"if sys.path and sys.path[0] == '' and not getattr(sys.flags, 'safe_path', False):\n"
+	"    del sys.path[0]\n"
+	"import os, json\n"
 	"try:\n"
 	"    import sysconfig\n"
 	"    v = sysconfig.get_config_var\n"
 	"except ImportError:\n"
 	"    v = lambda name: None\n"
 	"p = list(sys.path)\n"
-	"if p and not getattr(sys.flags, 'safe_path', False):\n"
-	"    p = p[1:]\n"
 	"loaded = []\n"
 	"try:\n"
 	"    for line in open('/proc/self/maps'):\n"
