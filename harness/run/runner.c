@@ -262,6 +262,8 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	enum ab_rc rc = o->resume ? resume_check_scenario(o->resume, s, run_planned(s, o), h->ops->name, d) : AB_OK;
 	if (!rc)
 		rc = arms_plan(s, h->ops->name, &h->arms, d);
+	if (!rc && o->resume)
+		rc = resume_check_arms(o->resume, h->arms, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
