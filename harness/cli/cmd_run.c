@@ -25,6 +25,7 @@
 #include "run/resume.h"
 #include "run/runner.h"
 #include "run/shard.h"
+#include "run/supervise.h"
 #include "print/show.h"
 #include "store/store.h"
 
@@ -400,14 +401,21 @@ int cmd_run(int argc, char **argv)
 	enum ab_rc rc = check_args(&a, &o, &d);
 	if (!rc && !n_pos && !a.resume)
 		rc = ab_fail(&d, AB_ERR_USAGE, "missing argument (usage: abbench run SCENARIO.ini, or --resume RUN)");
+	/* From here on two processes (run/supervise.h): this one waits and
+	 * answers for the one that runs, before anything (CUDA, Python, the
+	 * database) is opened. */
+	const struct supervise_target target = { .db = db, .db_path = o.db_path };
+	int supervised_status;
+	if (!rc && !supervise_fork(&target, &supervised_status))
+		return supervised_status;
 	if (!rc && a.resume && !(rc = resume_load(o.db_path, a.resume, &resumed, &d)))
 		resume_options(resumed, &o);
 	if (rc)
-		return cli_exit_rc(rc, &d, "run");
+		return supervise_done(cli_exit_rc(rc, &d, "run"));
 	int status = load_scenario(n_pos ? pos[0] : resumed->scenario_path, &a, &o, &s);
 	if (status == CLI_CONTINUE)
 		status = a.devices ? run_devices(s, &a, &o, db, argc, argv) : run_here(s, &o, db, argc, argv);
 	scenario_free(s);
 	results_run_free(resumed);
-	return status;
+	return supervise_done(status);
 }

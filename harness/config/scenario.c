@@ -155,6 +155,7 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 	s->l2_flush = true;
 	s->launch_gaps = BACKEND_GAPS_INCLUDE;
 	s->timing = BACKEND_TIMING_EVENTS;
+	s->call_limit_s = SCENARIO_CALL_LIMIT_S;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");
 	s->steps = 1;

@@ -27,6 +27,7 @@
 #include "run/refcompute.h"
 #include "common/stats.h"
 #include "run/stopping.h"
+#include "run/supervise.h"
 
 /* The host buffers of one case: a copy of every present tensor (inputs as
  * the case made them, outputs as read back), the float64 reference and
@@ -287,6 +288,7 @@ struct slot_ctx {
 	bool first_checked;   /* the inputs were checked after the slot's first call */
 	const struct scenario_sampling *rule; /* when it stops: the run's, or the copy floor's */
 	bool quiet;           /* no progress lines (the copy floor's samples) */
+	double limit_s;       /* each call's time limit (an arm from outside's); 0 none (supervise.h) */
 };
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
@@ -329,7 +331,8 @@ static enum ab_rc slot_call(struct slot_ctx *x, uint32_t id, struct bk_sample *s
 			    struct ab_diag *d)
 {
 	const struct run_case_env *env = x->env;
-	enum ab_rc rc = env->ops->sample(env->bk, x->v, id, x->kc, smp, d);
+	supervise_call_begin(false);
+	enum ab_rc rc = supervise_call_end(env->ops->sample(env->bk, x->v, id, x->kc, smp, d), d);
 	*check_ns = 0;
 	if (!rc)
 		rc = interrupt_check(d);
@@ -526,7 +529,9 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	snprintf(range, sizeof range, "%s/%s/%s", x->c->name, sl->variant, sl->label);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	attrib_reset(x->kc);
-	if ((rc = env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d)))
+	supervise_slot(x->c->name, sl->variant, sl->label, x->limit_s);
+	supervise_call_begin(true); /* an arm from outside is called once there: its warm-up */
+	if ((rc = supervise_call_end(env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d), d)))
 		return rc;
 	if (x->v->ext && !x->first_checked && (rc = slot_check_inputs(x, "after its first call", d)))
 		return rc;
@@ -554,13 +559,15 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", sl->arm == 'a' ? c->arm_a : c->arm_b);
 	const struct site_variant *v = arms_variant(env->arms, c, sl->arm);
+	bool user = v != NULL; /* an arm from outside: its calls have a time limit */
 	if (!v)
 		v = site_find_variant(c->site, sl->variant);
 	if (!v)
 		return ab_fail(d, AB_ERR_INPUT, "site '%s' has no variant '%s'", c->site->name, sl->variant);
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
-	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling };
+	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling,
+			      .limit_s = user ? scn->call_limit_s : 0 };
 	struct timespec t0;
 	x.kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *x.kept_ids);
 	if (!x.kept_ids)
@@ -775,5 +782,6 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
+	rc = interrupt_over(rc, d); /* a call a signal stopped failed because of it */
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

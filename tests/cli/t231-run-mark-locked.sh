@@ -3,7 +3,9 @@
 # cannot mark its row 'interrupted' (the store waits 5 s for the lock, then
 # gives up): it says so, once, and does not also claim the row was marked.
 # The next command, once the lock is free, finds the run's process gone and
-# marks it interrupted. (About 6 s: the store's busy timeout.)
+# marks it interrupted. (About 9 s: the run's process waits for the lock
+# until its supervisor ends it, 1.5 s after the signal (run/supervise.h);
+# the supervisor then waits the store's busy timeout, 5 s, and gives up.)
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
 db="$T/m.db"
@@ -20,8 +22,8 @@ for _ in $(seq 200); do
 	sleep 0.05
 done
 check "the run is measuring" test "$running" = 1
-# hold the write lock for 6.5 s
-(echo "BEGIN EXCLUSIVE;"; sleep 6.5; echo "COMMIT;") | sqlite3 "$db" &
+# hold the write lock for 9 s
+(echo "BEGIN EXCLUSIVE;"; sleep 9; echo "COMMIT;") | sqlite3 "$db" &
 holder=$!
 locked=0
 for _ in $(seq 100); do
