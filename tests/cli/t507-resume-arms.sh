@@ -40,5 +40,5 @@ check "the refusals changed nothing" test "$(q 'SELECT status || count(*) || res
 cp "$T/arm.py.orig" "$T/arm.py"
 expect_exit 0 "resume with both put back" "$AB" run --resume 1 --db "$db" --no-progress
 check "the run is ok with both cases" test "$(q 'SELECT status || count(*) FROM runs JOIN cases')" = "ok2"
-check "run_arms holds the sha256s it measured with" test "$(q "SELECT group_concat(sha256) FROM run_arms ORDER BY arm")" = "$sha_a,$sha_b"
+check "run_arms holds the sha256s it measured with" test "$(q 'SELECT group_concat(sha256) FROM run_arms ORDER BY arm')" = "$sha_a,$sha_b"
 finish
