@@ -367,8 +367,10 @@ int cmd_run(int argc, char **argv)
 		"One run measures a device at a time: a second run on it waits for the first (see --no-wait).\n"
 		"The locks are files in $ABBENCH_LOCK_DIR (default /tmp/abbench-locks; keep it on a local file\n"
 		"system); a run under ABBENCH_FAKE_TIMER=1 measures no device and takes no lock.\n"
-		"SIGINT or SIGTERM stops the run at the next sample, marks it 'interrupted' and exits 130 or\n"
-		"143 (docs/RELIABILITY.md); the cases it finished stay. --resume RUN measures the cases an\n"
+		"SIGINT or SIGTERM stops the run at the next sample (within 2 s, whatever an arm does), marks\n"
+		"it 'interrupted' and exits 130 or 143 (docs/RELIABILITY.md); the cases it finished stay. A call\n"
+		"of an arm from outside may take call_limit_s ([scenario], 60 s by default): past it the run\n"
+		"fails (exit 3), as when an arm ends the process. --resume RUN measures the cases an\n"
 		"interrupted or failed run lacks into it (the scenario from its stored path, or the one given,\n"
 		"must have the text the run measured; the same build, backend and device).",
 		0, 1, opts,
