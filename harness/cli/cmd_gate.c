@@ -61,9 +61,13 @@ static enum ab_rc load_baseline(struct store *st, const char *spec, struct resul
 		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec))
+	if (store_set_spec(spec))
+		return store_resolve_load(st, spec, base, d);
+	/* not found is said so; a run that is found and does not load (a bad
+	 * row) keeps its own message */
+	if ((rc = store_resolve_run(st, spec, &id, d)) == AB_ERR_DATA)
 		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s' (see 'abbench baseline list')", spec);
-	return rc;
+	return rc ? rc : store_load_run(st, id, base, d);
 }
 
 /* Case names, one per line; blank lines and '#' comments skipped. */

@@ -564,27 +564,36 @@ def part_kills(out, rng, trials):
     for k in range(trials):
         p = subprocess.Popen([AB, "run", scn, "--db", db, "--no-progress"], env=env_base(),
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.random() * span)
+        time.sleep(rng.random() * span * 0.9)
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        child = int(kids[0]) if kids else 0
         target, whom = p.pid, "supervisor"
-        if k % 2:  # the run's own process, not its supervisor
-            kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
-            if kids:
-                target, whom, children = int(kids[0]), "run's process", children + 1
-        try:
+        if k % 2 and child:  # the run's own process, not its supervisor
+            target, whom, children = child, "run's process", children + 1
+        landed = p.poll() is None
+        if landed:
             os.kill(target, signal.SIGKILL)
-        except ProcessLookupError:
-            whom += " (already ended)"
+        else:
+            whom += " (the run had ended)"
         rc_run = p.wait(timeout=30)
-        time.sleep(0.05)  # a killed supervisor's run dies with it (PR_SET_PDEATHSIG), a moment later
+        time.sleep(0.1)  # a killed supervisor's run dies with it (PR_SET_PDEATHSIG), a moment later
+        orphan = False
+        if child and target != child:
+            try:
+                os.kill(child, 0)
+                orphan = open("/proc/%d/stat" % child).read().split()[2] != "Z"
+            except (ProcessLookupError, FileNotFoundError):
+                pass
         rc, _, err, _ = run([AB, "list", "--db", db])
         with sqlite3.connect(db) as c:
             integrity = c.execute("PRAGMA integrity_check").fetchone()[0]
             running = c.execute("SELECT count(*) FROM runs WHERE status = 'running'").fetchone()[0]
             incomplete = c.execute("SELECT count(*) FROM runs r WHERE status = 'ok' AND (SELECT count(*) FROM cases c "
                                    "WHERE c.run_id = r.id) <> 2").fetchone()[0]
-        part.held(rc == 0 and integrity == "ok" and running == 0 and incomplete == 0 and rc_run != 0,
-                  "kill %d of the %s: run exit %s, list exit %s, integrity %s, %d running, %d incomplete ok" % (
-                      k, whom, rc_run, rc, integrity, running, incomplete))
+        part.held(rc == 0 and integrity == "ok" and running == 0 and incomplete == 0 and (rc_run != 0 or not landed)
+                  and not orphan,
+                  "kill %d of the %s: run exit %s, list exit %s, integrity %s, %d running, %d incomplete ok%s" % (
+                      k, whom, rc_run, rc, integrity, running, incomplete, ", its run still alive" if orphan else ""))
     with sqlite3.connect(db) as c:
         n_runs = c.execute("SELECT count(*) FROM runs").fetchone()[0]
     part.notes.append("%d kill -9 trials (%d of the run's own process, the rest of its supervisor), %d runs stored" % (

@@ -5,8 +5,9 @@
 # kernel record of -5 ns, a copy floor faster than any device, more
 # mismatches than bytes, a negative error, a temperature of 5000 C, a
 # slot of 23 days. `show` exits 2 naming the table, the row and the
-# field, and so do the other readers (here show --json and export); the
-# unedited run shows (exit 0). Before: each was printed as if measured.
+# field, and so do the other readers (here show --json and export, and
+# the gate for its baseline); the unedited run shows (exit 0). Before:
+# each was printed as if measured.
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
 "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --only ln_modulate_short --db "$T/good.db" >/dev/null
@@ -46,4 +47,10 @@ for c in "${cases[@]}"; do
 	done
 	check "$name: show --json and export refuse it too${other:+ ($other)}" test -z "$other"
 done
+# the gate names the bad row of its baseline too (before: "no baseline or run '1'", found by the probe)
+rm -f "$T"/bad.db*
+cp "$T/good.db" "$T/bad.db"
+sqlite3 "$T/bad.db" "UPDATE devices SET copy_gbps = 1e308"
+expect_exit 2 "gate against a baseline run whose device row is implausible" "$AB" gate 1 --baseline 1 --db "$T/bad.db"
+check "it names the bad row, not a missing run" grep -q "bad row in table devices (run 1, device 1): copy_gbps is 1e+308" "$T/err"
 finish
