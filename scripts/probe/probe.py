@@ -604,17 +604,21 @@ def part_kills(out, rng, trials):
     tmp = re.compile(r"\.(png|svg|html|md|css|dat|gp)\.tmp[A-Za-z0-9]{6}$")
     temporaries = lambda: [n for _, _, ns in os.walk(site) for n in ns if tmp.search(n)]
     seen = 0
+    t0 = time.time()
+    run([AB, "publish", site, "--db", db], timeout=300)
+    span_pub = time.time() - t0
     for k in range(6):
         p = subprocess.Popen([AB, "publish", site, "--db", db], env=env_base(), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-        time.sleep(0.1 + 0.15 * k)
+        time.sleep(span_pub * (k + 0.5) / 6)
         p.kill()
         p.wait()
         seen = max(seen, len(temporaries()))
         rc, _, err, _ = run([AB, "publish", site, "--db", db], timeout=300)
         left = temporaries()
         part.held(rc == 0 and not left, "publish after a killed one: exit %s, %d temporaries left" % (rc, len(left)))
-    part.notes.append("6 publishes killed (up to %d temporaries left by one), each followed by a whole one" % seen)
+    part.notes.append("6 publishes killed over its %.1f s (up to %d temporaries left by one), each followed by a "
+                      "whole one" % (span_pub, seen))
     # four runs at once into one new database
     db2 = os.path.join(work, "c.db")
     procs = [subprocess.Popen([AB, "run", os.path.join(ROOT, "scenarios", "smoke.ini"), "--backend", "cpu", "--quick",
