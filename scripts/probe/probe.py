@@ -29,8 +29,9 @@ Parts (all by default), with their counts (environment variables scale them):
             9 commands (show, show --json, export --csv, export --format
             json, report, compare, gate, history, publish): each refused
             with exit 2 naming the bad row; no crash.
-  html      58 text columns planted with HTML, script and URLs, then
-            `publish`; headless Chromium's DOM of the dashboard and the
+  html      every text column of the run's tables (55; 58 in the issue's
+            first probe) planted with HTML, script and URLs (the longest
+            of four payloads that fits the field), then `publish`; headless Chromium's DOM of the dashboard and the
             run's report checked: no script element, no on* attribute, no
             link to the planted URLs, no mark a script would leave.
   kills     30 runs killed with SIGKILL at random moments (the supervisor
