@@ -30,6 +30,7 @@
 #include "run/refcompute.h"
 #include "run/slot_check.h"
 #include "run/stopping.h"
+#include "run/supervise.h"
 
 /* A slot's samples, kept with the run (samples_ns, kernel_ns, host_ns),
  * and what it needs while it runs (the kept samples' ids, the stopping
@@ -203,6 +204,7 @@ struct slot_ctx {
 	bool hash;            /* outputs hashed after some samples (determinism.h; not the copy floor's) */
 	struct determinism det;
 	uint32_t last_id, last_hashed; /* the last sample's id, the last hashed one's */
+	double limit_s;       /* each call's time limit (an arm from outside's); 0 none (supervise.h) */
 };
 
 static enum ab_rc slot_alloc_samples(struct results_slot *sl, int cap, struct ab_diag *d)
@@ -246,7 +248,8 @@ static enum ab_rc slot_call(struct slot_ctx *x, uint32_t id, struct bk_sample *s
 			    struct ab_diag *d)
 {
 	const struct run_case_env *env = x->env;
-	enum ab_rc rc = env->ops->sample(env->bk, x->v, id, x->kc, smp, d);
+	supervise_call_begin(false);
+	enum ab_rc rc = supervise_call_end(env->ops->sample(env->bk, x->v, id, x->kc, smp, d), d);
 	*check_ns = 0;
 	if (!rc)
 		rc = interrupt_check(d);
@@ -423,7 +426,9 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	snprintf(range, sizeof range, "%s/%s/%s", x->c->name, sl->variant, sl->label);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	attrib_reset(x->kc);
-	if ((rc = env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d)))
+	supervise_slot(x->c->name, sl->variant, sl->label, x->limit_s);
+	supervise_call_begin(true); /* an arm from outside is called once there: its warm-up */
+	if ((rc = supervise_call_end(env->ops->slot_begin(env->bk, x->v, range, &sl->clocks_before, d), d)))
 		return rc;
 	if (x->v->ext && !x->first_checked && (rc = slot_check_inputs(x, "after its first call", d)))
 		return rc;
@@ -481,6 +486,14 @@ static enum ab_rc slot_variant(const struct run_case_env *env, const struct scen
 	return AB_OK;
 }
 
+/* Each call's time limit for the case's arm of side ('a', 'b'): the
+ * scenario's call_limit_s for an arm from outside, none for a built-in
+ * variant (supervise.h). */
+static double slot_limit_s(const struct run_case_env *env, const struct scenario_case *c, char side)
+{
+	return arms_variant(env->arms, c, side) ? env->scn->call_limit_s : 0;
+}
+
 static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario_case *c, struct case_data *cd, int position,
 			   struct attrib_collector *kc, struct results_slot *sl, struct results_invariance *inv,
 			   struct ab_diag *d)
@@ -498,7 +511,7 @@ static enum ab_rc slot_run(const struct run_case_env *env, const struct scenario
 	if ((rc = slot_alloc_samples(sl, env->sampling.max_samples, d)))
 		return rc;
 	struct slot_ctx x = { .env = env, .c = c, .cd = cd, .v = v, .kc = kc, .sl = sl, .rule = &env->sampling,
-			      .hash = true };
+			      .hash = true, .limit_s = slot_limit_s(env, c, sl->arm) };
 	struct timespec t0;
 	determinism_begin(&x.det, cd->n_out);
 	x.kept_ids = malloc((size_t)env->sampling.max_samples * sizeof *x.kept_ids);
@@ -716,6 +729,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct scenario_ca
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
+	rc = interrupt_over(rc, d); /* a call a signal stopped failed because of it */
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }
 
@@ -743,7 +757,9 @@ static enum ab_rc preflight_arm(const struct run_case_env *env, const struct sce
 	if (env->progress)
 		fprintf(stderr, "\rchecking every arm: %-20s %s %-16s", c->name, sl.label, sl.variant);
 	attrib_reset(kc);
-	if ((rc = env->ops->slot_begin(env->bk, x.v, "check", &clocks, d)))
+	supervise_slot(c->name, sl.variant, sl.label, slot_limit_s(env, c, side));
+	supervise_call_begin(true); /* an arm from outside is primed there: a slot's first call */
+	if ((rc = supervise_call_end(env->ops->slot_begin(env->bk, x.v, "check", &clocks, d), d)))
 		return rc;
 	if (x.v->ext && (rc = slot_check_inputs(&x, "after its first call", d)))
 		return rc;
@@ -775,5 +791,6 @@ enum ab_rc run_case_preflight(const struct run_case_env *env, const struct scena
 	}
 	case_data_free(&cd);
 	attrib_free(&kc);
+	rc = interrupt_over(rc, d); /* a call a signal stopped failed because of it */
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

@@ -3,7 +3,11 @@
 # cannot mark its row 'interrupted' (the store waits 5 s for the lock, then
 # gives up): it says so, once, and does not also claim the row was marked.
 # The next command, once the lock is free, finds the run's process gone and
-# marks it interrupted. (About 6 s: the store's busy timeout.)
+# marks it interrupted. (About 12 s: the run's process waits for the lock
+# until its supervisor ends it, 1.5 s after the signal (run/supervise.h);
+# the supervisor then waits the store's busy timeout, 5 s, and gives up,
+# 6.5 s after the signal; the lock is held 12 s, so that a loaded machine
+# still gives up before it is freed.)
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
 db="$T/m.db"
@@ -20,8 +24,8 @@ for _ in $(seq 200); do
 	sleep 0.05
 done
 check "the run is measuring" test "$running" = 1
-# hold the write lock for 6.5 s
-(echo "BEGIN EXCLUSIVE;"; sleep 6.5; echo "COMMIT;") | sqlite3 "$db" &
+# hold the write lock for 12 s
+(echo "BEGIN EXCLUSIVE;"; sleep 12; echo "COMMIT;") | sqlite3 "$db" &
 holder=$!
 locked=0
 for _ in $(seq 100); do
