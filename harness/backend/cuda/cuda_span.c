@@ -141,8 +141,10 @@ static enum ab_rc cuda_queue_prologue(struct backend *b, unsigned target, struct
  * message names what does that and the key that measures such an arm. */
 static enum ab_rc cuda_spin_failed(bool outlived, double host_ns, struct ab_diag *d)
 {
-	/* a call that waited for the GPU returns just after the spin gives up;
-	 * one far past it was host work the spin cannot hold the stream for */
+	/* Messages stay short: the preflight wraps them with the case and arm
+	 * within AB_DIAG_MAX. A call that waited for the GPU returns just after
+	 * the spin gives up; one far past it was host work the spin cannot hold
+	 * the stream for. */
 	if (outlived && host_ns > 1.25 * CUDA_SPIN_TIMEOUT_NS)
 		return ab_fail(d, AB_ERR_BACKEND,
 			       "the arm's call took %.2f s, longer than the spin kernel holds the stream for it "
@@ -153,9 +155,8 @@ static enum ab_rc cuda_spin_failed(bool outlived, double host_ns, struct ab_diag
 		return ab_fail(d, AB_ERR_BACKEND,
 			       "the arm's call returned after %.2f s, only once the spin kernel holding the stream "
 			       "(launch_gaps = hide) had given up after %.1f s: the call waits for the GPU while queueing "
-			       "(torch.cuda.synchronize(), .item(), .cpu(), .tolist(), a blocking copy, a stream or "
-			       "device synchronize), and under hide the GPU runs nothing of it until the call returns; "
-			       "queue without waiting, or measure this arm with launch_gaps = include",
+			       "(a synchronize, .item(), .cpu(), a blocking copy); queue without waiting, or measure "
+			       "this arm with launch_gaps = include",
 			       host_ns / 1e9, CUDA_SPIN_TIMEOUT_NS / 1e9);
 	return ab_fail(d, AB_ERR_BACKEND,
 		       "the spin kernel holding the stream (launch_gaps = hide) gave up after %.1f s although the "
