@@ -17,8 +17,24 @@
  *                  residual_gate_add case, exit 2
  *   no_such_site   declares a site abbench does not know, exit 2
  *   cuda_only      has no cpu function: refused on the cpu backend, exit 2
+ *   spin           copies x into out on its calls before call
+ *                  FAULT_SPIN_FROM of the process (environment; default
+ *                  2), then never returns (cpu: a loop; cuda: a kernel
+ *                  that never ends): abbench's per-call time limit
+ *                  (call_limit_s) fails the run, naming case and arm, and a
+ *                  SIGTERM ends it within 2 s (run/supervise.h). The check
+ *                  of every arm before the run calls it once on the cpu
+ *                  backend, twice on cuda (the slot's first call, then a
+ *                  sample): so FAULT_SPIN_FROM 2 on cpu, 4 on cuda, is the
+ *                  first sample of the run's slot B.
+ *   exits          ends the process with _exit(0) in its first call, which
+ *                  nothing in the process can catch: abbench's supervisor
+ *                  marks the run failed and exits 3, never 0
  */
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abbench/plugin.h"
 #include "fault_plugin.h"
@@ -57,6 +73,40 @@ static int into_input_cpu(const struct abbench_call *call)
 	return status;
 }
 
+/* Calls of spin's cpu and cuda functions in this process. */
+static int spin_calls;
+
+/* Whether this call of spin is one that never returns: from call
+ * FAULT_SPIN_FROM (1-based; default 2) on. */
+static bool spin_now(void)
+{
+	const char *from = getenv("FAULT_SPIN_FROM");
+	int n = from ? atoi(from) : 2;
+	return ++spin_calls >= (n > 0 ? n : 2);
+}
+
+static int spin_cpu(const struct abbench_call *call)
+{
+	if (!spin_now())
+		return copy_x(call);
+	for (volatile unsigned long i = 0;; i++)
+		;
+	return ABBENCH_OK;
+}
+
+#if PLUGIN_HAVE_CUDA
+static int spin_cuda(const struct abbench_call *call)
+{
+	return fault_spin_cuda(call, spin_now());
+}
+#endif
+
+static int exits_any(const struct abbench_call *call)
+{
+	(void)call;
+	_exit(0);
+}
+
 static int bad_tensor_check(const struct abbench_call *call)
 {
 	if (!abbench_find(call, "y"))
@@ -81,6 +131,8 @@ static const struct abbench_arm arms[] = {
 	{ "wrong_site", "ln_modulate", "an arm of another site", NULL, NULL, copy_x, NULL },
 	{ "no_such_site", "no_such_site", "an arm of a site abbench lacks", NULL, NULL, copy_x, NULL },
 	{ "cuda_only", "residual_gate_add", "no cpu function", NULL, fail_any, NULL, NULL },
+	{ "spin", "residual_gate_add", "never returns after its first call", NULL, CUDA_FN(spin_cuda), spin_cpu, NULL },
+	{ "exits", "residual_gate_add", "_exit(0) in its first call", NULL, exits_any, exits_any, NULL },
 };
 
 static const struct abbench_plugin table = {

@@ -18,6 +18,8 @@ extern "C" {
 int fault_illegal_address_cuda(const struct abbench_call *call);
 int fault_overrun_cuda(const struct abbench_call *call);
 int fault_into_input_cuda(const struct abbench_call *call);
+/* out = x when forever is false; else a kernel that never ends. */
+int fault_spin_cuda(const struct abbench_call *call, int forever);
 
 #ifdef __cplusplus
 }

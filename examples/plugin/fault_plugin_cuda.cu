@@ -86,3 +86,24 @@ extern "C" int fault_into_input_cuda(const struct abbench_call *call)
 	copy_into_input<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)call->stream>>>(x, out, n);
 	return launched(call, "copy_into_input");
 }
+
+/* out = x, or (forever) a kernel that spins until the process dies. */
+static __global__ void copy_or_spin(const uint16_t *x, uint16_t *out, int64_t n, int forever)
+{
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = x[i];
+	while (forever)
+		__nanosleep(1000);
+}
+
+extern "C" int fault_spin_cuda(const struct abbench_call *call, int forever)
+{
+	uint16_t *x, *out;
+	int64_t n;
+	int status = tensors(call, &x, &out, &n);
+	if (status != ABBENCH_OK)
+		return status;
+	copy_or_spin<<<(unsigned)((n + 255) / 256), 256, 0, (cudaStream_t)call->stream>>>(x, out, n, forever);
+	return launched(call, "copy_or_spin");
+}

@@ -3,8 +3,16 @@
  */
 #include "analysis/coverage.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* a + b for counts (both >= 0), held at INT64_MAX: a log's counts are
+ * any positive integers JSON holds, and two of 2^62 must not wrap. */
+static int64_t count_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
 
 /* The log's environment cut to the judged keys, so that lines differing
  * only in a key nobody judges fall in one group. */
@@ -31,7 +39,7 @@ enum ab_rc coverage_add(struct coverage *cv, const struct cert_logged *l, struct
 	judged_env(&l->env, &env);
 	for (int i = 0; i < cv->n; i++)
 		if (cert_sig_equal(&cv->rows[i].sig, &l->sig) && env_equal(&cv->rows[i].env, &env)) {
-			cv->rows[i].count += l->count;
+			cv->rows[i].count = count_add(cv->rows[i].count, l->count);
 			cv->rows[i].lines++;
 			return AB_OK;
 		}
@@ -105,8 +113,8 @@ void coverage_judge(struct coverage *cv, const struct cert *c)
 	for (int i = 0; i < cv->n; i++) {
 		struct coverage_row *r = &cv->rows[i];
 		judge_row(r, c);
-		cv->calls += r->count;
-		cv->calls_certified += r->status == COVERAGE_CERTIFIED ? r->count : 0;
+		cv->calls = count_add(cv->calls, r->count);
+		cv->calls_certified = count_add(cv->calls_certified, r->status == COVERAGE_CERTIFIED ? r->count : 0);
 		cv->n_certified += r->status == COVERAGE_CERTIFIED;
 		cv->n_other_env += r->status == COVERAGE_OTHER_ENV;
 		cv->n_missing += r->status == COVERAGE_MISSING;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "common/digest.h"
+#include "common/infile.h"
 
 static enum ab_rc blob_fill(FILE *f, const char *path, size_t size, struct blob *out, struct ab_diag *d)
 {
@@ -26,16 +27,13 @@ static enum ab_rc blob_fill(FILE *f, const char *path, size_t size, struct blob 
 enum ab_rc blob_read(const char *path, size_t max, struct blob *out, struct ab_diag *d)
 {
 	struct stat st;
+	char why[128];
 	memset(out, 0, sizeof *out);
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_open(path, &st, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, why);
 	enum ab_rc rc = AB_OK;
-	if (fstat(fileno(f), &st) != 0)
-		rc = ab_fail(d, AB_ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		rc = ab_fail(d, AB_ERR_INPUT, "'%s' is not a regular file", path);
-	else if ((size_t)st.st_size > max)
+	if ((size_t)st.st_size > max)
 		rc = ab_fail(d, AB_ERR_INPUT, "'%s' is %lld bytes, more than the %zu allowed", path, (long long)st.st_size,
 			     max);
 	else

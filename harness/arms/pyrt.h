@@ -52,8 +52,14 @@
  * Output: the embedded interpreter's sys.stdout is its sys.stderr, so a
  * print() in a user's function never mixes into abbench's results on
  * stdout (what C code of an extension writes to fd 1 still goes there).
- * Signals stay abbench's: Python installs no handler, so a Ctrl-C takes
- * effect when the call running returns. Initialising Python sets LC_CTYPE
+ * Signals stay abbench's: Python installs no handler of its own, but
+ * one: PYRT_STOP_SIGNAL's, whose handler raises shim.Stopped (a
+ * BaseException) in the Python code running; pyrt_stop_call sends it to
+ * the interpreter's thread, so that a Ctrl-C or a call's time limit
+ * (run/interrupt.h, run/supervise.h) ends a call that spins in Python
+ * (`while True: pass`) or sleeps in it (time.sleep), at its next
+ * bytecode or at once. os._exit in this process raises SystemExit, as
+ * sys.exit does: an arm ends its call that way, never abbench. Initialising Python sets LC_CTYPE
  * to the user's locale (Python's rule); LC_NUMERIC stays "C".
  *
  * Errors are one line in a struct ab_diag (common/diag.h):
@@ -71,6 +77,7 @@
 #define AB_PYRT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -166,6 +173,17 @@ void pyrt_describe(const struct pyrt *rt, char *buf, size_t len);
  * once pyrt_import ran), as KEY=VALUE words for a certificate
  * (common/results.h). "" when Python cannot be asked. */
 void pyrt_versions(struct pyrt *rt, char *buf, size_t len);
+
+/* The signal whose handler (installed in the interpreter by pyrt_open,
+ * when pyrt initialised Python) raises shim.Stopped: a real-time one, so
+ * that a module's own SIGALRM or SIGUSR1 is left alone. */
+#define PYRT_STOP_SIGNAL (SIGRTMIN + 6)
+
+/* Asks the Python code running (or the next to run) in the interpreter's
+ * thread to stop: it raises Stopped there, a call ends with it.
+ * Async-signal-safe (a signal handler calls it); nothing before pyrt_open
+ * armed it. */
+void pyrt_stop_call(void);
 
 /* ---- modules and functions (pyrt_module.c) ----------------------------------- */
 

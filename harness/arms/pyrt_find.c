@@ -4,7 +4,7 @@
  * The interpreter is run once, as a child process: argv is the program,
  * "-c" and the probe below; no shell, stdin from /dev/null, stdout and
  * stderr read through pipes under a deadline (a hung interpreter is
- * killed). It runs with abbench's environment, so PYTHONPATH, a venv's
+ * killed); nothing of the working directory is imported (probe_code). It runs with abbench's environment, so PYTHONPATH, a venv's
  * pyvenv.cfg and PYTHONHOME count exactly as they will for the embedded
  * interpreter. The probe prints one JSON object (parsed with jansson): its
  * version, implementation, sys.executable, prefixes, sys.path and what
@@ -35,16 +35,28 @@ extern char **environ;
 #define PROBE_OUT_MAX ((size_t)1 << 20)
 #define PROBE_ERR_KEEP 2048
 
+/* Its first statement drops sys.path[0], the '' that `-c` puts there for
+ * the working directory (unless safe_path, -P, left it out), before any
+ * import: so a json.py or types.py in abbench's working directory never
+ * runs, and the path reported is the one any script of that interpreter
+ * starts with. Python's own start-up (site, .pth files) does not look in
+ * the working directory. Only that entry goes: PYTHONPATH, a venv and
+ * the user's site directory count, as for the embedded interpreter (so
+ * not -I, which would drop them too); the working directory itself is
+ * kept, as a pyenv shim picks its version from .python-version there. */
+#define PROBE_NO_CWD                                                                          \
+	"import sys\n"                                                                          \
+	"if sys.path and sys.path[0] == '' and not getattr(sys.flags, 'safe_path', False):\n" \
+	"    del sys.path[0]\n"
 static const char probe_code[] =
-	"import sys, os, json\n"
+	PROBE_NO_CWD
+	"import os, json\n"
 	"try:\n"
 	"    import sysconfig\n"
 	"    v = sysconfig.get_config_var\n"
 	"except ImportError:\n"
 	"    v = lambda name: None\n"
 	"p = list(sys.path)\n"
-	"if p and not getattr(sys.flags, 'safe_path', False):\n"
-	"    p = p[1:]\n"
 	"loaded = []\n"
 	"try:\n"
 	"    for line in open('/proc/self/maps'):\n"
@@ -477,14 +489,19 @@ static bool listed(const char *path, const char *const *list)
 	return false;
 }
 
-/* Whether `path -c check` exits 0 within the hint's deadline. */
+/* Whether `path -c check` exits 0 within the hint's deadline; the working
+ * directory dropped from sys.path first, as for the probe (a numpy.py
+ * there neither runs nor passes for numpy). */
 static bool runs_check(const char *path, const char *check)
 {
 	struct probe_run r;
 	struct stat st;
+	char code[1024];
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
 		return false;
-	int e = run_child(path, check, PYRT_HINT_TIMEOUT_MS, &r);
+	if (snprintf(code, sizeof code, "%s%s\n", PROBE_NO_CWD, check) >= (int)sizeof code)
+		return false;
+	int e = run_child(path, code, PYRT_HINT_TIMEOUT_MS, &r);
 	bool ok = e == 0 && !r.timed_out && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
 	free(r.out);
 	return ok;

@@ -13,6 +13,7 @@
 #include "arms/pyrt_api.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static char lib_path[PATH_MAX];
 static wchar_t program_name[PATH_MAX]; /* Py_SetProgramName keeps the pointer */
 static pthread_t py_thread;             /* the thread that initialised Python: it holds the GIL */
 static bool py_ours;                    /* Python was initialised by pyrt */
+static volatile sig_atomic_t stop_armed; /* shim.guard installed the stop signal's handler */
 
 #define SYM(n, req) { #n, offsetof(struct pyrt_api, n), req }
 static const struct {
@@ -248,7 +250,10 @@ static enum ab_rc load_shim(struct pyrt *rt, struct ab_diag *d)
 		pyrt_py.Py_DecRef(path);
 	if (!args)
 		return pyrt_fail_pending(rt, AB_ERR_INTERNAL, "sys.path of the interpreter", d);
-	return shim_do(rt, "init", args, d);
+	enum ab_rc rc = shim_do(rt, "init", args, d);
+	if (!rc && py_ours && !stop_armed && !(rc = shim_do(rt, "guard", pyrt_py.Py_BuildValue("(i)", PYRT_STOP_SIGNAL), d)))
+		stop_armed = 1;
+	return rc;
 }
 
 /* ---- open and close ------------------------------------------------------------------ */
@@ -406,4 +411,12 @@ void pyrt_versions(struct pyrt *rt, char *buf, size_t len)
 		pyrt_py.Py_DecRef(v);
 	}
 	pyrt_leave();
+}
+
+/* Async-signal-safe: pthread_kill is, and the thread and flag are set
+ * once, before the first call. */
+void pyrt_stop_call(void)
+{
+	if (stop_armed)
+		pthread_kill(py_thread, PYRT_STOP_SIGNAL);
 }

@@ -14,6 +14,8 @@
  *                        verify, release
  *   describe             one line for an exception: FILE:LINE in the
  *                        user's file first, the traceback's last frame after
+ *   guard, Stopped       the stop signal's handler (Stopped raised in the
+ *                        call at hand) and os._exit made SystemExit
  * Fail carries a user's error (AB_ERR_INPUT), Env what the machine lacks
  * (AB_ERR_BACKEND). The text avoids double quotes and backslashes, so
  * each line below is the Python line as it is.
@@ -372,4 +374,36 @@ const char pyrt_shim_source[] =
 	"\n"
 	"\n"
 	"def bind(fn, fname, home, tensors, case, cuda, stream_ptr):\n"
-	"    return Bound(fn, fname, home, tensors, case, cuda, stream_ptr)\n";
+	"    return Bound(fn, fname, home, tensors, case, cuda, stream_ptr)\n"
+	"\n"
+	"\n"
+	"# ---- an arm never outlives abbench's say, nor ends it ----\n"
+	"\n"
+	"class Stopped(BaseException):\n"
+	"    # raised in the call at hand when abbench stops it (its time limit,\n"
+	"    # SIGINT or SIGTERM): a BaseException, which `except Exception` lets by\n"
+	"    pass\n"
+	"\n"
+	"\n"
+	"def _stop(signum, frame):\n"
+	"    raise Stopped('stopped by abbench')\n"
+	"\n"
+	"\n"
+	"def guard(signum):\n"
+	"    # signum: the signal pyrt_stop_call sends this thread; os._exit in\n"
+	"    # this process raises SystemExit as sys.exit does (a forked child's\n"
+	"    # still exits)\n"
+	"    import signal\n"
+	"    signal.signal(signum, _stop)\n"
+	"    pid, real = os.getpid(), os._exit\n"
+	"\n"
+	"    def _exit(status):\n"
+	"        if os.getpid() != pid:\n"
+	"            real(status)\n"
+	"        raise SystemExit('os._exit(%r) in an arm: it must return, never end abbench' % (status,))\n"
+	"    os._exit = _exit\n"
+	"    try:\n"
+	"        import posix\n"
+	"        posix._exit = _exit\n"
+	"    except ImportError:\n"
+	"        pass\n";

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "common/cert.h"
 #include "common/diag.h"
+#include "common/infile.h"
 #include "common/outfile.h"
 #include "config/cert_scenario.h"
 #include "print/certify_print.h"
@@ -46,14 +47,14 @@ static bool blank(const char *line, size_t n)
 /* Every line of the log into cv; a bad line is AB_ERR_INPUT at FILE:LINE. */
 static enum ab_rc read_log(const char *path, struct coverage *cv, struct ab_diag *d)
 {
-	FILE *f = fopen(path, "r");
 	char *line = NULL, why[200];
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	size_t cap = 0;
 	ssize_t n;
 	long no = 0;
 	enum ab_rc rc = AB_OK;
 	if (!f)
-		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, why);
 	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
 		struct cert_logged l;
 		no++;

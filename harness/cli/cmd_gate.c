@@ -26,6 +26,7 @@
 #include "cli/load.h"
 #include "cli/output.h"
 #include "common/diag.h"
+#include "common/infile.h"
 #include "print/printer.h"
 #include "store/store.h"
 
@@ -60,13 +61,17 @@ static enum ab_rc load_baseline(struct store *st, const char *spec, struct resul
 		return store_baseline_load(st, spec, base, d);
 	if (rc != AB_ERR_DATA && rc != AB_ERR_USAGE)
 		return rc;
-	if ((rc = store_resolve_load(st, spec, base, d)) == AB_ERR_DATA && !store_set_spec(spec)) {
+	if (store_set_spec(spec))
+		return store_resolve_load(st, spec, base, d);
+	/* not found is said so, with the nearest names; a run that is found
+	 * and does not load (a bad row) keeps its own message */
+	if ((rc = store_resolve_run(st, spec, &id, d)) == AB_ERR_DATA) {
 		char hint[160];
 		store_name_hint(st, spec, true, true, hint, sizeof hint);
 		return ab_fail(d, AB_ERR_DATA, "no baseline or run '%s'%s", spec,
 			       hint[0] ? hint : " (see 'abbench baseline list' and 'abbench list')");
 	}
-	return rc;
+	return rc ? rc : store_load_run(st, id, base, d);
 }
 
 /* Case names, one per line; blank lines and '#' comments skipped. */
@@ -75,9 +80,10 @@ static enum ab_rc read_exclude(const char *path, struct exclude_list *x, struct 
 	char line[256];
 	int lineno = 0;
 	enum ab_rc rc = AB_OK;
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, AB_ERR_INPUT, "cannot open '%s': %s", path, why);
 	while (!rc && fgets(line, sizeof line, f)) {
 		char *s = line, *e = line + strlen(line);
 		lineno++;

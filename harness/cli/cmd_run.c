@@ -5,6 +5,7 @@
  * back from the database.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "run/resume.h"
 #include "run/runner.h"
 #include "run/shard.h"
+#include "run/supervise.h"
 #include "print/show.h"
 #include "store/store.h"
 
@@ -73,6 +75,18 @@ static void run_options(struct run_args *a, struct cli_option out[RUN_N_OPTIONS]
 	};
 	_Static_assert(sizeof opts / sizeof opts[0] == RUN_N_OPTIONS, "RUN_N_OPTIONS");
 	memcpy(out, opts, sizeof opts);
+}
+
+/* path made absolute against the working directory, in buf; path itself
+ * when it is absolute, or when the result would not fit (the store and
+ * dump refuse such a path with its length). */
+static const char *absolute(const char *path, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return path;
+	int n = snprintf(buf, len, "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
+	return n > 0 && (size_t)n < len ? buf : path;
 }
 
 /* Options that cannot go together, and the shard and run set syntax. */
@@ -183,8 +197,10 @@ static int run_failed(enum ab_rc rc, const struct ab_diag *d, const struct runne
 	return signal ? AB_EXIT_SIGNAL_BASE + interrupt_signal() : ab_rc_exit_status(rc);
 }
 
-/* Measures in this process and says where the run went. */
-static int run_here(const struct scenario *s, struct runner_options *o, bool require_exact, int argc, char **argv)
+/* Measures in this process and says where the run went (in db, the
+ * database as the command line spelled it). */
+static int run_here(const struct scenario *s, struct runner_options *o, const char *db, bool require_exact, int argc,
+		    char **argv)
 {
 	struct ab_diag d;
 	struct runner_result res;
@@ -193,14 +209,13 @@ static int run_here(const struct scenario *s, struct runner_options *o, bool req
 	enum ab_rc rc = runner_scenario(s, o, &res, &d);
 	free(cmdline);
 	if (rc)
-		return run_failed(rc, &d, &res, o->db_path);
+		return run_failed(rc, &d, &res, db);
 	long long id = (long long)res.run_id;
 	if (o->run_set)
 		printf("run %lld (shard %d/%d of run set '%s') stored in '%s' (abbench show %lld)\n", id,
-		       o->shard.count ? o->shard.index : 1, o->shard.count ? o->shard.count : 1, o->run_set, o->db_path,
-		       id);
+		       o->shard.count ? o->shard.index : 1, o->shard.count ? o->shard.count : 1, o->run_set, db, id);
 	else
-		printf("run %lld stored in '%s' (abbench show %lld)\n", id, o->db_path, id);
+		printf("run %lld stored in '%s' (abbench show %lld)\n", id, db, id);
 	char spec[32];
 	snprintf(spec, sizeof spec, "%lld", id);
 	return print_summary(o->db_path, spec, require_exact);
@@ -296,8 +311,8 @@ static char **worker_argv(const struct devices_worker *w, const void *ctx)
 
 /* --devices: the device list, then one worker each (or, for one device,
  * a plain run on it in this process). */
-static int run_devices(const struct scenario *s, const struct run_args *a, struct runner_options *o, int argc,
-		       char **argv)
+static int run_devices(const struct scenario *s, const struct run_args *a, struct runner_options *o, const char *db,
+		       int argc, char **argv)
 {
 	struct ab_diag d;
 	char set[64];
@@ -307,7 +322,7 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 		return cli_exit_rc(rc, &d, "run");
 	if (n == 1) {
 		o->device = dev[0];
-		return run_here(s, o, a->require_exact, argc, argv);
+		return run_here(s, o, db, a->require_exact, argc, argv);
 	}
 	if (a->only) /* each worker is a shard, and a shard takes no --only */
 		return cli_exit_rc(ab_fail(&d, AB_ERR_USAGE, "--devices over %d devices cannot be combined with --only", n),
@@ -322,7 +337,7 @@ static int run_devices(const struct scenario *s, const struct run_args *a, struc
 	if ((rc = devices_run(&j, &d)))
 		return cli_exit_rc(rc, &d, "run");
 	printf("run set '%s' (%d shards on devices %s) stored in '%s' (abbench show set:%s)\n", j.run_set, n, a->devices,
-	       o->db_path, j.run_set);
+	       db, j.run_set);
 	char spec[80];
 	snprintf(spec, sizeof spec, "set:%s", j.run_set);
 	return print_summary(o->db_path, spec, a->require_exact);
@@ -380,8 +395,10 @@ int cmd_run(int argc, char **argv)
 		"One run measures a device at a time: a second run on it waits for the first (see --no-wait).\n"
 		"The locks are files in $ABBENCH_LOCK_DIR (default /tmp/abbench-locks; keep it on a local file\n"
 		"system); a run under ABBENCH_FAKE_TIMER=1 measures no device and takes no lock.\n"
-		"SIGINT or SIGTERM stops the run at the next sample, marks it 'interrupted' and exits 130 or\n"
-		"143 (docs/RELIABILITY.md); the cases it finished stay. --resume RUN measures the cases an\n"
+		"SIGINT or SIGTERM stops the run at the next sample (within 2 s, whatever an arm does), marks\n"
+		"it 'interrupted' and exits 130 or 143 (docs/RELIABILITY.md); the cases it finished stay. A call\n"
+		"of an arm from outside may take call_limit_s ([scenario], 60 s by default): past it the run\n"
+		"fails (exit 3), as when an arm ends the process. --resume RUN measures the cases an\n"
 		"interrupted or failed run lacks into it (the scenario from its stored path, or the one given,\n"
 		"must have the text the run measured; the same build, backend and device).",
 		0, 1, opts,
@@ -391,9 +408,14 @@ int cmd_run(int argc, char **argv)
 	if (ex != CLI_CONTINUE)
 		return ex;
 
+	/* The database and the dump folder as absolute paths, taken now: an arm
+	 * that changes the working directory (os.chdir in a Python module)
+	 * moves neither. Messages keep the spelling of the command line. */
+	const char *db = store_default_path(a.db);
+	char db_abs[PATH_MAX], dump_abs[PATH_MAX];
 	struct runner_options o = {
-		.db_path = store_default_path(a.db),
-		.dump_dir = a.dump,
+		.db_path = absolute(db, db_abs, sizeof db_abs),
+		.dump_dir = a.dump ? absolute(a.dump, dump_abs, sizeof dump_abs) : NULL,
 		.label = a.label,
 		.quick = a.quick,
 		.progress = !a.no_progress && (a.progress || isatty(STDERR_FILENO)),
@@ -410,14 +432,22 @@ int cmd_run(int argc, char **argv)
 	enum ab_rc rc = check_args(&a, &o, &d);
 	if (!rc && !n_pos && !a.resume)
 		rc = ab_fail(&d, AB_ERR_USAGE, "missing argument (usage: abbench run SCENARIO.ini, or --resume RUN)");
+	/* From here on two processes (run/supervise.h): this one waits and
+	 * answers for the one that runs, before anything (CUDA, Python, the
+	 * database) is opened. */
+	const struct supervise_target target = { .db = db, .db_path = o.db_path };
+	int supervised_status;
+	if (!rc && !supervise_fork(&target, &supervised_status))
+		return supervised_status;
 	if (!rc && a.resume && !(rc = resume_load(o.db_path, a.resume, &resumed, &d)))
 		resume_options(resumed, &o);
 	if (rc)
-		return cli_exit_rc(rc, &d, "run");
+		return supervise_done(cli_exit_rc(rc, &d, "run"));
 	int status = load_scenario(n_pos ? pos[0] : resumed->scenario_path, &a, &o, &s);
 	if (status == CLI_CONTINUE)
-		status = a.devices ? run_devices(s, &a, &o, argc, argv) : run_here(s, &o, a.require_exact, argc, argv);
+		status = a.devices ? run_devices(s, &a, &o, db, argc, argv)
+				   : run_here(s, &o, db, a.require_exact, argc, argv);
 	scenario_free(s);
 	results_run_free(resumed);
-	return status;
+	return supervise_done(status);
 }

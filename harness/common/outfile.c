@@ -4,12 +4,14 @@
  */
 #include "common/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -246,4 +248,77 @@ void outfile_abort(struct outfile *of)
 		unlink(of->tmp);
 	outfile_untrack(of);
 	of->tmp[0] = '\0';
+}
+
+/* ---- a folder's lock and its stale temporaries ---- */
+
+enum ab_rc outfile_dir_lock(const char *dir, int *fd, struct ab_diag *d)
+{
+	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return ab_fail(d, AB_ERR_IO, "cannot open '%s': %s", dir, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return AB_OK;
+	if (errno == EWOULDBLOCK) {
+		fprintf(stderr, "abbench: waiting for another command writing into '%s'\n", dir);
+		if (flock(*fd, LOCK_EX) == 0)
+			return AB_OK;
+	}
+	int err = errno;
+	close(*fd);
+	*fd = -1;
+	return ab_fail(d, AB_ERR_IO, "cannot lock '%s': %s", dir, strerror(err));
+}
+
+void outfile_dir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* the lock goes with the descriptor */
+}
+
+/* NAME.EXT.tmpXXXXXX, as outfile_open_temp names them, EXT a kind of file
+ * abbench writes into a folder of its own. */
+static bool stale_name(const char *name)
+{
+	static const char *const exts[] = { ".png", ".svg", ".html", ".md", ".css", ".dat", ".gp", ".csv", ".json",
+					    ".txt", ".npy", NULL };
+	size_t n = strlen(name);
+	if (n < 11 || strncmp(name + n - 10, ".tmp", 4) != 0)
+		return false;
+	for (size_t i = n - 6; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;
+	for (int k = 0; exts[k]; k++) {
+		size_t e = strlen(exts[k]);
+		if (n - 10 > e && strncmp(name + n - 10 - e, exts[k], e) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int remove_stale_in(const char *dir, int depth)
+{
+	DIR *dp = depth > 4 ? NULL : opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (dp && (e = readdir(dp))) {
+		char path[OUTFILE_PATH_MAX];
+		struct stat st;
+		if (e->d_name[0] == '.' || snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+		    lstat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			n += remove_stale_in(path, depth + 1);
+		else if (S_ISREG(st.st_mode) && stale_name(e->d_name) && unlink(path) == 0)
+			n++;
+	}
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+int outfile_remove_stale(const char *dir)
+{
+	return remove_stale_in(dir, 1);
 }

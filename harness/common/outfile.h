@@ -65,5 +65,26 @@ enum ab_rc outfile_commit(struct outfile *of, struct ab_diag *d);
  * write-through target keeps what was written to it). No-op when closed. */
 void outfile_abort(struct outfile *of);
 
+/* ---- a folder written by one command at a time (publish) ----
+ *
+ * A temporary survives a process killed by SIGKILL (no handler runs).
+ * A command that fills a folder (the dashboard) takes the folder's lock
+ * (flock of the directory itself, released when the process ends, kill -9
+ * included): while it holds it no other such command writes there, so
+ * every temporary of ours left in the folder is a dead process's, and
+ * outfile_remove_stale removes them before they can be uploaded with the
+ * folder. */
+
+/* Locks dir (exclusive, waiting for another holder, saying so once on
+ * stderr); *fd is the lock, for outfile_dir_unlock. */
+enum ab_rc outfile_dir_lock(const char *dir, int *fd, struct ab_diag *d);
+void outfile_dir_unlock(int fd);
+
+/* Removes, under dir and its folders (4 deep, links not followed), every
+ * regular file named as outfile_open names its temporaries (NAME.EXT +
+ * ".tmp" + 6 letters or digits, EXT one of the kinds abbench writes);
+ * the count removed. Call it holding dir's lock. */
+int outfile_remove_stale(const char *dir);
+
 
 #endif

@@ -81,3 +81,15 @@ enum procid_state procid_state(const char *host, int64_t pid, const char *identi
 	snprintf(now, sizeof now, "%s%llu", prefix, ticks);
 	return strcmp(now, identity) == 0 ? PROCID_ALIVE : PROCID_GONE;
 }
+
+static int64_t owner;
+
+void procid_set_owner(int64_t pid)
+{
+	owner = pid;
+}
+
+int64_t procid_owner(void)
+{
+	return owner > 0 ? owner : (int64_t)getpid();
+}

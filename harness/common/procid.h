@@ -29,6 +29,12 @@ void procid_host(char *buf, size_t len);
 /* The identity of process pid ("" when /proc does not tell). */
 void procid_of(int64_t pid, char *buf, size_t len);
 
+/* The process a run row names as its owner: this one, unless a
+ * supervisor that waits for it and outlives it (run/supervise.h) was set
+ * as the owner. */
+void procid_set_owner(int64_t pid);
+int64_t procid_owner(void);
+
 /* What became of the process recorded as (host, pid, identity). */
 enum procid_state procid_state(const char *host, int64_t pid, const char *identity);
 

@@ -32,6 +32,7 @@ struct int_field {
 
 #define TEXT(type, f) { #f, offsetof(type, f), sizeof(((type *)0)->f) }
 #define INT(type, f, lo, hi) { #f, offsetof(type, f), sizeof(((type *)0)->f), (lo), (hi) }
+#define INT_AS(column, type, f, lo, hi) { column, offsetof(type, f), sizeof(((type *)0)->f), (lo), (hi) }
 #define NONNEG(type, f) INT(type, f, 0, sizeof(((type *)0)->f) == sizeof(int) ? INT_MAX : INT64_MAX)
 
 bool results_check_text(const char *name, const char *s, size_t n, size_t cap, char *why, size_t len)
@@ -217,15 +218,16 @@ static const struct text_field device_texts[] = {
 static const struct int_field device_ints[] = {
 	NONNEG(struct results_device, cc_major),  NONNEG(struct results_device, cc_minor),
 	NONNEG(struct results_device, sm_count),  NONNEG(struct results_device, l2_bytes),
-	NONNEG(struct results_device, mem_bytes), NONNEG(struct results_device, default_sm_mhz),
+	NONNEG(struct results_device, mem_bytes), INT(struct results_device, default_sm_mhz, 0, 100000),
 };
 
 bool results_check_device(const struct results_device *dv, char *why, size_t len)
 {
 	if (!FIELDS_OK(dv, device_texts, device_ints, why, len))
 		return false;
-	if (dv->copy_gbps < 0 || isinf(dv->copy_gbps))
-		return ab_fail_text(why, len, "copy_gbps is %g, not a bandwidth", dv->copy_gbps);
+	if (!isnan(dv->copy_gbps) && !(dv->copy_gbps >= 0 && dv->copy_gbps <= RESULTS_MAX_GBPS)) /* NAN: unknown */
+		return ab_fail_text(why, len, "copy_gbps is %g, not a bandwidth (0 to %g GB/s)", dv->copy_gbps,
+				    RESULTS_MAX_GBPS);
 	return true;
 }
 
@@ -267,16 +269,47 @@ static const struct int_field case_ints[] = {
 	INT(struct results_case, copy_floor_samples, 0, RESULTS_MAX_SAMPLES),
 };
 
-/* A time a row may hold: unknown (NAN) or finite and not negative. */
+/* A time a row may hold: 0 to RESULTS_MAX_NS (in the field's unit:
+ * scale is its nanoseconds), or unknown (NAN) where nan_ok. */
+static bool time_in(const char *name, double v, double scale, bool nan_ok, char *why, size_t len)
+{
+	if ((nan_ok && isnan(v)) || (v >= 0 && v * scale <= RESULTS_MAX_NS))
+		return true;
+	return ab_fail_text(why, len, "%s is %g, not a time (0 to %g ns)", name, v, RESULTS_MAX_NS);
+}
+
 static bool time_ok(const char *name, double v, char *why, size_t len)
 {
-	return isnan(v) || (isfinite(v) && v >= 0) || ab_fail_text(why, len, "%s is %g, not a time", name, v);
+	return time_in(name, v, 1, true, why, len);
+}
+
+/* lo <= hi, give or take rounding (a quantile interpolated between two
+ * samples may land an ulp past the next). */
+static bool ordered(const char *lo_name, double lo, const char *hi_name, double hi, char *why, size_t len)
+{
+	if (isnan(lo) || isnan(hi) || lo <= hi + 1e-9 * fabs(hi) + 1e-9)
+		return true;
+	return ab_fail_text(why, len, "%s %g is above %s %g", lo_name, lo, hi_name, hi);
+}
+
+/* The bytes a copy of bytes in ns nanoseconds moves per second: at most
+ * RESULTS_MAX_GBPS (bytes per ns are GB/s). */
+static bool bandwidth_ok(const char *name, int64_t bytes, double ns, char *why, size_t len)
+{
+	if (!(bytes > 0 && ns > 0) || (double)bytes / ns <= RESULTS_MAX_GBPS)
+		return true;
+	return ab_fail_text(why, len, "%s %g ns for %lld bytes is %g GB/s, more than any device moves (%g)", name, ns,
+			    (long long)bytes, (double)bytes / ns, RESULTS_MAX_GBPS);
 }
 
 bool results_check_case_row(const struct results_case *c, char *why, size_t len)
 {
+	if (!(isnan(c->eps) || (c->eps >= 0 && isfinite(c->eps))))
+		return ab_fail_text(why, len, "eps is %g, not a LayerNorm epsilon", c->eps);
 	return FIELDS_OK(c, case_texts, case_ints, why, len) && time_ok("copy_floor_ns", c->copy_floor_ns, why, len) &&
-	       time_ok("copy_floor_kernel_ns", c->copy_floor_kernel_ns, why, len);
+	       time_ok("copy_floor_kernel_ns", c->copy_floor_kernel_ns, why, len) &&
+	       bandwidth_ok("copy_floor_ns", c->bytes_min, c->copy_floor_ns, why, len) &&
+	       bandwidth_ok("copy_floor_kernel_ns", c->bytes_min, c->copy_floor_kernel_ns, why, len);
 }
 
 static const struct text_field slot_texts[] = {
@@ -293,7 +326,35 @@ static const struct int_field slot_ints[] = {
 	NONNEG(struct results_slot, kernel_records_bad),
 	INT(struct results_slot, n_kernels, 0, RESULTS_MAX_KERNELS),
 	INT(struct results_slot, n_outputs, 0, RESULTS_MAX_OUTPUTS),
+	INT_AS("before_sm_mhz", struct results_slot, clocks_before.sm_mhz, 0, 100000),
+	INT_AS("before_mem_mhz", struct results_slot, clocks_before.mem_mhz, 0, 100000),
+	INT_AS("before_temp_c", struct results_slot, clocks_before.temp_c, -273, 1000),
+	INT_AS("after_sm_mhz", struct results_slot, clocks_after.sm_mhz, 0, 100000),
+	INT_AS("after_mem_mhz", struct results_slot, clocks_after.mem_mhz, 0, 100000),
+	INT_AS("after_temp_c", struct results_slot, clocks_after.temp_c, -273, 1000),
 };
+
+/* A slot's figures: times, each a time (unknown only without samples),
+ * in the order quantiles have; its noise a relative spread, not negative. */
+static bool slot_figures_ok(const struct results_slot *s, char *why, size_t len)
+{
+	const struct {
+		const char *name;
+		double v;
+	} t[] = { { "min_ns", s->min_ns }, { "p10_ns", s->p10_ns }, { "median_ns", s->median_ns },
+		  { "p90_ns", s->p90_ns }, { "max_ns", s->max_ns } };
+	bool none = s->n_samples == 0;
+	for (size_t i = 0; i < N(t); i++)
+		if (!time_in(t[i].name, t[i].v, 1, none, why, len) ||
+		    (i && !ordered(t[i - 1].name, t[i - 1].v, t[i].name, t[i].v, why, len)))
+			return false;
+	return time_in("mean_ns", s->mean_ns, 1, none, why, len) && ordered("min_ns", s->min_ns, "mean_ns", s->mean_ns, why, len) &&
+	       ordered("mean_ns", s->mean_ns, "max_ns", s->max_ns, why, len) &&
+	       time_ok("kernel_median_ns", s->kernel_median_ns, why, len) &&
+	       time_in("elapsed_s", s->elapsed_s, 1e9, true, why, len) &&
+	       (isnan(s->noise) || (s->noise >= 0 && isfinite(s->noise)) ||
+		ab_fail_text(why, len, "noise is %g, not a relative spread", s->noise));
+}
 
 bool results_check_slot_row(const struct results_slot *s, char *why, size_t len)
 {
@@ -301,14 +362,15 @@ bool results_check_slot_row(const struct results_slot *s, char *why, size_t len)
 		return false;
 	if (!s->label[0])
 		return ab_fail_text(why, len, "label is empty");
-	return time_ok("host_median_ns", s->host_median_ns, why, len) && time_ok("host_p90_ns", s->host_p90_ns, why, len);
+	return slot_figures_ok(s, why, len) && time_ok("host_median_ns", s->host_median_ns, why, len) &&
+	       time_ok("host_p90_ns", s->host_p90_ns, why, len) &&
+	       ordered("host_median_ns", s->host_median_ns, "host_p90_ns", s->host_p90_ns, why, len);
 }
 
 bool results_check_sample(double wall_ns, double kernel_ns, double host_ns, char *why, size_t len)
 {
-	if (!isfinite(wall_ns) || wall_ns < 0)
-		return ab_fail_text(why, len, "wall_ns is %g, not a time", wall_ns);
-	return time_ok("kernel_ns", kernel_ns, why, len) && time_ok("host_ns", host_ns, why, len);
+	return time_in("wall_ns", wall_ns, 1, false, why, len) && time_in("kernel_ns", kernel_ns, 1, true, why, len) &&
+	       time_in("host_ns", host_ns, 1, true, why, len);
 }
 
 static const struct text_field kernel_texts[] = {
@@ -319,7 +381,9 @@ static const struct int_field kernel_ints[] = { NONNEG(struct results_kernel, la
 
 bool results_check_kernel(const struct results_kernel *k, char *why, size_t len)
 {
-	return FIELDS_OK(k, kernel_texts, kernel_ints, why, len);
+	return FIELDS_OK(k, kernel_texts, kernel_ints, why, len) && time_ok("total_ns", k->total_ns, why, len) &&
+	       time_ok("min_ns", k->min_ns, why, len) && time_ok("max_ns", k->max_ns, why, len) &&
+	       ordered("min_ns", k->min_ns, "max_ns", k->max_ns, why, len);
 }
 
 static const struct text_field output_texts[] = {
@@ -339,6 +403,13 @@ bool results_check_output(const struct results_output *o, char *why, size_t len)
 	size_t n = strlen(o->md5);
 	if (n && (n != 32 || strspn(o->md5, "0123456789abcdef") != 32))
 		return ab_fail_text(why, len, "md5 '%s' is not 32 hexadecimal digits", o->md5);
+	if (o->mismatches > o->bytes || o->ref_skipped > o->bytes) /* an element is a byte at least */
+		return ab_fail_text(why, len, "%s %lld is more than the output's %lld bytes",
+				    o->mismatches > o->bytes ? "mismatches" : "ref_skipped",
+				    (long long)(o->mismatches > o->bytes ? o->mismatches : o->ref_skipped), (long long)o->bytes);
+	if (o->max_abs_err < 0 || o->max_err_ratio < 0) /* NAN and +inf are errors a reference can show */
+		return ab_fail_text(why, len, "%s is %g, not an error's size", o->max_abs_err < 0 ? "max_abs_err" : "max_err_ratio",
+				    o->max_abs_err < 0 ? o->max_abs_err : o->max_err_ratio);
 	return true;
 }
 
@@ -390,6 +461,9 @@ bool results_check_divergence(const struct results_divergence *v, char *why, siz
 	if (sum != v->n_diff || v->n_diff > v->elems)
 		return ab_fail_text(why, len, "n_diff %lld is not the histogram's %lld within %lld elements",
 				    (long long)v->n_diff, (long long)sum, (long long)v->elems);
+	if (v->n_sign > sum - v->n_class - v->n_nan_bits) /* counted among the histogram's pairs */
+		return ab_fail_text(why, len, "n_sign %lld is more than the histogram's %lld pairs", (long long)v->n_sign,
+				    (long long)(sum - v->n_class - v->n_nan_bits));
 	if (v->rows_touched > v->rows || v->b_closer + v->a_closer > v->ref_compared || v->ref_compared > v->n_diff)
 		return ab_fail_text(why, len, "rows_touched, b_closer, a_closer or ref_compared out of range");
 	if (isinf(v->max_abs) || v->max_abs < 0)
@@ -415,6 +489,9 @@ bool results_check_slot_check(const struct results_slot_check *k, char *why, siz
 	if (k->calls_differ > k->calls_checked)
 		return ab_fail_text(why, len, "calls_differ %d is more than calls_checked %d", k->calls_differ,
 				    k->calls_checked);
+	if ((k->first_differ > 0) != (k->calls_differ > 0)) /* a sample's id, from 1; 0: none differed */
+		return ab_fail_text(why, len, "first_differ %d does not go with calls_differ %d", k->first_differ,
+				    k->calls_differ);
 	return true;
 }
 
@@ -431,7 +508,12 @@ static const struct int_field inv_ints[] = {
 
 bool results_check_invariance(const struct results_invariance *v, char *why, size_t len)
 {
-	return FIELDS_OK(v, inv_texts, inv_ints, why, len);
+	if (!FIELDS_OK(v, inv_texts, inv_ints, why, len))
+		return false;
+	if (v->first_row >= v->rows_compared && v->first_row >= 0) /* a row that differs is one compared */
+		return ab_fail_text(why, len, "first_row %lld is not among the %lld rows compared", (long long)v->first_row,
+				    (long long)v->rows_compared);
+	return true;
 }
 
 /* ---- across rows ------------------------------------------------------------ */

@@ -12,6 +12,13 @@
  * with the row named, never read into a crash (a negative n_samples once
  * reached a memcpy) nor into JSON that cannot be written.
  *
+ * Figures are checked for plausibility too: times finite, not negative
+ * and at most RESULTS_MAX_NS, a slot's min <= p10 <= median <= p90 <= max
+ * with its mean between min and max, bandwidths at most RESULTS_MAX_GBPS,
+ * error counts within the output's bytes, clocks and temperatures within
+ * what hardware reports. A time of 0 stays possible: a CUDA event pair
+ * 0.5 us apart reads 0.
+ *
  * Each check returns true, or false with why naming the field and what is
  * wrong ("n_samples is -5, not 0 to 10000000"); the caller names the row.
  */
@@ -27,6 +34,11 @@
 #define RESULTS_MAX_KERNELS 4096     /* kernel records of one slot */
 #define RESULTS_MAX_SLOTS 16         /* letters of a bracket */
 #define RESULTS_MAX_SHARDS 4096      /* run --shard I/N: N at most (run/shard.h SHARD_MAX) */
+/* Plausible figures: a stored time is at most RESULTS_MAX_NS (11.6 days,
+ * far past any call's limit), a stored bandwidth at most RESULTS_MAX_GBPS
+ * (1 PB/s: 200 times an H200's HBM, above any device's memory or cache). */
+#define RESULTS_MAX_NS 1e15
+#define RESULTS_MAX_GBPS 1e6
 
 /* ---- one row each ---- */
 
@@ -44,8 +56,8 @@ bool results_check_kind_name(const char *kind, char *why, size_t len);
 bool results_check_case_row(const struct results_case *c, char *why, size_t len);
 /* A slots row (its samples, kernels and outputs aside). */
 bool results_check_slot_row(const struct results_slot *s, char *why, size_t len);
-/* One sample: the wall time finite and not negative, the kernel and host
- * times too or unknown (NAN). */
+/* One sample: the wall time a time (finite, 0 to RESULTS_MAX_NS), the
+ * kernel and host times too or unknown (NAN). */
 bool results_check_sample(double wall_ns, double kernel_ns, double host_ns, char *why, size_t len);
 bool results_check_kernel(const struct results_kernel *k, char *why, size_t len);
 bool results_check_output(const struct results_output *o, char *why, size_t len);

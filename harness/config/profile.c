@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "common/infile.h"
 #include "common/numparse.h"
 #include "common/suggest.h"
 
@@ -202,10 +203,11 @@ enum ab_rc profile_parse_text(const char *path, const char *text, struct profile
 /* Reads a whole (small) file into a malloc'd string. */
 static enum ab_rc read_text(const char *path, char **out, struct ab_diag *d)
 {
-	FILE *f = fopen(path, "r");
+	char why[128];
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, errno == ENOENT ? AB_ERR_INPUT : AB_ERR_IO, "cannot open '%s': %s", path,
-			       strerror(errno));
+		return ab_fail(d, errno == ENOENT || errno == EINVAL ? AB_ERR_INPUT : AB_ERR_IO, "cannot open '%s': %s",
+			       path, why);
 	char *buf = malloc(PROF_MAX_TEXT + 1);
 	if (!buf) {
 		fclose(f);

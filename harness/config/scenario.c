@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "common/digest.h"
+#include "common/infile.h"
 #include "common/utf8.h"
 #include "common/suggest.h"
 
@@ -104,8 +105,8 @@ bool scenario_name_ok(const char *s)
 
 /* The checks that need the whole file, in an order that reports what a
  * reader fixes first: the declared sites, [scenario], the arms, each
- * case, each case's arms; then sweeps expand and randint's bounds are
- * evaluated for every case. */
+ * case, each case's arms; then sweeps expand and randint's bounds and
+ * the arms' bytes are evaluated for every case. */
 static enum ab_rc finish(struct pctx *c)
 {
 	struct scenario *s = c->scn;
@@ -123,9 +124,9 @@ static enum ab_rc finish(struct pctx *c)
 		if (scenario_arms_check_case(c, i) != AB_OK)
 			return c->rc;
 	scenario_arms_run_arms(c);
-	if (scenario_sweep_expand(c))
+	if (scenario_sweep_expand(c) || scenario_gen_bounds(c))
 		return c->rc;
-	return scenario_gen_bounds(c);
+	return scenario_arms_bytes(c);
 }
 
 /* ---- entry points ------------------------------------------------------------ */
@@ -159,6 +160,7 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 	 * says include (docs/SCENARIO_FORMAT.md, "What a case times") */
 	s->launch_gaps = BACKEND_GAPS_HIDE;
 	s->timing = BACKEND_TIMING_EVENTS;
+	s->call_limit_s = SCENARIO_CALL_LIMIT_S;
 	strcpy(s->arm_a, "eager");
 	strcpy(s->arm_b, "fused");
 	s->steps = 1;
@@ -318,11 +320,11 @@ static size_t first_control(const char *text, size_t n)
  * bytes. */
 static enum ab_rc read_file(const char *path, char **out, struct ab_diag *d)
 {
-	char *buf = NULL;
+	char *buf = NULL, why[128];
 	size_t n = 0;
-	FILE *f = fopen(path, "rb");
+	FILE *f = infile_open(path, NULL, why, sizeof why); /* a FIFO never blocks */
 	if (!f)
-		return ab_fail(d, AB_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+		return ab_fail(d, errno == EINVAL ? AB_ERR_INPUT : AB_ERR_IO, "cannot open '%s': %s", path, why);
 	errno = 0;
 	int err = slurp(f, &buf, &n);
 	fclose(f);
@@ -388,7 +390,8 @@ static enum ab_rc include_one(struct pctx *c, const char *name)
 	if (stat(path, &st) != 0)
 		return scenario_perr(c, c->line, "include", "cannot include '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return scenario_perr(c, c->line, "include", "cannot include '%s': not a regular file", path);
+		return scenario_perr(c, c->line, "include", "cannot include '%s': it is %s, not a regular file", path,
+				     infile_kind(st.st_mode));
 	if (!realpath(path, real))
 		snprintf(real, sizeof real, "%s", path);
 	if (realpath(c->scn->path, self) && strcmp(self, real) == 0)

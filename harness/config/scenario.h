@@ -8,7 +8,7 @@
  *               seed, warmup, min_samples, max_samples, min_time_ms,
  *               max_time_ms, target_noise, noise_measure, rounds (1..1000),
  *               l2_flush (true|false),
- *               launch_gaps (include|hide), timing (events|graph), input, input_mean, input_std,
+ *               launch_gaps (include|hide), timing (events|graph|cpu), call_limit_s, input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case),
  *               input.TENSOR = GENERATOR (every case's tensor of that name)
  *   [arms]      a = ARM, b = ARM: a registered variant of each case's site,
@@ -139,6 +139,9 @@ struct scenario_case {
 	enum scenario_invariance invariance; /* rows: its sweep's inputs drawn from the sweep's seed, rows compared */
 };
 
+/* call_limit_s when a scenario gives none. */
+#define SCENARIO_CALL_LIMIT_S 60.0
+
 struct scenario_sampling {
 	int warmup;
 	int min_samples;
@@ -165,6 +168,10 @@ struct scenario {
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
 	enum backend_timing timing; /* events, graph (launch-free times) or cpu (the CPU clock): backend.h */
+	/* The longest a call of an arm from outside may take, in seconds (the
+	 * first of a slot, its warm-up, ten times that); 0: no limit
+	 * (run/supervise.h). */
+	double call_limit_s;
 	/* The run's arms: [arms]'s a and b (eager and fused when not given);
 	 * "" for a side no case runs (every case names its own). Each case's
 	 * own are in scenario_case. */

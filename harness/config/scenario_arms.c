@@ -408,3 +408,29 @@ enum ab_rc scenario_arms_finish(struct pctx *c)
 		return c->rc;
 	return AB_OK;
 }
+
+/* Each case's bytes = EXPR of its arms, evaluated once the sweeps are
+ * expanded: an expression that overflows, divides by zero or is not
+ * positive is refused at its line, as a site's require is, rather than
+ * left for the GB/s to fall back to the site's minimum without a word. */
+enum ab_rc scenario_arms_bytes(struct pctx *c)
+{
+	const struct scenario *s = c->scn;
+	char err[AB_DIAG_MAX / 4];
+	for (int i = 0; i < s->n_cases; i++)
+		for (int j = 0; j < 2; j++) {
+			const struct scenario_case *cs = &s->cases[i];
+			const struct arm_spec *a = cs->arm_ref[j] >= 0 ? &s->arms[cs->arm_ref[j]] : NULL;
+			int64_t v = 0;
+			if (!a || !a->bytes_expr)
+				continue;
+			if (!expr_eval(a->bytes_expr, &cs->dims, &v, err, sizeof err))
+				return scenario_perr(c, a->bytes_line, "bytes", "'%s' of arm '%s' for case '%s': %s", a->bytes,
+						     a->name, cs->name, err);
+			if (v <= 0)
+				return scenario_perr(c, a->bytes_line, "bytes", "'%s' of arm '%s' for case '%s' is %lld: the "
+						     "bytes an arm moves must be more than 0", a->bytes, a->name, cs->name,
+						     (long long)v);
+		}
+	return AB_OK;
+}

@@ -113,14 +113,34 @@ static bool real_of(const char *text, double *out)
 	return end != text && !*end && isfinite(*out);
 }
 
-/* The range an integer dtype holds, for randint and constant. */
-static void int_range(enum site_dtype dt, double *lo, double *hi)
+/* The integers a dtype holds, exactly (never through a double, which
+ * cannot hold INT64_MAX), for randint and constant. */
+static void int_range(enum site_dtype dt, int64_t *lo, int64_t *hi)
 {
-	*lo = dt == SITE_U8 ? 0 : dt == SITE_I32 ? -2147483648.0 : -9223372036854775808.0;
-	*hi = dt == SITE_U8 ? 255 : dt == SITE_I32 ? 2147483647.0 : 9223372036854775807.0;
+	*lo = dt == SITE_U8 ? 0 : dt == SITE_I32 ? INT32_MIN : INT64_MIN;
+	*hi = dt == SITE_U8 ? UINT8_MAX : dt == SITE_I32 ? INT32_MAX : INT64_MAX;
 }
 
-/* The real arguments of normal, uniform, constant and special, checked. */
+/* An integer tensor's constant, exactly: a decimal integer, or a real
+ * number that is one (7.0, 1e3) and that a double holds exactly
+ * (|v| < 2^53); false for anything else (the caller says why). */
+static bool int_constant(const char *text, double real, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(text, &end, 10);
+	if (end != text && !*end) {
+		*out = v;
+		return errno != ERANGE;
+	}
+	if (real != floor(real) || fabs(real) >= 0x1p53)
+		return false;
+	*out = (int64_t)real;
+	return true;
+}
+
+/* The real arguments of normal, uniform, constant and special, checked.
+ * An integer tensor's constant is kept exactly in g->lo. */
 static enum ab_rc real_args(struct pctx *c, int line, const char *key, const char *text, int which, char args[2][ARM_SPEC_TEXT_MAX],
 			    const struct site_tensor *t, struct scenario_gen *g)
 {
@@ -136,11 +156,11 @@ static enum ab_rc real_args(struct pctx *c, int line, const char *key, const cha
 	if (g->kind == SCENARIO_GEN_UNIFORM && !(g->a < g->b))
 		return scenario_perr(c, line, key, "'%s': LOW (%g) must be less than HIGH (%g)", text, g->a, g->b);
 	if (g->kind == SCENARIO_GEN_CONSTANT && site_dtype_is_int(t->dtype)) {
-		double lo, hi;
+		int64_t lo, hi;
 		int_range(t->dtype, &lo, &hi);
-		if (g->a != floor(g->a) || g->a < lo || g->a > hi)
-			return scenario_perr(c, line, key, "'%s': tensor '%s' is %s, which holds the integers %.0f to %.0f", text,
-					     t->name, site_dtype_name(t->dtype), lo, hi);
+		if (!int_constant(args[0], g->a, &g->lo) || g->lo < lo || g->lo > hi)
+			return scenario_perr(c, line, key, "'%s': tensor '%s' is %s, which holds the integers %lld to %lld", text,
+					     t->name, site_dtype_name(t->dtype), (long long)lo, (long long)hi);
 	}
 	return AB_OK;
 }
@@ -297,7 +317,7 @@ static enum ab_rc case_bounds(struct pctx *c, struct scenario_case *cs)
 		struct scenario_gen *g = &cs->gen[t];
 		const struct site_tensor *st = &cs->site->tensors[t];
 		char key[80];
-		double lo, hi;
+		int64_t lo, hi;
 		if (g->kind != SCENARIO_GEN_RANDINT)
 			continue;
 		snprintf(key, sizeof key, "input.%s", st->name);
@@ -309,10 +329,10 @@ static enum ab_rc case_bounds(struct pctx *c, struct scenario_case *cs)
 			scenario_perr(c, g->line, key, "randint for case '%s': LOW (%lld) must be less than HIGH (%lld)", cs->name,
 				      (long long)g->lo, (long long)g->hi);
 		int_range(site_dtype_is_int(st->dtype) ? st->dtype : SITE_I64, &lo, &hi);
-		if (!c->rc && ((double)g->lo < lo || (double)g->hi - 1 > hi))
-			scenario_perr(c, g->line, key, "randint(%lld, %lld) for case '%s': tensor '%s' is %s, which holds %.0f to "
-				      "%.0f", (long long)g->lo, (long long)g->hi, cs->name, st->name, site_dtype_name(st->dtype),
-				      lo, hi);
+		if (!c->rc && (g->lo < lo || g->hi - 1 > hi))
+			scenario_perr(c, g->line, key, "randint(%lld, %lld) for case '%s': tensor '%s' is %s, which holds %lld to "
+				      "%lld", (long long)g->lo, (long long)g->hi, cs->name, st->name, site_dtype_name(st->dtype),
+				      (long long)lo, (long long)hi);
 		c->file = saved;
 		if (c->rc)
 			return c->rc;
@@ -330,7 +350,7 @@ enum ab_rc scenario_gen_bounds(struct pctx *c)
 
 /* ---- description -------------------------------------------------------------- */
 
-static void gen_describe(const struct scenario_gen *g, char *buf, size_t len)
+static void gen_describe(const struct scenario_gen *g, enum site_dtype dt, char *buf, size_t len)
 {
 	switch (g->kind) {
 	case SCENARIO_GEN_NORMAL:
@@ -341,7 +361,10 @@ static void gen_describe(const struct scenario_gen *g, char *buf, size_t len)
 		snprintf(buf, len, "uniform(%g,%g)", g->a, g->b);
 		return;
 	case SCENARIO_GEN_CONSTANT:
-		snprintf(buf, len, "constant(%g)", g->a);
+		if (site_dtype_is_int(dt)) /* exact in lo */
+			snprintf(buf, len, "constant(%lld)", (long long)g->lo);
+		else
+			snprintf(buf, len, "constant(%g)", g->a);
 		return;
 	case SCENARIO_GEN_RANDINT:
 		snprintf(buf, len, "randint(%lld,%lld)", (long long)g->lo, (long long)g->hi);
@@ -360,7 +383,7 @@ void scenario_case_describe_input(const struct scenario_case *c, char *buf, size
 		size_t used = strlen(buf);
 		if (c->gen[t].kind == SCENARIO_GEN_NONE)
 			continue;
-		gen_describe(&c->gen[t], one, sizeof one);
+		gen_describe(&c->gen[t], c->site->tensors[t].dtype, one, sizeof one);
 		int n = snprintf(buf + used, len - used, " %s=%s", c->site->tensors[t].name, one);
 		if (n < 0 || (size_t)n >= len - used) {
 			snprintf(buf + (len > 4 ? len - 4 : 0), len > 4 ? 4 : len, "...");

@@ -29,7 +29,7 @@
 #include "config/scenario.h"
 
 /* Keys of one section's table (struct scope's bit set holds one bit each):
- * [scenario] has 24, room for a few more. */
+ * [scenario] has 25, room for a few more. */
 #define MAX_KEYS 32
 #define SCENARIO_INCLUDE_MAX 16 /* files one scenario includes */
 
@@ -244,5 +244,8 @@ enum ab_rc scenario_arms_case_set(struct pctx *c, const struct key_def *k, void 
 enum ab_rc scenario_arms_check_case(struct pctx *c, int i);
 /* The run's arms once every case has its own (scenario.arm_a, arm_b). */
 void scenario_arms_run_arms(struct pctx *c);
+/* Every case's bytes = EXPR of its user arms: no overflow, no division by
+ * zero, more than 0; else refused at the key's line. */
+enum ab_rc scenario_arms_bytes(struct pctx *c);
 
 #endif

@@ -277,6 +277,7 @@ const struct key_def scenario_keys_scenario[] = {
 	KEY_NUM("l2_flush", K_BOOL, B_SCN, struct scenario, l2_flush, 0, 0, 0),
 	KEY_FN("launch_gaps", B_SCN, struct scenario, launch_gaps, set_gaps, 0),
 	KEY_FN("timing", B_SCN, struct scenario, timing, set_timing, 0),
+	KEY_NUM("call_limit_s", K_DOUBLE, B_SCN, struct scenario, call_limit_s, 0, 1e6, 0),
 	INPUT_KEYS,
 	{ NULL, K_FN, B_SCN, 0, 0, 0, 0, 0, NULL },
 };

@@ -36,7 +36,10 @@ static char *slurp(const char *path, size_t *len, struct ab_diag *d)
 	return buf;
 }
 
-/* GitHub's flavour: tables, strikethrough, autolinks; raw HTML kept. */
+/* GitHub's flavour: tables and strikethrough; raw HTML kept. Not the
+ * autolink extension: the report's cells hold text from outside (a device
+ * name, a host, notes, an arm's details), and a "www." or "http://" there
+ * must stay text, never become a link (md_cell escapes the rest). */
 static char *render(const char *md, size_t len)
 {
 	const int opt = CMARK_OPT_UNSAFE | CMARK_OPT_GITHUB_PRE_LANG;
@@ -44,7 +47,7 @@ static char *render(const char *md, size_t len)
 	cmark_parser *p = cmark_parser_new(opt);
 	if (!p)
 		return NULL;
-	const char *ext[] = { "table", "strikethrough", "autolink" };
+	const char *ext[] = { "table", "strikethrough" };
 	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(ext[i]);
 		if (e)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "analysis/summary.h"
+#include "common/outfile.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/md_html.h"
@@ -547,6 +548,9 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	if (!rc)
 		rc = md_mkdirs(job->dir, d);
+	int lock = -1; /* one publish at a time in DIR: temporaries there are then a killed one's */
+	if (!rc && !(rc = outfile_dir_lock(job->dir, &lock, d)))
+		outfile_remove_stale(job->dir);
 	if (!rc)
 		rc = trend_write_charts(dir, dash->history, job->no_plots, true, &charts, d);
 	for (int k = 0; !rc && k < dash->n_groups; k++) {
@@ -563,5 +567,6 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	charts_outcome(&charts, job->charts);
 	trend_outcome_free(&charts);
 	free(g);
+	outfile_dir_unlock(lock);
 	return rc;
 }

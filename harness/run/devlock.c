@@ -82,7 +82,7 @@ static void write_owner(int fd, const struct devlock_owner *who)
 	char host[256], now[32], line[600];
 	procid_host(host, sizeof host);
 	utc_now(now, sizeof now);
-	int n = snprintf(line, sizeof line, "pid %ld on host %s, scenario '%.64s'%s%.64s%s, since %s\n", (long)getpid(),
+	int n = snprintf(line, sizeof line, "pid %ld on host %s, scenario '%.64s'%s%.64s%s, since %s\n", (long)procid_owner(),
 			 host, who->scenario, who->label && *who->label ? " (label '" : "",
 			 who->label ? who->label : "", who->label && *who->label ? "')" : "", now);
 	size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;

@@ -168,6 +168,23 @@ static void inject_specials_any(void *dst, enum site_dtype dt, int64_t n, int64_
 	}
 }
 
+/* One draw of randint: lo <= v < hi. The span hi - lo may exceed
+ * INT64_MAX (randint(-2^63, 2^63 - 1)), so it is unsigned; up to 2^53 the
+ * draw is the double formula of every earlier run (the same bytes), above
+ * it the high 64 bits of draw x span, exact. */
+static int64_t randint_draw(struct inputs_rng *r, int64_t lo, int64_t hi)
+{
+	uint64_t span = (uint64_t)hi - (uint64_t)lo, off;
+	if (span <= (1ull << 53)) {
+		off = (uint64_t)(inputs_uniform(r) * (double)span);
+		if (off >= span)
+			off = span - 1;
+	} else {
+		off = (uint64_t)(((unsigned __int128)inputs_rng_next(r) * span) >> 64);
+	}
+	return (int64_t)((uint64_t)lo + off); /* modulo 2^64: lo + off fits */
+}
+
 /* Elements [lo, hi) of inputs_fill's tensor, r at element lo's first draw. */
 static void fill_range(void *dst, enum site_dtype dt, int64_t lo, int64_t hi, const struct scenario_gen *g,
 		       struct inputs_rng *r)
@@ -184,13 +201,14 @@ static void fill_range(void *dst, enum site_dtype dt, int64_t lo, int64_t hi, co
 		return;
 	case SCENARIO_GEN_CONSTANT:
 		for (int64_t i = lo; i < hi; i++)
-			store_real(dst, dt, i, g->a);
+			if (site_dtype_is_int(dt))
+				store_int(dst, dt, i, g->lo); /* exact: INT64_MAX is no double */
+			else
+				store_real(dst, dt, i, g->a);
 		return;
 	case SCENARIO_GEN_RANDINT:
-		for (int64_t i = lo; i < hi; i++) {
-			int64_t v = g->lo + (int64_t)(inputs_uniform(r) * (double)(g->hi - g->lo));
-			store_int(dst, dt, i, v < g->hi ? v : g->hi - 1);
-		}
+		for (int64_t i = lo; i < hi; i++)
+			store_int(dst, dt, i, randint_draw(r, g->lo, g->hi));
 		return;
 	case SCENARIO_GEN_NONE:
 		break;

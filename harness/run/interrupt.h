@@ -2,9 +2,10 @@
  * interrupt.h - SIGINT, SIGTERM and SIGHUP stop a run at the next sample.
  *
  * While a run is in progress (between interrupt_install and
- * interrupt_restore) the first of these signals only raises a flag; the
- * sample loop, the case loop and the wait for a device lock look at it and
- * return AB_ERR_INTERRUPTED, the runner marks the run 'interrupted' and
+ * interrupt_restore) the first of these signals only raises a flag (and
+ * stops a Python call that is running: pyrt_stop_call, which raises in
+ * it); the sample loop, the case loop and the wait for a device lock look
+ * at it and return AB_ERR_INTERRUPTED, the runner marks the run 'interrupted' and
  * `abbench run` exits 128 + the signal's number (130 for SIGINT, 143 for
  * SIGTERM, 129 for SIGHUP). A second signal while the first is being
  * handled kills the process at once (the handlers reset themselves): its
@@ -32,5 +33,10 @@ int interrupt_signal(void);
 /* AB_OK, or AB_ERR_INTERRUPTED with "interrupted by SIGINT" (or the signal
  * caught) in d. */
 enum ab_rc interrupt_check(struct ab_diag *d);
+
+/* rc, unless a signal was caught and rc is another failure: what it
+ * stopped (a Python call raising Stopped, a wait cut short) failed because
+ * of it, so the work was interrupted (interrupt_check's code and text). */
+enum ab_rc interrupt_over(enum ab_rc rc, struct ab_diag *d);
 
 #endif

@@ -5,8 +5,10 @@
 #include "run/resume.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "arms/arms.h"
 #include "common/version.h"
 #include "store/store.h"
 
@@ -77,4 +79,57 @@ bool resume_done(const struct results_run *run, int k)
 		if (run->cases[i].ordinal == k)
 			return true;
 	return false;
+}
+
+/* The source of side arm's user arm name among r's; NULL when none. */
+static const struct results_arm_source *source_of(const struct results_run *r, char arm, const char *name)
+{
+	for (int i = 0; i < r->n_arm_sources; i++)
+		if (r->arm_sources[i].arm == arm && !strcmp(r->arm_sources[i].name, name))
+			return &r->arm_sources[i];
+	return NULL;
+}
+
+/* was (stored) against now (planned): the same file, the same bytes, the
+ * same rest (a plugin's table, a kernel and its Triton metadata's sha256,
+ * a Python function and its interpreter). */
+static enum ab_rc same_source(long long id, const struct results_arm_source *was,
+			      const struct results_arm_source *now, struct ab_diag *d)
+{
+	const char *hint = "resume needs the arms the run measured (put the file back, or start a new run)";
+	if (!now)
+		return ab_fail(d, AB_ERR_USAGE, "run %lld measured arm %c '%s' from '%s'; this run has no such arm: %s", id,
+			       was->arm, was->name, was->path, hint);
+	if (strcmp(was->kind, now->kind) || strcmp(was->path, now->path))
+		return ab_fail(d, AB_ERR_USAGE, "run %lld measured arm %c '%s' from %s '%s'; the scenario now gives %s "
+			       "'%s': %s", id, was->arm, was->name, was->kind, was->path, now->kind, now->path, hint);
+	if (strcmp(was->sha256, now->sha256))
+		return ab_fail(d, AB_ERR_USAGE, "run %lld measured arm %c '%s' from '%s' with sha256 %.16s...; the file "
+			       "now has sha256 %.16s...: %s", id, was->arm, was->name, was->path, was->sha256,
+			       now->sha256, hint);
+	if (strcmp(was->detail, now->detail))
+		return ab_fail(d, AB_ERR_USAGE, "run %lld measured arm %c '%s' ('%s') as %s; it would now be %s: %s", id,
+			       was->arm, was->name, was->path, was->detail, now->detail, hint);
+	return AB_OK;
+}
+
+enum ab_rc resume_check_arms(const struct results_run *run, const struct arms *arms, struct ab_diag *d)
+{
+	struct results_run *now = calloc(1, sizeof *now);
+	if (!now)
+		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the arms' sources");
+	arms_sources(arms, now);
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < run->n_arm_sources; i++) {
+		const struct results_arm_source *was = &run->arm_sources[i];
+		rc = same_source((long long)run->id, was, source_of(now, was->arm, was->name), d);
+	}
+	for (int i = 0; !rc && i < now->n_arm_sources; i++) {
+		const struct results_arm_source *a = &now->arm_sources[i];
+		if (!source_of(run, a->arm, a->name))
+			rc = ab_fail(d, AB_ERR_USAGE, "run %lld has no arm %c '%s' from outside; this run would measure '%s': "
+				     "resume needs the arms the run measured", (long long)run->id, a->arm, a->name, a->path);
+	}
+	free(now);
+	return rc;
 }

@@ -7,7 +7,10 @@
  * the others into the same run, which is 'ok' once it holds every case it
  * planned. Only what the run measured may be resumed: the same scenario
  * text (its sha256), the same build (commit and version), the same
- * backend, fake timer or not, the same device (uuid); the run's own
+ * backend, fake timer or not, the same device (uuid), the same arms from
+ * outside (each one's file and sha256: a Python module, a plugin
+ * library, a compiled binary, and the rest the run stored of it: a
+ * Triton metadata file's sha256, the interpreter); the run's own
  * options (--only, --shard and run set, --quick, --device, --label) are
  * taken from it, never from the command line. Anything else is refused,
  * AB_ERR_USAGE, naming what differs. The A/B/A statistics are per case
@@ -36,6 +39,12 @@ enum ab_rc resume_load(const char *db_path, const char *spec, struct results_run
  * this build against the run. */
 enum ab_rc resume_check_scenario(const struct results_run *run, const struct scenario *s, int planned,
 				 const char *backend, struct ab_diag *d);
+
+/* Once the arms are planned (their files read): each user arm the run
+ * stored (table run_arms) is the one planned now, from the same file
+ * with the same sha256 and details; refused naming the arm and the file. */
+struct arms;
+enum ab_rc resume_check_arms(const struct results_run *run, const struct arms *arms, struct ab_diag *d);
 
 /* And once the backend is open and has described its device: the same
  * device, and fake timer or not. */

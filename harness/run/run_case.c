@@ -30,6 +30,7 @@
 #include "run/dump.h"
 #include "run/inputcheck.h"
 #include "run/inputs.h"
+#include "run/interrupt.h"
 #include "run/refcompute.h"
 #include "run/run_slot.h"
 
@@ -337,6 +338,7 @@ enum ab_rc run_case_run(const struct run_case_env *env, const struct case_plan *
 		rc = case_measure(env, c, &cd, out, d);
 	}
 	case_data_free(&cd);
+	rc = interrupt_over(rc, d); /* a call a signal stopped failed because of it */
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }
 
@@ -364,5 +366,6 @@ enum ab_rc run_case_preflight(const struct run_case_env *env, const struct case_
 	}
 	case_data_free(&cd);
 	attrib_free(&kc);
+	rc = interrupt_over(rc, d); /* a call a signal stopped failed because of it */
 	return rc ? case_context(d, rc, c->name) : AB_OK;
 }

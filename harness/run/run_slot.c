@@ -26,6 +26,7 @@
 #include "run/interrupt.h"
 #include "run/invariance.h"
 #include "run/slot_check.h"
+#include "run/supervise.h"
 
 #define PHASE(env, field) ((env)->times ? &(env)->times->field : NULL)
 
@@ -136,7 +137,8 @@ static enum ab_rc slot_call(struct slot_ctx *x, uint32_t id, struct bk_sample *s
 			    struct ab_diag *d)
 {
 	const struct run_case_env *env = x->env;
-	enum ab_rc rc = env->ops->sample(env->bk, x->v, id, x->scratch, smp, d);
+	supervise_call_begin(false);
+	enum ab_rc rc = supervise_call_end(env->ops->sample(env->bk, x->v, id, x->scratch, smp, d), d);
 	*check_ns = 0;
 	if (!rc)
 		rc = interrupt_check(d);
@@ -387,7 +389,10 @@ static enum ab_rc slot_measure(struct slot_ctx *x, struct ab_diag *d)
 	snprintf(range, sizeof range, "%s/%s/%s", x->c->name, sl->variant, sl->label);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	attrib_reset(x->scratch);
-	if ((rc = env->ops->slot_begin(env->bk, x->v, range, x->round == 1 ? &sl->clocks_before : &later, d)))
+	supervise_slot(x->c->name, sl->variant, sl->label, x->limit_s);
+	supervise_call_begin(true); /* an arm from outside is called once there: the round's warm-up */
+	if ((rc = supervise_call_end(env->ops->slot_begin(env->bk, x->v, range, x->round == 1 ? &sl->clocks_before : &later, d),
+				     d)))
 		return rc;
 	if (x->v->ext && !x->first_checked && (rc = slot_check_inputs(x, "after its first call", d)))
 		return rc;
@@ -421,6 +426,15 @@ static enum ab_rc slot_variant(const struct case_plan *p, const struct results_s
 	return AB_OK;
 }
 
+/* Each call's time limit for the case's arm of side ('a', 'b'): the
+ * scenario's call_limit_s for an arm from outside, none for a built-in
+ * variant (supervise.h). */
+static double slot_limit_s(const struct run_case_env *env, const struct case_plan *p, char side)
+{
+	const struct site_variant *v = p->arm[side == 'b'].variant;
+	return v && v->ext ? env->scn->call_limit_s : 0;
+}
+
 /* Label, arm and variant of the bracket's slot at position. */
 static enum ab_rc slot_bind(struct slot_ctx *x, int position, struct ab_diag *d)
 {
@@ -431,6 +445,7 @@ static enum ab_rc slot_bind(struct slot_ctx *x, int position, struct ab_diag *d)
 	sl->warmup = x->rule->warmup;
 	slot_label(scn->bracket, position, sl->label, sizeof sl->label);
 	snprintf(sl->variant, sizeof sl->variant, "%s", x->cd->plan->arm[sl->arm == 'b'].name);
+	x->limit_s = slot_limit_s(x->env, x->cd->plan, sl->arm);
 	return slot_variant(x->cd->plan, sl, &x->v, d);
 }
 
@@ -596,7 +611,9 @@ enum ab_rc run_slot_preflight(const struct run_case_env *env, const struct scena
 	if (env->progress)
 		fprintf(stderr, "\rchecking every arm: %-20s %s %-16s", c->name, sl.label, sl.variant);
 	attrib_reset(kc);
-	if ((rc = env->ops->slot_begin(env->bk, x.v, "check", &clocks, d)))
+	supervise_slot(c->name, sl.variant, sl.label, slot_limit_s(env, cd->plan, side));
+	supervise_call_begin(true); /* an arm from outside is primed there: a slot's first call */
+	if ((rc = supervise_call_end(env->ops->slot_begin(env->bk, x.v, "check", &clocks, d), d)))
 		return rc;
 	if (x.v->ext && (rc = slot_check_inputs(&x, "after its first call", d)))
 		return rc;

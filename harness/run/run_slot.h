@@ -52,6 +52,7 @@ struct slot_ctx {
 	struct results_invariance *inv; /* the case's [2] (arm a, b): the first slot of each arm fills its own */
 	struct determinism det;        /* the outputs' hashes over the slot's rounds (determinism.h) */
 	uint32_t last_id, last_hashed; /* the last sample's id, the last hashed one's */
+	double limit_s;       /* each call's time limit (an arm from outside's); 0 none (supervise.h) */
 };
 
 /* Binds slot x to position `position` of the bracket (label, arm,

@@ -36,6 +36,7 @@
 #include "common/results.h"
 #include "common/utc.h"
 #include "run/run_case.h"
+#include "run/supervise.h"
 #include "store/store.h"
 #include "common/version.h"
 
@@ -289,7 +290,7 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	struct run_times times = { { 0, 0, 0, 0 }, 0, 0, checks_before_s };
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	enum ab_rc rc = run_cases(s, o, ops, bk, arms, plans, st, r, &times, d);
+	enum ab_rc rc = interrupt_over(run_cases(s, o, ops, bk, arms, plans, st, r, &times, d), d);
 	times.total_s = run_seconds_since(&t0);
 	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
 	run_notes(o, ops, bk, &sampling, &times, r);
@@ -358,6 +359,8 @@ static enum ab_rc run_prepare(const struct scenario *s, const struct runner_opti
 	enum ab_rc rc = o->resume ? resume_check_scenario(o->resume, s, run_planned(s, o), h->ops->name, d) : AB_OK;
 	if (!rc)
 		rc = arms_plan(s, h->ops->name, &h->arms, d);
+	if (!rc && o->resume)
+		rc = resume_check_arms(o->resume, h->arms, d);
 	if (!rc)
 		rc = h->ops->open(&h->bk, &bo, d);
 	if (!rc)
@@ -396,6 +399,7 @@ static enum ab_rc run_locked(const struct scenario *s, const struct runner_optio
 	if (rc)
 		return rc;
 	res->run_id = r->id;
+	supervise_note_run(r->id);
 	return run_measure_and_store(s, o, h->ops, h->bk, h->arms, h->plans, h->st, r, checks_before_s, res, d);
 }
 
@@ -408,7 +412,7 @@ enum ab_rc runner_scenario(const struct scenario *s, const struct runner_options
 	if (!r)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the run");
 	interrupt_install();
-	enum ab_rc rc = run_prepare(s, o, &h, d);
+	enum ab_rc rc = interrupt_over(run_prepare(s, o, &h, d), d); /* an import a signal stopped */
 	if (!rc) {
 		h.ops->describe(h.bk, &r->device);
 		if (o->resume)

@@ -96,7 +96,7 @@ static enum ab_rc claim_run(struct store *st, int64_t id, struct ab_diag *d)
 {
 	struct bind b;
 	char process[PROCID_MAX];
-	int64_t pid = (int64_t)getpid();
+	int64_t pid = procid_owner(); /* the supervisor of `abbench run`, which outlives the run */
 	procid_of(pid, process, sizeof process);
 	enum ab_rc rc = store_prepare_bind(st, "UPDATE runs SET pid = ?, process = ? WHERE id = ?", &b, d);
 	if (rc)

@@ -3,10 +3,12 @@
 # cannot mark its row 'interrupted' (the store waits 5 s for the lock, then
 # gives up): it says so, once, and does not also claim the row was marked.
 # The next command, once the lock is free, finds the run's process gone and
-# marks it interrupted. (About 6 s: the store's busy timeout.) The lock is
-# held until the run has exited, not for a fixed time: however slowly a
-# loaded machine lets the run react to its signal, its 5 s wait ends
-# while the lock is still held.
+# marks it interrupted. (About 7 s: the run's process waits for the lock
+# until its supervisor ends it, 1.5 s after the signal (run/supervise.h);
+# the supervisor then waits the store's busy timeout, 5 s, and gives up.)
+# The lock is held until the supervisor has exited, not for a fixed time:
+# however slowly a loaded machine lets the run react to its signal, the
+# 5 s wait ends while the lock is still held.
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
 db="$T/m.db"

@@ -18,7 +18,9 @@ ABBENCH_FAKE_TIMER=1 "$AB" run tests/scenarios/sweep_small.ini --backend cpu --n
 sqlite3 "$ABBENCH_DB" "
 UPDATE samples SET wall_ns = wall_ns * 1.3 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
 	WHERE c.name = 'ln[T=32]' AND s.label = 'A2');
-UPDATE slots SET median_ns = median_ns * 1.3 WHERE label = 'A2' AND case_id IN (SELECT id FROM cases WHERE name = 'ln[T=32]');"
+UPDATE slots SET median_ns = median_ns * 1.3, p10_ns = p10_ns * 1.3, p90_ns = p90_ns * 1.3, min_ns = min_ns * 1.3,
+	max_ns = max_ns * 1.3, mean_ns = mean_ns * 1.3
+	WHERE label = 'A2' AND case_id IN (SELECT id FROM cases WHERE name = 'ln[T=32]');"
 
 expect_exit 0 "report" "$AB" report --out "$T/r"
 md="$T/r/report.md"

@@ -7,7 +7,8 @@
 # at exit summed); exit 1 while any falls back. --emit-scenario writes a
 # scenario of the missing ones with the certified arms, which abbench run
 # accepts; certified with the first run, everything with arms is covered.
-# A bad log line is exit 2 at FILE:LINE. glm_block.py's forward logs the
+# A bad log line is exit 2 at FILE:LINE; a FIFO as the log or the
+# certificate is exit 2 at once. glm_block.py's forward logs the
 # model's real sites (stand-in tensors: the shapes are what is logged).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/python_lib.sh"
@@ -67,6 +68,14 @@ expect_exit 2 "a line that is not JSON" "$AB" coverage a.json cut.jsonl
 expect_exit 2 "no log" "$AB" coverage a.json nope.jsonl
 expect_exit 2 "a changed certificate" bash -c "sed 's/1x16x256/1x16x257/' a.json >t.json && '$AB' coverage t.json sig.jsonl"
 expect_exit 2 "one argument" "$AB" coverage a.json
+# a FIFO as the log or the certificate never hangs it (common/infile.h, issue 31 row 3)
+mkfifo fifo.jsonl fifo.json
+expect_exit 2 "a FIFO as the log: refused at once" timeout 20 "$AB" coverage a.json fifo.jsonl
+check "it names the log and says a FIFO" grep -q "cannot open 'fifo.jsonl': it is a FIFO, not a regular file" "$T/err"
+expect_exit 2 "a FIFO as the certificate: refused at once" timeout 20 "$AB" coverage fifo.json sig.jsonl
+check "it names the certificate and says a FIFO" grep -q "cannot open 'fifo.json': it is a FIFO, not a regular file" "$T/err"
+expect_exit 2 "certify --check of a FIFO: refused at once" timeout 20 "$AB" certify --check fifo.json
+check "it says a FIFO" grep -q "'fifo.json': it is a FIFO, not a regular file" "$T/err"
 expect_exit 0 "--help" "$AB" coverage --help
 
 # glm_block.py's forward logs the model's sites: here its logging on

@@ -48,15 +48,18 @@ EOF
 sed 's/^b = fused/b = twopass/; /^\[case qk\]/,$d' "$T/a.ini" >"$T/b.ini"
 "$AB" run "$T/a.ini" --backend cpu --db "$db" --no-progress >/dev/null 2>&1
 "$AB" run "$T/b.ini" --backend cpu --db "$db" --no-progress >/dev/null 2>&1
-# run 1: ln_b's A2 slot 30% slower (drifted); qk's A arm 20x slower (its boxes span more than a decade)
+# run 1: ln_b's A2 slot 30% slower (drifted); qk's A arm 20x slower (its boxes span more than a decade);
+# every figure of a slot scaled with its samples (the row check holds the quantiles in order)
 sqlite3 "$db" "
 UPDATE samples SET wall_ns = wall_ns * 1.3 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
 	WHERE c.run_id = 1 AND c.name = 'ln_b' AND s.label = 'A2');
-UPDATE slots SET median_ns = median_ns * 1.3 WHERE id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+UPDATE slots SET median_ns = median_ns * 1.3, p10_ns = p10_ns * 1.3, p90_ns = p90_ns * 1.3, min_ns = min_ns * 1.3,
+	max_ns = max_ns * 1.3, mean_ns = mean_ns * 1.3 WHERE id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
 	WHERE c.run_id = 1 AND c.name = 'ln_b' AND s.label = 'A2');
 UPDATE samples SET wall_ns = wall_ns * 20 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
 	WHERE c.run_id = 1 AND c.name = 'qk' AND s.arm = 'a');
-UPDATE slots SET median_ns = median_ns * 20 WHERE id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+UPDATE slots SET median_ns = median_ns * 20, p10_ns = p10_ns * 20, p90_ns = p90_ns * 20, min_ns = min_ns * 20,
+	max_ns = max_ns * 20, mean_ns = mean_ns * 20 WHERE id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
 	WHERE c.run_id = 1 AND c.name = 'qk' AND s.arm = 'a');"
 
 expect_exit 0 "report of one run" "$AB" report 1 --db "$db" --out "$T/one"

@@ -72,7 +72,7 @@ def target_of(root, src_rel, inc):
     return None, False
 
 
-OPENS_FILES = re.compile(r'\b(fopen|freopen|fdopen|open|openat|opendir|ini_parse|sqlite3_open\w*|mkstemp|popen|dlopen)\s*\(')
+OPENS_FILES = re.compile(r'\b(fopen|freopen|fdopen|open|openat|opendir|ini_parse|sqlite3_open\w*|mkstemp|popen|dlopen|infile_open)\s*\(')
 
 
 def opens_files(root, inc):

@@ -409,6 +409,28 @@ static void test_coverage(void **state)
 	cert_free(&c);
 }
 
+/* Counts past int64 are held at its largest, never wrapped (UBSan: signed
+ * overflow; before, two lines of 2^62 calls each summed negative). */
+static void test_coverage_counts_held(void **state)
+{
+	(void)state;
+	struct cert c;
+	struct coverage cv = { 0 };
+	make_cert(&c);
+	struct cert_logged lines[] = { logged(4096, NULL, INT64_MAX / 2 + 1), logged(4096, NULL, INT64_MAX / 2 + 1),
+				       logged(264, NULL, INT64_MAX) };
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_int_equal(coverage_add(&cv, &lines[i], NULL), AB_OK);
+	assert_int_equal(cv.n, 2);
+	assert_true(cv.rows[0].count == INT64_MAX);
+	coverage_judge(&cv, &c);
+	assert_true(cv.calls == INT64_MAX);
+	assert_true(cv.calls_certified == INT64_MAX);
+	assert_true(cv.rows[0].count == INT64_MAX && cv.rows[1].count == INT64_MAX);
+	coverage_free(&cv);
+	cert_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,7 +438,7 @@ int main(void)
 		cmocka_unit_test(test_env_of_case),    cmocka_unit_test(test_eps_text),
 		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_seal_follows_fields),
 		cmocka_unit_test(test_parse_refusals), cmocka_unit_test(test_logged),
-		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_coverage),       cmocka_unit_test(test_coverage_counts_held),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -349,9 +349,49 @@ static void test_randint(void **state)
 	inputs_fill(w, SITE_I64, N, 1, &g, &r);
 	for (int i = 0; i < N; i++)
 		assert_true(w[i] == (int64_t)1 << 40);
-	g = (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = -7 };
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = -7, .lo = -7 }; /* an integer's: lo */
 	inputs_fill(v, SITE_I32, N, 1, &g, &r);
 	assert_true(v[0] == -7 && v[N - 1] == -7);
+}
+
+/* randint spans past 2^63 on i64 and constants no double holds (issue
+ * 31 row 5): every value within its bounds, both signs drawn over the
+ * whole range, INT64_MAX stored as itself. Before: randint(-5, INT64_MAX)
+ * overflowed (UBSan: signed overflow) and drew values below -5,
+ * constant(INT64_MAX) went through a double and stored INT64_MIN. */
+static void test_randint_wide(void **state)
+{
+	enum { N = 4000 };
+	static int64_t w[N];
+	struct inputs_rng r;
+	(void)state;
+	inputs_rng_seed(&r, 3, "wide", 0);
+	struct scenario_gen g = { .kind = SCENARIO_GEN_RANDINT, .lo = INT64_MIN, .hi = INT64_MAX };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	int neg = 0, pos = 0;
+	for (int i = 0; i < N; i++) {
+		assert_true(w[i] < INT64_MAX);
+		neg += w[i] < 0;
+		pos += w[i] > 0;
+	}
+	assert_true(neg > N / 3 && pos > N / 3);
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_RANDINT, .lo = -5, .hi = INT64_MAX };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	pos = 0;
+	for (int i = 0; i < N; i++) {
+		assert_true(w[i] >= -5 && w[i] < INT64_MAX);
+		pos += w[i] > ((int64_t)1 << 61);
+	}
+	assert_true(pos > N / 2); /* spread over the range, not stuck near -5 */
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_RANDINT, .lo = INT64_MAX - 1, .hi = INT64_MAX };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	assert_true(w[0] == INT64_MAX - 1 && w[N - 1] == INT64_MAX - 1);
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = 9223372036854775807.0, .lo = INT64_MAX };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	assert_true(w[0] == INT64_MAX && w[N - 1] == INT64_MAX);
+	g = (struct scenario_gen){ .kind = SCENARIO_GEN_CONSTANT, .a = -9223372036854775808.0, .lo = INT64_MIN };
+	inputs_fill(w, SITE_I64, N, 1, &g, &r);
+	assert_true(w[0] == INT64_MIN && w[N - 1] == INT64_MIN);
 }
 
 /* special in f16 and f32: each format's patterns at bf16's positions. */
@@ -455,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_f16_from_double),
 		cmocka_unit_test(test_fill_f32),
 		cmocka_unit_test(test_randint),
+		cmocka_unit_test(test_randint_wide),
 		cmocka_unit_test(test_special_other_dtypes),
 		cmocka_unit_test(test_golden_stream),
 		cmocka_unit_test(test_golden_fills),

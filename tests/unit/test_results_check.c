@@ -106,6 +106,8 @@ static void test_faults_are_named(void **state)
 	r->command_line = NULL;
 	r->device.copy_gbps = -1;
 	fails_with(r, "the device: copy_gbps is -1, not a bandwidth");
+	r->device.copy_gbps = 1e308;
+	fails_with(r, "the device: copy_gbps is 1e+308, not a bandwidth (0 to 1e+06 GB/s)");
 	r->device.copy_gbps = NAN; /* unknown */
 	r->n_arm_sources = 1;
 	r->arm_sources[0] = (struct results_arm_source){ .arm = 'b', .name = "x", .kind = "Plugin" };
@@ -118,6 +120,76 @@ static void test_faults_are_named(void **state)
 	snprintf(r->arm_sources[0].kind, sizeof r->arm_sources[0].kind, "%s", "onnx_graph2");
 	char why[256];
 	assert_true(results_check_run(r, why, sizeof why));
+	results_run_free(r);
+}
+
+/* Implausible figures (issue 31 item 2; before: every one passed and was
+ * printed): each refused with its field named, its plausible neighbour
+ * taken. */
+static void test_implausible_figures(void **state)
+{
+	(void)state;
+	struct results_run *r = good_run();
+	struct results_case *c = &r->cases[1];
+	struct results_slot *b = &c->slots[1];
+	char why[256];
+	b->min_ns = 10, b->p10_ns = 11, b->median_ns = 12, b->p90_ns = 13, b->max_ns = 14, b->mean_ns = 12.5;
+	b->elapsed_s = 0.5, b->noise = 0.01, b->kernel_median_ns = 9;
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
+	b->median_ns = -1;
+	fails_with(r, "case 'qk' slot 1: median_ns is -1, not a time (0 to 1e+15 ns)");
+	b->median_ns = 12;
+	b->kernel_median_ns = -5;
+	fails_with(r, "case 'qk' slot 1: kernel_median_ns is -5, not a time");
+	b->kernel_median_ns = NAN; /* unknown */
+	b->p90_ns = 11.5;
+	fails_with(r, "case 'qk' slot 1: median_ns 12 is above p90_ns 11.5");
+	b->p90_ns = 13;
+	b->mean_ns = 20;
+	fails_with(r, "case 'qk' slot 1: mean_ns 20 is above max_ns 14");
+	b->mean_ns = 12.5;
+	b->max_ns = INFINITY;
+	fails_with(r, "case 'qk' slot 1: max_ns is inf, not a time");
+	b->max_ns = 14;
+	b->elapsed_s = 2e6; /* 23 days */
+	fails_with(r, "case 'qk' slot 1: elapsed_s is 2e+06, not a time");
+	b->elapsed_s = 0.5;
+	b->noise = -0.5;
+	fails_with(r, "case 'qk' slot 1: noise is -0.5, not a relative spread");
+	b->noise = 0.01;
+	b->clocks_before.temp_c = 5000;
+	fails_with(r, "case 'qk' slot 1: before_temp_c is 5000, not -273 to 1000");
+	b->clocks_before.temp_c = 60;
+	b->samples_ns[2] = 2e15;
+	fails_with(r, "case 'qk' slot 'B' sample 2: wall_ns is 2e+15, not a time");
+	b->samples_ns[2] = 0; /* a CUDA event pair can read 0 */
+	b->kernel_ns[2] = -1;
+	fails_with(r, "case 'qk' slot 'B' sample 2: kernel_ns is -1, not a time");
+	b->kernel_ns[2] = 0;
+	b->outputs[0].bytes = 64;
+	b->outputs[0].mismatches = 65;
+	fails_with(r, "case 'qk' slot 'B' output 0: mismatches 65 is more than the output's 64 bytes");
+	b->outputs[0].mismatches = 64;
+	b->outputs[0].max_abs_err = -1;
+	fails_with(r, "case 'qk' slot 'B' output 0: max_abs_err is -1, not an error's size");
+	b->outputs[0].max_abs_err = INFINITY; /* an arm that wrote Inf */
+	b->n_kernels = 1;
+	b->kernels = calloc(1, sizeof *b->kernels);
+	b->kernels[0].launches = 3, b->kernels[0].total_ns = -5;
+	fails_with(r, "case 'qk' slot 'B' kernel 0: total_ns is -5, not a time");
+	b->kernels[0].total_ns = 30, b->kernels[0].min_ns = 12, b->kernels[0].max_ns = 9;
+	fails_with(r, "case 'qk' slot 'B' kernel 0: min_ns 12 is above max_ns 9");
+	b->kernels[0].max_ns = 12;
+	c->bytes_min = 1 << 20;
+	c->copy_floor_ns = 1e-300;
+	fails_with(r, "case 1: copy_floor_ns 1e-300 ns for 1048576 bytes is 1.04858e+306 GB/s, more than any device");
+	c->copy_floor_ns = 400; /* 2.6 TB/s */
+	c->eps = -1e-5;
+	fails_with(r, "case 1: eps is -1e-05, not a LayerNorm epsilon");
+	c->eps = 1e-5;
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
 	results_run_free(r);
 }
 
@@ -186,14 +258,95 @@ static void test_divergence_checks(void **state)
 	assert_false(results_check_invariance(&iv, why, sizeof why));
 }
 
+/* The stored figures of this round's other streams, in the plausible
+ * ranges of issue 31 item 2: host times per sample and per slot (NULL
+ * where not measured, else a time, the median not above the p90), the
+ * run's env words, a divergence's sign flips among its histogram's
+ * pairs, a slot's first differing call going with its count, the first
+ * row of an invariance among the rows compared. */
+static void test_new_columns_plausible(void **state)
+{
+	(void)state;
+	struct results_run *r = good_run();
+	struct results_slot *b = &r->cases[1].slots[1];
+	char why[256];
+	b->host_ns = calloc((size_t)b->n_samples, sizeof *b->host_ns);
+	for (int i = 0; i < b->n_samples; i++)
+		b->host_ns[i] = i == 1 ? NAN : 700 + i; /* NAN: not measured */
+	b->host_median_ns = 702, b->host_p90_ns = 704;
+	snprintf(r->env, sizeof r->env, "cupti=13.0 driver=580");
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
+	b->host_ns[2] = -3;
+	fails_with(r, "case 'qk' slot 'B' sample 2: host_ns is -3, not a time (0 to 1e+15 ns)");
+	b->host_ns[2] = 1e300;
+	fails_with(r, "case 'qk' slot 'B' sample 2: host_ns is 1e+300, not a time");
+	b->host_ns[2] = 702;
+	b->host_median_ns = -1;
+	fails_with(r, "case 'qk' slot 1: host_median_ns is -1, not a time");
+	b->host_median_ns = 702, b->host_p90_ns = INFINITY;
+	fails_with(r, "case 'qk' slot 1: host_p90_ns is inf, not a time");
+	b->host_p90_ns = 701;
+	fails_with(r, "case 'qk' slot 1: host_median_ns 702 is above host_p90_ns 701");
+	b->host_median_ns = b->host_p90_ns = NAN; /* the CPU backend, timing = graph */
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
+	snprintf(r->env, sizeof r->env, "cupti=13.0 =x");
+	fails_with(r, "env: '=x' is not a KEY=VALUE word");
+	r->env[0] = '\0';
+	if (!results_check_run(r, why, sizeof why))
+		fail_msg("%s", why);
+	results_run_free(r);
+
+	struct results_divergence v;
+	memset(&v, 0, sizeof v);
+	snprintf(v.tensor, sizeof v.tensor, "out");
+	snprintf(v.role, sizeof v.role, "output");
+	snprintf(v.dtype, sizeof v.dtype, "f32");
+	v.elems = 10, v.n_diff = 3, v.ulp_hist[0] = 2, v.n_nan_bits = 1, v.n_sign = 2, v.rows = 1, v.rows_touched = 1;
+	v.map_rows = 1, v.map_cols = 10, v.map_row_bin = v.map_col_bin = 1, v.max_abs = 0.5;
+	v.first.index = 0, v.at_max_ulp.index = 1, v.at_max_abs.index = 1;
+	assert_true(results_check_divergence(&v, why, sizeof why));
+	v.n_sign = 3; /* one of the 3 differences is a NaN pair: no sign flip can be counted there */
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	assert_string_equal(why, "n_sign 3 is more than the histogram's 2 pairs");
+	v.n_sign = 2, v.max_abs = -0.5;
+	assert_false(results_check_divergence(&v, why, sizeof why));
+	assert_string_equal(why, "max_abs is -0.5, not a difference");
+
+	struct results_slot_check k = { "out", 5, 0, 0, "" };
+	assert_true(results_check_slot_check(&k, why, sizeof why));
+	k.calls_differ = 2, k.first_differ = 7;
+	assert_true(results_check_slot_check(&k, why, sizeof why));
+	k.first_differ = 0;
+	assert_false(results_check_slot_check(&k, why, sizeof why));
+	assert_string_equal(why, "first_differ 0 does not go with calls_differ 2");
+	k.calls_differ = 0, k.first_differ = 3;
+	assert_false(results_check_slot_check(&k, why, sizeof why));
+	k.calls_checked = -1, k.first_differ = 0;
+	assert_false(results_check_slot_check(&k, why, sizeof why));
+
+	struct results_invariance iv = { true, "B", 64, -1, 0, "", "" };
+	assert_true(results_check_invariance(&iv, why, sizeof why));
+	iv.first_row = 63, iv.other_value = 128;
+	assert_true(results_check_invariance(&iv, why, sizeof why));
+	iv.first_row = 64;
+	assert_false(results_check_invariance(&iv, why, sizeof why));
+	assert_string_equal(why, "first_row 64 is not among the 64 rows compared");
+	iv.first_row = 3, iv.rows_compared = -1;
+	assert_false(results_check_invariance(&iv, why, sizeof why));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_good_run_passes),
 		cmocka_unit_test(test_faults_are_named),
+		cmocka_unit_test(test_implausible_figures),
 		cmocka_unit_test(test_text_checks),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_divergence_checks),
+		cmocka_unit_test(test_new_columns_plausible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -900,8 +900,8 @@ static void test_errors_files(void **state)
 	assert_string_equal(d.msg, "cannot open 'tests/scenarios/no_such_file.ini': No such file or directory");
 	assert_null(s);
 	s = (struct scenario *)1;
-	assert_int_equal(scenario_parse_file("tests/scenarios", &s, &d), AB_ERR_IO);
-	assert_string_equal(d.msg, "cannot read 'tests/scenarios': Is a directory");
+	assert_int_equal(scenario_parse_file("tests/scenarios", &s, &d), AB_ERR_INPUT); /* common/infile.h */
+	assert_string_equal(d.msg, "cannot open 'tests/scenarios': it is a directory, not a regular file");
 	assert_null(s);
 
 	char path[] = "/tmp/test_scenario_XXXXXX";

@@ -112,6 +112,16 @@ static void test_generators(void **state)
 			      "input.i = randint(1, V + 1)\n" SS_ARMS "[case c]\nsite = g\nshape = 1x2x{10,20}\n");
 	assert_true(s->cases[0].gen[0].lo == 1 && s->cases[0].gen[0].hi == 11 && s->cases[1].gen[0].hi == 21);
 	scenario_free(s);
+	/* an i64's extremes, exactly: no double holds INT64_MAX */
+	s = parse_ok("t.ini", "[site g]\naxes = B\ntensors = i:i64:B:input, j:i64:B:input, k:i32:B:input, o:f32:B:output\n"
+			      "input.i = constant(9223372036854775807)\ninput.j = randint(-9223372036854775807 - 1, "
+			      "9223372036854775807)\ninput.k = constant(1e3)\n" SS_ARMS "[case c]\nsite = g\nshape = 4\n");
+	assert_true(s->cases[0].gen[0].lo == INT64_MAX);
+	assert_true(s->cases[0].gen[1].lo == INT64_MIN && s->cases[0].gen[1].hi == INT64_MAX);
+	assert_true(s->cases[0].gen[2].lo == 1000);
+	scenario_case_describe_input(&s->cases[0], desc, sizeof desc);
+	assert_non_null(strstr(desc, "i=constant(9223372036854775807)"));
+	scenario_free(s);
 }
 
 /* Each case's arms: its own, else [arms]'s; the run's arms empty on a
@@ -211,11 +221,34 @@ static void test_errors(void **state)
 		     "t.ini:4: input.i: 'normal(0, 1)': tensor 'i' is u8: it takes randint(LOW, HIGH) or constant(VALUE)");
 	expect_error("[site g]\naxes = B V\ntensors = i:u8:B:input, o:f32:B:output\ninput.i = constant(300)\n",
 		     "t.ini:4: input.i: 'constant(300)': tensor 'i' is u8, which holds the integers 0 to 255");
+	/* the bounds printed as the integers they are (issue 31 row 5; before:
+	 * 2^63 as 9223372036854775808, and constant(2^63) taken) */
+	expect_error("[site g]\naxes = B V\ntensors = i:i64:B:input, o:f32:B:output\ninput.i = constant(9223372036854775808)\n",
+		     "t.ini:4: input.i: 'constant(9223372036854775808)': tensor 'i' is i64, which holds the integers "
+		     "-9223372036854775808 to 9223372036854775807");
+	expect_error("[site g]\naxes = B V\ntensors = i:i64:B:input, o:f32:B:output\ninput.i = constant(1e19)\n",
+		     "t.ini:4: input.i: 'constant(1e19)': tensor 'i' is i64, which holds the integers "
+		     "-9223372036854775808 to 9223372036854775807");
+	expect_error("[site g]\naxes = B V\ntensors = i:i32:B:input, o:f32:B:output\ninput.i = randint(0, 2147483648 + V)\n"
+		     SS_ARMS "[case c]\nsite = g\nshape = 1x1\n",
+		     "t.ini:4: input.i: randint(0, 2147483649) for case 'c': tensor 'i' is i32, which holds -2147483648 to "
+		     "2147483647");
 	expect_error("[site g]\naxes = B V\ntensors = i:u8:B:input, o:f32:B:output\ninput.i = randint(0, V + 1)\n" SS_ARMS
 		     "[case c]\nsite = g\nshape = 1x300\n",
 		     "t.ini:4: input.i: randint(0, 301) for case 'c': tensor 'i' is u8, which holds 0 to 255");
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = M\n" SS_CASE,
 		     "t.ini:13: bytes: 'M': unknown symbol 'M' (shape symbols: B, T, W; function: cdiv(a, b))");
+	/* bytes = EXPR per case, as require is (issue 31 row 6; before: the
+	 * site's minimum taken without a word) */
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = B*T*W/(B-1)\n[arms]\na = e\nb = e\n"
+		     "[case c]\nsite = ss\nshape = 1x16x64\n",
+		     "t.ini:13: bytes: 'B*T*W/(B-1)' of arm 'e' for case 'c': division by zero");
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = B*T*W*9223372036854775807\n"
+		     "[arms]\na = e\nb = e\n" SS_CASE,
+		     "t.ini:13: bytes: 'B*T*W*9223372036854775807' of arm 'e' for case 'c': integer overflow");
+	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nbytes = T - 16\n[arms]\na = e\nb = e\n"
+		     "[case c]\nsite = ss\nshape = 1x{32,16}x64\n",
+		     "t.ini:13: bytes: 'T - 16' of arm 'e' for case 'c[T=16]' is 0: the bytes an arm moves must be more than 0");
 	expect_error(SS_SITE "[arm e]\ntype = plugin\nsite = ss\nlibrary = p.so\nname = e\nwrites = out\n" SS_CASE,
 		     "t.ini:13: writes: 'out' is not a stat or scratch tensor of site 'ss' (its stat and scratch tensors: s1)");
 	expect_error("[arm e]\ntype = plugin\nlibrary = p.so\nname = e\nbytes = 4\n" "[case r]\nsite = residual_gate_add\n"
@@ -263,7 +296,7 @@ static void test_includes(void **state)
 							  "file or directory" },
 		{ "[scenario]\ninclude = s.ini\n", "%s/s.ini:2: include: 's.ini' is this scenario: a file cannot include itself" },
 		{ "[scenario]\ninclude = sites/ss.ini, ./sites/ss.ini\n", "%s/s.ini:2: include: './sites/ss.ini' is included twice" },
-		{ "[scenario]\ninclude = sites\n", "%s/s.ini:2: include: cannot include '%s/sites': not a regular file" },
+		{ "[scenario]\ninclude = sites\n", "%s/s.ini:2: include: cannot include '%s/sites': it is a directory, not a regular file" },
 		{ "[scenario]\ninclude = sites/ss.ini,\n", "%s/s.ini:2: include: 'sites/ss.ini,' has an empty file name" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -1,0 +1,1 @@
+UPDATE slots SET median_ns = -1 WHERE id = 1;
