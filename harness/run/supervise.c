@@ -105,6 +105,8 @@ enum ab_rc supervise_call_end(enum ab_rc rc, struct ab_diag *d)
 	char where[AB_DIAG_MAX / 2] = "";
 	if (rc)
 		stopped_at(d->msg, where, sizeof where);
+	if (rc && !where[0]) /* not stopped where Python runs: what the call said is the clue */
+		snprintf(where, sizeof where, "; the call then failed: %.*s", (int)(sizeof where - 32), d->msg);
 	return ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s): a call ran past the limit of %g s%s (call_limit_s)%s",
 		       st->arm, st->slot, (double)limit / 1e9, st->warmup ? " of a slot's first call" : "", where);
 }
