@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arms/blob.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "common/cert.h"
 #include "common/diag.h"
 #include "common/outfile.h"
@@ -24,7 +24,6 @@
 #include "store/store.h"
 
 #define CERTIFY_MAX_RUNS 64
-#define CERT_FILE_MAX (256u << 20)
 
 /* The runs named, each loaded once; AB_ERR_USAGE for one named twice. */
 static enum ab_rc load_runs(const char *db, const char *const *specs, int n, struct results_run **runs,
@@ -80,25 +79,13 @@ static int certify(const char *db, const char *const *specs, int n, const char *
 	return cli_exit_rc(rc, &d, "certify");
 }
 
-/* The certificate at path, read and its seal checked: AB_OK, or the error
- * that makes it a bad certificate (exit 2). */
-static enum ab_rc read_cert(const char *path, struct cert *c, struct ab_diag *d)
-{
-	struct blob b;
-	enum ab_rc rc = blob_read(path, CERT_FILE_MAX, &b, d);
-	if (rc)
-		return rc;
-	rc = cert_parse((const char *)b.data, b.size, path, c, d);
-	blob_free(&b);
-	return rc;
-}
 
 static int check(const char *path, const struct certify_check_options *o)
 {
 	struct cert c;
 	struct certify_check k;
 	struct ab_diag d;
-	enum ab_rc rc = read_cert(path, &c, &d);
+	enum ab_rc rc = load_cert(path, &c, &d);
 	if (rc)
 		return cli_exit_rc(rc == AB_ERR_NOMEM ? rc : AB_ERR_INPUT, &d, "certify --check");
 	rc = certify_check(&c, o, &k, &d);

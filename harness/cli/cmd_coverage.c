@@ -12,28 +12,15 @@
 #include <string.h>
 
 #include "analysis/coverage.h"
-#include "arms/blob.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/load.h"
 #include "common/cert.h"
 #include "common/diag.h"
 #include "common/infile.h"
 #include "common/outfile.h"
 #include "config/cert_scenario.h"
 #include "print/certify_print.h"
-
-#define CERT_FILE_MAX (256u << 20)
-
-static enum ab_rc read_cert(const char *path, struct cert *c, struct ab_diag *d)
-{
-	struct blob b;
-	enum ab_rc rc = blob_read(path, CERT_FILE_MAX, &b, d);
-	if (rc)
-		return rc;
-	rc = cert_parse((const char *)b.data, b.size, path, c, d);
-	blob_free(&b);
-	return rc;
-}
 
 /* Whether line holds only blanks. */
 static bool blank(const char *line, size_t n)
@@ -136,7 +123,7 @@ int cmd_coverage(int argc, char **argv)
 	struct cert c;
 	struct coverage cv = { .n = 0 };
 	struct ab_diag d;
-	enum ab_rc rc = read_cert(pos[0], &c, &d);
+	enum ab_rc rc = load_cert(pos[0], &c, &d);
 	if (rc)
 		return cli_exit_rc(rc, &d, "coverage");
 	rc = read_log(pos[1], &cv, &d);

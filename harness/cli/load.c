@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/peers.h"
+#include "arms/blob.h"
 
 void load_profile(const struct results_run *r, struct load_profile *out)
 {
@@ -117,5 +118,18 @@ enum ab_rc load_history(struct store *st, const struct history_filter *f, struct
 	if (!rc)
 		return history_finish(h, f, d);
 	history_free(h);
+	return rc;
+}
+
+#define CERT_FILE_MAX (256u << 20)
+
+enum ab_rc load_cert(const char *path, struct cert *c, struct ab_diag *d)
+{
+	struct blob b;
+	enum ab_rc rc = blob_read(path, CERT_FILE_MAX, &b, d);
+	if (rc)
+		return rc;
+	rc = cert_parse((const char *)b.data, b.size, path, c, d);
+	blob_free(&b);
 	return rc;
 }

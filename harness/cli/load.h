@@ -2,8 +2,9 @@
  * load.h - what the printing commands read before they compute and print,
  * in one place: the device profile of a run (looked up once per run and
  * passed down: to the summary, the gate's floors, the report), the peers
- * of a report, and the runs of a history. analysis/ reads no file; the
- * store and the profiles directory are read here.
+ * of a report, the runs of a history, and a certificate file. analysis/
+ * reads no file; the store, the profiles directory and certificates are
+ * read here.
  */
 #ifndef AB_LOAD_H
 #define AB_LOAD_H
@@ -12,6 +13,7 @@
 
 #include "analysis/history.h"
 #include "analysis/summary.h"
+#include "common/cert.h"
 #include "common/diag.h"
 #include "common/results.h"
 #include "config/profile.h"
@@ -54,5 +56,9 @@ enum ab_rc load_projecting_run(struct store *st, const struct results_run *run, 
  * loaded and handed to history_add_run with the baseline that names it.
  * AB_ERR_DATA when nothing matches. Free with history_free. */
 enum ab_rc load_history(struct store *st, const struct history_filter *f, struct history *h, struct ab_diag *d);
+
+/* The certificate file at path (at most 256 MiB), read and its seal
+ * checked (cert_parse): certify --check and coverage read it so. */
+enum ab_rc load_cert(const char *path, struct cert *c, struct ab_diag *d);
 
 #endif
