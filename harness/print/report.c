@@ -243,11 +243,13 @@ static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
+	char ha[64], hb[64], ba[64], bb[64], fb[64];
 	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
 	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
-	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
-			       "B kernel / floor" };
+	snprintf(ba, sizeof ba, "A %s bytes", RUN_ARM(R->run->arm_a));
+	snprintf(bb, sizeof bb, "B %s bytes", RUN_ARM(R->run->arm_b));
+	snprintf(fb, sizeof fb, "B %s / floor", RUN_ARM(R->run->arm_b));
+	const char *cols[] = { "case", ba, bb, "minimum bytes", ha, hb, "floor", fb, "B kernel / floor" };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
@@ -330,11 +332,13 @@ static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
 
 static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
+	char ha[64], hb[64], ga[64], gb[64];
 	if (!R->S->n_sweeps)
 		return;
 	snprintf(ha, sizeof ha, "A %s median [95%% CI]", RUN_ARM(R->run->arm_a));
 	snprintf(hb, sizeof hb, "B %s median [95%% CI]", RUN_ARM(R->run->arm_b));
+	snprintf(ga, sizeof ga, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
+	snprintf(gb, sizeof gb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -342,7 +346,7 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 		R->n_peers ? ", one colour per GPU (the runs of section Per GPU)" : "");
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
-		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
+		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", ga, gb };
 		fputs("### ", f);
 		md_code(f, w->name);
 		fputs(" over ", f);
