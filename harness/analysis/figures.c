@@ -79,6 +79,7 @@ static void slot_ref_ok(const struct figure *f, const struct figure_at *at, stru
 	v->x = at->slot->ref_ok;
 	v->absent = !at->slot->has_ref || at->slot->slot->n_outputs == 0;
 	v->words = "no reference";
+	v->text = v->x ? "ok" : "FAIL";
 }
 
 static void slot_mismatches(const struct figure *f, const struct figure_at *at, struct figure_value *v)

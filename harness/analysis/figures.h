@@ -91,7 +91,7 @@ struct figure_value {
 	double x2;          /* its second value (key2; COUNT "x/x2"; BANDWIDTH's % of copy), NAN: none */
 	double lo, hi;      /* its interval (RATIO with ci, SPREAD), NAN: none */
 	int n;              /* SPREAD: the sample count */
-	const char *text;   /* TEXT, NAME, DIGEST; VERDICT: its key */
+	const char *text;   /* TEXT, NAME, DIGEST; VERDICT: its key; FLAG: its own word (ok, FAIL), NULL: yes, no */
 	const char *words;  /* VERDICT in words; BANDWIDTH: why no % (cache-resident); absent: why */
 	bool good;          /* emphasised as good (a speedup whose case is faster: markdown bold) */
 	bool bad;           /* a FLAG or VERDICT to be noticed (NO, **no**) */

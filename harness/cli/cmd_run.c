@@ -136,7 +136,7 @@ static int print_summary(const char *db_path, const char *spec)
 	load_profile(r, &lp);
 	load_profile_warn(&lp, "run", "drift is not judged");
 	if (!(rc = load_summary(r, SUMMARY_FULL, &lp, &s, &d))) {
-		show_summary_table(&s, stdout);
+		rc = show_summary_table(&s, stdout, &d);
 		summary_free(&s);
 	}
 	results_run_free(r);

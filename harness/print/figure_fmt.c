@@ -107,7 +107,7 @@ char *figure_text(const struct figure *f, const struct figure_value *v, char *bu
 	if (!is_words(f->hint))
 		return number_text(f, v, false, buf, len);
 	if (f->hint == FIGURE_FLAG)
-		snprintf(raw, sizeof raw, "%s", v->absent ? v->words ? v->words : "n/a" : v->x ? "yes" : "NO");
+		snprintf(raw, sizeof raw, "%s", v->absent ? v->words ? v->words : "n/a" : v->text ? v->text : v->x ? "yes" : "NO");
 	else if (f->hint == FIGURE_DIGEST)
 		digest_short(v->text, raw, sizeof raw);
 	else
@@ -136,8 +136,8 @@ void figure_md(FILE *out, const struct figure *f, const struct figure_value *v)
 	case FIGURE_DIGEST: md_code(out, v->text); break;
 	case FIGURE_VERDICT: md_cell(out, v->words); break;
 	case FIGURE_FLAG:
-		if (v->absent)
-			md_cell(out, v->words ? v->words : "n/a");
+		if (v->absent || v->text)
+			md_cell(out, v->absent ? v->words ? v->words : "n/a" : v->text);
 		else
 			fputs(v->x ? "yes" : "**no**", out);
 		break;
@@ -288,7 +288,8 @@ struct text_grid {
 	bool right[65];
 };
 
-static void grid_print(FILE *out, const struct text_grid *g, const char *indent)
+static void grid_print(FILE *out, const struct text_grid *g, const char *indent, const struct summary_case *c,
+		       figure_after_fn after)
 {
 	int width[65] = { 0 };
 	for (int r = 0; r <= g->n_rows; r++)
@@ -312,11 +313,14 @@ static void grid_print(FILE *out, const struct text_grid *g, const char *indent)
 		if (r && g->tail[r - 1][0])
 			fputs(g->tail[r - 1], out);
 		fputc('\n', out);
+		if (r && c && after)
+			after(out, &c->slots[r - 1]);
 	}
 }
 
 enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summary_run *S,
-			     const struct summary_case *c, const char *indent, struct ab_diag *d)
+			     const struct summary_case *c, const char *indent, figure_after_fn after,
+			     struct ab_diag *d)
 {
 	struct column cols[64];
 	int nc = case_columns(view, false, cols, 63), first = c ? 0 : 1;
@@ -353,7 +357,7 @@ enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summ
 			figure_text(cols[k].f, &v, g.cell[(r + 1) * g.n_cols + first + k], CELL);
 		}
 	}
-	grid_print(out, &g, indent);
+	grid_print(out, &g, indent, c, after);
 	free(g.cell);
 	free(g.tail);
 	return AB_OK;

@@ -53,9 +53,12 @@ void figure_md_table(FILE *out, const struct figure_md_table *t, const struct su
 
 /* The text table of a view over the slots of case c (FIGURE_IN_SHOW), or
  * over S's cases (c NULL: FIGURE_IN_RUN, the case's name first and its own
- * arms after the last column), each line after indent. AB_ERR_NOMEM when
- * out of memory. */
+ * arms after the last column), each line after indent; after (NULL: none)
+ * prints what belongs under a slot's row (its outputs' differences, its
+ * warnings). AB_ERR_NOMEM when out of memory. */
+typedef void (*figure_after_fn)(FILE *out, const struct summary_slot *slot);
 enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summary_run *S,
-			     const struct summary_case *c, const char *indent, struct ab_diag *d);
+			     const struct summary_case *c, const char *indent, figure_after_fn after,
+			     struct ab_diag *d);
 
 #endif
