@@ -22,5 +22,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_backends(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
+int cmd_figures(int argc, char **argv);
 
 #endif

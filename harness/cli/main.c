@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "backends", cmd_backends, "list the backends and whether each can run here" },
 	{ "history", cmd_history, "each case's trend over runs, with the steps in it" },
 	{ "publish", cmd_publish, "write a static HTML dashboard of the history" },
+	{ "figures", cmd_figures, "list every figure abbench prints: its key, hint, head and views" },
 	{ NULL, NULL, NULL },
 };
 

@@ -32,19 +32,6 @@ static void ratio_text(const struct figure *f, const struct figure_value *v, con
 	snprintf(buf, len, "%s%.*fx%s%s", bold, dg, v->x, bold, iv);
 }
 
-/* "16.19 us [16.16, 16.23] n=40": p10 and p90 (or an interval) in the
- * median's unit; "[n/a]" without them. */
-static void spread_text(const struct figure_value *v, char *buf, size_t len)
-{
-	struct md_unit u = md_time_unit(v->x);
-	char m[32], lo[32], hi[32];
-	if (isnan(v->lo))
-		snprintf(buf, len, "%s %s [n/a] n=%d", md_time_in(v->x, &u, m, sizeof m), u.name, v->n);
-	else
-		snprintf(buf, len, "%s %s [%s, %s] n=%d", md_time_in(v->x, &u, m, sizeof m), u.name,
-			 md_time_in(v->lo, &u, lo, sizeof lo), md_time_in(v->hi, &u, hi, sizeof hi), v->n);
-}
-
 /* "3.2 (19.8%)", "3.2 (cache-resident)", "3.2". */
 static void bandwidth_text(const struct figure_value *v, char *buf, size_t len)
 {
@@ -71,7 +58,7 @@ static char *number_text(const struct figure *f, const struct figure_value *v, b
 	case FIGURE_BANDWIDTH: bandwidth_text(v, buf, len); break;
 	case FIGURE_BYTES: md_bytes(v->x, buf, len); break;
 	case FIGURE_NUMBER: snprintf(buf, len, "%.*g", f->digits ? f->digits : 3, v->x); break;
-	case FIGURE_SPREAD: spread_text(v, buf, len); break;
+	case FIGURE_SPREAD: md_spread_str(v->x, v->lo, v->hi, v->n, buf, len); break;
 	case FIGURE_COUNT:
 		if (isnan(v->x2))
 			snprintf(buf, len, "%.0f", v->x);

@@ -41,6 +41,7 @@ const char *printer_kind_words(enum printer_kind kind)
 		[PRINTER_FAILING] = "the failing cases",    [PRINTER_HISTORY] = "a history",
 		[PRINTER_RUNS] = "a run list",              [PRINTER_BASELINES] = "a baseline list",
 		[PRINTER_REPORT] = "a report",              [PRINTER_DASHBOARD] = "a dashboard",
+		[PRINTER_FIGURES] = "the table of figures",
 	};
 	return kind >= 0 && kind < PRINTER_KINDS ? words[kind] : "?";
 }

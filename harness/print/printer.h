@@ -49,6 +49,7 @@ enum printer_kind {
 	PRINTER_BASELINES, /* the baselines (baseline list) */
 	PRINTER_REPORT,    /* a directory: a run's report and its charts (report) */
 	PRINTER_DASHBOARD, /* a directory: the history's pages, charts and reports (publish) */
+	PRINTER_FIGURES,   /* the table of figures (figures) */
 	PRINTER_KINDS,
 };
 
@@ -112,6 +113,7 @@ struct printer_job {
 	int n_baselines;
 	const struct printer_report *report;    /* REPORT */
 	const struct printer_dashboard *dashboard; /* DASHBOARD */
+	int figures_view;                       /* FIGURES: an enum figure_view, or -1: every row */
 };
 
 typedef enum ab_rc (*printer_fn)(const struct printer_job *job, struct ab_diag *d);

@@ -6,6 +6,7 @@
 #include "print/json_export.h"
 #include "print/json_out.h"
 #include "print/json_verdict.h"
+#include "print/figures_list.h"
 #include "print/printer.h"
 
 static enum ab_rc json_summary(const struct printer_job *job, struct ab_diag *d)
@@ -38,5 +39,6 @@ const struct printer printer_json = {
 		[PRINTER_RECORD] = json_record,
 		[PRINTER_COMPARE] = json_compare,
 		[PRINTER_GATE] = json_gate,
+		[PRINTER_FIGURES] = figures_list_json,
 	},
 };

@@ -6,6 +6,7 @@
  */
 #include "print/compare_print.h"
 #include "print/gate_print.h"
+#include "print/figures_list.h"
 #include "print/printer.h"
 #include "print/report.h"
 
@@ -17,5 +18,6 @@ const struct printer printer_markdown = {
 		[PRINTER_COMPARE] = compare_print,
 		[PRINTER_GATE] = gate_print,
 		[PRINTER_REPORT] = report_write,
+		[PRINTER_FIGURES] = figures_list_markdown,
 	},
 };

@@ -12,6 +12,7 @@
 
 #include "print/escape.h"
 #include "print/gate_print.h"
+#include "print/figures_list.h"
 #include "print/printer.h"
 #include "print/show.h"
 #include "print/trend.h"
@@ -96,5 +97,6 @@ const struct printer printer_text = {
 		[PRINTER_HISTORY] = trend_print,
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,
+		[PRINTER_FIGURES] = figures_list_text,
 	},
 };
