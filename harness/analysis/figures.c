@@ -498,6 +498,10 @@ const struct figure figures[] = {
 	  .hint = FIGURE_RATIO, .digits = 2, .level = FIGURE_CASE, .at = { JSON(22), BW(6) },
 	  .full_only = FIGURE_BIT(FIGURE_IN_BANDWIDTH), .get = case_real, .arg = SUM_AT(b_kernel_over_copy),
 	  .desc = "B's kernel-time median over the copy floor's" },
+	{ .key = "a_kernel_over_copy", .json = "summary.a_kernel_over_copy", .head = "A kernel / floor",
+	  .hint = FIGURE_RATIO, .digits = 2, .level = FIGURE_CASE, .at = { CSV(50), JSON(23), BW(7) },
+	  .full_only = FIGURE_BIT(FIGURE_IN_BANDWIDTH), .get = case_real, .arg = SUM_AT(a_kernel_over_copy),
+	  .desc = "A's kernel-time median over the copy floor's: how many copies the eager chain's kernels cost" },
 };
 
 const int n_figures = (int)(sizeof figures / sizeof figures[0]);

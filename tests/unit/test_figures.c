@@ -98,7 +98,7 @@ static void test_view_rows_in_order(void **state)
 	assert_string_equal(rows[5]->key, "slot");
 	for (int i = 1; i < n; i++)
 		assert_true(rows[i - 1]->at[FIGURE_IN_CSV] < rows[i]->at[FIGURE_IN_CSV]);
-	assert_string_equal(rows[n - 1]->key, "verdict");
+	assert_int_equal(figure_find("verdict")->at[FIGURE_IN_CSV], 49); /* a column never moves */
 	n = figure_view_rows(FIGURE_IN_SHOW, rows, 128);
 	assert_int_equal(n, 12);
 	assert_string_equal(rows[0]->key, "slot");
