@@ -93,8 +93,10 @@ char *figure_text(const struct figure *f, const struct figure_value *v, char *bu
 	char raw[256];
 	if (!is_words(f->hint))
 		return number_text(f, v, false, buf, len);
-	if (f->hint == FIGURE_FLAG)
-		snprintf(raw, sizeof raw, "%s", v->absent ? v->words ? v->words : "n/a" : v->text ? v->text : v->x ? "yes" : "NO");
+	if (f->hint == FIGURE_FLAG && v->absent)
+		snprintf(raw, sizeof raw, "%s", v->words ? v->words : "n/a");
+	else if (f->hint == FIGURE_FLAG)
+		snprintf(raw, sizeof raw, "%s", v->text ? v->text : v->x ? "yes" : "NO");
 	else if (f->hint == FIGURE_DIGEST)
 		digest_short(v->text, raw, sizeof raw);
 	else
@@ -266,7 +268,7 @@ static int display_width(const char *s)
 	return w;
 }
 
-#define CELL 128
+#define CELL 256 /* a cell: a 63-byte name with every byte escaped (\xNN) fits */
 
 struct text_grid {
 	int n_rows, n_cols;
@@ -332,7 +334,7 @@ enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summ
 		const struct summary_slot *sl = c ? &c->slots[r] : NULL;
 		char *row = g.cell[(r + 1) * g.n_cols];
 		if (first) {
-			char a[48], b[48];
+			char a[128], b[128];
 			escape_term(sc->c->name, row, CELL);
 			if (sc->own_arms) /* the case's own arms, not the columns' */
 				snprintf(g.tail[r], CELL, "  a=%s b=%s", escape_term(sc->arm_a, a, sizeof a),
