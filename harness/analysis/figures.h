@@ -112,7 +112,8 @@ typedef void (*figure_get_fn)(const struct figure *f, const struct figure_at *at
 
 struct figure {
 	const char *key;       /* CSV column; JSON key unless json; unique */
-	const char *key2;      /* the second value's CSV column and JSON key; NULL: none */
+	const char *key2;      /* the second value's CSV column and JSON key (beside the first's); NULL: none */
+	const char *label2;    /* the second value's word in text and markdown: "22.6 us, host 38.1 us" */
 	const char *json;      /* JSON path when not key: '.' nests objects, "%c" is the arm (a, b) */
 	const char *head;      /* column head; an arm row's is "A ARM HEAD" */
 	enum figure_hint hint;

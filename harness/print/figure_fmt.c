@@ -43,6 +43,17 @@ static void bandwidth_text(const struct figure_value *v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", v->x);
 }
 
+/* "22.60 us", or with a second value "22.60 us, host 38.10 us". */
+static void duration_text(const struct figure *f, const struct figure_value *v, char *buf, size_t len)
+{
+	char a[32], b[32];
+	if (isnan(v->x2))
+		md_time(v->x, buf, len);
+	else
+		snprintf(buf, len, "%s, %s %s", md_time(v->x, a, sizeof a), f->label2 ? f->label2 : "and",
+			 md_time(v->x2, b, sizeof b));
+}
+
 /* A number hint as people read it; md: markdown (a good ratio bold). */
 static char *number_text(const struct figure *f, const struct figure_value *v, bool md, char *buf, size_t len)
 {
@@ -51,7 +62,7 @@ static char *number_text(const struct figure *f, const struct figure_value *v, b
 		return buf;
 	}
 	switch (f->hint) {
-	case FIGURE_DURATION: md_time(v->x, buf, len); break;
+	case FIGURE_DURATION: duration_text(f, v, buf, len); break;
 	case FIGURE_RATIO: ratio_text(f, v, md && v->good ? "**" : "", buf, len); break;
 	case FIGURE_FRACTION: snprintf(buf, len, "%.2f%%", 100 * v->x); break;
 	case FIGURE_PERCENT: snprintf(buf, len, "%.*f%%", f->digits ? f->digits : 1, v->x); break;

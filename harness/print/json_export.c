@@ -151,24 +151,30 @@ static bool set_path(json_t *obj, const char *path, json_t *v)
 	return set_path(sub, dot + 1, v);
 }
 
-/* The path of f's value for arm (a, b; 0: not an arm row). */
-static const char *path_of(const struct figure *f, char arm, char *buf, size_t len)
+/* p with "%c" made arm (a, b; 0: not an arm row). */
+static const char *arm_path(const char *p, char arm, char *buf, size_t len)
 {
-	const char *p = f->json ? f->json : f->key, *c = strstr(p, "%c");
+	const char *c = strstr(p, "%c");
 	if (!arm || !c)
 		return p;
 	snprintf(buf, len, "%.*s%c%s", (int)(c - p), p, arm, c + 2);
 	return buf;
 }
 
+/* f's value at its path, and a second value (key2) beside it, in the same
+ * object. */
 static bool put_value(json_t *obj, const struct figure *f, const struct figure_at *at, char arm)
 {
-	char path[96];
+	char path[96], second[128], key2[64];
 	struct figure_value v;
+	const char *p = arm_path(f->json ? f->json : f->key, arm, path, sizeof path), *dot = strrchr(p, '.');
 	figure_value_of(f, at, &v);
-	bool ok = set_path(obj, path_of(f, arm, path, sizeof path), figure_json(f, &v));
-	if (ok && f->key2)
-		ok = set_path(obj, f->key2, json_out_num(v.x2));
+	bool ok = set_path(obj, p, figure_json(f, &v));
+	if (ok && f->key2) {
+		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
+			 arm_path(f->key2, arm, key2, sizeof key2));
+		ok = set_path(obj, second, json_out_num(v.x2));
+	}
 	return ok;
 }
 
