@@ -83,6 +83,10 @@ enum figure_view {
 
 #define FIGURE_BIT(view) (1u << (view))
 
+/* The most rows the table holds (test_figures checks it fits): a printer
+ * collects a view's rows into an array of this size. */
+#define FIGURE_MAX 256
+
 /* A figure's value where it is read. Which members mean something depends
  * on the hint; a sink reads only those. */
 struct figure_value {

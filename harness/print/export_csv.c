@@ -118,8 +118,8 @@ static void put_head(struct row *w, const struct figure *f)
 
 static void write_rows(FILE *f, const struct summary_run *S)
 {
-	const struct figure *cols[128];
-	int n = figure_view_rows(FIGURE_IN_CSV, cols, 128);
+	const struct figure *cols[FIGURE_MAX];
+	int n = figure_view_rows(FIGURE_IN_CSV, cols, FIGURE_MAX);
 	struct row w = { f, 0 };
 	for (int k = 0; k < n; k++)
 		put_head(&w, cols[k]);

@@ -200,8 +200,8 @@ struct column {
 
 static int case_columns(enum figure_view view, bool compact, struct column *cols, int max)
 {
-	const struct figure *rows[64];
-	int n = figure_view_rows(view, rows, 64), k = 0;
+	const struct figure *rows[FIGURE_MAX];
+	int n = figure_view_rows(view, rows, FIGURE_MAX), k = 0;
 	for (int i = 0; i < n; i++) {
 		if (compact && (rows[i]->full_only & FIGURE_BIT(view)))
 			continue;

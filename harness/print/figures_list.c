@@ -38,8 +38,8 @@ static char *places(const struct figure *f, char *buf, size_t len)
 
 enum ab_rc figures_list_text(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct figure *rows[256];
-	int n = rows_of(job, rows, 256), wk = 3, wh = 4;
+	const struct figure *rows[FIGURE_MAX];
+	int n = rows_of(job, rows, FIGURE_MAX), wk = 3, wh = 4;
 	char p[160];
 	for (int i = 0; i < n; i++) {
 		wk = (int)strlen(rows[i]->key) > wk ? (int)strlen(rows[i]->key) : wk;
@@ -56,8 +56,8 @@ enum ab_rc figures_list_text(const struct printer_job *job, struct ab_diag *d)
 enum ab_rc figures_list_markdown(const struct printer_job *job, struct ab_diag *d)
 {
 	static const char *const cols[] = { "key", "level", "hint", "head", "views (place)", "what it is" };
-	const struct figure *rows[256];
-	int n = rows_of(job, rows, 256);
+	const struct figure *rows[FIGURE_MAX];
+	int n = rows_of(job, rows, FIGURE_MAX);
 	char p[160];
 	md_table_head(job->f, 6, cols, "llllll");
 	for (int i = 0; i < n; i++) {
@@ -109,8 +109,8 @@ static json_t *row_of(const struct figure *f)
 
 enum ab_rc figures_list_json(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct figure *rows[256];
-	int n = rows_of(job, rows, 256);
+	const struct figure *rows[FIGURE_MAX];
+	int n = rows_of(job, rows, FIGURE_MAX);
 	json_t *list = json_array();
 	bool ok = list != NULL;
 	for (int i = 0; ok && i < n; i++)

@@ -203,8 +203,8 @@ static json_t *nested(enum figure_level level, const struct figure_at *at)
  * arm) in their order, into one object. */
 static json_t *object_of(enum figure_level level, const struct figure_at *at)
 {
-	const struct figure *rows[128];
-	int n = figure_view_rows(FIGURE_IN_JSON, rows, 128);
+	const struct figure *rows[FIGURE_MAX];
+	int n = figure_view_rows(FIGURE_IN_JSON, rows, FIGURE_MAX);
 	json_t *o = json_object();
 	bool ok = o != NULL;
 	for (int i = 0; ok && i < n; i++) {

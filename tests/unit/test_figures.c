@@ -47,7 +47,7 @@ static bool same(double a, double b)
 static void test_rows_well_formed(void **state)
 {
 	(void)state;
-	assert_true(n_figures > 40);
+	assert_true(n_figures > 40 && n_figures <= FIGURE_MAX);
 	for (int i = 0; i < n_figures; i++) {
 		const struct figure *f = &figures[i];
 		assert_non_null(f->key);
@@ -99,6 +99,8 @@ static void test_view_rows_in_order(void **state)
 	for (int i = 1; i < n; i++)
 		assert_true(rows[i - 1]->at[FIGURE_IN_CSV] < rows[i]->at[FIGURE_IN_CSV]);
 	assert_int_equal(figure_find("verdict")->at[FIGURE_IN_CSV], 49); /* a column never moves */
+	for (int v = FIGURE_IN_SHOW; v < FIGURE_VIEWS; v++) /* a table's columns fit figure_fmt's 63 */
+		assert_true(figure_view_rows((enum figure_view)v, rows, 128) < 30);
 	n = figure_view_rows(FIGURE_IN_SHOW, rows, 128);
 	assert_int_equal(n, 12);
 	assert_string_equal(rows[0]->key, "slot");
