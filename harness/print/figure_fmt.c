@@ -99,7 +99,7 @@ static void digest_short(const char *s, char *buf, size_t len)
 	}
 }
 
-char *figure_text(const struct figure *f, const struct figure_value *v, char *buf, size_t len)
+char *figure_fmt_text(const struct figure *f, const struct figure_value *v, char *buf, size_t len)
 {
 	char raw[256];
 	if (!is_words(f->hint))
@@ -115,7 +115,7 @@ char *figure_text(const struct figure *f, const struct figure_value *v, char *bu
 	return escape_term(raw, buf, len);
 }
 
-char *figure_text_at(const char *key, const struct figure_at *at, char *buf, size_t len)
+char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf, size_t len)
 {
 	struct figure_value v;
 	const struct figure *f = figure_find(key);
@@ -124,10 +124,10 @@ char *figure_text_at(const char *key, const struct figure_at *at, char *buf, siz
 		return buf;
 	}
 	figure_value_of(f, at, &v);
-	return figure_text(f, &v, buf, len);
+	return figure_fmt_text(f, &v, buf, len);
 }
 
-void figure_md(FILE *out, const struct figure *f, const struct figure_value *v)
+void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value *v)
 {
 	char buf[256];
 	switch (f->hint) {
@@ -162,7 +162,7 @@ static json_t *digest_list(const char *s)
 	return ok ? a : NULL;
 }
 
-json_t *figure_json(const struct figure *f, const struct figure_value *v)
+json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v)
 {
 	double x = v->absent ? NAN : v->x;
 	switch (f->hint) {
@@ -180,7 +180,7 @@ json_t *figure_json(const struct figure *f, const struct figure_value *v)
 
 /* ---- heads ------------------------------------------------------------------- */
 
-char *figure_head(const struct figure *f, char arm, const struct results_run *r, char *buf, size_t len)
+char *figure_fmt_head(const struct figure *f, char arm, const struct results_run *r, char *buf, size_t len)
 {
 	const char *name = arm == 'a' ? r->arm_a : r->arm_b;
 	if (f->level != FIGURE_ARM)
@@ -234,7 +234,8 @@ static char align_of(enum figure_hint h)
 	return h == FIGURE_FLAG ? 'c' : is_words(h) ? 'l' : 'r';
 }
 
-void figure_md_table(FILE *out, const struct figure_md_table *t, const struct summary_run *S, const int *idx, int n)
+void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *t, const struct summary_run *S, const int *idx,
+			 int n)
 {
 	struct column cols[64];
 	int nc = case_columns(t->view, t->compact, cols, 63);
@@ -243,7 +244,7 @@ void figure_md_table(FILE *out, const struct figure_md_table *t, const struct su
 	hp[0] = t->label_head;
 	align[0] = t->axis ? 'r' : 'l';
 	for (int i = 0; i < nc; i++) {
-		hp[i + 1] = figure_head(cols[i].f, cols[i].arm, S->run, heads[i], sizeof heads[i]);
+		hp[i + 1] = figure_fmt_head(cols[i].f, cols[i].arm, S->run, heads[i], sizeof heads[i]);
 		align[i + 1] = align_of(cols[i].f->hint);
 	}
 	align[nc + 1] = '\0';
@@ -261,7 +262,7 @@ void figure_md_table(FILE *out, const struct figure_md_table *t, const struct su
 			struct figure_value v;
 			column_value(&cols[i], S, c, NULL, &v);
 			fputc(' ', out);
-			figure_md(out, cols[i].f, &v);
+			figure_fmt_md(out, cols[i].f, &v);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
@@ -289,7 +290,7 @@ struct text_grid {
 };
 
 static void grid_print(FILE *out, const struct text_grid *g, const char *indent, const struct summary_case *c,
-		       figure_after_fn after)
+		       figure_fmt_after_fn after)
 {
 	int width[65] = { 0 };
 	for (int r = 0; r <= g->n_rows; r++)
@@ -318,8 +319,8 @@ static void grid_print(FILE *out, const struct text_grid *g, const char *indent,
 	}
 }
 
-enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summary_run *S,
-			     const struct summary_case *c, const char *indent, figure_after_fn after,
+enum ab_rc figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S,
+			     const struct summary_case *c, const char *indent, figure_fmt_after_fn after,
 			     struct ab_diag *d)
 {
 	struct column cols[64];
@@ -336,7 +337,7 @@ enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summ
 		snprintf(g.cell[0], CELL, "case");
 	for (int k = 0; k < nc; k++) {
 		char h[CELL];
-		figure_head(cols[k].f, cols[k].arm, S->run, h, sizeof h);
+		figure_fmt_head(cols[k].f, cols[k].arm, S->run, h, sizeof h);
 		escape_term(h, g.cell[first + k], CELL);
 		g.right[first + k] = !is_words(cols[k].f->hint);
 	}
@@ -354,7 +355,7 @@ enum ab_rc figure_text_table(FILE *out, enum figure_view view, const struct summ
 		for (int k = 0; k < nc; k++) {
 			struct figure_value v;
 			column_value(&cols[k], S, sc, sl, &v);
-			figure_text(cols[k].f, &v, g.cell[(r + 1) * g.n_cols + first + k], CELL);
+			figure_fmt_text(cols[k].f, &v, g.cell[(r + 1) * g.n_cols + first + k], CELL);
 		}
 	}
 	grid_print(out, &g, indent, c, after);

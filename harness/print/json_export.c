@@ -169,7 +169,7 @@ static bool put_value(json_t *obj, const struct figure *f, const struct figure_a
 	struct figure_value v;
 	const char *p = arm_path(f->json ? f->json : f->key, arm, path, sizeof path), *dot = strrchr(p, '.');
 	figure_value_of(f, at, &v);
-	bool ok = set_path(obj, p, figure_json(f, &v));
+	bool ok = set_path(obj, p, figure_fmt_json(f, &v));
 	if (ok && f->key2) {
 		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
 			 arm_path(f->key2, arm, key2, sizeof key2));

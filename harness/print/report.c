@@ -114,9 +114,9 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 
 static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
-	const struct figure_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
+	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
 	fputs("## Summary\n\n", f);
-	figure_md_table(f, &t, R->S, NULL, 0);
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
 		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
 		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
@@ -151,7 +151,7 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
-	const struct figure_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
+	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
@@ -173,7 +173,7 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	} else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
-	figure_md_table(f, &t, R->S, NULL, 0);
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fputc('\n', f);
 }
 
@@ -207,13 +207,13 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 		R->n_peers ? ", one colour per GPU (the runs of section Per GPU)" : "");
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
-		const struct figure_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
+		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
 		fputs("### ", f);
 		md_code(f, w->name);
 		fputs(" over ", f);
 		md_cell(f, w->axis);
 		fputs("\n\n", f);
-		figure_md_table(f, &t, R->S, w->idx, w->n);
+		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
 		sweep_chart(f, R, g, compact);
 	}
@@ -238,7 +238,7 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 		return;
 	}
 	figure_value_of(sp, &at, &v);
-	figure_md(f, sp, &v);
+	figure_fmt_md(f, sp, &v);
 	if (isnan(s->b.bw.gbps))
 		fputs(", B n/a", f);
 	else

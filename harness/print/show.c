@@ -158,19 +158,19 @@ static enum ab_rc show_case(const struct summary_run *S, const struct summary_ca
 		fprintf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", escape_t(&e, s->arm_a),
 			escape_t(&e, s->arm_b), r->arm_a[0] ? escape_t(&e, r->arm_a) : "-",
 			r->arm_b[0] ? escape_t(&e, r->arm_b) : "-");
-	enum ab_rc rc = figure_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes, d);
+	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes, d);
 	if (rc)
 		return rc;
-	figure_text_at("arm_median_ns", &at, a, sizeof a);
+	figure_fmt_text_at("arm_median_ns", &at, a, sizeof a);
 	at.arm = &s->b;
 	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, s->arm_a), escape_t(&e, s->arm_b),
-		a, figure_text_at("arm_median_ns", &at, b, sizeof b), figure_text_at("speedup", &at, sp, sizeof sp),
+		a, figure_fmt_text_at("arm_median_ns", &at, b, sizeof b), figure_fmt_text_at("speedup", &at, sp, sizeof sp),
 		s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
-	fprintf(out, "  verdict: %s\n", figure_text_at("verdict", &at, v, sizeof v));
+	fprintf(out, "  verdict: %s\n", figure_fmt_text_at("verdict", &at, v, sizeof v));
 	return AB_OK;
 }
 
@@ -203,7 +203,7 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d)
 {
 	fputc('\n', out);
-	enum ab_rc rc = figure_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL, d);
+	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL, d);
 	if (rc)
 		return rc;
 	fputs("verdict: ", out);

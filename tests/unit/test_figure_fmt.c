@@ -28,7 +28,7 @@ static const char *md(const struct figure *f, const struct figure_value *v)
 {
 	FILE *m = fmemopen(md_buf, sizeof md_buf, "w");
 	assert_non_null(m);
-	figure_md(m, f, v);
+	figure_fmt_md(m, f, v);
 	fputc('\0', m);
 	fclose(m);
 	return md_buf;
@@ -45,38 +45,38 @@ static void test_numbers(void **state)
 	char b[128];
 	struct figure f = { .key = "t", .head = "t", .hint = FIGURE_DURATION };
 	struct figure_value v = val(16190);
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "16.19 us");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "16.19 us");
 	v.x2 = 38100;
 	f.label2 = "host";
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "16.19 us, host 38.10 us");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "16.19 us, host 38.10 us");
 	f = (struct figure){ .key = "r", .head = "r", .hint = FIGURE_RATIO, .digits = 3, .ci = true };
 	v = val(4.0012);
 	v.lo = 3.99;
 	v.hi = 4.009;
 	v.good = true;
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "4.001x [3.990, 4.009]");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "4.001x [3.990, 4.009]");
 	assert_string_equal(md(&f, &v), "**4.001x** [3.990, 4.009]");
 	v.lo = NAN;
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "4.001x [n/a]");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "4.001x [n/a]");
 	f = (struct figure){ .key = "c", .head = "c", .hint = FIGURE_COUNT };
 	v = val(40);
 	v.x2 = 20;
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "40/20");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "40/20");
 	f = (struct figure){ .key = "g", .head = "g", .hint = FIGURE_BANDWIDTH };
 	v = val(3.21);
 	v.x2 = 19.83;
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "3.2 (19.8%)");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "3.2 (19.8%)");
 	v.words = "cache-resident";
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "3.2 (cache-resident)");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "3.2 (cache-resident)");
 	f = (struct figure){ .key = "d", .head = "d", .hint = FIGURE_FRACTION };
 	v = val(0.0013);
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "0.13%");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "0.13%");
 	f = (struct figure){ .key = "s", .head = "s", .hint = FIGURE_SPREAD };
 	v = val(16190);
 	v.lo = 16160;
 	v.hi = 16230;
 	v.n = 40;
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "16.19 us [16.16, 16.23] n=40");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "16.19 us [16.16, 16.23] n=40");
 }
 
 static void test_words(void **state)
@@ -85,13 +85,13 @@ static void test_words(void **state)
 	char b[128];
 	struct figure f = { .key = "f", .head = "f", .hint = FIGURE_FLAG };
 	struct figure_value v = val(0);
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "NO");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "NO");
 	assert_string_equal(md(&f, &v), "**no**");
 	v.x = 1;
 	assert_string_equal(md(&f, &v), "yes");
 	v.absent = true;
 	v.words = "n/a (no outputs recorded)";
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "n/a (no outputs recorded)");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "n/a (no outputs recorded)");
 	f = (struct figure){ .key = "n", .head = "n", .hint = FIGURE_NAME };
 	v = val(NAN);
 	v.text = "sw[T=16]";
@@ -100,11 +100,11 @@ static void test_words(void **state)
 	v.text = "max_samples|x";
 	assert_string_equal(md(&f, &v), "max\\_samples\\|x");
 	v.text = "a\x1b[31m";
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "a\\x1B[31m");
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "a\\x1B[31m");
 	f.hint = FIGURE_DIGEST;
 	v.text = "0123456789abcdef0123456789abcdef+fedcba9876543210fedcba9876543210";
-	assert_string_equal(figure_text(&f, &v, b, sizeof b), "01234567+fedcba98");
-	json_t *j = figure_json(&f, &v);
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "01234567+fedcba98");
+	json_t *j = figure_fmt_json(&f, &v);
 	assert_int_equal(json_array_size(j), 2);
 	json_decref(j);
 }
@@ -131,10 +131,10 @@ static void test_never_nan(void **state)
 		if (figures[i].hint == FIGURE_NESTED)
 			continue;
 		figure_value_of(&figures[i], &at, &v);
-		figure_text(&figures[i], &v, b, sizeof b);
+		figure_fmt_text(&figures[i], &v, b, sizeof b);
 		if (strstr(b, "nan") || strstr(md(&figures[i], &v), "nan"))
 			fail_msg("row %s prints %s", figures[i].key, b);
-		json_t *j = figure_json(&figures[i], &v);
+		json_t *j = figure_fmt_json(&figures[i], &v);
 		assert_non_null(j);
 		char *dump = json_dumps(j, JSON_ENCODE_ANY);
 		if (strstr(dump, "nan"))
