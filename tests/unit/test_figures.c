@@ -108,13 +108,13 @@ static void test_view_rows_in_order(void **state)
 	assert_string_equal(figure_find("speedup")->key, "speedup");
 }
 
-static struct figure_value value(const char *key, const struct figure_at *at)
+/* The value of row key at at, into *v (words may point into v->buf: a
+ * value is read where it was filled, never copied). */
+static void value(const char *key, const struct figure_at *at, struct figure_value *v)
 {
-	struct figure_value v;
 	const struct figure *f = figure_find(key);
 	assert_non_null(f);
-	figure_value_of(f, at, &v);
-	return v;
+	figure_value_of(f, at, v);
 }
 
 static void test_values_read_the_summary(void **state)
@@ -126,35 +126,36 @@ static void test_values_read_the_summary(void **state)
 	struct summary_run *S = fx_summary(r, SUMMARY_FULL);
 	const struct summary_case *x = &S->cases[0], *y = &S->cases[1];
 	struct figure_at at = { S, x, &x->a, &x->slots[1] };
-	struct figure_value v = value("speedup", &at);
+	struct figure_value v;
+	value("speedup", &at, &v);
 	assert_true(same(v.x, x->speedup.point) && same(v.lo, x->speedup.low) && same(v.hi, x->speedup.high));
 	assert_true(isnan(v.lo)); /* B has 9 samples: no interval */
 	assert_false(v.good); /* x lost bit-exactness */
-	v = value("verdict", &at);
+	value("verdict", &at, &v);
 	assert_string_equal(v.text, "not_exact");
 	assert_string_equal(v.words, "lost bit-exactness");
 	assert_true(v.bad);
-	v = value("case_bit_exact", &at);
+	value("case_bit_exact", &at, &v);
 	assert_true(v.x == 0 && v.bad && !v.absent);
-	v = value("arm_median_ns", &at);
+	value("arm_median_ns", &at, &v);
 	assert_true(v.x == x->a.time.median_ns);
-	v = value("n_ab", &at);
+	value("n_ab", &at, &v);
 	assert_true(v.x == 18 && v.x2 == 9);
-	v = value("bit_exact", &at); /* slot B of x */
+	value("bit_exact", &at, &v); /* slot B of x */
 	assert_true(v.x == 0 && !v.absent);
-	v = value("slot", &at);
+	value("slot", &at, &v);
 	assert_string_equal(v.text, "B");
-	v = value("copy_floor_ns", &at); /* not measured: absent, with why */
+	value("copy_floor_ns", &at, &v); /* not measured: absent, with why */
 	assert_true(v.absent);
 	assert_string_equal(v.words, "not measured");
-	v = value("run_id", &at);
+	value("run_id", &at, &v);
 	assert_true(v.x == 7);
 	at = (struct figure_at){ S, y, &y->b, &y->slots[0] };
-	v = value("arm_over_copy", &at);
+	value("arm_over_copy", &at, &v);
 	assert_true(!v.absent && v.x == y->b_over_copy);
-	v = value("speedup", &at);
+	value("speedup", &at, &v);
 	assert_true(v.good);
-	v = value("verdict.counts.faster", &at);
+	value("verdict.counts.faster", &at, &v);
 	assert_true(v.x == S->n_verdict[SUMMARY_CASE_FASTER]);
 	fx_summary_free(S);
 	results_run_free(r);
