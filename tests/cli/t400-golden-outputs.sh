@@ -23,7 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 ROOT=$PWD
 GOLD="$ROOT/tests/data/golden"
-export T ROOT ABBENCH_FAKE_TIMER=1
+export T ROOT AB ABBENCH_FAKE_TIMER=1
 have_plots=0
 command -v gnuplot >/dev/null 2>&1 && have_plots=1
 

@@ -8,7 +8,8 @@ same code prints the same golden bytes on any machine and at any time.
 The run's uuid and commit are read from EXPORT.json (an abbench.export
 document of the run) and replaced wherever they appear; times of day
 (started, finished) wherever they appear; the host where it is printed
-(JSON's "host", the report's provenance line); each slot's wall time (elapsed_s: the fake timer models sample times, not
+(JSON's "host", the report's provenance line); the binary's path (build/
+or build-san/: the command line); each slot's wall time (elapsed_s: the fake timer models sample times, not
 the slot's host time) in the JSON export and in the report's Sampling
 table; the test's own temporary directory and the checkout's path.
 Nothing else is touched: every figure abbench computes stays as printed.
@@ -29,7 +30,7 @@ def literals(export_paths):
             pairs.append((run["uuid"], "<uuid>"))
         if re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", run.get("git_commit") or ""):
             pairs.append((run["git_commit"], "<commit>"))
-    for env, name in (("T", "<T>"), ("ROOT", "<ROOT>")):
+    for env, name in (("T", "<T>"), ("ROOT", "<ROOT>"), ("AB", "<abbench>")):
         v = os.environ.get(env)
         if v:
             pairs.append((v, name))
