@@ -211,6 +211,24 @@ char *md_pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
+char *md_num(double x, int digits, char *buf, size_t len)
+{
+	if (isnan(x))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*g", digits, x);
+	return buf;
+}
+
+char *md_share(double frac, char *buf, size_t len)
+{
+	if (isnan(frac))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", frac * 100);
+	return buf;
+}
+
 char *md_bytes(double bytes, char *buf, size_t len)
 {
 	if (!(bytes > 0))

@@ -51,11 +51,15 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
  *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
  *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0,
  *            negative or NAN (unknown)
+ *   md_num:  a real to digits significant digits ("%.*g"); "n/a" for NAN
+ *   md_share: a fraction as a percentage without sign, "0.13%"; "n/a" for NAN
  * Each writes into buf and returns it. */
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
 char *md_bytes(double bytes, char *buf, size_t len);
+char *md_num(double x, int digits, char *buf, size_t len);
+char *md_share(double frac, char *buf, size_t len);
 
 /* An arm's time as "38.500 [37.912, 39.104] n=30" (us): median, p10-p90
  * and count, or "n/a" without samples; the one format in which compare,

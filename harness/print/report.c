@@ -326,11 +326,11 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
-	char m[32];
+	char m[32], n[32];
 	if (!s || !s->n_samples)
 		fputs("n/a", f);
 	else
-		fprintf(f, "%s ±%.2f%% n=%d", md_time(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
+		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
 }
 
 /* The drift and its verdict (summary_case.drift_verdict). */

@@ -7,7 +7,8 @@
 # its head starts and a number column ends where its head ends. Before the
 # tables were sized to their cells, run's closing table printed
 # "A eager  B py_triton_..." heads 12 wide: every row after them was out of
-# line (the check fails on that output: the last check). (About 3 s.)
+# line (the check fails on that output: the last check). No table prints
+# nan where a figure is unknown. (About 3 s.)
 . "$(dirname "$0")/lib.sh"
 export ABBENCH_FAKE_TIMER=1
 lib="$(dirname "$AB")/examples/plugin/librga_plugin.so"
@@ -53,6 +54,34 @@ cp "$T/out" "$T/show.txt"
 check "show's slot tables name the arm as a variant" grep -Eq "^  B +b +$long " "$T/show.txt"
 check "show's slot tables line up" python3 tests/tools/text_columns.py "$T/show.txt"
 check "the case with its own arms says them after its row" grep -Eq "^own .*  a=$long b=eager$" "$T/run.txt"
+
+# Never nan: a declared site (no float64 reference) with 3 samples a slot
+# (no noise figure) printed "nan" in the report's brackets, Accuracy and
+# Sampling tables; every unknown figure reads n/a.
+decl="$(dirname "$AB")/examples/plugin/libdeclared_plugin.so"
+cat >"$T/decl.ini" <<INI
+[scenario]
+name = declared
+include = $PWD/scenarios/sites/modulate_scale_shift.ini
+min_samples = 3
+max_samples = 3
+min_time_ms = 1
+max_time_ms = 600000
+
+[arms]
+a = plugin:$decl:mss_eager
+b = plugin:$decl:mss_fused
+
+[case mod]
+site = modulate_scale_shift
+shape = 1x64x256
+INI
+expect_exit 0 "a declared site's run, 3 samples a slot" "$AB" run "$T/decl.ini" --backend cpu --no-progress --db "$T/d.db"
+expect_exit 0 "its report" "$AB" report --db "$T/d.db" --out "$T/drep" --no-plots
+check "its outputs have no reference" grep -q '| no reference |' "$T/drep/report.md"
+check "and the report prints no nan" bash -c "! grep -Eiw 'nan%?' '$T/drep/report.md'"
+expect_exit 0 "show" "$AB" show --db "$T/d.db"
+check "nor does show" bash -c "! grep -Eiw 'nan%?' '$T/out'"
 
 # The checker fails on a table out of line: this run's closing table as
 # abbench printed it before (fixed widths: the head's arm names ran into
