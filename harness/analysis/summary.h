@@ -284,6 +284,8 @@ struct summary_case {
 	 * has one too: the copy's bytes are as cache-resident as the arms'. */
 	double copy_floor_ns, copy_floor_kernel_ns;
 	double a_over_copy, b_over_copy, b_kernel_over_copy;
+	double a_kernel_over_copy;     /* A's kernel median over the floor's kernel median: how many
+					* copies of the case's bytes the eager chain's kernels cost */
 	struct bandwidth_arm copy_floor_bw;
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */

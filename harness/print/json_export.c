@@ -5,6 +5,11 @@
 #include "print/json_export.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/figures.h"
+#include "print/figure_fmt.h"
 
 #include "print/json_out.h"
 
@@ -138,105 +143,108 @@ json_t *json_export_run(const struct results_run *r)
 	return json_out_document("abbench.export", json_pack("{s:o, s:o}", "run", run, "cases", cases));
 }
 
-/* ---- abbench.show: the figures show prints ------------------------------ */
+/* ---- abbench.show: the figures of the JSON view ------------------------------ */
 
-static json_t *md5s(const struct results_slot *s)
+/* Sets v (stolen) at path in obj: '.' separates nested objects, made on
+ * first use, so they keep the place of their first key. */
+static bool set_path(json_t *obj, const char *path, json_t *v)
+{
+	char key[96];
+	const char *dot = strchr(path, '.');
+	if (!dot)
+		return json_out_set(obj, path, v);
+	snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+	json_t *sub = json_object_get(obj, key);
+	if (!sub && !json_out_set(obj, key, sub = json_object())) {
+		json_decref(v);
+		return false;
+	}
+	return set_path(sub, dot + 1, v);
+}
+
+/* p with "%c" made arm (a, b; 0: not an arm row). */
+static const char *arm_path(const char *p, char arm, char *buf, size_t len)
+{
+	const char *c = strstr(p, "%c");
+	if (!arm || !c)
+		return p;
+	snprintf(buf, len, "%.*s%c%s", (int)(c - p), p, arm, c + 2);
+	return buf;
+}
+
+/* f's value at its path, and a second value (key2) beside it, in the same
+ * object. */
+static bool put_value(json_t *obj, const struct figure *f, const struct figure_at *at, char arm)
+{
+	char path[96], second[128], key2[64];
+	struct figure_value v;
+	const char *p = arm_path(f->json ? f->json : f->key, arm, path, sizeof path), *dot = strrchr(p, '.');
+	figure_value_of(f, at, &v);
+	bool ok = set_path(obj, p, figure_fmt_json(f, &v));
+	if (ok && f->key2) {
+		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
+			 arm_path(f->json2 ? f->json2 : f->key2, arm, key2, sizeof key2));
+		ok = set_path(obj, second, json_out_num(v.x2));
+	}
+	return ok;
+}
+
+static json_t *object_of(enum figure_level level, const struct figure_at *at);
+
+/* A NESTED row: the level below as a list (a run's cases, a case's slots). */
+static json_t *nested(enum figure_level level, const struct figure_at *at)
 {
 	json_t *a = json_array();
 	bool ok = a != NULL;
-	for (int i = 0; ok && i < s->n_outputs; i++)
-		ok = json_out_push(a, json_string(s->outputs[i].md5));
+	int n = level == FIGURE_RUN ? at->run->n_cases : at->c->n_slots;
+	for (int i = 0; ok && i < n; i++) {
+		struct figure_at below = *at;
+		if (level == FIGURE_RUN)
+			below.c = &at->run->cases[i];
+		else
+			below.slot = &at->c->slots[i];
+		ok = json_out_push(a, object_of(level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below));
+	}
 	if (!ok)
 		json_decref(a);
 	return ok ? a : NULL;
 }
 
-static json_t *show_slot(const struct summary_slot *ss)
+/* The rows of the JSON view at level (a case's arm rows with it, once per
+ * arm) in their order, into one object. */
+static json_t *object_of(enum figure_level level, const struct figure_at *at)
 {
-	const struct results_slot *s = ss->slot;
-	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b, s:b}", "label", s->label,
-			 "arm", arm, "variant", s->variant, "n_samples", s->n_samples, "median_ns",
-			 json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns),
-			 "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
-			 json_out_num(s->host_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
-			 "bit_exact", ss->bit_exact, "has_reference", ss->has_ref, "ref_ok", ss->ref_ok);
-}
-
-static json_t *summary_of(const struct summary_case *s)
-{
-	json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:b, s:o, s:s}", "median_a_ns",
-			      json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
-			      s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
-			      json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
-			      "has_reference", s->has_ref, "ref_ok", s->ref_ok, "saving_per_forward_ns",
-			      json_out_num(s->per_forward.saving_ns), "verdict", summary_case_verdict_key(s->verdict));
-	bool ok = o && json_out_set(o, "copy_floor_ns", json_out_num(s->copy_floor_ns)) &&
-		  json_out_set(o, "a_over_copy", json_out_num(s->a_over_copy)) &&
-		  json_out_set(o, "b_over_copy", json_out_num(s->b_over_copy)) &&
-		  json_out_set(o, "b_kernel_over_copy", json_out_num(s->b_kernel_over_copy)) &&
-		  json_out_set(o, "a_gbps", json_out_num(s->a.bw.gbps)) &&
-		  json_out_set(o, "b_gbps", json_out_num(s->b.bw.gbps)) &&
-		  json_out_set(o, "a_pct_copy", json_out_num(s->a.bw.pct_copy)) &&
-		  json_out_set(o, "b_pct_copy", json_out_num(s->b.bw.pct_copy)) &&
-		  json_out_set(o, "launch_bound", json_boolean(s->launch_bound));
-	if (!ok) {
+	const struct figure *rows[FIGURE_MAX];
+	int n = figure_view_rows(FIGURE_IN_JSON, rows, FIGURE_MAX);
+	json_t *o = json_object();
+	bool ok = o != NULL;
+	for (int i = 0; ok && i < n; i++) {
+		const struct figure *f = rows[i];
+		struct figure_at arm = *at;
+		if (f->level == FIGURE_ARM && level == FIGURE_CASE) {
+			arm.arm = &at->c->a;
+			ok = put_value(o, f, &arm, 'a');
+			arm.arm = &at->c->b;
+			ok = ok && put_value(o, f, &arm, 'b');
+		} else if (f->level == level && f->hint == FIGURE_NESTED)
+			ok = set_path(o, f->key, nested(level, at));
+		else if (f->level == level)
+			ok = put_value(o, f, at, 0);
+	}
+	if (!ok)
 		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* The run's word and the cases counted by verdict (the report's first line). */
-static json_t *run_verdict(const struct summary_run *s)
-{
-	json_t *counts = json_object();
-	bool ok = counts != NULL;
-	for (int k = 0; ok && k < SUMMARY_CASE_KINDS; k++)
-		ok = json_out_set(counts, summary_case_verdict_key((enum summary_case_verdict)k),
-				  json_integer(s->n_verdict[k]));
-	if (!ok) {
-		json_decref(counts);
-		return NULL;
-	}
-	return json_pack("{s:s, s:o, s:b}", "word", summary_verdict_str(s->verdict), "counts", counts, "drift_judged",
-			 s->have_profile);
-}
-
-static json_t *show_case(const struct summary_case *sc)
-{
-	const struct results_case *c = sc->c;
-	json_t *slots = json_array();
-	bool ok = slots != NULL;
-	for (int k = 0; ok && k < sc->n_slots; k++)
-		ok = json_out_push(slots, show_slot(&sc->slots[k]));
-	if (!ok) {
-		json_decref(slots);
-		return NULL;
-	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "name", c->name, "site", c->site, "shape",
-			 c->shape, "dtype", c->dtype, "input", c->input, "count", c->count, "arm_a", sc->arm_a, "arm_b",
-			 sc->arm_b, "slots", slots, "summary", summary_of(sc));
-}
-
-static json_t *projection(const struct summary_run *s)
-{
-	return json_pack("{s:o, s:o, s:o, s:o}", "per_forward_ns", json_out_num(s->per_forward.saving_ns),
-			 "per_step_ns", json_out_num(s->per_step.saving_ns), "per_image_ns",
-			 json_out_num(s->per_image.saving_ns), "eager_per_step_ns", json_out_num(s->per_step.a_ns));
+	return ok ? o : NULL;
 }
 
 json_t *json_export_show(const struct summary_run *s)
 {
-	json_t *cases = json_array();
-	bool ok = cases != NULL;
-	for (int i = 0; ok && i < s->n_cases; i++)
-		ok = json_out_push(cases, show_case(&s->cases[i]));
+	struct figure_at at = { .run = s };
+	json_t *body = json_object(), *figs = object_of(FIGURE_RUN, &at);
+	bool ok = body && figs && json_out_set(body, "run", json_out_run(s->run, false)) && !json_object_update(body, figs);
+	json_decref(figs);
 	if (!ok) {
-		json_decref(cases);
+		json_decref(body);
 		return NULL;
 	}
-	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o, s:o}", "run", json_out_run(s->run, false),
-							   "verdict", run_verdict(s), "cases", cases, "projection",
-							   projection(s)));
+	return json_out_document("abbench.show", body);
 }

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/figures.h"
+
 /* GitHub-flavoured markdown: a backslash escapes any ASCII punctuation;
  * '<', '>' and '&' would otherwise start HTML or entities. */
 static void cell_char(FILE *f, char ch)
@@ -180,16 +182,24 @@ char *md_time(double ns, char *buf, size_t len)
 	return buf;
 }
 
+char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len)
+{
+	struct md_unit u = md_time_unit(median_ns);
+	char m[32], lo[32], hi[32];
+	if (!n)
+		snprintf(buf, len, "n/a");
+	else if (isnan(lo_ns))
+		snprintf(buf, len, "%s %s [n/a] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name, n);
+	else
+		snprintf(buf, len, "%s %s [%s, %s] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name,
+			 md_time_in(lo_ns, &u, lo, sizeof lo), md_time_in(hi_ns, &u, hi, sizeof hi), n);
+	return buf;
+}
+
 void md_spread_time(FILE *f, const struct summary_spread *s)
 {
-	char m[32], lo[32], hi[32];
-	if (!s->n) {
-		fputs("n/a", f);
-		return;
-	}
-	struct md_unit u = md_time_unit(s->median_ns);
-	fprintf(f, "%s %s [%s, %s] n=%d", md_time_in(s->median_ns, &u, m, sizeof m), u.name,
-		md_time_in(s->p10_ns, &u, lo, sizeof lo), md_time_in(s->p90_ns, &u, hi, sizeof hi), s->n);
+	char buf[128];
+	fputs(md_spread_str(s->median_ns, s->p10_ns, s->p90_ns, s->n, buf, sizeof buf), f);
 }
 
 char *md_pct(double frac, char *buf, size_t len)
@@ -198,6 +208,24 @@ char *md_pct(double frac, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%+.2f%%", frac * 100);
+	return buf;
+}
+
+char *md_num(double x, int digits, char *buf, size_t len)
+{
+	if (isnan(x))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*g", digits, x);
+	return buf;
+}
+
+char *md_share(double frac, char *buf, size_t len)
+{
+	if (isnan(frac))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", frac * 100);
 	return buf;
 }
 
@@ -238,34 +266,12 @@ char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, boo
 	return buf;
 }
 
-char *md_floor(const struct summary_case *c, char *buf, size_t len)
-{
-	if (!isnan(c->copy_floor_ns))
-		md_time(c->copy_floor_ns, buf, len);
-	else if (c->cache_resident)
-		snprintf(buf, len, "cache-resident");
-	else
-		snprintf(buf, len, "not measured");
-	return buf;
-}
-
-char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len)
-{
-	if (!isnan(c->b_over_copy))
-		snprintf(buf, len, "%.2fx", c->b_over_copy);
-	else if (isnan(c->copy_floor_ns) && c->cache_resident)
-		snprintf(buf, len, "n/a (cache-resident)");
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
-}
-
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 {
-	if (c->verdict == SUMMARY_CASE_DRIFTED)
-		snprintf(buf, len, "drifted %.2f%% (not trusted)", c->drift * 100);
-	else
-		snprintf(buf, len, "%s", summary_case_verdict_str(c->verdict));
+	struct figure_at at = { .c = c };
+	struct figure_value v;
+	figure_value_of(figure_find("verdict"), &at, &v);
+	snprintf(buf, len, "%s", v.words);
 	return buf;
 }
 

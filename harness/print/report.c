@@ -25,11 +25,12 @@
 
 #include "analysis/summary.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
 #include "print/md.h"
-#include "print/report_charts.h"
-#include "print/report_peers.h"
-#include "print/report_details.h"
 #include "print/report_certified.h"
+#include "print/report_charts.h"
+#include "print/report_details.h"
+#include "print/report_peers.h"
 #include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
@@ -67,29 +68,6 @@ static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p
 		fputs("._\n\n", f);
 	}
 }
-
-/* Bold only when the case's verdict is faster (never for a drifted one). */
-static void put_speedup(FILE *f, const struct summary_case *s)
-{
-	const struct stats_interval *v = &s->speedup;
-	const char *b = s->verdict == SUMMARY_CASE_FASTER ? "**" : "";
-	if (isnan(v->point))
-		fputs("n/a", f);
-	else if (isnan(v->low))
-		fprintf(f, "%s%.3fx%s [n/a]", b, v->point, b);
-	else
-		fprintf(f, "%s%.3fx%s [%.3f, %.3f]", b, v->point, b, v->low, v->high);
-}
-
-static const char *exact_str(const struct summary_case *s)
-{
-	if (!s->n_outputs)
-		return "n/a (no outputs recorded)";
-	return s->n_not_exact ? "**no**" : "yes";
-}
-
-/* A run-level arm's name for a column head: "" when every case names its own. */
-#define RUN_ARM(arm) ((arm)[0] ? (arm) : "(per case)")
 
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
@@ -138,31 +116,9 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 
 static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
-	(void)compact;
-	snprintf(ha, sizeof ha, "A %s median [p10, p90]", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s median [p10, p90]", RUN_ARM(R->run->arm_b));
-	/* md_table_head escapes the column names */
-	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact", "verdict" };
-	char v[64];
+	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
 	fputs("## Summary\n\n", f);
-	md_table_head(f, 7, cols, "llrrrcl");
-	for (int i = 0; i < R->S->n_cases; i++) {
-		const struct summary_case *s = &R->S->cases[i];
-		fputs("| ", f);
-		md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-		fputs(" | ", f);
-		md_cell(f, s->c->shape);
-		fputs(" | ", f);
-		md_spread_time(f, &s->a.time);
-		fputs(" | ", f);
-		md_spread_time(f, &s->b.time);
-		fputs(" | ", f);
-		put_speedup(f, s);
-		fprintf(f, " | %s | ", exact_str(s));
-		md_cell(f, md_case_verdict(s, v, sizeof v));
-		fputs(" |\n", f);
-	}
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
 		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
 		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
@@ -178,29 +134,6 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 
 /* ------------------------------------------------------------------ */
 /* bandwidth, sweeps, per GPU                                          */
-
-static void put_bytes(FILE *f, int64_t bytes)
-{
-	char b[32];
-	fputs(md_bytes((double)bytes, b, sizeof b), f);
-}
-
-/* "2873.4 (68.4%)", "2873.4 (cache-resident)", or with unit "2873.4 GB/s
- * (68.4%)" (md_bw_pct). */
-static void put_gbps_unit(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a, bool unit)
-{
-	char pct[48];
-	if (isnan(a->gbps)) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%.1f%s%s", a->gbps, unit ? " GB/s" : "", md_bw_pct(s, a, false, pct, sizeof pct));
-}
-
-static void put_gbps(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a)
-{
-	put_gbps_unit(f, s, a, false);
-}
 
 static void copy_words(FILE *f, const struct bandwidth_ref *c)
 {
@@ -219,38 +152,9 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fputc(')', f);
 }
 
-static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
-{
-	char fl[32];
-	fputs("| ", f);
-	md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_a);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_b);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_min);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->a.bw);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->b.bw);
-	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
-	fprintf(f, "%s |", md_b_over_floor(s, fl, sizeof fl));
-	if (compact) /* B's kernel over the copy's kernel is report-full.md's column */
-		fputc('\n', f);
-	else if (isnan(s->b_kernel_over_copy))
-		fputs(" n/a |\n", f);
-	else
-		fprintf(f, " %.2fx |\n", s->b_kernel_over_copy);
-}
-
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
-	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
-	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
-			       "B kernel / floor" };
+	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
@@ -272,44 +176,8 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	} else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
-	md_table_head(f, compact ? 8 : 9, cols, compact ? "lrrrrrrr" : "lrrrrrrrr");
-	for (int i = 0; i < R->S->n_cases; i++)
-		bandwidth_row(f, &R->S->cases[i], compact);
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fputc('\n', f);
-}
-
-/* "38.50 us [37.91, 39.10] n=30": a median, its interval in the same unit
- * (n/a under 6 samples) and its sample count, as md_spread_time. */
-static void put_med_ci(FILE *f, const struct summary_arm *a)
-{
-	char p[32], lo[32], hi[32];
-	struct md_unit u = md_time_unit(a->time.median_ns);
-	if (!a->time.n) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s %s ", md_time_in(a->time.median_ns, &u, p, sizeof p), u.name);
-	if (isnan(a->median_ci.low))
-		fputs("[n/a]", f);
-	else
-		fprintf(f, "[%s, %s]", md_time_in(a->median_ci.low, &u, lo, sizeof lo),
-			md_time_in(a->median_ci.high, &u, hi, sizeof hi));
-	fprintf(f, " n=%d", a->time.n);
-}
-
-static void sweep_row(FILE *f, const struct summary_case *s)
-{
-	fprintf(f, "| %lld | ", (long long)s->c->axis_value);
-	put_med_ci(f, &s->a);
-	fputs(" | ", f);
-	put_med_ci(f, &s->b);
-	fputs(" | ", f);
-	put_speedup(f, s);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->a.bw);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->b.bw);
-	fputs(" |\n", f);
 }
 
 /* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
@@ -333,15 +201,13 @@ static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
 
 static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64], colour[96] = "";
+	char colour[96] = "";
 	struct report_peer_words pw;
 	if (!R->S->n_sweeps)
 		return;
 	report_peers_words(R->P, &pw);
 	if (R->n_peers)
 		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", pw.one, pw.section);
-	snprintf(ha, sizeof ha, "A %s median [95%% CI]", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s median [95%% CI]", RUN_ARM(R->run->arm_b));
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -349,15 +215,13 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 		colour);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
-		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
+		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
 		fputs("### ", f);
 		md_code(f, w->name);
 		fputs(" over ", f);
 		md_cell(f, w->axis);
 		fputs("\n\n", f);
-		md_table_head(f, 6, cols, "rrrrrr");
-		for (int i = 0; i < w->n; i++)
-			sweep_row(f, &R->S->cases[w->idx[i]]);
+		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
 		sweep_chart(f, R, g, compact);
 	}
@@ -369,15 +233,24 @@ static const struct summary_run *series_of(const struct rpt *R, int s)
 	return R->P->series[s];
 }
 
-static void per_gpu_cell(FILE *f, const struct summary_case *s)
+/* The Summary's speedup cell and B's GB/s: "**2.001x** [1.990, 2.010], B
+ * 2873.4 GB/s (68.4%)" (or "(cache-resident)": md_bw_pct). */
+static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summary_case *s)
 {
+	const struct figure *sp = figure_find("speedup");
+	struct figure_at at = { S, s, NULL, NULL };
+	struct figure_value v;
+	char pct[48];
 	if (!s) {
 		fputs("n/a", f);
 		return;
 	}
-	put_speedup(f, s);
-	fputs(", B ", f);
-	put_gbps_unit(f, s, &s->b.bw, true);
+	figure_value_of(sp, &at, &v);
+	figure_fmt_md(f, sp, &v);
+	if (isnan(s->b.bw.gbps))
+		fputs(", B n/a", f);
+	else
+		fprintf(f, ", B %.1f GB/s%s", s->b.bw.gbps, md_bw_pct(s, &s->b.bw, false, pct, sizeof pct));
 	for (int i = 0; i < s->n_slots; i++)
 		if (s->slots[i].slot->arm == 'b' && s->slots[i].md5[0]) { /* B's output, its first 8 hex digits */
 			fprintf(f, ", md5 `%.8s`", s->slots[i].md5);
@@ -455,7 +328,7 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 		fputs(" |", f);
 		for (int s = 0; s <= R->n_peers; s++) {
 			fputc(' ', f);
-			per_gpu_cell(f, peers_cell(R->P, i, s));
+			per_gpu_cell(f, series_of(R, s), peers_cell(R->P, i, s));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
@@ -470,11 +343,11 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
-	char m[32];
+	char m[32], n[32];
 	if (!s || !s->n_samples)
 		fputs("n/a", f);
 	else
-		fprintf(f, "%s ±%.2f%% n=%d", md_time(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
+		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
 }
 
 /* The drift and its verdict (summary_case.drift_verdict). */

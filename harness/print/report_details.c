@@ -46,9 +46,10 @@ static void accuracy_row(FILE *f, const struct results_case *c, const struct res
 	md_code(f, o->tensor);
 	fprintf(f, " | %lld | ", (long long)o->bytes);
 	md_code(f, o->md5);
-	fprintf(f, " | %s | %lld | %.6g | %.4g | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->max_abs_err, o->max_err_ratio, !o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**",
-		(long long)o->ref_skipped);
+	char e[32], r[32];
+	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
+		md_num(o->max_abs_err, 6, e, sizeof e), md_num(o->max_err_ratio, 4, r, sizeof r),
+		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
 /* One row per case: its outputs, whether all are byte-equal and within
@@ -57,8 +58,9 @@ static void accuracy_case_row(FILE *f, const struct summary_case *sc)
 {
 	fputs("| ", f);
 	md_case_name(f, sc->c->name, sc->own_arms, sc->arm_a, sc->arm_b);
-	fprintf(f, " | %d | %s | %s | %.3g |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
-		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes", sc->max_err_ratio);
+	char r[32];
+	fprintf(f, " | %d | %s | %s | %s |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
+		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes", md_num(sc->max_err_ratio, 3, r, sizeof r));
 }
 
 static void accuracy_compact(FILE *f, const struct summary_run *S)
@@ -105,10 +107,11 @@ static void accuracy_full(FILE *f, const struct summary_run *S)
 
 void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
 {
+	char r[32];
 	open_details(f, "Accuracy");
 	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
-			   "tolerance (largest error %.3g of it)", S->n_outputs, S->max_err_ratio);
+			   "tolerance (largest error %s of it)", S->n_outputs, md_num(S->max_err_ratio, 3, r, sizeof r));
 	else if (!S->n_not_exact && !S->n_not_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot; %d with no reference (a declared site's: "
 			   "nothing to check them against)", S->n_outputs, S->n_no_ref);
@@ -234,6 +237,7 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
+	char n[32];
 	md_table_head(f, 9, cols, "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
@@ -247,7 +251,7 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 			md_code(f, s->variant);
 			fprintf(f, " | %d | %d | %d | ", s->warmup, s->n_samples, s->n_discarded);
 			md_cell(f, s->stopping_reason);
-			fprintf(f, " | %.3f | %.2f%% |\n", s->elapsed_s, s->noise * 100);
+			fprintf(f, " | %.3f | %s |\n", s->elapsed_s, md_share(s->noise, n, sizeof n));
 		}
 	}
 	fputc('\n', f);
@@ -258,6 +262,7 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 static void sampling_compact(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
+	char n[32];
 	md_table_head(f, 5, cols, "lllrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
@@ -276,7 +281,7 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 			fputs(k ? ", " : "", f);
 			md_cell(f, c->slots[k].stopping_reason);
 		}
-		fprintf(f, " | %.2f%% | %d |\n", S->cases[i].max_noise * 100, S->cases[i].n_discarded);
+		fprintf(f, " | %s | %d |\n", md_share(S->cases[i].max_noise, n, sizeof n), S->cases[i].n_discarded);
 	}
 	fputc('\n', f);
 }

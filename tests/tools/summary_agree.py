@@ -114,7 +114,8 @@ def parse_report(path):
         if not line.startswith("| `"):
             continue
         c = cells(line)
-        name = c[0].strip("`").replace("\\|", "|")
+        m = re.match(r"^`([^`]*)`", c[0])  # a case's own arms follow its name: "`tp` (a `x`, b `y`)"
+        name = (m.group(1) if m else c[0].strip("`")).replace("\\|", "|")
         if section == "Summary":
             m = re.match(r"^(?:\*\*)?(\S+?)x(?:\*\*)? \[(?:(\S+), (\S+)|n/a)\]$", c[4])
             cases.setdefault(name, {}).update(a=c[2], b=c[3], speedup=interval(*m.groups()) if m else None,
