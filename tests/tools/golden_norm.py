@@ -5,10 +5,11 @@ same code prints the same golden bytes on any machine and at any time.
 
     golden_norm.py EXPORT.json FILE...     rewrites each FILE in place
 
-The run's uuid and commit are read from EXPORT.json (an abbench.export
+The run's uuid, commit and device driver are read from EXPORT.json (an abbench.export
 document of the run) and replaced wherever they appear; times of day
 (started, finished) wherever they appear; the host where it is printed
-(JSON's "host", the report's provenance line); the binary's path (build/
+(JSON's "host", the report's provenance line); the device's driver (the
+CPU backend's is the host's kernel release); the binary's path (build/
 or build-san/: the command line); each slot's wall time (elapsed_s: the fake timer models sample times, not
 the slot's host time) in the JSON export and in the report's Sampling
 table; the test's own temporary directory and the checkout's path.
@@ -30,6 +31,9 @@ def literals(export_paths):
             pairs.append((run["uuid"], "<uuid>"))
         if re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", run.get("git_commit") or ""):
             pairs.append((run["git_commit"], "<commit>"))
+        driver = (run.get("device") or {}).get("driver_version") or ""
+        if len(driver) >= 4:  # the CPU backend's is the host's kernel: "linux 6.18.44-..."
+            pairs.append((driver, "<driver>"))
     for env, name in (("T", "<T>"), ("ROOT", "<ROOT>"), ("AB", "<abbench>")):
         v = os.environ.get(env)
         if v:
