@@ -28,7 +28,9 @@
  * A new figure is a named field of the summary computed in summary.c and
  * one row here (with its place in the views that show it); no printer
  * changes. A figure that can be unknown sets `absent` (printed "n/a", or
- * the reason the getter gives; an empty CSV cell; JSON null; never nan);
+ * the reason the getter gives; an empty CSV cell; JSON null; never nan;
+ * a row marked omit_unknown drops out of a text or markdown table whose
+ * every cell of it is unknown);
  * one with a second value (GPU and host time, B GB/s and its % of copy)
  * sets x2, named by key2 in CSV and JSON (json2 when JSON names it
  * otherwise).
@@ -79,6 +81,7 @@ enum figure_view {
 	FIGURE_IN_REPORT,       /* the report's Summary table */
 	FIGURE_IN_BANDWIDTH,    /* the report's Bandwidth table */
 	FIGURE_IN_SWEEPS,       /* the report's Sweeps tables: a row per case of a sweep */
+	FIGURE_IN_ACCURACY,     /* the report's divergence table: a row per case not bit-exact */
 	FIGURE_VIEWS,
 };
 
@@ -100,7 +103,7 @@ struct figure_value {
 	const char *words;  /* VERDICT in words; BANDWIDTH: why no % (cache-resident); absent: why */
 	bool good;          /* emphasised as good (a speedup whose case is faster: markdown bold) */
 	bool bad;           /* a FLAG or VERDICT to be noticed (NO, **no**) */
-	char buf[64];       /* words made for this value (words may point here: pass values by pointer) */
+	char buf[160];      /* words made for this value (words may point here: pass values by pointer) */
 };
 
 /* Where a figure is read: the run, and the case, arm and slot the row's
@@ -118,6 +121,7 @@ typedef void (*figure_get_fn)(const struct figure *f, const struct figure_at *at
 struct figure {
 	const char *key;       /* CSV column; JSON key unless json; unique */
 	const char *key2;      /* the second value's CSV column and JSON key (beside the first's); NULL: none */
+	const char *label;     /* the value's word before it in text and markdown ("GPU"); NULL: none */
 	const char *label2;    /* the second value's word in text and markdown: "22.6 us, host 38.1 us" */
 	const char *json;      /* JSON path when not key: '.' nests objects, "%c" is the arm (a, b) */
 	const char *json2;     /* the second value's JSON key when not key2 ("%c" the arm), beside the first's */
@@ -129,6 +133,8 @@ struct figure {
 	unsigned char at[FIGURE_VIEWS]; /* place in each view, 1 first; 0: not shown */
 	unsigned b_only;       /* FIGURE_BITs of the views that show only arm b of an arm row */
 	unsigned full_only;    /* FIGURE_BITs of the views whose compact form leaves it out */
+	bool omit_unknown;     /* a table leaves its column out when no cell of it is known (host time
+				* on the CPU backend, a launch-bound mark no arm earned) */
 	figure_get_fn get;
 	size_t arg;            /* the getter's: a field's offset, a verdict kind */
 	const char *desc;      /* one line */

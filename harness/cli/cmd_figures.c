@@ -43,7 +43,7 @@ int cmd_figures(int argc, char **argv)
 		CLI_OPT_FORMAT(&o),
 		CLI_OPT_OUT(&o, "a reader sees the old file or the whole new one"),
 		{ "view", CLI_STRING, &view, "NAME",
-		  "only the rows of view NAME (csv, json, show, run, report, bandwidth, sweeps), in its order" },
+		  "only the rows of view NAME (csv, json, show, run, report, bandwidth, sweeps, accuracy), in its order" },
 		CLI_OPT_END,
 	};
 	const struct cli_spec spec = { "figures", NULL, "list every figure abbench prints: its key, hint, head and views",

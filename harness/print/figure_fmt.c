@@ -43,15 +43,17 @@ static void bandwidth_text(const struct figure_value *v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", v->x);
 }
 
-/* "22.60 us", or with a second value "22.60 us, host 38.10 us". */
+/* "22.60 us", with its label "GPU 22.60 us", with a second value
+ * "GPU 22.60 us, host 38.10 us". */
 static void duration_text(const struct figure *f, const struct figure_value *v, char *buf, size_t len)
 {
 	char a[32], b[32];
+	const char *l = f->label ? f->label : "";
 	if (isnan(v->x2))
-		md_time(v->x, buf, len);
+		snprintf(buf, len, "%s%s%s", l, l[0] ? " " : "", md_time(v->x, a, sizeof a));
 	else
-		snprintf(buf, len, "%s, %s %s", md_time(v->x, a, sizeof a), f->label2 ? f->label2 : "and",
-			 md_time(v->x2, b, sizeof b));
+		snprintf(buf, len, "%s%s%s, %s %s", l, l[0] ? " " : "", md_time(v->x, a, sizeof a),
+			 f->label2 ? f->label2 : "and", md_time(v->x2, b, sizeof b));
 }
 
 /* A number hint as people read it; md: markdown (a good ratio bold). */
@@ -104,7 +106,7 @@ char *figure_fmt_text(const struct figure *f, const struct figure_value *v, char
 	char raw[256];
 	if (!is_words(f->hint))
 		return number_text(f, v, false, buf, len);
-	if (f->hint == FIGURE_FLAG && v->absent)
+	if ((f->hint == FIGURE_FLAG || f->hint == FIGURE_TEXT || f->hint == FIGURE_NAME) && v->absent)
 		snprintf(raw, sizeof raw, "%s", v->words ? v->words : "n/a");
 	else if (f->hint == FIGURE_FLAG)
 		snprintf(raw, sizeof raw, "%s", v->text ? v->text : v->x ? "yes" : "NO");
@@ -130,6 +132,10 @@ char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf,
 void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value *v)
 {
 	char buf[256];
+	if ((f->hint == FIGURE_TEXT || f->hint == FIGURE_NAME) && v->absent) {
+		md_cell(out, v->words ? v->words : "n/a");
+		return;
+	}
 	switch (f->hint) {
 	case FIGURE_TEXT: md_cell(out, v->text); break;
 	case FIGURE_NAME: md_code(out, v->text); break;
@@ -166,7 +172,9 @@ json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v)
 {
 	double x = v->absent ? NAN : v->x;
 	switch (f->hint) {
-	case FIGURE_TEXT: case FIGURE_NAME: case FIGURE_VERDICT: return json_string(v->text ? v->text : "");
+	case FIGURE_TEXT: case FIGURE_NAME:
+		return v->absent ? json_null() : json_string(v->text ? v->text : "");
+	case FIGURE_VERDICT: return json_string(v->text ? v->text : "");
 	case FIGURE_DIGEST: return digest_list(v->text);
 	case FIGURE_FLAG: return json_boolean(v->x != 0);
 	case FIGURE_COUNT: case FIGURE_BYTES: return isnan(x) ? json_null() : json_integer((json_int_t)x);
@@ -176,6 +184,13 @@ json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v)
 		return json_out_num(x);
 	default: return json_out_num(x);
 	}
+}
+
+json_t *figure_fmt_json2(const struct figure *f, const struct figure_value *v)
+{
+	if ((f->hint == FIGURE_COUNT || f->hint == FIGURE_BYTES) && !isnan(v->x2))
+		return json_integer((json_int_t)v->x2);
+	return json_out_num(v->x2);
 }
 
 /* ---- heads ------------------------------------------------------------------- */
@@ -227,6 +242,27 @@ static void column_value(const struct column *col, const struct summary_run *S, 
 	figure_value_of(col->f, &at, v);
 }
 
+/* Leaves out the columns whose row is marked omit_unknown and that no row
+ * of the table knows (host time on the CPU backend). The table's rows:
+ * c's slots (c not NULL), else the cases idx[0..n) of S (idx NULL: every
+ * case). Returns how many columns are left. */
+static int drop_unknown(struct column *cols, int nc, const struct summary_run *S, const struct summary_case *c,
+			const int *idx, int n)
+{
+	int k = 0, rows = c ? c->n_slots : idx ? n : S->n_cases;
+	for (int i = 0; i < nc; i++) {
+		bool known = !cols[i].f->omit_unknown;
+		for (int r = 0; !known && r < rows; r++) {
+			struct figure_value v;
+			column_value(&cols[i], S, c ? c : &S->cases[idx ? idx[r] : r], c ? &c->slots[r] : NULL, &v);
+			known = !v.absent;
+		}
+		if (known)
+			cols[k++] = cols[i];
+	}
+	return k;
+}
+
 /* ---- markdown tables ----------------------------------------------------------- */
 
 static char align_of(enum figure_hint h)
@@ -238,7 +274,7 @@ void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *t, const s
 			 int n)
 {
 	struct column cols[64];
-	int nc = case_columns(t->view, t->compact, cols, 63);
+	int nc = drop_unknown(cols, case_columns(t->view, t->compact, cols, 63), S, NULL, idx, n);
 	char heads[64][128], align[66];
 	const char *hp[64];
 	hp[0] = t->label_head;
@@ -324,7 +360,7 @@ enum ab_rc figure_fmt_text_table(FILE *out, enum figure_view view, const struct 
 			     struct ab_diag *d)
 {
 	struct column cols[64];
-	int nc = case_columns(view, false, cols, 63), first = c ? 0 : 1;
+	int nc = drop_unknown(cols, case_columns(view, false, cols, 63), S, c, NULL, 0), first = c ? 0 : 1;
 	struct text_grid g = { c ? c->n_slots : S->n_cases, nc + first, NULL, NULL, { false } };
 	g.cell = calloc((size_t)(g.n_rows + 1) * (size_t)g.n_cols, sizeof *g.cell);
 	g.tail = calloc((size_t)g.n_rows + 1, sizeof *g.tail);

@@ -32,8 +32,10 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 /* The value of f at at, as figure_text. Returns buf. */
 char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf, size_t len);
 
-/* The value as JSON (a new reference; NULL when out of memory). */
+/* The value as JSON (a new reference; NULL when out of memory), and its
+ * second value (key2: an integer for a count, else a number; null). */
 json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v);
+json_t *figure_fmt_json2(const struct figure *f, const struct figure_value *v);
 
 /* A column head of a case table: an arm row's is "A ARM HEAD" (ARM: the
  * run's arm, "(per case)" when each case names its own). Returns buf. */

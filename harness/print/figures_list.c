@@ -101,10 +101,12 @@ static json_t *view_list(unsigned mask)
 
 static json_t *row_of(const struct figure *f)
 {
-	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:s}", "key", f->key,
-			 "key2", f->key2, "label2", f->label2, "json", f->json, "json2", f->json2, "head", f->head, "hint", figure_hint_str(f->hint), "level",
+	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:b, s:s}", "key",
+			 f->key, "key2", f->key2, "label", f->label, "label2", f->label2, "json", f->json, "json2", f->json2,
+			 "head", f->head, "hint", figure_hint_str(f->hint), "level",
 			 figure_level_str(f->level), "digits", f->digits, "ci", f->ci, "views", views_of(f), "b_only",
-			 view_list(f->b_only), "full_only", view_list(f->full_only), "description", f->desc);
+			 view_list(f->b_only), "full_only", view_list(f->full_only), "omit_unknown", f->omit_unknown,
+			 "description", f->desc);
 }
 
 enum ab_rc figures_list_json(const struct printer_job *job, struct ab_diag *d)

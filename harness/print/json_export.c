@@ -184,7 +184,7 @@ static bool put_value(json_t *obj, const struct figure *f, const struct figure_a
 	if (ok && f->key2) {
 		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
 			 arm_path(f->json2 ? f->json2 : f->key2, arm, key2, sizeof key2));
-		ok = set_path(obj, second, json_out_num(v.x2));
+		ok = set_path(obj, second, v.absent ? json_null() : figure_fmt_json2(f, &v));
 	}
 	return ok;
 }

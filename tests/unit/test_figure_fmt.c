@@ -49,6 +49,26 @@ static void test_numbers(void **state)
 	v.x2 = 38100;
 	f.label2 = "host";
 	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "16.19 us, host 38.10 us");
+	f.label = "GPU"; /* the launch-bound mark: both figures, each named */
+	v = val(22600);
+	v.x2 = 38100;
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "GPU 22.60 us, host 38.10 us");
+	assert_string_equal(md(&f, &v), "GPU 22.60 us, host 38.10 us");
+	f = (struct figure){ .key = "w", .head = "w", .hint = FIGURE_TEXT };
+	v = val(NAN); /* an unknown text: its words, JSON null */
+	v.absent = true;
+	v.words = "none";
+	assert_string_equal(figure_fmt_text(&f, &v, b, sizeof b), "none");
+	assert_string_equal(md(&f, &v), "none");
+	json_t *j = figure_fmt_json(&f, &v);
+	assert_true(json_is_null(j));
+	json_decref(j);
+	f = (struct figure){ .key = "c2", .key2 = "of", .head = "c", .hint = FIGURE_COUNT };
+	v = val(3);
+	v.x2 = 12;
+	j = figure_fmt_json2(&f, &v); /* a count's second value is an integer */
+	assert_true(json_is_integer(j) && json_integer_value(j) == 12);
+	json_decref(j);
 	f = (struct figure){ .key = "r", .head = "r", .hint = FIGURE_RATIO, .digits = 3, .ci = true };
 	v = val(4.0012);
 	v.lo = 3.99;
