@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/divergence.h"
+
 /* ---- getters ------------------------------------------------------------ */
 
 #define FIELD(base, type, off) (*(const type *)((const char *)(base) + (off)))
@@ -294,6 +296,217 @@ static void run_drift_judged(const struct figure *f, const struct figure_at *at,
 	v->x = at->run->have_profile;
 }
 
+/* ---- host time a call (analysis/hosttime.h) ----------------------------- */
+
+/* The slot's host time a call, median or p90 (at arg). */
+static void slot_host(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	slot_real(f, at, v);
+	v->words = "not measured";
+}
+
+/* The arm's host time a call: its median, its p90 beside it. */
+static void arm_host(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct hosttime_arm *h = &at->arm->host;
+	(void)f;
+	number(v, h->n ? h->median_ns : NAN);
+	v->x2 = h->n ? h->p90_ns : NAN;
+	v->words = "not measured";
+}
+
+/* The GPU time of one call the host time is held against (unknown where
+ * no host time was measured: nothing is held against it). */
+static void arm_gpu(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct hosttime_arm *h = &at->arm->host;
+	(void)f;
+	number(v, h->n ? h->gpu_ns : NAN);
+	v->words = h->n ? "not known (no CUPTI kernel time under launch_gaps = include)" : "not measured";
+}
+
+/* An arm's launch-bound mark: its GPU time and its host time a call, where
+ * the host's exceeds it; else "no" (unknown: the table drops the column
+ * when no arm of the run earned the mark). */
+static void arm_launch_bound(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct hosttime_arm *h = &at->arm->host;
+	(void)f;
+	v->absent = !h->launch_bound;
+	v->words = h->n ? "no" : "not measured";
+	if (h->launch_bound) {
+		v->x = h->gpu_ns;
+		v->x2 = h->median_ns;
+	}
+}
+
+/* Whether an arm of the case is launch-bound; unknown where neither arm's
+ * host time was measured. */
+static void case_launch_bound(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_case *c = at->c;
+	(void)f;
+	v->x = c->launch_bound;
+	v->absent = !c->a.host.n && !c->b.host.n;
+	v->words = "not measured";
+	v->text = c->launch_bound ? "yes" : "no";
+}
+
+/* ---- where the bits differ (analysis/divergence.h) ------------------------ */
+
+/* Unknown where the run measured no divergence (stored before schema 10). */
+static bool div_unmeasured(const struct summary_case *c, struct figure_value *v)
+{
+	v->absent = !c->div.measured;
+	v->words = "not measured";
+	return v->absent;
+}
+
+/* A text of the case's divergence (at arg: a const char * member), unknown
+ * where none. */
+static void div_text(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const char *t = FIELD(&at->c->div, const char *, f->arg);
+	if (div_unmeasured(at->c, v))
+		return;
+	v->text = t;
+	v->absent = !t;
+	v->words = "none";
+}
+
+/* The most differing output's differing elements, and its elements. */
+static void div_elements(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	(void)f;
+	if (div_unmeasured(at->c, v))
+		return;
+	v->x = (double)at->c->div.n_diff;
+	v->x2 = at->c->div.tensor ? (double)at->c->div.elems : NAN; /* byte-equal outputs: 0, of nothing */
+}
+
+static void div_rows(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	(void)f;
+	if (div_unmeasured(at->c, v))
+		return;
+	v->x = (double)at->c->div.rows_touched;
+	v->x2 = at->c->div.tensor ? (double)at->c->div.rows : NAN;
+}
+
+static void div_pct(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	(void)f;
+	if (!div_unmeasured(at->c, v))
+		number(v, at->c->div.pct);
+}
+
+/* An int64 count of the case's divergence (at arg). */
+static void div_count(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	if (!div_unmeasured(at->c, v))
+		v->x = (double)FIELD(&at->c->div, int64_t, f->arg);
+}
+
+/* "out[b=0, t=17, w=3]": a tensor's element where its coordinates say. */
+static void div_place(const char *tensor, int64_t index, const struct divergence_coords *c, struct figure_value *v)
+{
+	char where[128];
+	v->absent = !tensor || index < 0;
+	v->words = "none";
+	if (v->absent)
+		return;
+	snprintf(v->buf, sizeof v->buf, "%s%s", tensor, divergence_coords_text(c, index, where, sizeof where));
+	v->text = v->buf;
+}
+
+static void div_first_at(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_divergence *d = &at->c->div;
+	(void)f;
+	if (!div_unmeasured(at->c, v))
+		div_place(d->tensor, d->first_index, &d->first_at, v);
+}
+
+static void div_max_ulp_at(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_divergence *d = &at->c->div;
+	(void)f;
+	if (!div_unmeasured(at->c, v))
+		div_place(d->max_ulp_tensor, d->max_ulp_index, &d->max_ulp_at, v);
+}
+
+/* Of the differing elements compared with the float64 reference, the %
+ * nearer it in B. */
+static void div_b_nearer(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_divergence *d = &at->c->div;
+	(void)f;
+	if (div_unmeasured(at->c, v))
+		return;
+	number(v, d->ref_compared ? 100.0 * (double)d->b_closer / (double)d->ref_compared : NAN);
+	v->words = !d->has_ref ? "no reference" : "none compared";
+}
+
+/* Every hashed call of every slot gave the same outputs; NO with the slot
+ * and how many of its calls differed. */
+static void case_deterministic(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_determinism *m = &at->c->det;
+	(void)f;
+	v->x = !m->nondeterministic;
+	v->absent = !m->slots_checked;
+	v->words = "not checked";
+	v->bad = m->nondeterministic;
+	if (m->nondeterministic) {
+		snprintf(v->buf, sizeof v->buf, "NO: %s, %d of %d calls differ", m->slot, m->calls_differ, m->calls);
+		v->text = v->buf;
+	}
+}
+
+/* The most differing slot's calls that differed from its first, of its hashed calls. */
+static void case_calls_differ(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_determinism *m = &at->c->det;
+	(void)f;
+	v->absent = !m->slots_checked;
+	v->words = "not checked";
+	v->x = m->calls_differ;
+	v->x2 = m->calls;
+}
+
+static void case_nondet_slot(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	(void)f;
+	v->text = at->c->det.slot;
+	v->absent = !v->text;
+	v->words = "none";
+}
+
+/* The case's batch invariance: yes, no (with the arm, row and the sweep
+ * value of the case it differs from), not_checked. */
+static void case_invariance(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	const struct summary_case_invariance *n = &at->c->inv;
+	(void)f;
+	v->text = n->verdict == SUMMARY_INVARIANCE_YES ? "yes" : n->verdict == SUMMARY_INVARIANCE_NO ? "no" : "not_checked";
+	v->words = n->verdict == SUMMARY_INVARIANCE_YES ? "yes" : "not checked";
+	v->bad = n->verdict == SUMMARY_INVARIANCE_NO;
+	if (v->bad) {
+		snprintf(v->buf, sizeof v->buf, "NO: arm %c's row %lld of '%s' differs from the same row at %s = %lld",
+			 n->arm, (long long)n->first_row, n->tensor ? n->tensor : "", at->c->c->axis,
+			 (long long)n->other_value);
+		v->words = v->buf;
+	}
+}
+
+/* An int64 of the case's invariance (at arg), known where it broke. */
+static void inv_count(const struct figure *f, const struct figure_at *at, struct figure_value *v)
+{
+	v->absent = at->c->inv.verdict != SUMMARY_INVARIANCE_NO;
+	v->x = (double)FIELD(&at->c->inv, int64_t, f->arg);
+	v->words = "none";
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define SLOT_AT(m) offsetof(struct results_slot, m)
@@ -302,6 +515,8 @@ static void run_drift_judged(const struct figure *f, const struct figure_at *at,
 #define SUM_AT(m) offsetof(struct summary_case, m)
 #define ARM_AT(m) offsetof(struct summary_arm, m)
 #define RUN_AT(m) offsetof(struct summary_run, m)
+#define DIV_AT(m) offsetof(struct summary_divergence, m)
+#define INV_AT(m) offsetof(struct summary_case_invariance, m)
 
 /* Places in each view. */
 #define CSV(n) [FIGURE_IN_CSV] = (n)
@@ -311,6 +526,7 @@ static void run_drift_judged(const struct figure *f, const struct figure_at *at,
 #define REPORT(n) [FIGURE_IN_REPORT] = (n)
 #define BW(n) [FIGURE_IN_BANDWIDTH] = (n)
 #define SWEEPS(n) [FIGURE_IN_SWEEPS] = (n)
+#define ACCURACY(n) [FIGURE_IN_ACCURACY] = (n)
 
 const struct figure figures[] = {
 	/* the run */
@@ -389,15 +605,15 @@ const struct figure figures[] = {
 	{ .key = "p90_ns", .head = "p90", .hint = FIGURE_DURATION, .level = FIGURE_SLOT,
 	  .at = { CSV(10), JSON(7), SHOW(7) }, .get = slot_real, .arg = SLOT_AT(p90_ns),
 	  .desc = "its 90th percentile" },
-	{ .key = "md5", .head = "md5", .hint = FIGURE_DIGEST, .level = FIGURE_SLOT, .at = { CSV(11), JSON(11), SHOW(10) },
+	{ .key = "md5", .head = "md5", .hint = FIGURE_DIGEST, .level = FIGURE_SLOT, .at = { CSV(11), JSON(12), SHOW(11) },
 	  .get = slot_md5, .desc = "the md5 of each output, in tensor order" },
 	{ .key = "bit_exact", .head = "exact", .hint = FIGURE_FLAG, .level = FIGURE_SLOT,
-	  .at = { CSV(12), JSON(12), SHOW(11) }, .get = slot_flag, .arg = FOLD_AT(bit_exact),
+	  .at = { CSV(12), JSON(13), SHOW(12) }, .get = slot_flag, .arg = FOLD_AT(bit_exact),
 	  .desc = "every output byte-equal to the bracket's first A slot's" },
 	{ .key = "variant", .head = "variant", .hint = FIGURE_NAME, .level = FIGURE_SLOT,
 	  .at = { CSV(13), JSON(3), SHOW(3) }, .get = slot_text, .arg = SLOT_AT(variant), .desc = "the code it ran" },
 	{ .key = "stopping_reason", .head = "stopped by", .hint = FIGURE_TEXT, .level = FIGURE_SLOT,
-	  .at = { CSV(16), JSON(10), SHOW(9) }, .get = slot_text, .arg = SLOT_AT(stopping_reason),
+	  .at = { CSV(16), JSON(11), SHOW(10) }, .get = slot_text, .arg = SLOT_AT(stopping_reason),
 	  .desc = "the rule that ended it (target_noise, max_samples ...)" },
 	{ .key = "discarded", .head = "discarded", .hint = FIGURE_COUNT, .level = FIGURE_SLOT, .at = { CSV(17) },
 	  .get = slot_int, .arg = SLOT_AT(n_discarded), .desc = "samples the throttle probe dropped" },
@@ -412,9 +628,13 @@ const struct figure figures[] = {
 	{ .key = "kernel_median_ns", .head = "kernel-sum", .hint = FIGURE_DURATION, .level = FIGURE_SLOT,
 	  .at = { CSV(22), JSON(8), SHOW(8) }, .get = slot_real, .arg = SLOT_AT(kernel_median_ns),
 	  .desc = "the median of its samples' kernel self-time sums (n/a without kernel records)" },
-	{ .key = "host_median_ns", .head = "host", .hint = FIGURE_DURATION, .level = FIGURE_SLOT, .at = { JSON(9) },
-	  .get = slot_real, .arg = SLOT_AT(host_median_ns),
-	  .desc = "the median host time of one call of its arm: entered to returned (n/a on the CPU backend)" },
+	{ .key = "host_median_ns", .head = "host", .hint = FIGURE_DURATION, .level = FIGURE_SLOT,
+	  .at = { CSV(51), JSON(9), SHOW(9) }, .omit_unknown = true, .get = slot_host, .arg = SLOT_AT(host_median_ns),
+	  .desc = "the median host time of one call of its arm: entered to returned (not measured on the CPU "
+		  "backend, whose call is the work, nor under timing = graph)" },
+	{ .key = "host_p90_ns", .head = "host p90", .hint = FIGURE_DURATION, .level = FIGURE_SLOT,
+	  .at = { CSV(52), JSON(10) }, .get = slot_host, .arg = SLOT_AT(host_p90_ns),
+	  .desc = "the 90th percentile of its host time a call" },
 	{ .key = "mismatches", .head = "mismatches", .hint = FIGURE_COUNT, .level = FIGURE_SLOT, .at = { CSV(23) },
 	  .get = slot_mismatches, .desc = "output elements differing from the first A slot's" },
 	{ .key = "max_abs_err", .head = "max abs err", .hint = FIGURE_NUMBER, .level = FIGURE_SLOT, .at = { CSV(24) },
@@ -422,9 +642,9 @@ const struct figure figures[] = {
 	{ .key = "max_err_ratio", .head = "max err / tol", .hint = FIGURE_NUMBER, .level = FIGURE_SLOT,
 	  .at = { CSV(25) }, .get = slot_fold, .arg = FOLD_AT(max_err_ratio),
 	  .desc = "the largest error over its tolerance" },
-	{ .key = "has_reference", .head = "has ref", .hint = FIGURE_FLAG, .level = FIGURE_SLOT, .at = { JSON(13) },
+	{ .key = "has_reference", .head = "has ref", .hint = FIGURE_FLAG, .level = FIGURE_SLOT, .at = { JSON(14) },
 	  .get = slot_has_ref, .desc = "every output had a float64 reference (a declared site's have none)" },
-	{ .key = "ref_ok", .head = "ref", .hint = FIGURE_FLAG, .level = FIGURE_SLOT, .at = { CSV(26), JSON(14), SHOW(12) },
+	{ .key = "ref_ok", .head = "ref", .hint = FIGURE_FLAG, .level = FIGURE_SLOT, .at = { CSV(26), JSON(15), SHOW(13) },
 	  .get = slot_ref_ok, .desc = "every output within the float64 reference's tolerance" },
 	{ .key = "bytes", .head = "bytes", .hint = FIGURE_BYTES, .level = FIGURE_SLOT, .at = { CSV(40) },
 	  .get = slot_bytes, .desc = "the bytes its arm moves, as the site declares them" },
@@ -457,11 +677,24 @@ const struct figure figures[] = {
 	  .digits = 2, .level = FIGURE_ARM, .at = { CSV(48), JSON(21), BW(5) }, .b_only = FIGURE_BIT(FIGURE_IN_BANDWIDTH),
 	  .get = arm_over_copy, .desc = "the arm's median over the case's copy floor: how many copies it costs" },
 
+	{ .key = "arm_host_median_ns", .key2 = "arm_host_p90_ns", .label2 = "p90", .json = "summary.host_median_%c_ns",
+	  .json2 = "host_p90_%c_ns", .head = "host a call", .hint = FIGURE_DURATION, .level = FIGURE_ARM,
+	  .at = { CSV(53), JSON(26), RUN(3), REPORT(3) }, .omit_unknown = true, .get = arm_host,
+	  .desc = "the arm's host time of one call, its slots pooled: median, and p90 beside it (issue 28)" },
+	{ .key = "arm_gpu_ns", .json = "summary.gpu_%c_ns", .head = "GPU a call", .hint = FIGURE_DURATION,
+	  .level = FIGURE_ARM, .at = { CSV(54), JSON(27) }, .get = arm_gpu,
+	  .desc = "the GPU time of one call its host time is held against: its median under launch_gaps = hide, "
+		  "its CUPTI kernel median under include" },
+	{ .key = "arm_launch_bound", .label = "GPU", .label2 = "host", .head = "launch-bound", .hint = FIGURE_DURATION,
+	  .level = FIGURE_ARM, .at = { RUN(8), REPORT(7) }, .omit_unknown = true, .get = arm_launch_bound,
+	  .desc = "the arm's GPU and host time a call where the host's is the larger: a model calling it eagerly "
+		  "waits on the host (the verdict stays the GPU's)" },
+
 	/* the case's figures */
-	{ .key = "n_ab", .head = "n A/B", .hint = FIGURE_COUNT, .level = FIGURE_CASE, .at = { RUN(4) },
+	{ .key = "n_ab", .head = "n A/B", .hint = FIGURE_COUNT, .level = FIGURE_CASE, .at = { RUN(5) },
 	  .get = case_samples, .desc = "the samples of arm a and of arm b" },
 	{ .key = "speedup", .json = "summary.speedup", .head = "speedup A/B [95% CI]", .hint = FIGURE_RATIO,
-	  .digits = 3, .ci = true, .level = FIGURE_CASE, .at = { CSV(32), JSON(12), RUN(3), REPORT(4), SWEEPS(2) },
+	  .digits = 3, .ci = true, .level = FIGURE_CASE, .at = { CSV(32), JSON(12), RUN(4), REPORT(4), SWEEPS(2) },
 	  .get = case_speedup,
 	  .desc = "median(A) / median(B) with its 95% bootstrap interval (n/a under 10 samples an arm)" },
 	{ .key = "drift", .json = "summary.drift", .head = "drift", .hint = FIGURE_FRACTION, .level = FIGURE_CASE,
@@ -471,7 +704,7 @@ const struct figure figures[] = {
 	  .at = { CSV(36), REPORT(5) }, .get = case_bit_exact,
 	  .desc = "every output of every slot byte-equal to the first A slot's" },
 	{ .key = "b_byte_equal", .json = "summary.b_byte_equal", .head = "B byte-equal", .hint = FIGURE_FLAG,
-	  .level = FIGURE_CASE, .at = { JSON(14), RUN(5) }, .get = case_bool, .arg = SUM_AT(b_byte_equal),
+	  .level = FIGURE_CASE, .at = { JSON(14), RUN(6) }, .get = case_bool, .arg = SUM_AT(b_byte_equal),
 	  .desc = "every B slot's outputs byte-equal to the first A slot's" },
 	{ .key = "a_deterministic", .json = "summary.a_deterministic", .head = "A deterministic", .hint = FIGURE_FLAG,
 	  .level = FIGURE_CASE, .at = { JSON(15) }, .get = case_bool, .arg = SUM_AT(a_deterministic),
@@ -486,10 +719,10 @@ const struct figure figures[] = {
 	  .hint = FIGURE_DURATION, .level = FIGURE_CASE, .at = { JSON(18) }, .get = case_real,
 	  .arg = SUM_AT(per_forward.saving_ns), .desc = "count x (median A - median B)" },
 	{ .key = "verdict", .json = "summary.verdict", .head = "verdict", .hint = FIGURE_VERDICT, .level = FIGURE_CASE,
-	  .at = { CSV(49), JSON(19), RUN(6), REPORT(6) }, .get = case_verdict,
+	  .at = { CSV(49), JSON(19), RUN(7), REPORT(6) }, .get = case_verdict,
 	  .desc = "the case's one verdict: faster, slower, no_clear_change, drifted, few_samples, not_exact" },
 	{ .key = "launch_bound", .json = "summary.launch_bound", .head = "launch-bound", .hint = FIGURE_FLAG,
-	  .level = FIGURE_CASE, .at = { JSON(25) }, .get = case_bool, .arg = SUM_AT(launch_bound),
+	  .level = FIGURE_CASE, .at = { CSV(55), JSON(25) }, .get = case_launch_bound,
 	  .desc = "an arm's host time per call exceeds its GPU time: a model calling it eagerly waits on the host" },
 	{ .key = "min_bytes", .head = "minimum bytes", .hint = FIGURE_BYTES, .level = FIGURE_CASE, .at = { BW(2) },
 	  .get = case_bytes_min, .desc = "every input read once and every output written once" },
@@ -509,6 +742,65 @@ const struct figure figures[] = {
 	  .hint = FIGURE_RATIO, .digits = 2, .level = FIGURE_CASE, .at = { CSV(50), JSON(23), BW(7) },
 	  .full_only = FIGURE_BIT(FIGURE_IN_BANDWIDTH), .get = case_real, .arg = SUM_AT(a_kernel_over_copy),
 	  .desc = "A's kernel-time median over the copy floor's: how many copies the eager chain's kernels cost" },
+
+	/* where the bits differ, determinism, batch invariance (issue 29) */
+	{ .key = "diff_slot", .json = "summary.divergence.slot", .head = "slot", .hint = FIGURE_TEXT,
+	  .level = FIGURE_CASE, .at = { CSV(56), JSON(28) }, .get = div_text, .arg = DIV_AT(slot),
+	  .desc = "the B slot whose output differs most from the first A slot's" },
+	{ .key = "diff_tensor", .json = "summary.divergence.tensor", .head = "output", .hint = FIGURE_NAME,
+	  .level = FIGURE_CASE, .at = { CSV(57), JSON(29), ACCURACY(1) }, .get = div_text, .arg = DIV_AT(tensor),
+	  .desc = "that output (the one with the most differing elements)" },
+	{ .key = "diff_elements", .key2 = "diff_tensor_elements", .json = "summary.divergence.elements",
+	  .json2 = "tensor_elements", .head = "elements differ / of", .hint = FIGURE_COUNT, .level = FIGURE_CASE,
+	  .at = { CSV(58), JSON(30), ACCURACY(2) }, .get = div_elements,
+	  .desc = "its elements whose bytes differ, and its elements" },
+	{ .key = "diff_pct", .json = "summary.divergence.pct", .head = "% differ", .hint = FIGURE_PERCENT, .digits = 2,
+	  .level = FIGURE_CASE, .at = { CSV(59), JSON(31), ACCURACY(3) }, .get = div_pct,
+	  .desc = "those as a % of its elements (0 where B is byte-equal)" },
+	{ .key = "diff_max_ulp", .json = "summary.divergence.max_ulp", .head = "max ULP", .hint = FIGURE_COUNT,
+	  .level = FIGURE_CASE, .at = { CSV(60), JSON(32), ACCURACY(4) }, .get = div_count, .arg = DIV_AT(max_ulp),
+	  .desc = "the largest distance in ULPs over every B output (ordered-integer; 0: none, or class mismatches only)" },
+	{ .key = "diff_max_ulp_at", .json = "summary.divergence.max_ulp_at", .head = "max ULP at", .hint = FIGURE_TEXT,
+	  .level = FIGURE_CASE, .at = { CSV(61), JSON(33), ACCURACY(5) }, .get = div_max_ulp_at,
+	  .desc = "where: the output and the element's coordinates in the site's axes, out[b=0, t=17, w=3]" },
+	{ .key = "diff_first_at", .json = "summary.divergence.first_at", .head = "first at", .hint = FIGURE_TEXT,
+	  .level = FIGURE_CASE, .at = { CSV(62), JSON(34), ACCURACY(6) }, .get = div_first_at,
+	  .desc = "the first differing element of the most differing output, in memory order" },
+	{ .key = "diff_class", .json = "summary.divergence.class_mismatches", .head = "NaN/Inf mismatches",
+	  .hint = FIGURE_COUNT, .level = FIGURE_CASE, .at = { CSV(63), JSON(35), ACCURACY(7) }, .get = div_count,
+	  .arg = DIV_AT(n_class), .desc = "elements NaN, Inf or finite on one side and of another class on the other" },
+	{ .key = "diff_rows", .key2 = "diff_rows_of", .json = "summary.divergence.rows_touched", .json2 = "rows",
+	  .head = "rows touched / of", .hint = FIGURE_COUNT, .level = FIGURE_CASE,
+	  .at = { CSV(64), JSON(36), ACCURACY(8) }, .get = div_rows,
+	  .desc = "the most differing output's rows (vectors along its last axis) holding a difference, of its rows" },
+	{ .key = "departure", .json = "summary.divergence.departure", .head = "departs at", .hint = FIGURE_NAME,
+	  .level = FIGURE_CASE, .at = { CSV(65), JSON(37), ACCURACY(9) }, .get = div_text, .arg = DIV_AT(departure),
+	  .desc = "the first stage of the eager chain (mean, rstd, ... the outputs) whose bytes differ" },
+	{ .key = "b_nearer_pct", .json = "summary.divergence.b_nearer_pct", .head = "B nearer the reference",
+	  .hint = FIGURE_PERCENT, .digits = 1, .level = FIGURE_CASE, .at = { CSV(66), JSON(38), ACCURACY(10) },
+	  .get = div_b_nearer,
+	  .desc = "of the differing elements compared with the float64 reference, the % nearer it in B" },
+	{ .key = "deterministic", .json = "summary.determinism.deterministic", .head = "deterministic",
+	  .hint = FIGURE_FLAG, .level = FIGURE_CASE, .at = { CSV(67), JSON(39), ACCURACY(11) },
+	  .get = case_deterministic,
+	  .desc = "every hashed call of every slot gave the outputs of its first (NO: a nondeterministic arm)" },
+	{ .key = "calls_differ", .key2 = "calls_hashed", .json = "summary.determinism.calls_differ", .json2 = "calls",
+	  .head = "calls differ / hashed", .hint = FIGURE_COUNT, .level = FIGURE_CASE, .at = { CSV(68), JSON(40) },
+	  .get = case_calls_differ, .desc = "in the slot with the most: its calls that gave other outputs, of its hashed calls" },
+	{ .key = "nondeterministic_slot", .json = "summary.determinism.slot", .head = "nondeterministic slot",
+	  .hint = FIGURE_TEXT, .level = FIGURE_CASE, .at = { CSV(69), JSON(41) }, .get = case_nondet_slot,
+	  .desc = "that slot (none: deterministic)" },
+	{ .key = "batch_invariant", .json = "summary.invariance.batch_invariant", .head = "batch-invariant",
+	  .hint = FIGURE_VERDICT, .level = FIGURE_CASE, .at = { CSV(70), JSON(42), ACCURACY(12) },
+	  .get = case_invariance,
+	  .desc = "yes, no or not_checked: each row of its outputs equal to the same row in the sweep's other cases "
+		  "(invariance = rows)" },
+	{ .key = "invariance_row", .json = "summary.invariance.first_row", .head = "row", .hint = FIGURE_COUNT,
+	  .level = FIGURE_CASE, .at = { CSV(71), JSON(43) }, .get = inv_count, .arg = INV_AT(first_row),
+	  .desc = "where batch invariance breaks: the first row that differs" },
+	{ .key = "invariance_other", .json = "summary.invariance.other_value", .head = "against", .hint = FIGURE_COUNT,
+	  .level = FIGURE_CASE, .at = { CSV(72), JSON(44) }, .get = inv_count, .arg = INV_AT(other_value),
+	  .desc = "and the sweep value of the case whose same row it differs from" },
 };
 
 const int n_figures = (int)(sizeof figures / sizeof figures[0]);

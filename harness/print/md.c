@@ -275,6 +275,16 @@ char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 	return buf;
 }
 
+const char *md_host_unmeasured(const struct summary_run *S)
+{
+	for (int i = 0; i < S->n_cases; i++)
+		if (S->cases[i].a.host.n || S->cases[i].b.host.n)
+			return NULL;
+	if (!strcmp(S->run->backend, "cpu"))
+		return "the CPU backend: its call is the work";
+	return !strcmp(S->run->timing, "graph") ? "timing = graph times no single call" : "the run stored none";
+}
+
 void md_verdict_counts(FILE *f, const struct summary_run *S)
 {
 	static const struct {

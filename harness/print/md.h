@@ -95,6 +95,12 @@ char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *b
  * counts add up to the cases. Plain text, no markup. */
 void md_verdict_counts(FILE *f, const struct summary_run *S);
 
+/* Why no case of S has a host time a call (analysis/hosttime.h): "the
+ * CPU backend: its call is the work", "timing = graph times no single
+ * call", "the run stored none"; NULL when a case has one. What show and
+ * the report say where their tables leave the host column out. */
+const char *md_host_unmeasured(const struct summary_run *S);
+
 /* A case's verdict as every table prints it: "faster", "no clear change",
  * "drifted 24.25% (not trusted)", "lost bit-exactness" ... (the figures
  * table's verdict row in words). Returns buf. */

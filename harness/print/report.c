@@ -30,6 +30,7 @@
 #include "print/report_certified.h"
 #include "print/report_charts.h"
 #include "print/report_details.h"
+#include "print/report_divergence.h"
 #include "print/report_peers.h"
 #include "print/report_projection.h"
 
@@ -114,6 +115,41 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	fputs(".\n\n", f);
 }
 
+/* What the host columns are, or why there are none, and each
+ * launch-bound arm with both figures (issue 28): at most 20, then a count. */
+static void sum_host(FILE *f, const struct summary_run *S)
+{
+	const char *why = md_host_unmeasured(S);
+	int n = 0;
+	if (why) {
+		fputs("Host time a call: not measured (", f);
+		md_cell(f, why);
+		fputs(").\n\n", f);
+		return;
+	}
+	fputs("Host a call: an arm's host time of one call (entered to returned), median and p90, beside its GPU "
+	      "time; an arm whose host time a call exceeds its GPU time is **launch-bound**: a model calling it "
+	      "eagerly waits on the host, whatever its kernel's speed (the verdict stays the GPU's).\n\n", f);
+	for (int i = 0; i < S->n_cases; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct summary_case *c = &S->cases[i];
+			struct figure_at at = { S, c, k ? &c->b : &c->a, NULL };
+			char lb[96];
+			if (!at.arm->host.launch_bound || n++ >= 20)
+				continue;
+			fputs("- ", f);
+			md_code(f, c->c->name);
+			fputs(": ", f);
+			md_cell(f, k ? c->arm_b : c->arm_a);
+			fprintf(f, ": %s a call: a model calling it eagerly waits on the host\n",
+				figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
+		}
+	if (n > 20)
+		fprintf(f, "- and %d more launch-bound arms (the Summary's launch-bound columns)\n", n - 20);
+	if (n)
+		fputc('\n', f);
+}
+
 static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
@@ -128,6 +164,7 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	if (R->run->fake_timer)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
+	sum_host(f, R->S);
 	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
 	report_certified_section(f, R->S, compact);
 }
@@ -576,6 +613,7 @@ static void sec_measured(FILE *f, const struct rpt *R, bool compact)
 
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
 {
+	report_divergence_section(f, R->S, R->ch.heatmaps, compact);
 	report_details_accuracy(f, R->S, compact);
 }
 

@@ -18,6 +18,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
+#include "print/report_divergence.h"
 #include "print/report_peers.h"
 
 #define STEM_MAX 64
@@ -164,8 +165,8 @@ static void bars_fill(const struct charter *C, struct bars_data *b)
 			b->low[k] = c ? c->speedup.low : NAN;
 			b->high[k] = c ? c->speedup.high : NAN;
 			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
-			/* the summary's exactness figure: B's bytes are not A's */
-			b->inexact[k] = c && c->n_outputs > 0 && !c->b_byte_equal;
+			/* the summary's verdict: B's bytes are not A's, or an arm's calls disagree */
+			b->inexact[k] = c && c->verdict == SUMMARY_CASE_NOT_EXACT;
 		}
 	}
 	for (int s = 0; s < ns; s++) {
@@ -200,7 +201,7 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = b.rows, .series_names = b.series,
 			.value = b.value, .low = b.low, .high = b.high, .reference_line = 1.0, .row_notes = b.notes,
 			.value_format = "%.2fx", .marked = b.marked, .mark_word = "drifted: not trusted",
-			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's",
+			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
 		};
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
@@ -558,8 +559,9 @@ static enum ab_rc alloc_charts(const struct summary_run *s, struct report_charts
 	out->n_sweeps = s->n_sweeps;
 	out->cases = calloc((size_t)s->n_cases + 1, sizeof *out->cases);
 	out->sweeps = calloc((size_t)s->n_sweeps + 1, sizeof *out->sweeps);
+	out->heatmaps = calloc((size_t)s->n_cases + 1, sizeof *out->heatmaps);
 	*stems = calloc((size_t)n + 1, sizeof **stems);
-	if (!out->cases || !out->sweeps || !*stems)
+	if (!out->cases || !out->sweeps || !out->heatmaps || !*stems)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
 	return AB_OK;
 }
@@ -594,6 +596,9 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 		if (rc == AB_OK)
 			rc = chart_slots(C, i, d);
 	}
+	if (rc == AB_OK)
+		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,
+						C->out->heatmaps, d);
 	return rc;
 }
 
@@ -618,5 +623,6 @@ void report_charts_free(struct report_charts *c)
 {
 	free(c->sweeps);
 	free(c->cases);
+	free(c->heatmaps);
 	memset(c, 0, sizeof *c);
 }

@@ -48,7 +48,8 @@ static void accuracy_row(FILE *f, const struct results_case *c, const struct res
 	md_code(f, o->md5);
 	char e[32], r[32];
 	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		md_num(o->max_abs_err, 6, e, sizeof e), md_num(o->max_err_ratio, 4, r, sizeof r),
+		o->has_ref ? md_num(o->max_abs_err, 6, e, sizeof e) : "no reference",
+		o->has_ref ? md_num(o->max_err_ratio, 4, r, sizeof r) : "no reference",
 		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
@@ -60,7 +61,8 @@ static void accuracy_case_row(FILE *f, const struct summary_case *sc)
 	md_case_name(f, sc->c->name, sc->own_arms, sc->arm_a, sc->arm_b);
 	char r[32];
 	fprintf(f, " | %d | %s | %s | %s |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
-		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes", md_num(sc->max_err_ratio, 3, r, sizeof r));
+		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes",
+		isnan(sc->max_err_ratio) && !sc->has_ref ? "no reference" : md_num(sc->max_err_ratio, 3, r, sizeof r));
 }
 
 static void accuracy_compact(FILE *f, const struct summary_run *S)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "print/diff_lines.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"
@@ -141,6 +142,55 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	show_copy_floor(s, out);
 }
 
+/* Each arm's host time a call beside the GPU time it is held against, and
+ * the launch-bound mark with both figures (issue 28), where measured. */
+static void show_host(const struct summary_run *S, const struct summary_case *s, FILE *out)
+{
+	struct figure_at at = { S, s, &s->a, NULL };
+	char ha[64], hb[64], ga[64], gb[64], lb[96], name[160];
+	if (!s->a.host.n && !s->b.host.n)
+		return;
+	figure_fmt_text_at("arm_host_median_ns", &at, ha, sizeof ha);
+	figure_fmt_text_at("arm_gpu_ns", &at, ga, sizeof ga);
+	at.arm = &s->b;
+	figure_fmt_text_at("arm_host_median_ns", &at, hb, sizeof hb);
+	figure_fmt_text_at("arm_gpu_ns", &at, gb, sizeof gb);
+	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n", ha, hb, ga, gb);
+	for (int k = 0; k < 2; k++) {
+		at.arm = k ? &s->b : &s->a;
+		if (!at.arm->host.launch_bound)
+			continue;
+		fprintf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the verdict "
+			     "is the GPU's)\n",
+			escape_term(k ? s->arm_b : s->arm_a, name, sizeof name),
+			figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
+	}
+}
+
+/* Where a case that is not bit-exact differs (issue 29), in two lines:
+ * how much, how far, from which stage, whether its calls agree; then
+ * where, in the site's axes, and its sweep's batch invariance. */
+static void show_divergence(const struct summary_run *S, const struct summary_case *s, FILE *out)
+{
+	struct figure_at at = { S, s, NULL, NULL };
+	char line[600], esc[1200], first[160], worst[160], rows[64], nearer[64];
+	if (!diff_case_differs(s))
+		return;
+	diff_case_line(s, line, sizeof line);
+	fprintf(out, "  %s\n", escape_term(line, esc, sizeof esc));
+	if (s->div.measured && s->div.tensor) {
+		figure_fmt_text_at("diff_first_at", &at, first, sizeof first);
+		figure_fmt_text_at("diff_max_ulp_at", &at, worst, sizeof worst);
+		figure_fmt_text_at("diff_rows", &at, rows, sizeof rows);
+		figure_fmt_text_at("b_nearer_pct", &at, nearer, sizeof nearer);
+		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n", first, worst,
+			rows, nearer);
+	}
+	diff_invariance(S, s, line, sizeof line);
+	if (line[0])
+		fprintf(out, "     %s\n", escape_term(line, esc, sizeof esc));
+}
+
 /* A case: what it is, its slots' table, the arms pooled with the speedup,
  * exactness and the verdict. */
 static enum ab_rc show_case(const struct summary_run *S, const struct summary_case *s, FILE *out, struct ab_diag *d)
@@ -168,8 +218,11 @@ static enum ab_rc show_case(const struct summary_run *S, const struct summary_ca
 		s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
-	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
+	fputc('\n', out);
+	show_host(S, s, out);
+	fprintf(out, "  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
+	show_divergence(S, s, out);
 	fprintf(out, "  verdict: %s\n", figure_fmt_text_at("verdict", &at, v, sizeof v));
 	return AB_OK;
 }
@@ -189,6 +242,8 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 	FILE *out = job->f;
 	enum ab_rc rc = AB_OK;
 	show_header(s->run, out);
+	if (s->n_cases && md_host_unmeasured(s))
+		fprintf(out, "host time a call: not measured (%s)\n", md_host_unmeasured(s));
 	for (int i = 0; !rc && i < s->n_cases; i++) {
 		rc = show_case(s, &s->cases[i], out, d);
 		show_bandwidth(s, &s->cases[i], out);

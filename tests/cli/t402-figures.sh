@@ -17,7 +17,7 @@ check "the JSON matches its schema" python3 tests/tools/json_check.py docs/JSON.
 n=$(python3 -c "import json, sys; print(len(json.load(open(sys.argv[1]))['figures']))" "$T/figures.json")
 check "the text has a line per figure ($n)" test "$(($(wc -l <"$T/figures.txt") - 1))" -eq "$n"
 check "a figure's line says its level, hint, head, places and what it is" \
-	grep -Eq '^speedup +case +ratio +speedup A/B \[95% CI\] +csv 32, json 12, run 3, report 4, sweeps 2; median\(A\) / median\(B\)' \
+	grep -Eq '^speedup +case +ratio +speedup A/B \[95% CI\] +csv 32, json 12, run 4, report 4, sweeps 2; median\(A\) / median\(B\)' \
 	"$T/figures.txt"
 
 expect_exit 0 "a run" "$AB" run scenarios/smoke.ini --backend cpu --quick --no-progress --db "$T/s.db"
