@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "analysis/figures.h"
+#include "common/ulp.h"
 #include "print/figure_fmt.h"
-
 #include "print/json_out.h"
 
 /* ---- abbench.export: everything ---------------------------------------- */
@@ -65,15 +65,116 @@ static json_t *outputs(const struct results_slot *s)
 	return ok ? a : NULL;
 }
 
-/* host_median_ns: the host time of one call of the arm (null where not
- * measured: the CPU backend, timing = graph, runs stored before it). */
+/* ---- where the bits differ, as stored (common/results.h) ---- */
+
+/* An element of a divergence: its index and both sides' bits (null: none). */
+static json_t *div_elem(const struct results_div_elem *e)
+{
+	if (e->index < 0)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o}", "index", (json_int_t)e->index, "a_bits", (json_int_t)e->a_bits,
+			 "b_bits", (json_int_t)e->b_bits, "reference", json_out_num(e->ref));
+}
+
+static json_t *div_map(const struct results_divergence *v)
+{
+	json_t *cells = json_array();
+	bool ok = cells != NULL;
+	for (int r = 0; ok && v->map && r < v->map_rows; r++)
+		for (int c = 0; ok && c < v->map_cols; c++)
+			ok = json_out_push(cells, json_integer(v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]));
+	if (!ok) {
+		json_decref(cells);
+		return NULL;
+	}
+	return json_pack("{s:b, s:i, s:i, s:I, s:I, s:o}", "by_head", v->map_by_head, "rows", v->map_rows, "cols",
+			 v->map_cols, "row_bin", (json_int_t)v->map_row_bin, "col_bin", (json_int_t)v->map_col_bin,
+			 "cells", cells);
+}
+
+static json_t *div_hist(const struct results_divergence *v)
+{
+	json_t *o = json_object();
+	bool ok = o != NULL;
+	for (int k = 0; ok && k < RESULTS_ULP_BUCKETS; k++)
+		ok = json_out_set(o, ulp_bucket_name(k), json_integer(v->ulp_hist[k]));
+	if (!ok)
+		json_decref(o);
+	return ok ? o : NULL;
+}
+
+/* One tensor not byte-equal to the first A slot's, as the run stored it. */
+static json_t *divergence(const struct results_divergence *v)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o}", "tensor",
+			      v->tensor, "role", v->role, "dtype", v->dtype, "stage", v->stage, "axes", v->axes, "dims",
+			      v->dims, "elements", (json_int_t)v->elems, "differing", (json_int_t)v->n_diff,
+			      "ulp_histogram", div_hist(v), "class_mismatches", (json_int_t)v->n_class, "nan_payloads",
+			      (json_int_t)v->n_nan_bits, "sign_flips", (json_int_t)v->n_sign, "max_ulp",
+			      (json_int_t)v->max_ulp, "at_max_ulp", div_elem(&v->at_max_ulp));
+	bool ok = o && json_out_set(o, "max_abs", json_out_num(v->max_abs)) &&
+		  json_out_set(o, "at_max_abs", div_elem(&v->at_max_abs)) &&
+		  json_out_set(o, "first", div_elem(&v->first)) && json_out_set(o, "rows", json_integer(v->rows)) &&
+		  json_out_set(o, "rows_touched", json_integer(v->rows_touched)) &&
+		  json_out_set(o, "map", div_map(v)) && json_out_set(o, "has_reference", json_boolean(v->has_ref)) &&
+		  json_out_set(o, "ref_compared", json_integer(v->ref_compared)) &&
+		  json_out_set(o, "b_closer", json_integer(v->b_closer)) &&
+		  json_out_set(o, "a_closer", json_integer(v->a_closer));
+	if (!ok)
+		json_decref(o);
+	return ok ? o : NULL;
+}
+
+static json_t *divergences(const struct results_slot *s)
+{
+	json_t *a = json_array();
+	bool ok = a != NULL;
+	for (int i = 0; ok && i < s->n_div; i++)
+		ok = json_out_push(a, divergence(&s->div[i]));
+	if (!ok)
+		json_decref(a);
+	return ok ? a : NULL;
+}
+
+/* What the slot compared with the first A slot and its determinism. */
+static json_t *slot_check(const struct results_slot *s)
+{
+	const struct results_slot_check *k = &s->check;
+	return json_pack("{s:s, s:i, s:i, s:i, s:s}", "compared", k->compared, "calls_checked", k->calls_checked,
+			 "calls_differ", k->calls_differ, "first_differ", k->first_differ, "differ_tensor",
+			 k->differ_tensor);
+}
+
+/* Each arm's batch invariance (checked false: the sweep did not ask). */
+static json_t *invariance(const struct results_case *c)
+{
+	json_t *a = json_array();
+	bool ok = a != NULL;
+	for (int k = 0; ok && k < 2; k++) {
+		const struct results_invariance *v = &c->inv[k];
+		ok = json_out_push(a, json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:s, s:s}", "arm", k ? "b" : "a",
+						 "checked", v->checked, "slot", v->slot, "rows_compared",
+						 (json_int_t)v->rows_compared, "first_row", (json_int_t)v->first_row,
+						 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note",
+						 v->note));
+	}
+	if (!ok)
+		json_decref(a);
+	return ok ? a : NULL;
+}
+
+/* host_median_ns, host_p90_ns: the host time of one call of the arm
+ * (null where not measured: the CPU backend, timing = graph, runs stored
+ * before it); check and divergences: where its bytes differ. */
 static json_t *slot_stats(const struct results_slot *s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s", json_out_num(s->elapsed_s),
-			 "median_ns", json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns",
-			 json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns), "max_ns", json_out_num(s->max_ns),
-			 "mean_ns", json_out_num(s->mean_ns), "noise", json_out_num(s->noise), "kernel_median_ns",
-			 json_out_num(s->kernel_median_ns), "host_median_ns", json_out_num(s->host_median_ns));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s",
+			 json_out_num(s->elapsed_s), "median_ns", json_out_num(s->median_ns), "p10_ns",
+			 json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns),
+			 "max_ns", json_out_num(s->max_ns), "mean_ns", json_out_num(s->mean_ns), "noise",
+			 json_out_num(s->noise), "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
+			 json_out_num(s->host_median_ns), "host_p90_ns", json_out_num(s->host_p90_ns), "check",
+			 slot_check(s), "divergences", divergences(s));
 }
 
 static json_t *slot(const struct results_slot *s)
@@ -117,7 +218,7 @@ static json_t *case_of(const struct results_case *c, json_t *slots)
 		  json_out_set(o, "axis_value", json_integer(c->axis_value)) &&
 		  json_out_set(o, "bytes_min", json_integer(c->bytes_min)) &&
 		  json_out_set(o, "bytes_a", json_integer(c->bytes_a)) &&
-		  json_out_set(o, "bytes_b", json_integer(c->bytes_b));
+		  json_out_set(o, "bytes_b", json_integer(c->bytes_b)) && json_out_set(o, "invariance", invariance(c));
 	if (!ok)
 		json_decref(o);
 	return ok ? o : NULL;
