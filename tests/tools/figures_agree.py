@@ -94,6 +94,9 @@ VERDICT_WORDS = {"faster": "faster", "slower": "slower", "no_clear_change": "no 
                  "not_exact": "lost bit-exactness", "few_samples": "too few samples (not trusted)"}
 
 
+INVARIANCE_WORDS = {"yes": "yes", "not_checked": "not checked"}  # "no": words with the row that broke it
+
+
 def fmt(row, v, md):
     """The cell of value v (a dict: x, x2, lo, hi, n, text, absent) of row."""
     h, dg = row["hint"], row["digits"]
@@ -101,7 +104,10 @@ def fmt(row, v, md):
         return None  # words: checked as "not a number, not nan"
     x = v.get("x")
     if h == "duration":
-        return md_time(x)
+        lab = (row.get("label") or "") + (" " if row.get("label") else "")
+        if v.get("x2") is None:
+            return lab + md_time(x)
+        return "%s%s, %s %s" % (lab, md_time(x), row.get("label2") or "and", md_time(v["x2"]))
     if h == "ratio":
         d = dg or 3
         b = "**" if md and v.get("good") else ""
@@ -131,9 +137,11 @@ def fmt(row, v, md):
     if h == "flag":
         if v.get("words"):
             return md_cell(v["words"]) if md else v["words"]
+        if v.get("own") is not None:  # a flag's own words (launch_bound: yes, no)
+            return md_cell(v["own"]) if md else v["own"]
         return "yes" if x else ("**no**" if md else "NO")
     if h == "verdict":
-        w = VERDICT_WORDS.get(t)
+        w = (INVARIANCE_WORDS if row["key"] == "batch_invariant" else VERDICT_WORDS).get(t)
         if w is None:
             return None  # drifted: words with its drift
         return md_cell(w) if md else w
@@ -153,6 +161,8 @@ def csv_value(row, rec):
     k, h = row["key"], row["hint"]
     if "csv" not in row["views"] or k not in rec:
         return None
+    if h in ("text", "name") and rec[k] == "":
+        return {"text": None, "absent": True}  # unknown (JSON null), or empty
     if h in ("text", "name", "digest", "verdict"):
         return {"text": rec[k]}
     if h == "flag":
@@ -188,6 +198,8 @@ def json_value(row, obj, arm=None):
         bad(f"{row['key']}: not in the JSON at {json_path(row, arm)}")
         return None
     h = row["hint"]
+    if h in ("text", "name") and x in (None, ""):
+        return {"text": None, "absent": True}
     if h in ("text", "name", "verdict"):
         return {"text": x}
     if h == "digest":
@@ -257,6 +269,9 @@ def md_tables(path):
         l = lines[i]
         if l.startswith("## "):
             sec, sub = l[3:], None
+        m = re.match(r"^<details><summary><b>([^<]*)</b>", l)
+        if m:  # a folded section (Accuracy, Clocks ...) is a section of its own
+            sec, sub = m.group(1), None
         if l.startswith("### "):
             m = re.match(r"^### `([^`]*)`", l)
             sub = m.group(1) if m else None
@@ -292,6 +307,25 @@ def columns(rows, view, run, compact=False):
     return out
 
 
+def fit(cols, heads, run, view, md):
+    """The columns a table printed, in order: a row marked omit_unknown (or
+    full_only, in a compact table) whose head the table lacks was left out.
+    Returns (printed, left out)."""
+    out, omitted, i = [], [], 0
+    for row, arm in cols:
+        h = head_of(row, arm, run)
+        h = md_cell(h) if md else h
+        if i < len(heads) and heads[i] == h:
+            out.append((row, arm))
+            i += 1
+        elif row.get("omit_unknown") or view in row["full_only"]:
+            omitted.append((row, arm))
+        else:
+            out.append((row, arm))
+            i += 1
+    return out, omitted
+
+
 def main():
     figs = json.load(open(sys.argv[1]))["figures"]
     show = json.load(open(sys.argv[2]))
@@ -322,6 +356,14 @@ def main():
             v["good"] = cases[case]["summary"]["verdict"] == "faster"
         if v is not None and row["key"] == "ref_ok" and not v.get("absent"):
             v["words"] = "ok" if v["x"] else "FAIL"
+        if v is not None and row["key"] == "launch_bound" and not v.get("absent"):
+            v["own"] = "yes" if v["x"] else "no"
+        if v is not None and row["key"] == "deterministic" and not v.get("absent") and not v["x"]:
+            v["own"] = "NO: %s, %s of %s calls differ" % (rec["nondeterministic_slot"], rec["calls_differ"],
+                                                           rec["calls_hashed"])
+        if v is None and row["key"] == "arm_launch_bound":  # GPU and host a call, where the host's is larger
+            g, h = num(rec["arm_gpu_ns"]), num(rec["arm_host_median_ns"])
+            v = {"x": g, "x2": h} if g is not None and h is not None and h > g else {"absent": True}
         return v
 
     # CSV against JSON
@@ -362,35 +404,50 @@ def main():
         else:
             bad(f"{kind} {case} {row['key']}{' ' + arm if arm else ''}: prints {cell!r}, its value formats as {want!r}")
 
+    def left_out(kind, omitted, case, slot=None):
+        """A column left out must be unknown in every row of its table."""
+        for row, arm in omitted:
+            if not row.get("omit_unknown"):
+                continue
+            v = value(row, case, arm, slot)
+            if v is not None and not v.get("absent"):
+                bad(f"{kind} {case} {row['key']}: left out, yet known ({v})")
+            else:
+                ok(kind + " left out, unknown")
+
     # show's slot tables (text)
-    cols = columns(figs, "show", run)
     names = list(cases)
     for t, (head, rows) in enumerate(text_tables(sys.argv[4], "slot")):
         case = names[t]
+        cols, omitted = fit(columns(figs, "show", run), head, run, "show", False)
         for k, cells in enumerate(rows):
+            left_out("show", omitted, case, by_case[case][k])
             for (row, arm), h, cell in zip(cols, head, cells):
                 if h != head_of(row, arm, run):
                     bad(f"show: head {h!r}, the table's is {head_of(row, arm, run)!r}")
                 cell_check("show cells", row, arm, case, cell, False, by_case[case][k])
     # run's closing table (text), the case first
-    cols = columns(figs, "run", run)
     for head, rows in text_tables(sys.argv[5], "case"):
+        cols, omitted = fit(columns(figs, "run", run), head[1:], run, "run", False)
         for cells in rows:
+            left_out("run", omitted, cells[0])
             for (row, arm), h, cell in zip(cols, head[1:], cells[1:]):
                 if h != head_of(row, arm, run):
                     bad(f"run: head {h!r}, the table's is {head_of(row, arm, run)!r}")
                 cell_check("run cells", row, arm, cells[0], cell, False)
     # the report's tables (markdown)
     md = md_tables(sys.argv[6])
-    for sec, view in (("Summary", "report"), ("Bandwidth", "bandwidth"), ("Sweeps", "sweeps")):
+    for sec, view in (("Summary", "report"), ("Bandwidth", "bandwidth"), ("Sweeps", "sweeps"),
+                      ("Where the bits differ", "accuracy")):
         for sub, head, rows in md.get(sec, []):
-            cols = columns(figs, view, run, compact=len(head) - 1 < len(columns(figs, view, run)))
+            cols, omitted = fit(columns(figs, view, run), head[1:], run, view, True)
             for cells in rows:
                 if view == "sweeps":
                     case = next(n for n, c in by_case.items() if c[0]["axis_value"] == cells[0]
                                 and c[0]["sweep"] == sub)
                 else:
                     case = re.match(r"^`([^`]*)`", cells[0]).group(1).replace("\\|", "|")
+                left_out(f"report {sec}", omitted, case)
                 for (row, arm), h, cell in zip(cols, head[1:], cells[1:]):
                     if h != md_cell(head_of(row, arm, run)):
                         bad(f"{sec}: head {h!r}, the table's is {md_cell(head_of(row, arm, run))!r}")

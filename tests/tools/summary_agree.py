@@ -105,11 +105,14 @@ def cells(row):
 
 
 def parse_report(path):
-    cases, section = {}, None
+    cases, section, heads = {}, None, []
     for line in open(path):
         line = line.rstrip("\n")
         if line.startswith("## "):
             section = line[3:]
+            continue
+        if line.startswith("| case |"):  # the Summary's columns by head: host columns may stand between
+            heads = cells(line)
             continue
         if not line.startswith("| `"):
             continue
@@ -117,9 +120,11 @@ def parse_report(path):
         m = re.match(r"^`([^`]*)`", c[0])  # a case's own arms follow its name: "`tp` (a `x`, b `y`)"
         name = (m.group(1) if m else c[0].strip("`")).replace("\\|", "|")
         if section == "Summary":
-            m = re.match(r"^(?:\*\*)?(\S+?)x(?:\*\*)? \[(?:(\S+), (\S+)|n/a)\]$", c[4])
+            sp = next((i for i, h in enumerate(heads) if h.startswith("speedup")), 4)
+            ex = heads.index("bit-exact") if "bit-exact" in heads else 5
+            m = re.match(r"^(?:\*\*)?(\S+?)x(?:\*\*)? \[(?:(\S+), (\S+)|n/a)\]$", c[sp])
             cases.setdefault(name, {}).update(a=c[2], b=c[3], speedup=interval(*m.groups()) if m else None,
-                                              exact=c[5])
+                                              exact=c[ex])
         elif section == "A/B/A brackets":
             cases.setdefault(name, {})["drift"] = c[-2]
         elif section == "Bandwidth":
