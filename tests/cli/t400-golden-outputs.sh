@@ -8,7 +8,11 @@
 # tests/scenarios/golden_mixed.ini (ABABA, a sweep, a case with arms of its
 # own that is not byte-equal, affine) and a run of 100 small cases of 8
 # samples (too few for an interval; a report past its budget, so compact
-# sections and report-full.md).
+# sections and report-full.md), and host: a smoke run with host times a
+# call planted as the CUDA backend stores them (plant_lib.sh's plant_host:
+# ln_modulate's B launch-bound), its last case measured again by --resume
+# (the closing table of the whole run), for the columns of host time and
+# the launch-bound mark that the CPU's own runs leave out.
 #
 # Goldens are in tests/data/golden/NAME/; tests/tools/golden_norm.py
 # replaces only what differs from run to run (times, uuid, host, commit,
@@ -21,6 +25,7 @@
 #   ABBENCH_GOLDEN_UPDATE=1 bash tests/cli/t400-golden-outputs.sh build/abbench
 # (About 15 s: glm_cpu's cases compute at their real shapes.)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/plant_lib.sh"
 ROOT=$PWD
 GOLD="$ROOT/tests/data/golden"
 export T ROOT AB ABBENCH_FAKE_TIMER=1
@@ -95,6 +100,14 @@ outputs_of glm_cpu $ALL
 outputs_of mixed show show-json show-csv report
 outputs_of big report
 
+# Host times planted, the last case measured again: its closing table.
+scenario_copy host scenarios/smoke.ini
+run_of host first
+id=$(plant_host "$T/host.db" first ln_modulate) || fail "host: plant"
+(cd "$T" && "$AB" run host.ini --resume "$id" --backend cpu --no-progress --db "$T/host.db") \
+	>"$T/got/host/run.txt" 2>"$T/host-resume.err" || fail "host: resume"
+outputs_of host show show-json show-csv report
+
 # Two smoke runs: a report of both, compare and gate.
 d="$T/got/smoke"
 run_of smoke second
@@ -108,14 +121,14 @@ st=0
 "$AB" gate 2 --baseline 1 --db "$T/smoke.db" --format json >"$d/gate.json" 2>/dev/null || true
 echo "exit $st" >>"$d/gate.md"
 
-for name in smoke glm_cpu mixed big; do
+for name in smoke glm_cpu mixed big host; do
 	ex="$T/$name-1.json"
 	[ "$name" = smoke ] && ex="$ex,$T/smoke-2.json"
 	python3 tests/tools/golden_norm.py "$ex" "$T"/got/"$name"/* || fail "$name: normalise"
 done
 
 if [ "${ABBENCH_GOLDEN_UPDATE:-0}" = 1 ]; then
-	for name in smoke glm_cpu mixed big; do
+	for name in smoke glm_cpu mixed big host; do
 		mkdir -p "$GOLD/$name"
 		rm -f "$GOLD/$name"/*
 		cp "$T/got/$name"/* "$GOLD/$name/"
@@ -125,7 +138,7 @@ if [ "${ABBENCH_GOLDEN_UPDATE:-0}" = 1 ]; then
 fi
 
 n_same=0
-for name in smoke glm_cpu mixed big; do
+for name in smoke glm_cpu mixed big host; do
 	for g in "$GOLD/$name"/*; do
 		f=$(basename "$g")
 		if [ "$f" = report-plots.md ] && [ "$have_plots" = 0 ]; then
