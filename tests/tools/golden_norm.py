@@ -49,7 +49,7 @@ ELAPSED = re.compile(r'("elapsed_s": )[-0-9.e+]+')
 # the Sampling table's full rows: ... | warm-up | samples | discarded | stopped by | slot time (s) | noise |
 SLOT_TIME = re.compile(r"^(\| .* \| \d+ \| \d+ \| \d+ \| [a-z_\\]+ \| )\d+\.\d{3}( \| \d+\.\d\d% \|)$", re.M)
 HOST_JSON = re.compile(r'("host": )"(?:[^"\\]|\\.)*"')
-HOST_MD = re.compile(r"(, host ).*$", re.M)
+HOST_MD = re.compile(r"^(- abbench .*, host ).*$", re.M)  # the provenance line, not a host time ("GPU 4.05 us, host 5.000 ms")
 TIMESTAMP = re.compile(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?\b")
 
 
