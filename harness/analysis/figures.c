@@ -847,7 +847,8 @@ const char *figure_level_str(enum figure_level l)
 
 const char *figure_view_str(enum figure_view v)
 {
-	static const char *const names[FIGURE_VIEWS] = { "csv",    "json",  "show",   "run",
-							 "report", "bandwidth", "sweeps", "accuracy" };
+	static const char *const names[FIGURE_VIEWS] = {
+		"csv", "json", "show", "run", "report", "bandwidth", "sweeps", "accuracy",
+	};
 	return v >= 0 && v < FIGURE_VIEWS ? names[v] : "?";
 }

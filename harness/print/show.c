@@ -242,8 +242,9 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 	FILE *out = job->f;
 	enum ab_rc rc = AB_OK;
 	show_header(s->run, out);
-	if (s->n_cases && md_host_unmeasured(s))
-		fprintf(out, "host time a call: not measured (%s)\n", md_host_unmeasured(s));
+	const char *no_host = s->n_cases ? md_host_unmeasured(s) : NULL;
+	if (no_host)
+		fprintf(out, "host time a call: not measured (%s)\n", no_host);
 	for (int i = 0; !rc && i < s->n_cases; i++) {
 		rc = show_case(s, &s->cases[i], out, d);
 		show_bandwidth(s, &s->cases[i], out);
