@@ -1,10 +1,11 @@
 # abbench - build, test and run.
 #
 #   make            build/abbench (CUDA backend included when nvcc is found)
-#   make run        deps + build + the GLM-Image scenario + its summary (on a
-#                   CPU without a GPU: the same sites at CPU-sized shapes)
-#   make test       deps + build + unit and CLI tests
-#   make deps       install missing Debian packages (root) or print the command
+#   make run        run's deps + build + the GLM-Image scenario + its summary (on
+#                   a CPU without a GPU: the same sites at CPU-sized shapes)
+#   make test       test's deps + build + unit and CLI tests
+#   make deps       install the missing Debian packages of make test (root) or
+#                   print the command (scripts/deps.sh: make run needs fewer)
 #   make sanitize   the unit and CLI tests under ASan + UBSan
 #   make fuzz       the parsers (scenario, profile, cubin/PTX, Triton JSON, certificates)
 #                   and the database loader under libFuzzer, FUZZ_SECONDS each
@@ -137,7 +138,7 @@ CUBINS += $(if $(NVCC),$(BUILD)/examples/cubin/mss_cubin.cubin $(BUILD)/examples
 # The copy floor of each GLM-Image case (scripts/gpu/copy_floor.cu, issue 24).
 CUBINS += $(if $(NVCC),$(BUILD)/gpu/copy_floor.cubin)
 
-.PHONY: all run test check unit cli deps clean sanitize fuzz fuzz-build ptxas-report
+.PHONY: all run test check unit cli deps deps-run clean sanitize fuzz fuzz-build ptxas-report
 all: $(BIN) $(GPU_TESTS) $(PLUGINS) $(CUBINS) $(CAPI_LIB)
 
 $(BUILD)/kernels/%.o: kernels/%.c
@@ -262,8 +263,13 @@ $(BUILD)/gpu/lib/libcmocka.so.0: $(CMOCKA_SO)
 	@mkdir -p $(dir $@)
 	$(Q)cp -L $< $@
 
+# make run installs what building and running need, make test (and make
+# deps) what the tests need besides: Chromium, munge and Slurm only for them.
 deps:
-	$(Q)scripts/deps.sh
+	$(Q)scripts/deps.sh test
+
+deps-run:
+	$(Q)scripts/deps.sh run
 
 unit: $(UNIT_BINS)
 cli: $(BIN)
@@ -286,7 +292,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) all unit
 	$(Q)scripts/run_tests.sh $(BUILD)
 
-run: deps
+run: deps-run
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) all
 	$(Q)scripts/make_run.sh $(BIN) $(SCENARIO)
 

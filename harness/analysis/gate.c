@@ -216,6 +216,7 @@ static enum ab_rc judge_time(const struct summary_case *b, const struct summary_
 struct limits {
 	double thr, min_ns;
 	int min_samples; /* fewest samples a slot needs for its case to pass */
+	double moved;    /* the A arm's move (a fraction) beyond which the machine changed */
 };
 
 /* A change (a fraction of median(B, baseline)) beyond the bars in
@@ -297,7 +298,7 @@ static enum ab_rc judge_case(const struct summary_case *b, const struct summary_
 			g->cmp.verdict = COMPARE_MISSING_B; /* the run kept no B samples of it */
 		if ((rc = judge_time(b, r, g, d)) != AB_OK)
 			return rc;
-		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > L->thr;
+		g->a_moved = g->basis == GATE_NORMALISED && fabs(g->a_change) > L->moved;
 		g->time_regressed = time_moved(g, L, +1);
 		g->underpowered = g->cmp.p_floor >= COMPARE_ALPHA;
 		fewest_of(b->c, "baseline", g);
@@ -327,7 +328,8 @@ static void count(struct gate_result *r, const struct gate_case *g)
 static enum ab_rc judge_all(const struct summary_run *base, const struct summary_run *run,
 			    const struct gate_options *o, struct gate_result *out, struct ab_diag *d)
 {
-	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns, out->min_samples };
+	const struct limits L = { o->max_regression_pct / 100, o->min_change_ns, out->min_samples,
+				  out->machine_moved_pct / 100 };
 	enum ab_rc rc = AB_OK;
 
 	for (int i = 0; rc == AB_OK && i < base->n_cases; i++) {
@@ -375,6 +377,8 @@ enum ab_rc gate_check(const struct summary_run *base, const struct summary_run *
 	if (o->only && !summary_find(base, o->only))
 		return unknown_case(base, o->only, d);
 	out->max_regression_pct = o->max_regression_pct;
+	out->machine_moved_pct = o->machine_moved_pct > 0 && isfinite(o->machine_moved_pct) ? o->machine_moved_pct
+											     : o->max_regression_pct;
 	out->min_change_ns = o->min_change_ns;
 	out->min_samples = o->min_samples > 0 ? o->min_samples : GATE_MIN_SAMPLES;
 	out->run_quick = run->run->quick;

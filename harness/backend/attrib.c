@@ -329,6 +329,29 @@ enum ab_rc attrib_add(struct attrib_collector *c, const char *name, uint64_t sta
 	return AB_OK;
 }
 
+enum ab_rc attrib_merge(struct attrib_collector *dst, const struct attrib_collector *src, struct ab_diag *d)
+{
+	for (int k = 0; k < src->n_kernels; k++) {
+		const struct results_kernel *from = &src->kernels[k];
+		struct results_kernel *to = kernel_row(dst, from->name, d);
+		if (!to)
+			return AB_ERR_NOMEM;
+		to->min_ns = to->launches ? fmin(to->min_ns, from->min_ns) : from->min_ns;
+		to->max_ns = to->launches ? fmax(to->max_ns, from->max_ns) : from->max_ns;
+		to->total_ns += from->total_ns;
+		to->launches += from->launches;
+	}
+	for (int i = 0; i < src->max_samples && i < dst->max_samples; i++) {
+		double x = src->sample_kernel_ns[i], *y = &dst->sample_kernel_ns[i];
+		if (!isnan(x))
+			*y = isnan(*y) ? x : *y + x;
+	}
+	dst->bad_records += src->bad_records;
+	dst->ignored_records += src->ignored_records;
+	dst->out_of_range += src->out_of_range;
+	return AB_OK;
+}
+
 void attrib_divide(struct attrib_collector *c, int n)
 {
 	if (n < 2)

@@ -57,6 +57,12 @@ const char *attrib_family(const char *demangled);
  * Returns buf; "" when nothing is left. */
 char *attrib_operation(const char *demangled, char *buf, size_t len);
 
+/* Adds src's records into dst (kernels by name, per-sample sums by id,
+ * the counts): a slot measured in several rounds (run_case.h) gathers
+ * each round's collector into its own. AB_ERR_NOMEM when dst's table
+ * cannot grow. */
+enum ab_rc attrib_merge(struct attrib_collector *dst, const struct attrib_collector *src, struct ab_diag *d);
+
 /* A sample that launched its arm n times (a graph of n launches,
  * backend.h's timing = graph): every figure summed per sample, and the
  * per-kernel totals and launch counts, divided by n, so that they read

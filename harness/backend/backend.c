@@ -136,7 +136,7 @@ enum ab_rc backend_choose(const char *want, const struct backend_ops **out, bool
 
 const char *backend_timing_str(enum backend_timing t)
 {
-	return t == BACKEND_TIMING_GRAPH ? "graph" : "events";
+	return t == BACKEND_TIMING_GRAPH ? "graph" : t == BACKEND_TIMING_CPU ? "cpu" : "events";
 }
 
 bool backend_supports_variant(const struct backend_ops *ops, const struct site_variant *v)

@@ -66,14 +66,17 @@ enum backend_cap {
 enum backend_launch_gaps { BACKEND_GAPS_INCLUDE, BACKEND_GAPS_HIDE };
 
 /* How a sample is timed (a scenario's `timing`): events around the arm's
- * launches, or a CUDA graph of BACKEND_GRAPH_LAUNCHES launches of the arm,
- * each behind its L2 flush, replayed, less a replay of the flushes alone,
- * over the launches: the arm's time without its launch overhead. A
- * backend that cannot replay graphs refuses graph at open (AB_ERR_USAGE). */
-enum backend_timing { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH };
+ * launches (on the CPU backend the monotonic clock, the wall time), or a
+ * CUDA graph of BACKEND_GRAPH_LAUNCHES launches of the arm, each behind
+ * its L2 flush, replayed, less a replay of the flushes alone, over the
+ * launches: the arm's time without its launch overhead; or (CPU backend
+ * only) the process's CPU clock, the time the arm's threads ran on a core,
+ * not the time they waited for one. A backend that cannot time a sample
+ * so refuses it at open (AB_ERR_USAGE). */
+enum backend_timing { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH, BACKEND_TIMING_CPU };
 #define BACKEND_GRAPH_LAUNCHES 10
 
-/* "events" or "graph": what the run row stores. */
+/* "events", "graph" or "cpu": what the run row stores. */
 const char *backend_timing_str(enum backend_timing t);
 
 struct bk_options {

@@ -4,8 +4,15 @@
  * Not a mock: every step computes its output. It exists so that the whole
  * pipeline runs and is tested without a GPU, and as an executable
  * specification of the arithmetic. Each step of a variant is timed with the
- * monotonic clock and fed to the same attribution collector that CUPTI
- * records feed on the CUDA backend. "L2 flush" here writes a buffer larger
+ * monotonic clock (timing = events: wall time) or, with timing = cpu, the
+ * process's CPU clock (CLOCK_PROCESS_CPUTIME_ID: the time its threads ran
+ * on a core, so that the time a step waited while other processes had the
+ * core is not charged to it: on the project's shared 2-core VM, under a
+ * load of about 4, the wall clock left every glm_cpu case drifted, 2-34%
+ * between A1 and A2, and the CPU clock none, 0.5-3.7%), and fed to the
+ * same attribution collector that CUPTI records feed on the CUDA backend.
+ * A step's CPU time sums its threads': an arm that runs on several
+ * threads is charged its work, not its latency. "L2 flush" here writes a buffer larger
  * than the last-level cache before every sample, outside the timed span.
  *
  * ABBENCH_FAKE_TIMER=1 replaces the clock by a deterministic cost model
@@ -17,6 +24,14 @@
  * CLI with a fake timer for the same reason). Runs made with it say so in
  * their device name and record it (runs.fake_timer). ABBENCH_CPU_DEVICES=N
  * gives it N devices (tests of --devices).
+ *
+ * ABBENCH_FAKE_DRIFT plants a drift of the machine into the fake timer,
+ * for the tests of the brackets that cancel one: every step's cost is
+ * scaled by a factor of the case's modelled time so far (the fake clock,
+ * which every call of the case advances, warm-ups included, from 0 at
+ * case_begin): `linear:PCT@MS`, PCT percent more for every MS ms of it
+ * (1 + PCT/100 x t/MS), or `step:PCT@MS`, PCT percent more from its MS-th
+ * ms on. Both arms and the copy floor alike: it is the machine that moves.
  *
  * Copy bandwidth: the best of a few memcpy of CPU_COPY_BYTES, counted read
  * + write like the CUDA backend's device copy. Under the fake timer it is
@@ -58,9 +73,19 @@
 #define CPU_COPY_REPS 3
 #define CPU_FAKE_COPY_GBPS 16.0
 
+/* A drift planted into the fake timer (ABBENCH_FAKE_DRIFT, above). */
+enum cpu_drift_kind { CPU_DRIFT_NONE, CPU_DRIFT_LINEAR, CPU_DRIFT_STEP };
+
+struct cpu_drift {
+	enum cpu_drift_kind kind;
+	double pct, at_ns;
+};
+
 struct backend {
 	struct bk_options opt;
 	bool fake_timer;
+	struct cpu_drift drift;
+	double fake_clock_ns; /* the case's modelled time so far (fake timer) */
 	unsigned char *flush_buf;
 	const struct site_desc *site;
 	struct site_args args; /* our own copies of every tensor */
@@ -87,6 +112,46 @@ static bool cpu_env_fake_timer(void)
 static bool cpu_fake_timer(struct backend *b)
 {
 	return b->fake_timer;
+}
+
+/* ABBENCH_FAKE_DRIFT's value: KIND:PCT@MS. AB_ERR_USAGE for anything
+ * else, or without the fake timer (a real clock's drift is the machine's). */
+static enum ab_rc cpu_drift_parse(const char *text, bool fake_timer, struct cpu_drift *out, struct ab_diag *d)
+{
+	static const char *const kinds[] = { [CPU_DRIFT_LINEAR] = "linear", [CPU_DRIFT_STEP] = "step" };
+	char buf[64], *colon, *at = NULL;
+	double ms = 0;
+	memset(out, 0, sizeof *out);
+	if (!text || !*text)
+		return AB_OK;
+	if (!fake_timer)
+		return ab_fail(d, AB_ERR_USAGE, "ABBENCH_FAKE_DRIFT plants a drift into the fake timer: set "
+			       "ABBENCH_FAKE_TIMER=1 too");
+	snprintf(buf, sizeof buf, "%s", text);
+	colon = strchr(buf, ':');
+	if (colon && (at = strchr(colon, '@'))) {
+		*colon = *at = '\0';
+		for (int k = CPU_DRIFT_LINEAR; k <= CPU_DRIFT_STEP; k++)
+			if (!strcmp(buf, kinds[k]))
+				out->kind = (enum cpu_drift_kind)k;
+	}
+	if (!out->kind || !numparse_double(colon + 1, &out->pct) || !(out->pct > -100) || out->pct > 1000 ||
+	    !numparse_double(at + 1, &ms) || !(ms > 0))
+		return ab_fail(d, AB_ERR_USAGE, "ABBENCH_FAKE_DRIFT='%s' is not linear:PCT@MS or step:PCT@MS (PCT above "
+			       "-100 and at most 1000, MS above 0)", text);
+	out->at_ns = ms * 1e6;
+	return AB_OK;
+}
+
+/* The planted drift's factor at the fake clock t (ns into the case). */
+static double cpu_drift_factor(const struct cpu_drift *dr, double t)
+{
+	switch (dr->kind) {
+	case CPU_DRIFT_LINEAR: return 1 + dr->pct / 100 * t / dr->at_ns;
+	case CPU_DRIFT_STEP: return t >= dr->at_ns ? 1 + dr->pct / 100 : 1;
+	case CPU_DRIFT_NONE: break;
+	}
+	return 1;
 }
 
 /* The code a variant has for this backend, NULL for an arm from outside
@@ -151,6 +216,11 @@ static enum ab_rc cpu_open(struct backend **out, const struct bk_options *o, str
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cpu backend");
 	b->opt = *o;
 	b->fake_timer = cpu_env_fake_timer();
+	enum ab_rc rc = cpu_drift_parse(getenv("ABBENCH_FAKE_DRIFT"), b->fake_timer, &b->drift, d);
+	if (rc) {
+		free(b);
+		return rc;
+	}
 	b->floor_ext = (struct site_ext_arm){ .ctx = b, .step = "copy_floor_memcpy", .prepare = cpu_floor_prepare,
 					      .on = SITE_EXT_ON_BIT(SITE_EXT_HOST), .call = cpu_floor_step };
 	b->floor_var = (struct site_variant){ .name = BACKEND_FLOOR_PREFIX "memcpy",
@@ -290,6 +360,7 @@ static enum ab_rc cpu_case_begin(struct backend *b, const struct site_desc *s, c
 {
 	cpu_free_tensors(b);
 	b->site = s;
+	b->fake_clock_ns = 0;
 	b->args.dims = host->dims;
 	b->args.eps = host->eps;
 	b->args.affine = host->affine;
@@ -341,11 +412,22 @@ static enum ab_rc cpu_slot_begin(struct backend *b, const struct site_variant *v
 	return AB_OK;
 }
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t which)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(which, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The clock a step is timed by: the scenario's timing. */
+static uint64_t step_clock_ns(const struct backend *b)
+{
+	return clock_ns(b->opt.timing == BACKEND_TIMING_CPU ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC);
 }
 
 /* splitmix64 of (sample id, step): the fake timer's noise in [-0.5, 0.5). */
@@ -357,12 +439,13 @@ static double fake_noise(uint32_t sample_id, int step)
 
 /* A step's modelled cost; the copy floor's: its bytes at the fastest rate
  * the model allows. */
-static uint64_t fake_step_ns(const struct backend *b, const struct site_variant *v, uint32_t sample_id, int step)
+static uint64_t fake_step_ns(const struct backend *b, const struct site_variant *v, uint32_t sample_id, int step,
+			     double drift)
 {
 	double elems = (double)(b->args.dims.rows * b->args.dims.row_len);
 	double floor_bytes = (double)(b->floor_plan.read_bytes + b->floor_plan.write_bytes);
 	double ns = v == &b->floor_var ? 2000.0 + floor_bytes / CPU_FAKE_COPY_GBPS : 2000.0 + 0.5 * elems;
-	return (uint64_t)(ns * (1.0 + 0.01 * fake_noise(sample_id, step)));
+	return (uint64_t)(ns * drift * (1.0 + 0.01 * fake_noise(sample_id, step)));
 }
 
 /* Step i of the variant (impl: its code, looked up before the clock
@@ -394,16 +477,17 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 	if (!v->ext && !impl)
 		return ab_fail(d, AB_ERR_INTERNAL, "cpu sample of '%s', which has no cpu implementation", v->name);
 	int n_steps = v->ext ? 1 : impl->n_steps;
+	double drift = cpu_drift_factor(&b->drift, b->fake_clock_ns);
 	for (int i = 0; i < n_steps; i++) {
 		const char *name;
-		uint64_t t0 = now_ns();
+		uint64_t t0 = step_clock_ns(b);
 		enum ab_rc src = cpu_step(b, v, impl, i, &name, d);
-		uint64_t t1 = now_ns();
+		uint64_t t1 = step_clock_ns(b);
 		if (src)
 			return src;
 		if (b->fake_timer) {
 			t0 = i == 0 ? 1000 : last;
-			t1 = t0 + fake_step_ns(b, v, sample_id, i);
+			t1 = t0 + fake_step_ns(b, v, sample_id, i, drift);
 		}
 		if (i == 0)
 			first = t0;
@@ -413,6 +497,8 @@ static enum ab_rc cpu_sample(struct backend *b, const struct site_variant *v, ui
 			return ab_wrap(d, rc, "case '%s', arm '%s'", b->case_name, v->name);
 	}
 	out->wall_ns = (double)(last - first);
+	if (b->fake_timer)
+		b->fake_clock_ns += out->wall_ns;
 	out->discarded = false;
 	out->clock_ratio = NAN;
 	out->host_ns = NAN; /* the host is the device: its call is the work (backend.h) */
@@ -514,11 +600,13 @@ static const struct site_variant *cpu_floor_variant(struct backend *b, int i)
 	return i == 0 ? &b->floor_var : NULL;
 }
 
-/* The CPU backend has no remarks: its device line says when the fake
- * timer ran. */
+/* What the CPU backend's times are, when they are not wall time (the
+ * device line says when the fake timer ran). */
 static const char *cpu_notes(struct backend *b)
 {
-	(void)b;
+	if (b->opt.timing == BACKEND_TIMING_CPU && !b->fake_timer)
+		return "timing cpu: each step timed by the process's CPU clock, the time it ran on a core (waits for "
+		       "a core not counted)";
 	return "";
 }
 

@@ -128,6 +128,8 @@ static enum ab_rc judge(const struct gate_args *a, const struct summary_run *sba
 		rc = floors_resolve(a->max_regression, a->min_change_ns, run, lp, "gate", &L, d);
 	o.max_regression_pct = L.pct;
 	o.threshold_source = L.pct_src;
+	o.machine_moved_pct = L.moved_pct;
+	o.machine_moved_source = L.moved_src;
 	o.min_change_ns = L.min_ns;
 	o.min_change_source = L.min_src;
 	o.exclude = x ? x->ptr : NULL;
@@ -211,8 +213,9 @@ int cmd_gate(int argc, char **argv)
 		"change = (median B / median A) in RUN over the same in the baseline, minus 1. A case fails when\n"
 		"that change exceeds PCT percent and the A arm's own drift (max |A_k - A1| / A1 of either run),\n"
 		"that change times the baseline's median B exceeds NS nanoseconds (the timer's absolute floor),\n"
-		"and a Mann-Whitney test on the B samples divided by their run's median A gives p < 0.01 (when\n"
-		"the A arm itself moved by more than PCT between the runs, raw B must be slower too); when it\n"
+		"and a block bootstrap of B/A over both runs gives p < 0.01 (when the A arm itself moved between\n"
+		"the runs by more than the device profile's threshold, raw B must be slower too; that bar stays\n"
+		"put whatever PCT is, so a case that fails at PCT fails at every smaller PCT); when it\n"
 		"lost bit-exactness; or when it is missing. Where the A arm's variant differs between the runs,\n"
 		"raw B times are judged instead. A case that did not fail but has a slot under --min-samples\n"
 		"samples, a run or baseline made with --quick, or a partial run (run --only) lacking cases\n"

@@ -26,5 +26,6 @@ int cmd_certify(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_figures(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
 
 #endif

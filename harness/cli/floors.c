@@ -7,6 +7,16 @@
 #include <stdio.h>
 
 
+/* No profile matched the device: the A arm moved beyond the threshold. */
+static enum ab_rc floors_moved(struct floors *out)
+{
+	if (isnan(out->moved_pct)) {
+		out->moved_pct = out->pct;
+		snprintf(out->moved_src, sizeof out->moved_src, "%s", out->pct_src);
+	}
+	return AB_OK;
+}
+
 enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r, const struct load_profile *lp,
 			  const char *command, struct floors *out, struct ab_diag *d)
 {
@@ -15,8 +25,13 @@ enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r
 	out->min_ns = min_ns;
 	snprintf(out->pct_src, sizeof out->pct_src, "--max-regression");
 	snprintf(out->min_src, sizeof out->min_src, "--min-change-ns");
+	out->moved_pct = NAN;
+	if (!lp->rc) {
+		out->moved_pct = p->gate_machine_moved_pct;
+		snprintf(out->moved_src, sizeof out->moved_src, "device profile '%s'", p->name);
+	}
 	if (!isnan(pct) && !isnan(min_ns))
-		return AB_OK;
+		return floors_moved(out);
 	if (lp->rc) {
 		*d = lp->err;
 		return ab_wrap(d, AB_ERR_INPUT, "no regression threshold or absolute floor (give --max-regression "
@@ -33,5 +48,5 @@ enum ab_rc floors_resolve(double pct, double min_ns, const struct results_run *r
 		out->min_ns = p->gate_min_change_ns;
 		snprintf(out->min_src, sizeof out->min_src, "device profile '%s'", p->name);
 	}
-	return AB_OK;
+	return floors_moved(out);
 }

@@ -9,6 +9,7 @@
 #include "common/cert.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,8 +315,15 @@ static bool read_sig(struct rd *r, const json_t *o, const char *at, struct cert_
 	    !get_bool(r, o, at, "affine", &e->sig.affine))
 		return false;
 	e->sig.eps = strtod(eps, &end);
-	if (!eps[0] || *end)
-		return rd_fail(r, at, "eps '%s' is not a number", eps);
+	if (!eps[0] || *end || !isfinite(e->sig.eps) || e->sig.eps <= 0)
+		return rd_fail(r, at, "eps '%s' is not a positive number", eps);
+	/* The seal covers the text as issued and cert_write writes eps back
+	   from the number: a spelling the writer would not give (1.0e-5 for
+	   1e-05) would change the content under an unchanged seal. */
+	char canon[32];
+	cert_eps_text(e->sig.eps, canon, sizeof canon);
+	if (strcmp(canon, eps))
+		return rd_fail(r, at, "eps '%s' is not as abbench writes it ('%s')", eps, canon);
 	e->sig.rank = (int)json_array_size(axes);
 	if (e->sig.rank < 1 || e->sig.rank > CERT_MAX_RANK || json_array_size(shape) != (size_t)e->sig.rank)
 		return rd_fail(r, at, "axes and shape must be lists of 1 to %d, as long as each other", CERT_MAX_RANK);

@@ -251,7 +251,7 @@ struct results_run {
 	char arm_a[32], arm_b[32]; /* the scenario's [arms] ("" on a side every case names its own) */
 	int steps, forwards_per_step;
 	char launch_gaps[16];
-	char timing[8];         /* "events" or "graph" (backend.h: backend_timing); '' read as events */
+	char timing[8];         /* "events", "graph" or "cpu" (backend.h: backend_timing); '' read as events */
 	bool l2_flush;
 	char notes[1024];       /* the runner's (a resume, the phases' times) and the backend's remarks */
 	/* Since schema 10: what the backend ran on beyond the device row, as

@@ -13,5 +13,8 @@
 void utc_now(char *buf, size_t len);
 /* "20261129T141500Z" (17 bytes with the NUL). */
 void utc_now_basic(char *buf, size_t len);
+/* The time seconds before now, as utc_now writes it (no earlier than
+ * 1970): such strings sort as the times do (prune's --older-than). */
+void utc_ago(double seconds, char *buf, size_t len);
 
 #endif

@@ -107,7 +107,8 @@ static int set_backend(struct parse_ctx *c, const char *value)
 static int unknown_key(struct parse_ctx *c, const char *key)
 {
 	static const char *const keys[] = { "name", "match", "backend", "notes", "dram_gbps", "noise_floor",
-					    "gate_max_regression_pct", "gate_min_change_ns", "l2_bytes", "sm_count" };
+					    "gate_max_regression_pct", "gate_min_change_ns", "gate_machine_moved_pct",
+					    "l2_bytes", "sm_count" };
 	char hint[SUGGEST_LIST_MAX + 64];
 	suggest_hint(key, keys, (int)(sizeof keys / sizeof keys[0]), "keys", "docs/REPORTS.md lists the keys", 0, hint,
 		     sizeof hint);
@@ -141,6 +142,8 @@ static int set_key(struct parse_ctx *c, const char *key, const char *value)
 		c->seen |= SEEN_MIN_CHANGE;
 		return set_number(c, key, value, 0, false, 1e9, &p->gate_min_change_ns);
 	}
+	if (!strcmp(key, "gate_machine_moved_pct"))
+		return set_number(c, key, value, 0, true, 1000, &p->gate_machine_moved_pct);
 	if (!strcmp(key, "l2_bytes"))
 		return set_count(c, key, value, INT64_MAX, &p->l2_bytes);
 	if (!strcmp(key, "sm_count")) {
@@ -191,6 +194,8 @@ enum ab_rc profile_parse_text(const char *path, const char *text, struct profile
 		return ab_fail(d, AB_ERR_INPUT, "%s: missing 'gate_min_change_ns' in [profile]", path);
 	if (!out->name[0])
 		snprintf(out->name, sizeof out->name, "%.*s", (int)strcspn(out->file, "."), out->file);
+	if (!(out->gate_machine_moved_pct > 0))
+		out->gate_machine_moved_pct = out->gate_max_regression_pct;
 	return AB_OK;
 }
 

@@ -16,6 +16,10 @@
  *   gate_max_regression_pct = 5
  *   gate_min_change_ns = 500  ; the gate's absolute floor: a change of B
  *                             ; of at most this many ns is not called
+ *   gate_machine_moved_pct = 5 ; optional: the A arm moved by more than
+ *                             ; this between two runs, the machine
+ *                             ; changed (raw B must confirm B/A; gate.h);
+ *                             ; default gate_max_regression_pct
  *   notes = where the numbers come from
  *
  * noise_floor, gate_max_regression_pct and gate_min_change_ns are
@@ -49,6 +53,7 @@ struct profile {
 	double noise_floor;    /* relative, in (0, 1) */
 	double gate_max_regression_pct;
 	double gate_min_change_ns; /* >= 0, ns; 0: no absolute floor */
+	double gate_machine_moved_pct; /* > 0: gate.h's a_moved bar; gate_max_regression_pct when not given */
 	char notes[512];
 };
 

@@ -152,7 +152,7 @@ static void set_defaults(struct scenario *s, struct scenario_input *dflt)
 	s->seed = 1;
 	s->sampling = (struct scenario_sampling){ .warmup = 3, .min_samples = 10, .max_samples = 1000,
 					     .min_time_ms = 500, .max_time_ms = 15000, .target_noise = 0.005,
-					     .noise = SCENARIO_NOISE_MEDIAN };
+					     .noise = SCENARIO_NOISE_MEDIAN, .rounds = 1 };
 	s->l2_flush = true;
 	/* the kernel question by default: every launch queued before the GPU
 	 * starts, as do_bench and nvbench time; a block or model scenario

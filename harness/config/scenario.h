@@ -6,7 +6,8 @@
  *   [scenario]  name, description, include (site files), backend (auto|cpu|cuda), dtype (bf16),
  *               bracket (A and B letters, starts and ends with A: ABA, ABABA),
  *               seed, warmup, min_samples, max_samples, min_time_ms,
- *               max_time_ms, target_noise, l2_flush (true|false),
+ *               max_time_ms, target_noise, noise_measure, rounds (1..1000),
+ *               l2_flush (true|false),
  *               launch_gaps (include|hide), timing (events|graph), input, input_mean, input_std,
  *               input_low, input_high, input_value (defaults for every case),
  *               input.TENSOR = GENERATOR (every case's tensor of that name)
@@ -49,6 +50,7 @@
 
 #define SCENARIO_NAME_MAX 64
 #define SCENARIO_BRACKET_MAX 16
+#define SCENARIO_ROUNDS_MAX 1000 /* rounds of a bracket (sampling.rounds) */
 #define SCENARIO_SWEEP_MAX 64    /* values of one swept dimension */
 #define SCENARIO_CASES_MAX 1024  /* cases of a scenario, sweeps expanded */
 
@@ -145,6 +147,8 @@ struct scenario_sampling {
 	double max_time_ms;
 	double target_noise; /* relative, e.g. 0.005 */
 	enum scenario_noise noise; /* what target_noise is compared with */
+	int rounds;          /* the bracket measured this many times over, each slot's time and
+			      * samples shared among them (1: each slot in one stretch) */
 };
 
 struct scenario {
@@ -160,7 +164,7 @@ struct scenario {
 	struct scenario_sampling sampling;
 	bool l2_flush;
 	enum backend_launch_gaps launch_gaps;
-	enum backend_timing timing; /* events, or graph: launch-free times (backend.h) */
+	enum backend_timing timing; /* events, graph (launch-free times) or cpu (the CPU clock): backend.h */
 	/* The run's arms: [arms]'s a and b (eager and fused when not given);
 	 * "" for a side no case runs (every case names its own). Each case's
 	 * own are in scenario_case. */

@@ -28,7 +28,9 @@
 
 #include "config/scenario.h"
 
-#define MAX_KEYS 24
+/* Keys of one section's table (struct scope's bit set holds one bit each):
+ * [scenario] has 24, room for a few more. */
+#define MAX_KEYS 32
 #define SCENARIO_INCLUDE_MAX 16 /* files one scenario includes */
 
 enum section { SEC_NONE, SEC_SCENARIO, SEC_ARMS, SEC_MODEL, SEC_CASE, SEC_ARM, SEC_SITE, SEC_COUNT };
@@ -72,6 +74,7 @@ struct scope {
 	unsigned seen;
 	int line[MAX_KEYS];
 };
+_Static_assert(MAX_KEYS <= sizeof(unsigned) * 8, "struct scope's seen holds a bit per key");
 
 /* The values a case's shape lists for its swept dimension (dim < 0: none),
  * kept until the case is expanded once the file is read. */

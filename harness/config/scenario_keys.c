@@ -194,8 +194,8 @@ static enum ab_rc set_gaps(struct pctx *c, const struct key_def *k, void *field,
 
 static enum ab_rc set_timing(struct pctx *c, const struct key_def *k, void *field, const char *val)
 {
-	static const char *const words[] = { "events", "graph", NULL };
-	static const enum backend_timing map[] = { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH };
+	static const char *const words[] = { "events", "graph", "cpu", NULL };
+	static const enum backend_timing map[] = { BACKEND_TIMING_EVENTS, BACKEND_TIMING_GRAPH, BACKEND_TIMING_CPU };
 	int i = scenario_keys_word_index(words, val);
 	if (i < 0)
 		return scenario_keys_word_err(c, k->name, val, words);
@@ -273,6 +273,7 @@ const struct key_def scenario_keys_scenario[] = {
 	KEY_NUM("target_noise", K_DOUBLE, B_SCN, struct scenario, sampling.target_noise, 0, 1,
 		KF_OPEN_LO | KF_OPEN_HI),
 	KEY_FN("noise_measure", B_SCN, struct scenario, sampling.noise, set_noise, 0),
+	KEY_NUM("rounds", K_INT, B_SCN, struct scenario, sampling.rounds, 1, SCENARIO_ROUNDS_MAX, 0),
 	KEY_NUM("l2_flush", K_BOOL, B_SCN, struct scenario, l2_flush, 0, 0, 0),
 	KEY_FN("launch_gaps", B_SCN, struct scenario, launch_gaps, set_gaps, 0),
 	KEY_FN("timing", B_SCN, struct scenario, timing, set_timing, 0),

@@ -281,16 +281,19 @@ static void print_rule(FILE *f, const struct gate_options *o, const struct gate_
 	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
 		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
 	md_cell(f, o->min_change_source ? o->min_change_source : "floor");
-	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than that "
-		   "threshold, the raw B change does too), when it lost bit-exactness, or when it is missing from "
-		   "the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
+	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than %.2f%% (",
+		COMPARE_ALPHA, r->machine_moved_pct);
+	md_cell(f, o->machine_moved_source ? o->machine_moved_source : "threshold");
+	fprintf(f, ": the device's own bar, whatever the threshold, so that a case failing at a threshold fails "
+		   "at every smaller one), the raw B change does too), when it lost bit-exactness, or when it is "
+		   "missing from the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "
 		   "far the machine moved within a bracket; the absolute floor is what the timer cannot resolve "
 		   "run to run. Raw B change = median(B, run) / median(B, baseline) - 1; a case whose A arm is a "
 		   "different variant in the two runs is judged on it alone (with the block-bootstrap p of the raw "
 		   "B samples), as its verdict says. Improvements never fail. A case that did not fail but has a slot "
 		   "with fewer than %d samples, in either run, is INCONCLUSIVE, not a pass; so is the whole gate "
 		   "when either run was made with --quick or the run is partial (run --only) and lacks cases.\n",
-		COMPARE_ALPHA, r->min_samples);
+		r->min_samples);
 }
 
 static void print_tally(FILE *f, const struct gate_result *r)

@@ -7,7 +7,9 @@
  * Which samples: ids 1, 2, 3 and 4, then every power of two (8, 16, 32,
  * ...), and the slot's last call (its outputs as the slot's checks read
  * them). A slot of n samples is so checked on about 4 + log2(n) calls,
- * every call of a short slot. The hash is inputcheck.h's (xxHash64 rounds
+ * every call of a short slot. A slot measured in rounds (run_slot.h)
+ * numbers its samples on over the rounds and keeps one set of hashes:
+ * the powers of two of its whole count, and the last call of each round. The hash is inputcheck.h's (xxHash64 rounds
  * over four lanes, at memory speed); the outputs are read back with the
  * backend's read_tensor after the sample has returned, outside its timed
  * span (the CUDA backend's sample has synchronised on its stop event by

@@ -50,6 +50,7 @@ struct scenario_sampling runner_quick_sampling(const struct scenario_sampling *f
 	/* A quick look stops at 3 samples when they agree: the mean rule's
 	 * noise exists from 2 samples, the median's interval needs 6. */
 	q.noise = SCENARIO_NOISE_MEAN;
+	q.rounds = 1; /* a look, not a measurement: each slot in one stretch */
 	return q;
 }
 
@@ -225,28 +226,41 @@ static enum ab_rc run_cases(const struct scenario *s, const struct runner_option
 	return rc;
 }
 
-/* The run's notes: what a resume should say, where the cases' time went,
- * then the backend's. */
-static void run_notes(const struct runner_options *o, const struct backend_ops *ops, struct backend *bk,
-		      const struct run_times *t, struct results_run *r)
+/* Appends "; text" (or text, first) to the run's notes, cut to fit. */
+static void notes_add(struct results_run *r, const char *text)
 {
-	const char *bk_notes = ops->notes(bk);
-	char resumed[96] = "", times[200];
-	if (o->resume)
-		snprintf(resumed, sizeof resumed, "resumed (%d time%s; %d of %d cases measured before)", r->resumed,
+	size_t used = strlen(r->notes);
+	if (text[0] && used + 1 < sizeof r->notes)
+		snprintf(r->notes + used, sizeof r->notes - used, "%s%s", used ? "; " : "", text);
+}
+
+/* The run's notes: what a resume should say, where the cases' time went,
+ * how its brackets were measured when in rounds, then the backend's. */
+static void run_notes(const struct runner_options *o, const struct backend_ops *ops, struct backend *bk,
+		      const struct scenario_sampling *sampling, const struct run_times *t, struct results_run *r)
+{
+	char text[256];
+	r->notes[0] = '\0';
+	if (o->resume) {
+		snprintf(text, sizeof text, "resumed (%d time%s; %d of %d cases measured before)", r->resumed,
 			 r->resumed == 1 ? "" : "s", o->resume->n_cases, r->cases_planned);
+		notes_add(r, text);
+	}
 	/* host clock times: left out of a fake-timer run, whose notes must read
 	 * the same on every machine */
-	if (ops->fake_timer(bk))
-		times[0] = '\0';
-	else
-		snprintf(times, sizeof times, "every arm called before the run %.2f s; cases %.2f s: inputs and "
+	if (!ops->fake_timer(bk)) {
+		snprintf(text, sizeof text, "every arm called before the run %.2f s; cases %.2f s: inputs and "
 			 "reference %.2f s, slots %.2f s, checks %.2f s, copy floor %.2f s, commits %.2f s",
 			 t->checks_before_s, t->total_s, t->cases.prep_s, t->cases.slots_s, t->cases.checks_s,
 			 t->cases.floor_s, t->commits_s);
-	/* 95 + 2 + 199 + 2 + 700 < sizeof r->notes */
-	snprintf(r->notes, sizeof r->notes, "%s%s%s%s%.700s", resumed, resumed[0] && times[0] ? "; " : "", times,
-		 (resumed[0] || times[0]) && bk_notes[0] ? "; " : "", bk_notes);
+		notes_add(r, text);
+	}
+	if (sampling->rounds > 1) {
+		snprintf(text, sizeof text, "bracket %s measured in up to %d interleaved rounds", r->bracket,
+			 sampling->rounds);
+		notes_add(r, text);
+	}
+	notes_add(r, ops->notes(bk));
 }
 
 /* A run that did not finish: 'interrupted' after a signal, else 'failed',
@@ -273,7 +287,8 @@ static enum ab_rc run_measure_and_store(const struct scenario *s, const struct r
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	enum ab_rc rc = run_cases(s, o, ops, bk, arms, st, r, &times, d);
 	times.total_s = run_seconds_since(&t0);
-	run_notes(o, ops, bk, &times, r);
+	struct scenario_sampling sampling = o->quick ? runner_quick_sampling(&s->sampling) : s->sampling;
+	run_notes(o, ops, bk, &sampling, &times, r);
 	if (!rc && o->dump_dir)
 		rc = dump_manifest(o->dump_dir, r, s, arms, d);
 	if (!rc) {

@@ -152,21 +152,51 @@ bool stopping_check_time(struct stopping_state *s, double slot_elapsed_ns)
 	return false;
 }
 
-bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapsed_ns)
+/* Whether the slot holds as many samples as it may: the rule's cap, or
+ * the median measure's scratch full. */
+static bool samples_full(const struct stopping_state *s)
 {
-	if (s->reason != STOPPING_NOT_YET)
-		return true;
+	return (s->rule.max_samples > 0 && s->n >= s->rule.max_samples) || (median_measure(s) && s->n >= s->cap);
+}
+
+bool stopping_push(struct stopping_state *s, double sample_ns)
+{
 	if (median_measure(s) && s->n >= s->cap)
-		return stop_with(s, STOPPING_MAX_SAMPLES); /* the scratch is full: the caller's sample cap */
+		return false;
 	s->n++;
 	s->sum += sample_ns;
 	s->sum_sq += sample_ns * sample_ns;
 	s->measured_ns += sample_ns;
 	if (median_measure(s))
 		sorted_insert(s, sample_ns);
+	return true;
+}
+
+bool stopping_full(const struct stopping_state *s)
+{
+	return samples_full(s);
+}
+
+bool stopping_judge(struct stopping_state *s)
+{
+	return s->reason != STOPPING_NOT_YET || noise_done(s);
+}
+
+void stopping_end(struct stopping_state *s, enum stopping_reason r)
+{
+	if (s->reason == STOPPING_NOT_YET)
+		s->reason = r;
+}
+
+bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapsed_ns)
+{
+	if (s->reason != STOPPING_NOT_YET)
+		return true;
+	if (!stopping_push(s, sample_ns))
+		return stop_with(s, STOPPING_MAX_SAMPLES); /* the scratch is full: the caller's sample cap */
 	if (noise_done(s))
 		return true;
-	if ((s->rule.max_samples > 0 && s->n >= s->rule.max_samples) || (median_measure(s) && s->n >= s->cap))
+	if (samples_full(s))
 		return stop_with(s, STOPPING_MAX_SAMPLES);
 	return stopping_check_time(s, slot_elapsed_ns);
 }

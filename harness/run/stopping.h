@@ -94,6 +94,21 @@ void stopping_init(struct stopping_state *s, const struct scenario_sampling *rul
  * slot should stop; stopping_reason() then says why. */
 bool stopping_add(struct stopping_state *s, double sample_ns, double slot_elapsed_ns);
 
+/* The same rule judged at chosen moments (a bracket measured in rounds,
+ * run_case.h: every slot's rule is judged at the end of each round, so
+ * that all slots stop after the same round). stopping_push adds a kept
+ * sample without judging (false, nothing added, when the median measure's
+ * scratch is full); stopping_full says whether the slot holds as many
+ * samples as it may; stopping_judge applies checks 1 and 2 of stopping.c
+ * to the samples so far (min_samples, min_time, target_noise, the stalled
+ * interval), sets the reason and returns true when they are met, and true
+ * ever after; stopping_end sets the reason the caller stopped for
+ * (max_samples, max_time) unless one is set. */
+bool stopping_push(struct stopping_state *s, double sample_ns);
+bool stopping_full(const struct stopping_state *s);
+bool stopping_judge(struct stopping_state *s);
+void stopping_end(struct stopping_state *s, enum stopping_reason r);
+
 /* For a discarded sample: only the time cap applies. */
 bool stopping_check_time(struct stopping_state *s, double slot_elapsed_ns);
 

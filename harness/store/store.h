@@ -19,8 +19,8 @@
  * One interface for a family of files, each a section of the store
  * (store_int.h lists them): opening (store.c), the schema
  * (store_schema.c), writing (store_write.c, store_reap.c), reading
- * (store_read.c), names and baselines (store_baseline.c) and RUN specs with
- * run sets (store_spec.c, runset.c).
+ * (store_read.c), names and baselines (store_baseline.c), RUN specs with
+ * run sets (store_spec.c, runset.c) and pruning (store_prune.c).
  */
 #ifndef AB_STORE_H
 #define AB_STORE_H
@@ -153,6 +153,27 @@ enum ab_rc store_baseline_set_run_set(struct store *st, const char *name, const 
 				      struct ab_diag *d);
 /* Loads what NAME points at: its run, or its run set read as one run. */
 enum ab_rc store_baseline_load(struct store *st, const char *name, struct results_run **out, struct ab_diag *d);
+
+/* ---- pruning runs (store_prune.c) ----
+ *
+ * What `abbench prune` takes away: the 'failed' and 'interrupted' runs
+ * started before `before` (UTC as runs store it, "2026-11-29T14:15:00Z";
+ * NULL: none by age), and the runs ids names, whatever their status but
+ * 'running'. Never a run a baseline points at, nor a run of a run set a
+ * baseline names. */
+struct store_prune {
+	const char *before;
+	const int64_t *ids;
+	int n_ids;
+	bool dry_run;     /* choose, remove nothing */
+};
+
+/* The runs that go (or would, dry_run), newest first, in *out (malloc'd,
+ * free()), removed in one transaction with everything stored under them.
+ * A run ids names that does not exist is AB_ERR_DATA; one still running
+ * or a baseline's is AB_ERR_USAGE; either way nothing is removed. */
+enum ab_rc store_prune_runs(struct store *st, const struct store_prune *q, struct results_run_summary **out, int *n,
+			    struct ab_diag *d);
 
 /* Copy bandwidth measured once per device, cached by uuid (0 = none yet). */
 enum ab_rc store_device_copy_gbps(struct store *st, const char *uuid, double *gbps, struct ab_diag *d);

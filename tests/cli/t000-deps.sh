@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every program the CLI tests and the scripts they run call is either part
 # of a minimal Debian root (an Essential or Priority: required package) or
-# installed by `make deps` (scripts/deps.sh --programs). Found by parsing
+# installed by `make deps` (scripts/deps.sh --programs), and make run's
+# packages are a part of make test's without the test-only ones (Chromium,
+# munge, Slurm, cmocka, clang ...). Found by parsing
 # the scripts (tests/tools/commands_used.py), so a test that starts calling
 # a new tool fails here until deps.sh installs it.
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +34,19 @@ in_base() {
 	done
 	return 1
 }
+
+# make run installs what running needs, make test what testing needs: the
+# run set is part of the test set and holds none of the test-only packages
+scripts/deps.sh --packages run | sort >"$T/run-set"
+scripts/deps.sh --packages test | sort >"$T/test-set"
+check "make run's packages are all make test's" test -z "$(comm -23 "$T/run-set" "$T/test-set")"
+for p in chromium munge slurmctld slurmd slurm-client libcmocka-dev clang shellcheck jq python3-numpy; do
+	check "make run does not install $p" bash -c "! grep -qx '$p' '$T/run-set' && grep -qx '$p' '$T/test-set'"
+done
+check "make run installs gnuplot (the report's charts)" grep -qx gnuplot-nox "$T/run-set"
+check "the Makefile: run needs deps-run, test deps" bash -c "grep -q '^run: deps-run\$' Makefile && grep -q '^test: deps\$' Makefile &&
+	grep -q 'scripts/deps.sh run' Makefile && grep -q 'scripts/deps.sh test' Makefile"
+expect_exit 2 "an unknown set" scripts/deps.sh nightly
 
 for c in $(cut -d: -f3 "$T/used" | sort -u); do
 	if grep -qx "$c" "$T/installed"; then

@@ -36,9 +36,10 @@ EOF
 # $! abbench's own pid.
 long() { exec env --default-signal=INT "$AB" run "$T/long.ini" --backend cpu --no-progress --db "$db"; }
 status_of() { sqlite3 "$db" "SELECT status FROM runs WHERE id = $1"; }
-# wait_running N: until run N's row exists (the run is measuring), 20 s at most.
+# wait_running N: until run N's row exists (the run is measuring), 60 s at
+# most (a loaded machine), less as soon as it does.
 wait_running() {
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		[ "$(status_of "$1" 2>/dev/null)" = running ] && return 0
 		sleep 0.1
 	done

@@ -4,6 +4,8 @@
 # with --no-wait the second fails at once (exit 3) and writes no run row.
 # A lock dies with its process: after a SIGKILL the next run does not wait.
 # Real timing: a fake-timer run measures no device and takes no lock (t300).
+# The slow run (24000 samples of a 1x32x256 case, about 1 s on an idle
+# 2-core VM, longer under load) must outlast the --no-wait run's start.
 . "$(dirname "$0")/lib.sh"
 unset ABBENCH_FAKE_TIMER
 db="$T/l.db"
@@ -23,12 +25,13 @@ a = eager
 b = fused
 [case c1]
 site = ln_modulate
-shape = 1x16x256
+shape = 1x32x256
 EOF
 slow() { exec "$AB" run "$T/slow.ini" --backend cpu --no-progress --db "$db" "$@"; }
-# until_locked: until the lock file names a holder (10 s at most).
+# until_locked: until the lock file names a holder (60 s at most: a loaded
+# machine starts a sanitized binary slowly; the loop ends as soon as it is).
 until_locked() {
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		grep -q '^pid ' "$ABBENCH_LOCK_DIR"/cpu-*.lock 2>/dev/null && return 0
 		sleep 0.1
 	done

@@ -21,7 +21,7 @@ ABBENCH_CPU_DEVICES=2 "$AB" run scenarios/smoke.ini --backend cpu --devices all 
 	>"$T/out" 2>"$T/err" 9>&- &
 parent=$!
 waiting=0
-for _ in $(seq 300); do
+for _ in $(seq 1200); do # 60 s at most: a loaded machine starts two workers slowly
 	waiting=$(grep -l "waiting for device" "$db".workers.*/worker-*.log 2>/dev/null | wc -l)
 	[ "$waiting" -eq 2 ] && break
 	sleep 0.05

@@ -170,7 +170,7 @@ munged --foreground --key-file="$T/munge/munge.key" --socket="$T/munge/munge.soc
 	--pid-file="$T/munge/munged.pid" --log-file="$T/munge/munged.log" --seed-file="$T/munge/munged.seed" \
 	2>>"$T/munge/munged.log" &
 daemons+=($!)
-must "munged answers on its socket in the test's directory" until_ 10 test -S "$T/munge/munge.socket"
+must "munged answers on its socket in the test's directory" until_ 60 test -S "$T/munge/munge.socket"
 
 # Two free ports on the loopback, chosen now (bound together, so distinct).
 read -r ctld_port slurmd_port < <(python3 -c 'import socket
@@ -222,7 +222,7 @@ daemons+=($!)
 slurmd -D -f "$conf" -N "$host" >/dev/null 2>&1 &
 daemons+=($!)
 node_idle() { scontrol show node "$host" -o 2>/dev/null | grep -q 'State=IDLE '; }
-must "slurmctld (port $ctld_port) and slurmd (port $slurmd_port) up, node $host idle" until_ 30 node_idle
+must "slurmctld (port $ctld_port) and slurmd (port $slurmd_port) up, node $host idle" until_ 120 node_idle
 check "the daemons are the pids started (pid files agree)" test "$(cat "$T/munge/munged.pid" "$T/slurm/slurmctld.pid" \
 	"$T/slurm/slurmd.pid" | tr '\n' ' ')" = "${daemons[*]} "
 echo "# cluster up in $((SECONDS - start)) s"
@@ -254,7 +254,7 @@ ended() {
 # is DESCRIPTION GOT WANTED: ok when equal, else says what it got.
 is() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '${2//$'\n'/, }'"; fi; }
 # submit SET SCENARIO RUN_OPTS: submit.sh with 3 shards against nightly;
-# sets $array and $gate from what it prints, waits (60 s at most).
+# sets $array and $gate from what it prints, waits (300 s at most: a loaded machine).
 submit() {
 	local t0=$SECONDS
 	expect_exit 0 "submit.sh $(basename "$2") 3 nightly (run set $1, $3)" env ABBENCH="$AB" DB="$db" RUN_OPTS="$3" \
@@ -263,7 +263,7 @@ submit() {
 	gate=$(sed -n 's/.*shards job \([0-9]*\) (array 1-3), merge and gate job \([0-9]*\) (afterany:\1).*/\2/p' "$T/out")
 	must "it prints the array's and the gate job's ids ($array, $gate)" test -n "$array" -a -n "$gate"
 	submitted+=("$array" "$gate")
-	must "all jobs of run set $1 ended" until_ 60 ended "$array" "$gate"
+	must "all jobs of run set $1 ended" until_ 300 ended "$array" "$gate"
 	echo "# run set $1: jobs ended $((SECONDS - t0)) s after submission"
 }
 # tasks ID: "TASK STATE EXIT" for each task of array ID, by task.

@@ -40,7 +40,7 @@ q() { sqlite3 "$db" "$1"; }
 
 (exec "$AB" run "$T/r.ini" --no-progress --db "$db" --label mine >"$T/o1" 2>"$T/e1") &
 pid=$!
-for _ in $(seq 200); do
+for _ in $(seq 1200); do # 60 s at most, less as soon as it is there
 	[ "$(q 'SELECT count(*) FROM cases' 2>/dev/null)" = 1 ] && break
 	sleep 0.05
 done

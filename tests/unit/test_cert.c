@@ -300,7 +300,15 @@ static void test_parse_refusals(void **state)
 	parse_fails(bad, "entries[0].arms.a: kind 'magic' is none of builtin, plugin, cubin, python");
 	free(bad);
 	bad = replaced(text, "\"eps\": \"1e-05\"", "\"eps\": \"small\"");
-	parse_fails(bad, "entries[0].signature: eps 'small' is not a number");
+	parse_fails(bad, "entries[0].signature: eps 'small' is not a positive number");
+	free(bad);
+	bad = replaced(text, "\"eps\": \"1e-05\"", "\"eps\": \"0e-05\"");
+	parse_fails(bad, "entries[0].signature: eps '0e-05' is not a positive number");
+	free(bad);
+	/* Written back from the number, another spelling would change the
+	   sealed content: the fuzzer's find. */
+	bad = replaced(text, "\"eps\": \"1e-05\"", "\"eps\": \"1.0e-5\"");
+	parse_fails(bad, "entries[0].signature: eps '1.0e-5' is not as abbench writes it ('1e-05')");
 	free(bad);
 	bad = replaced(text, "\"excluded\": [", "\"excluded\": [], \"extra\": [");
 	parse_fails(bad, "unknown member 'extra'");

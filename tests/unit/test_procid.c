@@ -38,7 +38,11 @@ static void test_states(void **state)
 		_exit(0);
 	procid_of(child, child_id, sizeof child_id);
 	assert_true(child_id[0] != '\0');
-	usleep(100000); /* a zombie until reaped: already gone */
+	/* a zombie until reaped: already gone. Wait for its exit without
+	 * reaping it (WNOWAIT), not for a fixed time: a loaded machine may not
+	 * run the child within one. */
+	siginfo_t info;
+	assert_int_equal(waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT), 0);
 	assert_int_equal(procid_state(host, child, child_id), PROCID_GONE);
 	int status;
 	assert_int_equal(waitpid(child, &status, 0), child);

@@ -64,6 +64,13 @@ static void test_name_defaults_to_file_stem(void **state)
 	assert_string_equal(p.name, "a100");
 	assert_true(p.dram_gbps == 0 && p.sm_count == 0);
 	assert_true(p.gate_min_change_ns == 0); /* 0 is allowed: no absolute floor */
+	assert_true(p.gate_machine_moved_pct == 7); /* not given: the threshold */
+	assert_int_equal(profile_parse_text("x/a100.ini",
+					 "[profile]\nnoise_floor=0.02\ngate_max_regression_pct=7\ngate_min_change_ns=0\n"
+					 "gate_machine_moved_pct = 2.5\n",
+					 &p, &d),
+			 AB_OK);
+	assert_true(p.gate_machine_moved_pct == 2.5 && p.gate_max_regression_pct == 7);
 }
 
 /* Each bad text with the message it must give (file:line: reason). */
@@ -96,6 +103,7 @@ static void test_parse_errors(void **state)
 		  "p.ini:3: 'gate_min_change_ns' needs a number, not '0.5us'" },
 		{ "[profile]\ngate_min_change_ns = 500\ngate_min_change_ns = 250\n",
 		  "p.ini:3: duplicate key 'gate_min_change_ns'" },
+		{ "[profile]\ngate_machine_moved_pct = 0\n", "p.ini:2: 'gate_machine_moved_pct' out of range: '0'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct profile p;
@@ -259,6 +267,14 @@ static void test_repo_profiles(void **state)
 	assert_false(fell_back);
 	assert_true(p.noise_floor == 0.05 && p.gate_max_regression_pct == 15);
 	assert_true(p.gate_min_change_ns == 250);
+	assert_true(p.gate_machine_moved_pct == 5); /* the CPU's A arm moves with the cache, B less */
+	assert_int_equal(profile_find("NVIDIA H100 80GB HBM3", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_false(fell_back); /* no "no profile matches device" warning on the H100 */
+	assert_string_equal(p.file, "h100.ini");
+	assert_true(p.gate_max_regression_pct == 2 && p.gate_min_change_ns == 1000);
+	assert_true(p.gate_machine_moved_pct == 2); /* as the 2% A/A pairs were gated */
+	assert_int_equal(profile_find("NVIDIA H200", "cuda", &p, &fell_back, &d), AB_OK);
+	assert_true(p.gate_machine_moved_pct == 5);
 	assert_int_equal(profile_find("NVIDIA B200", "cuda", &p, &fell_back, &d), AB_OK);
 	assert_true(fell_back);
 	assert_string_equal(p.file, "default.ini");

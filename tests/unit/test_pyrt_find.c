@@ -161,7 +161,7 @@ static void test_timeout(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	refused(script("hangs", "exec sleep 20"), 300, "did not answer within 0.3 s");
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	assert_true(b.tv_sec - a.tv_sec < 5);
+	assert_true(b.tv_sec - a.tv_sec < 15); /* not the 20 s of its sleep, on a loaded machine too */
 }
 
 #define ANSWER_AS(impl, fields)                                                                               \

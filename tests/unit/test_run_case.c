@@ -253,13 +253,14 @@ static void test_deterministic(void **state)
  * output's float64 reference and tolerance, 2 x 4096 x 8, and first-A
  * copy, 8192; the first A slot's copies of the statistics and scratch
  * tensors arm a may write (mean, rstd 64 each, ln_out 8192, scale1 512,
- * mod_mul 8192: 17024); per slot (5) the kept samples, 7 x 3 doubles
- * (wall, kernel, host time); while a slot runs, 7 ids, 7 sorted samples
- * and 7 per-sample kernel sums. */
+ * mod_mul 8192: 17024); per slot (5, all alive while the case runs its
+ * rounds) the kept samples, 7 x 3 doubles (wall, kernel, host time), and
+ * 7 ids, 7 sorted samples and 7 per-sample kernel sums; the case's
+ * collector of one round, 7 sums. */
 static void test_host_bytes(void **state)
 {
 	struct fixture *f = *state;
-	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * 7 * 24 + 7 * (4 + 8 + 8);
+	uint64_t want = 34432 + 2 * 4096 * 8 + 8192 + 17024 + 5 * (7 * 24 + 7 * (4 + 8 + 8)) + 7 * 8;
 	assert_int_equal(run_case_host_bytes(&f->s->cases[0], &f->env.sampling, 5), want);
 }
 
@@ -271,8 +272,9 @@ static void test_unknown_variant_fails(void **state)
 	assert_int_equal(run_case_run(&f->env, &f->s->cases[0], &f->out, &d), AB_ERR_INPUT);
 	assert_non_null(strstr(d.msg, "case 'ln'"));
 	assert_non_null(strstr(d.msg, "site 'ln_modulate' has no variant 'nope'"));
-	assert_string_equal(f->out.slots[0].label, "A1"); /* measured before B failed */
-	assert_true(f->out.slots[0].n_samples > 0);
+	/* every slot is bound to its arm before any is measured: nothing ran */
+	assert_string_equal(f->out.slots[0].label, "A1");
+	assert_int_equal(f->out.slots[0].n_samples, 0);
 }
 
 /* A B arm that is not byte-equal by design: B flagged, the A slots not.

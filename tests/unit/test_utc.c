@@ -2,7 +2,8 @@
  * test_utc.c - the one formatter of the current time (common/utc.h): both
  * forms have their exact shape and agree with time(2) to the second (a
  * retry covers a second boundary between the calls); a short buffer gets
- * "" rather than a cut time.
+ * "" rather than a cut time. utc_ago writes the time that many seconds
+ * back in the same form (a retry again), and sorts as the times do.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,8 +51,28 @@ static void test_forms(void **state)
 	assert_string_equal(small, "");
 }
 
+static void test_ago(void **state)
+{
+	(void)state;
+	char ago[32], now[32], want[32];
+	for (int tries = 0; tries < 3; tries++) {
+		time_t t = time(NULL) - 7 * 86400 - 3600;
+		struct tm tm;
+		utc_ago(7 * 86400 + 3600, ago, sizeof ago);
+		gmtime_r(&t, &tm);
+		strftime(want, sizeof want, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (!strcmp(ago, want))
+			break;
+	}
+	assert_string_equal(ago, want);
+	utc_now(now, sizeof now);
+	assert_true(strcmp(ago, now) < 0);
+	utc_ago(1e12, ago, sizeof ago); /* before 1970: 1970 */
+	assert_string_equal(ago, "1970-01-01T00:00:00Z");
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_forms) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_forms), cmocka_unit_test(test_ago) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,9 @@ static const struct site_variant *cuda_floor_variant(struct backend *b, int i)
 
 static enum ab_rc cuda_open(struct backend **out, const struct bk_options *o, struct ab_diag *d)
 {
+	if (o->timing == BACKEND_TIMING_CPU)
+		return ab_fail(d, AB_ERR_USAGE, "timing = cpu times steps by the host's CPU clock: the cuda backend times "
+			       "the GPU (use timing = events or graph, or the cpu backend)");
 	struct backend *b = calloc(1, sizeof *b);
 	if (!b)
 		return ab_fail(d, AB_ERR_NOMEM, "cannot allocate the cuda backend");

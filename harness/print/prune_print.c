@@ -1,0 +1,36 @@
+/*
+ * prune_print.c - `abbench prune`'s output (prune_print.h). Labels and
+ * scenario names come from the database: escaped for the terminal.
+ */
+#include "print/prune_print.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "print/escape.h"
+
+static void run_line(FILE *f, const struct results_run_summary *r)
+{
+	char scn[256], label[256];
+	fprintf(f, "run %lld  %s  %s", (long long)r->id, r->started_at, escape_term(r->scenario_name, scn, sizeof scn));
+	if (r->label[0])
+		fprintf(f, "  label '%s'", escape_term(r->label, label, sizeof label));
+	fprintf(f, "  %s  %d case%s\n", r->status, r->n_cases, r->n_cases == 1 ? "" : "s");
+}
+
+enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d)
+{
+	int cases = 0;
+	for (int i = 0; i < n; i++) {
+		run_line(f, &runs[i]);
+		cases += runs[i].n_cases;
+	}
+	if (!n)
+		fputs("nothing to prune\n", f);
+	else
+		fprintf(f, "%s %d run%s (%d case%s)%s\n", dry_run ? "would prune" : "pruned", n, n == 1 ? "" : "s", cases,
+			cases == 1 ? "" : "s", dry_run ? "; --dry-run: nothing removed" : "");
+	if (fflush(f) || ferror(f))
+		return ab_fail(d, AB_ERR_IO, "cannot write the pruned runs: %s", strerror(errno));
+	return AB_OK;
+}
