@@ -126,8 +126,9 @@ exports=$(ls "$T"/*-export.json | paste -sd,)
 find "$OUT" -type f ! -name '*.png' -print0 | xargs -0 /usr/bin/python3 "$ROOT/tests/tools/golden_norm.py" "$exports" ||
 	die normalise
 # What golden_norm.py leaves, printed by history and publish only: the
-# commit's first 7 digits (with -dirty when built from a changed tree) and
-# times of day to the minute ("2026-12-06 09:10", "12-06 09:09").
+# commit's first 7 digits (with -dirty when built from a changed tree; the
+# spaces that pad a column after it folded to one), the slots' wall time in
+# the dashboard's HTML reports, and times of day to the minute ("2026-12-06 09:10", "12-06 09:09").
 find "$OUT" -type f ! -name '*.png' -print0 | xargs -0 /usr/bin/python3 -c '
 import json, re, sys
 shorts = set()
@@ -136,6 +137,9 @@ for p in sys.argv[1].split(","):
     if re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", c):
         shorts.add(c[:7])
 pats = [(re.compile(re.escape(c) + r"[0-9a-f]*(-dirty)?"), "<commit>") for c in shorts]
+pats += [(re.compile(r"<commit> +"), "<commit> ")]
+pats += [(re.compile(r"(<td>[a-z_]+</td>\n<td align=\"right\">)\d+\.\d{3}(</td>\n<td align=\"right\">\d+\.\d\d%</td>)"),
+          r"\g<1>0.000\g<2>")]  # the slot wall time of the Sampling table in the HTML reports  # a column padded to the commit, with -dirty or without
 pats += [(re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b"), "<time>"), (re.compile(r"\"\d\d-\d\d \d\d:\d\d\""), "\"<time>\"")]
 for path in sys.argv[2:]:
     text = open(path, encoding="utf-8", newline="").read()

@@ -31,6 +31,12 @@ void md_cell(FILE *f, const char *s);
 /* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
  * to md_cell when s holds a backtick. */
 void md_code(FILE *f, const char *s);
+/* printf for markdown: each plain %s argument is written as md_cell
+ * writes it, and a %s between backticks in fmt ("`%s`") as md_code does
+ * (the backticks are md_code's); every other conversion is printf's.
+ * Text already in markdown (bold, a built cell) goes in fmt or fputs. */
+void md_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A case's name as code, and when it ran arms of its own (not the run's
  * [arms]) "(a `X`, b `Y`)" after it: every table that names a case. */
 void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b);
