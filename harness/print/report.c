@@ -56,18 +56,14 @@ struct rpt {
 static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
 {
 	if (p->drawn) {
-		fputs("![", f);
-		md_cell(f, alt);
-		fprintf(f, "](%s.png)\n\n", p->stem);
+		md_printf(f, "![%s]", alt);
+		fprintf(f, "(%s.png)\n\n", p->stem);
 	} else if (p->written) {
 		fprintf(f, "_Chart `%s.png` not drawn: ", p->stem);
-		md_cell(f, p->note[0] ? p->note : R->out->note);
+		md_printf(f, "%s", p->note[0] ? p->note : R->out->note);
 		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
-	} else {
-		fputs("_Chart not written: ", f);
-		md_cell(f, p->note);
-		fputs("._\n\n", f);
-	}
+	} else
+		md_printf(f, "_Chart not written: %s._\n\n", p->note);
 }
 
 /* One line: the verdict, what it rests on, and which run it is. */
@@ -77,19 +73,14 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	const struct results_run *r = R->run;
 	(void)compact;
 	if (strcmp(r->status, "ok")) {
-		fprintf(f, "**INCOMPLETE**: run %lld is ", (long long)r->id);
-		md_code(f, r->status);
-		fprintf(f, " with %d", S->n_cases);
+		md_printf(f, "**INCOMPLETE**: run %lld is `%s` with %d", (long long)r->id, r->status, S->n_cases);
 		if (r->cases_planned > 0)
 			fprintf(f, " of %d", r->cases_planned);
 		fprintf(f, " cases finished; the figures below are those cases only, and it is never gated "
 			   "(`abbench run --resume %lld` measures the rest).\n\n", (long long)r->id);
 	}
-	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
-	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
-	fputs(" vs A ", f);
-	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
-	fputs(": ", f);
+	md_printf(f, "**%s**: B `%s` vs A `%s`: ", summary_verdict_str(S->verdict), r->arm_b[0] ? r->arm_b : "per case",
+		  r->arm_a[0] ? r->arm_a : "per case");
 	md_verdict_counts(f, S);
 	bool drifted = S->n_verdict[SUMMARY_CASE_DRIFTED], few = S->n_verdict[SUMMARY_CASE_FEW_SAMPLES];
 	if (drifted)
@@ -101,18 +92,10 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 		fputc(')', f);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
-	fputs(". Scenario ", f);
-	md_code(f, r->scenario_name);
-	fputs(" on ", f);
-	md_cell(f, r->device.name);
-	fprintf(f, ", run %lld", (long long)r->id);
-	if (r->label[0]) {
-		fputc(' ', f);
-		md_code(f, r->label);
-	}
-	fputs(", commit ", f);
-	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fputs(".\n\n", f);
+	md_printf(f, ". Scenario `%s` on %s, run %lld", r->scenario_name, r->device.name, (long long)r->id);
+	if (r->label[0])
+		md_printf(f, " `%s`", r->label);
+	md_printf(f, ", commit `%s`.\n\n", r->git_commit[0] ? r->git_commit : "unknown");
 }
 
 /* What the host columns are, or why there are none, and each
@@ -122,9 +105,7 @@ static void sum_host(FILE *f, const struct summary_run *S)
 	const char *why = md_host_unmeasured(S);
 	int n = 0;
 	if (why) {
-		fputs("Host time a call: not measured (", f);
-		md_cell(f, why);
-		fputs(").\n\n", f);
+		md_printf(f, "Host time a call: not measured (%s).\n\n", why);
 		return;
 	}
 	fputs("Host a call: an arm's host time of one call (entered to returned), median and p90, beside its GPU "
@@ -137,11 +118,8 @@ static void sum_host(FILE *f, const struct summary_run *S)
 			char lb[96];
 			if (!at.arm->host.launch_bound || n++ >= 20)
 				continue;
-			fputs("- ", f);
-			md_code(f, c->c->name);
-			fputs(": ", f);
-			md_cell(f, k ? c->arm_b : c->arm_a);
-			fprintf(f, ": %s a call: a model calling it eagerly waits on the host\n",
+			md_printf(f, "- `%s`: %s: ", c->c->name, k ? c->arm_b : c->arm_a);
+			fprintf(f, "%s a call: a model calling it eagerly waits on the host\n",
 				figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
 		}
 	if (n > 20)
@@ -181,11 +159,8 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fprintf(f, "%.0f GB/s (", c->gbps);
 	if (c->source == BANDWIDTH_MEASURED)
 		fputs("measured by this run's backend, read + write", f);
-	else {
-		fputs("the device profile ", f);
-		md_code(f, c->profile);
-		fputs("'s dram_gbps: this run measured none", f);
-	}
+	else
+		md_printf(f, "the device profile `%s`'s dram_gbps: this run measured none", c->profile);
 	fputc(')', f);
 }
 
@@ -253,21 +228,11 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
-		fputs("### ", f);
-		md_code(f, w->name);
-		fputs(" over ", f);
-		md_cell(f, w->axis);
-		fputs("\n\n", f);
+		md_printf(f, "### `%s` over %s\n\n", w->name, w->axis);
 		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
 		sweep_chart(f, R, g, compact);
 	}
-}
-
-/* Series 0 is this run, then its peers. */
-static const struct summary_run *series_of(const struct rpt *R, int s)
-{
-	return R->P->series[s];
 }
 
 /* The Summary's speedup cell and B's GB/s: "**2.001x** [1.990, 2.010], B
@@ -310,17 +275,11 @@ static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 static void per_gpu_runs(FILE *f, const struct rpt *R)
 {
 	for (int s = 0; s <= R->n_peers; s++) {
-		const struct summary_run *S = series_of(R, s);
+		const struct summary_run *S = R->P->series[s];
 		const struct results_run *r = S->run;
-		fprintf(f, "- run %lld: ", (long long)r->id);
-		md_cell(f, r->device.name);
-		fputs(" (backend ", f);
-		md_cell(f, r->backend);
-		fputs(", commit ", f);
-		md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-		fputs(", started ", f);
-		md_cell(f, r->started_at);
-		fprintf(f, ")%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
+		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
+			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
+		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
 		if (S->copy.source == BANDWIDTH_NONE)
 			fputs("unknown\n", f);
 		else
@@ -350,22 +309,17 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
 	for (int s = 0; s <= R->n_peers; s++) {
-		report_peers_series_name(R->P, s, name, sizeof name);
-		fputc(' ', f);
-		md_cell(f, name);
-		fputs(" |", f);
+		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
 	}
 	fprintf(f, " %s |\n|---|", w.md5_head);
 	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
-		fputs("| ", f);
-		md_code(f, R->S->cases[i].c->name);
-		fputs(" |", f);
+		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
 		for (int s = 0; s <= R->n_peers; s++) {
 			fputc(' ', f);
-			per_gpu_cell(f, series_of(R, s), peers_cell(R->P, i, s));
+			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
@@ -411,9 +365,9 @@ static void bracket_intro(FILE *f, const struct rpt *R)
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
 	if (R->S->have_profile) {
-		fprintf(f, "above the noise floor of %.2f%% (profile ", R->S->profile.noise_floor * 100);
-		md_code(f, R->S->profile.name);
-		fputs(") it is called environmental drift: the device changed under the measurement, and the "
+		md_printf(f, "above the noise floor of %.2f%% (profile `%s`)", R->S->profile.noise_floor * 100,
+			  R->S->profile.name);
+		fputs(" it is called environmental drift: the device changed under the measurement, and the "
 		      "speedup of that case should not be trusted.\n\n", f);
 	} else
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
@@ -426,20 +380,15 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 	(void)compact;
 	bracket_intro(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s < ns; s++) {
-		fputc(' ', f);
-		md_cell(f, c0->slots[s].label);
-		fputs(" |", f);
-	}
+	for (int s = 0; s < ns; s++)
+		md_printf(f, " %s |", c0->slots[s].label);
 	fputs(" drift | verdict |\n|---|", f);
 	for (int s = 0; s < ns + 1; s++)
 		fputs("---:|", f);
 	fputs("---|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
-		fputs("| ", f);
-		md_code(f, sc->c->name);
-		fputs(" |", f);
+		md_printf(f, "| `%s` |", sc->c->name);
 		for (int s = 0; s < ns; s++) {
 			fputc(' ', f);
 			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
@@ -477,9 +426,7 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 		const struct report_case_charts *ch = &R->ch.cases[i];
 		const char *name = R->S->cases[i].c->name;
 		char alt[160];
-		fputs("### ", f);
-		md_code(f, name);
-		fputs("\n\n", f);
+		md_printf(f, "### `%s`\n\n", name);
 		snprintf(alt, sizeof alt, "samples per slot of %s", name);
 		put_chart(f, R, &ch->samples, alt);
 		snprintf(alt, sizeof alt, "samples of %s in time order", name);
@@ -492,10 +439,7 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_kernel *fig)
 {
 	char t[32];
-	fputs("| ", f);
-	md_code(f, k->name);
-	fputs(" | ", f);
-	md_cell(f, k->family);
+	md_printf(f, "| `%s` | %s", k->name, k->family);
 	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(fig->per_sample_ns, t, sizeof t), 100 * fig->share,
 		fig->launches_per_sample);
 }
@@ -506,9 +450,7 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	static const char *const cols[] = { "kernel", "family", "self-time per sample", "share of window",
 					    "launches per sample" };
 	char w[32], k[32];
-	fprintf(f, "**%s (", which);
-	md_code(f, variant);
-	fputs(")**", f);
+	md_printf(f, "**%s (`%s`)**", which, variant);
 	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
 		return;
@@ -563,9 +505,7 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 			fputs(" |\n", f);
 			continue;
 		}
-		fputs("### ", f);
-		md_code(f, s->c->name);
-		fputs("\n\n", f);
+		md_printf(f, "### `%s`\n\n", s->c->name);
 		arm_table(f, "A", s->arm_a, &s->a);
 		arm_table(f, "B", s->arm_b, &s->b);
 	}
@@ -576,8 +516,7 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 static void projection_row(FILE *f, const struct summary_case *s)
 {
 	char a[32], b[32], sv[32];
-	fputs("| ", f);
-	md_code(f, s->c->name);
+	md_printf(f, "| `%s`", s->c->name);
 	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_time(s->per_step.a_ns, a, sizeof a),
 		md_time(s->per_step.b_ns, b, sizeof b), md_time(s->per_step.saving_ns, sv, sizeof sv));
 }

@@ -123,13 +123,6 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	return AB_OK;
 }
 
-/* "NVIDIA H200 (run 3)", or by its arms where the runs' arms differ: the
- * name of series s (print/report_peers.h). */
-static void series_name(const struct charter *C, int s, char *buf, size_t len)
-{
-	report_peers_series_name(C->P, s, buf, len);
-}
-
 /* ---- speedup bars ---- */
 
 struct bars_data {
@@ -170,7 +163,7 @@ static void bars_fill(const struct charter *C, struct bars_data *b)
 		}
 	}
 	for (int s = 0; s < ns; s++) {
-		series_name(C, s, b->series_buf[s], sizeof b->series_buf[s]);
+		report_peers_series_name(C->P, s, b->series_buf[s], sizeof b->series_buf[s]);
 		b->series[s] = b->series_buf[s];
 	}
 }
@@ -269,7 +262,7 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 	}
 	sd->unit = chart_unit(most);
 	for (int s = 0; s < ns; s++) {
-		series_name(C, s, sd->name_buf[s], sizeof sd->name_buf[s]);
+		report_peers_series_name(C->P, s, sd->name_buf[s], sizeof sd->name_buf[s]);
 		sd->names[s] = sd->name_buf[s];
 		for (int i = 0; i < w->n; i++)
 			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);

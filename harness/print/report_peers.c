@@ -39,7 +39,7 @@ static int first_differing(const struct peers_table *P)
 	return -1;
 }
 
-void report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
 {
 	const struct results_run *r = P->series[s]->run;
 	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
@@ -50,6 +50,7 @@ void report_peers_series_name(const struct peers_table *P, int s, char *buf, siz
 		snprintf(buf, len, "run %lld (%.80s)", (long long)r->id, r->device.name);
 	else
 		snprintf(buf, len, "%.120s (run %lld)", r->device.name, (long long)r->id);
+	return buf;
 }
 
 void report_peers_lead(FILE *f, const struct peers_table *P)
