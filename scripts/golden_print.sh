@@ -16,13 +16,16 @@
 # chart data and gnuplot scripts; the PNGs are gnuplot's), diff of each case
 # in every format; of the database: list (text, json), compare and gate of
 # the two smoke runs (markdown, json), history, publish --no-plots (every
-# file of the dashboard), and the figures command in every format and view.
+# file of the dashboard), a report of smoke --projected-by glm_cpu, and the
+# figures command in every format and view.
 #
 # Stripped, by tests/tools/golden_norm.py: the runs' uuid, commit and driver,
 # times of day and run dates, the host name, the slots' wall time, this
 # script's temporary directory and the checkout's path. Nothing else.
 # Needs build/abbench and build/tests/plugins/libdiv_plant.so (make check
-# builds it); AB=path names another binary. About 2 minutes on 2 cores.
+# builds it); AB=path names another binary (an older build, to compare
+# with: the planted arms' plugin is still this checkout's). About 2
+# minutes on 2 cores.
 set -u
 mode=${1:-}
 dir=${2:-}
@@ -37,6 +40,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/golden_print.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export T ROOT AB ABBENCH_FAKE_TIMER=1 ABBENCH_LOCK_DIR="$T/locks"
 . "$ROOT/tests/cli/plant_lib.sh"
+# The planted arms from this checkout's build, whichever binary prints: the
+# plugin's path (in the scenario's hash) and sha256 are in the outputs.
+PLANT_LIB=$ROOT/build/tests/plugins/libdiv_plant.so
+[ -f "$PLANT_LIB" ] || { echo "golden_print.sh: no $PLANT_LIB (make check builds it)" >&2; exit 2; }
 OUT=$T/got
 mkdir -p "$OUT" "$T/locks"
 die() { echo "golden_print.sh: $*" >&2; exit 2; }
@@ -113,6 +120,15 @@ for f in "$T/hist"/*; do cp "$f" "$d/history-$(basename "$f")"; done
 (cd "$T/pub" && find . -type f ! -name '*.png' | sort) | while read -r f; do
 	cp "$T/pub/$f" "$d/publish-$(echo "${f#./}" | tr / _)"
 done
+# A projection (report --projected-by): glm_cpu's site cases (20 samples a
+# slot in 2 rounds, as t305) project the saving smoke's cases measured.
+mkdir -p "$OUT/projection" "$T/proj"
+sed -e 's/^max_samples = .*/max_samples = 20/' -e 's/^rounds = .*/rounds = 2/' "$T/glm_cpu.ini" >"$T/proj/glm_cpu.ini"
+(cd "$T/proj" && "$AB" run glm_cpu.ini --backend cpu --no-progress --db "$T/proj.db" && "$AB" run "$T/smoke.ini" \
+	--backend cpu --no-progress --db "$T/proj.db") >/dev/null 2>&1 || die "projection runs"
+"$AB" report 2 --projected-by glm_cpu --db "$T/proj.db" --no-plots --out "$T/rep-proj" >/dev/null 2>&1 || die "projection report"
+cp "$T/rep-proj/report.md" "$OUT/projection/report.md"
+for r in 1 2; do "$AB" export $r --db "$T/proj.db" --format json >"$T/proj-$r-export.json"; done
 mkdir -p "$OUT/figures"
 for f in text markdown json; do
 	"$AB" figures --format $f >"$OUT/figures/all.$f" || die "figures $f"

@@ -55,15 +55,7 @@ struct rpt {
 
 static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
 {
-	if (p->drawn) {
-		md_printf(f, "![%s]", alt);
-		fprintf(f, "(%s.png)\n\n", p->stem);
-	} else if (p->written) {
-		fprintf(f, "_Chart `%s.png` not drawn: ", p->stem);
-		md_printf(f, "%s", p->note[0] ? p->note : R->out->note);
-		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
-	} else
-		md_printf(f, "_Chart not written: %s._\n\n", p->note);
+	report_chart_md(f, p, alt, "Chart", R->out->note);
 }
 
 /* One line: the verdict, what it rests on, and which run it is. */

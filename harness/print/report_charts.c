@@ -619,3 +619,16 @@ void report_charts_free(struct report_charts *c)
 	free(c->heatmaps);
 	memset(c, 0, sizeof *c);
 }
+
+void report_chart_md(FILE *f, const struct report_chart *p, const char *alt, const char *what, const char *note)
+{
+	if (p->drawn) {
+		md_printf(f, "![%s]", alt);
+		fprintf(f, "(%s.png)\n\n", p->stem);
+	} else if (p->written) {
+		fprintf(f, "_%s `%s.png` not drawn: ", what, p->stem);
+		md_printf(f, "%s", p->note[0] ? p->note : note);
+		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
+	} else
+		md_printf(f, "_%s not written: %s._\n\n", what, p->note);
+}

@@ -74,15 +74,7 @@ static void put_heatmap(FILE *f, const struct summary_case *c, const struct repo
 	if (!h || !h->written)
 		return;
 	snprintf(alt, sizeof alt, "%s: where '%s' of slot %s differs, per row", c->c->name, c->div.tensor, c->div.slot);
-	if (h->drawn) {
-		fputs("![", f);
-		md_cell(f, alt);
-		fprintf(f, "](%s.png)\n\n", h->stem);
-		return;
-	}
-	fprintf(f, "_Heatmap `%s.png` not drawn: ", h->stem);
-	md_cell(f, h->note[0] ? h->note : "gnuplot did not run");
-	fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", h->stem, h->stem);
+	report_chart_md(f, h, alt, "Heatmap", "gnuplot did not run");
 }
 
 void report_divergence_section(FILE *f, const struct summary_run *S, const struct report_chart *heatmaps,
@@ -123,11 +115,7 @@ void report_divergence_section(FILE *f, const struct summary_run *S, const struc
 		if (sw->invariance == SUMMARY_INVARIANCE_NOT_CHECKED)
 			continue;
 		diff_invariance(S, &S->cases[sw->idx[0]], line, sizeof line);
-		fputs("- ", f);
-		md_code(f, sw->name);
-		fputs(": ", f);
-		md_cell(f, line);
-		fputc('\n', f);
+		md_printf(f, "- `%s`: %s\n", sw->name, line);
 	}
 	if (swept)
 		fputc('\n', f);
