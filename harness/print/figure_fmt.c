@@ -163,9 +163,7 @@ static json_t *digest_list(const char *s)
 		ok = json_out_push(a, json_stringn(p, n));
 		p = e ? e + 1 : p + n;
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v)

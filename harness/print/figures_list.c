@@ -82,9 +82,7 @@ static json_t *views_of(const struct figure *f)
 	for (int v = 0; ok && v < FIGURE_VIEWS; v++)
 		if (f->at[v])
 			ok = json_out_set(o, figure_view_str((enum figure_view)v), json_integer(f->at[v]));
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+	return json_out_whole(o, ok);
 }
 
 static json_t *view_list(unsigned mask)
@@ -94,9 +92,7 @@ static json_t *view_list(unsigned mask)
 	for (int v = 0; ok && v < FIGURE_VIEWS; v++)
 		if (mask & FIGURE_BIT(v))
 			ok = json_out_push(a, json_string(figure_view_str((enum figure_view)v)));
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 static json_t *row_of(const struct figure *f)
@@ -117,10 +113,7 @@ enum ab_rc figures_list_json(const struct printer_job *job, struct ab_diag *d)
 	bool ok = list != NULL;
 	for (int i = 0; ok && i < n; i++)
 		ok = json_out_push(list, row_of(rows[i]));
-	if (!ok) {
-		json_decref(list);
-		list = NULL;
-	}
+	list = json_out_whole(list, ok);
 	return json_out_print(json_out_document("abbench.figures", list ? json_pack("{s:o}", "figures", list) : NULL),
 			      job->f, d);
 }

@@ -27,9 +27,7 @@ static json_t *numbers(const double *v, int n)
 	bool ok = a != NULL;
 	for (int i = 0; ok && i < n; i++)
 		ok = json_out_push(a, json_out_num(v ? v[i] : NAN));
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 static json_t *kernels(const struct results_slot *s)
@@ -42,9 +40,7 @@ static json_t *kernels(const struct results_slot *s)
 						"launches", (json_int_t)k->launches, "total_ns", json_out_num(k->total_ns),
 						"min_ns", json_out_num(k->min_ns), "max_ns", json_out_num(k->max_ns)));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 static json_t *outputs(const struct results_slot *s)
@@ -60,9 +56,7 @@ static json_t *outputs(const struct results_slot *s)
 						json_out_num(o->max_err_ratio), "has_reference", o->has_ref, "ref_ok",
 						o->ref_ok, "ref_skipped", (json_int_t)o->ref_skipped));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 /* ---- where the bits differ, as stored (common/results.h) ---- */
@@ -98,9 +92,7 @@ static json_t *div_hist(const struct results_divergence *v)
 	bool ok = o != NULL;
 	for (int k = 0; ok && k < RESULTS_ULP_BUCKETS; k++)
 		ok = json_out_set(o, ulp_bucket_name(k), json_integer(v->ulp_hist[k]));
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+	return json_out_whole(o, ok);
 }
 
 /* One tensor not byte-equal to the first A slot's, as the run stored it. */
@@ -120,9 +112,7 @@ static json_t *divergence(const struct results_divergence *v)
 		  json_out_set(o, "ref_compared", json_integer(v->ref_compared)) &&
 		  json_out_set(o, "b_closer", json_integer(v->b_closer)) &&
 		  json_out_set(o, "a_closer", json_integer(v->a_closer));
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+	return json_out_whole(o, ok);
 }
 
 static json_t *divergences(const struct results_slot *s)
@@ -131,9 +121,7 @@ static json_t *divergences(const struct results_slot *s)
 	bool ok = a != NULL;
 	for (int i = 0; ok && i < s->n_div; i++)
 		ok = json_out_push(a, divergence(&s->div[i]));
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 /* What the slot compared with the first A slot and its determinism. */
@@ -158,9 +146,7 @@ static json_t *invariance(const struct results_case *c)
 						 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note",
 						 v->note));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 /* host_median_ns, host_p90_ns: the host time of one call of the arm
@@ -219,9 +205,7 @@ static json_t *case_of(const struct results_case *c, json_t *slots)
 		  json_out_set(o, "bytes_min", json_integer(c->bytes_min)) &&
 		  json_out_set(o, "bytes_a", json_integer(c->bytes_a)) &&
 		  json_out_set(o, "bytes_b", json_integer(c->bytes_b)) && json_out_set(o, "invariance", invariance(c));
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+	return json_out_whole(o, ok);
 }
 
 json_t *json_export_run(const struct results_run *r)
@@ -306,9 +290,7 @@ static json_t *nested(enum figure_level level, const struct figure_at *at)
 			below.slot = &at->c->slots[i];
 		ok = json_out_push(a, object_of(level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 /* The rows of the JSON view at level (a case's arm rows with it, once per
@@ -332,9 +314,7 @@ static json_t *object_of(enum figure_level level, const struct figure_at *at)
 		else if (f->level == level)
 			ok = put_value(o, f, at, 0);
 	}
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+	return json_out_whole(o, ok);
 }
 
 json_t *json_export_show(const struct summary_run *s)
@@ -343,9 +323,5 @@ json_t *json_export_show(const struct summary_run *s)
 	json_t *body = json_object(), *figs = object_of(FIGURE_RUN, &at);
 	bool ok = body && figs && json_out_set(body, "run", json_out_run(s->run, false)) && !json_object_update(body, figs);
 	json_decref(figs);
-	if (!ok) {
-		json_decref(body);
-		return NULL;
-	}
-	return json_out_document("abbench.show", body);
+	return json_out_document("abbench.show", json_out_whole(body, ok));
 }
