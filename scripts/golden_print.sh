@@ -16,8 +16,9 @@
 # chart data and gnuplot scripts; the PNGs are gnuplot's), diff of each case
 # in every format; of the database: list (text, json), compare and gate of
 # the two smoke runs (markdown, json), history, publish --no-plots (every
-# file of the dashboard), a report of smoke --projected-by glm_cpu, and the
-# figures command in every format and view.
+# file of the dashboard), a report of smoke --projected-by glm_cpu, six
+# smoke runs with steps planted (t281's: history, compare, publish), and
+# the figures command in every format and view.
 #
 # Stripped, by tests/tools/golden_norm.py: the runs' uuid, commit and driver,
 # times of day and run dates, the host name, the slots' wall time, this
@@ -129,6 +130,26 @@ sed -e 's/^max_samples = .*/max_samples = 20/' -e 's/^rounds = .*/rounds = 2/' "
 "$AB" report 2 --projected-by glm_cpu --db "$T/proj.db" --no-plots --out "$T/rep-proj" >/dev/null 2>&1 || die "projection report"
 cp "$T/rep-proj/report.md" "$OUT/projection/report.md"
 for r in 1 2; do "$AB" export $r --db "$T/proj.db" --format json >"$T/proj-$r-export.json"; done
+# Steps (as t281): six smoke runs, dated and given commits, ln_modulate's B
+# 25% slower from run 4 on, ln_continuous's 12% faster in run 6: history's
+# steps and outliers, the dashboard's step lists and steps.html.
+mkdir -p "$OUT/steps"
+db=$T/steps.db
+for i in 1 2 3 4 5 6; do
+	(cd "$T" && "$AB" run smoke.ini --backend cpu --no-progress --label "n-$i" --db "$db") >/dev/null 2>&1 || die "steps run $i"
+done
+sqlite3 "$db" "UPDATE runs SET started_at = printf('2026-11-%02dT02:00:00Z', id), git_commit = printf('c%011d', id * 7919);
+UPDATE samples SET wall_ns = wall_ns * 1.25 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+	WHERE c.run_id >= 4 AND s.arm = 'b' AND c.name = 'ln_modulate');
+UPDATE samples SET wall_ns = wall_ns * 0.88 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+	WHERE c.run_id = 6 AND s.arm = 'b' AND c.name = 'ln_continuous');" || die "steps: plant"
+"$AB" history --db "$db" >"$OUT/steps/history.txt" || die "steps: history"
+"$AB" compare 3 4 --db "$db" >"$OUT/steps/compare.md" || die "steps: compare"
+"$AB" publish "$T/steps-pub" --db "$db" --no-plots --commit-url 'https://example.org/c/{commit}' >/dev/null 2>&1 ||
+	die "steps: publish"
+(cd "$T/steps-pub" && find . -type f ! -name '*.png' | sort) | while read -r f; do
+	cp "$T/steps-pub/$f" "$OUT/steps/publish-$(echo "${f#./}" | tr / _)"
+done
 mkdir -p "$OUT/figures"
 for f in text markdown json; do
 	"$AB" figures --format $f >"$OUT/figures/all.$f" || die "figures $f"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/figures.h"
+#include "print/escape.h"
 
 /* GitHub-flavoured markdown: a backslash escapes any ASCII punctuation;
  * '<', '>' and '&' would otherwise start HTML or entities. */
@@ -61,64 +62,11 @@ void md_code(FILE *f, const char *s)
 	fputc('`', f);
 }
 
-/* The conversion at p ("%lld", "%.*f", "%s"): its length, and through
- * *kind what its argument is: 'i' int, 'l' long, 'L' long long, 'z'
- * size_t, 'd' double, 's' string, 'p' pointer, '%' none; *star: whether
- * an int width or precision ('*') comes first. */
-static size_t conversion(const char *p, char *kind, bool *star)
-{
-	size_t n = 1 + strspn(p + 1, "-+ #0123456789.*");
-	int longs = 0;
-	bool size = false;
-	*star = memchr(p, '*', n) != NULL;
-	for (; p[n] && strchr("hlz", p[n]); n++) {
-		longs += p[n] == 'l';
-		size = size || p[n] == 'z';
-	}
-	if (p[n] && strchr("fFeEgGaA", p[n]))
-		*kind = 'd';
-	else if (p[n] == 's' || p[n] == 'p' || p[n] == '%')
-		*kind = p[n];
-	else
-		*kind = size ? 'z' : longs > 1 ? 'L' : longs ? 'l' : 'i';
-	return n + 1;
-}
-
-/* One conversion of printf's, its argument taken from ap. */
-static void put_conversion(FILE *f, const char *spec, char kind, bool star, va_list *ap)
-{
-	int w = star ? va_arg(*ap, int) : 0;
-	switch (kind) {
-	case 'd': { double x = va_arg(*ap, double); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 's': case 'p': { void *x = va_arg(*ap, void *); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 'L': fprintf(f, spec, va_arg(*ap, long long)); break;
-	case 'l': fprintf(f, spec, va_arg(*ap, long)); break;
-	case 'z': fprintf(f, spec, va_arg(*ap, size_t)); break;
-	case '%': fputc('%', f); break;
-	default: { int x = va_arg(*ap, int); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	}
-}
-
 void md_printf(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
-	char spec[32], kind;
-	bool star;
 	va_start(ap, fmt);
-	for (const char *p = fmt; *p;) {
-		size_t n = strcspn(p, "%");
-		bool code = n && p[n - 1] == '`' && !strncmp(p + n, "%s`", 3); /* "`%s`": md_code's backticks */
-		fwrite(p, 1, n - code, f);
-		if (!*(p += n))
-			break;
-		n = conversion(p, &kind, &star);
-		snprintf(spec, sizeof spec, "%.*s", (int)n, p);
-		p += n + code;
-		if (!strcmp(spec, "%s"))
-			(code ? md_code : md_cell)(f, va_arg(ap, const char *));
-		else
-			put_conversion(f, spec, kind, star, &ap);
-	}
+	escape_vprintf(f, md_cell, md_code, fmt, ap);
 	va_end(ap);
 }
 
