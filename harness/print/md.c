@@ -151,13 +151,20 @@ char *md_scrub_paths(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* snprintf into buf, returning buf: each number format's one line. */
+static char *str(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *str(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 char *md_us(double ns, char *buf, size_t len)
 {
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.3f", ns / 1e3);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.3f", ns / 1e3);
 }
 
 struct md_unit md_time_unit(double ns)
@@ -174,22 +181,14 @@ struct md_unit md_time_unit(double ns)
 
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
 {
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.*f", u->decimals, ns / u->div);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.*f", u->decimals, ns / u->div);
 }
 
 char *md_time(double ns, char *buf, size_t len)
 {
 	struct md_unit u = md_time_unit(ns);
 	char v[48];
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
 }
 
 char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len)
@@ -197,13 +196,11 @@ char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *b
 	struct md_unit u = md_time_unit(median_ns);
 	char m[32], lo[32], hi[32];
 	if (!n)
-		snprintf(buf, len, "n/a");
-	else if (isnan(lo_ns))
-		snprintf(buf, len, "%s %s [n/a] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name, n);
-	else
-		snprintf(buf, len, "%s %s [%s, %s] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name,
-			 md_time_in(lo_ns, &u, lo, sizeof lo), md_time_in(hi_ns, &u, hi, sizeof hi), n);
-	return buf;
+		return str(buf, len, "n/a");
+	if (isnan(lo_ns))
+		return str(buf, len, "%s %s [n/a] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name, n);
+	return str(buf, len, "%s %s [%s, %s] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name,
+		   md_time_in(lo_ns, &u, lo, sizeof lo), md_time_in(hi_ns, &u, hi, sizeof hi), n);
 }
 
 void md_spread_time(FILE *f, const struct summary_spread *s)
@@ -214,66 +211,44 @@ void md_spread_time(FILE *f, const struct summary_spread *s)
 
 char *md_pct(double frac, char *buf, size_t len)
 {
-	if (isnan(frac))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%+.2f%%", frac * 100);
-	return buf;
+	return isnan(frac) ? str(buf, len, "n/a") : str(buf, len, "%+.2f%%", frac * 100);
 }
 
 char *md_num(double x, int digits, char *buf, size_t len)
 {
-	if (isnan(x))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.*g", digits, x);
-	return buf;
+	return isnan(x) ? str(buf, len, "n/a") : str(buf, len, "%.*g", digits, x);
 }
 
 char *md_share(double frac, char *buf, size_t len)
 {
-	if (isnan(frac))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.2f%%", frac * 100);
-	return buf;
+	return isnan(frac) ? str(buf, len, "n/a") : str(buf, len, "%.2f%%", frac * 100);
 }
 
 char *md_bytes(double bytes, char *buf, size_t len)
 {
 	if (!(bytes > 0))
-		snprintf(buf, len, "n/a");
-	else if (bytes < 1e6)
-		snprintf(buf, len, "%.1f kB", bytes / 1e3);
-	else if (bytes < 1e9)
-		snprintf(buf, len, "%.2f MB", bytes / 1e6);
-	else
-		snprintf(buf, len, "%.2f GB", bytes / 1e9);
-	return buf;
+		return str(buf, len, "n/a");
+	if (bytes < 1e6)
+		return str(buf, len, "%.1f kB", bytes / 1e3);
+	return bytes < 1e9 ? str(buf, len, "%.2f MB", bytes / 1e6) : str(buf, len, "%.2f GB", bytes / 1e9);
 }
 
 char *md_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
-		snprintf(buf, len, "n/a");
-	else if (p < 1e-6)
-		snprintf(buf, len, "<1e-6");
-	else if (p < 0.01)
-		snprintf(buf, len, "%.1e", p);
-	else
-		snprintf(buf, len, "%.3f", p);
-	return buf;
+		return str(buf, len, "n/a");
+	if (p < 1e-6)
+		return str(buf, len, "<1e-6");
+	return p < 0.01 ? str(buf, len, "%.1e", p) : str(buf, len, "%.3f", p);
 }
 
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
 {
 	if (c->cache_resident && !isnan(a->gbps))
-		snprintf(buf, len, " (cache-resident)");
-	else if (!isnan(a->pct_copy))
-		snprintf(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
-	else
-		buf[0] = '\0';
-	return buf;
+		return str(buf, len, " (cache-resident)");
+	if (isnan(a->pct_copy))
+		return str(buf, len, "%s", "");
+	return str(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
 }
 
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
@@ -281,8 +256,7 @@ char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 	struct figure_at at = { .c = c };
 	struct figure_value v;
 	figure_value_of(figure_find("verdict"), &at, &v);
-	snprintf(buf, len, "%s", v.words);
-	return buf;
+	return str(buf, len, "%s", v.words);
 }
 
 const char *md_host_unmeasured(const struct summary_run *S)
