@@ -188,9 +188,7 @@ void report_details_clocks(FILE *f, const struct summary_run *S, bool compact)
 	const struct summary_clocks *all = &S->clocks;
 	open_details(f, "Clocks");
 	if (!all->readings) {
-		fputs("not recorded (backend ", f);
-		escape_html(f, S->run->backend); /* in <summary>: HTML, not markdown */
-		fputs(" has no NVML readings)", f);
+		html_printf(f, "not recorded (backend %s has no NVML readings)", S->run->backend); /* <summary>: HTML */
 		end_summary(f);
 		fputs("No clock readings in this run.\n\n", f);
 		close_details(f);
@@ -371,11 +369,8 @@ void report_details_provenance(FILE *f, const struct summary_run *S, const struc
 {
 	const struct results_run *r = S->run;
 	open_details(f, "Provenance");
-	escape_html(f, r->device.name); /* in <summary>: HTML, not markdown */
-	fputs(", commit ", f);
-	escape_html(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fprintf(f, ", run %lld started ", (long long)r->id);
-	escape_html(f, r->started_at);
+	html_printf(f, "%s, commit %s, run %lld started %s", r->device.name, /* in <summary>: HTML, not markdown */
+		    r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
 	end_summary(f);
 	device_list(f, &r->device);
 	profile_list(f, o);
