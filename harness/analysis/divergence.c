@@ -6,6 +6,8 @@
  */
 #include "analysis/divergence.h"
 
+#include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,27 @@ bool divergence_coords_of(const struct results_divergence *v, int64_t index, str
 		index /= ext;
 	}
 	return index == 0;
+}
+
+char *divergence_coords_text(const struct divergence_coords *c, int64_t index, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (c->rank <= 0) {
+		snprintf(buf, len, "[%" PRId64 "]", index);
+		return buf;
+	}
+	buf[0] = '\0';
+	for (int k = 0; k < c->rank && o < len; k++) {
+		char axis[SITE_AXIS_NAME_MAX];
+		size_t i = 0;
+		for (; c->axis[k][i] && i + 1 < sizeof axis; i++)
+			axis[i] = (char)tolower((unsigned char)c->axis[k][i]);
+		axis[i] = '\0';
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%" PRId64, k ? ", " : "[", axis, c->at[k]);
+	}
+	if (o < len)
+		snprintf(buf + o, len - o, "]");
+	return buf;
 }
 
 static struct divergence_value value_of(const struct results_divergence *v, enum site_dtype dt,
@@ -207,6 +230,13 @@ void divergence_report_free(struct divergence_report *rep)
 
 /* ---- the summary's figures ---------------------------------------------- */
 
+/* The place of element index of x into *at (rank 0 when unknown). */
+static void place_of(const struct results_divergence *x, int64_t index, struct divergence_coords *at)
+{
+	if (!divergence_coords_of(x, index, at))
+		at->rank = 0;
+}
+
 /* s->div: the B slots' outputs' divergences. */
 static void case_divergence(struct summary_case *s)
 {
@@ -214,6 +244,7 @@ static void case_divergence(struct summary_case *s)
 	const struct results_case *c = s->c;
 	bool missing = false;
 	memset(v, 0, sizeof *v);
+	v->first_index = v->max_ulp_index = -1;
 	for (int i = 0; i < c->n_slots; i++) {
 		const struct results_slot *sl = &c->slots[i];
 		if (sl->arm != 'b')
@@ -233,8 +264,17 @@ static void case_divergence(struct summary_case *s)
 				v->tensor = x->tensor;
 				v->n_diff = x->n_diff;
 				v->elems = x->elems;
+				v->rows = x->rows;
+				v->rows_touched = x->rows_touched;
+				v->first_index = x->first.index;
+				place_of(x, x->first.index, &v->first_at);
 			}
-			v->max_ulp = x->max_ulp > v->max_ulp ? x->max_ulp : v->max_ulp;
+			if (x->max_ulp > v->max_ulp) {
+				v->max_ulp = x->max_ulp;
+				v->max_ulp_tensor = x->tensor;
+				v->max_ulp_index = x->at_max_ulp.index;
+				place_of(x, x->at_max_ulp.index, &v->max_ulp_at);
+			}
 			v->n_class += x->n_class;
 			v->has_ref = v->has_ref || x->has_ref;
 			v->ref_compared += x->ref_compared;
@@ -253,6 +293,8 @@ static void case_determinism(struct summary_case *s)
 	for (int i = 0; i < s->c->n_slots; i++) {
 		const struct results_slot *sl = &s->c->slots[i];
 		m->slots_checked += sl->check.calls_checked > 0;
+		if (!m->nondeterministic && sl->check.calls_checked > m->calls)
+			m->calls = sl->check.calls_checked; /* deterministic so far: the most calls a slot hashed */
 		if (!slot_nondeterministic(sl) || (m->slot && sl->check.calls_differ <= m->calls_differ))
 			continue;
 		m->nondeterministic = true;

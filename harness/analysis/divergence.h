@@ -27,13 +27,6 @@
 #include "common/results.h"
 #include "kernels/common/site.h"
 
-/* An element's place in its tensor's axes: [b=0, t=17, w=64]. */
-struct divergence_coords {
-	int rank;
-	char axis[SITE_MAX_RANK][SITE_AXIS_NAME_MAX];
-	int64_t at[SITE_MAX_RANK];
-};
-
 /* One element as diff shows it. */
 struct divergence_value {
 	bool present;                  /* false: there is no such element */
@@ -86,6 +79,11 @@ void divergence_report_free(struct divergence_report *rep);
 /* The coordinates of element index of tensor v (its axes and dims);
  * false when they cannot be read (a damaged row). */
 bool divergence_coords_of(const struct results_divergence *v, int64_t index, struct divergence_coords *out);
+
+/* "[b=0, t=17, w=64]" (the axes in lower case, as the site's shape rule
+ * names them), or "[index]" where the coordinates are not known (rank 0).
+ * The words diff, show and the report use for a place. Returns buf. */
+char *divergence_coords_text(const struct divergence_coords *c, int64_t index, char *buf, size_t len);
 
 /* Case s's figures (s->div, s->det, s->inv) from its slots. */
 void divergence_case(struct summary_case *s);

@@ -411,6 +411,7 @@ static void copy_floor_of(struct summary_case *s, const struct bandwidth_ref *re
 	s->a_over_copy = ratio(s->a.time.median_ns, s->copy_floor_ns);
 	s->b_over_copy = ratio(s->b.time.median_ns, s->copy_floor_ns);
 	s->b_kernel_over_copy = ratio(s->b.kernel_median_ns, s->copy_floor_kernel_ns);
+	s->a_kernel_over_copy = ratio(s->a.kernel_median_ns, s->copy_floor_kernel_ns);
 	s->copy_floor_bw = bandwidth_arm(isnan(s->copy_floor_ns) ? 0 : c->bytes_min, s->copy_floor_ns, ref);
 }
 

@@ -53,6 +53,7 @@
 #include "common/diag.h"
 #include "common/results.h"
 #include "common/stats.h"
+#include "kernels/common/site.h"
 
 /* The one set of bootstrap constants (summary, compare, gate). */
 #define SUMMARY_CI_LEVEL 0.95
@@ -131,6 +132,14 @@ enum summary_invariance {
 	SUMMARY_INVARIANCE_NO,          /* a row differs from the same row of another case of the sweep */
 };
 
+/* An element's place in its tensor's axes: [b=0, t=17, w=64]
+ * (divergence_coords_of, divergence_coords_text). rank 0: not known. */
+struct divergence_coords {
+	int rank;
+	char axis[SITE_MAX_RANK][SITE_AXIS_NAME_MAX];
+	int64_t at[SITE_MAX_RANK];
+};
+
 /* Where a case's B outputs differ from the first A slot's
  * (analysis/divergence.c, from the divergences the run stored). */
 struct summary_divergence {
@@ -138,9 +147,15 @@ struct summary_divergence {
 				 * that is not; false: a run stored before schema 10 */
 	const char *slot, *tensor; /* the B slot and output with the most differing elements; NULL: none */
 	int64_t n_diff, elems;  /* its differing elements, of its elements */
+	int64_t rows_touched, rows; /* its rows (vectors along the last axis) holding a difference, of its rows */
+	int64_t first_index;    /* its first differing element in memory order; -1: none */
+	struct divergence_coords first_at; /* where that is in the site's axes */
 	double pct;             /* 100 n_diff / elems (0 when byte-equal); NAN when not measured */
 	int64_t max_ulp;        /* the largest ULP over every B output; 0: none measured (byte-equal, or
 				 * only class mismatches and NaN payloads) */
+	const char *max_ulp_tensor; /* the output it is in; NULL when max_ulp is 0 */
+	int64_t max_ulp_index;  /* its element (the first at that distance); -1: none */
+	struct divergence_coords max_ulp_at;
 	int64_t n_class;        /* NaN/Inf/finite class mismatches over the B outputs */
 	const char *departure;  /* the first tensor in the eager chain's order that differs in the first
 				 * B slot that differs (an intermediate when both arms write them); NULL */
@@ -154,7 +169,8 @@ struct summary_determinism {
 	int slots_checked;      /* slots whose calls were hashed (0: a run stored before schema 10) */
 	bool nondeterministic;  /* a slot's outputs changed between its hashed calls */
 	const char *slot;       /* the slot with the most differing calls; NULL: none */
-	int calls_differ, calls; /* in it: the calls that differed from its first, of its hashed calls */
+	int calls_differ, calls; /* in it: the calls that differed from its first, of its hashed calls;
+				  * deterministic: 0, of the most calls a slot hashed */
 };
 
 /* The case's batch invariance over its arms. */
@@ -284,6 +300,8 @@ struct summary_case {
 	 * has one too: the copy's bytes are as cache-resident as the arms'. */
 	double copy_floor_ns, copy_floor_kernel_ns;
 	double a_over_copy, b_over_copy, b_kernel_over_copy;
+	double a_kernel_over_copy;     /* A's kernel median over the floor's kernel median: how many
+					* copies of the case's bytes the eager chain's kernels cost */
 	struct bandwidth_arm copy_floor_bw;
 	/* over every output of every slot (n_outputs, n_not_exact above) */
 	int n_not_ref;                 /* outside the reference's tolerance */

@@ -25,6 +25,7 @@ int cmd_publish(int argc, char **argv);
 int cmd_certify(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_figures(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 
 #endif

@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{ "publish", cmd_publish, "write a static HTML dashboard of the history" },
 	{ "certify", cmd_certify, "certify the signatures runs proved bit-exact; --check proves them again here" },
 	{ "coverage", cmd_coverage, "hold a model's logged signatures against a certificate" },
+	{ "figures", cmd_figures, "list every figure abbench prints: its key, hint, head and views" },
 	{ "prune", cmd_prune, "remove failed and interrupted runs, or runs named by id or label" },
 	{ NULL, NULL, NULL },
 };

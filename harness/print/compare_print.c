@@ -95,9 +95,7 @@ static void print_bandwidth_table(FILE *f, const struct compare_result *r)
 	      "copy bandwidth (measured, else the device profile's).\n\n", f);
 	md_table_head(f, 2, cols, "lr");
 	for (int i = 0; i < r->n_cases; i++) {
-		fputs("| ", f);
-		md_code(f, r->cases[i].name);
-		fputs(" | ", f);
+		md_printf(f, "| `%s` | ", r->cases[i].name);
 		print_bandwidth(f, &r->cases[i]);
 		fputs(" |\n", f);
 	}
@@ -106,35 +104,21 @@ static void print_bandwidth_table(FILE *f, const struct compare_result *r)
 static void print_run_line(FILE *f, const char *which, const struct results_run *r, const char *db)
 {
 	fprintf(f, "- %s: run %lld", which, (long long)r->id);
-	if (db[0]) {
-		fputs(" of ", f);
-		md_code(f, db);
-	}
-	if (r->label[0]) {
-		fputs(" label ", f);
-		md_code(f, r->label);
-	}
-	fputs(", commit ", f);
-	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fputs(", device ", f);
-	md_cell(f, r->device.name);
-	fputs(", B arm ", f);
-	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
-	fputs(", started ", f);
-	md_cell(f, r->started_at);
-	fputc('\n', f);
+	if (db[0])
+		md_printf(f, " of `%s`", db);
+	if (r->label[0])
+		md_printf(f, " label `%s`", r->label);
+	md_printf(f, ", commit `%s`, device %s, B arm `%s`, started %s\n", r->git_commit[0] ? r->git_commit : "unknown",
+		  r->device.name, r->arm_b[0] ? r->arm_b : "per case", r->started_at);
 }
 
 /* The gate's floors a difference must clear, as a clause of the rule. */
 static void print_floors(FILE *f, const struct compare_floors *fl)
 {
 	char us[32];
-	fprintf(f, " and the change clears the gate's floors: beyond %.2f%% (", fl->threshold * 100);
-	md_cell(f, fl->threshold_source);
-	fprintf(f, ") and the noise floor (the larger A-arm drift |A_k - A1| / A1 of the two runs), and in time "
-		   "beyond the absolute floor of %s us (", md_us(fl->min_ns, us, sizeof us));
-	md_cell(f, fl->min_source);
-	fputc(')', f);
+	md_printf(f, " and the change clears the gate's floors: beyond %.2f%% (%s) and the noise floor (the larger "
+		     "A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute floor of %s us (%s)",
+		  fl->threshold * 100, fl->threshold_source, md_us(fl->min_ns, us, sizeof us), fl->min_source);
 }
 
 enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d)
@@ -148,9 +132,8 @@ enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const stru
 	static const char *const cols[] = { "case", "first: B median [p10, p90]", "second: B median [p10, p90]",
 					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict", "md5 equal" };
 	const struct results_run *a = sa->run, *b = sb->run;
-	fprintf(f, "## compare: run %lld vs run %lld, scenario ", (long long)a->id, (long long)b->id);
-	md_code(f, a->scenario_name);
-	fputs("\n\n", f);
+	md_printf(f, "## compare: run %lld vs run %lld, scenario `%s`\n\n", (long long)a->id, (long long)b->id,
+		  a->scenario_name);
 	print_run_line(f, "first", a, r->db_a);
 	print_run_line(f, "second", b, r->db_b);
 	fprintf(f, "\nThe B arm of each case in both runs, all B slots pooled. Ratio of the medians with its %.0f%% "

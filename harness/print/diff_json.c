@@ -268,9 +268,5 @@ enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d)
 	ok = json_out_set(body, "invariance", invariance(p->summary, p->sc)) && ok;
 	ok = json_out_set(body, "slots", slots) && ok;
 	ok = json_out_set(body, "equal_slots", json_integer(p->rep->n_equal)) && ok;
-	if (!ok) {
-		json_decref(body);
-		body = NULL;
-	}
-	return json_out_print(json_out_document("abbench.diff", body), job->f, d);
+	return json_out_print(json_out_document("abbench.diff", json_out_whole(body, ok)), job->f, d);
 }

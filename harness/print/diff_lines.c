@@ -3,7 +3,6 @@
  */
 #include "print/diff_lines.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -50,25 +49,6 @@ static void value_text(enum site_dtype dt, double v, int64_t bits, char *buf, si
 		snprintf(buf, len, "%.9g (0x%0*" PRIx64 ")", v, digits, (uint64_t)bits);
 }
 
-static void coords_text(const struct divergence_coords *c, int64_t index, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (c->rank <= 0) {
-		snprintf(buf, len, "[%" PRId64 "]", index);
-		return;
-	}
-	add(buf, len, "[");
-	for (int k = 0; k < c->rank; k++) {
-		char axis[SITE_AXIS_NAME_MAX];
-		size_t i = 0;
-		for (; c->axis[k][i] && i + 1 < sizeof axis; i++)
-			axis[i] = (char)tolower((unsigned char)c->axis[k][i]);
-		axis[i] = '\0';
-		add(buf, len, "%s%s=%" PRId64, k ? ", " : "", axis, c->at[k]);
-	}
-	add(buf, len, "]");
-}
-
 /* "at [b=0, t=3, w=5]: A 1.5 (0x3fc0), B 1.5078125 (0x3fc1), reference 1.503 (|B - A| ...)". */
 static void elem_text(const struct divergence_tensor *t, const struct divergence_value *x, char *buf, size_t len)
 {
@@ -77,7 +57,7 @@ static void elem_text(const struct divergence_tensor *t, const struct divergence
 		snprintf(buf, len, "none");
 		return;
 	}
-	coords_text(&x->where, x->index, where, sizeof where);
+	divergence_coords_text(&x->where, x->index, where, sizeof where);
 	value_text(t->dtype, x->a, x->a_bits, a, sizeof a);
 	value_text(t->dtype, x->b, x->b_bits, b, sizeof b);
 	snprintf(buf, len, "at %s (element %" PRId64 "): A %s, B %s", where, x->index, a, b);
@@ -200,6 +180,11 @@ void diff_invariance(const struct summary_run *S, const struct summary_case *c, 
 			add(buf, len, " (%d of the sweep's %d cases compared)", sw->n_checked, sw->n);
 		return;
 	}
+}
+
+bool diff_case_differs(const struct summary_case *c)
+{
+	return c->verdict == SUMMARY_CASE_NOT_EXACT || c->inv.verdict == SUMMARY_INVARIANCE_NO || c->div.departure;
 }
 
 void diff_case_line(const struct summary_case *c, char *buf, size_t len)

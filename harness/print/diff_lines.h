@@ -48,4 +48,10 @@ void diff_invariance(const struct summary_run *S, const struct summary_case *c, 
  * determinism. */
 void diff_case_line(const struct summary_case *c, char *buf, size_t len);
 
+/* Whether case c has a divergence to tell: not bit-exact (its verdict),
+ * not batch-invariant, or a stage of its chain departs (an intermediate
+ * differs, the outputs equal). show's two lines and the report's table
+ * are for these cases. */
+bool diff_case_differs(const struct summary_case *c);
+
 #endif

@@ -118,35 +118,21 @@ enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d)
 
 /* ---- markdown ---------------------------------------------------------- */
 
-static void md_row(FILE *f, const char *label, const char *text)
-{
-	fprintf(f, "| %s | ", label);
-	md_cell(f, text);
-	fputs(" |\n", f);
-}
-
 static void md_tensor(FILE *f, const struct printer_diff *p, int s, int t)
 {
 	struct diff_tensor_lines L;
 	char name[128];
 	static const char *const cols[] = { "figure", "value" };
 	diff_tensor_lines(&p->rep->slots[s].tensors[t], &L);
-	fputs("\n#### ", f);
-	md_cell(f, L.title);
-	fputs("\n\n", f);
+	md_printf(f, "\n#### %s\n\n", L.title);
 	md_table_head(f, 2, cols, "ll");
-	md_row(f, "elements differing", L.count);
-	md_row(f, "ULP histogram", L.hist);
-	md_row(f, "classes", L.classes);
-	md_row(f, "largest ULP", L.max_ulp);
-	md_row(f, "largest abs. difference", L.max_abs);
-	md_row(f, "first difference", L.first);
-	md_row(f, "rows", L.rows);
-	md_row(f, "float64 reference", L.ref);
+	md_printf(f, "| elements differing | %s |\n| ULP histogram | %s |\n| classes | %s |\n| largest ULP | %s |\n"
+		     "| largest abs. difference | %s |\n| first difference | %s |\n| rows | %s |\n"
+		     "| float64 reference | %s |\n",
+		  L.count, L.hist, L.classes, L.max_ulp, L.max_abs, L.first, L.rows, L.ref);
 	if (heatmap_of(p, s, t, name, sizeof name)) {
-		fputs("\n![heatmap of ", f);
-		md_cell(f, L.title);
-		fprintf(f, "](%s)\n", name);
+		md_printf(f, "\n![heatmap of %s]", L.title);
+		fprintf(f, "(%s)\n", name);
 	}
 }
 
@@ -154,16 +140,11 @@ static void md_slot(FILE *f, const struct printer_diff *p, int s)
 {
 	const struct divergence_slot *sl = &p->rep->slots[s];
 	char buf[1024];
+	char cmp[1024], det[1024];
 	diff_slot_head(sl, buf, sizeof buf);
-	fputs("\n### ", f);
-	md_cell(f, buf);
-	fputs("\n\n- compared with A1: ", f);
-	diff_compared(sl, buf, sizeof buf);
-	md_cell(f, buf);
-	fputs("\n- determinism: ", f);
-	diff_determinism(sl->slot, buf, sizeof buf);
-	md_cell(f, buf);
-	fputc('\n', f);
+	diff_compared(sl, cmp, sizeof cmp);
+	diff_determinism(sl->slot, det, sizeof det);
+	md_printf(f, "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n", buf, cmp, det);
 	for (int t = 0; t < sl->n_tensors; t++)
 		md_tensor(f, p, s, t);
 }
@@ -174,32 +155,20 @@ enum ab_rc diff_print_markdown(const struct printer_job *job, struct ab_diag *d)
 	const struct divergence_report *rep = p->rep;
 	FILE *f = job->f;
 	char buf[1024];
-	fputs("## Where the bits differ: ", f);
-	md_code(f, rep->c->name);
-	fputs("\n\n", f);
 	case_head(rep, buf, sizeof buf);
-	fputs("- ", f);
-	md_cell(f, buf);
-	fputs("\n- ", f);
+	md_printf(f, "## Where the bits differ: `%s`\n\n- %s", rep->c->name, buf);
 	diff_case_line(p->sc, buf, sizeof buf);
-	md_cell(f, buf);
+	md_printf(f, "\n- %s", buf);
 	diff_invariance(p->summary, p->sc, buf, sizeof buf);
-	if (buf[0]) {
-		fputs("\n- ", f);
-		md_cell(f, buf);
-	}
+	if (buf[0])
+		md_printf(f, "\n- %s", buf);
 	equal_slots(rep, buf, sizeof buf);
-	fputs("\n- byte-equal to the first A slot, calls alike: ", f);
-	md_cell(f, buf[0] ? buf : "none");
-	fputc('\n', f);
+	md_printf(f, "\n- byte-equal to the first A slot, calls alike: %s\n", buf[0] ? buf : "none");
 	if (!rep->measured)
 		fputs("\nThis run stored no divergences (abbench before schema 10).\n", f);
 	for (int s = 0; s < rep->n_slots; s++)
 		md_slot(f, p, s);
-	if (p->heatmap_note) {
-		fputs("\nHeatmaps: ", f);
-		md_cell(f, p->heatmap_note);
-		fputc('\n', f);
-	}
+	if (p->heatmap_note)
+		md_printf(f, "\nHeatmaps: %s\n", p->heatmap_note);
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
 }

@@ -3,6 +3,7 @@
  */
 #include "print/escape.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "common/diag.h"
@@ -104,4 +105,73 @@ char *escape_stem(const char *s, char *buf, size_t len)
 bool escape_csv_formula(const char *s)
 {
 	return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
+/* The conversion at p ("%lld", "%.*f", "%s"): its length, and through
+ * *kind what its argument is: 'i' int, 'l' long, 'L' long long, 'z'
+ * size_t, 'd' double, 's' string, 'p' pointer, '%' none; *star: whether
+ * an int width or precision ('*') comes first. */
+static size_t conversion(const char *p, char *kind, bool *star)
+{
+	size_t n = 1 + strspn(p + 1, "-+ #0123456789.*");
+	int longs = 0;
+	bool size = false;
+	*star = memchr(p, '*', n) != NULL;
+	for (; p[n] && strchr("hlz", p[n]); n++) {
+		longs += p[n] == 'l';
+		size = size || p[n] == 'z';
+	}
+	if (p[n] && strchr("fFeEgGaA", p[n]))
+		*kind = 'd';
+	else if (p[n] == 's' || p[n] == 'p' || p[n] == '%')
+		*kind = p[n];
+	else
+		*kind = size ? 'z' : longs > 1 ? 'L' : longs ? 'l' : 'i';
+	return n + 1;
+}
+
+/* One conversion of printf's, its argument taken from ap. */
+static void put_conversion(FILE *f, const char *spec, char kind, bool star, va_list *ap)
+{
+	int w = star ? va_arg(*ap, int) : 0;
+	switch (kind) {
+	case 'd': { double x = va_arg(*ap, double); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
+	case 's': case 'p': { void *x = va_arg(*ap, void *); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
+	case 'L': fprintf(f, spec, va_arg(*ap, long long)); break;
+	case 'l': fprintf(f, spec, va_arg(*ap, long)); break;
+	case 'z': fprintf(f, spec, va_arg(*ap, size_t)); break;
+	case '%': fputc('%', f); break;
+	default: { int x = va_arg(*ap, int); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
+	}
+}
+
+void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list args)
+{
+	char spec[32], kind;
+	bool star;
+	va_list ap; /* a copy: a va_list parameter cannot be passed on by address */
+	va_copy(ap, args);
+	for (const char *p = fmt; *p;) {
+		size_t n = strcspn(p, "%");
+		bool span = code && n && p[n - 1] == '`' && !strncmp(p + n, "%s`", 3); /* "`%s`": code's own backticks */
+		fwrite(p, 1, n - span, f);
+		if (!*(p += n))
+			break;
+		n = conversion(p, &kind, &star);
+		snprintf(spec, sizeof spec, "%.*s", (int)n, p);
+		p += n + span;
+		if (!strcmp(spec, "%s"))
+			(span ? code : text)(f, va_arg(ap, const char *));
+		else
+			put_conversion(f, spec, kind, star, &ap);
+	}
+	va_end(ap);
+}
+
+void html_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, escape_html, NULL, fmt, ap);
+	va_end(ap);
 }

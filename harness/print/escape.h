@@ -30,6 +30,7 @@
 #ifndef AB_ESCAPE_H
 #define AB_ESCAPE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -48,6 +49,15 @@ struct escape_pool {
 const char *escape_t(struct escape_pool *p, const char *s);
 
 void escape_html(FILE *f, const char *s);
+
+/* printf whose plain %s arguments go through text, and a %s between
+ * backticks in fmt ("`%s`") through code (code NULL: text, backticks kept);
+ * every other conversion is printf's (one '*' at most). md_printf
+ * (print/md.h) and html_printf are it for their sinks. */
+typedef void (*escape_fn)(FILE *f, const char *s);
+void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list ap);
+/* printf for HTML: each %s argument escaped as escape_html does. */
+void html_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* s percent-encoded for one part of a URL (RFC 3986's unreserved kept). */
 void escape_url_part(FILE *f, const char *s);

@@ -69,10 +69,9 @@ static void print_exact(FILE *f, const struct gate_case *g)
 {
 	if ((g->verdict == GATE_MISSING || g->verdict == GATE_NOT_MEASURED) && !g->cmp.b.n && !g->lost_exact)
 		fputs("n/a", f);
-	else if (g->lost_exact) {
-		fputs("**no**: ", f);
-		md_cell(f, g->exact_note);
-	} else
+	else if (g->lost_exact)
+		md_printf(f, "**no**: %s", g->exact_note);
+	else
 		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
 }
 
@@ -99,11 +98,8 @@ static void print_fallback(FILE *f, const struct gate_case *g)
 		fputs("; judged on raw B times: no A samples to normalise by", f);
 		return;
 	}
-	fputs("; judged on raw B times: the A arm is ", f);
-	md_code(f, g->a_variant_base[0] ? g->a_variant_base : "(mixed)");
-	fputs(" in the baseline, ", f);
-	md_code(f, g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
-	fputs(" in the run", f);
+	md_printf(f, "; judged on raw B times: the A arm is `%s` in the baseline, `%s` in the run",
+		  g->a_variant_base[0] ? g->a_variant_base : "(mixed)", g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
 }
 
 /* The A arm moved between the runs beyond the threshold while B's raw or
@@ -124,9 +120,7 @@ static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
 /* Why a case that did not fail is inconclusive. */
 static void print_too_few(FILE *f, const struct gate_case *g, int min_samples)
 {
-	fputs("too few samples: ", f);
-	md_cell(f, g->fewest_slot);
-	fprintf(f, " has %d, the gate needs %d a slot", g->fewest, min_samples);
+	md_printf(f, "too few samples: %s has %d, the gate needs %d a slot", g->fewest_slot, g->fewest, min_samples);
 }
 
 /* " (REASON)" after a verdict that did not fail: why a slowdown beyond
@@ -189,13 +183,9 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 /* ", A arm `eager`", with the baseline's when it differs. */
 static void print_arm_name(FILE *f, const char *which, const char *run, const char *base)
 {
-	fprintf(f, ", %s arm ", which);
-	md_code(f, run[0] ? run : "per case");
-	if (strcmp(run, base)) {
-		fputs(" (baseline: ", f);
-		md_code(f, base);
-		fputs(")", f);
-	}
+	md_printf(f, ", %s arm `%s`", which, run[0] ? run : "per case");
+	if (strcmp(run, base))
+		md_printf(f, " (baseline: `%s`)", base);
 }
 
 /* The cases of the baseline a partial run did not measure, as a list. */
@@ -205,8 +195,7 @@ static void print_not_measured(FILE *f, const struct gate_result *r)
 	for (int i = 0; i < r->n_cases; i++) {
 		if (r->cases[i].verdict != GATE_NOT_MEASURED)
 			continue;
-		fputs(k++ ? ", " : "", f);
-		md_code(f, r->cases[i].name);
+		md_printf(f, "%s`%s`", k++ ? ", " : "", r->cases[i].name);
 	}
 }
 
@@ -217,9 +206,7 @@ static void print_evidence(FILE *f, const struct results_run *base, const struct
 	if (r->run_only[0]) {
 		char only[300];
 		snprintf(only, sizeof only, "run --only %s", r->run_only);
-		fprintf(f, "Run %lld is **partial** (", (long long)run->id);
-		md_code(f, only);
-		fputs(")", f);
+		md_printf(f, "Run %lld is **partial** (`%s`)", (long long)run->id, only);
 		if (r->n_not_measured) {
 			fprintf(f, ": it lacks %d of the baseline's cases (", r->n_not_measured);
 			print_not_measured(f, r);
@@ -246,20 +233,13 @@ static void print_headline(FILE *f, const struct results_run *base, const struct
 			   const struct gate_options *o, const struct gate_result *r)
 {
 	fprintf(f, "## gate: %s: run %lld", gate_overall_str(gate_overall(r)), (long long)run->id);
-	if (run->label[0]) {
-		fputs(" ", f);
-		md_code(f, run->label);
-	}
-	fputs(" against baseline ", f);
-	if (o->baseline_name) {
-		md_code(f, o->baseline_name);
-		fprintf(f, " (run %lld)\n\n", (long long)base->id);
-	} else
-		fprintf(f, "run %lld\n\n", (long long)base->id);
-	fputs("Scenario ", f);
-	md_code(f, run->scenario_name);
-	fputs(", device ", f);
-	md_cell(f, run->device.name);
+	if (run->label[0])
+		md_printf(f, " `%s`", run->label);
+	if (o->baseline_name)
+		md_printf(f, " against baseline `%s` (run %lld)\n\n", o->baseline_name, (long long)base->id);
+	else
+		fprintf(f, " against baseline run %lld\n\n", (long long)base->id);
+	md_printf(f, "Scenario `%s`, device %s", run->scenario_name, run->device.name);
 	print_arm_name(f, "A", run->arm_a, base->arm_a);
 	print_arm_name(f, "B", run->arm_b, base->arm_b);
 	fputs(".\n\n", f);
@@ -268,22 +248,21 @@ static void print_headline(FILE *f, const struct results_run *base, const struct
 static void print_rule(FILE *f, const struct gate_options *o, const struct gate_result *r)
 {
 	char us[32];
-	fprintf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
+	md_printf(f, "Each case's B arm is judged against its own run's A arm, measured in the same bracket under the "
 		   "same machine state: r = median(B) / median(A) (A slots pooled) in each run, B/A change = "
 		   "r(run) / r(baseline) - 1 with its %.0f%% interval and a two-sided p from a block bootstrap that "
 		   "resamples blocks of consecutive samples of both arms of both runs (%d resamples; consecutive "
 		   "samples are not independent, so single samples are not the units; p is at least 0.001 and at "
 		   "least what the number of blocks allows). That p says whether the two runs differ beyond the "
 		   "sampling noise within each run, not whether the builds differ: the variation between runs is "
-		   "what the threshold and the floors carry. A case fails when its B/A change exceeds %.2f%% (",
-		SUMMARY_CI_LEVEL * 100, BLOCKBOOT_RESAMPLES, r->max_regression_pct);
-	md_cell(f, o->threshold_source ? o->threshold_source : "threshold");
-	fprintf(f, ") and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds "
-		   "the absolute floor of %s us (", md_us(r->min_change_ns, us, sizeof us));
-	md_cell(f, o->min_change_source ? o->min_change_source : "floor");
-	fprintf(f, "), with p < %g (and, when the A arm itself moved between the runs by more than %.2f%% (",
-		COMPARE_ALPHA, r->machine_moved_pct);
-	md_cell(f, o->machine_moved_source ? o->machine_moved_source : "threshold");
+		   "what the threshold and the floors carry. A case fails when its B/A change exceeds %.2f%% (%s) "
+		   "and the noise floor, and that change in time, B/A change x median(B, baseline), exceeds the "
+		   "absolute floor of %s us (%s), with p < %g (and, when the A arm itself moved between the runs by "
+		   "more than %.2f%% (%s",
+		  SUMMARY_CI_LEVEL * 100, BLOCKBOOT_RESAMPLES, r->max_regression_pct,
+		  o->threshold_source ? o->threshold_source : "threshold", md_us(r->min_change_ns, us, sizeof us),
+		  o->min_change_source ? o->min_change_source : "floor", COMPARE_ALPHA, r->machine_moved_pct,
+		  o->machine_moved_source ? o->machine_moved_source : "threshold");
 	fprintf(f, ": the device's own bar, whatever the threshold, so that a case failing at a threshold fails "
 		   "at every smaller one), the raw B change does too), when it lost bit-exactness, or when it is "
 		   "missing from the run. The noise floor is the larger A-slot drift, max |A_k - A1| / A1, of the two runs: how "

@@ -5,7 +5,12 @@
 #include "print/json_export.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "analysis/figures.h"
+#include "common/ulp.h"
+#include "print/figure_fmt.h"
 #include "print/json_out.h"
 
 /* ---- abbench.export: everything ---------------------------------------- */
@@ -22,9 +27,7 @@ static json_t *numbers(const double *v, int n)
 	bool ok = a != NULL;
 	for (int i = 0; ok && i < n; i++)
 		ok = json_out_push(a, json_out_num(v ? v[i] : NAN));
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 static json_t *kernels(const struct results_slot *s)
@@ -37,9 +40,7 @@ static json_t *kernels(const struct results_slot *s)
 						"launches", (json_int_t)k->launches, "total_ns", json_out_num(k->total_ns),
 						"min_ns", json_out_num(k->min_ns), "max_ns", json_out_num(k->max_ns)));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 static json_t *outputs(const struct results_slot *s)
@@ -55,20 +56,111 @@ static json_t *outputs(const struct results_slot *s)
 						json_out_num(o->max_err_ratio), "has_reference", o->has_ref, "ref_ok",
 						o->ref_ok, "ref_skipped", (json_int_t)o->ref_skipped));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
-/* host_median_ns: the host time of one call of the arm (null where not
- * measured: the CPU backend, timing = graph, runs stored before it). */
+/* ---- where the bits differ, as stored (common/results.h) ---- */
+
+/* An element of a divergence: its index and both sides' bits (null: none). */
+static json_t *div_elem(const struct results_div_elem *e)
+{
+	if (e->index < 0)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o}", "index", (json_int_t)e->index, "a_bits", (json_int_t)e->a_bits,
+			 "b_bits", (json_int_t)e->b_bits, "reference", json_out_num(e->ref));
+}
+
+static json_t *div_map(const struct results_divergence *v)
+{
+	json_t *cells = json_array();
+	bool ok = cells != NULL;
+	for (int r = 0; ok && v->map && r < v->map_rows; r++)
+		for (int c = 0; ok && c < v->map_cols; c++)
+			ok = json_out_push(cells, json_integer(v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]));
+	if (!ok) {
+		json_decref(cells);
+		return NULL;
+	}
+	return json_pack("{s:b, s:i, s:i, s:I, s:I, s:o}", "by_head", v->map_by_head, "rows", v->map_rows, "cols",
+			 v->map_cols, "row_bin", (json_int_t)v->map_row_bin, "col_bin", (json_int_t)v->map_col_bin,
+			 "cells", cells);
+}
+
+static json_t *div_hist(const struct results_divergence *v)
+{
+	json_t *o = json_object();
+	bool ok = o != NULL;
+	for (int k = 0; ok && k < RESULTS_ULP_BUCKETS; k++)
+		ok = json_out_set(o, ulp_bucket_name(k), json_integer(v->ulp_hist[k]));
+	return json_out_whole(o, ok);
+}
+
+/* One tensor not byte-equal to the first A slot's, as the run stored it. */
+static json_t *divergence(const struct results_divergence *v)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o}", "tensor",
+			      v->tensor, "role", v->role, "dtype", v->dtype, "stage", v->stage, "axes", v->axes, "dims",
+			      v->dims, "elements", (json_int_t)v->elems, "differing", (json_int_t)v->n_diff,
+			      "ulp_histogram", div_hist(v), "class_mismatches", (json_int_t)v->n_class, "nan_payloads",
+			      (json_int_t)v->n_nan_bits, "sign_flips", (json_int_t)v->n_sign, "max_ulp",
+			      (json_int_t)v->max_ulp, "at_max_ulp", div_elem(&v->at_max_ulp));
+	bool ok = o && json_out_set(o, "max_abs", json_out_num(v->max_abs)) &&
+		  json_out_set(o, "at_max_abs", div_elem(&v->at_max_abs)) &&
+		  json_out_set(o, "first", div_elem(&v->first)) && json_out_set(o, "rows", json_integer(v->rows)) &&
+		  json_out_set(o, "rows_touched", json_integer(v->rows_touched)) &&
+		  json_out_set(o, "map", div_map(v)) && json_out_set(o, "has_reference", json_boolean(v->has_ref)) &&
+		  json_out_set(o, "ref_compared", json_integer(v->ref_compared)) &&
+		  json_out_set(o, "b_closer", json_integer(v->b_closer)) &&
+		  json_out_set(o, "a_closer", json_integer(v->a_closer));
+	return json_out_whole(o, ok);
+}
+
+static json_t *divergences(const struct results_slot *s)
+{
+	json_t *a = json_array();
+	bool ok = a != NULL;
+	for (int i = 0; ok && i < s->n_div; i++)
+		ok = json_out_push(a, divergence(&s->div[i]));
+	return json_out_whole(a, ok);
+}
+
+/* What the slot compared with the first A slot and its determinism. */
+static json_t *slot_check(const struct results_slot *s)
+{
+	const struct results_slot_check *k = &s->check;
+	return json_pack("{s:s, s:i, s:i, s:i, s:s}", "compared", k->compared, "calls_checked", k->calls_checked,
+			 "calls_differ", k->calls_differ, "first_differ", k->first_differ, "differ_tensor",
+			 k->differ_tensor);
+}
+
+/* Each arm's batch invariance (checked false: the sweep did not ask). */
+static json_t *invariance(const struct results_case *c)
+{
+	json_t *a = json_array();
+	bool ok = a != NULL;
+	for (int k = 0; ok && k < 2; k++) {
+		const struct results_invariance *v = &c->inv[k];
+		ok = json_out_push(a, json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:s, s:s}", "arm", k ? "b" : "a",
+						 "checked", v->checked, "slot", v->slot, "rows_compared",
+						 (json_int_t)v->rows_compared, "first_row", (json_int_t)v->first_row,
+						 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note",
+						 v->note));
+	}
+	return json_out_whole(a, ok);
+}
+
+/* host_median_ns, host_p90_ns: the host time of one call of the arm
+ * (null where not measured: the CPU backend, timing = graph, runs stored
+ * before it); check and divergences: where its bytes differ. */
 static json_t *slot_stats(const struct results_slot *s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s", json_out_num(s->elapsed_s),
-			 "median_ns", json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns",
-			 json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns), "max_ns", json_out_num(s->max_ns),
-			 "mean_ns", json_out_num(s->mean_ns), "noise", json_out_num(s->noise), "kernel_median_ns",
-			 json_out_num(s->kernel_median_ns), "host_median_ns", json_out_num(s->host_median_ns));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s",
+			 json_out_num(s->elapsed_s), "median_ns", json_out_num(s->median_ns), "p10_ns",
+			 json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns),
+			 "max_ns", json_out_num(s->max_ns), "mean_ns", json_out_num(s->mean_ns), "noise",
+			 json_out_num(s->noise), "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
+			 json_out_num(s->host_median_ns), "host_p90_ns", json_out_num(s->host_p90_ns), "check",
+			 slot_check(s), "divergences", divergences(s));
 }
 
 static json_t *slot(const struct results_slot *s)
@@ -112,10 +204,8 @@ static json_t *case_of(const struct results_case *c, json_t *slots)
 		  json_out_set(o, "axis_value", json_integer(c->axis_value)) &&
 		  json_out_set(o, "bytes_min", json_integer(c->bytes_min)) &&
 		  json_out_set(o, "bytes_a", json_integer(c->bytes_a)) &&
-		  json_out_set(o, "bytes_b", json_integer(c->bytes_b));
-	if (!ok)
-		json_decref(o);
-	return ok ? o : NULL;
+		  json_out_set(o, "bytes_b", json_integer(c->bytes_b)) && json_out_set(o, "invariance", invariance(c));
+	return json_out_whole(o, ok);
 }
 
 json_t *json_export_run(const struct results_run *r)
@@ -138,105 +228,100 @@ json_t *json_export_run(const struct results_run *r)
 	return json_out_document("abbench.export", json_pack("{s:o, s:o}", "run", run, "cases", cases));
 }
 
-/* ---- abbench.show: the figures show prints ------------------------------ */
+/* ---- abbench.show: the figures of the JSON view ------------------------------ */
 
-static json_t *md5s(const struct results_slot *s)
+/* Sets v (stolen) at path in obj: '.' separates nested objects, made on
+ * first use, so they keep the place of their first key. */
+static bool set_path(json_t *obj, const char *path, json_t *v)
+{
+	char key[96];
+	const char *dot = strchr(path, '.');
+	if (!dot)
+		return json_out_set(obj, path, v);
+	snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+	json_t *sub = json_object_get(obj, key);
+	if (!sub && !json_out_set(obj, key, sub = json_object())) {
+		json_decref(v);
+		return false;
+	}
+	return set_path(sub, dot + 1, v);
+}
+
+/* p with "%c" made arm (a, b; 0: not an arm row). */
+static const char *arm_path(const char *p, char arm, char *buf, size_t len)
+{
+	const char *c = strstr(p, "%c");
+	if (!arm || !c)
+		return p;
+	snprintf(buf, len, "%.*s%c%s", (int)(c - p), p, arm, c + 2);
+	return buf;
+}
+
+/* f's value at its path, and a second value (key2) beside it, in the same
+ * object. */
+static bool put_value(json_t *obj, const struct figure *f, const struct figure_at *at, char arm)
+{
+	char path[96], second[128], key2[64];
+	struct figure_value v;
+	const char *p = arm_path(f->json ? f->json : f->key, arm, path, sizeof path), *dot = strrchr(p, '.');
+	figure_value_of(f, at, &v);
+	bool ok = set_path(obj, p, figure_fmt_json(f, &v));
+	if (ok && f->key2) {
+		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
+			 arm_path(f->json2 ? f->json2 : f->key2, arm, key2, sizeof key2));
+		ok = set_path(obj, second, v.absent ? json_null() : figure_fmt_json2(f, &v));
+	}
+	return ok;
+}
+
+static json_t *object_of(enum figure_level level, const struct figure_at *at);
+
+/* A NESTED row: the level below as a list (a run's cases, a case's slots). */
+static json_t *nested(enum figure_level level, const struct figure_at *at)
 {
 	json_t *a = json_array();
 	bool ok = a != NULL;
-	for (int i = 0; ok && i < s->n_outputs; i++)
-		ok = json_out_push(a, json_string(s->outputs[i].md5));
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
-}
-
-static json_t *show_slot(const struct summary_slot *ss)
-{
-	const struct results_slot *s = ss->slot;
-	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:b, s:b}", "label", s->label,
-			 "arm", arm, "variant", s->variant, "n_samples", s->n_samples, "median_ns",
-			 json_out_num(s->median_ns), "p10_ns", json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns),
-			 "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
-			 json_out_num(s->host_median_ns), "stopping_reason", s->stopping_reason, "md5", md5s(s),
-			 "bit_exact", ss->bit_exact, "has_reference", ss->has_ref, "ref_ok", ss->ref_ok);
-}
-
-static json_t *summary_of(const struct summary_case *s)
-{
-	json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b, s:b, s:b, s:b, s:o, s:s}", "median_a_ns",
-			      json_out_num(s->a.time.median_ns), "median_b_ns", json_out_num(s->b.time.median_ns), "n_a",
-			      s->a.time.n, "n_b", s->b.time.n, "speedup", json_out_interval(s->speedup), "drift",
-			      json_out_num(s->drift), "b_byte_equal", s->b_byte_equal, "a_deterministic", s->a_deterministic,
-			      "has_reference", s->has_ref, "ref_ok", s->ref_ok, "saving_per_forward_ns",
-			      json_out_num(s->per_forward.saving_ns), "verdict", summary_case_verdict_key(s->verdict));
-	bool ok = o && json_out_set(o, "copy_floor_ns", json_out_num(s->copy_floor_ns)) &&
-		  json_out_set(o, "a_over_copy", json_out_num(s->a_over_copy)) &&
-		  json_out_set(o, "b_over_copy", json_out_num(s->b_over_copy)) &&
-		  json_out_set(o, "b_kernel_over_copy", json_out_num(s->b_kernel_over_copy)) &&
-		  json_out_set(o, "a_gbps", json_out_num(s->a.bw.gbps)) &&
-		  json_out_set(o, "b_gbps", json_out_num(s->b.bw.gbps)) &&
-		  json_out_set(o, "a_pct_copy", json_out_num(s->a.bw.pct_copy)) &&
-		  json_out_set(o, "b_pct_copy", json_out_num(s->b.bw.pct_copy)) &&
-		  json_out_set(o, "launch_bound", json_boolean(s->launch_bound));
-	if (!ok) {
-		json_decref(o);
-		return NULL;
+	int n = level == FIGURE_RUN ? at->run->n_cases : at->c->n_slots;
+	for (int i = 0; ok && i < n; i++) {
+		struct figure_at below = *at;
+		if (level == FIGURE_RUN)
+			below.c = &at->run->cases[i];
+		else
+			below.slot = &at->c->slots[i];
+		ok = json_out_push(a, object_of(level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below));
 	}
-	return o;
+	return json_out_whole(a, ok);
 }
 
-/* The run's word and the cases counted by verdict (the report's first line). */
-static json_t *run_verdict(const struct summary_run *s)
+/* The rows of the JSON view at level (a case's arm rows with it, once per
+ * arm) in their order, into one object. */
+static json_t *object_of(enum figure_level level, const struct figure_at *at)
 {
-	json_t *counts = json_object();
-	bool ok = counts != NULL;
-	for (int k = 0; ok && k < SUMMARY_CASE_KINDS; k++)
-		ok = json_out_set(counts, summary_case_verdict_key((enum summary_case_verdict)k),
-				  json_integer(s->n_verdict[k]));
-	if (!ok) {
-		json_decref(counts);
-		return NULL;
+	const struct figure *rows[FIGURE_MAX];
+	int n = figure_view_rows(FIGURE_IN_JSON, rows, FIGURE_MAX);
+	json_t *o = json_object();
+	bool ok = o != NULL;
+	for (int i = 0; ok && i < n; i++) {
+		const struct figure *f = rows[i];
+		struct figure_at arm = *at;
+		if (f->level == FIGURE_ARM && level == FIGURE_CASE) {
+			arm.arm = &at->c->a;
+			ok = put_value(o, f, &arm, 'a');
+			arm.arm = &at->c->b;
+			ok = ok && put_value(o, f, &arm, 'b');
+		} else if (f->level == level && f->hint == FIGURE_NESTED)
+			ok = set_path(o, f->key, nested(level, at));
+		else if (f->level == level)
+			ok = put_value(o, f, at, 0);
 	}
-	return json_pack("{s:s, s:o, s:b}", "word", summary_verdict_str(s->verdict), "counts", counts, "drift_judged",
-			 s->have_profile);
-}
-
-static json_t *show_case(const struct summary_case *sc)
-{
-	const struct results_case *c = sc->c;
-	json_t *slots = json_array();
-	bool ok = slots != NULL;
-	for (int k = 0; ok && k < sc->n_slots; k++)
-		ok = json_out_push(slots, show_slot(&sc->slots[k]));
-	if (!ok) {
-		json_decref(slots);
-		return NULL;
-	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "name", c->name, "site", c->site, "shape",
-			 c->shape, "dtype", c->dtype, "input", c->input, "count", c->count, "arm_a", sc->arm_a, "arm_b",
-			 sc->arm_b, "slots", slots, "summary", summary_of(sc));
-}
-
-static json_t *projection(const struct summary_run *s)
-{
-	return json_pack("{s:o, s:o, s:o, s:o}", "per_forward_ns", json_out_num(s->per_forward.saving_ns),
-			 "per_step_ns", json_out_num(s->per_step.saving_ns), "per_image_ns",
-			 json_out_num(s->per_image.saving_ns), "eager_per_step_ns", json_out_num(s->per_step.a_ns));
+	return json_out_whole(o, ok);
 }
 
 json_t *json_export_show(const struct summary_run *s)
 {
-	json_t *cases = json_array();
-	bool ok = cases != NULL;
-	for (int i = 0; ok && i < s->n_cases; i++)
-		ok = json_out_push(cases, show_case(&s->cases[i]));
-	if (!ok) {
-		json_decref(cases);
-		return NULL;
-	}
-	return json_out_document("abbench.show", json_pack("{s:o, s:o, s:o, s:o}", "run", json_out_run(s->run, false),
-							   "verdict", run_verdict(s), "cases", cases, "projection",
-							   projection(s)));
+	struct figure_at at = { .run = s };
+	json_t *body = json_object(), *figs = object_of(FIGURE_RUN, &at);
+	bool ok = body && figs && json_out_set(body, "run", json_out_run(s->run, false)) && !json_object_update(body, figs);
+	json_decref(figs);
+	return json_out_document("abbench.show", json_out_whole(body, ok));
 }

@@ -8,6 +8,14 @@
 #include <string.h>
 
 
+json_t *json_out_whole(json_t *v, bool ok)
+{
+	if (ok)
+		return v;
+	json_decref(v);
+	return NULL;
+}
+
 json_t *json_out_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -49,9 +57,7 @@ static json_t *arm_sources(const struct results_run *r)
 		ok = json_out_push(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "arm", arm, "name", s->name, "kind",
 						 s->kind, "path", s->path, "sha256", s->sha256, "detail", s->detail));
 	}
-	if (!ok)
-		json_decref(a);
-	return ok ? a : NULL;
+	return json_out_whole(a, ok);
 }
 
 /* run_set (null for a plain run), shard {index, count} (null unless a
@@ -95,11 +101,7 @@ json_t *json_out_run(const struct results_run *r, bool full)
 		     json_out_set(o, "scenario_text", r->scenario_text ? json_string(r->scenario_text) : json_null()) &&
 		     json_out_set(o, "command_line", r->command_line ? json_string(r->command_line) : json_null()) &&
 		     json_out_set(o, "arm_sources", arm_sources(r));
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return json_out_whole(o, ok);
 }
 
 json_t *json_out_document(const char *format, json_t *body)

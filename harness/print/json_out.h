@@ -40,6 +40,9 @@ bool json_out_set(json_t *obj, const char *key, json_t *v);
 /* Appends v (stolen) to arr; false as json_out_set. */
 bool json_out_push(json_t *arr, json_t *v);
 
+/* v when ok, else NULL with v released: a builder's last line. */
+json_t *json_out_whole(json_t *v, bool ok);
+
 /* The run's header: identity (id, uuid, run set and shard), status,
  * times, scenario, build, host, backend, bracket and arms, the device.
  * full adds the provenance texts (scenario_text, command_line). */

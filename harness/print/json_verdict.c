@@ -186,9 +186,5 @@ json_t *json_verdict_benchmark(const struct summary_run *s)
 			ok = skip || json_out_push(list, e);
 		}
 	}
-	if (!ok) {
-		json_decref(list);
-		return NULL;
-	}
-	return list;
+	return json_out_whole(list, ok);
 }

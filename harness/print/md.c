@@ -6,9 +6,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "analysis/figures.h"
+#include "print/escape.h"
 
 /* GitHub-flavoured markdown: a backslash escapes any ASCII punctuation;
  * '<', '>' and '&' would otherwise start HTML or entities. */
@@ -56,6 +60,14 @@ void md_code(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('`', f);
+}
+
+void md_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, md_cell, md_code, fmt, ap);
+	va_end(ap);
 }
 
 void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b)
@@ -139,13 +151,20 @@ char *md_scrub_paths(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* snprintf into buf, returning buf: each number format's one line. */
+static char *str(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *str(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 char *md_us(double ns, char *buf, size_t len)
 {
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.3f", ns / 1e3);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.3f", ns / 1e3);
 }
 
 struct md_unit md_time_unit(double ns)
@@ -162,111 +181,92 @@ struct md_unit md_time_unit(double ns)
 
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
 {
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.*f", u->decimals, ns / u->div);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.*f", u->decimals, ns / u->div);
 }
 
 char *md_time(double ns, char *buf, size_t len)
 {
 	struct md_unit u = md_time_unit(ns);
 	char v[48];
-	if (isnan(ns))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
-	return buf;
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
+}
+
+char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len)
+{
+	struct md_unit u = md_time_unit(median_ns);
+	char m[32], lo[32], hi[32];
+	if (!n)
+		return str(buf, len, "n/a");
+	if (isnan(lo_ns))
+		return str(buf, len, "%s %s [n/a] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name, n);
+	return str(buf, len, "%s %s [%s, %s] n=%d", md_time_in(median_ns, &u, m, sizeof m), u.name,
+		   md_time_in(lo_ns, &u, lo, sizeof lo), md_time_in(hi_ns, &u, hi, sizeof hi), n);
 }
 
 void md_spread_time(FILE *f, const struct summary_spread *s)
 {
-	char m[32], lo[32], hi[32];
-	if (!s->n) {
-		fputs("n/a", f);
-		return;
-	}
-	struct md_unit u = md_time_unit(s->median_ns);
-	fprintf(f, "%s %s [%s, %s] n=%d", md_time_in(s->median_ns, &u, m, sizeof m), u.name,
-		md_time_in(s->p10_ns, &u, lo, sizeof lo), md_time_in(s->p90_ns, &u, hi, sizeof hi), s->n);
+	char buf[128];
+	fputs(md_spread_str(s->median_ns, s->p10_ns, s->p90_ns, s->n, buf, sizeof buf), f);
 }
 
 char *md_pct(double frac, char *buf, size_t len)
 {
-	if (isnan(frac))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%+.2f%%", frac * 100);
-	return buf;
+	return isnan(frac) ? str(buf, len, "n/a") : str(buf, len, "%+.2f%%", frac * 100);
+}
+
+char *md_num(double x, int digits, char *buf, size_t len)
+{
+	return isnan(x) ? str(buf, len, "n/a") : str(buf, len, "%.*g", digits, x);
+}
+
+char *md_share(double frac, char *buf, size_t len)
+{
+	return isnan(frac) ? str(buf, len, "n/a") : str(buf, len, "%.2f%%", frac * 100);
 }
 
 char *md_bytes(double bytes, char *buf, size_t len)
 {
 	if (!(bytes > 0))
-		snprintf(buf, len, "n/a");
-	else if (bytes < 1e6)
-		snprintf(buf, len, "%.1f kB", bytes / 1e3);
-	else if (bytes < 1e9)
-		snprintf(buf, len, "%.2f MB", bytes / 1e6);
-	else
-		snprintf(buf, len, "%.2f GB", bytes / 1e9);
-	return buf;
+		return str(buf, len, "n/a");
+	if (bytes < 1e6)
+		return str(buf, len, "%.1f kB", bytes / 1e3);
+	return bytes < 1e9 ? str(buf, len, "%.2f MB", bytes / 1e6) : str(buf, len, "%.2f GB", bytes / 1e9);
 }
 
 char *md_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
-		snprintf(buf, len, "n/a");
-	else if (p < 1e-6)
-		snprintf(buf, len, "<1e-6");
-	else if (p < 0.01)
-		snprintf(buf, len, "%.1e", p);
-	else
-		snprintf(buf, len, "%.3f", p);
-	return buf;
+		return str(buf, len, "n/a");
+	if (p < 1e-6)
+		return str(buf, len, "<1e-6");
+	return p < 0.01 ? str(buf, len, "%.1e", p) : str(buf, len, "%.3f", p);
 }
 
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
 {
 	if (c->cache_resident && !isnan(a->gbps))
-		snprintf(buf, len, " (cache-resident)");
-	else if (!isnan(a->pct_copy))
-		snprintf(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
-	else
-		buf[0] = '\0';
-	return buf;
-}
-
-char *md_floor(const struct summary_case *c, char *buf, size_t len)
-{
-	if (!isnan(c->copy_floor_ns))
-		md_time(c->copy_floor_ns, buf, len);
-	else if (c->cache_resident)
-		snprintf(buf, len, "cache-resident");
-	else
-		snprintf(buf, len, "not measured");
-	return buf;
-}
-
-char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len)
-{
-	if (!isnan(c->b_over_copy))
-		snprintf(buf, len, "%.2fx", c->b_over_copy);
-	else if (isnan(c->copy_floor_ns) && c->cache_resident)
-		snprintf(buf, len, "n/a (cache-resident)");
-	else
-		snprintf(buf, len, "n/a");
-	return buf;
+		return str(buf, len, " (cache-resident)");
+	if (isnan(a->pct_copy))
+		return str(buf, len, "%s", "");
+	return str(buf, len, " (%.1f%%%s)", a->pct_copy, with_word ? " of copy" : "");
 }
 
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len)
 {
-	if (c->verdict == SUMMARY_CASE_DRIFTED)
-		snprintf(buf, len, "drifted %.2f%% (not trusted)", c->drift * 100);
-	else
-		snprintf(buf, len, "%s", summary_case_verdict_str(c->verdict));
-	return buf;
+	struct figure_at at = { .c = c };
+	struct figure_value v;
+	figure_value_of(figure_find("verdict"), &at, &v);
+	return str(buf, len, "%s", v.words);
+}
+
+const char *md_host_unmeasured(const struct summary_run *S)
+{
+	for (int i = 0; i < S->n_cases; i++)
+		if (S->cases[i].a.host.n || S->cases[i].b.host.n)
+			return NULL;
+	if (!strcmp(S->run->backend, "cpu"))
+		return "the CPU backend: its call is the work";
+	return !strcmp(S->run->timing, "graph") ? "timing = graph times no single call" : "the run stored none";
 }
 
 void md_verdict_counts(FILE *f, const struct summary_run *S)

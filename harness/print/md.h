@@ -31,6 +31,12 @@ void md_cell(FILE *f, const char *s);
 /* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
  * to md_cell when s holds a backtick. */
 void md_code(FILE *f, const char *s);
+/* printf for markdown: each plain %s argument is written as md_cell
+ * writes it, and a %s between backticks in fmt ("`%s`") as md_code does
+ * (the backticks are md_code's); every other conversion is printf's.
+ * Text already in markdown (bold, a built cell) goes in fmt or fputs. */
+void md_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A case's name as code, and when it ran arms of its own (not the run's
  * [arms]) "(a `X`, b `Y`)" after it: every table that names a case. */
 void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b);
@@ -51,11 +57,15 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
  *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
  *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0,
  *            negative or NAN (unknown)
+ *   md_num:  a real to digits significant digits ("%.*g"); "n/a" for NAN
+ *   md_share: a fraction as a percentage without sign, "0.13%"; "n/a" for NAN
  * Each writes into buf and returns it. */
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
 char *md_bytes(double bytes, char *buf, size_t len);
+char *md_num(double x, int digits, char *buf, size_t len);
+char *md_share(double frac, char *buf, size_t len);
 
 /* An arm's time as "38.500 [37.912, 39.104] n=30" (us): median, p10-p90
  * and count, or "n/a" without samples; the one format in which compare,
@@ -80,6 +90,8 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* 
  * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
  * "n/a" without samples. */
 void md_spread_time(FILE *f, const struct summary_spread *s);
+/* The same of a median and any interval (lo NAN: "[n/a]"), into buf. */
+char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len);
 
 /* The run's per-case verdicts counted, as every headline says them (the
  * report's first line, the dashboard, run's closing table): "faster in 5
@@ -89,25 +101,22 @@ void md_spread_time(FILE *f, const struct summary_spread *s);
  * counts add up to the cases. Plain text, no markup. */
 void md_verdict_counts(FILE *f, const struct summary_run *S);
 
+/* Why no case of S has a host time a call (analysis/hosttime.h): "the
+ * CPU backend: its call is the work", "timing = graph times no single
+ * call", "the run stored none"; NULL when a case has one. What show and
+ * the report say where their tables leave the host column out. */
+const char *md_host_unmeasured(const struct summary_run *S);
+
 /* A case's verdict as every table prints it: "faster", "no clear change",
- * "drifted 24.25% (not trusted)", "lost bit-exactness" ... Returns buf. */
+ * "drifted 24.25% (not trusted)", "lost bit-exactness" ... (the figures
+ * table's verdict row in words). Returns buf. */
 char *md_case_verdict(const struct summary_case *c, char *buf, size_t len);
 
-/* The one presentation of an arm's share of the copy bandwidth and of a
- * case's floor, the copy of its minimum bytes measured in the run (the
- * summary judged which applies):
- *   md_bw_pct:  " (68.4%)" of the copy bandwidth, " (cache-resident)" when
- *               the case's working set fits the last-level cache, "" when
- *               unknown; with_word adds " of copy" after the percentage
- *   md_floor:   the measured floor's time ("18.05 us"); for a run that
- *               measured none (stored before schema 8) "cache-resident"
- *               when the case is, else "not measured"
- *   md_b_over_floor: B's median over it ("1.01x"); "n/a (cache-resident)"
- *               or "n/a" without one
- * Each writes into buf and returns it. */
+/* An arm's share of the copy bandwidth as the show and per-GPU lines say
+ * it: " (68.4%)" of the copy bandwidth, " (cache-resident)" when the
+ * case's working set fits the last-level cache, "" when unknown;
+ * with_word adds " of copy" after the percentage. Returns buf. */
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len);
-char *md_floor(const struct summary_case *c, char *buf, size_t len);
-char *md_b_over_floor(const struct summary_case *c, char *buf, size_t len);
 
 /* The printers' output file: an outfile (common/outfile.h) whose stream is
  * f. open, commit and abort are outfile_open, outfile_commit and

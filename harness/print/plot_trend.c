@@ -235,9 +235,8 @@ static void place(const struct area *a, double x, double y, double x0, double x1
 /* One transparent circle over a point, its text as <title>. */
 static void hover_circle(FILE *f, double px, double py, const char *text)
 {
-	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\"><title>", px, py);
-	escape_html(f, text);
-	fputs("</title></circle>\n", f);
+	html_printf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\"><title>%s</title></circle>\n",
+		    px, py, text);
 }
 
 struct hover_points {

@@ -42,6 +42,7 @@ const char *printer_kind_words(enum printer_kind kind)
 		[PRINTER_RUNS] = "a run list",              [PRINTER_BASELINES] = "a baseline list",
 		[PRINTER_REPORT] = "a report",              [PRINTER_DASHBOARD] = "a dashboard",
 		[PRINTER_DIFF] = "a divergence report",
+		[PRINTER_FIGURES] = "the table of figures",
 	};
 	return kind >= 0 && kind < PRINTER_KINDS ? words[kind] : "?";
 }

@@ -51,6 +51,7 @@ enum printer_kind {
 	PRINTER_REPORT,    /* a directory: a run's report and its charts (report) */
 	PRINTER_DASHBOARD, /* a directory: the history's pages, charts and reports (publish) */
 	PRINTER_DIFF,      /* where a case's bits differ (diff) */
+	PRINTER_FIGURES,   /* the table of figures (figures) */
 	PRINTER_KINDS,
 };
 
@@ -129,6 +130,7 @@ struct printer_job {
 	const struct printer_report *report;    /* REPORT */
 	const struct printer_dashboard *dashboard; /* DASHBOARD */
 	const struct printer_diff *diff;        /* DIFF */
+	int figures_view;                       /* FIGURES: an enum figure_view, or -1: every row */
 };
 
 typedef enum ab_rc (*printer_fn)(const struct printer_job *job, struct ab_diag *d);

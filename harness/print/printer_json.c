@@ -5,6 +5,7 @@
  * print/json_list.c (abbench.list).
  */
 #include "print/diff_json.h"
+#include "print/figures_list.h"
 #include "print/json_export.h"
 #include "print/json_list.h"
 #include "print/json_out.h"
@@ -48,5 +49,6 @@ const struct printer printer_json = {
 		[PRINTER_GATE] = json_gate,
 		[PRINTER_RUNS] = json_runs,
 		[PRINTER_DIFF] = diff_json_print,
+		[PRINTER_FIGURES] = figures_list_json,
 	},
 };

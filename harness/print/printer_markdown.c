@@ -6,6 +6,7 @@
  */
 #include "print/compare_print.h"
 #include "print/diff_print.h"
+#include "print/figures_list.h"
 #include "print/gate_print.h"
 #include "print/printer.h"
 #include "print/report.h"
@@ -19,5 +20,6 @@ const struct printer printer_markdown = {
 		[PRINTER_GATE] = gate_print,
 		[PRINTER_REPORT] = report_write,
 		[PRINTER_DIFF] = diff_print_markdown,
+		[PRINTER_FIGURES] = figures_list_markdown,
 	},
 };

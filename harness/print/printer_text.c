@@ -12,6 +12,7 @@
 
 #include "print/diff_print.h"
 #include "print/escape.h"
+#include "print/figures_list.h"
 #include "print/gate_print.h"
 #include "print/printer.h"
 #include "print/show.h"
@@ -100,5 +101,6 @@ const struct printer printer_text = {
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,
 		[PRINTER_DIFF] = diff_print_text,
+		[PRINTER_FIGURES] = figures_list_text,
 	},
 };

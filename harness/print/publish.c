@@ -3,8 +3,8 @@
  * runs' reports (print/report.c), index.html and style.css.
  *
  * Every piece of text from the database (scenario, device, case, label,
- * commit) goes through html_text (escape_html), so a name with '<' or '&'
- * cannot break the page; no absolute path of this machine is written
+ * commit) goes through escape_html (html_printf's %s), so a name with '<'
+ * or '&' cannot break the page; no absolute path of this machine is written
  * (links are relative to DIR).
  */
 #include "print/publish.h"
@@ -95,12 +95,6 @@ static const char style_css[] =
 	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
 	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
 
-/* Text content or an attribute value, escaped. */
-static void html_text(FILE *f, const char *s)
-{
-	escape_html(f, s);
-}
-
 /* The steps of a group of kind. */
 static int group_steps(const struct history *h, const struct history_group *g, enum history_step_kind kind)
 {
@@ -125,11 +119,10 @@ static void page_head(FILE *f, const struct publish_input *in)
 	char now[32];
 	time_t t = time(NULL);
 	strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-	html_text(f, in->title);
-	fputs("</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>", f);
-	html_text(f, in->title);
+	html_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n"
+		       "<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>%s",
+		    in->title, in->title);
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
 		   "(dashed), the baseline (purple) and the steps, regressions red, improvements green and steps "
@@ -178,9 +171,7 @@ static void matrix_cell(FILE *f, const struct publish_input *in, const char *sce
 	if (g->newest) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
-		fprintf(f, "<br><span class=\"muted\">run %lld, ", (long long)g->newest->id);
-		html_text(f, date);
-		fputs("</span>", f);
+		html_printf(f, "<br><span class=\"muted\">run %lld, %s</span>", (long long)g->newest->id, date);
 	}
 	fputs("</td>", f);
 }
@@ -208,16 +199,11 @@ static void matrix(FILE *f, const struct publish_input *in)
 	const char *rows[MATRIX_MAX], *cols[MATRIX_MAX];
 	int nr = distinct(in, false, rows, MATRIX_MAX), nc = distinct(in, true, cols, MATRIX_MAX);
 	fputs("<h2>Scenarios and devices</h2>\n<table class=\"matrix\">\n<tr><th>scenario</th>", f);
-	for (int c = 0; c < nc; c++) {
-		fputs("<th>", f);
-		html_text(f, cols[c]);
-		fputs("</th>", f);
-	}
+	for (int c = 0; c < nc; c++)
+		html_printf(f, "<th>%s</th>", cols[c]);
 	fputs("</tr>\n", f);
 	for (int r = 0; r < nr; r++) {
-		fputs("<tr><th><code>", f);
-		html_text(f, rows[r]);
-		fputs("</code></th>", f);
+		html_printf(f, "<tr><th><code>%s</code></th>", rows[r]);
 		for (int c = 0; c < nc; c++)
 			matrix_cell(f, in, rows[r], cols[c]);
 		fputs("</tr>\n", f);
@@ -252,13 +238,9 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit ", (long long)seen[k],
 			(long long)seen[k]);
 		publish_commit(f, &in->links, p->commit);
-		fputs(", ", f);
-		html_text(f, p->started_at);
-		if (p->label[0]) {
-			fputs(", label <code>", f);
-			html_text(f, p->label);
-			fputs("</code>", f);
-		}
+		html_printf(f, ", %s", p->started_at);
+		if (p->label[0])
+			html_printf(f, ", label <code>%s</code>", p->label);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n</details>\n", f);
@@ -267,32 +249,21 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 static void group_head(FILE *f, const struct publish_input *in, const struct pub_group *g, int k)
 {
 	const struct history_series *s = &in->history->series[g->g->first];
-	fprintf(f, "<section id=\"g%d\">\n<h2><code>", k + 1);
-	html_text(f, s->scenario);
-	fputs("</code> on ", f);
-	html_text(f, s->device);
-	fputs("</h2>\n<p class=\"meta\">", f);
+	html_printf(f, "<section id=\"g%d\">\n<h2><code>%s</code> on %s</h2>\n<p class=\"meta\">", k + 1, s->scenario,
+		    s->device);
 	if (g->newest) {
 		fprintf(f, "Newest run %lld, commit ", (long long)g->newest->id);
 		publish_commit(f, &in->links, g->newest->git_commit);
-		fputs(", started ", f);
-		html_text(f, g->newest->started_at);
-		if (g->newest->label[0]) {
-			fputs(", label <code>", f);
-			html_text(f, g->newest->label);
-			fputs("</code>", f);
-		}
+		html_printf(f, ", started %s", g->newest->started_at);
+		if (g->newest->label[0])
+			html_printf(f, ", label <code>%s</code>", g->newest->label);
 		fputs(". ", f);
 	}
-	if (g->report[0]) {
-		fputs("<a href=\"", f);
-		html_text(f, g->report);
-		fputs("\">Full report of that run</a> (its markdown, <code>report.md</code>, is beside it).", f);
-	} else if (g->report_note[0]) {
-		fputs("No report: ", f);
-		html_text(f, g->report_note);
-		fputs(".", f);
-	}
+	if (g->report[0])
+		html_printf(f, "<a href=\"%s\">Full report of that run</a> (its markdown, <code>report.md</code>, is beside "
+			       "it).", g->report);
+	else if (g->report_note[0])
+		html_printf(f, "No report: %s.", g->report_note);
 	fputs("</p>\n", f);
 	group_runs(f, in, g);
 	fputs("<div class=\"cards\">\n", f);
@@ -301,11 +272,7 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 
 static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
 {
-	fputs("<tr><th>", f);
-	html_text(f, th);
-	fprintf(f, "</th><td class=\"num%s%s\">", cls ? " " : "", cls ? cls : "");
-	html_text(f, td);
-	fputs("</td></tr>\n", f);
+	html_printf(f, "<tr><th>%s</th><td class=\"num%s%s\">%s</td></tr>\n", th, cls ? " " : "", cls ? cls : "", td);
 }
 
 /* The newest run's figures of a case, as the report gives them. */
@@ -340,15 +307,11 @@ static void latest_figures(FILE *f, const struct results_run *r, const struct su
 static void chart_object(FILE *f, const struct publish_input *in, int k, const char *name, bool sweep)
 {
 	bool svg = !strcmp(in->charts->ext, "svg");
-	if (svg) {
-		fputs("<object type=\"image/svg+xml\" data=\"charts/", f);
-		html_text(f, in->charts->chart_stem[k]);
-		fputs(".svg\" width=\"720\" height=\"380\">", f);
-	}
-	fputs("<img src=\"charts/", f);
-	html_text(f, in->charts->chart_stem[k]);
-	fprintf(f, ".%s\" width=\"720\" height=\"380\" loading=\"lazy\" alt=\"trend of ", in->charts->ext);
-	html_text(f, name);
+	if (svg)
+		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">",
+			    in->charts->chart_stem[k]);
+	html_printf(f, "<img src=\"charts/%s.%s\" width=\"720\" height=\"380\" loading=\"lazy\" alt=\"trend of %s",
+		    in->charts->chart_stem[k], in->charts->ext, name);
 	fputs(sweep ? " (its sweep)\">" : "\">", f);
 	fputs(svg ? "</object>\n" : "\n", f);
 }
@@ -366,11 +329,9 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 		chart_object(f, in, k, in->charts->chart_sweep[k] ? s->sweep : s->case_name, in->charts->chart_sweep[k]);
 		return;
 	}
-	fputs("<div class=\"nochart\">Chart not drawn: ", f);
-	html_text(f, in->charts->note[0] ? in->charts->note : "gnuplot did not run");
-	fputs(". Its data and script: <code>charts/", f);
-	html_text(f, in->charts->chart_stem[k]);
-	fputs(".dat</code>, <code>.gp</code>.</div>\n", f);
+	html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: <code>charts/%s.dat</code>, "
+		       "<code>.gp</code>.</div>\n",
+		    in->charts->note[0] ? in->charts->note : "gnuplot did not run", in->charts->chart_stem[k]);
 }
 
 static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
@@ -399,11 +360,8 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 			   : history_count_steps(h, i0, 1, HISTORY_STEP_IMPROVEMENT) ? " up"
 			   : history_count_steps(h, i0, 1, HISTORY_STEP_SAME_COMMIT) ? " noise"
 										     : "";
-	fprintf(f, "<article class=\"card%s\">\n<h3><code>", edge);
-	html_text(f, s->case_name);
-	fputs("</code> <span class=\"shape\">", f);
-	html_text(f, s->shape);
-	fputs("</span></h3>\n", f);
+	html_printf(f, "<article class=\"card%s\">\n<h3><code>%s</code> <span class=\"shape\">%s</span></h3>\n", edge,
+		    s->case_name, s->shape);
 	card_chart(f, in, i);
 	if (c)
 		latest_figures(f, g->newest, c);

@@ -19,9 +19,7 @@ void publish_commit(FILE *f, const struct publish_links *L, const char *commit)
 	const char *shown = commit && commit[0] ? commit : "unknown";
 	const char *at = L->commit_url ? strstr(L->commit_url, "{commit}") : NULL;
 	if (!at || !commit || !commit[0] || !strcmp(commit, "unknown")) {
-		fputs("<code>", f);
-		escape_html(f, shown);
-		fputs("</code>", f);
+		html_printf(f, "<code>%s</code>", shown);
 		return;
 	}
 	char bare[64];
@@ -33,20 +31,14 @@ void publish_commit(FILE *f, const struct publish_links *L, const char *commit)
 	size_t len = 0;
 	FILE *u = open_memstream(&url, &len);
 	if (!u) {
-		fputs("<code>", f);
-		escape_html(f, shown);
-		fputs("</code>", f);
+		html_printf(f, "<code>%s</code>", shown);
 		return;
 	}
 	fprintf(u, "%.*s", (int)(at - L->commit_url), L->commit_url);
 	escape_url_part(u, bare);
 	fputs(at + strlen("{commit}"), u);
 	fclose(u);
-	fputs("<a class=\"commit\" href=\"", f);
-	escape_html(f, url);
-	fputs("\"><code>", f);
-	escape_html(f, shown);
-	fputs("</code></a>", f);
+	html_printf(f, "<a class=\"commit\" href=\"%s\"><code>%s</code></a>", url, shown);
 	free(url);
 }
 
@@ -81,18 +73,11 @@ void publish_step_line(FILE *f, const struct history *h, const struct history_se
 	fputs(" (commit ", f);
 	publish_commit(f, L, p->commit);
 	snprintf(date, sizeof date, "%.10s", p->started_at);
-	fputs(", ", f);
-	escape_html(f, date);
-	if (p->label[0]) {
-		fputs(", label ", f);
-		escape_html(f, p->label);
-	}
-	fputs("): ", f);
-	escape_html(f, trend_level(h, a->level, from, sizeof from));
-	fputs(" -&gt; ", f);
-	escape_html(f, trend_level(h, b->level, to, sizeof to));
-	fputs(", ", f);
-	escape_html(f, trend_step_kind_words(h, s, k, kind, sizeof kind));
+	html_printf(f, ", %s", date);
+	if (p->label[0])
+		html_printf(f, ", label %s", p->label);
+	html_printf(f, "): %s -&gt; %s, %s", trend_level(h, a->level, from, sizeof from),
+		    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
 }
 
 /* ---- steps.html ---- */
@@ -119,12 +104,9 @@ static void run_cell(FILE *f, const struct publish_links *L, const struct histor
 	fputs("<br>", f);
 	publish_commit(f, L, p->commit);
 	snprintf(when, sizeof when, "%.10s %.5s", p->started_at, strlen(p->started_at) >= 16 ? p->started_at + 11 : "");
-	fputs("<br><span class=\"muted\">", f);
-	escape_html(f, when);
-	if (p->label[0]) {
-		fputs(", ", f);
-		escape_html(f, p->label);
-	}
+	html_printf(f, "<br><span class=\"muted\">%s", when);
+	if (p->label[0])
+		html_printf(f, ", %s", p->label);
 	fputs("</span></td>", f);
 }
 
@@ -133,23 +115,14 @@ static void step_row(FILE *f, const struct history *h, const struct step_ref *r,
 	const struct history_series *s = &h->series[r->i];
 	const struct steps_segment *a = &s->steps.segments[r->k - 1], *b = &s->steps.segments[r->k];
 	char pct[32], from[48], to[48], kind[64], p[32];
-	fprintf(f, "<tr class=\"step-%s\"><td>", publish_step_class(h, s, r->k));
-	escape_html(f, trend_step_kind_words(h, s, r->k, kind, sizeof kind));
-	fprintf(f, "</td><td class=\"num\">%s</td><td><code>", md_pct(b->change, pct, sizeof pct));
-	escape_html(f, s->scenario);
-	fputs("</code><br>", f);
-	escape_html(f, s->device);
-	fputs("</td><td><code>", f);
-	escape_html(f, s->case_name);
-	fputs("</code> <span class=\"muted\">", f);
-	escape_html(f, s->shape);
-	fputs("</span></td>", f);
+	html_printf(f, "<tr class=\"step-%s\"><td>%s</td><td class=\"num\">%s</td><td><code>%s</code><br>%s</td><td><code>%s"
+		       "</code> <span class=\"muted\">%s</span></td>",
+		    publish_step_class(h, s, r->k), trend_step_kind_words(h, s, r->k, kind, sizeof kind),
+		    md_pct(b->change, pct, sizeof pct), s->scenario, s->device, s->case_name, s->shape);
 	run_cell(f, L, &s->points[b->start - 1]);
 	run_cell(f, L, &s->points[b->start]);
-	fputs("<td class=\"num\">", f);
-	escape_html(f, trend_level(h, a->level, from, sizeof from));
-	fputs(" -&gt; ", f);
-	escape_html(f, trend_level(h, b->level, to, sizeof to));
+	html_printf(f, "<td class=\"num\">%s -&gt; %s", trend_level(h, a->level, from, sizeof from),
+		    trend_level(h, b->level, to, sizeof to));
 	if (isnan(b->pvalue))
 		snprintf(p, sizeof p, "n/a");
 	else if (b->pvalue < 1e-6)
@@ -161,11 +134,10 @@ static void step_row(FILE *f, const struct history *h, const struct step_ref *r,
 
 static void steps_head(FILE *f, const char *title, const struct history *h, int n, const int *count)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-	escape_html(f, title);
-	fputs(": every step</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>", f);
-	escape_html(f, title);
+	html_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s: every step"
+		       "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>%s",
+		    title, title);
 	fprintf(f, ": every step</h1>\n<p class=\"meta\"><a href=\"index.html\">Back to the dashboard</a>. %d step%s in "
 		   "the history, newest first: <span class=\"bad\">%d regression%s</span>, <span class=\"better\">%d "
 		   "improvement%s</span>, <span class=\"noise\">%d between runs of one commit (noise)</span>. Steps are "

@@ -25,11 +25,13 @@
 
 #include "analysis/summary.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
 #include "print/md.h"
-#include "print/report_charts.h"
-#include "print/report_peers.h"
-#include "print/report_details.h"
 #include "print/report_certified.h"
+#include "print/report_charts.h"
+#include "print/report_details.h"
+#include "print/report_divergence.h"
+#include "print/report_peers.h"
 #include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
@@ -53,43 +55,8 @@ struct rpt {
 
 static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
 {
-	if (p->drawn) {
-		fputs("![", f);
-		md_cell(f, alt);
-		fprintf(f, "](%s.png)\n\n", p->stem);
-	} else if (p->written) {
-		fprintf(f, "_Chart `%s.png` not drawn: ", p->stem);
-		md_cell(f, p->note[0] ? p->note : R->out->note);
-		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
-	} else {
-		fputs("_Chart not written: ", f);
-		md_cell(f, p->note);
-		fputs("._\n\n", f);
-	}
+	report_chart_md(f, p, alt, "Chart", R->out->note);
 }
-
-/* Bold only when the case's verdict is faster (never for a drifted one). */
-static void put_speedup(FILE *f, const struct summary_case *s)
-{
-	const struct stats_interval *v = &s->speedup;
-	const char *b = s->verdict == SUMMARY_CASE_FASTER ? "**" : "";
-	if (isnan(v->point))
-		fputs("n/a", f);
-	else if (isnan(v->low))
-		fprintf(f, "%s%.3fx%s [n/a]", b, v->point, b);
-	else
-		fprintf(f, "%s%.3fx%s [%.3f, %.3f]", b, v->point, b, v->low, v->high);
-}
-
-static const char *exact_str(const struct summary_case *s)
-{
-	if (!s->n_outputs)
-		return "n/a (no outputs recorded)";
-	return s->n_not_exact ? "**no**" : "yes";
-}
-
-/* A run-level arm's name for a column head: "" when every case names its own. */
-#define RUN_ARM(arm) ((arm)[0] ? (arm) : "(per case)")
 
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
@@ -98,19 +65,14 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 	const struct results_run *r = R->run;
 	(void)compact;
 	if (strcmp(r->status, "ok")) {
-		fprintf(f, "**INCOMPLETE**: run %lld is ", (long long)r->id);
-		md_code(f, r->status);
-		fprintf(f, " with %d", S->n_cases);
+		md_printf(f, "**INCOMPLETE**: run %lld is `%s` with %d", (long long)r->id, r->status, S->n_cases);
 		if (r->cases_planned > 0)
 			fprintf(f, " of %d", r->cases_planned);
 		fprintf(f, " cases finished; the figures below are those cases only, and it is never gated "
 			   "(`abbench run --resume %lld` measures the rest).\n\n", (long long)r->id);
 	}
-	fprintf(f, "**%s**: B ", summary_verdict_str(S->verdict));
-	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
-	fputs(" vs A ", f);
-	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
-	fputs(": ", f);
+	md_printf(f, "**%s**: B `%s` vs A `%s`: ", summary_verdict_str(S->verdict), r->arm_b[0] ? r->arm_b : "per case",
+		  r->arm_a[0] ? r->arm_a : "per case");
 	md_verdict_counts(f, S);
 	bool drifted = S->n_verdict[SUMMARY_CASE_DRIFTED], few = S->n_verdict[SUMMARY_CASE_FEW_SAMPLES];
 	if (drifted)
@@ -122,47 +84,47 @@ static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
 		fputc(')', f);
 	if (r->quick)
 		fputs("; **quick run** (`--quick`): do not quote", f);
-	fputs(". Scenario ", f);
-	md_code(f, r->scenario_name);
-	fputs(" on ", f);
-	md_cell(f, r->device.name);
-	fprintf(f, ", run %lld", (long long)r->id);
-	if (r->label[0]) {
-		fputc(' ', f);
-		md_code(f, r->label);
+	md_printf(f, ". Scenario `%s` on %s, run %lld", r->scenario_name, r->device.name, (long long)r->id);
+	if (r->label[0])
+		md_printf(f, " `%s`", r->label);
+	md_printf(f, ", commit `%s`.\n\n", r->git_commit[0] ? r->git_commit : "unknown");
+}
+
+/* What the host columns are, or why there are none, and each
+ * launch-bound arm with both figures (issue 28): at most 20, then a count. */
+static void sum_host(FILE *f, const struct summary_run *S)
+{
+	const char *why = md_host_unmeasured(S);
+	int n = 0;
+	if (why) {
+		md_printf(f, "Host time a call: not measured (%s).\n\n", why);
+		return;
 	}
-	fputs(", commit ", f);
-	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fputs(".\n\n", f);
+	fputs("Host a call: an arm's host time of one call (entered to returned), median and p90, beside its GPU "
+	      "time; an arm whose host time a call exceeds its GPU time is **launch-bound**: a model calling it "
+	      "eagerly waits on the host, whatever its kernel's speed (the verdict stays the GPU's).\n\n", f);
+	for (int i = 0; i < S->n_cases; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct summary_case *c = &S->cases[i];
+			struct figure_at at = { S, c, k ? &c->b : &c->a, NULL };
+			char lb[96];
+			if (!at.arm->host.launch_bound || n++ >= 20)
+				continue;
+			md_printf(f, "- `%s`: %s: ", c->c->name, k ? c->arm_b : c->arm_a);
+			fprintf(f, "%s a call: a model calling it eagerly waits on the host\n",
+				figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
+		}
+	if (n > 20)
+		fprintf(f, "- and %d more launch-bound arms (the Summary's launch-bound columns)\n", n - 20);
+	if (n)
+		fputc('\n', f);
 }
 
 static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
-	(void)compact;
-	snprintf(ha, sizeof ha, "A %s median [p10, p90]", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s median [p10, p90]", RUN_ARM(R->run->arm_b));
-	/* md_table_head escapes the column names */
-	const char *cols[] = { "case", "shape", ha, hb, "speedup A/B [95% CI]", "bit-exact", "verdict" };
-	char v[64];
+	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
 	fputs("## Summary\n\n", f);
-	md_table_head(f, 7, cols, "llrrrcl");
-	for (int i = 0; i < R->S->n_cases; i++) {
-		const struct summary_case *s = &R->S->cases[i];
-		fputs("| ", f);
-		md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-		fputs(" | ", f);
-		md_cell(f, s->c->shape);
-		fputs(" | ", f);
-		md_spread_time(f, &s->a.time);
-		fputs(" | ", f);
-		md_spread_time(f, &s->b.time);
-		fputs(" | ", f);
-		put_speedup(f, s);
-		fprintf(f, " | %s | ", exact_str(s));
-		md_cell(f, md_case_verdict(s, v, sizeof v));
-		fputs(" |\n", f);
-	}
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fprintf(f, "\nAll slots of an arm pooled; speedup = median(A) / median(B) with a %.0f%% bootstrap interval "
 		   "(%d resamples, fixed seed; n/a under %d samples an arm), **bold** when the case is faster: the "
 		   "interval above 1, the speedup above the A arm's drift, and that drift within the device profile's "
@@ -172,35 +134,13 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 	if (R->run->fake_timer)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
+	sum_host(f, R->S);
 	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
 	report_certified_section(f, R->S, compact);
 }
 
 /* ------------------------------------------------------------------ */
 /* bandwidth, sweeps, per GPU                                          */
-
-static void put_bytes(FILE *f, int64_t bytes)
-{
-	char b[32];
-	fputs(md_bytes((double)bytes, b, sizeof b), f);
-}
-
-/* "2873.4 (68.4%)", "2873.4 (cache-resident)", or with unit "2873.4 GB/s
- * (68.4%)" (md_bw_pct). */
-static void put_gbps_unit(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a, bool unit)
-{
-	char pct[48];
-	if (isnan(a->gbps)) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%.1f%s%s", a->gbps, unit ? " GB/s" : "", md_bw_pct(s, a, false, pct, sizeof pct));
-}
-
-static void put_gbps(FILE *f, const struct summary_case *s, const struct bandwidth_arm *a)
-{
-	put_gbps_unit(f, s, a, false);
-}
 
 static void copy_words(FILE *f, const struct bandwidth_ref *c)
 {
@@ -211,46 +151,14 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fprintf(f, "%.0f GB/s (", c->gbps);
 	if (c->source == BANDWIDTH_MEASURED)
 		fputs("measured by this run's backend, read + write", f);
-	else {
-		fputs("the device profile ", f);
-		md_code(f, c->profile);
-		fputs("'s dram_gbps: this run measured none", f);
-	}
-	fputc(')', f);
-}
-
-static void bandwidth_row(FILE *f, const struct summary_case *s, bool compact)
-{
-	char fl[32];
-	fputs("| ", f);
-	md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_a);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_b);
-	fputs(" | ", f);
-	put_bytes(f, s->c->bytes_min);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->a.bw);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->b.bw);
-	fprintf(f, " | %s | ", md_floor(s, fl, sizeof fl));
-	fprintf(f, "%s |", md_b_over_floor(s, fl, sizeof fl));
-	if (compact) /* B's kernel over the copy's kernel is report-full.md's column */
-		fputc('\n', f);
-	else if (isnan(s->b_kernel_over_copy))
-		fputs(" n/a |\n", f);
 	else
-		fprintf(f, " %.2fx |\n", s->b_kernel_over_copy);
+		md_printf(f, "the device profile `%s`'s dram_gbps: this run measured none", c->profile);
+	fputc(')', f);
 }
 
 static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64];
-	snprintf(ha, sizeof ha, "A %s GB/s (%% of copy)", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s GB/s (%% of copy)", RUN_ARM(R->run->arm_b));
-	const char *cols[] = { "case", "A bytes", "B bytes", "minimum bytes", ha, hb, "floor", "B / floor",
-			       "B kernel / floor" };
+	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
@@ -272,44 +180,8 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 	} else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
-	md_table_head(f, compact ? 8 : 9, cols, compact ? "lrrrrrrr" : "lrrrrrrrr");
-	for (int i = 0; i < R->S->n_cases; i++)
-		bandwidth_row(f, &R->S->cases[i], compact);
+	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fputc('\n', f);
-}
-
-/* "38.50 us [37.91, 39.10] n=30": a median, its interval in the same unit
- * (n/a under 6 samples) and its sample count, as md_spread_time. */
-static void put_med_ci(FILE *f, const struct summary_arm *a)
-{
-	char p[32], lo[32], hi[32];
-	struct md_unit u = md_time_unit(a->time.median_ns);
-	if (!a->time.n) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s %s ", md_time_in(a->time.median_ns, &u, p, sizeof p), u.name);
-	if (isnan(a->median_ci.low))
-		fputs("[n/a]", f);
-	else
-		fprintf(f, "[%s, %s]", md_time_in(a->median_ci.low, &u, lo, sizeof lo),
-			md_time_in(a->median_ci.high, &u, hi, sizeof hi));
-	fprintf(f, " n=%d", a->time.n);
-}
-
-static void sweep_row(FILE *f, const struct summary_case *s)
-{
-	fprintf(f, "| %lld | ", (long long)s->c->axis_value);
-	put_med_ci(f, &s->a);
-	fputs(" | ", f);
-	put_med_ci(f, &s->b);
-	fputs(" | ", f);
-	put_speedup(f, s);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->a.bw);
-	fputs(" | ", f);
-	put_gbps(f, s, &s->b.bw);
-	fputs(" |\n", f);
 }
 
 /* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
@@ -333,15 +205,13 @@ static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
 
 static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 {
-	char ha[64], hb[64], colour[96] = "";
+	char colour[96] = "";
 	struct report_peer_words pw;
 	if (!R->S->n_sweeps)
 		return;
 	report_peers_words(R->P, &pw);
 	if (R->n_peers)
 		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", pw.one, pw.section);
-	snprintf(ha, sizeof ha, "A %s median [95%% CI]", RUN_ARM(R->run->arm_a));
-	snprintf(hb, sizeof hb, "B %s median [95%% CI]", RUN_ARM(R->run->arm_b));
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -349,35 +219,32 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 		colour);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
-		const char *cols[] = { w->axis, ha, hb, "speedup A/B [95% CI]", "A GB/s (% of copy)", "B GB/s (% of copy)" };
-		fputs("### ", f);
-		md_code(f, w->name);
-		fputs(" over ", f);
-		md_cell(f, w->axis);
-		fputs("\n\n", f);
-		md_table_head(f, 6, cols, "rrrrrr");
-		for (int i = 0; i < w->n; i++)
-			sweep_row(f, &R->S->cases[w->idx[i]]);
+		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
+		md_printf(f, "### `%s` over %s\n\n", w->name, w->axis);
+		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
 		sweep_chart(f, R, g, compact);
 	}
 }
 
-/* Series 0 is this run, then its peers. */
-static const struct summary_run *series_of(const struct rpt *R, int s)
+/* The Summary's speedup cell and B's GB/s: "**2.001x** [1.990, 2.010], B
+ * 2873.4 GB/s (68.4%)" (or "(cache-resident)": md_bw_pct). */
+static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summary_case *s)
 {
-	return R->P->series[s];
-}
-
-static void per_gpu_cell(FILE *f, const struct summary_case *s)
-{
+	const struct figure *sp = figure_find("speedup");
+	struct figure_at at = { S, s, NULL, NULL };
+	struct figure_value v;
+	char pct[48];
 	if (!s) {
 		fputs("n/a", f);
 		return;
 	}
-	put_speedup(f, s);
-	fputs(", B ", f);
-	put_gbps_unit(f, s, &s->b.bw, true);
+	figure_value_of(sp, &at, &v);
+	figure_fmt_md(f, sp, &v);
+	if (isnan(s->b.bw.gbps))
+		fputs(", B n/a", f);
+	else
+		fprintf(f, ", B %.1f GB/s%s", s->b.bw.gbps, md_bw_pct(s, &s->b.bw, false, pct, sizeof pct));
 	for (int i = 0; i < s->n_slots; i++)
 		if (s->slots[i].slot->arm == 'b' && s->slots[i].md5[0]) { /* B's output, its first 8 hex digits */
 			fprintf(f, ", md5 `%.8s`", s->slots[i].md5);
@@ -400,17 +267,11 @@ static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 static void per_gpu_runs(FILE *f, const struct rpt *R)
 {
 	for (int s = 0; s <= R->n_peers; s++) {
-		const struct summary_run *S = series_of(R, s);
+		const struct summary_run *S = R->P->series[s];
 		const struct results_run *r = S->run;
-		fprintf(f, "- run %lld: ", (long long)r->id);
-		md_cell(f, r->device.name);
-		fputs(" (backend ", f);
-		md_cell(f, r->backend);
-		fputs(", commit ", f);
-		md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-		fputs(", started ", f);
-		md_cell(f, r->started_at);
-		fprintf(f, ")%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
+		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
+			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
+		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
 		if (S->copy.source == BANDWIDTH_NONE)
 			fputs("unknown\n", f);
 		else
@@ -440,22 +301,17 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
 	for (int s = 0; s <= R->n_peers; s++) {
-		report_peers_series_name(R->P, s, name, sizeof name);
-		fputc(' ', f);
-		md_cell(f, name);
-		fputs(" |", f);
+		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
 	}
 	fprintf(f, " %s |\n|---|", w.md5_head);
 	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
-		fputs("| ", f);
-		md_code(f, R->S->cases[i].c->name);
-		fputs(" |", f);
+		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
 		for (int s = 0; s <= R->n_peers; s++) {
 			fputc(' ', f);
-			per_gpu_cell(f, peers_cell(R->P, i, s));
+			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
 			fputs(" |", f);
 		}
 		fputc(' ', f);
@@ -470,11 +326,11 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
-	char m[32];
+	char m[32], n[32];
 	if (!s || !s->n_samples)
 		fputs("n/a", f);
 	else
-		fprintf(f, "%s ±%.2f%% n=%d", md_time(s->median_ns, m, sizeof m), s->noise * 100, s->n_samples);
+		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
 }
 
 /* The drift and its verdict (summary_case.drift_verdict). */
@@ -501,9 +357,9 @@ static void bracket_intro(FILE *f, const struct rpt *R)
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
 	if (R->S->have_profile) {
-		fprintf(f, "above the noise floor of %.2f%% (profile ", R->S->profile.noise_floor * 100);
-		md_code(f, R->S->profile.name);
-		fputs(") it is called environmental drift: the device changed under the measurement, and the "
+		md_printf(f, "above the noise floor of %.2f%% (profile `%s`)", R->S->profile.noise_floor * 100,
+			  R->S->profile.name);
+		fputs(" it is called environmental drift: the device changed under the measurement, and the "
 		      "speedup of that case should not be trusted.\n\n", f);
 	} else
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
@@ -516,20 +372,15 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 	(void)compact;
 	bracket_intro(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s < ns; s++) {
-		fputc(' ', f);
-		md_cell(f, c0->slots[s].label);
-		fputs(" |", f);
-	}
+	for (int s = 0; s < ns; s++)
+		md_printf(f, " %s |", c0->slots[s].label);
 	fputs(" drift | verdict |\n|---|", f);
 	for (int s = 0; s < ns + 1; s++)
 		fputs("---:|", f);
 	fputs("---|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
-		fputs("| ", f);
-		md_code(f, sc->c->name);
-		fputs(" |", f);
+		md_printf(f, "| `%s` |", sc->c->name);
 		for (int s = 0; s < ns; s++) {
 			fputc(' ', f);
 			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
@@ -567,9 +418,7 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 		const struct report_case_charts *ch = &R->ch.cases[i];
 		const char *name = R->S->cases[i].c->name;
 		char alt[160];
-		fputs("### ", f);
-		md_code(f, name);
-		fputs("\n\n", f);
+		md_printf(f, "### `%s`\n\n", name);
 		snprintf(alt, sizeof alt, "samples per slot of %s", name);
 		put_chart(f, R, &ch->samples, alt);
 		snprintf(alt, sizeof alt, "samples of %s in time order", name);
@@ -582,10 +431,7 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_kernel *fig)
 {
 	char t[32];
-	fputs("| ", f);
-	md_code(f, k->name);
-	fputs(" | ", f);
-	md_cell(f, k->family);
+	md_printf(f, "| `%s` | %s", k->name, k->family);
 	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(fig->per_sample_ns, t, sizeof t), 100 * fig->share,
 		fig->launches_per_sample);
 }
@@ -596,9 +442,7 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	static const char *const cols[] = { "kernel", "family", "self-time per sample", "share of window",
 					    "launches per sample" };
 	char w[32], k[32];
-	fprintf(f, "**%s (", which);
-	md_code(f, variant);
-	fputs(")**", f);
+	md_printf(f, "**%s (`%s`)**", which, variant);
 	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
 		return;
@@ -653,9 +497,7 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 			fputs(" |\n", f);
 			continue;
 		}
-		fputs("### ", f);
-		md_code(f, s->c->name);
-		fputs("\n\n", f);
+		md_printf(f, "### `%s`\n\n", s->c->name);
 		arm_table(f, "A", s->arm_a, &s->a);
 		arm_table(f, "B", s->arm_b, &s->b);
 	}
@@ -666,8 +508,7 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 static void projection_row(FILE *f, const struct summary_case *s)
 {
 	char a[32], b[32], sv[32];
-	fputs("| ", f);
-	md_code(f, s->c->name);
+	md_printf(f, "| `%s`", s->c->name);
 	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_time(s->per_step.a_ns, a, sizeof a),
 		md_time(s->per_step.b_ns, b, sizeof b), md_time(s->per_step.saving_ns, sv, sizeof sv));
 }
@@ -703,6 +544,7 @@ static void sec_measured(FILE *f, const struct rpt *R, bool compact)
 
 static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
 {
+	report_divergence_section(f, R->S, R->ch.heatmaps, compact);
 	report_details_accuracy(f, R->S, compact);
 }
 

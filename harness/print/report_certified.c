@@ -17,33 +17,18 @@ static void env_line(FILE *f, const struct cert_env *e)
 		snprintf(key, sizeof key, "%s", e->kv[i].key);
 		for (char *p = key; *p; p++)
 			*p = *p == '_' ? ' ' : *p;
-		fprintf(f, "%s%s ", i ? ", " : "", key);
-		md_code(f, e->kv[i].value);
+		md_printf(f, "%s%s `%s`", i ? ", " : "", key, e->kv[i].value);
 	}
-}
-
-static void arms_cell(FILE *f, const struct results_run *r, const struct results_case *c)
-{
-	md_code(f, c->arm_a[0] ? c->arm_a : r->arm_a);
-	fputs(" / ", f);
-	md_code(f, c->arm_b[0] ? c->arm_b : r->arm_b);
 }
 
 static void proven_row(FILE *f, const struct results_run *r, const struct certified_group *g)
 {
 	const struct certified_case *k = g->k;
 	const struct results_case *c = k->c;
-	fputs("| ", f);
-	md_code(f, c->site);
-	fputs(" | ", f);
-	md_cell(f, g->shapes);
-	fputs(" | ", f);
-	md_cell(f, c->dtype);
-	fprintf(f, " | %s | %s | ", k->eps, c->affine ? "yes" : "no");
-	md_cell(f, c->input);
-	fputs(" | ", f);
-	arms_cell(f, r, c);
-	fprintf(f, " | %d |\n", g->n);
+	md_printf(f, "| `%s` | %s | %s | ", c->site, g->shapes, c->dtype);
+	fprintf(f, "%s | %s | ", k->eps, c->affine ? "yes" : "no");
+	md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
+		  c->arm_b[0] ? c->arm_b : r->arm_b, g->n);
 }
 
 static void environments(FILE *f, const struct certified_scope *sc)
@@ -74,10 +59,7 @@ static void not_certified(FILE *f, const struct certified_scope *sc)
 	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
 		if (sc->cases[i].exact)
 			continue;
-		fputs(listed++ ? "; " : "", f);
-		md_code(f, sc->cases[i].c->name);
-		fputs(": ", f);
-		md_cell(f, sc->cases[i].why);
+		md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc->cases[i].c->name, sc->cases[i].why);
 	}
 	if (sc->n - sc->n_exact > listed)
 		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);

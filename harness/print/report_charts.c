@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print/allocs.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
+#include "print/report_divergence.h"
 #include "print/report_peers.h"
 
 #define STEM_MAX 64
@@ -122,13 +124,6 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	return AB_OK;
 }
 
-/* "NVIDIA H200 (run 3)", or by its arms where the runs' arms differ: the
- * name of series s (print/report_peers.h). */
-static void series_name(const struct charter *C, int s, char *buf, size_t len)
-{
-	report_peers_series_name(C->P, s, buf, len);
-}
-
 /* ---- speedup bars ---- */
 
 struct bars_data {
@@ -136,20 +131,8 @@ struct bars_data {
 	bool *marked, *inexact;
 	const char **rows, **notes, **series;
 	char (*series_buf)[200];
+	struct allocs mem; /* every array above */
 };
-
-static void bars_free(struct bars_data *b)
-{
-	free(b->value);
-	free(b->low);
-	free(b->high);
-	free(b->marked);
-	free(b->inexact);
-	free(b->rows);
-	free(b->notes);
-	free(b->series);
-	free(b->series_buf);
-}
 
 static void bars_fill(const struct charter *C, struct bars_data *b)
 {
@@ -164,12 +147,12 @@ static void bars_fill(const struct charter *C, struct bars_data *b)
 			b->low[k] = c ? c->speedup.low : NAN;
 			b->high[k] = c ? c->speedup.high : NAN;
 			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
-			/* the summary's exactness figure: B's bytes are not A's */
-			b->inexact[k] = c && c->n_outputs > 0 && !c->b_byte_equal;
+			/* the summary's verdict: B's bytes are not A's, or an arm's calls disagree */
+			b->inexact[k] = c && c->verdict == SUMMARY_CASE_NOT_EXACT;
 		}
 	}
 	for (int s = 0; s < ns; s++) {
-		series_name(C, s, b->series_buf[s], sizeof b->series_buf[s]);
+		report_peers_series_name(C->P, s, b->series_buf[s], sizeof b->series_buf[s]);
 		b->series[s] = b->series_buf[s];
 	}
 }
@@ -180,18 +163,16 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 	int n = C->S->n_cases, ns = C->P->n_series;
 	size_t cells = (size_t)n * (size_t)ns + 1;
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
-	b.value = calloc(cells, sizeof *b.value);
-	b.low = calloc(cells, sizeof *b.low);
-	b.high = calloc(cells, sizeof *b.high);
-	b.marked = calloc(cells, sizeof *b.marked);
-	b.inexact = calloc(cells, sizeof *b.inexact);
-	b.rows = calloc((size_t)n + 1, sizeof *b.rows);
-	b.notes = calloc((size_t)n + 1, sizeof *b.notes);
-	b.series = calloc((size_t)ns, sizeof *b.series);
-	b.series_buf = calloc((size_t)ns, sizeof *b.series_buf);
-	enum ab_rc rc = AB_OK;
-	if (!b.value || !b.low || !b.high || !b.marked || !b.inexact || !b.rows || !b.notes || !b.series || !b.series_buf)
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
+	b.value = allocs_calloc(&b.mem, cells, sizeof *b.value);
+	b.low = allocs_calloc(&b.mem, cells, sizeof *b.low);
+	b.high = allocs_calloc(&b.mem, cells, sizeof *b.high);
+	b.marked = allocs_calloc(&b.mem, cells, sizeof *b.marked);
+	b.inexact = allocs_calloc(&b.mem, cells, sizeof *b.inexact);
+	b.rows = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.rows);
+	b.notes = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.notes);
+	b.series = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series);
+	b.series_buf = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series_buf);
+	enum ab_rc rc = b.mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
 	if (rc == AB_OK) {
 		bars_fill(C, &b);
 		struct plot_bars p = {
@@ -200,11 +181,11 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = b.rows, .series_names = b.series,
 			.value = b.value, .low = b.low, .high = b.high, .reference_line = 1.0, .row_notes = b.notes,
 			.value_format = "%.2fx", .marked = b.marked, .mark_word = "drifted: not trusted",
-			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's",
+			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
 		};
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
-	bars_free(&b);
+	allocs_free(&b.mem);
 	return rc;
 }
 
@@ -219,17 +200,8 @@ struct sweep_data {
 	struct md_unit unit;
 	const char **names;
 	char (*name_buf)[200];
+	struct allocs mem; /* every array above */
 };
-
-static void sweep_data_free(struct sweep_data *sd)
-{
-	free(sd->x);
-	free(sd->drifted);
-	for (int k = 0; k < SD_N; k++)
-		free(sd->v[k]);
-	free(sd->names);
-	free(sd->name_buf);
-}
 
 /* Cell k from a case's summary (NULL: the series lacks the case), times
  * in units of div ns. */
@@ -251,12 +223,13 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 {
 	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
-	bool ok = (sd->x = calloc((size_t)w->n, sizeof *sd->x)) && (sd->names = calloc((size_t)ns, sizeof *sd->names)) &&
-		  (sd->name_buf = calloc((size_t)ns, sizeof *sd->name_buf)) &&
-		  (sd->drifted = calloc(cells + 1, sizeof *sd->drifted));
+	sd->x = allocs_calloc(&sd->mem, (size_t)w->n, sizeof *sd->x);
+	sd->names = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->names);
+	sd->name_buf = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->name_buf);
+	sd->drifted = allocs_calloc(&sd->mem, cells + 1, sizeof *sd->drifted);
 	for (int k = 0; k < SD_N; k++)
-		ok = (sd->v[k] = calloc(cells, sizeof *sd->v[k])) && ok;
-	if (!ok)
+		sd->v[k] = allocs_calloc(&sd->mem, cells, sizeof *sd->v[k]);
+	if (sd->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
 	double most = NAN;
 	for (int i = 0; i < w->n; i++) {
@@ -268,7 +241,7 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 	}
 	sd->unit = chart_unit(most);
 	for (int s = 0; s < ns; s++) {
-		series_name(C, s, sd->name_buf[s], sizeof sd->name_buf[s]);
+		report_peers_series_name(C->P, s, sd->name_buf[s], sizeof sd->name_buf[s]);
 		sd->names[s] = sd->name_buf[s];
 		for (int i = 0; i < w->n; i++)
 			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);
@@ -299,7 +272,7 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 		};
 		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 	}
-	sweep_data_free(&sd);
+	allocs_free(&sd.mem);
 	return rc;
 }
 
@@ -317,17 +290,8 @@ struct kchart {
 	const char **color;    /* [n]: each label's colour in the report */
 	int gaps;              /* the segment of the gaps */
 	double div;            /* ns per unit of the chart */
+	struct allocs mem;     /* every array above */
 };
-
-static void kchart_free(struct kchart *k)
-{
-	free(k->full);
-	free(k->label);
-	free(k->base);
-	free(k->buf);
-	free(k->v);
-	free(k->color);
-}
 
 static int segment_of(struct kchart *kc, const char *name)
 {
@@ -376,13 +340,13 @@ static void label_kernel(struct kchart *kc, int i, const struct summary_arm *con
 static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
 {
 	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
-	kc->full = calloc((size_t)cap, sizeof *kc->full);
-	kc->label = calloc((size_t)cap, sizeof *kc->label);
-	kc->base = calloc((size_t)cap, sizeof *kc->base);
-	kc->buf = calloc((size_t)cap, sizeof *kc->buf);
-	kc->v = calloc((size_t)cap * 2, sizeof *kc->v);
-	kc->color = calloc((size_t)cap, sizeof *kc->color);
-	if (!kc->full || !kc->label || !kc->base || !kc->buf || !kc->v || !kc->color)
+	kc->full = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->full);
+	kc->label = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->label);
+	kc->base = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->base);
+	kc->buf = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->buf);
+	kc->v = allocs_calloc(&kc->mem, (size_t)cap * 2, sizeof *kc->v);
+	kc->color = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->color);
+	if (kc->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++)
@@ -424,7 +388,7 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 		struct plot_stack p = { title, ylabel, 2, kc.n, row_names, kc.label, kc.color, kc.v };
 		rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
 	}
-	kchart_free(&kc);
+	allocs_free(&kc.mem);
 	return rc;
 }
 
@@ -440,38 +404,29 @@ struct slots_data {
 	const char **names, **notes, **key;
 	char (*key_buf)[48];
 	double lo[2], hi[2]; /* each arm's zoom, us */
+	struct allocs mem;   /* every array above but each of vals[] */
 };
 
 static void slots_free(struct slots_data *sd)
 {
 	for (int i = 0; sd->vals && i < sd->n; i++)
 		free(sd->vals[i]);
-	free(sd->vals);
-	free(sd->median);
-	free(sd->nv);
-	free(sd->panel);
-	free(sd->start);
-	free(sd->second);
-	free(sd->names);
-	free(sd->notes);
-	free(sd->key);
-	free(sd->key_buf);
+	allocs_free(&sd->mem);
 }
 
 static bool slots_alloc(struct slots_data *sd, size_t m)
 {
-	sd->vals = calloc(m, sizeof *sd->vals);
-	sd->median = calloc(m, sizeof *sd->median);
-	sd->nv = calloc(m, sizeof *sd->nv);
-	sd->panel = calloc(m, sizeof *sd->panel);
-	sd->start = calloc(m, sizeof *sd->start);
-	sd->second = calloc(m, sizeof *sd->second);
-	sd->names = calloc(m, sizeof *sd->names);
-	sd->notes = calloc(m, sizeof *sd->notes);
-	sd->key = calloc(m, sizeof *sd->key);
-	sd->key_buf = calloc(m, sizeof *sd->key_buf);
-	return sd->vals && sd->median && sd->nv && sd->panel && sd->start && sd->second && sd->names && sd->notes &&
-	       sd->key && sd->key_buf;
+	sd->vals = allocs_calloc(&sd->mem, m, sizeof *sd->vals);
+	sd->median = allocs_calloc(&sd->mem, m, sizeof *sd->median);
+	sd->nv = allocs_calloc(&sd->mem, m, sizeof *sd->nv);
+	sd->panel = allocs_calloc(&sd->mem, m, sizeof *sd->panel);
+	sd->start = allocs_calloc(&sd->mem, m, sizeof *sd->start);
+	sd->second = allocs_calloc(&sd->mem, m, sizeof *sd->second);
+	sd->names = allocs_calloc(&sd->mem, m, sizeof *sd->names);
+	sd->notes = allocs_calloc(&sd->mem, m, sizeof *sd->notes);
+	sd->key = allocs_calloc(&sd->mem, m, sizeof *sd->key);
+	sd->key_buf = allocs_calloc(&sd->mem, m, sizeof *sd->key_buf);
+	return !sd->mem.failed;
 }
 
 static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, double div, struct ab_diag *d)
@@ -558,8 +513,9 @@ static enum ab_rc alloc_charts(const struct summary_run *s, struct report_charts
 	out->n_sweeps = s->n_sweeps;
 	out->cases = calloc((size_t)s->n_cases + 1, sizeof *out->cases);
 	out->sweeps = calloc((size_t)s->n_sweeps + 1, sizeof *out->sweeps);
+	out->heatmaps = calloc((size_t)s->n_cases + 1, sizeof *out->heatmaps);
 	*stems = calloc((size_t)n + 1, sizeof **stems);
-	if (!out->cases || !out->sweeps || !*stems)
+	if (!out->cases || !out->sweeps || !out->heatmaps || !*stems)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
 	return AB_OK;
 }
@@ -594,6 +550,9 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 		if (rc == AB_OK)
 			rc = chart_slots(C, i, d);
 	}
+	if (rc == AB_OK)
+		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,
+						C->out->heatmaps, d);
 	return rc;
 }
 
@@ -618,5 +577,19 @@ void report_charts_free(struct report_charts *c)
 {
 	free(c->sweeps);
 	free(c->cases);
+	free(c->heatmaps);
 	memset(c, 0, sizeof *c);
+}
+
+void report_chart_md(FILE *f, const struct report_chart *p, const char *alt, const char *what, const char *note)
+{
+	if (p->drawn) {
+		md_printf(f, "![%s]", alt);
+		fprintf(f, "(%s.png)\n\n", p->stem);
+	} else if (p->written) {
+		fprintf(f, "_%s `%s.png` not drawn: ", what, p->stem);
+		md_printf(f, "%s", p->note[0] ? p->note : note);
+		fprintf(f, ". Its data and script are `%s.dat` and `%s.gp`._\n\n", p->stem, p->stem);
+	} else
+		md_printf(f, "_%s not written: %s._\n\n", what, p->note);
 }

@@ -18,6 +18,8 @@
  *   kernels-CASE.{dat,gp,png}  time per sample per kernel, stacked, one bar
  *                              per arm, segments labelled "family: operation"
  *                              (the full names are in the report's table)
+ *   heatmap-CASE-SLOT-OUT.{dat,gp,png}  where a case that is not bit-exact
+ *                              differs, per row (print/report_divergence.h)
  *
  * NAME and CASE are file-name stems of the names (escape_stem), unique
  * within the report. The number of files is bounded: the per-case charts
@@ -63,6 +65,7 @@ struct report_charts {
 	int n_sweeps;                     /* the summary's sweeps */
 	int n_sweep_charts;               /* the first n_sweep_charts of them have a chart */
 	struct report_chart *sweeps;      /* [n_sweeps] */
+	struct report_chart *heatmaps;    /* [n]: a case's heatmap where it is not bit-exact */
 };
 
 /* Writes the charts of the job's report (job->report, into job->dir) and
@@ -71,5 +74,10 @@ struct report_charts {
  * report_charts_free. */
 enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d);
 void report_charts_free(struct report_charts *c);
+
+/* A chart in the report's markdown: its image when drawn; when written
+ * but not drawn, why (its note, else note) and its data and script; else
+ * why it was not written. what names it: "Chart", "Heatmap". */
+void report_chart_md(FILE *f, const struct report_chart *p, const char *alt, const char *what, const char *note);
 
 #endif

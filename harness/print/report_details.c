@@ -10,13 +10,6 @@
 #include "print/escape.h"
 #include "print/md.h"
 
-/* Text inside <summary>, where GitHub renders HTML but no markdown: the
- * markdown escapes of md_cell would show, so HTML's own (escape_html). */
-static void html_text(FILE *f, const char *s)
-{
-	escape_html(f, s);
-}
-
 /* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line:
  * GitHub renders markdown inside only after one. */
 static void open_details(FILE *f, const char *title)
@@ -38,17 +31,13 @@ static void close_details(FILE *f)
 
 static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
 {
-	fputs("| ", f);
-	md_code(f, c->name);
-	fputs(" | ", f);
-	md_cell(f, s->label);
-	fprintf(f, " | %c | ", s->arm == 'a' ? 'A' : 'B');
-	md_code(f, o->tensor);
-	fprintf(f, " | %lld | ", (long long)o->bytes);
-	md_code(f, o->md5);
-	fprintf(f, " | %s | %lld | %.6g | %.4g | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->max_abs_err, o->max_err_ratio, !o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**",
-		(long long)o->ref_skipped);
+	md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, s->label, s->arm == 'a' ? 'A' : 'B', o->tensor,
+		  (long long)o->bytes, o->md5);
+	char e[32], r[32];
+	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
+		o->has_ref ? md_num(o->max_abs_err, 6, e, sizeof e) : "no reference",
+		o->has_ref ? md_num(o->max_err_ratio, 4, r, sizeof r) : "no reference",
+		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
 /* One row per case: its outputs, whether all are byte-equal and within
@@ -57,8 +46,10 @@ static void accuracy_case_row(FILE *f, const struct summary_case *sc)
 {
 	fputs("| ", f);
 	md_case_name(f, sc->c->name, sc->own_arms, sc->arm_a, sc->arm_b);
-	fprintf(f, " | %d | %s | %s | %.3g |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
-		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes", sc->max_err_ratio);
+	char r[32];
+	fprintf(f, " | %d | %s | %s | %s |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
+		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes",
+		isnan(sc->max_err_ratio) && !sc->has_ref ? "no reference" : md_num(sc->max_err_ratio, 3, r, sizeof r));
 }
 
 static void accuracy_compact(FILE *f, const struct summary_run *S)
@@ -105,10 +96,11 @@ static void accuracy_full(FILE *f, const struct summary_run *S)
 
 void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
 {
+	char r[32];
 	open_details(f, "Accuracy");
 	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
-			   "tolerance (largest error %.3g of it)", S->n_outputs, S->max_err_ratio);
+			   "tolerance (largest error %s of it)", S->n_outputs, md_num(S->max_err_ratio, 3, r, sizeof r));
 	else if (!S->n_not_exact && !S->n_not_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot; %d with no reference (a declared site's: "
 			   "nothing to check them against)", S->n_outputs, S->n_no_ref);
@@ -165,11 +157,7 @@ static void clocks_full(FILE *f, const struct summary_run *S)
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
 		for (int s = 0; s < c->n_slots; s++) {
-			fputs("| ", f);
-			md_code(f, c->name);
-			fputs(" | ", f);
-			md_cell(f, c->slots[s].label);
-			fputs(" | ", f);
+			md_printf(f, "| `%s` | %s | ", c->name, c->slots[s].label);
 			put_clocks(f, &c->slots[s].clocks_before);
 			fputs(" | ", f);
 			put_clocks(f, &c->slots[s].clocks_after);
@@ -185,8 +173,7 @@ static void clocks_compact(FILE *f, const struct summary_run *S)
 	md_table_head(f, 4, cols, "lrrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct summary_clocks *sp = &S->cases[i].clocks;
-		fputs("| ", f);
-		md_code(f, S->cases[i].c->name);
+		md_printf(f, "| `%s`", S->cases[i].c->name);
 		if (!sp->readings)
 			fputs(" | n/a | n/a | n/a |\n", f);
 		else
@@ -201,9 +188,7 @@ void report_details_clocks(FILE *f, const struct summary_run *S, bool compact)
 	const struct summary_clocks *all = &S->clocks;
 	open_details(f, "Clocks");
 	if (!all->readings) {
-		fputs("not recorded (backend ", f);
-		html_text(f, S->run->backend);
-		fputs(" has no NVML readings)", f);
+		html_printf(f, "not recorded (backend %s has no NVML readings)", S->run->backend); /* <summary>: HTML */
 		end_summary(f);
 		fputs("No clock readings in this run.\n\n", f);
 		close_details(f);
@@ -234,20 +219,15 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
+	char n[32];
 	md_table_head(f, 9, cols, "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
 		for (int k = 0; k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
-			fputs("| ", f);
-			md_code(f, c->name);
-			fputs(" | ", f);
-			md_cell(f, s->label);
-			fputs(" | ", f);
-			md_code(f, s->variant);
-			fprintf(f, " | %d | %d | %d | ", s->warmup, s->n_samples, s->n_discarded);
-			md_cell(f, s->stopping_reason);
-			fprintf(f, " | %.3f | %.2f%% |\n", s->elapsed_s, s->noise * 100);
+			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label, s->variant,
+				  s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
+				  md_share(s->noise, n, sizeof n));
 		}
 	}
 	fputc('\n', f);
@@ -258,12 +238,11 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 static void sampling_compact(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
+	char n[32];
 	md_table_head(f, 5, cols, "lllrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
-		fputs("| ", f);
-		md_code(f, c->name);
-		fputs(" | ", f);
+		md_printf(f, "| `%s` | ", c->name);
 		for (int k = 0; k < c->n_slots; k++)
 			fprintf(f, "%s%d", k ? "/" : "", c->slots[k].n_samples);
 		fputs(" | ", f);
@@ -273,10 +252,9 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 				seen = !strcmp(c->slots[j].stopping_reason, c->slots[k].stopping_reason);
 			if (seen)
 				continue;
-			fputs(k ? ", " : "", f);
-			md_cell(f, c->slots[k].stopping_reason);
+			md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
 		}
-		fprintf(f, " | %.2f%% | %d |\n", S->cases[i].max_noise * 100, S->cases[i].n_discarded);
+		fprintf(f, " | %s | %d |\n", md_share(S->cases[i].max_noise, n, sizeof n), S->cases[i].n_discarded);
 	}
 	fputc('\n', f);
 }
@@ -303,23 +281,15 @@ void report_details_sampling(FILE *f, const struct summary_run *S, bool compact)
 
 static void device_list(FILE *f, const struct results_device *v)
 {
-	fputs("- device: ", f);
-	md_cell(f, v->name);
-	fputs(" (backend ", f);
-	md_cell(f, v->backend);
-	if (v->uuid[0]) {
-		fputs(", uuid ", f);
-		md_code(f, v->uuid);
-	}
+	md_printf(f, "- device: %s (backend %s", v->name, v->backend);
+	if (v->uuid[0])
+		md_printf(f, ", uuid `%s`", v->uuid);
 	fputs(")\n", f);
 	if (v->cc_major)
 		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
 			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
-	fputs("- driver ", f);
-	md_cell(f, v->driver_version[0] ? v->driver_version : "n/a");
-	fputs(", runtime ", f);
-	md_cell(f, v->runtime_version[0] ? v->runtime_version : "n/a");
-	fputc('\n', f);
+	md_printf(f, "- driver %s, runtime %s\n", v->driver_version[0] ? v->driver_version : "n/a",
+		  v->runtime_version[0] ? v->runtime_version : "n/a");
 	if (v->copy_gbps > 0)
 		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
 }
@@ -328,9 +298,8 @@ static void profile_list(FILE *f, const struct printer_report *o)
 {
 	const struct profile *p = o->profile;
 	if (p) {
-		fputs("- device profile ", f);
-		md_code(f, p->name);
-		fprintf(f, " (`profiles/%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
+		md_printf(f, "- device profile `%s` (`profiles/", p->name);
+		fprintf(f, "%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
 			p->gate_max_regression_pct);
 		if (p->dram_gbps > 0)
 			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
@@ -340,9 +309,7 @@ static void profile_list(FILE *f, const struct printer_report *o)
 	}
 	if (o->profile_note) {
 		char clean[512];
-		fputs("- profile note: ", f);
-		md_cell(f, md_scrub_paths(o->profile_note, clean, sizeof clean));
-		fputc('\n', f);
+		md_printf(f, "- profile note: %s\n", md_scrub_paths(o->profile_note, clean, sizeof clean));
 	}
 }
 
@@ -350,8 +317,7 @@ static void put_scrubbed(FILE *f, const char *label, const char *text)
 {
 	char clean[4096];
 	fprintf(f, "- %s: ", label);
-	md_code(f, md_scrub_paths(text && *text ? text : "n/a", clean, sizeof clean));
-	fputc('\n', f);
+	md_printf(f, "`%s`\n", md_scrub_paths(text && *text ? text : "n/a", clean, sizeof clean));
 }
 
 /* The user arms (plugins, compiled binaries): what file ran, and its hash. */
@@ -360,59 +326,28 @@ static void arm_sources_list(FILE *f, const struct results_run *r)
 	char clean[1024];
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
-		fprintf(f, "- arm %c ", a->arm == 'a' ? 'A' : 'B');
-		md_code(f, a->name);
-		fputs(" is a ", f);
-		md_cell(f, a->kind);
-		fputs(": ", f);
-		md_code(f, md_scrub_paths(a->path, clean, sizeof clean));
-		fputs(", sha256 ", f);
-		md_code(f, a->sha256);
-		fputs(", ", f);
-		md_cell(f, a->detail);
-		fputc('\n', f);
+		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name, a->kind,
+			  md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
 	}
 }
 
 static void run_list(FILE *f, const struct results_run *r)
 {
-	fprintf(f, "- run %lld, status ", (long long)r->id);
-	md_cell(f, r->status);
-	fputs(", started ", f);
-	md_cell(f, r->started_at);
-	fputs(", finished ", f);
-	md_cell(f, r->finished_at);
-	fputc('\n', f);
-	fputs("- abbench ", f);
-	md_cell(f, r->version[0] ? r->version : "n/a");
-	fputs(", commit ", f);
-	md_code(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fputs(", host ", f);
-	md_cell(f, r->host);
-	fputs("\n- scenario ", f);
-	md_code(f, r->scenario_name);
-	fputs(", sha256 ", f);
-	md_code(f, r->scenario_hash);
-	fputc('\n', f);
+	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
+		  r->finished_at);
+	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n", r->version[0] ? r->version : "n/a",
+		  r->git_commit[0] ? r->git_commit : "unknown", r->host, r->scenario_name, r->scenario_hash);
 	put_scrubbed(f, "scenario file", r->scenario_path);
 	put_scrubbed(f, "command line", r->command_line);
-	fputs("- bracket ", f);
-	md_cell(f, r->bracket);
-	fputs(", arms A = ", f);
-	md_code(f, r->arm_a[0] ? r->arm_a : "per case");
-	fputs(", B = ", f);
-	md_code(f, r->arm_b[0] ? r->arm_b : "per case");
-	fprintf(f, ", L2 flush %s, launch gaps ", r->l2_flush ? "on" : "off");
-	md_cell(f, r->launch_gaps[0] ? r->launch_gaps : "n/a");
+	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
+		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
+		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
 	if (!strcmp(r->timing, "graph"))
 		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
-	fprintf(f, ", quick %s, fake timer %s, stopping noise ", r->quick ? "yes" : "no", r->fake_timer ? "yes" : "no");
-	md_cell(f, r->noise_measure[0] ? r->noise_measure : "n/a");
-	fprintf(f, ", device index %d", r->device_index);
-	if (r->only_cases[0]) {
-		fputs(", partial: only ", f);
-		md_code(f, r->only_cases);
-	}
+	md_printf(f, ", quick %s, fake timer %s, stopping noise %s, device index %d", r->quick ? "yes" : "no",
+		  r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
+	if (r->only_cases[0])
+		md_printf(f, ", partial: only `%s`", r->only_cases);
 	fputc('\n', f);
 	arm_sources_list(f, r);
 }
@@ -422,15 +357,10 @@ static void notes_list(FILE *f, const struct summary_run *S, const struct printe
 	char clean[1024];
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", S->n_discarded, S->n_discarded == 1 ? "" : "s");
 	if (S->run->notes[0]) {
-		fputs("- ", f);
-		md_cell(f, md_scrub_paths(S->run->notes, clean, sizeof clean));
-		fputc('\n', f);
+		md_printf(f, "- %s\n", md_scrub_paths(S->run->notes, clean, sizeof clean));
 	}
 	if (res->skipped || res->n_failed) {
-		fputs("- charts: ", f);
-		md_cell(f, res->skipped ? "skipped: " : "some failed: ");
-		md_cell(f, res->note);
-		fputc('\n', f);
+		md_printf(f, "- charts: %s%s\n", res->skipped ? "skipped: " : "some failed: ", res->note);
 	}
 }
 
@@ -439,11 +369,8 @@ void report_details_provenance(FILE *f, const struct summary_run *S, const struc
 {
 	const struct results_run *r = S->run;
 	open_details(f, "Provenance");
-	html_text(f, r->device.name);
-	fputs(", commit ", f);
-	html_text(f, r->git_commit[0] ? r->git_commit : "unknown");
-	fprintf(f, ", run %lld started ", (long long)r->id);
-	html_text(f, r->started_at);
+	html_printf(f, "%s, commit %s, run %lld started %s", r->device.name, /* in <summary>: HTML, not markdown */
+		    r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
 	end_summary(f);
 	device_list(f, &r->device);
 	profile_list(f, o);

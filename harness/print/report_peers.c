@@ -39,7 +39,7 @@ static int first_differing(const struct peers_table *P)
 	return -1;
 }
 
-void report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
 {
 	const struct results_run *r = P->series[s]->run;
 	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
@@ -50,6 +50,7 @@ void report_peers_series_name(const struct peers_table *P, int s, char *buf, siz
 		snprintf(buf, len, "run %lld (%.80s)", (long long)r->id, r->device.name);
 	else
 		snprintf(buf, len, "%.120s (run %lld)", r->device.name, (long long)r->id);
+	return buf;
 }
 
 void report_peers_lead(FILE *f, const struct peers_table *P)
@@ -60,17 +61,14 @@ void report_peers_lead(FILE *f, const struct peers_table *P)
 			fputs("These runs ran the same arms on the same device: repeated runs, not GPUs. ", f);
 		return;
 	}
-	fprintf(f, "**These runs measured different arms** (in %d of %d cases; ", P->n_arms_differ, P->n_cases);
-	md_code(f, P->series[0]->cases[i].c->name);
-	fputs(":", f);
+	md_printf(f, "**These runs measured different arms** (in %d of %d cases; `%s`:", P->n_arms_differ, P->n_cases,
+		  P->series[0]->cases[i].c->name);
 	for (int s = 0; s < P->n_series; s++) {
 		const struct summary_case *c = peers_cell(P, i, s);
 		if (!c)
 			continue;
-		fprintf(f, "%s run %lld A ", s ? ";" : "", (long long)P->series[s]->run->id);
-		md_code(f, c->arm_a);
-		fputs(", B ", f);
-		md_code(f, c->arm_b);
+		md_printf(f, "%s run %lld A `%s`, B `%s`", s ? ";" : "", (long long)P->series[s]->run->id, c->arm_a,
+			  c->arm_b);
 	}
 	fputs("): the columns compare arms, not GPUs, and the md5s of arms with other arithmetic are not expected to "
 	      "agree. ", f);

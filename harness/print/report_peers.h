@@ -26,8 +26,8 @@ void report_peers_words(const struct peers_table *P, struct report_peer_words *w
 
 /* Series s's name on a chart and in a column head: "NVIDIA H200 (run 3)";
  * where the arms differ "run 3: A eager, B twopass (NVIDIA H200)" (the arms
- * of the first case whose arms differ). */
-void report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len);
+ * of the first case whose arms differ). Returns buf. */
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len);
 
 /* Markdown: the sentence that says what differs between the runs, "" when
  * they are GPUs or one run. */

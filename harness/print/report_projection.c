@@ -61,7 +61,7 @@ static void family_row(FILE *f, const struct projection_family *r, bool bold)
 {
 	char v[6][32], d[32];
 	const char *q = bold ? "**" : "";
-	fprintf(f, "| %s", q);
+	fprintf(f, "| %s", q); /* bold: markup, not a cell's text */
 	md_cell(f, r->name);
 	fprintf(f, "%s | %s | %s | %s%s%s | %s | %s | %s%s%s | %s |\n", q, md_time(r->context.a_ns, v[0], sizeof v[0]),
 		md_time(r->context.b_ns, v[1], sizeof v[1]), q, md_time(r->context.saving_ns, v[2], sizeof v[2]), q,
@@ -76,9 +76,8 @@ static void families(FILE *f, const struct projection *p, const struct projectio
 {
 	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
 					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
-	fputs("### Where the difference goes: ", f);
-	md_code(f, m->c->c->name);
-	fprintf(f, " against run %lld's sites\n\n", (long long)p->sites->run->id);
+	md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
+		  (long long)p->sites->run->id);
 	md_table_head(f, 8, cols, "lrrrrrrr");
 	for (int i = 0; i < m->n_families; i++)
 		family_row(f, &m->families[i], false);
@@ -91,23 +90,16 @@ static void families(FILE *f, const struct projection *p, const struct projectio
 static void intro(FILE *f, const struct projection *p)
 {
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
-	fprintf(f, "The saving that run %lld (", (long long)s->id);
-	md_code(f, s->scenario_name);
-	fputs(", ", f);
-	md_cell(f, s->device.name);
-	fputs(", ", f);
-	md_cell(f, s->started_at);
+	md_printf(f, "The saving that run %lld (`%s`, %s, %s", (long long)s->id, s->scenario_name, s->device.name,
+		  s->started_at);
 	fprintf(f, ") projects from its site cases, each measured in isolation (L2 %s between samples), count x (A - B) "
 		   "per forward, beside the saving this run's cases measured in context (L2 %s). Per image: x %d "
 		   "forwards per step x %d steps of this run's [model].",
 		s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed", r->forwards_per_step,
 		r->steps);
 	if (strcmp(s->device.name, r->device.name)) {
-		fputs(" **The two runs measured different devices** (", f);
-		md_cell(f, s->device.name);
-		fputs(", ", f);
-		md_cell(f, r->device.name);
-		fputs("): the comparison mixes them.", f);
+		md_printf(f, " **The two runs measured different devices** (%s, %s): the comparison mixes them.",
+			  s->device.name, r->device.name);
 	}
 	if (s->fake_timer || r->fake_timer)
 		fputs(" A fake-timer run is among them: its times are a cost model, not measurements.", f);

@@ -8,26 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "print/diff_lines.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
 #include "print/md.h"
-
-/* "12.3 us", "1.234 ms", ...: md_time, the one scaled time format. */
-static const char *fmt_ns(double ns, char *buf, size_t len)
-{
-	return md_time(ns, buf, len);
-}
-
-/* "3.993x [3.980, 4.014]", "3.993x [n/a]" (too few samples), "n/a". */
-static const char *fmt_speedup(const struct stats_interval *v, char *buf, size_t len)
-{
-	if (isnan(v->point))
-		snprintf(buf, len, "n/a");
-	else if (isnan(v->low))
-		snprintf(buf, len, "%.3fx [n/a]", v->point);
-	else
-		snprintf(buf, len, "%.3fx [%.3f, %.3f]", v->point, v->low, v->high);
-	return buf;
-}
 
 static void show_header(const struct results_run *r, FILE *out)
 {
@@ -76,28 +60,14 @@ static void show_header(const struct results_run *r, FILE *out)
 		fprintf(out, "notes: %s\n", escape_t(&e, r->notes));
 }
 
-/* md5 of a slot: each output's first 8 hex digits, joined by '+'. */
-static void slot_md5(const struct results_slot *sl, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int o = 0; o < sl->n_outputs && used < len; o++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%.8s", o ? "+" : "", sl->outputs[o].md5);
-}
-
-static void show_slot(const struct summary_slot *ss, FILE *out)
+/* What belongs under a slot's row: each output that differs from A1 or
+ * fails its reference, the samples the throttle probe dropped, a clock
+ * that moved. */
+static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 {
 	const struct results_slot *sl = ss->slot;
-	char med[24], p10[24], p90[24], ks[24], md5[40];
 	struct escape_pool e;
 	e.next = 0;
-	slot_md5(sl, md5, sizeof md5);
-	fprintf(out, "  %-4s %-3c %-9s %7d %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", escape_t(&e, sl->label),
-		sl->arm > 0x20 && sl->arm < 0x7f ? sl->arm : '?', escape_t(&e, sl->variant), sl->n_samples,
-		fmt_ns(sl->median_ns, med, sizeof med), fmt_ns(sl->p10_ns, p10, sizeof p10),
-		fmt_ns(sl->p90_ns, p90, sizeof p90), fmt_ns(sl->kernel_median_ns, ks, sizeof ks),
-		escape_t(&e, sl->stopping_reason), escape_t(&e, md5), ss->bit_exact ? "yes" : "NO",
-		!ss->has_ref ? "no reference" : ss->ref_ok ? "ok" : "FAIL");
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
 		if (!ro->has_ref && !ro->bit_exact)
@@ -140,7 +110,7 @@ static void show_copy_floor(const struct summary_case *s, FILE *out)
 		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
 		return;
 	}
-	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", fmt_ns(s->copy_floor_ns, fl, sizeof fl),
+	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", md_time(s->copy_floor_ns, fl, sizeof fl),
 		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
 	if (s->cache_resident)
 		fputs(", cache-resident", out);
@@ -172,10 +142,63 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	show_copy_floor(s, out);
 }
 
-static void show_case(const struct summary_case *s, const struct results_run *r, FILE *out)
+/* Each arm's host time a call beside the GPU time it is held against, and
+ * the launch-bound mark with both figures (issue 28), where measured. */
+static void show_host(const struct summary_run *S, const struct summary_case *s, FILE *out)
+{
+	struct figure_at at = { S, s, &s->a, NULL };
+	char ha[64], hb[64], ga[64], gb[64], lb[96], name[160];
+	if (!s->a.host.n && !s->b.host.n)
+		return;
+	figure_fmt_text_at("arm_host_median_ns", &at, ha, sizeof ha);
+	figure_fmt_text_at("arm_gpu_ns", &at, ga, sizeof ga);
+	at.arm = &s->b;
+	figure_fmt_text_at("arm_host_median_ns", &at, hb, sizeof hb);
+	figure_fmt_text_at("arm_gpu_ns", &at, gb, sizeof gb);
+	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n", ha, hb, ga, gb);
+	for (int k = 0; k < 2; k++) {
+		at.arm = k ? &s->b : &s->a;
+		if (!at.arm->host.launch_bound)
+			continue;
+		fprintf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the verdict "
+			     "is the GPU's)\n",
+			escape_term(k ? s->arm_b : s->arm_a, name, sizeof name),
+			figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
+	}
+}
+
+/* Where a case that is not bit-exact differs (issue 29), in two lines:
+ * how much, how far, from which stage, whether its calls agree; then
+ * where, in the site's axes, and its sweep's batch invariance. */
+static void show_divergence(const struct summary_run *S, const struct summary_case *s, FILE *out)
+{
+	struct figure_at at = { S, s, NULL, NULL };
+	char line[600], esc[1200], first[160], worst[160], rows[64], nearer[64];
+	if (!diff_case_differs(s))
+		return;
+	diff_case_line(s, line, sizeof line);
+	fprintf(out, "  %s\n", escape_term(line, esc, sizeof esc));
+	if (s->div.measured && s->div.tensor) {
+		figure_fmt_text_at("diff_first_at", &at, first, sizeof first);
+		figure_fmt_text_at("diff_max_ulp_at", &at, worst, sizeof worst);
+		figure_fmt_text_at("diff_rows", &at, rows, sizeof rows);
+		figure_fmt_text_at("b_nearer_pct", &at, nearer, sizeof nearer);
+		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n", first, worst,
+			rows, nearer);
+	}
+	diff_invariance(S, s, line, sizeof line);
+	if (line[0])
+		fprintf(out, "     %s\n", escape_term(line, esc, sizeof esc));
+}
+
+/* A case: what it is, its slots' table, the arms pooled with the speedup,
+ * exactness and the verdict. */
+static enum ab_rc show_case(const struct summary_run *S, const struct summary_case *s, FILE *out, struct ab_diag *d)
 {
 	const struct results_case *c = s->c;
-	char a[24], b[24], sp[64];
+	const struct results_run *r = S->run;
+	struct figure_at at = { S, s, &s->a, NULL };
+	char a[24], b[24], sp[64], v[96];
 	struct escape_pool e;
 	e.next = 0;
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", escape_t(&e, c->name),
@@ -185,18 +208,23 @@ static void show_case(const struct summary_case *s, const struct results_run *r,
 		fprintf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", escape_t(&e, s->arm_a),
 			escape_t(&e, s->arm_b), r->arm_a[0] ? escape_t(&e, r->arm_a) : "-",
 			r->arm_b[0] ? escape_t(&e, r->arm_b) : "-");
-	fprintf(out, "  %-4s %-3s %-9s %7s %12s %12s %12s %12s  %-16s %-17s %-5s %s\n", "slot", "arm", "variant",
-		"samples", "median", "p10", "p90", "kernel-sum", "stopped by", "md5", "exact", "ref");
-	for (int i = 0; i < s->n_slots; i++)
-		show_slot(&s->slots[i], out);
+	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes, d);
+	if (rc)
+		return rc;
+	figure_fmt_text_at("arm_median_ns", &at, a, sizeof a);
+	at.arm = &s->b;
 	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, s->arm_a), escape_t(&e, s->arm_b),
-		fmt_ns(s->a.time.median_ns, a, sizeof a), fmt_ns(s->b.time.median_ns, b, sizeof b),
-		fmt_speedup(&s->speedup, sp, sizeof sp), s->a.time.n, s->b.time.n);
+		a, figure_fmt_text_at("arm_median_ns", &at, b, sizeof b), figure_fmt_text_at("speedup", &at, sp, sizeof sp),
+		s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
-	fprintf(out, "\n  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
+	fputc('\n', out);
+	show_host(S, s, out);
+	fprintf(out, "  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
-	fprintf(out, "  verdict: %s\n", md_case_verdict(s, sp, sizeof sp));
+	show_divergence(S, s, out);
+	fprintf(out, "  verdict: %s\n", figure_fmt_text_at("verdict", &at, v, sizeof v));
+	return AB_OK;
 }
 
 static void show_projection(const struct summary_run *s, FILE *out)
@@ -204,50 +232,40 @@ static void show_projection(const struct summary_run *s, FILE *out)
 	char f[24], st[24], im[24];
 	fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, %s per "
 		     "image\n",
-		s->run->steps, s->run->forwards_per_step, fmt_ns(s->per_forward.saving_ns, f, sizeof f),
-		fmt_ns(s->per_step.saving_ns, st, sizeof st), fmt_ns(s->per_image.saving_ns, im, sizeof im));
+		s->run->steps, s->run->forwards_per_step, md_time(s->per_forward.saving_ns, f, sizeof f),
+		md_time(s->per_step.saving_ns, st, sizeof st), md_time(s->per_image.saving_ns, im, sizeof im));
 }
 
 enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 {
 	const struct summary_run *s = job->summary;
 	FILE *out = job->f;
+	enum ab_rc rc = AB_OK;
 	show_header(s->run, out);
-	for (int i = 0; i < s->n_cases; i++) {
-		show_case(&s->cases[i], s->run, out);
+	const char *no_host = s->n_cases ? md_host_unmeasured(s) : NULL;
+	if (no_host)
+		fprintf(out, "host time a call: not measured (%s)\n", no_host);
+	for (int i = 0; !rc && i < s->n_cases; i++) {
+		rc = show_case(s, &s->cases[i], out, d);
 		show_bandwidth(s, &s->cases[i], out);
 	}
-	if (s->n_cases)
+	if (!rc && s->n_cases)
 		show_projection(s, out);
-	return ferror(out) ? ab_fail(d, AB_ERR_IO, "cannot write the run") : AB_OK;
+	if (!rc && ferror(out))
+		rc = ab_fail(d, AB_ERR_IO, "cannot write the run");
+	return rc;
 }
 
-void show_summary_table(const struct summary_run *s, FILE *out)
+enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d)
 {
-	const struct results_run *r = s->run;
-	char ha[48], hb[48];
-	struct escape_pool e;
-	e.next = 0;
-	snprintf(ha, sizeof ha, "A %s", r->arm_a[0] ? escape_t(&e, r->arm_a) : "(per case)");
-	snprintf(hb, sizeof hb, "B %s", r->arm_b[0] ? escape_t(&e, r->arm_b) : "(per case)");
-	fprintf(out, "\n%-24s %-14s %12s %12s  %-26s %-9s %-9s %s\n", "case", "shape", ha, hb, "speedup [95% CI]",
-		"n A/B", "bit-exact", "verdict");
-	for (int i = 0; i < s->n_cases; i++) {
-		const struct summary_case *c = &s->cases[i];
-		char a[24], b[24], sp[64], n[24], v[64];
-		snprintf(n, sizeof n, "%d/%d", c->a.time.n, c->b.time.n);
-		e.next = 0;
-		fprintf(out, "%-24s %-14s %12s %12s  %-26s %-9s %-9s %s", escape_t(&e, c->c->name),
-			escape_t(&e, c->c->shape), fmt_ns(c->a.time.median_ns, a, sizeof a),
-			fmt_ns(c->b.time.median_ns, b, sizeof b), fmt_speedup(&c->speedup, sp, sizeof sp), n,
-			c->b_byte_equal ? "yes" : "NO", md_case_verdict(c, v, sizeof v));
-		if (c->own_arms) /* the case's own arms, not the columns' */
-			fprintf(out, "  a=%s b=%s", escape_t(&e, c->arm_a), escape_t(&e, c->arm_b));
-		fputc('\n', out);
-	}
+	fputc('\n', out);
+	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL, d);
+	if (rc)
+		return rc;
 	fputs("verdict: ", out);
 	md_verdict_counts(out, s);
 	if (!s->have_profile)
 		fputs(" (no device profile: drift not judged)", out);
 	fputc('\n', out);
+	return AB_OK;
 }

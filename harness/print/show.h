@@ -20,6 +20,6 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d);
  * interval ("n/a" under SUMMARY_MIN_SAMPLES an arm), sample counts,
  * bit-exactness and the case's verdict (a drifted case marked with its
  * drift), then the verdicts counted: what `abbench run` ends with. */
-void show_summary_table(const struct summary_run *s, FILE *out);
+enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d);
 
 #endif

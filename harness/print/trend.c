@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print/allocs.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
@@ -210,47 +211,28 @@ struct trend_arrays {
 	char (*text)[96];
 	const char **hover;
 	char (*hover_buf)[320];
+	struct allocs mem; /* every array above */
 };
-
-static void arrays_free(struct trend_arrays *a)
-{
-	free(a->commits);
-	free(a->dates);
-	free(a->runs);
-	free(a->buf);
-	free(a->value);
-	free(a->low);
-	free(a->high);
-	free(a->level);
-	free(a->step_at);
-	free(a->step_better);
-	free(a->step_noise);
-	free(a->step_text);
-	free(a->text);
-	free(a->hover);
-	free(a->hover_buf);
-}
 
 static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
 {
 	size_t m = (size_t)n + 1, k = (size_t)n_steps + 1;
-	a->commits = calloc(m, sizeof *a->commits);
-	a->dates = calloc(m, sizeof *a->dates);
-	a->runs = calloc(m, sizeof *a->runs);
-	a->buf = calloc(m, sizeof *a->buf);
-	a->value = calloc(m, sizeof *a->value);
-	a->low = calloc(m, sizeof *a->low);
-	a->high = calloc(m, sizeof *a->high);
-	a->level = calloc(m, sizeof *a->level);
-	a->step_at = calloc(k, sizeof *a->step_at);
-	a->step_better = calloc(k, sizeof *a->step_better);
-	a->step_noise = calloc(k, sizeof *a->step_noise);
-	a->step_text = calloc(k, sizeof *a->step_text);
-	a->text = calloc(k, sizeof *a->text);
-	a->hover = calloc(m, sizeof *a->hover);
-	a->hover_buf = calloc(m, sizeof *a->hover_buf);
-	return a->commits && a->dates && a->runs && a->buf && a->value && a->low && a->high && a->level && a->step_at &&
-	       a->step_better && a->step_noise && a->step_text && a->text && a->hover && a->hover_buf;
+	a->commits = allocs_calloc(&a->mem, m, sizeof *a->commits);
+	a->dates = allocs_calloc(&a->mem, m, sizeof *a->dates);
+	a->runs = allocs_calloc(&a->mem, m, sizeof *a->runs);
+	a->buf = allocs_calloc(&a->mem, m, sizeof *a->buf);
+	a->value = allocs_calloc(&a->mem, m, sizeof *a->value);
+	a->low = allocs_calloc(&a->mem, m, sizeof *a->low);
+	a->high = allocs_calloc(&a->mem, m, sizeof *a->high);
+	a->level = allocs_calloc(&a->mem, m, sizeof *a->level);
+	a->step_at = allocs_calloc(&a->mem, k, sizeof *a->step_at);
+	a->step_better = allocs_calloc(&a->mem, k, sizeof *a->step_better);
+	a->step_noise = allocs_calloc(&a->mem, k, sizeof *a->step_noise);
+	a->step_text = allocs_calloc(&a->mem, k, sizeof *a->step_text);
+	a->text = allocs_calloc(&a->mem, k, sizeof *a->text);
+	a->hover = allocs_calloc(&a->mem, m, sizeof *a->hover);
+	a->hover_buf = allocs_calloc(&a->mem, m, sizeof *a->hover_buf);
+	return !a->mem.failed;
 }
 
 /* Ticks: every k-th of n points back from the newest shows its run id, commit
@@ -448,7 +430,7 @@ static enum ab_rc write_chart(struct charting *C, const struct history_series *s
 			rc = plot_hover_trend(C->dir, stem, &p, d);
 	}
 	free(pts);
-	arrays_free(&a);
+	allocs_free(&a.mem);
 	return rc;
 }
 
@@ -500,34 +482,22 @@ struct sweep_arrays {
 	double *v;
 	const char **hover;      /* [member * n + x] */
 	char (*hover_buf)[160];
+	struct allocs mem; /* every array above */
 };
-
-static void sweep_arrays_free(struct sweep_arrays *a)
-{
-	free(a->xs);
-	free(a->commits);
-	free(a->dates);
-	free(a->names);
-	free(a->buf);
-	free(a->name_buf);
-	free(a->v);
-	free(a->hover);
-	free(a->hover_buf);
-}
 
 static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_members)
 {
 	size_t m = (size_t)n_points + 1;
-	a->xs = calloc(m, sizeof *a->xs);
-	a->commits = calloc(m, sizeof *a->commits);
-	a->dates = calloc(m, sizeof *a->dates);
-	a->buf = calloc(m, sizeof *a->buf);
-	a->names = calloc((size_t)n_members + 1, sizeof *a->names);
-	a->name_buf = calloc((size_t)n_members + 1, sizeof *a->name_buf);
-	a->v = calloc(m * ((size_t)n_members + 1), sizeof *a->v);
-	a->hover = calloc(m * ((size_t)n_members + 1), sizeof *a->hover);
-	a->hover_buf = calloc(m * ((size_t)n_members + 1), sizeof *a->hover_buf);
-	return a->xs && a->commits && a->dates && a->buf && a->names && a->name_buf && a->v && a->hover && a->hover_buf;
+	a->xs = allocs_calloc(&a->mem, m, sizeof *a->xs);
+	a->commits = allocs_calloc(&a->mem, m, sizeof *a->commits);
+	a->dates = allocs_calloc(&a->mem, m, sizeof *a->dates);
+	a->buf = allocs_calloc(&a->mem, m, sizeof *a->buf);
+	a->names = allocs_calloc(&a->mem, (size_t)n_members + 1, sizeof *a->names);
+	a->name_buf = allocs_calloc(&a->mem, (size_t)n_members + 1, sizeof *a->name_buf);
+	a->v = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->v);
+	a->hover = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->hover);
+	a->hover_buf = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->hover_buf);
+	return !a->mem.failed;
 }
 
 /* The chart of a sweep's series (members, ascending along the axis): each
@@ -543,7 +513,7 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
 	for (int m = 0; m < n_members; m++)
 		n_points += h->series[members[m]].n;
 	if (!sweep_arrays_alloc(&a, n_points, n_members)) {
-		sweep_arrays_free(&a);
+		allocs_free(&a.mem);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
 	int n = sweep_runs(h, members, n_members, a.xs);
@@ -575,7 +545,7 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
 		rc = draw(C, k, d);
 	if (!rc && C->out->chart_drawn[k])
 		rc = plot_hover_trends(C->dir, stem, &p, d);
-	sweep_arrays_free(&a);
+	allocs_free(&a.mem);
 	return rc;
 }
 

@@ -64,3 +64,26 @@ plant_div() { # db case slot tensor cols
 	sqlite3 "$1" "SELECT $5 FROM divergence d JOIN slots s ON s.id = d.slot_id JOIN cases c ON c.id = s.case_id
 		WHERE c.name = '$2' AND s.label = '$3' AND d.tensor = '$4'"
 }
+
+# plant_host DB LABEL CASE: host times a call planted in the fake-timer run
+# labelled LABEL, as the CUDA backend stores them (samples.host_ns, the
+# slots' host_median_ns and host_p90_ns; the CPU backend stores none):
+# 1 us a call for every arm, 5 ms for arm b of case CASE (launch-bound),
+# and the run's last case deleted and the run marked interrupted, so that
+# `abbench run SCENARIO --resume ID` measures it again without host time
+# and prints the closing table of the whole run. Prints the run's id.
+plant_host() { # db label case
+	local id
+	id=$(sqlite3 "$1" "SELECT id FROM runs WHERE label = '$2' ORDER BY id DESC LIMIT 1")
+	sqlite3 "$1" "PRAGMA foreign_keys = ON;
+		DELETE FROM cases WHERE run_id = $id AND id = (SELECT max(id) FROM cases WHERE run_id = $id);
+		UPDATE runs SET status = 'interrupted', finished_at = NULL WHERE id = $id;
+		UPDATE samples SET host_ns = 1000 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+			WHERE c.run_id = $id);
+		UPDATE samples SET host_ns = 5e6 WHERE slot_id IN (SELECT s.id FROM slots s JOIN cases c ON c.id = s.case_id
+			WHERE c.run_id = $id AND c.name = '$3' AND s.arm = 'b');
+		UPDATE slots SET host_median_ns = (SELECT max(host_ns) FROM samples WHERE slot_id = slots.id),
+			host_p90_ns = (SELECT max(host_ns) FROM samples WHERE slot_id = slots.id)
+			WHERE case_id IN (SELECT id FROM cases WHERE run_id = $id)" || return 1
+	echo "$id"
+}

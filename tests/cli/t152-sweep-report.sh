@@ -28,8 +28,8 @@ check "the speedup chart has one series" grep -qx '# row note | series 1: value 
 check "a sweep table row per value, ascending" test "$(awk '/^### `qk` over T/ { f = 1; next } /^##/ { f = 0 } f' "$md" | grep -Eo '^\| [0-9]+ \|' | tr -d '| ' | tr '\n' ' ')" = "16 64 "
 # (cache-resident where the host's last-level cache holds a case's bytes;
 # every case has its copy floor measured, cache-resident or not)
-check "bandwidth rows carry bytes, GB/s, % of copy, the copy floor and B over it" \
-	test "$(grep -Ec '^\| `[a-z]+(\[T=[0-9]+\])?` \| [0-9.]+ kB \| [0-9.]+ kB \| [0-9.]+ kB \| [0-9.]+ \(([0-9.]+%|cache-resident)\) \| [0-9.]+ \(([0-9.]+%|cache-resident)\) \| [0-9.]+ (ns|us|ms) \| [0-9.]+x \| [0-9.]+x \|$' "$md")" -eq 7
+check "bandwidth rows carry bytes, GB/s, % of copy, the copy floor, B over it and the kernels over its kernel" \
+	test "$(grep -Ec '^\| `[a-z]+(\[T=[0-9]+\])?` \| [0-9.]+ kB \| [0-9.]+ kB \| [0-9.]+ kB \| [0-9.]+ \(([0-9.]+%|cache-resident)\) \| [0-9.]+ \(([0-9.]+%|cache-resident)\) \| [0-9.]+ (ns|us|ms) \| [0-9.]+x \| [0-9.]+x \| [0-9.]+x \|$' "$md")" -eq 7
 check "the quick run says so" grep -q '\*\*quick run\*\*' "$md"
 
 # two runs named: side by side

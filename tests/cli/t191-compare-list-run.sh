@@ -23,7 +23,7 @@ run() { "$AB" run "$@" --backend cpu --no-progress >"$T/run.out" 2>"$T/run.err" 
 
 check "run main" run "$T/base.ini" --label main
 check "run ends with the summary table" \
-	bash -c "tail -n $((cases + 2)) '$T/run.out' | head -1 | grep -Eq '^case +shape +A eager +B fused +speedup \[95% CI\] +n A/B +bit-exact +verdict$'"
+	bash -c "tail -n $((cases + 2)) '$T/run.out' | head -1 | grep -Eq '^case +shape +A eager median +B fused median +speedup A/B \[95% CI\] +n A/B +B byte-equal +verdict$'"
 check "a row per case with its speedup and interval" \
 	test "$(grep -Ec '^[a-z_]+ +1x[0-9x]+ +[0-9.]+ us +[0-9.]+ us +[0-9.]+x \[[0-9.]+, [0-9.]+\] +40/20 +yes +faster$' "$T/run.out")" -eq "$cases"
 check "and the verdicts counted last" bash -c "tail -1 '$T/run.out' | grep -q '^verdict: faster in $cases of $cases cases (speedup [0-9.]*x to [0-9.]*x), slower 0, no clear change 0; bit-exact in $cases of $cases$'"

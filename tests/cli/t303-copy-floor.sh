@@ -41,8 +41,8 @@ cp "$T/out" "$T/s.json"
 check "the show JSON matches its schema" python3 tests/tools/json_check.py docs/JSON.md abbench.show "$T/s.json"
 check "its summaries have b_over_copy" python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not all(0.99 < c['summary']['b_over_copy'] < 2.0 for c in d['cases']))" "$T/s.json"
 expect_exit 0 "report" "$AB" report 1 --db "$db" --out "$T/rep" --no-plots
-check "the bandwidth table's floor is the copy floor, B kernel over it beside" grep -q '| floor | B / floor | B kernel / floor |$' "$T/rep/report.md"
-check "and its values" grep -Eq '\| 3\.[01][0-9] us \| 1\.3[01]x \| 1\.3[01]x \|$' "$T/rep/report.md"
+check "the bandwidth table's floor is the copy floor, B kernel over it beside" grep -q '| floor | B fused / floor | B kernel / floor | A kernel / floor |$' "$T/rep/report.md"
+check "and its values" grep -Eq '\| 3\.[01][0-9] us \| 1\.3[01]x \| 1\.3[01]x \| 5\.2[0-9]x \|$' "$T/rep/report.md"
 
 old="$T/v1.db"
 sqlite3 "$old" <tests/data/schema1.sql

@@ -25,7 +25,7 @@ rc=$?
 check "it runs as written: exit 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$T/err" | tail -5
 check "its two functions are the arms (eager, fused)" \
-	grep -Eq '^case +shape +A eager +B fused +speedup \[95% CI\] +n A/B +bit-exact +verdict$' "$T/out"
+	grep -Eq '^case +shape +A eager median +B fused median +speedup A/B \[95% CI\] +n A/B +B byte-equal +verdict$' "$T/out"
 check "the run calls the fusion bit-exact" grep -Eq '^c +65536 +.* yes +' "$T/out"
 check "and says so in its last line" grep -q 'bit-exact in 1 of 1$' "$T/out"
 "$AB" show --db "$T/qs/abbench.db" --format json >"$T/show.json" 2>/dev/null

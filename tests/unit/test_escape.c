@@ -104,6 +104,20 @@ static void test_url_part(void **state)
 	free(u);
 }
 
+/* html_printf: every %s escaped, backticks kept, other conversions printf's. */
+static void test_html_printf(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	html_printf(f, "<td>%s</td> `%s` %lld %.*f %s%%", "<b>&", "a'b", -3LL, 1, 2.25, "");
+	fclose(f);
+	assert_string_equal(buf, "<td>&lt;b&gt;&amp;</td> `a&#39;b` -3 2.2 %");
+	free(buf);
+}
+
 static void test_printer_table(void **state)
 {
 	(void)state;
@@ -135,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_gnuplot),
 		cmocka_unit_test(test_gnuplot_runs_nothing),
 		cmocka_unit_test(test_term_html_stem_csv),
+		cmocka_unit_test(test_html_printf),
 		cmocka_unit_test(test_printer_table),
 		cmocka_unit_test(test_url_part),
 	};

@@ -34,7 +34,7 @@
 #include "fixtures.h"
 
 #define MAX_ROWS 16
-#define MAX_FIELDS 64
+#define MAX_FIELDS 128
 
 static char tmpdir[64];
 static char csvpath[128];

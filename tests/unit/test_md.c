@@ -63,6 +63,19 @@ static void test_code_span(void **state)
 	assert_string_equal(mem_close(f), "");
 }
 
+/* md_printf: %s a cell, `%s` a code span, the rest printf's. */
+static void test_printf(void **state)
+{
+	(void)state;
+	FILE *f = mem_open();
+	md_printf(f, "- run %lld `%s` on %s: %d%% **%.*f** %c %zu `%s`|%5.1f|%ld%s", 12LL, "a|b", "x*y <z>", 7, 2,
+		  3.14159, 'B', (size_t)9, "has`tick", 2.25, -4L, "");
+	assert_string_equal(mem_close(f), "- run 12 `a\\|b` on x\\*y &lt;z&gt;: 7% **3.14** B 9 has\\`tick|  2.2|-4");
+	f = mem_open();
+	md_printf(f, "`%s` `x` %s`%s`", "", "", "end");
+	assert_string_equal(mem_close(f), " `x` `end`");
+}
+
 static void test_table_head(void **state)
 {
 	(void)state;
@@ -186,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cell_escapes),
 		cmocka_unit_test(test_code_span),
+		cmocka_unit_test(test_printf),
 		cmocka_unit_test(test_table_head),
 		cmocka_unit_test(test_scrub_paths),
 		cmocka_unit_test(test_numbers),

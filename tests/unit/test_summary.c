@@ -106,11 +106,12 @@ static void test_copy_floor(void **state)
 	near(sx->b_over_copy, 60.0 / 40);
 	near(sx->b.kernel_median_ns, 45);
 	near(sx->b_kernel_over_copy, 45.0 / 30);
+	near(sx->a_kernel_over_copy, 0.9 * 145 / 30); /* fake_slot_stats: A's kernel times are 0.9 of its samples */
 	near(sx->copy_floor_bw.gbps, 10);  /* 400 bytes in 40 ns */
 	near(sx->copy_floor_bw.pct_copy, 200);
 	assert_false(sx->cache_resident); /* no cache size known */
 	assert_true(isnan(sy->copy_floor_ns) && isnan(sy->a_over_copy) && isnan(sy->b_over_copy));
-	assert_true(isnan(sy->b_kernel_over_copy));
+	assert_true(isnan(sy->b_kernel_over_copy) && isnan(sy->a_kernel_over_copy));
 	fx_summary_free(S);
 	r->device.l2_bytes = 400; /* x's 400 bytes fit */
 	S = fx_summary(r, SUMMARY_NO_INTERVALS);
