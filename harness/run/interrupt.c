@@ -55,7 +55,7 @@ int interrupt_signal(void)
 	return caught;
 }
 
-static const char *signal_name(int sig)
+const char *interrupt_signal_name(int sig)
 {
 	switch (sig) {
 	case SIGINT: return "SIGINT";
@@ -70,7 +70,7 @@ enum ab_rc interrupt_check(struct ab_diag *d)
 	int sig = caught;
 	if (!sig)
 		return AB_OK;
-	return ab_fail(d, AB_ERR_INTERRUPTED, "interrupted by %s", signal_name(sig));
+	return ab_fail(d, AB_ERR_INTERRUPTED, "interrupted by %s", interrupt_signal_name(sig));
 }
 
 enum ab_rc interrupt_over(enum ab_rc rc, struct ab_diag *d)

@@ -30,6 +30,10 @@ void interrupt_restore(void);
 /* The signal caught since interrupt_install, or 0. */
 int interrupt_signal(void);
 
+/* "SIGINT", "SIGTERM", "SIGHUP" (the signals a run stops on), else "a
+ * signal": how the run's and the supervisor's messages name it. */
+const char *interrupt_signal_name(int sig);
+
 /* AB_OK, or AB_ERR_INTERRUPTED with "interrupted by SIGINT" (or the signal
  * caught) in d. */
 enum ab_rc interrupt_check(struct ab_diag *d);

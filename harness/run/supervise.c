@@ -22,6 +22,7 @@
 
 #include "arms/pyrt.h"
 #include "common/procid.h"
+#include "run/interrupt.h"
 #include "store/store.h"
 
 struct state {
@@ -150,16 +151,6 @@ static void call_context(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	}
-	return "a signal";
-}
-
 /* Marks the run's row (if it has one) as status with msg, says so as
  * `abbench run` does, and returns exit. */
 static int answer(const struct watch *w, const char *status, const char *msg, int exit)
@@ -192,7 +183,7 @@ static int run_ended(const struct watch *w, int ws)
 	int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
 	call_context(ctx, sizeof ctx);
 	if (sig && sig == w->signal) { /* the signal forwarded, before the run caught such signals */
-		snprintf(msg, sizeof msg, "%sinterrupted by %s", ctx, signal_name(sig));
+		snprintf(msg, sizeof msg, "%sinterrupted by %s", ctx, interrupt_signal_name(sig));
 		return answer(w, "interrupted", msg, AB_EXIT_SIGNAL_BASE + sig);
 	}
 	if (sig)
@@ -223,7 +214,7 @@ static int signal_overdue(const struct watch *w)
 	call_context(ctx, sizeof ctx);
 	kill_and_reap(w->child);
 	snprintf(msg, sizeof msg, "%sinterrupted by %s (%s did not return within %.1f s: abbench's run process was "
-		 "killed)", ctx[0] ? ctx : "", signal_name(w->signal), ctx[0] ? "the call" : "the run",
+		 "killed)", ctx[0] ? ctx : "", interrupt_signal_name(w->signal), ctx[0] ? "the call" : "the run",
 		 SUPERVISE_SIGNAL_GRACE_MS / 1e3);
 	return answer(w, "interrupted", msg, AB_EXIT_SIGNAL_BASE + w->signal);
 }
