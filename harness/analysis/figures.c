@@ -15,6 +15,10 @@
 
 /* ---- getters ------------------------------------------------------------ */
 
+/* The member of type at offset off of base, read through a const
+ * pointer. A const char * member is read as FIELD(base, char *, off): the
+ * macro's const already makes it const char **, and a second const is an
+ * error to clang. */
 #define FIELD(base, type, off) (*(const type *)((const char *)(base) + (off)))
 
 static void number(struct figure_value *v, double x)
@@ -366,7 +370,7 @@ static bool div_unmeasured(const struct summary_case *c, struct figure_value *v)
  * where none. */
 static void div_text(const struct figure *f, const struct figure_at *at, struct figure_value *v)
 {
-	const char *t = FIELD(&at->c->div, const char *, f->arg);
+	const char *t = FIELD(&at->c->div, char *, f->arg);
 	if (div_unmeasured(at->c, v))
 		return;
 	v->text = t;
