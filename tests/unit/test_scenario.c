@@ -417,7 +417,7 @@ static void test_glm_sweep(void **state)
 static void test_sweep_errors(void **state)
 {
 	(void)state;
-	char many[64 * 6 + 64], want[256];
+	char many[64 * 6 + 64], want[512];
 	expect_error("[case a]\nsite = ln_modulate\nshape = 1x{16,32x256\n",
 		     "t.ini:3: shape: '1x{16,32x256' opens a sweep with '{' and never closes it");
 	expect_error("[case a]\nsite = ln_modulate\nshape = {1,2}x{16,32}x256\n",
