@@ -1,6 +1,7 @@
 /*
  * fixtures.h - runs built by hand and scratch directories, shared by the
- * unit tests (test_compare.c, test_export_csv.c, test_store.c).
+ * unit tests (test_compare.c, test_export_csv.c, test_store*.c through
+ * store_fixture.h).
  *
  * Each tests/unit/test_X.c is built alone against build/libabbench.a, so
  * the fixtures are static inline functions in this header (inline: a test
