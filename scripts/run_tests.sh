@@ -6,7 +6,8 @@
 # The tests run ABBENCH_TEST_JOBS at a time (default: the machine's CPUs),
 # each line printed as its test ends: `make test` (the suite twice, plain
 # and sanitized) took 13.5 minutes on the 2-core VM one at a time, past its
-# 10-minute budget. Every test has its own scratch directory, database and
+# 10-minute budget. A test of 20 s or more says how long it took. Every
+# test has its own scratch directory, database and
 # device-lock folder (tests/cli/lib.sh), so none waits for another.
 set -uo pipefail
 
@@ -22,21 +23,25 @@ trap 'rm -rf "$results"' EXIT
 # its line (with the failure's last 40 lines) printed in one write. KIND:
 # unit (a binary), gpu (a binary run with --quick), cli (a script).
 run_one() {
-	local idx=$1 name=$2 kind=$3 path=$4 log verdict text rc=0
+	local idx=$1 name=$2 kind=$3 path=$4 log verdict text rc=0 t0 secs took=""
 	log=$(mktemp)
+	t0=$(date +%s)
 	case $kind in
 	unit) "$path" >"$log" 2>&1 || rc=$? ;;
 	gpu) "$path" --quick >"$log" 2>&1 || rc=$? ;;
 	*) bash "$path" "$ABBENCH" >"$log" 2>&1 || rc=$? ;;
 	esac
+	# a slow test says how long it took: where the suite's time goes
+	secs=$(($(date +%s) - t0))
+	[ "$secs" -ge 20 ] && took=" (${secs} s)"
 	if [ "$rc" -eq 0 ]; then
 		if grep -q '^SKIP' "$log"; then
 			verdict=skip text="skip  $name: $(grep -m1 '^SKIP' "$log")"
 		else
-			verdict=pass text="pass  $name"
+			verdict=pass text="pass  $name$took"
 		fi
 	else
-		verdict=fail text="FAIL  $name"$'\n'"$(sed 's/^/      /' "$log" | tail -40)"
+		verdict=fail text="FAIL  $name$took"$'\n'"$(sed 's/^/      /' "$log" | tail -40)"
 	fi
 	rm -f "$log"
 	printf '%s %s\n' "$verdict" "$name" >"$RESULTS/$idx"
