@@ -7,8 +7,8 @@
 # each line printed as its test ends: `make test` (the suite twice, plain
 # and sanitized) took 13.5 minutes on the 2-core VM one at a time, past its
 # 10-minute budget. A test of 20 s or more says how long it took. Every
-# test has its own scratch directory, database and
-# device-lock folder (tests/cli/lib.sh), so none waits for another.
+# test has its own scratch directory, database and device-lock folder
+# (tests/cli/lib.sh), so none waits for another.
 set -uo pipefail
 
 build=${1:-build}
