@@ -22,14 +22,7 @@
 # (glm_sigs.jsonl), the emitted scenario (missing.ini) and every step's
 # output; the table last (step, exit status, what it said). Exit 0 when
 # every step ended as expected, else 1.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-certify
-rm -rf "$TMP" && mkdir -p "$TMP"
-AB=$ROOT/build/abbench
+. "$(dirname "$0")/lib.sh" certify "$@"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$AB" ] || { echo "certify.sh: no $AB: run make first"; exit 2; }
 export ABBENCH_PYTHON=$PY PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
@@ -37,7 +30,6 @@ export TRITON_CACHE_DIR=$TMP/triton
 DB=$RESULTS/certify.db
 table=$TMP/table.txt
 printf '%-34s %4s %4s  %s\n' step want exit "what it said" >"$table"
-status=0
 
 # step NAME WANT SAYS_PATTERN command...: runs it (output in $RESULTS/NAME.txt),
 # one table row: its exit status against the one expected, and the line

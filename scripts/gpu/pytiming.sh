@@ -17,14 +17,8 @@
 # verdict, bytes, the host time of a call per slot and LAUNCH-BOUND where
 # an arm's host time exceeds its GPU time). Exit 0 when every run ended 0,
 # else 1.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-RESULTS=${OUT:-$ROOT/gpu-out}
-mkdir -p "$RESULTS"
-TMP=${TMPDIR:-/tmp}/abbench-pytiming
-rm -rf "$TMP" && mkdir -p "$TMP"
-AB=$ROOT/build/abbench
+. "$(dirname "$0")/lib.sh" pytiming "$@"
+[ -n "$stages" ] || stages="dobench swiglu modes glm lineage pergpu"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$AB" ] || { echo "pytiming.sh: no $AB: run make first"; exit 2; }
 export ABBENCH_PYTHON=$PY PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
@@ -32,10 +26,6 @@ export TRITON_CACHE_DIR=$TMP/triton
 DB=$RESULTS/pytiming.db
 table=$TMP/table.txt
 : >"$table"
-status=0
-steps=${*:-dobench swiglu modes glm lineage pergpu}
-want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
-step() { echo; echo "=== $* ==="; }
 
 # run TAG DB SCENARIO [abbench run options]: one run under a time limit, its table rows
 run() {
