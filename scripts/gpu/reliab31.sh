@@ -7,7 +7,7 @@
 # last. About 1 minute. BACKEND=cpu runs the same stages on the CPU
 # backend (numpy instead of torch: the machinery's own check, no GPU).
 # Each arm misbehaves in the run's first sample of slot B, past the check
-# of every arm before the run (FAULT_SPIN_FROM and STOPS31_FROM count the
+# of every arm before the run (FAULT_SPIN_FROM and STOPS_FROM count the
 # calls before it), so that the run's row is there to be marked; stage
 # before misbehaves in that check instead.
 #   limit_native   the fault plugin's spin arm (a kernel that never ends)
@@ -49,7 +49,7 @@ stages=${*:-limit_native limit_python signal_native signal_python exits before}
 # one more on cuda; a Python arm is called in both places on both. Half
 # of it is the check's sample (stage before).
 if [ "$BACKEND" = cuda ]; then export FAULT_SPIN_FROM=4; else export FAULT_SPIN_FROM=2; fi
-export STOPS31_FROM=4
+export STOPS_FROM=4
 summary="$LOGS/summary.txt"
 : >"$summary"
 row() { printf '%-58s %s\n' "$1" "$2" | tee -a "$summary"; }
@@ -62,31 +62,8 @@ status_of() {
 }
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
-# Arm b of a small residual_gate_add case, misbehaving from call STOPS31_FROM.
-cat >"$TMP/stops31.py" <<'PY'
-import ctypes, os, time
-CALLS = {}
-FROM = int(os.environ.get('STOPS31_FROM', '2'))
-def _first(name, t):
-    CALLS[name] = CALLS.get(name, 0) + 1
-    if CALLS[name] < FROM:
-        t['out'][...] = t['x']
-        return True
-    return False
-def spins(t, d):
-    if not _first('spins', t):
-        while True:  # spins here
-            pass
-def sleeps(t, d):
-    if not _first('sleeps', t):
-        time.sleep(1000)
-def os_exit(t, d):
-    if not _first('os_exit', t):
-        os._exit(0)
-def libc_exit(t, d):
-    if not _first('libc_exit', t):
-        ctypes.CDLL(None)._exit(0)
-PY
+# Arm b of a small residual_gate_add case: tests/data/python/stops.py, misbehaving from call STOPS_FROM.
+STOPS=$PWD/tests/data/python/stops.py
 scn() { # FILE ARM_B LIMIT
 	printf '[scenario]\nname = reliab31\nbackend = %s\nwarmup = 0\nmin_samples = 20\nmax_samples = 20\ncall_limit_s = %s\n' \
 		"$BACKEND" "$3" >"$1"
@@ -140,15 +117,15 @@ if want limit_native; then
 	limited limit_native "plugin:$LIB:spin" 2 3 "case 'gate': arm 'spin' \(slot B\): a call ran past the limit of 2 s"
 	good_after after_limit_native
 fi
-want limit_python && limited limit_python "python:$TMP/stops31.py:spins" 2 3 "a call ran past the limit of 2 s \(call_limit_s\); stopped at .*stops31.py:[0-9]+: in spins"
+want limit_python && limited limit_python "python:$STOPS:spins" 2 3 "a call ran past the limit of 2 s \(call_limit_s\); stopped at .*stops.py:[0-9]+: in spins"
 if want signal_native; then
 	signalled signal_native "plugin:$LIB:spin" TERM 143 5000
 	good_after after_signal_native
 fi
-want signal_python && signalled signal_python "python:$TMP/stops31.py:sleeps" INT 130 2000
+want signal_python && signalled signal_python "python:$STOPS:sleeps" INT 130 2000
 if want exits; then
-	limited exits_os "python:$TMP/stops31.py:os_exit" 60 3 "SystemExit: os._exit\(0\) in an arm"
-	limited exits_libc "python:$TMP/stops31.py:libc_exit" 60 3 "abbench's run process exited with status 0 during a call of the arm"
+	limited exits_os "python:$STOPS:os_exit" 60 3 "SystemExit: os._exit\(0\) in an arm"
+	limited exits_libc "python:$STOPS:libc_exit" 60 3 "abbench's run process exited with status 0 during a call of the arm"
 fi
 if want before; then
 	rc=0
