@@ -75,6 +75,7 @@ static bool any_flag(const bool *v, int n)
 struct bars_layout {
 	int width, height;
 	int bmargin;         /* the tick labels and the key below them, in lines */
+	double lmargin;      /* the plot's left edge as a share of the width; 0: gnuplot's */
 	bool upright_values; /* value labels turned 90 degrees */
 	bool one_line_ticks; /* tick labels on one line, rotated */
 };
@@ -105,6 +106,16 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	double label_px = 6.5 * (double)strlen(sample) + 4;
 	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
 	L.one_line_ticks = 7.0 * longest_tick(p) > row_px - 8;
+	/* a rotated label ends at its tick and reaches left by cos 30 of its
+	 * ~8 px a character (font 9, measured on a 28-row chart): the first
+	 * one must stay in the image */
+	L.lmargin = 0;
+	if (L.one_line_ticks && p->n_rows > 0) {
+		size_t first = strlen(p->row_names[0]) + (p->row_notes ? strlen(p->row_notes[0]) + 1 : 0);
+		double reach = 0.87 * 8.0 * (double)first - row_px / 2 + 10;
+		if (reach > 70)
+			L.lmargin = reach / L.width;
+	}
 	/* key entries (the series and the marks) in columns as wide as the
 	 * longest entry (~7 px a character and the swatch) */
 	int n = p->n_rows * p->n_series, longest = 0;
@@ -197,6 +208,8 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set xrange [-0.5:%g]\n", p->n_rows - 0.5);
 	if (L.one_line_ticks) /* one line a label, ending at its tick */
 		fputs("set xtics rotate by 30 right font \",9\" nomirror\n", f);
+	if (L.lmargin > 0)
+		fprintf(f, "set lmargin at screen %.3f\n", L.lmargin);
 	else
 		fputs("set xtics font \",9\" nomirror\n", f);
 	if (isfinite(p->reference_line))

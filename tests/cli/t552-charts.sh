@@ -87,6 +87,14 @@ check "marked in run 2's columns only" test "$(awk '!/^#/ { print $7 "/" $14 }' 
 check "their values red" grep -q 'textcolor rgb "#c0392b" notitle' "$d/speedup.gp"
 check "two runs: the values upright" grep -q 'with labels rotate by 90 left offset 0,0.5' "$d/speedup.gp"
 check "series in the palette's second colour" grep -q "lc rgb \"#e69f00\" title 'run 2: A eager, B twopass" "$d/speedup.gp"
+# Long case names: the labels turn 30 degrees and end at their ticks, so
+# the plot's left edge moves right until the first one fits the image.
+cp "$db" "$T/long.db"
+sqlite3 "$T/long.db" "UPDATE cases SET name = name || '[T=16384]'"
+"$AB" report 1 --db "$T/long.db" --out "$T/long" --no-plots >/dev/null 2>&1
+check "long names: the labels turned" grep -q '^set xtics rotate by 30 right' "$T/long/speedup.gp"
+check "and the left margin made room for the first" grep -Eq '^set lmargin at screen 0\.[0-9]+$' "$T/long/speedup.gp"
+check "short names: gnuplot's own margin" bash -c "! grep -q lmargin '$T/one/speedup.gp'"
 if command -v gnuplot >/dev/null; then
 	for png in "$T"/one/*.png "$T/two/speedup.png"; do
 		check "$(basename "$png") is a whole PNG" test "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
