@@ -90,7 +90,7 @@ check "series in the palette's second colour" grep -q "lc rgb \"#e69f00\" title 
 # Long case names: the labels turn 30 degrees and end at their ticks, so
 # the plot's left edge moves right until the first one fits the image.
 cp "$db" "$T/long.db"
-sqlite3 "$T/long.db" "UPDATE cases SET name = name || '[T=16384]'"
+sqlite3 "$T/long.db" "UPDATE cases SET name = 'img_ln_modulate_' || name || '[T=16384]'"
 "$AB" report 1 --db "$T/long.db" --out "$T/long" --no-plots >/dev/null 2>&1
 check "long names: the labels turned" grep -q '^set xtics rotate by 30 right' "$T/long/speedup.gp"
 check "and the left margin made room for the first" grep -Eq '^set lmargin at screen 0\.[0-9]+$' "$T/long/speedup.gp"
