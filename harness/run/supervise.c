@@ -10,6 +10,7 @@
  */
 #include "run/supervise.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -85,14 +86,28 @@ bool supervise_limit_hit(void)
 }
 
 /* "M.py:3: in spin" of pyrt's line for a call that raised Stopped: where
- * the call was when it was stopped; "" when the message is not one. */
-static void stopped_at(const char *msg, char *where, size_t len)
+ * the call was when it was stopped; "" when the message is not one. The
+ * place ends at ": _abbench_pyrt.Stopped" and starts after the ": " before
+ * it: the CPU backend's "arm 'f': " and the CUDA backend's "sample 1: "
+ * alike. */
+void supervise_stopped_place(const char *msg, char *where, size_t len)
 {
 	const char *end = strstr(msg, ": _abbench_pyrt.Stopped");
-	const char *start = strstr(msg, "': "); /* after the backend's "arm 'f': " */
+	const char *in = NULL;
 	where[0] = '\0';
-	if (end && start && start + 3 <= end)
-		snprintf(where, len, "; stopped at %.*s", (int)(end - start - 3), start + 3);
+	for (const char *p = msg; end && (p = strstr(p, ": in ")) && p < end; p++)
+		in = p; /* the last ": in FUNC" before the exception's name */
+	if (!in)
+		return;
+	const char *colon = in; /* back over LINE to the ':' after FILE */
+	while (colon > msg && isdigit((unsigned char)colon[-1]))
+		colon--;
+	if (colon == in || colon == msg || colon[-1] != ':')
+		return;
+	const char *start = msg;
+	for (const char *p = msg; (p = strstr(p, ": ")) && p < colon - 1; p++)
+		start = p + 2;
+	snprintf(where, len, "; stopped at %.*s", (int)(end - start), start);
 }
 
 enum ab_rc supervise_call_end(enum ab_rc rc, struct ab_diag *d)
@@ -105,7 +120,7 @@ enum ab_rc supervise_call_end(enum ab_rc rc, struct ab_diag *d)
 		return rc;
 	char where[AB_DIAG_MAX / 2] = "";
 	if (rc)
-		stopped_at(d->msg, where, sizeof where);
+		supervise_stopped_place(d->msg, where, sizeof where);
 	if (rc && !where[0]) /* not stopped where Python runs: what the call said is the clue */
 		snprintf(where, sizeof where, "; the call then failed: %.*s", (int)(sizeof where - 32), d->msg);
 	return ab_fail(d, AB_ERR_BACKEND, "arm '%s' (slot %s): a call ran past the limit of %g s%s (call_limit_s)%s",

@@ -91,6 +91,10 @@ enum ab_rc supervise_call_end(enum ab_rc rc, struct ab_diag *d);
  * (interrupt.c's handler asks). */
 bool supervise_limit_hit(void);
 
+/* "; stopped at FILE:LINE: in FUNC" from the message of a Python call that
+ * raised Stopped, into where; "" when the message names no such place. */
+void supervise_stopped_place(const char *msg, char *where, size_t len);
+
 /* Everything is said (stdout flushed): the supervisor exits with status.
  * Returns status. */
 int supervise_done(int status);
