@@ -54,9 +54,7 @@ static json_t *list(const char *text, bool numbers)
 	bool ok = a != NULL;
 	for (const char *p = text; ok && *p;) {
 		size_t len = strcspn(p, ",");
-		char word[64];
-		snprintf(word, sizeof word, "%.*s", (int)len, p);
-		ok = json_out_push(a, numbers ? json_integer(strtoll(word, NULL, 10)) : json_string(word));
+		ok = json_out_push(a, numbers ? json_integer(strtoll(p, NULL, 10)) : json_stringn(p, len));
 		p += len + (p[len] == ',');
 	}
 	return json_out_whole(a, ok);

@@ -1,11 +1,9 @@
 /*
  * json_out.h - the JSON documents abbench writes, built with jansson
- * (Debian's libjansson-dev, linked statically): the printer kinds of the
- * "json" format (print/printer_json.c), the "benchmark" list, and what
- * they share: numbers (NAN and infinities become null), lists, the run
- * header, and writing a document to a printer job's stream. docs/JSON.md
- * is the schema of every document; tests/tools/json_check.py validates
- * against it.
+ * (Debian's libjansson-dev, linked statically), and what they share:
+ * numbers (NAN and infinities become null), lists, the run header, and
+ * writing a document to a printer job's stream. docs/JSON.md is the
+ * schema of every document; tests/tools/json_check.py validates against it.
  *
  * Builders return a new reference, or NULL when out of memory; a NULL
  * handed to json_pack's "o", json_out_set or json_out_push is dropped and
@@ -37,8 +35,7 @@ json_t *json_out_num(double v);
 /* {"point", "low", "high"} of an interval, numbers or null. */
 json_t *json_out_interval(struct stats_interval iv);
 
-/* Sets key of obj to v (stolen). false when v is NULL or out of memory;
- * ok-chaining: `ok = json_out_set(o, "k", v) && ok`. */
+/* Sets key of obj to v (stolen); false when v is NULL or out of memory. */
 bool json_out_set(json_t *obj, const char *key, json_t *v);
 
 /* Appends v (stolen) to arr; false as json_out_set. */
@@ -70,40 +67,28 @@ json_t *json_out_document(const char *format, json_t *body);
  * final newline, to f (a printer job's stream). */
 enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
 
-/* The run as `abbench show` prints it (PRINTER_SUMMARY, "abbench.show"):
- * header, per case its slots and summary (arm medians, speedup with its
- * interval, drift, bit-exactness), and the model projection; read from the
- * summary layer (analysis/summary.h) like every printer (json_export.c). */
+/* The "json" format's kinds (print/printer_json.c), a document each:
+ * show and export (json_export.c): a run's figures as `abbench show`
+ * prints them, read from the summary layer like every printer
+ * (abbench.show), and everything it holds, every sample (abbench.export);
+ * compare and gate (json_verdict.c): the analysis layer's verdicts, the
+ * gate's exit status included (abbench.compare, abbench.gate); list
+ * (json_list.c): the stored runs, for scripts that need a run's id, status
+ * or label without the database (abbench.list); diff (diff_json.c): the
+ * divergence report the text and markdown print (abbench.diff). */
 enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d);
-
-/* The whole run (PRINTER_RECORD, `abbench export --json`,
- * "abbench.export"): header with provenance, every case, slot, sample,
- * kernel record and output (json_export.c). */
 enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d);
-
-/* The judging commands' verdicts, written from the analysis layer's
- * results (json_verdict.c): `abbench compare --json` (PRINTER_COMPARE,
- * "abbench.compare") and `abbench gate --json` (PRINTER_GATE,
- * "abbench.gate", the verdict and exit status included). */
 enum ab_rc json_verdict_compare(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc json_verdict_gate(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc json_list_runs(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d);
 
 /* The "customSmallerIsBetter" list that github-action-benchmark and
- * similar trend services read (`abbench export --benchmark-json`), two
- * entries per case, "SCENARIO/CASE/b:VARIANT" and ".../a:VARIANT": {name,
- * unit "ns", value (the arm's pooled median), range ("± half the p10-p90
- * spread"), extra (samples, p10, p90, speedup with its interval, device)}.
- * NULL when out of memory (json_verdict.c). */
+ * similar trend services read (`export --benchmark-json`), two entries per
+ * case, "SCENARIO/CASE/b:VARIANT" and ".../a:VARIANT": {name, unit "ns",
+ * value (the arm's pooled median), range ("± half the p10-p90 spread"),
+ * extra (samples, p10, p90, speedup with its interval, device)}. NULL when
+ * out of memory (json_verdict.c). */
 json_t *json_verdict_benchmark(const struct summary_run *s);
-
-/* `abbench list --format json` (PRINTER_RUNS, "abbench.list"): the stored
- * runs as list shows them, one object each, for scripts that need a run's
- * id, status or label without the database (json_list.c). */
-enum ab_rc json_list_runs(const struct printer_job *job, struct ab_diag *d);
-
-/* `abbench diff --format json` (PRINTER_DIFF, "abbench.diff"), from the
- * same divergence report (analysis/divergence.h) the text and markdown
- * print (diff_json.c). */
-enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d);
 
 #endif

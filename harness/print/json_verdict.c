@@ -12,29 +12,19 @@
 
 /* The verdicts' and the gate's bases' names in the documents. */
 static const char *const compare_keys[] = {
-	[COMPARE_SAME] = "same",
-	[COMPARE_FASTER] = "faster",
-	[COMPARE_SLOWER] = "slower",
-	[COMPARE_MISSING_A] = "only_second",
-	[COMPARE_MISSING_B] = "only_first",
+	[COMPARE_SAME] = "same", [COMPARE_FASTER] = "faster", [COMPARE_SLOWER] = "slower",
+	[COMPARE_MISSING_A] = "only_second", [COMPARE_MISSING_B] = "only_first",
 	[COMPARE_WITHIN_FLOORS] = "within_floors",
 };
 
 static const char *const gate_keys[] = {
-	[GATE_PASS] = "pass",
-	[GATE_FASTER] = "faster",
-	[GATE_NEW] = "new",
-	[GATE_REGRESSED] = "regressed",
-	[GATE_LOST_EXACT] = "lost_exact",
-	[GATE_MISSING] = "missing",
-	[GATE_INCONCLUSIVE] = "inconclusive",
+	[GATE_PASS] = "pass", [GATE_FASTER] = "faster", [GATE_NEW] = "new", [GATE_REGRESSED] = "regressed",
+	[GATE_LOST_EXACT] = "lost_exact", [GATE_MISSING] = "missing", [GATE_INCONCLUSIVE] = "inconclusive",
 	[GATE_NOT_MEASURED] = "not_measured",
 };
 
 static const char *const basis_keys[] = {
-	[GATE_NORMALISED] = "normalised",
-	[GATE_RAW_VARIANT] = "raw_variant",
-	[GATE_RAW_NO_A] = "raw_no_a",
+	[GATE_NORMALISED] = "normalised", [GATE_RAW_VARIANT] = "raw_variant", [GATE_RAW_NO_A] = "raw_no_a",
 };
 
 /* An arm's median, p10, p90 and count; null when it has no samples. */

@@ -1,9 +1,7 @@
 /*
- * printer_json.c - the "json" format: the documents of docs/JSON.md,
- * built with jansson by print/json_export.c (abbench.show, abbench.export),
- * print/json_verdict.c (abbench.compare, abbench.gate), print/json_list.c
- * (abbench.list), print/diff_json.c (abbench.diff) and
- * print/figures_list.c (abbench.figures).
+ * printer_json.c - the "json" format: the documents of docs/JSON.md
+ * (print/json_out.h says where each is built; abbench.figures in
+ * print/figures_list.c).
  */
 #include "print/figures_list.h"
 #include "print/json_out.h"
