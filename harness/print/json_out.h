@@ -59,8 +59,8 @@ json_t *json_out_div_map(const struct results_divergence *v, bool by_row);
  * full adds the provenance texts (scenario_text, command_line). */
 json_t *json_out_run(const struct results_run *r, bool full);
 
-/* A document: {"format": name, "format_version": 1} plus body's keys
- * (body is stolen). NULL when body is NULL. */
+/* A document: {"format": name, "format_version": JSON_OUT_FORMAT_VERSION}
+ * plus body's keys (body is stolen). NULL when body is NULL. */
 json_t *json_out_document(const char *format, json_t *body);
 
 /* Writes doc (stolen, may be NULL: then AB_ERR_NOMEM) indented, with a
