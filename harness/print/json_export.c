@@ -1,15 +1,12 @@
 /*
  * json_export.c - the "abbench.export" and "abbench.show" documents
- * (json_export.h).
+ * (json_out.h).
  */
-#include "print/json_export.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/figures.h"
-#include "common/ulp.h"
 #include "print/figure_fmt.h"
 #include "print/json_out.h"
 
@@ -30,33 +27,22 @@ static json_t *numbers(const double *v, int n)
 	return json_out_whole(a, ok);
 }
 
-static json_t *kernels(const struct results_slot *s)
+static json_t *kernel(const void *item)
 {
-	json_t *a = json_array();
-	bool ok = a != NULL;
-	for (int i = 0; ok && i < s->n_kernels; i++) {
-		const struct results_kernel *k = &s->kernels[i];
-		ok = json_out_push(a, json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", k->name, "family", k->family,
-						"launches", (json_int_t)k->launches, "total_ns", json_out_num(k->total_ns),
-						"min_ns", json_out_num(k->min_ns), "max_ns", json_out_num(k->max_ns)));
-	}
-	return json_out_whole(a, ok);
+	const struct results_kernel *k = item;
+	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "name", k->name, "family", k->family, "launches",
+			 (json_int_t)k->launches, "total_ns", json_out_num(k->total_ns), "min_ns",
+			 json_out_num(k->min_ns), "max_ns", json_out_num(k->max_ns));
 }
 
-static json_t *outputs(const struct results_slot *s)
+static json_t *output(const void *item)
 {
-	json_t *a = json_array();
-	bool ok = a != NULL;
-	for (int i = 0; ok && i < s->n_outputs; i++) {
-		const struct results_output *o = &s->outputs[i];
-		ok = json_out_push(a, json_pack("{s:s, s:s, s:I, s:b, s:I, s:o, s:o, s:b, s:b, s:I}", "tensor", o->tensor,
-						"md5", o->md5, "bytes", (json_int_t)o->bytes, "bit_exact", o->bit_exact,
-						"mismatches", (json_int_t)o->mismatches, "max_abs_err",
-						json_out_num(o->max_abs_err), "max_err_ratio",
-						json_out_num(o->max_err_ratio), "has_reference", o->has_ref, "ref_ok",
-						o->ref_ok, "ref_skipped", (json_int_t)o->ref_skipped));
-	}
-	return json_out_whole(a, ok);
+	const struct results_output *o = item;
+	return json_pack("{s:s, s:s, s:I, s:b, s:I, s:o, s:o, s:b, s:b, s:I}", "tensor", o->tensor, "md5", o->md5,
+			 "bytes", (json_int_t)o->bytes, "bit_exact", o->bit_exact, "mismatches",
+			 (json_int_t)o->mismatches, "max_abs_err", json_out_num(o->max_abs_err), "max_err_ratio",
+			 json_out_num(o->max_err_ratio), "has_reference", o->has_ref, "ref_ok", o->ref_ok,
+			 "ref_skipped", (json_int_t)o->ref_skipped);
 }
 
 /* ---- where the bits differ, as stored (common/results.h) ---- */
@@ -70,116 +56,57 @@ static json_t *div_elem(const struct results_div_elem *e)
 			 "b_bits", (json_int_t)e->b_bits, "reference", json_out_num(e->ref));
 }
 
-static json_t *div_map(const struct results_divergence *v)
-{
-	json_t *cells = json_array();
-	bool ok = cells != NULL;
-	for (int r = 0; ok && v->map && r < v->map_rows; r++)
-		for (int c = 0; ok && c < v->map_cols; c++)
-			ok = json_out_push(cells, json_integer(v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]));
-	if (!ok) {
-		json_decref(cells);
-		return NULL;
-	}
-	return json_pack("{s:b, s:i, s:i, s:I, s:I, s:o}", "by_head", v->map_by_head, "rows", v->map_rows, "cols",
-			 v->map_cols, "row_bin", (json_int_t)v->map_row_bin, "col_bin", (json_int_t)v->map_col_bin,
-			 "cells", cells);
-}
-
-static json_t *div_hist(const struct results_divergence *v)
-{
-	json_t *o = json_object();
-	bool ok = o != NULL;
-	for (int k = 0; ok && k < RESULTS_ULP_BUCKETS; k++)
-		ok = json_out_set(o, ulp_bucket_name(k), json_integer(v->ulp_hist[k]));
-	return json_out_whole(o, ok);
-}
-
 /* One tensor not byte-equal to the first A slot's, as the run stored it. */
-static json_t *divergence(const struct results_divergence *v)
+static json_t *divergence(const void *item)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o}", "tensor",
-			      v->tensor, "role", v->role, "dtype", v->dtype, "stage", v->stage, "axes", v->axes, "dims",
-			      v->dims, "elements", (json_int_t)v->elems, "differing", (json_int_t)v->n_diff,
-			      "ulp_histogram", div_hist(v), "class_mismatches", (json_int_t)v->n_class, "nan_payloads",
-			      (json_int_t)v->n_nan_bits, "sign_flips", (json_int_t)v->n_sign, "max_ulp",
-			      (json_int_t)v->max_ulp, "at_max_ulp", div_elem(&v->at_max_ulp));
-	bool ok = o && json_out_set(o, "max_abs", json_out_num(v->max_abs)) &&
-		  json_out_set(o, "at_max_abs", div_elem(&v->at_max_abs)) &&
-		  json_out_set(o, "first", div_elem(&v->first)) && json_out_set(o, "rows", json_integer(v->rows)) &&
-		  json_out_set(o, "rows_touched", json_integer(v->rows_touched)) &&
-		  json_out_set(o, "map", div_map(v)) && json_out_set(o, "has_reference", json_boolean(v->has_ref)) &&
-		  json_out_set(o, "ref_compared", json_integer(v->ref_compared)) &&
-		  json_out_set(o, "b_closer", json_integer(v->b_closer)) &&
-		  json_out_set(o, "a_closer", json_integer(v->a_closer));
-	return json_out_whole(o, ok);
+	const struct results_divergence *v = item;
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:I, "
+			 "s:I, s:o, s:b, s:I, s:I, s:I}", "tensor", v->tensor, "role", v->role, "dtype", v->dtype,
+			 "stage", v->stage, "axes", v->axes, "dims", v->dims, "elements", (json_int_t)v->elems,
+			 "differing", (json_int_t)v->n_diff, "ulp_histogram", json_out_ulp_histogram(v),
+			 "class_mismatches", (json_int_t)v->n_class, "nan_payloads", (json_int_t)v->n_nan_bits,
+			 "sign_flips", (json_int_t)v->n_sign, "max_ulp", (json_int_t)v->max_ulp, "at_max_ulp",
+			 div_elem(&v->at_max_ulp), "max_abs", json_out_num(v->max_abs), "at_max_abs",
+			 div_elem(&v->at_max_abs), "first", div_elem(&v->first), "rows", (json_int_t)v->rows,
+			 "rows_touched", (json_int_t)v->rows_touched, "map", json_out_div_map(v, false),
+			 "has_reference", v->has_ref, "ref_compared", (json_int_t)v->ref_compared, "b_closer",
+			 (json_int_t)v->b_closer, "a_closer", (json_int_t)v->a_closer);
 }
 
-static json_t *divergences(const struct results_slot *s)
+/* An arm's batch invariance (checked false: the sweep did not ask). */
+static json_t *invariance(const struct results_invariance *v, const char *arm)
 {
-	json_t *a = json_array();
-	bool ok = a != NULL;
-	for (int i = 0; ok && i < s->n_div; i++)
-		ok = json_out_push(a, divergence(&s->div[i]));
-	return json_out_whole(a, ok);
-}
-
-/* What the slot compared with the first A slot and its determinism. */
-static json_t *slot_check(const struct results_slot *s)
-{
-	const struct results_slot_check *k = &s->check;
-	return json_pack("{s:s, s:i, s:i, s:i, s:s}", "compared", k->compared, "calls_checked", k->calls_checked,
-			 "calls_differ", k->calls_differ, "first_differ", k->first_differ, "differ_tensor",
-			 k->differ_tensor);
-}
-
-/* Each arm's batch invariance (checked false: the sweep did not ask). */
-static json_t *invariance(const struct results_case *c)
-{
-	json_t *a = json_array();
-	bool ok = a != NULL;
-	for (int k = 0; ok && k < 2; k++) {
-		const struct results_invariance *v = &c->inv[k];
-		ok = json_out_push(a, json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:s, s:s}", "arm", k ? "b" : "a",
-						 "checked", v->checked, "slot", v->slot, "rows_compared",
-						 (json_int_t)v->rows_compared, "first_row", (json_int_t)v->first_row,
-						 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note",
-						 v->note));
-	}
-	return json_out_whole(a, ok);
+	return json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:s, s:s}", "arm", arm, "checked", v->checked, "slot", v->slot,
+			 "rows_compared", (json_int_t)v->rows_compared, "first_row", (json_int_t)v->first_row,
+			 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note", v->note);
 }
 
 /* host_median_ns, host_p90_ns: the host time of one call of the arm
  * (null where not measured: the CPU backend, timing = graph, runs stored
- * before it); check and divergences: where its bytes differ. */
-static json_t *slot_stats(const struct results_slot *s)
+ * before it); check (what the slot compared with the first A slot, and its
+ * determinism) and divergences: where its bytes differ. */
+static json_t *slot(const void *item)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "elapsed_s",
+	const struct results_slot *s = item;
+	const struct results_slot_check *k = &s->check;
+	char arm[2] = { s->arm, '\0' };
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+			 "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:s, s:i, s:i, s:i, s:s}, s:o}", "label", s->label,
+			 "arm", arm, "variant", s->variant, "position", s->position, "warmup", s->warmup, "n_samples",
+			 s->n_samples, "n_discarded", s->n_discarded, "stopping_reason", s->stopping_reason,
+			 "kernel_records_bad", (json_int_t)s->kernel_records_bad, "clocks_before",
+			 clocks(&s->clocks_before), "clocks_after", clocks(&s->clocks_after), "samples_ns",
+			 numbers(s->samples_ns, s->n_samples), "kernel_ns", numbers(s->kernel_ns, s->n_samples),
+			 "kernels", json_out_array(s->kernels, sizeof *s->kernels, s->n_kernels, kernel), "outputs",
+			 json_out_array(s->outputs, sizeof *s->outputs, s->n_outputs, output), "elapsed_s",
 			 json_out_num(s->elapsed_s), "median_ns", json_out_num(s->median_ns), "p10_ns",
 			 json_out_num(s->p10_ns), "p90_ns", json_out_num(s->p90_ns), "min_ns", json_out_num(s->min_ns),
 			 "max_ns", json_out_num(s->max_ns), "mean_ns", json_out_num(s->mean_ns), "noise",
-			 json_out_num(s->noise), "kernel_median_ns", json_out_num(s->kernel_median_ns), "host_median_ns",
-			 json_out_num(s->host_median_ns), "host_p90_ns", json_out_num(s->host_p90_ns), "check",
-			 slot_check(s), "divergences", divergences(s));
-}
-
-static json_t *slot(const struct results_slot *s)
-{
-	char arm[2] = { s->arm, '\0' };
-	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "label",
-			      s->label, "arm", arm, "variant", s->variant, "position", s->position, "warmup", s->warmup,
-			      "n_samples", s->n_samples, "n_discarded", s->n_discarded, "stopping_reason",
-			      s->stopping_reason, "kernel_records_bad", (json_int_t)s->kernel_records_bad, "clocks_before",
-			      clocks(&s->clocks_before), "clocks_after", clocks(&s->clocks_after), "samples_ns",
-			      numbers(s->samples_ns, s->n_samples), "kernel_ns", numbers(s->kernel_ns, s->n_samples),
-			      "kernels", kernels(s), "outputs", outputs(s));
-	json_t *st = slot_stats(s);
-	if (!o || !st || json_object_update(o, st)) {
-		json_decref(o);
-		o = NULL;
-	}
-	json_decref(st);
-	return o;
+			 json_out_num(s->noise), "kernel_median_ns", json_out_num(s->kernel_median_ns),
+			 "host_median_ns", json_out_num(s->host_median_ns), "host_p90_ns", json_out_num(s->host_p90_ns),
+			 "check", "compared", k->compared, "calls_checked", k->calls_checked, "calls_differ",
+			 k->calls_differ, "first_differ", k->first_differ, "differ_tensor", k->differ_tensor,
+			 "divergences", json_out_array(s->div, sizeof *s->div, s->n_div, divergence));
 }
 
 /* The copy floor measured in the run (results_case.copy_floor_*), null
@@ -193,39 +120,25 @@ static json_t *copy_floor(const struct results_case *c)
 			 c->copy_floor_method, "samples", c->copy_floor_samples, "methods", c->copy_floor_detail);
 }
 
-static json_t *case_of(const struct results_case *c, json_t *slots)
+static json_t *case_of(const void *item)
 {
-	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o, s:o}", "ordinal",
-			      c->ordinal, "name", c->name, "site", c->site, "shape", c->shape, "dtype", c->dtype, "eps",
-			      json_out_num(c->eps), "affine", c->affine, "count", c->count, "input", c->input, "arm_a",
-			      c->arm_a, "arm_b", c->arm_b, "copy_floor", copy_floor(c), "slots", slots);
-	bool ok = o && json_out_set(o, "sweep", json_string(c->sweep)) &&
-		  json_out_set(o, "axis", json_string(c->axis)) &&
-		  json_out_set(o, "axis_value", json_integer(c->axis_value)) &&
-		  json_out_set(o, "bytes_min", json_integer(c->bytes_min)) &&
-		  json_out_set(o, "bytes_a", json_integer(c->bytes_a)) &&
-		  json_out_set(o, "bytes_b", json_integer(c->bytes_b)) && json_out_set(o, "invariance", invariance(c));
-	return json_out_whole(o, ok);
+	const struct results_case *c = item;
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:I, s:I, s:I, "
+			 "s:I, s:[o, o]}", "ordinal", c->ordinal, "name", c->name, "site", c->site, "shape", c->shape,
+			 "dtype", c->dtype, "eps", json_out_num(c->eps), "affine", c->affine, "count", c->count,
+			 "input", c->input, "arm_a", c->arm_a, "arm_b", c->arm_b, "copy_floor", copy_floor(c), "slots",
+			 json_out_array(c->slots, sizeof *c->slots, c->n_slots, slot), "sweep", c->sweep, "axis",
+			 c->axis, "axis_value", (json_int_t)c->axis_value, "bytes_min", (json_int_t)c->bytes_min,
+			 "bytes_a", (json_int_t)c->bytes_a, "bytes_b", (json_int_t)c->bytes_b, "invariance",
+			 invariance(&c->inv[0], "a"), invariance(&c->inv[1], "b"));
 }
 
-json_t *json_export_run(const struct results_run *r)
+enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d)
 {
-	json_t *cases = json_array(), *run = json_out_run(r, true);
-	bool ok = cases && run;
-	for (int i = 0; ok && i < r->n_cases; i++) {
-		const struct results_case *c = &r->cases[i];
-		json_t *slots = json_array();
-		ok = slots != NULL;
-		for (int k = 0; ok && k < c->n_slots; k++)
-			ok = json_out_push(slots, slot(&c->slots[k]));
-		ok = json_out_push(cases, ok ? case_of(c, slots) : (json_decref(slots), NULL)) && ok;
-	}
-	if (!ok) {
-		json_decref(cases);
-		json_decref(run);
-		return NULL;
-	}
-	return json_out_document("abbench.export", json_pack("{s:o, s:o}", "run", run, "cases", cases));
+	const struct results_run *r = job->run;
+	json_t *body = json_pack("{s:o, s:o}", "run", json_out_run(r, true), "cases",
+				 json_out_array(r->cases, sizeof *r->cases, r->n_cases, case_of));
+	return json_out_print(json_out_document("abbench.export", body), job->f, d);
 }
 
 /* ---- abbench.show: the figures of the JSON view ------------------------------ */
@@ -274,7 +187,7 @@ static bool put_value(json_t *obj, const struct figure *f, const struct figure_a
 	return ok;
 }
 
-static json_t *object_of(enum figure_level level, const struct figure_at *at);
+static bool fill(json_t *o, enum figure_level level, const struct figure_at *at);
 
 /* A NESTED row: the level below as a list (a run's cases, a case's slots). */
 static json_t *nested(enum figure_level level, const struct figure_at *at)
@@ -284,23 +197,23 @@ static json_t *nested(enum figure_level level, const struct figure_at *at)
 	int n = level == FIGURE_RUN ? at->run->n_cases : at->c->n_slots;
 	for (int i = 0; ok && i < n; i++) {
 		struct figure_at below = *at;
+		json_t *o = json_object();
 		if (level == FIGURE_RUN)
 			below.c = &at->run->cases[i];
 		else
 			below.slot = &at->c->slots[i];
-		ok = json_out_push(a, object_of(level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below));
+		ok = json_out_push(a, o) && fill(o, level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below);
 	}
 	return json_out_whole(a, ok);
 }
 
-/* The rows of the JSON view at level (a case's arm rows with it, once per
- * arm) in their order, into one object. */
-static json_t *object_of(enum figure_level level, const struct figure_at *at)
+/* Puts the rows of the JSON view at level (a case's arm rows with it,
+ * once per arm) in their order into o. */
+static bool fill(json_t *o, enum figure_level level, const struct figure_at *at)
 {
 	const struct figure *rows[FIGURE_MAX];
 	int n = figure_view_rows(FIGURE_IN_JSON, rows, FIGURE_MAX);
-	json_t *o = json_object();
-	bool ok = o != NULL;
+	bool ok = true;
 	for (int i = 0; ok && i < n; i++) {
 		const struct figure *f = rows[i];
 		struct figure_at arm = *at;
@@ -314,14 +227,14 @@ static json_t *object_of(enum figure_level level, const struct figure_at *at)
 		else if (f->level == level)
 			ok = put_value(o, f, at, 0);
 	}
-	return json_out_whole(o, ok);
+	return ok;
 }
 
-json_t *json_export_show(const struct summary_run *s)
+enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d)
 {
-	struct figure_at at = { .run = s };
-	json_t *body = json_object(), *figs = object_of(FIGURE_RUN, &at);
-	bool ok = body && figs && json_out_set(body, "run", json_out_run(s->run, false)) && !json_object_update(body, figs);
-	json_decref(figs);
-	return json_out_document("abbench.show", json_out_whole(body, ok));
+	struct figure_at at = { .run = job->summary };
+	json_t *doc = json_out_document("abbench.show", json_pack("{s:o}", "run",
+								  json_out_run(job->summary->run, false)));
+	bool ok = doc && fill(doc, FIGURE_RUN, &at);
+	return json_out_print(json_out_whole(doc, ok), job->f, d);
 }

@@ -1,18 +1,19 @@
 /*
- * json_out.h - what every JSON document abbench writes shares: numbers
- * (NAN and infinities become null), the run header, and writing a
- * document to standard output or, atomically, to a file. Built on jansson
- * (Debian's libjansson-dev, linked statically). docs/JSON.md is the schema
- * of every document; tests/tools/json_check.py validates against it.
+ * json_out.h - the JSON documents abbench writes, built with jansson
+ * (Debian's libjansson-dev, linked statically), and what they share:
+ * numbers (NAN and infinities become null), lists, the run header, and
+ * writing a document to a printer job's stream. docs/JSON.md is the
+ * schema of every document; tests/tools/json_check.py validates against it.
  *
  * Builders return a new reference, or NULL when out of memory; a NULL
- * handed to a json_out_set/json_out_push is dropped and makes it fail, so a
- * document built from them is either whole or NULL.
+ * handed to json_pack's "o", json_out_set or json_out_push is dropped and
+ * makes it fail, so a document built from them is either whole or NULL.
  */
 #ifndef AB_JSON_OUT_H
 #define AB_JSON_OUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -20,6 +21,7 @@
 #include "common/stats.h"
 #include "common/diag.h"
 #include "common/results.h"
+#include "print/printer.h"
 
 /* Each format's "format_version"; a change that removes or retypes a
  * field, or changes what one means, bumps it (adding a field does not).
@@ -33,8 +35,7 @@ json_t *json_out_num(double v);
 /* {"point", "low", "high"} of an interval, numbers or null. */
 json_t *json_out_interval(struct stats_interval iv);
 
-/* Sets key of obj to v (stolen). false when v is NULL or out of memory;
- * ok-chaining: `ok = json_out_set(o, "k", v) && ok`. */
+/* Sets key of obj to v (stolen); false when v is NULL or out of memory. */
 bool json_out_set(json_t *obj, const char *key, json_t *v);
 
 /* Appends v (stolen) to arr; false as json_out_set. */
@@ -43,17 +44,51 @@ bool json_out_push(json_t *arr, json_t *v);
 /* v when ok, else NULL with v released: a builder's last line. */
 json_t *json_out_whole(json_t *v, bool ok);
 
+/* [item(&items[0]), ..., item(&items[n - 1])], items an array of n
+ * elements of size bytes. */
+json_t *json_out_array(const void *items, size_t size, int n, json_t *(*item)(const void *));
+
+/* A stored divergence's ULP histogram ({bucket name: count}) and map
+ * ({by_head, rows, cols, row_bin, col_bin, cells}: the cells a list per
+ * row when by_row, else one list, row after row). */
+json_t *json_out_ulp_histogram(const struct results_divergence *v);
+json_t *json_out_div_map(const struct results_divergence *v, bool by_row);
+
 /* The run's header: identity (id, uuid, run set and shard), status,
  * times, scenario, build, host, backend, bracket and arms, the device.
  * full adds the provenance texts (scenario_text, command_line). */
 json_t *json_out_run(const struct results_run *r, bool full);
 
-/* A document: {"format": name, "format_version": 1} plus body's keys
- * (body is stolen). NULL when body is NULL. */
+/* A document: {"format": name, "format_version": JSON_OUT_FORMAT_VERSION}
+ * plus body's keys (body is stolen). NULL when body is NULL. */
 json_t *json_out_document(const char *format, json_t *body);
 
 /* Writes doc (stolen, may be NULL: then AB_ERR_NOMEM) indented, with a
  * final newline, to f (a printer job's stream). */
 enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
+
+/* The "json" format's kinds (print/printer_json.c), a document each:
+ * show and export (json_export.c): a run's figures as `abbench show`
+ * prints them, read from the summary layer like every printer
+ * (abbench.show), and everything it holds, every sample (abbench.export);
+ * compare and gate (json_verdict.c): the analysis layer's verdicts, the
+ * gate's exit status included (abbench.compare, abbench.gate); list
+ * (json_list.c): the stored runs, for scripts that need a run's id, status
+ * or label without the database (abbench.list); diff (diff_json.c): the
+ * divergence report the text and markdown print (abbench.diff). */
+enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc json_verdict_compare(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc json_verdict_gate(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc json_list_runs(const struct printer_job *job, struct ab_diag *d);
+enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d);
+
+/* The "customSmallerIsBetter" list that github-action-benchmark and
+ * similar trend services read (`export --benchmark-json`), two entries per
+ * case, "SCENARIO/CASE/b:VARIANT" and ".../a:VARIANT": {name, unit "ns",
+ * value (the arm's pooled median), range ("± half the p10-p90 spread"),
+ * extra (samples, p10, p90, speedup with its interval, device)}. NULL when
+ * out of memory (json_verdict.c). */
+json_t *json_verdict_benchmark(const struct summary_run *s);
 
 #endif

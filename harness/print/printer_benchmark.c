@@ -1,9 +1,8 @@
 /*
  * printer_benchmark.c - the "benchmark" format: github-action-benchmark's
- * customSmallerIsBetter list, two entries per case (print/json_verdict.h).
+ * customSmallerIsBetter list, two entries per case (print/json_verdict.c).
  */
 #include "print/json_out.h"
-#include "print/json_verdict.h"
 #include "print/printer.h"
 
 static enum ab_rc benchmark_summary(const struct printer_job *job, struct ab_diag *d)
