@@ -12,7 +12,8 @@
  *
  * Output files go through common/outfile.h (a temporary file renamed over
  * NAME when complete, FIFOs and devices written in place), so a reader or
- * CI job never sees half a report.
+ * CI job never sees half a report. md_html.c renders a report's markdown
+ * as an HTML page for the dashboard.
  */
 #ifndef AB_MD_H
 #define AB_MD_H
@@ -51,15 +52,17 @@ void md_table_head(FILE *f, int n, const char *const *cols, const char *align);
 char *md_scrub_paths(const char *s, char *buf, size_t len);
 
 /* Number formats used in every table (fixed units so that columns compare
- * and tests can recompute them):
- *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns); "n/a" for NAN
- *   md_pct:  a fraction as a percentage with sign, "+1.23%"; "n/a" for NAN
- *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
- *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0,
- *            negative or NAN (unknown)
- *   md_num:  a real to digits significant digits ("%.*g"); "n/a" for NAN
- *   md_share: a fraction as a percentage without sign, "0.13%"; "n/a" for NAN
- * Each writes into buf and returns it. */
+ * and tests can recompute them), "n/a" for NAN:
+ *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns)
+ *   md_pct:  a fraction as a percentage with sign, "+1.23%"
+ *   md_p:    a p-value, "0.0123" or "<1e-6"
+ *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0
+ *            or negative too (unknown)
+ *   md_num:  a real to digits significant digits ("%.*g")
+ *   md_share: a fraction as a percentage without sign, "0.13%"
+ * Each writes into buf and returns it; MD_TIME and the like write into a
+ * buffer of the enclosing block, for a printf argument:
+ * fprintf(f, "A %s, B %s", MD_TIME(a), MD_TIME(b)). */
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
@@ -85,6 +88,10 @@ struct md_unit {
 struct md_unit md_time_unit(double ns);
 char *md_time(double ns, char *buf, size_t len);                          /* "4.06 us" */
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* "4.06" */
+
+#define MD_TIME(ns) md_time((ns), (char[48]){ 0 }, 48)
+#define MD_SHARE(frac) md_share((frac), (char[48]){ 0 }, 48)
+#define MD_NUM(x, digits) md_num((x), (digits), (char[48]){ 0 }, 48)
 
 /* An arm's time with a unit that scales, as the report prints it:
  * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
@@ -132,5 +139,15 @@ void md_file_abort(struct md_file *mf);
 
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
+
+/* md_html.c: renders the markdown file md_path into html_path (an
+ * outfile), a page titled title with the dashboard's style sheet at css
+ * (a relative path), by cmark-gfm (GitHub's CommonMark fork, linked
+ * statically) with its table extension, so the report's tables render as
+ * on GitHub. Its raw HTML (<details>) is kept, its text being escaped
+ * already, and its relative links (the charts) work from the page.
+ * AB_ERR_IO, AB_ERR_NOMEM. */
+enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
+			  struct ab_diag *d);
 
 #endif

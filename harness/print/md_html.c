@@ -1,7 +1,8 @@
 /*
- * md_html.c - markdown to an HTML page with cmark-gfm (md_html.h).
+ * md_html.c - a report's markdown as an HTML page for the dashboard, by
+ * cmark-gfm (md.h: md_html_render).
  */
-#include "print/md_html.h"
+#include "print/md.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,6 @@
 #include <cmark-gfm.h>
 
 #include "print/escape.h"
-#include "print/md.h"
 
 /* The whole file in memory. */
 static char *slurp(const char *path, size_t *len, struct ab_diag *d)

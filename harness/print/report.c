@@ -23,43 +23,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/summary.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"
-#include "print/report_certified.h"
-#include "print/report_charts.h"
-#include "print/report_details.h"
-#include "print/report_divergence.h"
-#include "print/report_peers.h"
-#include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
  * that CI may put around it. Bytes are counted: a character is at least
  * one. */
 #define REPORT_BUDGET 60000
 
-struct rpt {
-	const struct summary_run *S;
-	const struct results_run *run;
-	const struct printer_job *job;
-	const struct printer_report *o;
-	const struct peers_table *P;
-	int n_peers;
-	struct printer_charts *out;
-	struct report_charts ch;
-};
-
 /* ------------------------------------------------------------------ */
 /* verdict and summary                                                 */
 
-static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
-{
-	report_chart_md(f, p, alt, "Chart", R->out->note);
-}
-
 /* One line: the verdict, what it rests on, and which run it is. */
-static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
+static void sec_verdict(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
@@ -120,7 +97,7 @@ static void sum_host(FILE *f, const struct summary_run *S)
 		fputc('\n', f);
 }
 
-static void sec_summary(FILE *f, const struct rpt *R, bool compact)
+static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
 	fputs("## Summary\n\n", f);
@@ -135,8 +112,8 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
 	sum_host(f, R->S);
-	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
-	report_certified_section(f, R->S, compact);
+	report_chart_md(f, &R->ch.speedup, "speedup per case and device", "Chart", R->out->note);
+	report_certified_section(f, R, compact);
 }
 
 /* ------------------------------------------------------------------ */
@@ -156,7 +133,7 @@ static void copy_words(FILE *f, const struct bandwidth_ref *c)
 	fputc(')', f);
 }
 
-static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
+static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
@@ -186,7 +163,7 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 
 /* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
  * sweeps the tables stand alone. */
-static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
+static void sweep_chart(FILE *f, const struct report_ctx *R, int g, bool compact)
 {
 	const struct summary_sweep *w = &R->S->sweeps[g];
 	const struct report_chart *ch = &R->ch.sweeps[g];
@@ -200,18 +177,29 @@ static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
 		return;
 	}
 	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-	put_chart(f, R, ch, alt);
+	report_chart_md(f, ch, alt, "Chart", R->out->note);
 }
 
-static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
+/* What the report calls its side-by-side runs, by what sets them apart
+ * (analysis/peers.h, peers_axis): runs that differ in arms are never
+ * called GPUs, and their md5 column compares against the reported run. */
+static const struct {
+	const char *section, *md5_head, *one;
+} peer_words[] = {
+	[PEERS_ALONE] = { "Per GPU", "md5 across GPUs", "GPU" },
+	[PEERS_ARMS] = { "Per run: the arms differ", "md5 against run %lld", "run" },
+	[PEERS_GPUS] = { "Per GPU", "md5 across GPUs", "GPU" },
+	[PEERS_RUNS] = { "Per run", "md5 across runs", "run" },
+};
+
+static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 {
 	char colour[96] = "";
-	struct report_peer_words pw;
 	if (!R->S->n_sweeps)
 		return;
-	report_peers_words(R->P, &pw);
 	if (R->n_peers)
-		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", pw.one, pw.section);
+		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", peer_words[R->P->axis].one,
+			 peer_words[R->P->axis].section);
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -264,7 +252,7 @@ static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 		fprintf(f, "**no** (%d of %d differ)", m->differ, m->compared);
 }
 
-static void per_gpu_runs(FILE *f, const struct rpt *R)
+static void per_gpu_runs(FILE *f, const struct report_ctx *R)
 {
 	for (int s = 0; s <= R->n_peers; s++) {
 		const struct summary_run *S = R->P->series[s];
@@ -280,16 +268,59 @@ static void per_gpu_runs(FILE *f, const struct rpt *R)
 	fputc('\n', f);
 }
 
-static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
+/* The first case whose arms differ between the runs, -1 when none. */
+static int first_differing(const struct peers_table *P)
 {
-	char name[200];
-	struct report_peer_words w;
+	for (int i = 0; i < P->n_cases; i++)
+		if (P->arms_differ[i])
+			return i;
+	return -1;
+}
+
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
+{
+	const struct results_run *r = P->series[s]->run;
+	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
+	const struct summary_case *c = i >= 0 ? peers_cell(P, i, s) : NULL;
+	if (c)
+		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b, r->device.name);
+	else if (P->axis == PEERS_ARMS)
+		snprintf(buf, len, "run %lld (%.80s)", (long long)r->id, r->device.name);
+	else
+		snprintf(buf, len, "%.120s (run %lld)", r->device.name, (long long)r->id);
+	return buf;
+}
+
+/* The sentence that says what differs between the runs, none when they
+ * are GPUs. */
+static void peers_lead(FILE *f, const struct peers_table *P)
+{
+	int i = first_differing(P);
+	if (P->axis == PEERS_RUNS)
+		fputs("These runs ran the same arms on the same device: repeated runs, not GPUs. ", f);
+	if (P->axis != PEERS_ARMS || i < 0)
+		return;
+	md_printf(f, "**These runs measured different arms** (in %d of %d cases; `%s`:", P->n_arms_differ, P->n_cases,
+		  P->series[0]->cases[i].c->name);
+	for (int s = 0; s < P->n_series; s++) {
+		const struct summary_case *c = peers_cell(P, i, s);
+		if (c)
+			md_printf(f, "%s run %lld A `%s`, B `%s`", s ? ";" : "", (long long)P->series[s]->run->id, c->arm_a,
+				  c->arm_b);
+	}
+	fputs("): the columns compare arms, not GPUs, and the md5s of arms with other arithmetic are not expected to "
+	      "agree. ", f);
+}
+
+static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
+{
+	char name[200], md5_head[48];
 	(void)compact; /* one row per case already */
 	if (!R->n_peers)
 		return;
-	report_peers_words(R->P, &w);
-	fprintf(f, "## %s\n\n", w.section);
-	report_peers_lead(f, R->P);
+	snprintf(md5_head, sizeof md5_head, peer_words[R->P->axis].md5_head, (long long)R->run->id);
+	fprintf(f, "## %s\n\n", peer_words[R->P->axis].section);
+	peers_lead(f, R->P);
 	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
 		   "bootstrap interval, the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first "
 		   "slot's output (8 hex digits). %s: every output "
@@ -297,13 +328,12 @@ static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
 		R->o->peers_named ? "as named on the command line"
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
-		w.md5_head, (long long)R->run->id);
+		md5_head, (long long)R->run->id);
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s <= R->n_peers; s++) {
+	for (int s = 0; s <= R->n_peers; s++)
 		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
-	}
-	fprintf(f, " %s |\n|---|", w.md5_head);
+	fprintf(f, " %s |\n|---|", md5_head);
 	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
@@ -333,26 +363,19 @@ static void put_slot_cell(FILE *f, const struct results_slot *s)
 		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
 }
 
-/* The drift and its verdict (summary_case.drift_verdict). */
+/* The drift and its verdict (summary_case.drift_verdict): two cells. */
 static void put_drift(FILE *f, const struct summary_case *s)
 {
-	switch (s->drift_verdict) {
-	case SUMMARY_DRIFT_ONE_SLOT:
-		fputs("n/a | not judged (one A slot)", f);
-		break;
-	case SUMMARY_DRIFT_NO_PROFILE:
-		fprintf(f, "%.2f%% | not judged (no device profile)", s->drift * 100);
-		break;
-	case SUMMARY_DRIFT_ENVIRONMENTAL:
-		fprintf(f, "%.2f%% | **environmental drift**", s->drift * 100);
-		break;
-	case SUMMARY_DRIFT_OK:
-		fprintf(f, "%.2f%% | ok", s->drift * 100);
-		break;
-	}
+	static const char *const cells[] = {
+		[SUMMARY_DRIFT_ONE_SLOT] = "n/a | not judged (one A slot)",
+		[SUMMARY_DRIFT_NO_PROFILE] = "%.2f%% | not judged (no device profile)",
+		[SUMMARY_DRIFT_OK] = "%.2f%% | ok",
+		[SUMMARY_DRIFT_ENVIRONMENTAL] = "%.2f%% | **environmental drift**",
+	};
+	fprintf(f, cells[s->drift_verdict], s->drift * 100);
 }
 
-static void bracket_intro(FILE *f, const struct rpt *R)
+static void bracket_intro(FILE *f, const struct report_ctx *R)
 {
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
@@ -365,7 +388,7 @@ static void bracket_intro(FILE *f, const struct rpt *R)
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
 }
 
-static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
+static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
 	int ns = c0 ? c0->n_slots : 0;
@@ -393,7 +416,7 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 	fputc('\n', f);
 }
 
-static void sec_charts(FILE *f, const struct rpt *R, bool compact)
+static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 {
 	int drawn = 0;
 	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (each arm zoomed to its p1-p99), "
@@ -416,15 +439,15 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 	}
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct report_case_charts *ch = &R->ch.cases[i];
-		const char *name = R->S->cases[i].c->name;
-		char alt[160];
-		md_printf(f, "### `%s`\n\n", name);
-		snprintf(alt, sizeof alt, "samples per slot of %s", name);
-		put_chart(f, R, &ch->samples, alt);
-		snprintf(alt, sizeof alt, "samples of %s in time order", name);
-		put_chart(f, R, &ch->series, alt);
-		snprintf(alt, sizeof alt, "per-kernel time of %s", name);
-		put_chart(f, R, &ch->kernels, alt);
+		const struct report_chart *chart[] = { &ch->samples, &ch->series, &ch->kernels };
+		static const char *const alt_of[] = { "samples per slot of %s", "samples of %s in time order",
+						      "per-kernel time of %s" };
+		md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
+		for (int k = 0; k < 3; k++) {
+			char alt[160];
+			snprintf(alt, sizeof alt, alt_of[k], R->S->cases[i].c->name);
+			report_chart_md(f, chart[k], alt, "Chart", R->out->note);
+		}
 	}
 }
 
@@ -476,7 +499,7 @@ static void arm_cell(FILE *f, const struct summary_arm *ak)
 			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
 }
 
-static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
+static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "A: window per sample, kernels' share", "B: window per sample, kernels' share" };
 	fputs("## Kernel attribution\n\nPer arm, all its slots together. Self-time is the kernel's own "
@@ -505,20 +528,11 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 		fputc('\n', f);
 }
 
-static void projection_row(FILE *f, const struct summary_case *s)
-{
-	char a[32], b[32], sv[32];
-	md_printf(f, "| `%s`", s->c->name);
-	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_time(s->per_step.a_ns, a, sizeof a),
-		md_time(s->per_step.b_ns, b, sizeof b), md_time(s->per_step.saving_ns, sv, sizeof sv));
-}
-
-static void sec_projection(FILE *f, const struct rpt *R, bool compact)
+static void sec_projection(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "count per forward", "A per step", "B per step",
 					    "saving per step" };
 	const struct summary_run *S = R->S;
-	char a[32], b[32], s[32];
 	fputs("## Model-level projection\n\n", f);
 	if (!S->have_model) {
 		fputs("The scenario has no [model] section (steps, forwards_per_step): no projection.\n\n", f);
@@ -528,40 +542,17 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		   "case contributes count x forwards per step x its median; only the measured sites are counted, "
 		   "the rest of the model is not.\n\n", S->run->steps, S->run->forwards_per_step);
 	md_table_head(f, 5, cols, "lrrrr");
-	for (int i = 0; !compact && i < S->n_cases; i++)
-		projection_row(f, &S->cases[i]);
-	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
-		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
+	for (int i = 0; !compact && i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		md_printf(f, "| `%s`", c->c->name);
+		fprintf(f, " | %d | %s | %s | %s |\n", c->c->count, MD_TIME(c->per_step.a_ns), MD_TIME(c->per_step.b_ns),
+			MD_TIME(c->per_step.saving_ns));
+	}
+	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, MD_TIME(S->per_step.a_ns),
+		MD_TIME(S->per_step.b_ns), MD_TIME(S->per_step.saving_ns));
 	fprintf(f, "Per image (%d steps): A %s, B %s, saving **%s** (%.1f%% of these sites' time).\n\n", S->run->steps,
-		md_time(S->per_image.a_ns, a, sizeof a), md_time(S->per_image.b_ns, b, sizeof b),
-		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
-}
-
-static void sec_measured(FILE *f, const struct rpt *R, bool compact)
-{
-	report_projection_section(f, R->o->projection, compact);
-}
-
-static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
-{
-	report_divergence_section(f, R->S, R->ch.heatmaps, compact);
-	report_details_accuracy(f, R->S, compact);
-}
-
-static void sec_clocks(FILE *f, const struct rpt *R, bool compact)
-{
-	report_details_clocks(f, R->S, compact);
-}
-
-static void sec_sampling(FILE *f, const struct rpt *R, bool compact)
-{
-	report_details_sampling(f, R->S, compact);
-}
-
-static void sec_provenance(FILE *f, const struct rpt *R, bool compact)
-{
-	(void)compact;
-	report_details_provenance(f, R->S, R->o, R->out);
+		MD_TIME(S->per_image.a_ns), MD_TIME(S->per_image.b_ns), MD_TIME(S->per_image.saving_ns),
+		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
 /* ------------------------------------------------------------------ */
@@ -574,35 +565,29 @@ enum { SEC_VERDICT, SEC_SUMMARY, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PER_GPU, SEC_BRA
 
 static const struct {
 	const char *title;
-	void (*write)(FILE *, const struct rpt *, bool compact);
+	report_section_fn *write;
 } sections[SEC_N] = {
 	{ "Verdict", sec_verdict }, { "Summary", sec_summary }, { "Bandwidth", sec_bandwidth },
 	{ "Sweeps", sec_sweeps }, { "Per GPU", sec_per_gpu }, { "A/B/A brackets", sec_bracket },
 	{ "Charts per case", sec_charts }, { "Kernel attribution", sec_kernels },
-	{ "Model-level projection", sec_projection }, { "Projection against measurement", sec_measured },
-	{ "Accuracy", sec_accuracy }, { "Clocks", sec_clocks },
-	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
+	{ "Model-level projection", sec_projection }, { "Projection against measurement", report_projection_section },
+	{ "Accuracy", report_details_accuracy }, { "Clocks", report_details_clocks },
+	{ "Sampling", report_details_sampling }, { "Provenance", report_details_provenance },
 };
 
 static const int give_way[] = { SEC_SAMPLING,   SEC_ACCURACY, SEC_CLOCKS,  SEC_CHARTS, SEC_KERNELS,
 				SEC_MEASURED,   SEC_PROJECTION, SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
-#define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 
 enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };
 
+/* Each section as rendered last: in full, compact, or a pointer to
+ * report-full.md. */
 struct rendered {
 	char *buf[SEC_N];
 	size_t len[SEC_N];
-	enum sec_form form[SEC_N];
 };
 
-static void rendered_free(struct rendered *x)
-{
-	for (int i = 0; i < SEC_N; i++)
-		free(x->buf[i]);
-}
-
-static enum ab_rc render_section(const struct rpt *R, int i, enum sec_form form, struct rendered *x, struct ab_diag *d)
+static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x, struct ab_diag *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -622,7 +607,6 @@ static enum ab_rc render_section(const struct rpt *R, int i, enum sec_form form,
 	free(x->buf[i]);
 	x->buf[i] = buf;
 	x->len[i] = len;
-	x->form[i] = form;
 	return AB_OK;
 }
 
@@ -634,25 +618,7 @@ static size_t total_of(const struct rendered *x)
 	return t;
 }
 
-/* Compacts, then replaces, sections in give_way order until it fits. */
-static enum ab_rc fit(const struct rpt *R, struct rendered *x, struct ab_diag *d)
-{
-	enum ab_rc rc = AB_OK;
-	for (int form = FORM_COMPACT; form <= FORM_POINTER; form++)
-		for (int k = 0; !rc && k < N_GIVE_WAY && total_of(x) > REPORT_BUDGET; k++)
-			rc = render_section(R, give_way[k], (enum sec_form)form, x, d);
-	return rc;
-}
-
-static bool shortened(const struct rendered *x)
-{
-	for (int i = 0; i < SEC_N; i++)
-		if (x->form[i] != FORM_FULL)
-			return true;
-	return false;
-}
-
-static enum ab_rc write_sections(const struct rpt *R, const char *name, const struct rendered *x, bool note,
+static enum ab_rc write_sections(const struct report_ctx *R, const char *name, const struct rendered *x, bool note,
 				 struct ab_diag *d)
 {
 	struct md_file mf;
@@ -670,26 +636,30 @@ static enum ab_rc write_sections(const struct rpt *R, const char *name, const st
 	return md_file_commit(&mf, d);
 }
 
-/* report.md within the budget; report-full.md beside it when anything was
- * shortened, removed when nothing was (a stale one would mislead). */
-static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
+/* report.md within the budget: over it, every section in full goes to
+ * report-full.md, then sections are rendered compact, then as a pointer to
+ * it, in give_way order until the rest fits. With
+ * nothing shortened report-full.md is removed (a stale one would mislead). */
+static enum ab_rc write_markdown(const struct report_ctx *R, struct ab_diag *d)
 {
-	struct rendered x;
-	memset(&x, 0, sizeof x);
+	struct rendered x = { 0 };
 	char full[4096];
 	enum ab_rc rc = AB_OK;
 	for (int i = 0; !rc && i < SEC_N; i++)
 		rc = render_section(R, i, FORM_FULL, &x, d);
-	if (!rc && total_of(&x) > REPORT_BUDGET) {
+	bool over = !rc && total_of(&x) > REPORT_BUDGET;
+	if (over)
 		rc = write_sections(R, "report-full.md", &x, false, d);
-		if (!rc)
-			rc = fit(R, &x, d);
-	} else if (!rc && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
-		   unlink(full) != 0 && errno != ENOENT)
+	for (int form = FORM_COMPACT; over && form <= FORM_POINTER; form++)
+		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && total_of(&x) > REPORT_BUDGET; k++)
+			rc = render_section(R, give_way[k], (enum sec_form)form, &x, d);
+	if (!rc && !over && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
+	    unlink(full) != 0 && errno != ENOENT)
 		rc = ab_fail(d, AB_ERR_IO, "cannot remove the stale '%s': %s", full, strerror(errno));
 	if (!rc)
-		rc = write_sections(R, "report.md", &x, shortened(&x), d);
-	rendered_free(&x);
+		rc = write_sections(R, "report.md", &x, over, d);
+	for (int i = 0; i < SEC_N; i++)
+		free(x.buf[i]);
 	return rc;
 }
 
@@ -698,7 +668,7 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	const struct peers_table *P = job->report->peers;
 	const struct summary_run *S = P->series[0];
 	const struct results_run *run = S->run;
-	struct rpt R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
+	struct report_ctx R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
 			 .out = job->charts };
 	memset(job->charts, 0, sizeof *job->charts);
 	if (strcmp(run->status, "ok") && !run->n_cases) /* an unfinished run with cases is reported, marked */

@@ -1,8 +1,7 @@
 /*
- * report_certified.c - the report's "Certified" section
- * (report_certified.h).
+ * report_certified.c - the report's "Certified" section (report.h).
  */
-#include "print/report_certified.h"
+#include "print/report.h"
 
 #include <string.h>
 
@@ -66,11 +65,11 @@ static void not_certified(FILE *f, const struct certified_scope *sc)
 	fputs(".\n\n", f);
 }
 
-void report_certified_section(FILE *f, const struct summary_run *S, bool compact)
+void report_certified_section(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
 					    "cases" };
-	const struct results_run *r = S->run;
+	const struct results_run *r = R->run;
 	struct certified_scope sc;
 	struct ab_diag d;
 	fputs("## Certified\n\n", f);

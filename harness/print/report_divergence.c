@@ -1,8 +1,8 @@
 /*
  * report_divergence.c - where a report's cases are not bit-exact: the
- * accuracy view's table and the heatmaps (report_divergence.h).
+ * accuracy view's table and the heatmaps (report.h).
  */
-#include "print/report_divergence.h"
+#include "print/report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +77,9 @@ static void put_heatmap(FILE *f, const struct summary_case *c, const struct repo
 	report_chart_md(f, h, alt, "Heatmap", "gnuplot did not run");
 }
 
-void report_divergence_section(FILE *f, const struct summary_run *S, const struct report_chart *heatmaps,
-			       bool compact)
+void report_divergence_section(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct summary_run *S = R->S;
 	int *idx = malloc(((size_t)S->n_cases + 1) * sizeof *idx), n = 0, swept = 0;
 	char line[600];
 	if (!idx) { /* a stream error: the report's render fails on it */
@@ -119,7 +119,7 @@ void report_divergence_section(FILE *f, const struct summary_run *S, const struc
 	}
 	if (swept)
 		fputc('\n', f);
-	for (int k = 0; heatmaps && k < n; k++)
-		put_heatmap(f, &S->cases[idx[k]], &heatmaps[idx[k]]);
+	for (int k = 0; R->ch.heatmaps && k < n; k++)
+		put_heatmap(f, &S->cases[idx[k]], &R->ch.heatmaps[idx[k]]);
 	free(idx);
 }

@@ -6,33 +6,20 @@
  * the kernel families in context against the same families in isolation.
  * Every figure comes from analysis/projection.h; this file only formats.
  */
-#include "print/report_projection.h"
+#include "print/report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/projection.h"
 #include "print/md.h"
-
-/* "+39.1% (projects 5.32 ms more than measured)", "n/a". */
-static void put_error(FILE *f, const struct projection *p, const struct projection_measured *m)
-{
-	char t[32];
-	if (isnan(m->error)) {
-		fputs("n/a", f);
-		return;
-	}
-	double diff = p->per_forward.saving_ns - m->per_forward.saving_ns;
-	fprintf(f, "**%+.1f%%** (%s %s)", 100 * m->error, md_time(fabs(diff), t, sizeof t),
-		diff >= 0 ? "more than measured" : "less than measured");
-}
 
 /* " | A | B | saving | per image |": the cells after a row's first. */
 static void headline_row(FILE *f, const struct summary_share *fw, const struct summary_share *im)
 {
-	char a[32], b[32], s[32], i[32];
-	fprintf(f, " | %s | %s | **%s** | %s |", md_time(fw->a_ns, a, sizeof a), md_time(fw->b_ns, b, sizeof b),
-		md_time(fw->saving_ns, s, sizeof s), isnan(im->saving_ns) ? "n/a" : md_time(im->saving_ns, i, sizeof i));
+	fprintf(f, " | %s | %s | **%s** | %s |", MD_TIME(fw->a_ns), MD_TIME(fw->b_ns), MD_TIME(fw->saving_ns),
+		MD_TIME(im->saving_ns));
 }
 
 static void headline(FILE *f, const struct projection *p)
@@ -46,12 +33,17 @@ static void headline(FILE *f, const struct projection *p)
 	fprintf(f, " %d of %d cases |  |\n", p->sites->n_cases - p->sites->n_not_byte_equal, p->sites->n_cases);
 	for (int i = 0; i < p->n_measured; i++) {
 		const struct projection_measured *m = &p->m[i];
+		double diff = p->per_forward.saving_ns - m->per_forward.saving_ns;
 		fputs("| measured: ", f);
 		md_case_name(f, m->c->c->name, m->c->own_arms, m->c->arm_a, m->c->arm_b); /* a case's own arms */
 		fprintf(f, " x %d", m->c->c->count);
 		headline_row(f, &m->per_forward, &m->per_image);
 		fprintf(f, " %s | ", m->exact ? "yes" : "**no**");
-		put_error(f, p, m);
+		if (isnan(m->error)) /* "+39.1% (projects 5.32 ms more than measured)" */
+			fputs("n/a", f);
+		else
+			fprintf(f, "**%+.1f%%** (%s %s)", 100 * m->error, MD_TIME(fabs(diff)),
+				diff >= 0 ? "more than measured" : "less than measured");
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
@@ -59,15 +51,13 @@ static void headline(FILE *f, const struct projection *p)
 
 static void family_row(FILE *f, const struct projection_family *r, bool bold)
 {
-	char v[6][32], d[32];
 	const char *q = bold ? "**" : "";
 	fprintf(f, "| %s", q); /* bold: markup, not a cell's text */
 	md_cell(f, r->name);
-	fprintf(f, "%s | %s | %s | %s%s%s | %s | %s | %s%s%s | %s |\n", q, md_time(r->context.a_ns, v[0], sizeof v[0]),
-		md_time(r->context.b_ns, v[1], sizeof v[1]), q, md_time(r->context.saving_ns, v[2], sizeof v[2]), q,
-		md_time(r->isolated.a_ns, v[3], sizeof v[3]), md_time(r->isolated.b_ns, v[4], sizeof v[4]), q,
-		md_time(r->isolated.saving_ns, v[5], sizeof v[5]), q,
-		md_time(r->isolated.saving_ns - r->context.saving_ns, d, sizeof d));
+	fprintf(f, "%s | %s | %s | %s%s%s | %s | %s | %s%s%s | %s |\n", q, MD_TIME(r->context.a_ns),
+		MD_TIME(r->context.b_ns), q, MD_TIME(r->context.saving_ns), q, MD_TIME(r->isolated.a_ns),
+		MD_TIME(r->isolated.b_ns), q, MD_TIME(r->isolated.saving_ns), q,
+		MD_TIME(r->isolated.saving_ns - r->context.saving_ns));
 }
 
 /* One measured case's families per forward, in context and in isolation,
@@ -97,10 +87,9 @@ static void intro(FILE *f, const struct projection *p)
 		   "forwards per step x %d steps of this run's [model].",
 		s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed", r->forwards_per_step,
 		r->steps);
-	if (strcmp(s->device.name, r->device.name)) {
+	if (strcmp(s->device.name, r->device.name))
 		md_printf(f, " **The two runs measured different devices** (%s, %s): the comparison mixes them.",
 			  s->device.name, r->device.name);
-	}
 	if (s->fake_timer || r->fake_timer)
 		fputs(" A fake-timer run is among them: its times are a cost model, not measurements.", f);
 	if (p->n_site_unknown)
@@ -109,8 +98,9 @@ static void intro(FILE *f, const struct projection *p)
 	fputs("\n\n", f);
 }
 
-void report_projection_section(FILE *f, const struct projection *p, bool compact)
+void report_projection_section(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct projection *p = R->o->projection;
 	if (!p)
 		return;
 	fputs("## Projection against measurement\n\n", f);
