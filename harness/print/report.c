@@ -1,18 +1,10 @@
 /*
- * report.c - the markdown report of one run, shaped for a pull request:
- * a one-line verdict, the summary table, then the brackets, the charts,
- * the kernels and the projection; Accuracy, Clocks, Sampling and
- * Provenance fold into <details> (print/report_details.c). The charts are
- * drawn first (print/report_charts.c) so that the text knows which PNGs
- * exist. Every figure comes from the run's summary (analysis/summary.h) or
- * is a stored slot figure, so report, show, export, compare and gate agree
- * to the digit.
- *
- * A pull-request comment holds at most 65,536 characters. Each section is
- * rendered into memory; when the whole passes REPORT_BUDGET, sections are
- * rendered compact (one row per case instead of one per slot or output),
- * the least needed first, and as a last resort replaced by a line pointing
- * at report-full.md, which then holds every section in full.
+ * report.c - the markdown report of one run (report.h), shaped for a pull
+ * request. The charts are drawn first (print/report_charts.c) so that the
+ * text knows which PNGs exist. Every figure comes from the run's summary
+ * (analysis/summary.h) or is a stored slot figure, so report, show,
+ * export, compare and gate agree to the digit. Each section is rendered
+ * into memory, to be shortened when the whole passes REPORT_BUDGET.
  */
 #include "print/report.h"
 
@@ -23,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/certified.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"
@@ -97,6 +90,96 @@ static void sum_host(FILE *f, const struct summary_run *S)
 		fputc('\n', f);
 }
 
+/* "backend cuda, device NVIDIA H200, compute capability 9.0, ..." */
+static void env_line(FILE *f, const struct cert_env *e)
+{
+	for (int i = 0; i < e->n; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s", e->kv[i].key);
+		for (char *p = key; *p; p++)
+			*p = *p == '_' ? ' ' : *p;
+		md_printf(f, "%s%s `%s`", i ? ", " : "", key, e->kv[i].value);
+	}
+}
+
+static void proven_row(FILE *f, const struct results_run *r, const struct certified_group *g)
+{
+	const struct certified_case *k = g->k;
+	const struct results_case *c = k->c;
+	md_printf(f, "| `%s` | %s | %s | ", c->site, g->shapes, c->dtype);
+	fprintf(f, "%s | %s | ", k->eps, c->affine ? "yes" : "no");
+	md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
+		  c->arm_b[0] ? c->arm_b : r->arm_b, g->n);
+}
+
+static void environments(FILE *f, const struct certified_scope *sc)
+{
+	if (!sc->n_exact)
+		return;
+	fputs("Proven on: ", f);
+	env_line(f, &sc->common);
+	if (sc->some.n) {
+		fputs("; where an arm used them: ", f);
+		env_line(f, &sc->some);
+		if (sc->some_differ)
+			fputs(" (not every case's: `abbench certify` names each one's)", f);
+	}
+	fputs(".\n\n", f);
+}
+
+/* The cases not certified and why: the first CERTIFIED_LISTED, then how
+ * many more (the Accuracy section has every output). */
+#define CERTIFIED_LISTED 10
+
+static void not_certified(FILE *f, const struct certified_scope *sc)
+{
+	int listed = 0;
+	if (sc->n_exact == sc->n)
+		return;
+	fprintf(f, "Not certified (%d): ", sc->n - sc->n_exact);
+	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
+		if (sc->cases[i].exact)
+			continue;
+		md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc->cases[i].c->name, sc->cases[i].why);
+	}
+	if (sc->n - sc->n_exact > listed)
+		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);
+	fputs(".\n\n", f);
+}
+
+/* The signatures the run proves byte-equal in every slot and the
+ * environment they were proven on, beside the speedup, so that a reviewer
+ * reads the scope of the bit-exact claim (analysis/certified.h; `abbench
+ * certify` writes them as a certificate). compact: the counts and the
+ * environment. */
+static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
+{
+	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
+					    "cases" };
+	const struct results_run *r = R->run;
+	struct certified_scope sc;
+	struct ab_diag d;
+	fputs("## Certified\n\n", f);
+	if (certified_scope(r, &sc, &d)) {
+		fprintf(f, "_%s_\n\n", d.msg);
+		return;
+	}
+	fprintf(f, "%d of %d cases are byte-equal in every slot of their bracket (%s): their signatures are proven "
+		   "bit-exact on the environment below, and only there (`abbench certify` writes them as a "
+		   "certificate; docs/CERTIFICATE.md).\n\n",
+		sc.n_exact, sc.n, r->bracket);
+	if (!compact && sc.n_exact) {
+		md_table_head(f, 8, cols, "lllllllr");
+		for (int i = 0; i < sc.n_groups; i++)
+			proven_row(f, r, &sc.groups[i]);
+		fputc('\n', f);
+	}
+	environments(f, &sc);
+	if (!compact)
+		not_certified(f, &sc);
+	certified_scope_free(&sc);
+}
+
 static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
@@ -113,7 +196,7 @@ static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 		      "measurements.\n\n", f);
 	sum_host(f, R->S);
 	report_chart_md(f, &R->ch.speedup, "speedup per case and device", "Chart", R->out->note);
-	report_certified_section(f, R, compact);
+	sec_certified(f, R, compact);
 }
 
 /* ------------------------------------------------------------------ */

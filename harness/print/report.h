@@ -14,10 +14,10 @@
  * SUMMARY_MIN_SAMPLES an arm, bit-exact); then bandwidth (bytes, GB/s and
  * % of copy bandwidth per arm, the floor), sweeps (a table and chart per
  * swept case), per GPU (with peers: a case x run table of speedup, B GB/s
- * and md5 agreement), the A/B/A brackets with
- * drift and its verdict, the charts per case, kernel attribution per arm
- * and the model-level projection; Accuracy, Clocks, Sampling and
- * Provenance fold into <details> (print/report_details.c).
+ * and md5 agreement), the A/B/A brackets with drift and its verdict, the
+ * charts per case, kernel attribution per arm and the model-level
+ * projection; Accuracy, Clocks, Sampling and Provenance fold into
+ * <details> (print/report_details.c).
  *
  * Peers: the other runs of the report, one per GPU (analysis/peers.h:
  * those named with it, `abbench report RUN RUN...`, else the newest 'ok'
@@ -68,8 +68,8 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len);
 /* ---- between the report's own files ---- */
 
 /* What every section reads: the run's summary (series 0 of the peers
- * table P), the job, and the charts drawn before the text (ch; out is
- * their outcome). */
+ * table P), the job, and the charts drawn before the text (ch; out: their
+ * outcome). */
 struct report_ctx {
 	const struct summary_run *S;
 	const struct results_run *run;
@@ -81,50 +81,26 @@ struct report_ctx {
 	struct report_charts ch;
 };
 
-/* A section of the report. compact: one row per case instead of one per
- * slot or output, the rows that show a problem (an output not byte-equal
- * or outside the tolerance) kept in full: what a report of many cases
- * prints to stay within a pull-request comment, the full rows going to
- * report-full.md. */
+/* A section. compact: one row per case instead of one per slot or output
+ * (the rows that show a problem kept), to stay within the budget. */
 typedef void report_section_fn(FILE *f, const struct report_ctx *R, bool compact);
 
-/* report_certified.c: the signatures the run proves byte-equal in every
- * slot and the environment they were proven on, beside the speedup, so
- * that a reviewer reads the scope of the bit-exact claim
- * (analysis/certified.h). compact: the counts and the environment. */
-report_section_fn report_certified_section;
-
-/* report_projection.c: "Projection against measurement", a site run's
- * projected saving beside this run's measured one, and where the
- * difference goes by kernel family (analysis/projection.h); nothing
- * without --projected-by. compact: the headline table only. */
-report_section_fn report_projection_section;
-
-/* report_details.c: the folded sections, each a GitHub <details> block
- * whose one-line <summary> says what a reviewer needs without opening it
- * ("all 45 outputs byte-equal to A1 and within the reference's
- * tolerance"). Accuracy opens with report_divergence_section. */
-report_section_fn report_details_accuracy, report_details_clocks, report_details_sampling,
-	report_details_provenance;
+/* report_projection.c: "Projection against measurement", nothing without
+ * --projected-by. report_details.c: Accuracy (opened by "Where the bits
+ * differ"), Clocks, Sampling and Provenance, each a <details> block. */
+report_section_fn report_projection_section, report_details_accuracy, report_details_clocks,
+	report_details_sampling, report_details_provenance;
 
 /* What a slot's stored noise is, after the run's stopping rule: "relative
  * noise (stdev / mean)" or the median interval's half-width. */
 const char *report_details_noise_words(const struct results_run *r);
 
-/* report_divergence.c: "Where the bits differ" (issue 29), the accuracy
- * view of the figures (analysis/figures.h) over the cases not bit-exact
- * or whose batch invariance broke, and a heatmap per case of where its
- * most differing output differs (print/heatmap.h); nothing when no case
- * is listed. */
-report_section_fn report_divergence_section;
-
-/* Heatmaps a report draws at most (one per case, in run order). */
+/* The heatmaps of "Where the bits differ", drawn with the charts: of each
+ * listed case with a stored map, the first REPORT_HEATMAPS_MAX, into dir:
+ * out[i] for case i of S (stem, written: its .dat and .gp; drawn: its
+ * .png; note: why not). gnuplot NULL: the scripts only, why_not saying
+ * why. Only out of memory and IO errors fail. */
 #define REPORT_HEATMAPS_MAX 16
-
-/* The heatmap of each listed case with a stored map (the first
- * REPORT_HEATMAPS_MAX) into dir: out[i] for case i of S (stem, written:
- * its .dat and .gp; drawn: its .png; note: why not). gnuplot NULL: the
- * scripts only, why_not saying why. Only out of memory and IO errors fail. */
 enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run *S, const char *gnuplot,
 				      const char *why_not, struct report_chart *out, struct ab_diag *d);
 
