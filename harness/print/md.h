@@ -92,6 +92,7 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* 
 #define MD_TIME(ns) md_time((ns), (char[48]){ 0 }, 48)
 #define MD_SHARE(frac) md_share((frac), (char[48]){ 0 }, 48)
 #define MD_NUM(x, digits) md_num((x), (digits), (char[48]){ 0 }, 48)
+#define MD_BYTES(bytes) md_bytes((bytes), (char[48]){ 0 }, 48)
 
 /* An arm's time with a unit that scales, as the report prints it:
  * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or

@@ -231,13 +231,11 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 		      "buffers, under the arms' protocol; B kernel / floor is B's kernel-time median over the copy's "
 		      "(n/a without kernel records); a run stored before the floor was measured reads not measured. ",
 		      f);
-	if (R->S->cache_bytes > 0) {
-		char c[32];
+	if (R->S->cache_bytes > 0)
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
 			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
-			   "is the measured copy, as cache-resident as the arms).", md_bytes((double)R->S->cache_bytes, c,
-			   sizeof c));
-	} else
+			   "is the measured copy, as cache-resident as the arms).", MD_BYTES((double)R->S->cache_bytes));
+	else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
 	figure_fmt_md_table(f, &t, R->S, NULL, 0);
@@ -298,8 +296,9 @@ static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 	}
 }
 
-/* The Summary's speedup cell and B's GB/s: "**2.001x** [1.990, 2.010], B
- * 2873.4 GB/s (68.4%)" (or "(cache-resident)": md_bw_pct). */
+/* A run's cell: the Summary's speedup cell and B's GB/s, " **2.001x**
+ * [1.990, 2.010], B 2873.4 GB/s (68.4%) |" (or "(cache-resident)":
+ * md_bw_pct). */
 static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summary_case *s)
 {
 	const struct figure *sp = figure_find("speedup");
@@ -307,10 +306,11 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 	struct figure_value v;
 	char pct[48];
 	if (!s) {
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 		return;
 	}
 	figure_value_of(sp, &at, &v);
+	fputc(' ', f);
 	figure_fmt_md(f, sp, &v);
 	if (isnan(s->b.bw.gbps))
 		fputs(", B n/a", f);
@@ -321,18 +321,19 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 			fprintf(f, ", md5 `%.8s`", s->slots[i].md5);
 			break;
 		}
+	fputs(" |", f);
 }
 
-/* md5 of every output of every slot of the case, in every peer that has
- * it, against this run's (analysis/peers.h). */
+/* The row's last cell: md5 of every output of every slot of the case, in
+ * every peer that has it, against this run's (analysis/peers.h). */
 static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 {
 	if (!m->compared)
-		fputs("n/a", f);
+		fputs(" n/a |\n", f);
 	else if (!m->differ)
-		fprintf(f, "yes (%d outputs, %d run%s)", m->compared, m->runs, m->runs == 1 ? "" : "s");
+		fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
 	else
-		fprintf(f, "**no** (%d of %d differ)", m->differ, m->compared);
+		fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
 }
 
 static void per_gpu_runs(FILE *f, const struct report_ctx *R)
@@ -422,14 +423,9 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
 		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
-		for (int s = 0; s <= R->n_peers; s++) {
-			fputc(' ', f);
+		for (int s = 0; s <= R->n_peers; s++)
 			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
-			fputs(" |", f);
-		}
-		fputc(' ', f);
 		per_gpu_md5(f, &R->P->md5[i]);
-		fputs(" |\n", f);
 	}
 	fputc('\n', f);
 }
@@ -437,23 +433,24 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 /* ------------------------------------------------------------------ */
 /* brackets, charts, kernels, projection                               */
 
+/* " 16.19 us ±0.12% n=40 |": a slot's cell of the brackets' row. */
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
-	char m[32], n[32];
 	if (!s || !s->n_samples)
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 	else
-		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
+		fprintf(f, " %s ±%s n=%d |", MD_TIME(s->median_ns), MD_SHARE(s->noise), s->n_samples);
 }
 
-/* The drift and its verdict (summary_case.drift_verdict): two cells. */
+/* The drift and its verdict (summary_case.drift_verdict): the row's last
+ * two cells. */
 static void put_drift(FILE *f, const struct summary_case *s)
 {
 	static const char *const cells[] = {
-		[SUMMARY_DRIFT_ONE_SLOT] = "n/a | not judged (one A slot)",
-		[SUMMARY_DRIFT_NO_PROFILE] = "%.2f%% | not judged (no device profile)",
-		[SUMMARY_DRIFT_OK] = "%.2f%% | ok",
-		[SUMMARY_DRIFT_ENVIRONMENTAL] = "%.2f%% | **environmental drift**",
+		[SUMMARY_DRIFT_ONE_SLOT] = " n/a | not judged (one A slot) |\n",
+		[SUMMARY_DRIFT_NO_PROFILE] = " %.2f%% | not judged (no device profile) |\n",
+		[SUMMARY_DRIFT_OK] = " %.2f%% | ok |\n",
+		[SUMMARY_DRIFT_ENVIRONMENTAL] = " %.2f%% | **environmental drift** |\n",
 	};
 	fprintf(f, cells[s->drift_verdict], s->drift * 100);
 }
@@ -487,14 +484,9 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
 		md_printf(f, "| `%s` |", sc->c->name);
-		for (int s = 0; s < ns; s++) {
-			fputc(' ', f);
+		for (int s = 0; s < ns; s++)
 			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
-			fputs(" |", f);
-		}
-		fputc(' ', f);
 		put_drift(f, sc);
-		fputs(" |\n", f);
 	}
 	fputc('\n', f);
 }
@@ -534,20 +526,11 @@ static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 	}
 }
 
-static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_kernel *fig)
-{
-	char t[32];
-	md_printf(f, "| `%s` | %s", k->name, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(fig->per_sample_ns, t, sizeof t), 100 * fig->share,
-		fig->launches_per_sample);
-}
-
 /* One arm's attribution: the window line, then a row per kernel. */
 static void arm_table(FILE *f, const char *which, const char *variant, const struct summary_arm *ak)
 {
 	static const char *const cols[] = { "kernel", "family", "self-time per sample", "share of window",
 					    "launches per sample" };
-	char w[32], k[32];
 	md_printf(f, "**%s (`%s`)**", which, variant);
 	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
@@ -555,8 +538,8 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	}
 	fprintf(f, ": window %s per sample (mean wall time, n=%d); kernels sum to %s, kernel sum / wall = "
 		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
-		md_time(ak->window_ns, w, sizeof w), ak->time.n, md_time(ak->kernels_per_sample_ns, k, sizeof k),
-		ak->kernel_share, 100 * (1 - ak->kernel_share));
+		MD_TIME(ak->window_ns), ak->time.n, MD_TIME(ak->kernels_per_sample_ns), ak->kernel_share,
+		100 * (1 - ak->kernel_share));
 	if (ak->kernel_records_bad)
 		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
 			(long long)ak->kernel_records_bad);
@@ -566,19 +549,20 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 		return;
 	}
 	md_table_head(f, 5, cols, "llrrr");
-	for (int i = 0; i < ak->n_kernels; i++)
-		kernel_row(f, &ak->kernels[i], &ak->kfig[i]);
+	for (int i = 0; i < ak->n_kernels; i++) /* the numbers through md_cell unchanged */
+		md_printf(f, "| `%s` | %s | %s | %.2f%% | %.2f |\n", ak->kernels[i].name, ak->kernels[i].family,
+			  MD_TIME(ak->kfig[i].per_sample_ns), 100 * ak->kfig[i].share, ak->kfig[i].launches_per_sample);
 	fputc('\n', f);
 }
 
-/* "16.20 us, kernels 99.5%": an arm's window and the kernels' share. */
+/* " 16.20 us, kernels 99.5%, 3 kernels |": an arm's window and the
+ * kernels' share, a cell of the compact table. */
 static void arm_cell(FILE *f, const struct summary_arm *ak)
 {
-	char w[32];
 	if (!ak->time.n || !(ak->wall_ns > 0))
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 	else
-		fprintf(f, "%s, kernels %.1f%%, %d kernel%s", md_time(ak->window_ns, w, sizeof w), 100 * ak->kernel_share,
+		fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns), 100 * ak->kernel_share,
 			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
 }
 
@@ -596,11 +580,10 @@ static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 		if (compact) {
 			fputs("| ", f);
 			md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-			fputs(" | ", f);
+			fputs(" |", f);
 			arm_cell(f, &s->a);
-			fputs(" | ", f);
 			arm_cell(f, &s->b);
-			fputs(" |\n", f);
+			fputc('\n', f);
 			continue;
 		}
 		md_printf(f, "### `%s`\n\n", s->c->name);
