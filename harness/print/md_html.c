@@ -56,8 +56,9 @@ enum ab_rc md_html_render(const char *md_path, const char *html_path, const char
 	struct md_file mf;
 	enum ab_rc rc = md_file_open(&mf, html_path, d);
 	if (!rc) {
-		html_printf(mf.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
-				  "<link rel=\"stylesheet\" href=\"%s\">\n</head>\n<body class=\"report\">\n<main>\n", title, css);
+		html_printf(mf.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			    "<title>%s</title>\n<link rel=\"stylesheet\" href=\"%s\">\n</head>\n"
+			    "<body class=\"report\">\n<main>\n", title, css);
 		fprintf(mf.f, "%s</main>\n</body>\n</html>\n", html);
 		rc = md_file_commit(&mf, d);
 	}

@@ -234,7 +234,8 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 	if (R->S->cache_bytes > 0)
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
 			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
-			   "is the measured copy, as cache-resident as the arms).", MD_BYTES((double)R->S->cache_bytes));
+			   "is the measured copy, as cache-resident as the arms).",
+			MD_BYTES((double)R->S->cache_bytes));
 	else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
@@ -279,8 +280,8 @@ static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 	if (!R->S->n_sweeps)
 		return;
 	if (R->n_peers)
-		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", peer_words[R->P->axis].one,
-			 peer_words[R->P->axis].section);
+		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)",
+			 peer_words[R->P->axis].one, peer_words[R->P->axis].section);
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
@@ -367,7 +368,8 @@ char *report_peers_series_name(const struct peers_table *P, int s, char *buf, si
 	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
 	const struct summary_case *c = i >= 0 ? peers_cell(P, i, s) : NULL;
 	if (c)
-		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b, r->device.name);
+		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b,
+			 r->device.name);
 	else if (P->axis == PEERS_ARMS)
 		snprintf(buf, len, "run %lld (%.80s)", (long long)r->id, r->device.name);
 	else
@@ -389,8 +391,8 @@ static void peers_lead(FILE *f, const struct peers_table *P)
 	for (int s = 0; s < P->n_series; s++) {
 		const struct summary_case *c = peers_cell(P, i, s);
 		if (c)
-			md_printf(f, "%s run %lld A `%s`, B `%s`", s ? ";" : "", (long long)P->series[s]->run->id, c->arm_a,
-				  c->arm_b);
+			md_printf(f, "%s run %lld A `%s`, B `%s`", s ? ";" : "", (long long)P->series[s]->run->id,
+				  c->arm_a, c->arm_b);
 	}
 	fputs("): the columns compare arms, not GPUs, and the md5s of arms with other arithmetic are not expected to "
 	      "agree. ", f);
@@ -405,10 +407,10 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 	snprintf(md5_head, sizeof md5_head, peer_words[R->P->axis].md5_head, (long long)R->run->id);
 	fprintf(f, "## %s\n\n", peer_words[R->P->axis].section);
 	peers_lead(f, R->P);
-	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
-		   "bootstrap interval, the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first "
-		   "slot's output (8 hex digits). %s: every output "
-		   "of every slot compared with run %lld's, slot by slot and tensor by tensor.\n\n",
+	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% bootstrap interval, "
+		   "the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first slot's output "
+		   "(8 hex digits). %s: every output of every slot compared with run %lld's, slot by slot and tensor "
+		   "by tensor.\n\n",
 		R->o->peers_named ? "as named on the command line"
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
@@ -610,9 +612,8 @@ static void sec_projection(FILE *f, const struct report_ctx *R, bool compact)
 	md_table_head(f, 5, cols, "lrrrr");
 	for (int i = 0; !compact && i < S->n_cases; i++) {
 		const struct summary_case *c = &S->cases[i];
-		md_printf(f, "| `%s`", c->c->name);
-		fprintf(f, " | %d | %s | %s | %s |\n", c->c->count, MD_TIME(c->per_step.a_ns), MD_TIME(c->per_step.b_ns),
-			MD_TIME(c->per_step.saving_ns));
+		md_printf(f, "| `%s` | %d | %s | %s | %s |\n", c->c->name, c->c->count, MD_TIME(c->per_step.a_ns),
+			  MD_TIME(c->per_step.b_ns), MD_TIME(c->per_step.saving_ns));
 	}
 	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, MD_TIME(S->per_step.a_ns),
 		MD_TIME(S->per_step.b_ns), MD_TIME(S->per_step.saving_ns));
@@ -653,7 +654,8 @@ struct rendered {
 	size_t len[SEC_N];
 };
 
-static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x, struct ab_diag *d)
+static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x,
+				 struct ab_diag *d)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -1,38 +1,19 @@
 /*
  * report.h - a run as a markdown report with gnuplot charts, shaped to be
- * pasted into a kernel pull request.
+ * pasted into a kernel pull request (docs/REPORTS.md, `abbench report`,
+ * says what each section holds).
  *
  * report_write writes DIR/report.md (atomically) and, beside it, the
- * charts of print/report_charts.h (speedup, a sweep chart per swept case,
- * and per case samples, series and kernels, each STEM.{dat,gp,png}).
- *
- * report.md starts with a one-line verdict (FASTER, SLOWER, NOT
- * BIT-EXACT, INCONCLUSIVE or NO CLEAR CHANGE, with the counts behind it)
- * and the summary table (per case: A and B medians with p10-p90 and
- * count in units that scale as show's, the speedup with its 95% bootstrap
- * interval, bold only when it is an improvement beyond noise and n/a under
- * SUMMARY_MIN_SAMPLES an arm, bit-exact); then bandwidth (bytes, GB/s and
- * % of copy bandwidth per arm, the floor), sweeps (a table and chart per
- * swept case), per GPU (with peers: a case x run table of speedup, B GB/s
- * and md5 agreement), the A/B/A brackets with drift and its verdict, the
- * charts per case, kernel attribution per arm and the model-level
- * projection; Accuracy, Clocks, Sampling and Provenance fold into
- * <details> (print/report_details.c).
- *
- * Peers: the other runs of the report, one per GPU (analysis/peers.h:
- * those named with it, `abbench report RUN RUN...`, else the newest 'ok'
- * run of the scenario on each other device, picked by the command). They
- * join the speedup chart, the sweep charts and the per-GPU table, whose
- * cells and md5 agreement the peers table holds.
- *
- * A report stays under a pull-request comment's 65,536 characters: past
- * REPORT_BUDGET its sections give way to one row per case, then to a line
- * pointing at DIR/report-full.md, which then holds every section in full
- * (and is removed when nothing was shortened).
- *
- * Without gnuplot the report and the .dat/.gp files are still written; the
- * outcome says the PNGs were skipped and why, and so does the report.
- * No absolute path of this machine appears in the text.
+ * charts of print/report_charts.h. The report opens with a one-line
+ * verdict and the summary table; the other runs of the report (its peers,
+ * analysis/peers.h: one per GPU, or runs of other arms) join the speedup
+ * and sweep charts and the per-GPU table. A report stays under a
+ * pull-request comment's 65,536 characters: past REPORT_BUDGET its
+ * sections give way to one row per case, then to a line pointing at
+ * DIR/report-full.md, which then holds every section in full (and is
+ * removed when nothing was shortened). Without gnuplot the report and the
+ * .dat/.gp files are still written, and the report says why the PNGs are
+ * not. No absolute path of this machine appears in the text.
  */
 #ifndef AB_REPORT_H
 #define AB_REPORT_H

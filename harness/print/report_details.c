@@ -114,15 +114,14 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 	fputs("## Where the bits differ\n\n", f);
 	if (n) {
 		const struct figure_fmt_md_table t = { FIGURE_IN_ACCURACY, "case", false, compact };
-		fprintf(f, "%d of %d cases are not bit-exact (a B output not byte-equal to the first A slot's, or an arm "
-			   "whose outputs changed between its calls), not batch-invariant, or depart from the eager chain in "
-			   "an intermediate. Per case, its most differing B "
-			   "output: elements that differ, the largest distance in ULPs of the dtype and where (the "
-			   "coordinates in the site's axes), the first difference in memory order, NaN/Inf against another "
-			   "class, rows (vectors along the last axis) holding a difference, the first stage of the eager "
-			   "chain that departs, and of the differing elements the share nearer the float64 reference in "
-			   "B. `abbench diff RUN CASE` prints the whole report of a case.\n\n",
-			n, S->n_cases);
+		fprintf(f, "%d of %d cases are not bit-exact (a B output not byte-equal to the first A slot's, or an "
+			   "arm whose outputs changed between its calls), not batch-invariant, or depart from the "
+			   "eager chain in an intermediate. Per case, its most differing B output: elements that "
+			   "differ, the largest distance in ULPs of the dtype and where (the coordinates in the site's "
+			   "axes), the first difference in memory order, NaN/Inf against another class, rows (vectors "
+			   "along the last axis) holding a difference, the first stage of the eager chain that "
+			   "departs, and of the differing elements the share nearer the float64 reference in B. "
+			   "`abbench diff RUN CASE` prints the whole report of a case.\n\n", n, S->n_cases);
 		figure_fmt_md_table(f, &t, S, idx, n);
 		fputc('\n', f);
 	}
@@ -145,7 +144,8 @@ static void accuracy_row(FILE *f, const struct results_case *c, const struct res
 	md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, s->label, s->arm == 'a' ? 'A' : 'B', o->tensor,
 		  (long long)o->bytes, o->md5);
 	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference", o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
+		o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
+		o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
 		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
@@ -314,8 +314,9 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 		const struct results_case *c = S->cases[i].c;
 		for (int k = 0; k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
-			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label, s->variant,
-				  s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s, MD_SHARE(s->noise));
+			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label,
+				  s->variant, s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
+				  MD_SHARE(s->noise));
 		}
 	}
 	fputc('\n', f);
@@ -426,8 +427,8 @@ static void run_list(FILE *f, const struct results_run *r)
 	fputc('\n', f);
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
-		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name, a->kind,
-			  md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
+		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
+			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
 	}
 }
 
@@ -444,7 +445,8 @@ void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact
 	device_list(f, &r->device);
 	profile_list(f, R->o);
 	run_list(f, r);
-	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded, R->S->n_discarded == 1 ? "" : "s");
+	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
+		R->S->n_discarded == 1 ? "" : "s");
 	if (r->notes[0])
 		md_printf(f, "- %s\n", md_scrub_paths(r->notes, clean, sizeof clean));
 	if (res->skipped || res->n_failed)
