@@ -297,16 +297,14 @@ enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
 		return ab_fail(d, AB_ERR_USAGE, "empty directory name");
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
 		return ab_fail(d, AB_ERR_USAGE, "path too long '%.64s...'", dir);
-	for (char *p = path + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char saved = *p;
-		*p = '\0';
+	for (char *p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) { /* each parent, then dir */
+		if (p)
+			*p = '\0';
 		if (mkdir(path, 0777) != 0 && errno != EEXIST)
 			return ab_fail(d, AB_ERR_IO, "cannot create directory '%s': %s", path, strerror(errno));
-		*p = saved;
-		if (saved == '\0')
+		if (!p)
 			break;
+		*p = '/';
 	}
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ab_fail(d, AB_ERR_IO, "'%s' is not a directory", dir);

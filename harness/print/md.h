@@ -32,10 +32,9 @@ void md_cell(FILE *f, const char *s);
 /* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
  * to md_cell when s holds a backtick. */
 void md_code(FILE *f, const char *s);
-/* printf for markdown: each plain %s argument is written as md_cell
- * writes it, and a %s between backticks in fmt ("`%s`") as md_code does
- * (the backticks are md_code's); every other conversion is printf's.
- * Text already in markdown (bold, a built cell) goes in fmt or fputs. */
+/* printf for markdown: each plain %s argument written as md_cell writes
+ * it, a %s between backticks in fmt ("`%s`") as md_code does; markup
+ * (bold, a built cell) goes in fmt or fputs. */
 void md_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A case's name as code, and when it ran arms of its own (not the run's
@@ -76,10 +75,9 @@ char *md_share(double frac, char *buf, size_t len);
 void md_spread(FILE *f, const struct summary_spread *s);
 
 /* Times whose unit scales with their size, as `abbench show` prints them:
- * under 1 us in ns ("850 ns"), under 1 ms in us with 2 decimals ("4.06
- * us"), under 1 s in ms with 3 ("1.234 ms"), else s. A unit is chosen for
- * one reference time (md_time_unit) so that an interval prints in the unit
- * of its point: md_time_in(low, &u) "4.05". NAN prints "n/a". */
+ * "850 ns", "4.06 us", "1.234 ms", else s; NAN prints "n/a". A unit is
+ * chosen for one reference time (md_time_unit) so that an interval prints
+ * in the unit of its point: md_time_in(low, &u) "4.05". */
 struct md_unit {
 	const char *name;  /* "ns", "us", "ms", "s" */
 	double div;        /* ns per unit */
@@ -94,11 +92,10 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* 
 #define MD_NUM(x, digits) md_num((x), (digits), (char[48]){ 0 }, 48)
 #define MD_BYTES(bytes) md_bytes((bytes), (char[48]){ 0 }, 48)
 
-/* An arm's time with a unit that scales, as the report prints it:
- * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
- * "n/a" without samples. */
+/* An arm's time in a unit that scales, "16.19 us [16.15, 16.24] n=40" (p10
+ * and p90 in the median's unit), or "n/a" without samples; md_spread_str
+ * of any interval (lo NAN: "[n/a]"), into buf. */
 void md_spread_time(FILE *f, const struct summary_spread *s);
-/* The same of a median and any interval (lo NAN: "[n/a]"), into buf. */
 char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len);
 
 /* The run's per-case verdicts counted, as every headline says them (the
@@ -127,8 +124,7 @@ char *md_case_verdict(const struct summary_case *c, char *buf, size_t len);
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len);
 
 /* The printers' output file: an outfile (common/outfile.h) whose stream is
- * f. open, commit and abort are outfile_open, outfile_commit and
- * outfile_abort; after commit or abort the struct is closed. */
+ * f; after commit or abort the struct is closed. */
 struct md_file {
 	FILE *f;
 	struct outfile out;
@@ -141,13 +137,10 @@ void md_file_abort(struct md_file *mf);
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
 
-/* md_html.c: renders the markdown file md_path into html_path (an
- * outfile), a page titled title with the dashboard's style sheet at css
- * (a relative path), by cmark-gfm (GitHub's CommonMark fork, linked
- * statically) with its table extension, so the report's tables render as
- * on GitHub. Its raw HTML (<details>) is kept, its text being escaped
- * already, and its relative links (the charts) work from the page.
- * AB_ERR_IO, AB_ERR_NOMEM. */
+/* md_html.c: the markdown file md_path as an HTML page in html_path (an
+ * outfile) titled title, with the dashboard's style sheet at css (a
+ * relative path), by cmark-gfm, GitHub's CommonMark fork: the report's
+ * tables render as on GitHub, its <details> stay. AB_ERR_IO, AB_ERR_NOMEM. */
 enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
 			  struct ab_diag *d);
 

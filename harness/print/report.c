@@ -102,20 +102,10 @@ static void env_line(FILE *f, const struct cert_env *e)
 	}
 }
 
-static void proven_row(FILE *f, const struct results_run *r, const struct certified_group *g)
-{
-	const struct certified_case *k = g->k;
-	const struct results_case *c = k->c;
-	md_printf(f, "| `%s` | %s | %s | ", c->site, g->shapes, c->dtype);
-	fprintf(f, "%s | %s | ", k->eps, c->affine ? "yes" : "no");
-	md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
-		  c->arm_b[0] ? c->arm_b : r->arm_b, g->n);
-}
-
+/* Where the proven cases were proven: what all share, then what only
+ * some arms used. */
 static void environments(FILE *f, const struct certified_scope *sc)
 {
-	if (!sc->n_exact)
-		return;
 	fputs("Proven on: ", f);
 	env_line(f, &sc->common);
 	if (sc->some.n) {
@@ -170,11 +160,17 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 		sc.n_exact, sc.n, r->bracket);
 	if (!compact && sc.n_exact) {
 		md_table_head(f, 8, cols, "lllllllr");
-		for (int i = 0; i < sc.n_groups; i++)
-			proven_row(f, r, &sc.groups[i]);
+		for (int i = 0; i < sc.n_groups; i++) {
+			const struct results_case *c = sc.groups[i].k->c;
+			md_printf(f, "| `%s` | %s | %s | ", c->site, sc.groups[i].shapes, c->dtype);
+			fprintf(f, "%s | %s | ", sc.groups[i].k->eps, c->affine ? "yes" : "no");
+			md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
+				  c->arm_b[0] ? c->arm_b : r->arm_b, sc.groups[i].n);
+		}
 		fputc('\n', f);
 	}
-	environments(f, &sc);
+	if (sc.n_exact)
+		environments(f, &sc);
 	if (!compact)
 		not_certified(f, &sc);
 	certified_scope_free(&sc);
@@ -706,8 +702,8 @@ static enum ab_rc write_sections(const struct report_ctx *R, const char *name, c
 
 /* report.md within the budget: over it, every section in full goes to
  * report-full.md, then sections are rendered compact, then as a pointer to
- * it, in give_way order until the rest fits. With
- * nothing shortened report-full.md is removed (a stale one would mislead). */
+ * it, in give_way order until the rest fits. With nothing shortened
+ * report-full.md is removed (a stale one would mislead). */
 static enum ab_rc write_markdown(const struct report_ctx *R, struct ab_diag *d)
 {
 	struct rendered x = { 0 };

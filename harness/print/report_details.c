@@ -80,15 +80,6 @@ enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run 
 	return AB_OK;
 }
 
-static void put_heatmap(FILE *f, const struct summary_case *c, const struct report_chart *h)
-{
-	char alt[300];
-	if (!h || !h->written)
-		return;
-	snprintf(alt, sizeof alt, "%s: where '%s' of slot %s differs, per row", c->c->name, c->div.tensor, c->div.slot);
-	report_chart_md(f, h, alt, "Heatmap", "gnuplot did not run");
-}
-
 /* "Where the bits differ" (issue 29), which opens the Accuracy section:
  * the accuracy view of the figures (analysis/figures.h) over the cases
  * not bit-exact or whose batch invariance broke, and their heatmaps;
@@ -134,8 +125,14 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 	}
 	if (swept)
 		fputc('\n', f);
-	for (int k = 0; R->ch.heatmaps && k < n; k++)
-		put_heatmap(f, &S->cases[idx[k]], &R->ch.heatmaps[idx[k]]);
+	for (int k = 0; R->ch.heatmaps && k < n; k++) {
+		const struct summary_case *c = &S->cases[idx[k]];
+		char alt[300];
+		snprintf(alt, sizeof alt, "%s: where '%s' of slot %s differs, per row", c->c->name, c->div.tensor,
+			 c->div.slot);
+		if (R->ch.heatmaps[idx[k]].written)
+			report_chart_md(f, &R->ch.heatmaps[idx[k]], alt, "Heatmap", "gnuplot did not run");
+	}
 	free(idx);
 }
 
