@@ -198,28 +198,21 @@ static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 /* ------------------------------------------------------------------ */
 /* bandwidth, sweeps, per GPU                                          */
 
-static void copy_words(FILE *f, const struct bandwidth_ref *c)
-{
-	if (c->source == BANDWIDTH_NONE) {
-		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
-		return;
-	}
-	fprintf(f, "%.0f GB/s (", c->gbps);
-	if (c->source == BANDWIDTH_MEASURED)
-		fputs("measured by this run's backend, read + write", f);
-	else
-		md_printf(f, "the device profile `%s`'s dram_gbps: this run measured none", c->profile);
-	fputc(')', f);
-}
-
 static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
+	const struct bandwidth_ref *c = &R->S->copy;
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
-	copy_words(f, &R->S->copy);
+	if (c->source == BANDWIDTH_NONE)
+		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
+	else if (c->source == BANDWIDTH_MEASURED)
+		fprintf(f, "%.0f GB/s (measured by this run's backend, read + write)", c->gbps);
+	else
+		md_printf(f, "%.0f GB/s (the device profile `%s`'s dram_gbps: this run measured none)", c->gbps,
+			  c->profile);
 	fputs(". The floor is the copy of the minimum bytes measured in this run (harness/backend/copy_floor.h); "
 	      "B / floor is B's median over it. ", f);
 	if (!compact) /* the compact section keeps its words for a 100-case report's rows (t194) */
@@ -457,12 +450,11 @@ static void bracket_intro(FILE *f, const struct report_ctx *R)
 {
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
-	if (R->S->have_profile) {
-		md_printf(f, "above the noise floor of %.2f%% (profile `%s`)", R->S->profile.noise_floor * 100,
-			  R->S->profile.name);
-		fputs(" it is called environmental drift: the device changed under the measurement, and the "
-		      "speedup of that case should not be trusted.\n\n", f);
-	} else
+	if (R->S->have_profile)
+		md_printf(f, "above the noise floor of %.2f%% (profile `%s`) it is called environmental drift: the "
+			  "device changed under the measurement, and the speedup of that case should not be "
+			  "trusted.\n\n", R->S->profile.noise_floor * 100, R->S->profile.name);
+	else
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
 }
 

@@ -80,13 +80,12 @@ static void families(FILE *f, const struct projection *p, const struct projectio
 static void intro(FILE *f, const struct projection *p)
 {
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
-	md_printf(f, "The saving that run %lld (`%s`, %s, %s", (long long)s->id, s->scenario_name, s->device.name,
-		  s->started_at);
-	fprintf(f, ") projects from its site cases, each measured in isolation (L2 %s between samples), count x (A - B) "
-		   "per forward, beside the saving this run's cases measured in context (L2 %s). Per image: x %d "
-		   "forwards per step x %d steps of this run's [model].",
-		s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed", r->forwards_per_step,
-		r->steps);
+	md_printf(f, "The saving that run %lld (`%s`, %s, %s) projects from its site cases, each measured in "
+		  "isolation (L2 %s between samples), count x (A - B) per forward, beside the saving this run's cases "
+		  "measured in context (L2 %s). Per image: x %d forwards per step x %d steps of this run's [model].",
+		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
+		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
+		  r->forwards_per_step, r->steps);
 	if (strcmp(s->device.name, r->device.name))
 		md_printf(f, " **The two runs measured different devices** (%s, %s): the comparison mixes them.",
 			  s->device.name, r->device.name);
