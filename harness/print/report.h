@@ -66,11 +66,10 @@ struct report_ctx {
  * (the rows that show a problem kept), to stay within the budget. */
 typedef void report_section_fn(FILE *f, const struct report_ctx *R, bool compact);
 
-/* report_projection.c: "Projection against measurement", nothing without
- * --projected-by. report_details.c: Accuracy (opened by "Where the bits
- * differ"), Clocks, Sampling and Provenance, each a <details> block. */
-report_section_fn report_projection_section, report_details_accuracy, report_details_clocks,
-	report_details_sampling, report_details_provenance;
+/* report_details.c: Accuracy (opened by "Where the bits differ"), Clocks,
+ * Sampling and Provenance, each a <details> block. */
+report_section_fn report_details_accuracy, report_details_clocks, report_details_sampling,
+	report_details_provenance;
 
 /* What a slot's stored noise is, after the run's stopping rule: "relative
  * noise (stdev / mean)" or the median interval's half-width. */
