@@ -130,14 +130,11 @@ char *md_us(double ns, char *buf, size_t len)
 
 struct md_unit md_time_unit(double ns)
 {
-	double a = fabs(ns);
-	if (isnan(ns) || a < 1e3)
-		return (struct md_unit){ "ns", 1, 0 };
-	if (a < 1e6)
-		return (struct md_unit){ "us", 1e3, 2 };
-	if (a < 1e9)
-		return (struct md_unit){ "ms", 1e6, 3 };
-	return (struct md_unit){ "s", 1e9, 3 };
+	static const struct md_unit units[] = { { "ns", 1, 0 }, { "us", 1e3, 2 }, { "ms", 1e6, 3 }, { "s", 1e9, 3 } };
+	int k = 0;
+	while (k < 3 && fabs(ns) >= units[k + 1].div) /* NAN compares false: ns */
+		k++;
+	return units[k];
 }
 
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)

@@ -238,18 +238,14 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 static void sweep_chart(FILE *f, const struct report_ctx *R, int g, bool compact)
 {
 	const struct summary_sweep *w = &R->S->sweeps[g];
-	const struct report_chart *ch = &R->ch.sweeps[g];
 	char alt[160];
-	if (g >= R->ch.n_sweep_charts) {
-		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
-		return;
-	}
-	if (compact) {
-		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", ch->stem);
-		return;
-	}
 	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-	report_chart_md(f, ch, alt, "Chart", R->out->note);
+	if (g >= R->ch.n_sweep_charts)
+		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
+	else if (compact)
+		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
+	else
+		report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
 }
 
 /* What the report calls its side-by-side runs, by what sets them apart
@@ -275,8 +271,7 @@ static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
-		   "bandwidth%s.\n\n",
-		colour);
+		   "bandwidth%s.\n\n", colour);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
