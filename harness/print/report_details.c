@@ -30,13 +30,10 @@ static void open_details(FILE *f, const char *title)
  * B output), NULL when none. */
 static const struct results_divergence *stored(const struct summary_case *c)
 {
-	const struct summary_divergence *v = &c->div;
-	for (int i = 0; v->slot && v->tensor && i < c->c->n_slots; i++) {
-		const struct results_slot *s = &c->c->slots[i];
-		for (int k = 0; strcmp(s->label, v->slot) == 0 && k < s->n_div; k++)
-			if (!strcmp(s->div[k].tensor, v->tensor))
-				return &s->div[k];
-	}
+	const struct results_slot *s = c->div.slot && c->div.tensor ? results_case_slot(c->c, c->div.slot) : NULL;
+	for (int k = 0; s && k < s->n_div; k++)
+		if (!strcmp(s->div[k].tensor, c->div.tensor))
+			return &s->div[k];
 	return NULL;
 }
 
@@ -394,24 +391,18 @@ static void profile_list(FILE *f, const struct printer_report *o)
 	}
 }
 
-static void put_scrubbed(FILE *f, const char *label, const char *text)
-{
-	char clean[4096];
-	fprintf(f, "- %s: ", label);
-	md_printf(f, "`%s`\n", md_scrub_paths(text && *text ? text : "n/a", clean, sizeof clean));
-}
-
 /* The run's settings, then its user arms (plugins, compiled binaries):
  * what file ran, and its hash. */
 static void run_list(FILE *f, const struct results_run *r)
 {
-	char clean[1024];
+	char clean[1024], cmd[4096];
 	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
 		  r->finished_at);
 	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n", r->version[0] ? r->version : "n/a",
 		  r->git_commit[0] ? r->git_commit : "unknown", r->host, r->scenario_name, r->scenario_hash);
-	put_scrubbed(f, "scenario file", r->scenario_path);
-	put_scrubbed(f, "command line", r->command_line);
+	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
+		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
+		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
 	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
 		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
 		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
