@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/figures.h"
 #include "print/escape.h"

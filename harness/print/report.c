@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,8 +25,7 @@
  * one. */
 #define REPORT_BUDGET 60000
 
-/* ------------------------------------------------------------------ */
-/* verdict and summary                                                 */
+/* ---- verdict and summary ---- */
 
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct report_ctx *R, bool compact)
@@ -196,8 +194,7 @@ static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 	sec_certified(f, R, compact);
 }
 
-/* ------------------------------------------------------------------ */
-/* bandwidth, sweeps, per GPU                                          */
+/* ---- bandwidth, sweeps, per GPU ---- */
 
 static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 {
@@ -417,8 +414,7 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 	fputc('\n', f);
 }
 
-/* ------------------------------------------------------------------ */
-/* brackets, charts, kernels, projection                               */
+/* ---- brackets, charts, kernels, projection ---- */
 
 /* " 16.19 us ±0.12% n=40 |": a slot's cell of the brackets' row. */
 static void put_slot_cell(FILE *f, const struct results_slot *s)
@@ -442,8 +438,11 @@ static void put_drift(FILE *f, const struct summary_case *s)
 	fprintf(f, cells[s->drift_verdict], s->drift * 100);
 }
 
-static void bracket_intro(FILE *f, const struct report_ctx *R)
+static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
+	int ns = c0 ? c0->n_slots : 0;
+	(void)compact;
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
 		   "the largest over the later A slots; ", report_details_noise_words(R->run));
 	if (R->S->have_profile)
@@ -452,14 +451,6 @@ static void bracket_intro(FILE *f, const struct report_ctx *R)
 			  "trusted.\n\n", R->S->profile.noise_floor * 100, R->S->profile.name);
 	else
 		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
-}
-
-static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
-	int ns = c0 ? c0->n_slots : 0;
-	(void)compact;
-	bracket_intro(f, R);
 	fputs("| case |", f);
 	for (int s = 0; s < ns; s++)
 		md_printf(f, " %s |", c0->slots[s].label);
@@ -714,8 +705,7 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 		projection_families(f, p, &p->m[i]);
 }
 
-/* ------------------------------------------------------------------ */
-/* assembling within the budget                                        */
+/* ---- assembling within the budget ---- */
 
 /* The sections in report order, and the order in which they give way
  * when the report is over budget (the least needed first). */

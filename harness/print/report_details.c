@@ -6,7 +6,6 @@
 #include "print/report.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +14,6 @@
 #include "print/figure_fmt.h"
 #include "print/heatmap.h"
 #include "print/md.h"
-#include "print/plot.h"
 
 /* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line
  * (GitHub renders markdown inside only after one) ... "</details>". */
