@@ -57,23 +57,15 @@ void md_printf(FILE *f, const char *fmt, ...)
 void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b)
 {
 	md_code(f, name);
-	if (!own_arms)
-		return;
-	fputs(" (a ", f);
-	md_code(f, arm_a);
-	fputs(", b ", f);
-	md_code(f, arm_b);
-	fputc(')', f);
+	if (own_arms)
+		md_printf(f, " (a `%s`, b `%s`)", arm_a, arm_b);
 }
 
 void md_table_head(FILE *f, int n, const char *const *cols, const char *align)
 {
 	fputc('|', f);
-	for (int i = 0; i < n; i++) {
-		fputc(' ', f);
-		md_cell(f, cols[i]);
-		fputs(" |", f);
-	}
+	for (int i = 0; i < n; i++)
+		md_printf(f, " %s |", cols[i]);
 	fputs("\n|", f);
 	for (int i = 0; i < n; i++) {
 		char a = align ? align[i] : 'l';
