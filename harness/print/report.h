@@ -1,7 +1,7 @@
 /*
  * report.h - a run as a markdown report with gnuplot charts, shaped to be
- * pasted into a kernel pull request (docs/REPORTS.md, `abbench report`,
- * says what each section holds).
+ * pasted into a kernel pull request (what each section holds: docs/REPORTS.md,
+ * `abbench report`).
  *
  * report_write writes DIR/report.md (atomically) and, beside it, the
  * charts of print/report_charts.h. The report opens with a one-line
