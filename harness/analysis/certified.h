@@ -1,6 +1,6 @@
 /*
  * certified.h - what a run proves, case by case, for the report's
- * "Certified" section (print/report_certified.h): which cases are
+ * "Certified" section (print/report.c): which cases are
  * byte-equal in every slot (cert_case_exact, the rule `abbench certify`
  * applies), why the others are not, and the environment each was proven
  * on (cert_env_of_case), and the exact ones grouped by all but their

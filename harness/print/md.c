@@ -9,39 +9,26 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/figures.h"
 #include "print/escape.h"
 
 /* GitHub-flavoured markdown: a backslash escapes any ASCII punctuation;
  * '<', '>' and '&' would otherwise start HTML or entities. */
-static void cell_char(FILE *f, char ch)
-{
-	switch (ch) {
-	case '\n': case '\r': case '\t':
-		fputc(' ', f);
-		return;
-	case '<':
-		fputs("&lt;", f);
-		return;
-	case '>':
-		fputs("&gt;", f);
-		return;
-	case '&':
-		fputs("&amp;", f);
-		return;
-	case '|': case '\\': case '*': case '_': case '`': case '[': case ']': case '~':
-		fputc('\\', f);
-		break;
-	}
-	fputc(ch, f);
-}
-
 void md_cell(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		cell_char(f, *s);
+	static const char *const instead[256] = {
+		['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['\n'] = " ", ['\r'] = " ", ['\t'] = " ",
+		['|'] = "\\|", ['\\'] = "\\\\", ['*'] = "\\*", ['_'] = "\\_", ['`'] = "\\`", ['['] = "\\[",
+		[']'] = "\\]", ['~'] = "\\~",
+	};
+	for (; s && *s; s++) {
+		const char *in = instead[(unsigned char)*s];
+		if (in)
+			fputs(in, f);
+		else
+			fputc(*s, f);
+	}
 }
 
 void md_code(FILE *f, const char *s)
@@ -53,11 +40,8 @@ void md_code(FILE *f, const char *s)
 	fputc('`', f);
 	for (; *s; s++) {
 		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r' || *s == '\t')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+			fputc('\\', f);
+		fputc(strchr("\n\r\t", *s) ? ' ' : *s, f);
 	}
 	fputc('`', f);
 }
@@ -73,61 +57,21 @@ void md_printf(FILE *f, const char *fmt, ...)
 void md_case_name(FILE *f, const char *name, bool own_arms, const char *arm_a, const char *arm_b)
 {
 	md_code(f, name);
-	if (!own_arms)
-		return;
-	fputs(" (a ", f);
-	md_code(f, arm_a);
-	fputs(", b ", f);
-	md_code(f, arm_b);
-	fputc(')', f);
-}
-
-static const char *delimiter(char align)
-{
-	switch (align) {
-	case 'r': return "---:";
-	case 'c': return ":---:";
-	default: return "---";
-	}
+	if (own_arms)
+		md_printf(f, " (a `%s`, b `%s`)", arm_a, arm_b);
 }
 
 void md_table_head(FILE *f, int n, const char *const *cols, const char *align)
 {
 	fputc('|', f);
-	for (int i = 0; i < n; i++) {
-		fputc(' ', f);
-		md_cell(f, cols[i]);
-		fputs(" |", f);
-	}
-	fputs("\n|", f);
 	for (int i = 0; i < n; i++)
-		fprintf(f, "%s|", delimiter(align ? align[i] : 'l'));
+		md_printf(f, " %s |", cols[i]);
+	fputs("\n|", f);
+	for (int i = 0; i < n; i++) {
+		char a = align ? align[i] : 'l';
+		fputs(a == 'r' ? "---:|" : a == 'c' ? ":---:|" : "---|", f);
+	}
 	fputc('\n', f);
-}
-
-static bool path_boundary(const char *start, const char *p)
-{
-	return p == start || strchr(" \t=\"'(", p[-1]) != NULL;
-}
-
-static bool token_end(char ch)
-{
-	return ch == '\0' || strchr(" \t\n\"')", ch) != NULL;
-}
-
-/* Appends the last component of the path token [p, end) to the output. */
-static void put_basename(const char *p, const char *end, char *buf, size_t len, size_t *o)
-{
-	const char *e = end;
-	while (e > p + 1 && e[-1] == '/')
-		e--;
-	const char *b = e;
-	while (b > p && b[-1] != '/')
-		b--;
-	if (b == e) /* the token was "/" alone */
-		b = p;
-	for (; b < e && *o + 1 < len; b++)
-		buf[(*o)++] = *b;
 }
 
 char *md_scrub_paths(const char *s, char *buf, size_t len)
@@ -137,15 +81,23 @@ char *md_scrub_paths(const char *s, char *buf, size_t len)
 	if (!len)
 		return buf;
 	for (const char *p = s ? s : ""; *p && o + 1 < len;) {
-		if (*p == '/' && path_boundary(s, p)) {
-			const char *end = p;
-			while (!token_end(*end))
-				end++;
-			put_basename(p, end, buf, len, &o);
-			p = end;
+		if (*p != '/' || (p != s && !strchr(" \t=\"'(", p[-1]))) {
+			buf[o++] = *p++;
 			continue;
 		}
-		buf[o++] = *p++;
+		/* a path token [p, p + n): its last component [b, e), trailing
+		 * slashes left out; "/" alone stays */
+		size_t n = strcspn(p, " \t\n\"')"), e = n, b;
+		while (e > 1 && p[e - 1] == '/')
+			e--;
+		b = e;
+		while (b > 0 && p[b - 1] != '/')
+			b--;
+		if (b == e)
+			b = 0;
+		while (b < e && o + 1 < len)
+			buf[o++] = p[b++];
+		p += n;
 	}
 	buf[o] = '\0';
 	return buf;
@@ -169,14 +121,11 @@ char *md_us(double ns, char *buf, size_t len)
 
 struct md_unit md_time_unit(double ns)
 {
-	double a = fabs(ns);
-	if (isnan(ns) || a < 1e3)
-		return (struct md_unit){ "ns", 1, 0 };
-	if (a < 1e6)
-		return (struct md_unit){ "us", 1e3, 2 };
-	if (a < 1e9)
-		return (struct md_unit){ "ms", 1e6, 3 };
-	return (struct md_unit){ "s", 1e9, 3 };
+	static const struct md_unit units[] = { { "ns", 1, 0 }, { "us", 1e3, 2 }, { "ms", 1e6, 3 }, { "s", 1e9, 3 } };
+	int k = 0;
+	while (k < 3 && fabs(ns) >= units[k + 1].div) /* NAN compares false: ns */
+		k++;
+	return units[k];
 }
 
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
@@ -275,11 +224,11 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 		enum summary_case_verdict v;
 		const char *word;
 		bool always;
-	} rest[] = { { SUMMARY_CASE_NOT_EXACT, "lost bit-exactness %d", false },
-		     { SUMMARY_CASE_DRIFTED, "drifted %d (not trusted)", false },
-		     { SUMMARY_CASE_FEW_SAMPLES, "too few samples %d (not trusted)", false },
-		     { SUMMARY_CASE_SLOWER, "slower %d", true },
-		     { SUMMARY_CASE_NO_CLEAR_CHANGE, "no clear change %d", true } };
+	} rest[] = { { SUMMARY_CASE_NOT_EXACT, ", lost bit-exactness %d", false },
+		     { SUMMARY_CASE_DRIFTED, ", drifted %d (not trusted)", false },
+		     { SUMMARY_CASE_FEW_SAMPLES, ", too few samples %d (not trusted)", false },
+		     { SUMMARY_CASE_SLOWER, ", slower %d", true },
+		     { SUMMARY_CASE_NO_CLEAR_CHANGE, ", no clear change %d", true } };
 	int n = S->n_cases;
 	fprintf(f, "faster in %d of %d case%s", S->n_verdict[SUMMARY_CASE_FASTER], n, n == 1 ? "" : "s");
 	if (!isnan(S->min_speedup) && S->min_speedup == S->max_speedup)
@@ -290,7 +239,6 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 		int c = S->n_verdict[rest[k].v];
 		if (!c && !rest[k].always)
 			continue;
-		fputs(", ", f);
 		fprintf(f, rest[k].word, c);
 		if (rest[k].v == SUMMARY_CASE_NOT_EXACT && S->n_nondeterministic)
 			fprintf(f, " (%d nondeterministic)", S->n_nondeterministic);
@@ -337,16 +285,14 @@ enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
 		return ab_fail(d, AB_ERR_USAGE, "empty directory name");
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
 		return ab_fail(d, AB_ERR_USAGE, "path too long '%.64s...'", dir);
-	for (char *p = path + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char saved = *p;
-		*p = '\0';
+	for (char *p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) { /* each parent, then dir */
+		if (p)
+			*p = '\0';
 		if (mkdir(path, 0777) != 0 && errno != EEXIST)
 			return ab_fail(d, AB_ERR_IO, "cannot create directory '%s': %s", path, strerror(errno));
-		*p = saved;
-		if (saved == '\0')
+		if (!p)
 			break;
+		*p = '/';
 	}
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ab_fail(d, AB_ERR_IO, "'%s' is not a directory", dir);

@@ -12,7 +12,8 @@
  *
  * Output files go through common/outfile.h (a temporary file renamed over
  * NAME when complete, FIFOs and devices written in place), so a reader or
- * CI job never sees half a report.
+ * CI job never sees half a report. md_html.c renders a report's markdown
+ * as an HTML page for the dashboard.
  */
 #ifndef AB_MD_H
 #define AB_MD_H
@@ -31,10 +32,9 @@ void md_cell(FILE *f, const char *s);
 /* Writes s as a code span in a table cell (`name`), '|' escaped; falls back
  * to md_cell when s holds a backtick. */
 void md_code(FILE *f, const char *s);
-/* printf for markdown: each plain %s argument is written as md_cell
- * writes it, and a %s between backticks in fmt ("`%s`") as md_code does
- * (the backticks are md_code's); every other conversion is printf's.
- * Text already in markdown (bold, a built cell) goes in fmt or fputs. */
+/* printf for markdown: each plain %s argument written as md_cell writes
+ * it, a %s between backticks in fmt ("`%s`") as md_code does; markup
+ * (bold, a built cell) goes in fmt or fputs. */
 void md_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A case's name as code, and when it ran arms of its own (not the run's
@@ -51,15 +51,17 @@ void md_table_head(FILE *f, int n, const char *const *cols, const char *align);
 char *md_scrub_paths(const char *s, char *buf, size_t len);
 
 /* Number formats used in every table (fixed units so that columns compare
- * and tests can recompute them):
- *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns); "n/a" for NAN
- *   md_pct:  a fraction as a percentage with sign, "+1.23%"; "n/a" for NAN
- *   md_p:    a p-value, "0.0123" or "<1e-6"; "n/a" for NAN
- *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0,
- *            negative or NAN (unknown)
- *   md_num:  a real to digits significant digits ("%.*g"); "n/a" for NAN
- *   md_share: a fraction as a percentage without sign, "0.13%"; "n/a" for NAN
- * Each writes into buf and returns it. */
+ * and tests can recompute them), "n/a" for NAN:
+ *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns)
+ *   md_pct:  a fraction as a percentage with sign, "+1.23%"
+ *   md_p:    a p-value, "0.0123" or "<1e-6"
+ *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0
+ *            or negative too (unknown)
+ *   md_num:  a real to digits significant digits ("%.*g")
+ *   md_share: a fraction as a percentage without sign, "0.13%"
+ * Each writes into buf and returns it; MD_TIME and the like write into a
+ * buffer of the enclosing block, for a printf argument:
+ * fprintf(f, "A %s, B %s", MD_TIME(a), MD_TIME(b)). */
 char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
 char *md_p(double p, char *buf, size_t len);
@@ -73,10 +75,9 @@ char *md_share(double frac, char *buf, size_t len);
 void md_spread(FILE *f, const struct summary_spread *s);
 
 /* Times whose unit scales with their size, as `abbench show` prints them:
- * under 1 us in ns ("850 ns"), under 1 ms in us with 2 decimals ("4.06
- * us"), under 1 s in ms with 3 ("1.234 ms"), else s. A unit is chosen for
- * one reference time (md_time_unit) so that an interval prints in the unit
- * of its point: md_time_in(low, &u) "4.05". NAN prints "n/a". */
+ * "850 ns", "4.06 us", "1.234 ms", else s; NAN prints "n/a". A unit is
+ * chosen for one reference time (md_time_unit) so that an interval prints
+ * in the unit of its point: md_time_in(low, &u) "4.05". */
 struct md_unit {
 	const char *name;  /* "ns", "us", "ms", "s" */
 	double div;        /* ns per unit */
@@ -86,11 +87,15 @@ struct md_unit md_time_unit(double ns);
 char *md_time(double ns, char *buf, size_t len);                          /* "4.06 us" */
 char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len); /* "4.06" */
 
-/* An arm's time with a unit that scales, as the report prints it:
- * "16.19 us [16.15, 16.24] n=40" (p10 and p90 in the median's unit), or
- * "n/a" without samples. */
+#define MD_TIME(ns) md_time((ns), (char[48]){ 0 }, 48)
+#define MD_SHARE(frac) md_share((frac), (char[48]){ 0 }, 48)
+#define MD_NUM(x, digits) md_num((x), (digits), (char[48]){ 0 }, 48)
+#define MD_BYTES(bytes) md_bytes((bytes), (char[48]){ 0 }, 48)
+
+/* An arm's time in a unit that scales, "16.19 us [16.15, 16.24] n=40" (p10
+ * and p90 in the median's unit), or "n/a" without samples; md_spread_str
+ * of any interval (lo NAN: "[n/a]"), into buf. */
 void md_spread_time(FILE *f, const struct summary_spread *s);
-/* The same of a median and any interval (lo NAN: "[n/a]"), into buf. */
 char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len);
 
 /* The run's per-case verdicts counted, as every headline says them (the
@@ -119,8 +124,7 @@ char *md_case_verdict(const struct summary_case *c, char *buf, size_t len);
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len);
 
 /* The printers' output file: an outfile (common/outfile.h) whose stream is
- * f. open, commit and abort are outfile_open, outfile_commit and
- * outfile_abort; after commit or abort the struct is closed. */
+ * f; after commit or abort the struct is closed. */
 struct md_file {
 	FILE *f;
 	struct outfile out;
@@ -132,5 +136,12 @@ void md_file_abort(struct md_file *mf);
 
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
+
+/* md_html.c: the markdown file md_path as an HTML page in html_path (an
+ * outfile) titled title, with the dashboard's style sheet at css (a
+ * relative path), by cmark-gfm, GitHub's CommonMark fork: the report's
+ * tables render as on GitHub, its <details> stay. AB_ERR_IO, AB_ERR_NOMEM. */
+enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
+			  struct ab_diag *d);
 
 #endif

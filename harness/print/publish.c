@@ -19,7 +19,6 @@
 #include "common/outfile.h"
 #include "print/escape.h"
 #include "print/md.h"
-#include "print/md_html.h"
 #include "print/publish_steps.h"
 #include "print/report.h"
 #include "print/trend.h"
@@ -421,7 +420,7 @@ static enum ab_rc write_page(const char *dir, const struct publish_input *in, st
 }
 
 /* A run's report into sub->dir (report.md and its charts) and its page,
- * report.html, rendered by cmark-gfm (print/md_html.h). */
+ * report.html, rendered by cmark-gfm (print/md_html.c). */
 static enum ab_rc run_report(const struct printer_job *sub, int64_t id, struct ab_diag *d)
 {
 	char md[4200], html[4200], title[64];

@@ -1,65 +1,34 @@
 /*
- * report.c - the markdown report of one run, shaped for a pull request:
- * a one-line verdict, the summary table, then the brackets, the charts,
- * the kernels and the projection; Accuracy, Clocks, Sampling and
- * Provenance fold into <details> (print/report_details.c). The charts are
- * drawn first (print/report_charts.c) so that the text knows which PNGs
- * exist. Every figure comes from the run's summary (analysis/summary.h) or
- * is a stored slot figure, so report, show, export, compare and gate agree
- * to the digit.
- *
- * A pull-request comment holds at most 65,536 characters. Each section is
- * rendered into memory; when the whole passes REPORT_BUDGET, sections are
- * rendered compact (one row per case instead of one per slot or output),
- * the least needed first, and as a last resort replaced by a line pointing
- * at report-full.md, which then holds every section in full.
+ * report.c - the markdown report of one run (report.h), shaped for a pull
+ * request. The charts are drawn first (print/report_charts.c) so that the
+ * text knows which PNGs exist. Every figure comes from the run's summary
+ * (analysis/summary.h) or is a stored slot figure, so report, show,
+ * export, compare and gate agree to the digit. Each section is rendered
+ * into memory, to be shortened when the whole passes REPORT_BUDGET.
  */
 #include "print/report.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/summary.h"
+#include "analysis/certified.h"
+#include "analysis/projection.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"
-#include "print/report_certified.h"
-#include "print/report_charts.h"
-#include "print/report_details.h"
-#include "print/report_divergence.h"
-#include "print/report_peers.h"
-#include "print/report_projection.h"
 
 /* Below GitHub's 65,536-character comment limit, with room for a header
  * that CI may put around it. Bytes are counted: a character is at least
  * one. */
 #define REPORT_BUDGET 60000
 
-struct rpt {
-	const struct summary_run *S;
-	const struct results_run *run;
-	const struct printer_job *job;
-	const struct printer_report *o;
-	const struct peers_table *P;
-	int n_peers;
-	struct printer_charts *out;
-	struct report_charts ch;
-};
-
-/* ------------------------------------------------------------------ */
-/* verdict and summary                                                 */
-
-static void put_chart(FILE *f, const struct rpt *R, const struct report_chart *p, const char *alt)
-{
-	report_chart_md(f, p, alt, "Chart", R->out->note);
-}
+/* ---- verdict and summary ---- */
 
 /* One line: the verdict, what it rests on, and which run it is. */
-static void sec_verdict(FILE *f, const struct rpt *R, bool compact)
+static void sec_verdict(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct summary_run *S = R->S;
 	const struct results_run *r = R->run;
@@ -120,7 +89,93 @@ static void sum_host(FILE *f, const struct summary_run *S)
 		fputc('\n', f);
 }
 
-static void sec_summary(FILE *f, const struct rpt *R, bool compact)
+/* "backend cuda, device NVIDIA H200, compute capability 9.0, ..." */
+static void env_line(FILE *f, const struct cert_env *e)
+{
+	for (int i = 0; i < e->n; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s", e->kv[i].key);
+		for (char *p = key; *p; p++)
+			*p = *p == '_' ? ' ' : *p;
+		md_printf(f, "%s%s `%s`", i ? ", " : "", key, e->kv[i].value);
+	}
+}
+
+/* Where the proven cases were proven: what all share, then what only
+ * some arms used. */
+static void environments(FILE *f, const struct certified_scope *sc)
+{
+	fputs("Proven on: ", f);
+	env_line(f, &sc->common);
+	if (sc->some.n) {
+		fputs("; where an arm used them: ", f);
+		env_line(f, &sc->some);
+		if (sc->some_differ)
+			fputs(" (not every case's: `abbench certify` names each one's)", f);
+	}
+	fputs(".\n\n", f);
+}
+
+/* The cases not certified and why: the first CERTIFIED_LISTED, then how
+ * many more (the Accuracy section has every output). */
+#define CERTIFIED_LISTED 10
+
+static void not_certified(FILE *f, const struct certified_scope *sc)
+{
+	int listed = 0;
+	if (sc->n_exact == sc->n)
+		return;
+	fprintf(f, "Not certified (%d): ", sc->n - sc->n_exact);
+	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
+		if (sc->cases[i].exact)
+			continue;
+		md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc->cases[i].c->name, sc->cases[i].why);
+	}
+	if (sc->n - sc->n_exact > listed)
+		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);
+	fputs(".\n\n", f);
+}
+
+/* The signatures the run proves byte-equal in every slot and the
+ * environment they were proven on, beside the speedup, so that a reviewer
+ * reads the scope of the bit-exact claim (analysis/certified.h; `abbench
+ * certify` writes them as a certificate). compact: the counts and the
+ * environment. */
+static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
+{
+	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
+					    "cases" };
+	const struct results_run *r = R->run;
+	struct certified_scope sc;
+	struct ab_diag d;
+	fputs("## Certified\n\n", f);
+	if (certified_scope(r, &sc, &d)) {
+		fprintf(f, "_%s_\n\n", d.msg);
+		return;
+	}
+	fprintf(f, "%d of %d cases are byte-equal in every slot of their bracket (%s): their signatures are proven "
+		   "bit-exact on the environment below, and only there (`abbench certify` writes them as a "
+		   "certificate; docs/CERTIFICATE.md).\n\n",
+		sc.n_exact, sc.n, r->bracket);
+	if (!compact && sc.n_exact) {
+		md_table_head(f, 8, cols, "lllllllr");
+		for (int i = 0; i < sc.n_groups; i++) {
+			const struct results_case *c = sc.groups[i].k->c;
+			md_printf(f, "| `%s` | %s | %s | ", c->site, sc.groups[i].shapes, c->dtype);
+			fprintf(f, "%s | %s | ", sc.groups[i].k->eps, c->affine ? "yes" : "no");
+			md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
+				  c->arm_b[0] ? c->arm_b : r->arm_b, sc.groups[i].n);
+		}
+		fputc('\n', f);
+	}
+	if (sc.n_exact)
+		environments(f, &sc);
+	if (!compact)
+		not_certified(f, &sc);
+	certified_scope_free(&sc);
+}
+
+static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_REPORT, "case", false, compact };
 	fputs("## Summary\n\n", f);
@@ -135,35 +190,27 @@ static void sec_summary(FILE *f, const struct rpt *R, bool compact)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
 	sum_host(f, R->S);
-	put_chart(f, R, &R->ch.speedup, "speedup per case and device");
-	report_certified_section(f, R->S, compact);
+	report_chart_md(f, &R->ch.speedup, "speedup per case and device", "Chart", R->out->note);
+	sec_certified(f, R, compact);
 }
 
-/* ------------------------------------------------------------------ */
-/* bandwidth, sweeps, per GPU                                          */
+/* ---- bandwidth, sweeps, per GPU ---- */
 
-static void copy_words(FILE *f, const struct bandwidth_ref *c)
-{
-	if (c->source == BANDWIDTH_NONE) {
-		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
-		return;
-	}
-	fprintf(f, "%.0f GB/s (", c->gbps);
-	if (c->source == BANDWIDTH_MEASURED)
-		fputs("measured by this run's backend, read + write", f);
-	else
-		md_printf(f, "the device profile `%s`'s dram_gbps: this run measured none", c->profile);
-	fputc(')', f);
-}
-
-static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
+static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct figure_fmt_md_table t = { FIGURE_IN_BANDWIDTH, "case", false, compact };
+	const struct bandwidth_ref *c = &R->S->copy;
 	fputs("## Bandwidth\n\nThe bytes each arm moves, as its site declares them (kernels/common/site.h): the "
 	      "`eager` arm is credited with the eager chain's real traffic, every launch's reads and writes with the "
 	      "intermediates; any other arm with the minimum, every input read once and every output written once. "
 	      "GB/s = bytes / the arm's pooled median; % of copy = that over the device's copy bandwidth, ", f);
-	copy_words(f, &R->S->copy);
+	if (c->source == BANDWIDTH_NONE)
+		fputs("unknown (the run measured none and the device profile has no dram_gbps), so no percentage", f);
+	else if (c->source == BANDWIDTH_MEASURED)
+		fprintf(f, "%.0f GB/s (measured by this run's backend, read + write)", c->gbps);
+	else
+		md_printf(f, "%.0f GB/s (the device profile `%s`'s dram_gbps: this run measured none)", c->gbps,
+			  c->profile);
 	fputs(". The floor is the copy of the minimum bytes measured in this run (harness/backend/copy_floor.h); "
 	      "B / floor is B's median over it. ", f);
 	if (!compact) /* the compact section keeps its words for a 100-case report's rows (t194) */
@@ -171,13 +218,12 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 		      "buffers, under the arms' protocol; B kernel / floor is B's kernel-time median over the copy's "
 		      "(n/a without kernel records); a run stored before the floor was measured reads not measured. ",
 		      f);
-	if (R->S->cache_bytes > 0) {
-		char c[32];
+	if (R->S->cache_bytes > 0)
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
 			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
-			   "is the measured copy, as cache-resident as the arms).", md_bytes((double)R->S->cache_bytes, c,
-			   sizeof c));
-	} else
+			   "is the measured copy, as cache-resident as the arms).",
+			MD_BYTES((double)R->S->cache_bytes));
+	else
 		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
 	fputs("\n\n", f);
 	figure_fmt_md_table(f, &t, R->S, NULL, 0);
@@ -186,37 +232,43 @@ static void sec_bandwidth(FILE *f, const struct rpt *R, bool compact)
 
 /* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
  * sweeps the tables stand alone. */
-static void sweep_chart(FILE *f, const struct rpt *R, int g, bool compact)
+static void sweep_chart(FILE *f, const struct report_ctx *R, int g, bool compact)
 {
 	const struct summary_sweep *w = &R->S->sweeps[g];
-	const struct report_chart *ch = &R->ch.sweeps[g];
 	char alt[160];
-	if (g >= R->ch.n_sweep_charts) {
-		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
-		return;
-	}
-	if (compact) {
-		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", ch->stem);
-		return;
-	}
 	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-	put_chart(f, R, ch, alt);
+	if (g >= R->ch.n_sweep_charts)
+		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
+	else if (compact)
+		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
+	else
+		report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
 }
 
-static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
+/* What the report calls its side-by-side runs, by what sets them apart
+ * (analysis/peers.h, peers_axis): runs that differ in arms are never
+ * called GPUs, and their md5 column compares against the reported run. */
+static const struct {
+	const char *section, *md5_head, *one;
+} peer_words[] = {
+	[PEERS_ALONE] = { "Per GPU", "md5 across GPUs", "GPU" },
+	[PEERS_ARMS] = { "Per run: the arms differ", "md5 against run %lld", "run" },
+	[PEERS_GPUS] = { "Per GPU", "md5 across GPUs", "GPU" },
+	[PEERS_RUNS] = { "Per run", "md5 across runs", "run" },
+};
+
+static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 {
 	char colour[96] = "";
-	struct report_peer_words pw;
 	if (!R->S->n_sweeps)
 		return;
-	report_peers_words(R->P, &pw);
 	if (R->n_peers)
-		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)", pw.one, pw.section);
+		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)",
+			 peer_words[R->P->axis].one, peer_words[R->P->axis].section);
 	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
 		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
 		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
-		   "bandwidth%s.\n\n",
-		colour);
+		   "bandwidth%s.\n\n", colour);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
@@ -227,8 +279,9 @@ static void sec_sweeps(FILE *f, const struct rpt *R, bool compact)
 	}
 }
 
-/* The Summary's speedup cell and B's GB/s: "**2.001x** [1.990, 2.010], B
- * 2873.4 GB/s (68.4%)" (or "(cache-resident)": md_bw_pct). */
+/* A run's cell: the Summary's speedup cell and B's GB/s, " **2.001x**
+ * [1.990, 2.010], B 2873.4 GB/s (68.4%) |" (or "(cache-resident)":
+ * md_bw_pct). */
 static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summary_case *s)
 {
 	const struct figure *sp = figure_find("speedup");
@@ -236,10 +289,11 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 	struct figure_value v;
 	char pct[48];
 	if (!s) {
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 		return;
 	}
 	figure_value_of(sp, &at, &v);
+	fputc(' ', f);
 	figure_fmt_md(f, sp, &v);
 	if (isnan(s->b.bw.gbps))
 		fputs(", B n/a", f);
@@ -250,21 +304,22 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 			fprintf(f, ", md5 `%.8s`", s->slots[i].md5);
 			break;
 		}
+	fputs(" |", f);
 }
 
-/* md5 of every output of every slot of the case, in every peer that has
- * it, against this run's (analysis/peers.h). */
+/* The row's last cell: md5 of every output of every slot of the case, in
+ * every peer that has it, against this run's (analysis/peers.h). */
 static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
 {
 	if (!m->compared)
-		fputs("n/a", f);
+		fputs(" n/a |\n", f);
 	else if (!m->differ)
-		fprintf(f, "yes (%d outputs, %d run%s)", m->compared, m->runs, m->runs == 1 ? "" : "s");
+		fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
 	else
-		fprintf(f, "**no** (%d of %d differ)", m->differ, m->compared);
+		fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
 }
 
-static void per_gpu_runs(FILE *f, const struct rpt *R)
+static void per_gpu_runs(FILE *f, const struct report_ctx *R)
 {
 	for (int s = 0; s <= R->n_peers; s++) {
 		const struct summary_run *S = R->P->series[s];
@@ -280,97 +335,122 @@ static void per_gpu_runs(FILE *f, const struct rpt *R)
 	fputc('\n', f);
 }
 
-static void sec_per_gpu(FILE *f, const struct rpt *R, bool compact)
+/* The first case whose arms differ between the runs, -1 when none. */
+static int first_differing(const struct peers_table *P)
 {
-	char name[200];
-	struct report_peer_words w;
+	for (int i = 0; i < P->n_cases; i++)
+		if (P->arms_differ[i])
+			return i;
+	return -1;
+}
+
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
+{
+	const struct results_run *r = P->series[s]->run;
+	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
+	const struct summary_case *c = i >= 0 ? peers_cell(P, i, s) : NULL;
+	if (c)
+		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b,
+			 r->device.name);
+	else if (P->axis == PEERS_ARMS)
+		snprintf(buf, len, "run %lld (%.80s)", (long long)r->id, r->device.name);
+	else
+		snprintf(buf, len, "%.120s (run %lld)", r->device.name, (long long)r->id);
+	return buf;
+}
+
+/* The sentence that says what differs between the runs, none when they
+ * are GPUs. */
+static void peers_lead(FILE *f, const struct peers_table *P)
+{
+	int i = first_differing(P);
+	if (P->axis == PEERS_RUNS)
+		fputs("These runs ran the same arms on the same device: repeated runs, not GPUs. ", f);
+	if (P->axis != PEERS_ARMS || i < 0)
+		return;
+	md_printf(f, "**These runs measured different arms** (in %d of %d cases; `%s`:", P->n_arms_differ, P->n_cases,
+		  P->series[0]->cases[i].c->name);
+	for (int s = 0; s < P->n_series; s++) {
+		const struct summary_case *c = peers_cell(P, i, s);
+		if (c)
+			md_printf(f, "%s run %lld A `%s`, B `%s`", s ? ";" : "", (long long)P->series[s]->run->id,
+				  c->arm_a, c->arm_b);
+	}
+	fputs("): the columns compare arms, not GPUs, and the md5s of arms with other arithmetic are not expected to "
+	      "agree. ", f);
+}
+
+static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
+{
+	char name[200], md5_head[48];
 	(void)compact; /* one row per case already */
 	if (!R->n_peers)
 		return;
-	report_peers_words(R->P, &w);
-	fprintf(f, "## %s\n\n", w.section);
-	report_peers_lead(f, R->P);
-	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% "
-		   "bootstrap interval, the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first "
-		   "slot's output (8 hex digits). %s: every output "
-		   "of every slot compared with run %lld's, slot by slot and tensor by tensor.\n\n",
+	snprintf(md5_head, sizeof md5_head, peer_words[R->P->axis].md5_head, (long long)R->run->id);
+	fprintf(f, "## %s\n\n", peer_words[R->P->axis].section);
+	peers_lead(f, R->P);
+	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% bootstrap interval, "
+		   "the B arm's GB/s (%% of that device's copy bandwidth) and the md5 of its first slot's output "
+		   "(8 hex digits). %s: every output of every slot compared with run %lld's, slot by slot and tensor "
+		   "by tensor.\n\n",
 		R->o->peers_named ? "as named on the command line"
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
-		w.md5_head, (long long)R->run->id);
+		md5_head, (long long)R->run->id);
 	per_gpu_runs(f, R);
 	fputs("| case |", f);
-	for (int s = 0; s <= R->n_peers; s++) {
+	for (int s = 0; s <= R->n_peers; s++)
 		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
-	}
-	fprintf(f, " %s |\n|---|", w.md5_head);
+	fprintf(f, " %s |\n|---|", md5_head);
 	for (int s = 0; s <= R->n_peers; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
 		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
-		for (int s = 0; s <= R->n_peers; s++) {
-			fputc(' ', f);
+		for (int s = 0; s <= R->n_peers; s++)
 			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
-			fputs(" |", f);
-		}
-		fputc(' ', f);
 		per_gpu_md5(f, &R->P->md5[i]);
-		fputs(" |\n", f);
 	}
 	fputc('\n', f);
 }
 
-/* ------------------------------------------------------------------ */
-/* brackets, charts, kernels, projection                               */
+/* ---- brackets, charts, kernels, projection ---- */
 
+/* " 16.19 us ±0.12% n=40 |": a slot's cell of the brackets' row. */
 static void put_slot_cell(FILE *f, const struct results_slot *s)
 {
-	char m[32], n[32];
 	if (!s || !s->n_samples)
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 	else
-		fprintf(f, "%s ±%s n=%d", md_time(s->median_ns, m, sizeof m), md_share(s->noise, n, sizeof n), s->n_samples);
+		fprintf(f, " %s ±%s n=%d |", MD_TIME(s->median_ns), MD_SHARE(s->noise), s->n_samples);
 }
 
-/* The drift and its verdict (summary_case.drift_verdict). */
+/* The drift and its verdict (summary_case.drift_verdict): the row's last
+ * two cells. */
 static void put_drift(FILE *f, const struct summary_case *s)
 {
-	switch (s->drift_verdict) {
-	case SUMMARY_DRIFT_ONE_SLOT:
-		fputs("n/a | not judged (one A slot)", f);
-		break;
-	case SUMMARY_DRIFT_NO_PROFILE:
-		fprintf(f, "%.2f%% | not judged (no device profile)", s->drift * 100);
-		break;
-	case SUMMARY_DRIFT_ENVIRONMENTAL:
-		fprintf(f, "%.2f%% | **environmental drift**", s->drift * 100);
-		break;
-	case SUMMARY_DRIFT_OK:
-		fprintf(f, "%.2f%% | ok", s->drift * 100);
-		break;
-	}
+	static const char *const cells[] = {
+		[SUMMARY_DRIFT_ONE_SLOT] = " n/a | not judged (one A slot) |\n",
+		[SUMMARY_DRIFT_NO_PROFILE] = " %.2f%% | not judged (no device profile) |\n",
+		[SUMMARY_DRIFT_OK] = " %.2f%% | ok |\n",
+		[SUMMARY_DRIFT_ENVIRONMENTAL] = " %.2f%% | **environmental drift** |\n",
+	};
+	fprintf(f, cells[s->drift_verdict], s->drift * 100);
 }
 
-static void bracket_intro(FILE *f, const struct rpt *R)
-{
-	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
-		   "the largest over the later A slots; ", report_details_noise_words(R->run));
-	if (R->S->have_profile) {
-		md_printf(f, "above the noise floor of %.2f%% (profile `%s`)", R->S->profile.noise_floor * 100,
-			  R->S->profile.name);
-		fputs(" it is called environmental drift: the device changed under the measurement, and the "
-		      "speedup of that case should not be trusted.\n\n", f);
-	} else
-		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
-}
-
-static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
+static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
 	int ns = c0 ? c0->n_slots : 0;
 	(void)compact;
-	bracket_intro(f, R);
+	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
+		   "the largest over the later A slots; ", report_details_noise_words(R->run));
+	if (R->S->have_profile)
+		md_printf(f, "above the noise floor of %.2f%% (profile `%s`) it is called environmental drift: the "
+			  "device changed under the measurement, and the speedup of that case should not be "
+			  "trusted.\n\n", R->S->profile.noise_floor * 100, R->S->profile.name);
+	else
+		fputs("no device profile was found, so drift is shown but not judged.\n\n", f);
 	fputs("| case |", f);
 	for (int s = 0; s < ns; s++)
 		md_printf(f, " %s |", c0->slots[s].label);
@@ -381,19 +461,14 @@ static void sec_bracket(FILE *f, const struct rpt *R, bool compact)
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
 		md_printf(f, "| `%s` |", sc->c->name);
-		for (int s = 0; s < ns; s++) {
-			fputc(' ', f);
+		for (int s = 0; s < ns; s++)
 			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
-			fputs(" |", f);
-		}
-		fputc(' ', f);
 		put_drift(f, sc);
-		fputs(" |\n", f);
 	}
 	fputc('\n', f);
 }
 
-static void sec_charts(FILE *f, const struct rpt *R, bool compact)
+static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 {
 	int drawn = 0;
 	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (each arm zoomed to its p1-p99), "
@@ -416,24 +491,16 @@ static void sec_charts(FILE *f, const struct rpt *R, bool compact)
 	}
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct report_case_charts *ch = &R->ch.cases[i];
-		const char *name = R->S->cases[i].c->name;
-		char alt[160];
-		md_printf(f, "### `%s`\n\n", name);
-		snprintf(alt, sizeof alt, "samples per slot of %s", name);
-		put_chart(f, R, &ch->samples, alt);
-		snprintf(alt, sizeof alt, "samples of %s in time order", name);
-		put_chart(f, R, &ch->series, alt);
-		snprintf(alt, sizeof alt, "per-kernel time of %s", name);
-		put_chart(f, R, &ch->kernels, alt);
+		const struct report_chart *chart[] = { &ch->samples, &ch->series, &ch->kernels };
+		static const char *const alt_of[] = { "samples per slot of %s", "samples of %s in time order",
+						      "per-kernel time of %s" };
+		md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
+		for (int k = 0; k < 3; k++) {
+			char alt[160];
+			snprintf(alt, sizeof alt, alt_of[k], R->S->cases[i].c->name);
+			report_chart_md(f, chart[k], alt, "Chart", R->out->note);
+		}
 	}
-}
-
-static void kernel_row(FILE *f, const struct results_kernel *k, const struct summary_kernel *fig)
-{
-	char t[32];
-	md_printf(f, "| `%s` | %s", k->name, k->family);
-	fprintf(f, " | %s | %.2f%% | %.2f |\n", md_time(fig->per_sample_ns, t, sizeof t), 100 * fig->share,
-		fig->launches_per_sample);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
@@ -441,7 +508,6 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 {
 	static const char *const cols[] = { "kernel", "family", "self-time per sample", "share of window",
 					    "launches per sample" };
-	char w[32], k[32];
 	md_printf(f, "**%s (`%s`)**", which, variant);
 	if (!ak->time.n || !(ak->wall_ns > 0)) {
 		fputs(": no samples.\n\n", f);
@@ -449,8 +515,8 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	}
 	fprintf(f, ": window %s per sample (mean wall time, n=%d); kernels sum to %s, kernel sum / wall = "
 		   "%.3f, so %.1f%% of the window is launch gaps and host overhead.",
-		md_time(ak->window_ns, w, sizeof w), ak->time.n, md_time(ak->kernels_per_sample_ns, k, sizeof k),
-		ak->kernel_share, 100 * (1 - ak->kernel_share));
+		MD_TIME(ak->window_ns), ak->time.n, MD_TIME(ak->kernels_per_sample_ns), ak->kernel_share,
+		100 * (1 - ak->kernel_share));
 	if (ak->kernel_records_bad)
 		fprintf(f, " %lld kernel records had invalid timestamps and were not summed.",
 			(long long)ak->kernel_records_bad);
@@ -460,23 +526,24 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 		return;
 	}
 	md_table_head(f, 5, cols, "llrrr");
-	for (int i = 0; i < ak->n_kernels; i++)
-		kernel_row(f, &ak->kernels[i], &ak->kfig[i]);
+	for (int i = 0; i < ak->n_kernels; i++) /* the numbers through md_cell unchanged */
+		md_printf(f, "| `%s` | %s | %s | %.2f%% | %.2f |\n", ak->kernels[i].name, ak->kernels[i].family,
+			  MD_TIME(ak->kfig[i].per_sample_ns), 100 * ak->kfig[i].share, ak->kfig[i].launches_per_sample);
 	fputc('\n', f);
 }
 
-/* "16.20 us, kernels 99.5%": an arm's window and the kernels' share. */
+/* " 16.20 us, kernels 99.5%, 3 kernels |": an arm's window and the
+ * kernels' share, a cell of the compact table. */
 static void arm_cell(FILE *f, const struct summary_arm *ak)
 {
-	char w[32];
 	if (!ak->time.n || !(ak->wall_ns > 0))
-		fputs("n/a", f);
+		fputs(" n/a |", f);
 	else
-		fprintf(f, "%s, kernels %.1f%%, %d kernel%s", md_time(ak->window_ns, w, sizeof w), 100 * ak->kernel_share,
+		fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns), 100 * ak->kernel_share,
 			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
 }
 
-static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
+static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "A: window per sample, kernels' share", "B: window per sample, kernels' share" };
 	fputs("## Kernel attribution\n\nPer arm, all its slots together. Self-time is the kernel's own "
@@ -490,11 +557,10 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 		if (compact) {
 			fputs("| ", f);
 			md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
-			fputs(" | ", f);
+			fputs(" |", f);
 			arm_cell(f, &s->a);
-			fputs(" | ", f);
 			arm_cell(f, &s->b);
-			fputs(" |\n", f);
+			fputc('\n', f);
 			continue;
 		}
 		md_printf(f, "### `%s`\n\n", s->c->name);
@@ -505,20 +571,11 @@ static void sec_kernels(FILE *f, const struct rpt *R, bool compact)
 		fputc('\n', f);
 }
 
-static void projection_row(FILE *f, const struct summary_case *s)
-{
-	char a[32], b[32], sv[32];
-	md_printf(f, "| `%s`", s->c->name);
-	fprintf(f, " | %d | %s | %s | %s |\n", s->c->count, md_time(s->per_step.a_ns, a, sizeof a),
-		md_time(s->per_step.b_ns, b, sizeof b), md_time(s->per_step.saving_ns, sv, sizeof sv));
-}
-
-static void sec_projection(FILE *f, const struct rpt *R, bool compact)
+static void sec_projection(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "count per forward", "A per step", "B per step",
 					    "saving per step" };
 	const struct summary_run *S = R->S;
-	char a[32], b[32], s[32];
 	fputs("## Model-level projection\n\n", f);
 	if (!S->have_model) {
 		fputs("The scenario has no [model] section (steps, forwards_per_step): no projection.\n\n", f);
@@ -528,44 +585,127 @@ static void sec_projection(FILE *f, const struct rpt *R, bool compact)
 		   "case contributes count x forwards per step x its median; only the measured sites are counted, "
 		   "the rest of the model is not.\n\n", S->run->steps, S->run->forwards_per_step);
 	md_table_head(f, 5, cols, "lrrrr");
-	for (int i = 0; !compact && i < S->n_cases; i++)
-		projection_row(f, &S->cases[i]);
-	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, md_time(S->per_step.a_ns, a, sizeof a),
-		md_time(S->per_step.b_ns, b, sizeof b), md_time(S->per_step.saving_ns, s, sizeof s));
+	for (int i = 0; !compact && i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		md_printf(f, "| `%s` | %d | %s | %s | %s |\n", c->c->name, c->c->count, MD_TIME(c->per_step.a_ns),
+			  MD_TIME(c->per_step.b_ns), MD_TIME(c->per_step.saving_ns));
+	}
+	fprintf(f, "| **total of %d cases** | | %s | %s | **%s** |\n\n", S->n_cases, MD_TIME(S->per_step.a_ns),
+		MD_TIME(S->per_step.b_ns), MD_TIME(S->per_step.saving_ns));
 	fprintf(f, "Per image (%d steps): A %s, B %s, saving **%s** (%.1f%% of these sites' time).\n\n", S->run->steps,
-		md_time(S->per_image.a_ns, a, sizeof a), md_time(S->per_image.b_ns, b, sizeof b),
-		md_time(S->per_image.saving_ns, s, sizeof s), isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
+		MD_TIME(S->per_image.a_ns), MD_TIME(S->per_image.b_ns), MD_TIME(S->per_image.saving_ns),
+		isnan(S->saving_fraction) ? 0.0 : 100 * S->saving_fraction);
 }
 
-static void sec_measured(FILE *f, const struct rpt *R, bool compact)
+/* " | A | B | saving | per image |": the cells after a row's first. */
+static void projection_cells(FILE *f, const struct summary_share *fw, const struct summary_share *im)
 {
-	report_projection_section(f, R->o->projection, compact);
+	fprintf(f, " | %s | %s | **%s** | %s |", MD_TIME(fw->a_ns), MD_TIME(fw->b_ns), MD_TIME(fw->saving_ns),
+		MD_TIME(im->saving_ns));
 }
 
-static void sec_accuracy(FILE *f, const struct rpt *R, bool compact)
+static void projection_headline(FILE *f, const struct projection *p)
 {
-	report_divergence_section(f, R->S, R->ch.heatmaps, compact);
-	report_details_accuracy(f, R->S, compact);
+	static const char *const cols[] = { "", "A per forward", "B per forward", "saving per forward",
+					    "saving per image", "B byte-equal to A", "projection off by" };
+	md_table_head(f, 7, cols, "lrrrrll");
+	fprintf(f, "| projected: %d site case%s of run %lld", p->n_site_cases, p->n_site_cases == 1 ? "" : "s",
+		(long long)p->sites->run->id);
+	projection_cells(f, &p->per_forward, &p->per_image);
+	fprintf(f, " %d of %d cases |  |\n", p->sites->n_cases - p->sites->n_not_byte_equal, p->sites->n_cases);
+	for (int i = 0; i < p->n_measured; i++) {
+		const struct projection_measured *m = &p->m[i];
+		double diff = p->per_forward.saving_ns - m->per_forward.saving_ns;
+		fputs("| measured: ", f);
+		md_case_name(f, m->c->c->name, m->c->own_arms, m->c->arm_a, m->c->arm_b); /* a case's own arms */
+		fprintf(f, " x %d", m->c->c->count);
+		projection_cells(f, &m->per_forward, &m->per_image);
+		fprintf(f, " %s | ", m->exact ? "yes" : "**no**");
+		if (isnan(m->error)) /* "+39.1% (projects 5.32 ms more than measured)" */
+			fputs("n/a", f);
+		else
+			fprintf(f, "**%+.1f%%** (%s %s)", 100 * m->error, MD_TIME(fabs(diff)),
+				diff >= 0 ? "more than measured" : "less than measured");
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
 }
 
-static void sec_clocks(FILE *f, const struct rpt *R, bool compact)
+static void family_row(FILE *f, const struct projection_family *r, bool bold)
 {
-	report_details_clocks(f, R->S, compact);
+	const char *q = bold ? "**" : "";
+	fprintf(f, "| %s", q); /* bold: markup, not a cell's text */
+	md_cell(f, r->name);
+	fprintf(f, "%s | %s | %s | %s%s%s | %s | %s | %s%s%s | %s |\n", q, MD_TIME(r->context.a_ns),
+		MD_TIME(r->context.b_ns), q, MD_TIME(r->context.saving_ns), q, MD_TIME(r->isolated.a_ns),
+		MD_TIME(r->isolated.b_ns), q, MD_TIME(r->isolated.saving_ns), q,
+		MD_TIME(r->isolated.saving_ns - r->context.saving_ns));
 }
 
-static void sec_sampling(FILE *f, const struct rpt *R, bool compact)
+/* One measured case's families per forward, in context and in isolation,
+ * with their totals (each total is count x the arm's median). */
+static void projection_families(FILE *f, const struct projection *p, const struct projection_measured *m)
 {
-	report_details_sampling(f, R->S, compact);
+	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
+					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
+	md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
+		  (long long)p->sites->run->id);
+	md_table_head(f, 8, cols, "lrrrrrrr");
+	for (int i = 0; i < m->n_families; i++)
+		family_row(f, &m->families[i], false);
+	family_row(f, &m->total, true);
+	fputc('\n', f);
+	if (m->families_cut)
+		fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
 }
 
-static void sec_provenance(FILE *f, const struct rpt *R, bool compact)
+static void projection_intro(FILE *f, const struct projection *p)
 {
-	(void)compact;
-	report_details_provenance(f, R->S, R->o, R->out);
+	const struct results_run *s = p->sites->run, *r = p->measured->run;
+	md_printf(f, "The saving that run %lld (`%s`, %s, %s) projects from its site cases, each measured in "
+		  "isolation (L2 %s between samples), count x (A - B) per forward, beside the saving this run's cases "
+		  "measured in context (L2 %s). Per image: x %d forwards per step x %d steps of this run's [model].",
+		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
+		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
+		  r->forwards_per_step, r->steps);
+	if (strcmp(s->device.name, r->device.name))
+		md_printf(f, " **The two runs measured different devices** (%s, %s): the comparison mixes them.",
+			  s->device.name, r->device.name);
+	if (s->fake_timer || r->fake_timer)
+		fputs(" A fake-timer run is among them: its times are a cost model, not measurements.", f);
+	if (p->n_site_unknown)
+		fprintf(f, " %d site case%s lack a median of an arm: the projection is unknown.", p->n_site_unknown,
+			p->n_site_unknown == 1 ? "" : "s");
+	fputs("\n\n", f);
 }
 
-/* ------------------------------------------------------------------ */
-/* assembling within the budget                                        */
+/* "Projection against measurement" (issue 22.3): the saving a site run
+ * projects (each site in isolation, count x (A - B)) beside the saving
+ * this run's block-level cases measured, by how much the projection is
+ * off, and per measured case the kernel families in context against the
+ * same families in isolation (analysis/projection.h); nothing without
+ * --projected-by. */
+static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
+{
+	const struct projection *p = R->o->projection;
+	if (!p)
+		return;
+	fputs("## Projection against measurement\n\n", f);
+	projection_intro(f, p);
+	projection_headline(f, p);
+	fputs("Each family's part of an arm is its kernels' share of the arm's sample window times the arm's "
+	      "median, so a column sums to count x the median; the gaps are what the kernels leave of it (launches, "
+	      "host work, overlap). The isolated columns add up the site cases of the projecting run with their "
+	      "counts; a family the sites do not touch (GEMM, attention) is only in context.\n\n", f);
+	if (compact) {
+		fputs("_The per-family tables are in `report-full.md`._\n\n", f);
+		return;
+	}
+	for (int i = 0; i < p->n_measured; i++)
+		projection_families(f, p, &p->m[i]);
+}
+
+/* ---- assembling within the budget ---- */
 
 /* The sections in report order, and the order in which they give way
  * when the report is over budget (the least needed first). */
@@ -574,35 +714,30 @@ enum { SEC_VERDICT, SEC_SUMMARY, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PER_GPU, SEC_BRA
 
 static const struct {
 	const char *title;
-	void (*write)(FILE *, const struct rpt *, bool compact);
+	report_section_fn *write;
 } sections[SEC_N] = {
 	{ "Verdict", sec_verdict }, { "Summary", sec_summary }, { "Bandwidth", sec_bandwidth },
 	{ "Sweeps", sec_sweeps }, { "Per GPU", sec_per_gpu }, { "A/B/A brackets", sec_bracket },
 	{ "Charts per case", sec_charts }, { "Kernel attribution", sec_kernels },
 	{ "Model-level projection", sec_projection }, { "Projection against measurement", sec_measured },
-	{ "Accuracy", sec_accuracy }, { "Clocks", sec_clocks },
-	{ "Sampling", sec_sampling }, { "Provenance", sec_provenance },
+	{ "Accuracy", report_details_accuracy }, { "Clocks", report_details_clocks },
+	{ "Sampling", report_details_sampling }, { "Provenance", report_details_provenance },
 };
 
 static const int give_way[] = { SEC_SAMPLING,   SEC_ACCURACY, SEC_CLOCKS,  SEC_CHARTS, SEC_KERNELS,
 				SEC_MEASURED,   SEC_PROJECTION, SEC_BRACKET, SEC_PER_GPU, SEC_BANDWIDTH, SEC_SWEEPS, SEC_PROVENANCE };
-#define N_GIVE_WAY ((int)(sizeof give_way / sizeof give_way[0]))
 
 enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };
 
+/* Each section as rendered last: in full, compact, or a pointer to
+ * report-full.md. */
 struct rendered {
 	char *buf[SEC_N];
 	size_t len[SEC_N];
-	enum sec_form form[SEC_N];
 };
 
-static void rendered_free(struct rendered *x)
-{
-	for (int i = 0; i < SEC_N; i++)
-		free(x->buf[i]);
-}
-
-static enum ab_rc render_section(const struct rpt *R, int i, enum sec_form form, struct rendered *x, struct ab_diag *d)
+static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x,
+				 struct ab_diag *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -622,7 +757,6 @@ static enum ab_rc render_section(const struct rpt *R, int i, enum sec_form form,
 	free(x->buf[i]);
 	x->buf[i] = buf;
 	x->len[i] = len;
-	x->form[i] = form;
 	return AB_OK;
 }
 
@@ -634,25 +768,7 @@ static size_t total_of(const struct rendered *x)
 	return t;
 }
 
-/* Compacts, then replaces, sections in give_way order until it fits. */
-static enum ab_rc fit(const struct rpt *R, struct rendered *x, struct ab_diag *d)
-{
-	enum ab_rc rc = AB_OK;
-	for (int form = FORM_COMPACT; form <= FORM_POINTER; form++)
-		for (int k = 0; !rc && k < N_GIVE_WAY && total_of(x) > REPORT_BUDGET; k++)
-			rc = render_section(R, give_way[k], (enum sec_form)form, x, d);
-	return rc;
-}
-
-static bool shortened(const struct rendered *x)
-{
-	for (int i = 0; i < SEC_N; i++)
-		if (x->form[i] != FORM_FULL)
-			return true;
-	return false;
-}
-
-static enum ab_rc write_sections(const struct rpt *R, const char *name, const struct rendered *x, bool note,
+static enum ab_rc write_sections(const struct report_ctx *R, const char *name, const struct rendered *x, bool note,
 				 struct ab_diag *d)
 {
 	struct md_file mf;
@@ -670,26 +786,30 @@ static enum ab_rc write_sections(const struct rpt *R, const char *name, const st
 	return md_file_commit(&mf, d);
 }
 
-/* report.md within the budget; report-full.md beside it when anything was
- * shortened, removed when nothing was (a stale one would mislead). */
-static enum ab_rc write_markdown(const struct rpt *R, struct ab_diag *d)
+/* report.md within the budget: over it, every section in full goes to
+ * report-full.md, then sections are rendered compact, then as a pointer to
+ * it, in give_way order until the rest fits. With nothing shortened
+ * report-full.md is removed (a stale one would mislead). */
+static enum ab_rc write_markdown(const struct report_ctx *R, struct ab_diag *d)
 {
-	struct rendered x;
-	memset(&x, 0, sizeof x);
+	struct rendered x = { 0 };
 	char full[4096];
 	enum ab_rc rc = AB_OK;
 	for (int i = 0; !rc && i < SEC_N; i++)
 		rc = render_section(R, i, FORM_FULL, &x, d);
-	if (!rc && total_of(&x) > REPORT_BUDGET) {
+	bool over = !rc && total_of(&x) > REPORT_BUDGET;
+	if (over)
 		rc = write_sections(R, "report-full.md", &x, false, d);
-		if (!rc)
-			rc = fit(R, &x, d);
-	} else if (!rc && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
-		   unlink(full) != 0 && errno != ENOENT)
+	for (int form = FORM_COMPACT; over && form <= FORM_POINTER; form++)
+		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && total_of(&x) > REPORT_BUDGET; k++)
+			rc = render_section(R, give_way[k], (enum sec_form)form, &x, d);
+	if (!rc && !over && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
+	    unlink(full) != 0 && errno != ENOENT)
 		rc = ab_fail(d, AB_ERR_IO, "cannot remove the stale '%s': %s", full, strerror(errno));
 	if (!rc)
-		rc = write_sections(R, "report.md", &x, shortened(&x), d);
-	rendered_free(&x);
+		rc = write_sections(R, "report.md", &x, over, d);
+	for (int i = 0; i < SEC_N; i++)
+		free(x.buf[i]);
 	return rc;
 }
 
@@ -698,7 +818,7 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	const struct peers_table *P = job->report->peers;
 	const struct summary_run *S = P->series[0];
 	const struct results_run *run = S->run;
-	struct rpt R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
+	struct report_ctx R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
 			 .out = job->charts };
 	memset(job->charts, 0, sizeof *job->charts);
 	if (strcmp(run->status, "ok") && !run->n_cases) /* an unfinished run with cases is reported, marked */

@@ -1,38 +1,19 @@
 /*
  * report.h - a run as a markdown report with gnuplot charts, shaped to be
- * pasted into a kernel pull request.
+ * pasted into a kernel pull request (what each section holds: docs/REPORTS.md,
+ * `abbench report`).
  *
  * report_write writes DIR/report.md (atomically) and, beside it, the
- * charts of print/report_charts.h (speedup, a sweep chart per swept case,
- * and per case samples, series and kernels, each STEM.{dat,gp,png}).
- *
- * report.md starts with a one-line verdict (FASTER, SLOWER, NOT
- * BIT-EXACT, INCONCLUSIVE or NO CLEAR CHANGE, with the counts behind it)
- * and the summary table (per case: A and B medians with p10-p90 and
- * count in units that scale as show's, the speedup with its 95% bootstrap
- * interval, bold only when it is an improvement beyond noise and n/a under
- * SUMMARY_MIN_SAMPLES an arm, bit-exact); then bandwidth (bytes, GB/s and
- * % of copy bandwidth per arm, the floor), sweeps (a table and chart per
- * swept case), per GPU (with peers: a case x run table of speedup, B GB/s
- * and md5 agreement), the A/B/A brackets with
- * drift and its verdict, the charts per case, kernel attribution per arm
- * and the model-level projection; Accuracy, Clocks, Sampling and
- * Provenance fold into <details> (print/report_details.h).
- *
- * Peers: the other runs of the report, one per GPU (analysis/peers.h:
- * those named with it, `abbench report RUN RUN...`, else the newest 'ok'
- * run of the scenario on each other device, picked by the command). They
- * join the speedup chart, the sweep charts and the per-GPU table, whose
- * cells and md5 agreement the peers table holds.
- *
- * A report stays under a pull-request comment's 65,536 characters: past
- * REPORT_BUDGET its sections give way to one row per case, then to a line
- * pointing at DIR/report-full.md, which then holds every section in full
- * (and is removed when nothing was shortened).
- *
- * Without gnuplot the report and the .dat/.gp files are still written; the
- * outcome says the PNGs were skipped and why, and so does the report.
- * No absolute path of this machine appears in the text.
+ * charts of print/report_charts.h. The report opens with a one-line
+ * verdict and the summary table; the other runs of the report (its peers,
+ * analysis/peers.h: one per GPU, or runs of other arms) join the speedup
+ * and sweep charts and the per-GPU table. A report stays under a
+ * pull-request comment's 65,536 characters: past REPORT_BUDGET its
+ * sections give way to one row per case, then to a line pointing at
+ * DIR/report-full.md, which then holds every section in full (and is
+ * removed when nothing was shortened). Without gnuplot the report and the
+ * .dat/.gp files are still written, and the report says why the PNGs are
+ * not. No absolute path of this machine appears in the text.
  */
 #ifndef AB_REPORT_H
 #define AB_REPORT_H
@@ -40,9 +21,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "analysis/peers.h"
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "print/printer.h"
+#include "print/report_charts.h"
 
 /* The markdown printer's PRINTER_REPORT: writes the report of
  * job->report (its peers table's series 0, summarised with SUMMARY_FULL;
@@ -60,5 +45,48 @@ void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len);
 /* reports/set-ID for a run set, ID through escape_stem: a run set id read
  * from a merged database never makes a path outside reports/. */
 void report_default_dir_set(const char *run_set, char *buf, size_t len);
+
+/* ---- between the report's own files ---- */
+
+/* What every section reads: the run's summary (series 0 of the peers
+ * table P), the job, and the charts drawn before the text (ch; out: their
+ * outcome). */
+struct report_ctx {
+	const struct summary_run *S;
+	const struct results_run *run;
+	const struct printer_job *job;
+	const struct printer_report *o;
+	const struct peers_table *P;
+	int n_peers;
+	struct printer_charts *out;
+	struct report_charts ch;
+};
+
+/* A section. compact: one row per case instead of one per slot or output
+ * (the rows that show a problem kept), to stay within the budget. */
+typedef void report_section_fn(FILE *f, const struct report_ctx *R, bool compact);
+
+/* report_details.c: Accuracy (opened by "Where the bits differ"), Clocks,
+ * Sampling and Provenance, each a <details> block. */
+report_section_fn report_details_accuracy, report_details_clocks, report_details_sampling,
+	report_details_provenance;
+
+/* What a slot's stored noise is, after the run's stopping rule: "relative
+ * noise (stdev / mean)" or the median interval's half-width. */
+const char *report_details_noise_words(const struct results_run *r);
+
+/* The heatmaps of "Where the bits differ", drawn with the charts: of each
+ * listed case with a stored map, the first REPORT_HEATMAPS_MAX, into dir:
+ * out[i] for case i of S (stem, written: its .dat and .gp; drawn: its
+ * .png; note: why not). gnuplot NULL: the scripts only, why_not saying
+ * why. Only out of memory and IO errors fail. */
+#define REPORT_HEATMAPS_MAX 16
+enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run *S, const char *gnuplot,
+				      const char *why_not, struct report_chart *out, struct ab_diag *d);
+
+/* Series s of P's name on a chart and in a column head: "NVIDIA H200
+ * (run 3)"; where the arms differ "run 3: A eager, B twopass (NVIDIA
+ * H200)" (the arms of the first case whose arms differ). Returns buf. */
+char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len);
 
 #endif

@@ -19,8 +19,7 @@
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
-#include "print/report_divergence.h"
-#include "print/report_peers.h"
+#include "print/report.h"
 
 #define STEM_MAX 64
 #define LABEL_MAX 48

@@ -19,7 +19,7 @@
  *                              per arm, segments labelled "family: operation"
  *                              (the full names are in the report's table)
  *   heatmap-CASE-SLOT-OUT.{dat,gp,png}  where a case that is not bit-exact
- *                              differs, per row (print/report_divergence.h)
+ *                              differs, per row (print/report_details.c)
  *
  * NAME and CASE are file-name stems of the names (escape_stem), unique
  * within the report. The number of files is bounded: the per-case charts

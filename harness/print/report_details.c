@@ -1,151 +1,237 @@
 /*
- * report_details.c - the report's folded sections (report_details.h).
+ * report_details.c - the report's Accuracy section, "Where the bits
+ * differ" (with the heatmaps it shows) and the folded details, then the
+ * folded Clocks, Sampling and Provenance (report.h).
  */
-#include "print/report_details.h"
+#include "print/report.h"
 
 #include <math.h>
-#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "print/diff_lines.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
+#include "print/heatmap.h"
 #include "print/md.h"
 
-/* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line:
- * GitHub renders markdown inside only after one. */
+/* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line
+ * (GitHub renders markdown inside only after one) ... "</details>". */
 static void open_details(FILE *f, const char *title)
 {
 	fprintf(f, "<details><summary><b>%s</b>: ", title);
 }
 
-static void end_summary(FILE *f)
-{
-	fputs("</summary>\n\n", f);
-}
-
-static void close_details(FILE *f)
-{
-	fputs("</details>\n\n", f);
-}
-
 /* ---- accuracy ---- */
+
+/* The stored divergence the summary names for case c (its most differing
+ * B output), NULL when none. */
+static const struct results_divergence *stored(const struct summary_case *c)
+{
+	const struct results_slot *s = c->div.slot && c->div.tensor ? results_case_slot(c->c, c->div.slot) : NULL;
+	for (int k = 0; s && k < s->n_div; k++)
+		if (!strcmp(s->div[k].tensor, c->div.tensor))
+			return &s->div[k];
+	return NULL;
+}
+
+/* "heatmap-CASE-B-out", unique among out[0..i). */
+static void stem_of(const struct summary_case *c, int i, struct report_chart *out)
+{
+	char raw[200];
+	snprintf(raw, sizeof raw, "heatmap-%s-%s-%s", c->c->name, c->div.slot, c->div.tensor);
+	escape_stem(raw, out[i].stem, sizeof out[i].stem - 12);
+	for (int j = 0; j < i; j++)
+		if (!strcmp(out[j].stem, out[i].stem)) {
+			snprintf(out[i].stem + strlen(out[i].stem), 12, "-%d", i + 1);
+			break;
+		}
+}
+
+enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run *S, const char *gnuplot,
+				      const char *why_not, struct report_chart *out, struct ab_diag *d)
+{
+	int drawn = 0;
+	for (int i = 0; i < S->n_cases && drawn < REPORT_HEATMAPS_MAX; i++) {
+		const struct summary_case *c = &S->cases[i];
+		const struct results_divergence *v = diff_case_differs(c) ? stored(c) : NULL;
+		struct ab_diag hd = { "" };
+		char title[300];
+		if (!v || !v->map)
+			continue;
+		drawn++;
+		stem_of(c, i, out);
+		snprintf(title, sizeof title, "%s, %s: '%s' elements not byte-equal to A1 (%lld of %lld)", c->c->name,
+			 c->div.slot, v->tensor, (long long)v->n_diff, (long long)v->elems);
+		enum ab_rc rc = heatmap_write(dir, out[i].stem, title, v, gnuplot, &hd);
+		if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO) {
+			*d = hd;
+			return rc;
+		}
+		out[i].written = rc == AB_OK || rc == AB_ERR_DATA; /* DATA: gnuplot failed on written files */
+		out[i].drawn = rc == AB_OK && gnuplot;
+		md_scrub_paths(rc ? hd.msg : why_not ? why_not : "", out[i].note, sizeof out[i].note);
+	}
+	return AB_OK;
+}
+
+/* "Where the bits differ" (issue 29), which opens the Accuracy section:
+ * the accuracy view of the figures (analysis/figures.h) over the cases
+ * not bit-exact or whose batch invariance broke, and their heatmaps;
+ * nothing when no case is listed. */
+static void divergence_section(FILE *f, const struct report_ctx *R, bool compact)
+{
+	const struct summary_run *S = R->S;
+	int *idx = malloc(((size_t)S->n_cases + 1) * sizeof *idx), n = 0, swept = 0;
+	char line[600];
+	if (!idx) { /* a stream error: the report's render fails on it */
+		fputs("## Where the bits differ\n\n_Out of memory._\n\n", f);
+		return;
+	}
+	for (int i = 0; i < S->n_cases; i++)
+		if (diff_case_differs(&S->cases[i]))
+			idx[n++] = i;
+	for (int w = 0; w < S->n_sweeps; w++)
+		swept += S->sweeps[w].invariance != SUMMARY_INVARIANCE_NOT_CHECKED;
+	if (!n && !swept) {
+		free(idx);
+		return;
+	}
+	fputs("## Where the bits differ\n\n", f);
+	if (n) {
+		const struct figure_fmt_md_table t = { FIGURE_IN_ACCURACY, "case", false, compact };
+		fprintf(f, "%d of %d cases are not bit-exact (a B output not byte-equal to the first A slot's, or an "
+			   "arm whose outputs changed between its calls), not batch-invariant, or depart from the "
+			   "eager chain in an intermediate. Per case, its most differing B output: elements that "
+			   "differ, the largest distance in ULPs of the dtype and where (the coordinates in the site's "
+			   "axes), the first difference in memory order, NaN/Inf against another class, rows (vectors "
+			   "along the last axis) holding a difference, the first stage of the eager chain that "
+			   "departs, and of the differing elements the share nearer the float64 reference in B. "
+			   "`abbench diff RUN CASE` prints the whole report of a case.\n\n", n, S->n_cases);
+		figure_fmt_md_table(f, &t, S, idx, n);
+		fputc('\n', f);
+	}
+	for (int w = 0; w < S->n_sweeps; w++) {
+		const struct summary_sweep *sw = &S->sweeps[w];
+		if (sw->invariance == SUMMARY_INVARIANCE_NOT_CHECKED)
+			continue;
+		diff_invariance(S, &S->cases[sw->idx[0]], line, sizeof line);
+		md_printf(f, "- `%s`: %s\n", sw->name, line);
+	}
+	if (swept)
+		fputc('\n', f);
+	for (int k = 0; R->ch.heatmaps && k < n; k++) {
+		const struct summary_case *c = &S->cases[idx[k]];
+		char alt[300];
+		snprintf(alt, sizeof alt, "%s: where '%s' of slot %s differs, per row", c->c->name, c->div.tensor,
+			 c->div.slot);
+		if (R->ch.heatmaps[idx[k]].written)
+			report_chart_md(f, &R->ch.heatmaps[idx[k]], alt, "Heatmap", "gnuplot did not run");
+	}
+	free(idx);
+}
 
 static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
 {
 	md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, s->label, s->arm == 'a' ? 'A' : 'B', o->tensor,
 		  (long long)o->bytes, o->md5);
-	char e[32], r[32];
 	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->has_ref ? md_num(o->max_abs_err, 6, e, sizeof e) : "no reference",
-		o->has_ref ? md_num(o->max_err_ratio, 4, r, sizeof r) : "no reference",
+		o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
+		o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
 		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 }
 
-/* One row per case: its outputs, whether all are byte-equal and within
- * the tolerance, and the largest error (the md5s are in the full table). */
-static void accuracy_case_row(FILE *f, const struct summary_case *sc)
+/* A row per output of every slot; problems_only: only those not
+ * byte-equal or outside the tolerance, under a line saying so, and
+ * nothing when there is none. */
+static void output_table(FILE *f, const struct summary_run *S, bool problems_only)
 {
-	fputs("| ", f);
-	md_case_name(f, sc->c->name, sc->own_arms, sc->arm_a, sc->arm_b);
-	char r[32];
-	fprintf(f, " | %d | %s | %s | %s |\n", sc->n_outputs, sc->n_not_exact ? "**no**" : "yes",
-		sc->n_not_ref ? "**no**" : !sc->has_ref ? "no reference" : "yes",
-		isnan(sc->max_err_ratio) && !sc->has_ref ? "no reference" : md_num(sc->max_err_ratio, 3, r, sizeof r));
-}
-
-static void accuracy_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
-	static const char *const full[] = { "case", "slot", "arm", "tensor", "bytes", "md5", "byte-equal",
+	static const char *const cols[] = { "case", "slot", "arm", "tensor", "bytes", "md5", "byte-equal",
 					    "mismatches", "max abs err", "max err / tol", "ref ok", "skipped" };
-	int bad = 0;
-	md_table_head(f, 5, cols, "lrccr");
-	for (int i = 0; i < S->n_cases; i++)
-		accuracy_case_row(f, &S->cases[i]);
-	fputc('\n', f);
+	int n = 0;
+	if (!problems_only)
+		md_table_head(f, 12, cols, "llllrlcrrrcr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
 		for (int s = 0; s < c->n_slots; s++)
 			for (int k = 0; k < c->slots[s].n_outputs; k++) {
 				const struct results_output *o = &c->slots[s].outputs[k];
-				if (o->bit_exact && (o->ref_ok || !o->has_ref))
+				if (problems_only && o->bit_exact && (o->ref_ok || !o->has_ref))
 					continue;
-				if (!bad++) {
+				if (problems_only && !n++) {
 					fputs("Outputs with a problem:\n\n", f);
-					md_table_head(f, 12, full, "llllrlcrrrcr");
+					md_table_head(f, 12, cols, "llllrlcrrrcr");
 				}
 				accuracy_row(f, c, &c->slots[s], o);
 			}
 	}
-	if (bad)
+	if (n || !problems_only)
 		fputc('\n', f);
 }
 
-static void accuracy_full(FILE *f, const struct summary_run *S)
+/* One row per case: its outputs, whether all are byte-equal and within
+ * the tolerance, and the largest error (the md5s are in the full table). */
+static void accuracy_compact(FILE *f, const struct summary_run *S)
 {
-	static const char *const cols[] = { "case", "slot", "arm", "tensor", "bytes", "md5", "byte-equal",
-					    "mismatches", "max abs err", "max err / tol", "ref ok", "skipped" };
-	md_table_head(f, 12, cols, "llllrlcrrrcr");
+	static const char *const cols[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
+	md_table_head(f, 5, cols, "lrccr");
 	for (int i = 0; i < S->n_cases; i++) {
-		const struct results_case *c = S->cases[i].c;
-		for (int s = 0; s < c->n_slots; s++)
-			for (int k = 0; k < c->slots[s].n_outputs; k++)
-				accuracy_row(f, c, &c->slots[s], &c->slots[s].outputs[k]);
+		const struct summary_case *c = &S->cases[i];
+		fputs("| ", f);
+		md_case_name(f, c->c->name, c->own_arms, c->arm_a, c->arm_b);
+		fprintf(f, " | %d | %s | %s | %s |\n", c->n_outputs, c->n_not_exact ? "**no**" : "yes",
+			c->n_not_ref ? "**no**" : !c->has_ref ? "no reference" : "yes",
+			isnan(c->max_err_ratio) && !c->has_ref ? "no reference" : MD_NUM(c->max_err_ratio, 3));
 	}
 	fputc('\n', f);
 }
 
-void report_details_accuracy(FILE *f, const struct summary_run *S, bool compact)
+void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 {
-	char r[32];
+	const struct summary_run *S = R->S;
+	divergence_section(f, R, compact);
 	open_details(f, "Accuracy");
 	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
-			   "tolerance (largest error %s of it)", S->n_outputs, md_num(S->max_err_ratio, 3, r, sizeof r));
+			   "tolerance (largest error %s of it)", S->n_outputs, MD_NUM(S->max_err_ratio, 3));
 	else if (!S->n_not_exact && !S->n_not_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot; %d with no reference (a declared site's: "
 			   "nothing to check them against)", S->n_outputs, S->n_no_ref);
 	else
 		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance, %d with no "
 			   "reference", S->n_not_exact, S->n_outputs, S->n_not_ref, S->n_no_ref);
-	end_summary(f);
+	fputs("</summary>\n\n", f);
 	fputs("Every output of every slot: its md5, whether its bytes equal those of the bracket's first A slot "
 	      "(and how many elements differ), and the largest error against the float64 reference computed from "
 	      "the same bf16 inputs, absolute and relative to the tolerance of a correct float32 chain. Skipped: "
 	      "elements outside float32's range, not compared.\n\n", f);
 	if (compact)
 		accuracy_compact(f, S);
-	else
-		accuracy_full(f, S);
-	close_details(f);
+	output_table(f, S, compact);
+	fputs("</details>\n\n", f);
 }
 
 /* ---- clocks ---- */
 
-/* The reasons named in mask (analysis's table of NVML's bits), and
- * whether the summary judged the slot throttled. */
-static void put_throttle(FILE *f, uint64_t mask)
-{
-	bool first = true;
-	for (const struct summary_throttle_reason *t = summary_throttle_reasons; t->bit; t++) {
-		if (!(mask & t->bit))
-			continue;
-		fprintf(f, "%s%s", first ? "" : ", ", t->name);
-		first = false;
-	}
-	if (first)
-		fputs("none", f);
-}
-
+/* A reading's four cells: the clocks, the temperature, the reasons its
+ * mask names (analysis's table of NVML's bits) and whether the summary
+ * judges them throttling. */
 static void put_clocks(FILE *f, const struct results_clocks *c)
 {
-	if (!c->valid)
+	const char *sep = "";
+	if (!c->valid) {
 		fputs("n/a | n/a | n/a | n/a", f);
-	else {
-		fprintf(f, "%d | %d | %d | ", c->sm_mhz, c->mem_mhz, c->temp_c);
-		put_throttle(f, c->throttle_reasons);
-		if (summary_throttle_slows(c->throttle_reasons))
-			fputs(" **(throttled)**", f);
+		return;
 	}
+	fprintf(f, "%d | %d | %d | ", c->sm_mhz, c->mem_mhz, c->temp_c);
+	for (const struct summary_throttle_reason *t = summary_throttle_reasons; t->bit; t++)
+		if (c->throttle_reasons & t->bit) {
+			fprintf(f, "%s%s", sep, t->name);
+			sep = ", ";
+		}
+	fputs(*sep ? "" : "none", f);
+	if (summary_throttle_slows(c->throttle_reasons))
+		fputs(" **(throttled)**", f);
 }
 
 static void clocks_full(FILE *f, const struct summary_run *S)
@@ -183,27 +269,23 @@ static void clocks_compact(FILE *f, const struct summary_run *S)
 	fputc('\n', f);
 }
 
-void report_details_clocks(FILE *f, const struct summary_run *S, bool compact)
+void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct summary_run *S = R->S;
 	const struct summary_clocks *all = &S->clocks;
 	open_details(f, "Clocks");
-	if (!all->readings) {
-		html_printf(f, "not recorded (backend %s has no NVML readings)", S->run->backend); /* <summary>: HTML */
-		end_summary(f);
-		fputs("No clock readings in this run.\n\n", f);
-		close_details(f);
+	if (!all->readings) { /* the backend's name in <summary>: HTML */
+		html_printf(f, "not recorded (backend %s has no NVML readings)</summary>\n\nNo clock readings in this "
+			       "run.\n\n</details>\n\n", S->run->backend);
 		return;
 	}
 	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c,
 		all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "");
-	end_summary(f);
+	fputs("</summary>\n\n", f);
 	fprintf(f, "SM and memory clocks, temperature and NVML clock-event reasons before and after each slot "
 		   "(default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
-	if (compact)
-		clocks_compact(f, S);
-	else
-		clocks_full(f, S);
-	close_details(f);
+	(compact ? clocks_compact : clocks_full)(f, S);
+	fputs("</details>\n\n", f);
 }
 
 /* ---- sampling ---- */
@@ -219,15 +301,14 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
-	char n[32];
 	md_table_head(f, 9, cols, "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
 		for (int k = 0; k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
-			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label, s->variant,
-				  s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
-				  md_share(s->noise, n, sizeof n));
+			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label,
+				  s->variant, s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
+				  MD_SHARE(s->noise));
 		}
 	}
 	fputc('\n', f);
@@ -238,7 +319,6 @@ static void sampling_full(FILE *f, const struct summary_run *S)
 static void sampling_compact(FILE *f, const struct summary_run *S)
 {
 	static const char *const cols[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
-	char n[32];
 	md_table_head(f, 5, cols, "lllrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
@@ -254,27 +334,23 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 				continue;
 			md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
 		}
-		fprintf(f, " | %s | %d |\n", md_share(S->cases[i].max_noise, n, sizeof n), S->cases[i].n_discarded);
+		fprintf(f, " | %s | %d |\n", MD_SHARE(S->cases[i].max_noise), S->cases[i].n_discarded);
 	}
 	fputc('\n', f);
 }
 
-void report_details_sampling(FILE *f, const struct summary_run *S, bool compact)
+void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct summary_run *S = R->S;
 	open_details(f, "Sampling");
 	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
-		S->n_slots, S->n_discarded,
-		S->run->quick ? " (<b>quick run</b>)" : "");
-	end_summary(f);
+		S->n_slots, S->n_discarded, S->run->quick ? " (<b>quick run</b>)" : "");
+	fputs("</summary>\n\n", f);
 	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
 		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
-		   "probe.\n\n",
-		report_details_noise_words(S->run));
-	if (compact)
-		sampling_compact(f, S);
-	else
-		sampling_full(f, S);
-	close_details(f);
+		   "probe.\n\n", report_details_noise_words(S->run));
+	(compact ? sampling_compact : sampling_full)(f, S);
+	fputs("</details>\n\n", f);
 }
 
 /* ---- provenance ---- */
@@ -313,32 +389,18 @@ static void profile_list(FILE *f, const struct printer_report *o)
 	}
 }
 
-static void put_scrubbed(FILE *f, const char *label, const char *text)
-{
-	char clean[4096];
-	fprintf(f, "- %s: ", label);
-	md_printf(f, "`%s`\n", md_scrub_paths(text && *text ? text : "n/a", clean, sizeof clean));
-}
-
-/* The user arms (plugins, compiled binaries): what file ran, and its hash. */
-static void arm_sources_list(FILE *f, const struct results_run *r)
-{
-	char clean[1024];
-	for (int i = 0; i < r->n_arm_sources; i++) {
-		const struct results_arm_source *a = &r->arm_sources[i];
-		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name, a->kind,
-			  md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
-	}
-}
-
+/* The run's settings, then its user arms (plugins, compiled binaries):
+ * what file ran, and its hash. */
 static void run_list(FILE *f, const struct results_run *r)
 {
+	char clean[1024], cmd[4096];
 	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
 		  r->finished_at);
 	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n", r->version[0] ? r->version : "n/a",
 		  r->git_commit[0] ? r->git_commit : "unknown", r->host, r->scenario_name, r->scenario_hash);
-	put_scrubbed(f, "scenario file", r->scenario_path);
-	put_scrubbed(f, "command line", r->command_line);
+	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
+		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
+		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
 	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
 		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
 		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
@@ -349,33 +411,31 @@ static void run_list(FILE *f, const struct results_run *r)
 	if (r->only_cases[0])
 		md_printf(f, ", partial: only `%s`", r->only_cases);
 	fputc('\n', f);
-	arm_sources_list(f, r);
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
+			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
+	}
 }
 
-static void notes_list(FILE *f, const struct summary_run *S, const struct printer_charts *res)
+void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct results_run *r = R->run;
+	const struct printer_charts *res = R->out;
 	char clean[1024];
-	fprintf(f, "- %d sample%s discarded by the throttle probe\n", S->n_discarded, S->n_discarded == 1 ? "" : "s");
-	if (S->run->notes[0]) {
-		md_printf(f, "- %s\n", md_scrub_paths(S->run->notes, clean, sizeof clean));
-	}
-	if (res->skipped || res->n_failed) {
-		md_printf(f, "- charts: %s%s\n", res->skipped ? "skipped: " : "some failed: ", res->note);
-	}
-}
-
-void report_details_provenance(FILE *f, const struct summary_run *S, const struct printer_report *o,
-			       const struct printer_charts *res)
-{
-	const struct results_run *r = S->run;
+	(void)compact;
 	open_details(f, "Provenance");
 	html_printf(f, "%s, commit %s, run %lld started %s", r->device.name, /* in <summary>: HTML, not markdown */
 		    r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
-	end_summary(f);
+	fputs("</summary>\n\n", f);
 	device_list(f, &r->device);
-	profile_list(f, o);
+	profile_list(f, R->o);
 	run_list(f, r);
-	notes_list(f, S, res);
-	fputc('\n', f);
-	close_details(f);
+	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
+		R->S->n_discarded == 1 ? "" : "s");
+	if (r->notes[0])
+		md_printf(f, "- %s\n", md_scrub_paths(r->notes, clean, sizeof clean));
+	if (res->skipped || res->n_failed)
+		md_printf(f, "- charts: %s%s\n", res->skipped ? "skipped: " : "some failed: ", res->note);
+	fputs("\n</details>\n\n", f);
 }
