@@ -33,15 +33,9 @@
 /* Past this many series the charts are drawn per sweep (docs/REPORTS.md). */
 #define TREND_CHARTS_MAX 64
 
-/* The table of every series. AB_ERR_IO when the stream fails. */
-enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d);
-
-/* The text printer's PRINTER_HISTORY: trend_print_table of job->history. */
+/* The text printer's PRINTER_HISTORY: the table of job->history's series.
+ * AB_ERR_IO when the stream fails. */
 enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d);
-
-/* The step k of series s in words: "+25.00% at run 7 (commit abc, 2026-11-03,
- * label nightly-2026-11-03): 4.06 us -> 5.07 us". */
-void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len);
 
 /* What step k is, in words: "a regression", "an improvement", "same
  * commit: noise", "a regression (same commit, driver changed)". */
@@ -50,9 +44,6 @@ const char *trend_step_kind_words(const struct history *h, const struct history_
 
 /* "4.06 us", "3.993x": a level in the metric's format. */
 char *trend_level(const struct history *h, double level, char *buf, size_t len);
-
-/* "4.06 us [4.05, 4.07]" or "3.993x [n/a]": a point's figure. */
-char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len);
 
 struct trend_outcome {
 	int n_series;
