@@ -1,15 +1,8 @@
 /*
- * publish.c - the dashboard: its trend charts (print/trend.c), the newest
- * runs' reports (print/report.c), index.html, steps.html (every step of
- * the history, newest first, with the runs either side of it) and
- * style.css.
- *
- * Every piece of text from the database (scenario, device, case, label,
- * commit) goes through escape_html (html_printf's %s), so a name with '<'
- * or '&' cannot break the page; a commit put into the --commit-url
- * template goes through escape_url_part, the whole URL then through
- * escape_html. No absolute path of this machine is written (links are
- * relative to DIR).
+ * publish.c - the dashboard (publish.h): its trend charts (print/trend.c),
+ * the runs' reports (print/report.c), index.html, steps.html and
+ * style.css. No absolute path of this machine is written: links are
+ * relative to DIR.
  */
 #include "print/publish.h"
 
@@ -32,8 +25,7 @@
  * of its report ("" when none was written) and why there is none. */
 struct pub_group {
 	const struct history_group *g;
-	const struct results_run *newest;
-	const struct summary_run *summary;
+	const struct summary_run *summary; /* of the newest run, NULL: none */
 	char report[128];
 	char report_note[256];
 };
@@ -45,13 +37,10 @@ struct step_ref {
 };
 
 struct publish_input {
-	const char *title;
+	const struct printer_dashboard *dash;
 	const struct history *history;
 	const struct trend_outcome *charts; /* stems under "charts/" */
-	int n_groups;
-	const struct pub_group *groups;
-	const char *commit_url;             /* NULL: commits are not linked */
-	bool reports;                       /* every run has its page, runs/run-ID/report.html */
+	const struct pub_group *groups;     /* [dash->n_groups] */
 	int n_steps;                        /* the history's steps, newest first */
 	struct step_ref *steps;
 	int count[3];                       /* of each enum history_step_kind */
@@ -119,7 +108,8 @@ static const char *const step_class[] = { "bad", "better", "noise" };
 static void commit_link(FILE *f, const struct publish_input *in, const char *commit)
 {
 	const char *shown = commit && commit[0] ? commit : "unknown";
-	const char *at = in->commit_url ? strstr(in->commit_url, "{commit}") : NULL;
+	const char *template = in->dash->commit_url; /* NULL: commits are not linked */
+	const char *at = template ? strstr(template, "{commit}") : NULL;
 	char *url = NULL;
 	size_t len = 0;
 	FILE *u = at && commit && commit[0] && strcmp(commit, "unknown") ? open_memstream(&url, &len) : NULL;
@@ -133,7 +123,7 @@ static void commit_link(FILE *f, const struct publish_input *in, const char *com
 	snprintf(bare, sizeof bare, "%.*s", (int)(dirty ? n - k : n), commit);
 	/* the URL as text first (its parts escaped for a URL), then that text
 	 * escaped for the attribute */
-	fprintf(u, "%.*s", (int)(at - in->commit_url), in->commit_url);
+	fprintf(u, "%.*s", (int)(at - template), template);
 	escape_url_part(u, bare);
 	fputs(at + strlen("{commit}"), u);
 	fclose(u);
@@ -144,7 +134,7 @@ static void commit_link(FILE *f, const struct publish_input *in, const char *com
 /* "run ID", linked to the run's report page when there are reports. */
 static void run_link(FILE *f, const struct publish_input *in, int64_t id)
 {
-	if (in->reports)
+	if (!in->dash->no_reports) /* every run has its page */
 		fprintf(f, "<a href=\"runs/run-%" PRId64 "/report.html\">run %" PRId64 "</a>", id, id);
 	else
 		fprintf(f, "run %" PRId64, id);
@@ -182,7 +172,7 @@ static void page_head(FILE *f, const struct publish_input *in)
 	char now[32];
 	time_t t = time(NULL);
 	strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-	page_top(f, in->title, "");
+	page_top(f, in->dash->title, "");
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
 		   "(dashed), the baseline (purple) and the steps, regressions red, improvements green and steps "
@@ -196,28 +186,11 @@ static void page_head(FILE *f, const struct publish_input *in)
 	fputs(".</p>\n</header>\n<main>\n", f);
 }
 
-/* The group of (scenario, device), or NULL; its index into *index. */
-static const struct pub_group *group_of(const struct publish_input *in, const char *scenario, const char *device,
-					int *index)
+/* A matrix cell: group k's cases, steps and newest run. */
+static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 {
-	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].g->first];
-		if (!strcmp(s->scenario, scenario) && !strcmp(s->device, device)) {
-			*index = k;
-			return &in->groups[k];
-		}
-	}
-	return NULL;
-}
-
-static void matrix_cell(FILE *f, const struct publish_input *in, const char *scenario, const char *device)
-{
-	int k, c[3];
-	const struct pub_group *g = group_of(in, scenario, device, &k);
-	if (!g) {
-		fputs("<td class=\"muted\">-</td>", f);
-		return;
-	}
+	const struct pub_group *g = &in->groups[k];
+	int c[3];
 	count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
 	if (c[HISTORY_STEP_REGRESSION])
@@ -226,36 +199,42 @@ static void matrix_cell(FILE *f, const struct publish_input *in, const char *sce
 		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", c[1], c[1] == 1 ? "" : "s");
 	if (c[HISTORY_STEP_SAME_COMMIT])
 		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", c[2], c[2] == 1 ? "" : "s");
-	if (g->newest) {
+	if (g->summary) {
 		char date[16];
-		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
-		html_printf(f, "<br><span class=\"muted\">run %lld, %s</span>", (long long)g->newest->id, date);
+		snprintf(date, sizeof date, "%.10s", g->summary->run->started_at);
+		html_printf(f, "<br><span class=\"muted\">run %lld, %s</span>", (long long)g->summary->run->id, date);
 	}
 	fputs("</td>", f);
 }
 
-/* The distinct scenarios (rows) and devices (columns), in first-seen order. */
-static int distinct(const struct publish_input *in, bool devices, const char **out, int max)
-{
-	int n = 0;
-	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].g->first];
-		const char *v = devices ? s->device : s->scenario;
-		bool seen = false;
-		for (int j = 0; j < n && !seen; j++)
-			seen = !strcmp(out[j], v);
-		if (!seen && n < max)
-			out[n++] = v;
-	}
-	return n;
-}
-
 #define MATRIX_MAX 64
 
+/* v's place in list (of *n), added at its end when new and there is room;
+ * -1: no room. */
+static int place_of(const char **list, int *n, const char *v)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(list[j], v))
+			return j;
+	if (*n == MATRIX_MAX)
+		return -1;
+	list[*n] = v;
+	return (*n)++;
+}
+
+/* The scenarios (rows) and devices (columns) in first-seen order, a
+ * cell's group the first of its scenario and device. */
 static void matrix(FILE *f, const struct publish_input *in)
 {
 	const char *rows[MATRIX_MAX], *cols[MATRIX_MAX];
-	int nr = distinct(in, false, rows, MATRIX_MAX), nc = distinct(in, true, cols, MATRIX_MAX);
+	int nr = 0, nc = 0, cell[MATRIX_MAX][MATRIX_MAX];
+	memset(cell, -1, sizeof cell);
+	for (int k = 0; k < in->dash->n_groups; k++) {
+		const struct history_series *s = &in->history->series[in->groups[k].g->first];
+		int r = place_of(rows, &nr, s->scenario), c = place_of(cols, &nc, s->device);
+		if (r >= 0 && c >= 0 && cell[r][c] < 0)
+			cell[r][c] = k;
+	}
 	fputs("<h2>Scenarios and devices</h2>\n<table class=\"matrix\">\n<tr><th>scenario</th>", f);
 	for (int c = 0; c < nc; c++)
 		html_printf(f, "<th>%s</th>", cols[c]);
@@ -263,7 +242,10 @@ static void matrix(FILE *f, const struct publish_input *in)
 	for (int r = 0; r < nr; r++) {
 		html_printf(f, "<tr><th><code>%s</code></th>", rows[r]);
 		for (int c = 0; c < nc; c++)
-			matrix_cell(f, in, rows[r], cols[c]);
+			if (cell[r][c] < 0)
+				fputs("<td class=\"muted\">-</td>", f);
+			else
+				matrix_cell(f, in, cell[r][c]);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -289,8 +271,9 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 		}
 	fprintf(f, "<details class=\"runs\"><summary>Every run's report (%d)</summary>\n<ul>\n", n);
 	for (int k = n - 1; k >= 0; k--) {
-		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit ", (long long)seen[k]->run_id,
-			(long long)seen[k]->run_id);
+		fputs("<li>", f);
+		run_link(f, in, seen[k]->run_id); /* linked: the group's runs have reports */
+		fputs(", commit ", f);
 		commit_link(f, in, seen[k]->commit);
 		html_printf(f, ", %s", seen[k]->started_at);
 		if (seen[k]->label[0])
@@ -305,12 +288,13 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	const struct history_series *s = &in->history->series[g->g->first];
 	html_printf(f, "<section id=\"g%d\">\n<h2><code>%s</code> on %s</h2>\n<p class=\"meta\">", k + 1, s->scenario,
 		    s->device);
-	if (g->newest) {
-		fprintf(f, "Newest run %lld, commit ", (long long)g->newest->id);
-		commit_link(f, in, g->newest->git_commit);
-		html_printf(f, ", started %s", g->newest->started_at);
-		if (g->newest->label[0])
-			html_printf(f, ", label <code>%s</code>", g->newest->label);
+	if (g->summary) {
+		const struct results_run *r = g->summary->run;
+		fprintf(f, "Newest run %lld, commit ", (long long)r->id);
+		commit_link(f, in, r->git_commit);
+		html_printf(f, ", started %s", r->started_at);
+		if (r->label[0])
+			html_printf(f, ", label <code>%s</code>", r->label);
 		fputs(". ", f);
 	}
 	if (g->report[0])
@@ -323,61 +307,59 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	fputs("<div class=\"cards\">\n", f);
 }
 
-static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
-{
-	html_printf(f, "<tr><th>%s</th><td class=\"num%s%s\">%s</td></tr>\n", th, cls ? " " : "", cls ? cls : "", td);
-}
-
-/* The newest run's figures of a case, as the report gives them. */
+/* The newest run's figures of a case, as the report gives them: a row
+ * each (its heading, its figure, the figure's class or NULL). */
 static void latest_figures(FILE *f, const struct results_run *r, const struct summary_case *s)
 {
-	char a[48], b[48], sp[96], th[80], n[48], v[64];
+	char a[48], b[48], sp[96], tha[80], thb[80], n[48], v[64];
 	if (isnan(s->speedup.point))
 		snprintf(sp, sizeof sp, "n/a");
 	else if (isnan(s->speedup.low))
 		snprintf(sp, sizeof sp, "%.3fx [n/a: under %d samples]", s->speedup.point, SUMMARY_MIN_SAMPLES);
 	else
 		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s->speedup.point, s->speedup.low, s->speedup.high);
-	fprintf(f, "<table>\n");
-	snprintf(th, sizeof th, "A (%s) median", r->arm_a[0] ? r->arm_a : "per case");
-	figure_row(f, th, md_time(s->a.time.median_ns, a, sizeof a), NULL);
-	snprintf(th, sizeof th, "B (%s) median", r->arm_b[0] ? r->arm_b : "per case");
-	figure_row(f, th, md_time(s->b.time.median_ns, b, sizeof b), NULL);
-	figure_row(f, "speedup A/B [95% CI]", sp, s->verdict == SUMMARY_CASE_FASTER ? "better" : NULL);
-	figure_row(f, "verdict", md_case_verdict(s, v, sizeof v), summary_case_untrusted(s) || s->verdict ==
-		   SUMMARY_CASE_NOT_EXACT || s->verdict == SUMMARY_CASE_SLOWER ? "bad" : NULL);
+	snprintf(tha, sizeof tha, "A (%s) median", r->arm_a[0] ? r->arm_a : "per case");
+	snprintf(thb, sizeof thb, "B (%s) median", r->arm_b[0] ? r->arm_b : "per case");
 	snprintf(n, sizeof n, "%d / %d", s->a.time.n, s->b.time.n);
-	figure_row(f, "samples A / B", n, NULL);
-	figure_row(f, "bit-exact", s->b_byte_equal ? "yes" : "NO", s->b_byte_equal ? NULL : "bad");
+	bool bad = summary_case_untrusted(s) || s->verdict == SUMMARY_CASE_NOT_EXACT ||
+		   s->verdict == SUMMARY_CASE_SLOWER;
+	const char *rows[][3] = {
+		{ tha, md_time(s->a.time.median_ns, a, sizeof a), NULL },
+		{ thb, md_time(s->b.time.median_ns, b, sizeof b), NULL },
+		{ "speedup A/B [95% CI]", sp, s->verdict == SUMMARY_CASE_FASTER ? "better" : NULL },
+		{ "verdict", md_case_verdict(s, v, sizeof v), bad ? "bad" : NULL },
+		{ "samples A / B", n, NULL },
+		{ "bit-exact", s->b_byte_equal ? "yes" : "NO", s->b_byte_equal ? NULL : "bad" },
+	};
+	fputs("<table>\n", f);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		html_printf(f, "<tr><th>%s</th><td class=\"num%s%s\">%s</td></tr>\n", rows[i][0], rows[i][2] ? " " : "",
+			    rows[i][2] ? rows[i][2] : "", rows[i][1]);
 	fputs("</table>\n", f);
 }
 
-/* Series i's chart, chart k: an SVG as a document of its own (an
+/* Series i's chart, chart k, an SVG as a document of its own (an
  * <object>: its points' <title>s show on hover, which an <img> would not),
- * an <img> of it inside for a browser that shows no object; a PNG as an
- * <img>; or why there is none. */
+ * an <img> of it inside for a browser that shows no object; or why there
+ * is none. */
 static void card_chart(FILE *f, const struct publish_input *in, int i)
 {
 	const struct trend_outcome *o = in->charts;
 	const struct history_series *s = &in->history->series[i];
 	int k = o->chart_of[i];
-	bool svg = !strcmp(o->ext, "svg");
-	if (k < 0) {
+	if (k < 0)
 		fprintf(f, "<div class=\"nochart\">No chart: past %d cases a chart is drawn per sweep, and for at most "
 			   "%d charts in all.</div>\n", TREND_CHARTS_MAX, TREND_CHARTS_MAX);
-	} else if (!o->chart_drawn[k]) {
-		html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: <code>charts/%s.dat</code>, "
-			       "<code>.gp</code>.</div>\n",
+	else if (!o->chart_drawn[k])
+		html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: "
+			       "<code>charts/%s.dat</code>, <code>.gp</code>.</div>\n",
 			    o->note[0] ? o->note : "gnuplot did not run", o->chart_stem[k]);
-	} else {
-		if (svg)
-			html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">",
-				    o->chart_stem[k]);
-		html_printf(f, "<img src=\"charts/%s.%s\" width=\"720\" height=\"380\" loading=\"lazy\" alt=\"trend of %s",
-			    o->chart_stem[k], o->ext, o->chart_sweep[k] ? s->sweep : s->case_name);
-		fputs(o->chart_sweep[k] ? " (its sweep)\">" : "\">", f);
-		fputs(svg ? "</object>\n" : "\n", f);
-	}
+	else
+		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">"
+			       "<img src=\"charts/%s.svg\" width=\"720\" height=\"380\" loading=\"lazy\" "
+			       "alt=\"trend of %s%s\"></object>\n",
+			    o->chart_stem[k], o->chart_stem[k], o->chart_sweep[k] ? s->sweep : s->case_name,
+			    o->chart_sweep[k] ? " (its sweep)" : "");
 }
 
 /* Step k of series s as the text of an <li>: "Step +25.00% at run 4
@@ -431,7 +413,7 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 		    s->case_name, s->shape);
 	card_chart(f, in, i);
 	if (c)
-		latest_figures(f, g->newest, c);
+		latest_figures(f, g->summary->run, c);
 	else
 		fputs("<p class=\"muted\">Not in the newest run of this scenario and device.</p>\n", f);
 	card_steps(f, in, s);
@@ -447,7 +429,7 @@ static void write_index(FILE *f, const struct publish_input *in)
 	page_head(f, in);
 	matrix(f, in);
 	for (int pass = 0; pass < 2; pass++)
-		for (int k = 0; k < in->n_groups; k++) {
+		for (int k = 0; k < in->dash->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
 			if ((count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
 				continue;
@@ -489,9 +471,10 @@ static void step_row(FILE *f, const struct publish_input *in, const struct step_
 	const struct history_series *s = &h->series[r->i];
 	const struct steps_segment *a = &s->steps.segments[r->k - 1], *b = &s->steps.segments[r->k];
 	char pct[32], from[48], to[48], kind[64], p[32];
-	html_printf(f, "<tr class=\"step-%s\"><td>%s</td><td class=\"num\">%s</td><td><code>%s</code><br>%s</td><td><code>%s"
-		       "</code> <span class=\"muted\">%s</span></td>",
-		    step_class[history_step_kind(h, s, r->k, NULL)], trend_step_kind_words(h, s, r->k, kind, sizeof kind),
+	html_printf(f, "<tr class=\"step-%s\"><td>%s</td><td class=\"num\">%s</td><td><code>%s</code><br>%s</td>"
+		       "<td><code>%s</code> <span class=\"muted\">%s</span></td>",
+		    step_class[history_step_kind(h, s, r->k, NULL)],
+		    trend_step_kind_words(h, s, r->k, kind, sizeof kind),
 		    md_pct(b->change, pct, sizeof pct), s->scenario, s->device, s->case_name, s->shape);
 	run_cell(f, in, &s->points[b->start - 1]);
 	run_cell(f, in, &s->points[b->start]);
@@ -509,14 +492,14 @@ static void step_row(FILE *f, const struct publish_input *in, const struct step_
 static void write_steps(FILE *f, const struct publish_input *in)
 {
 	int n = in->n_steps;
-	page_top(f, in->title, ": every step");
-	fprintf(f, ": every step</h1>\n<p class=\"meta\"><a href=\"index.html\">Back to the dashboard</a>. %d step%s in "
-		   "the history, newest first: ", n, n == 1 ? "" : "s");
+	page_top(f, in->dash->title, ": every step");
+	fprintf(f, ": every step</h1>\n<p class=\"meta\"><a href=\"index.html\">Back to the dashboard</a>. "
+		   "%d step%s in the history, newest first: ", n, n == 1 ? "" : "s");
 	kinds_counted(f, in->count);
-	fprintf(f, ". Steps are found by E-divisive means and kept where Welch's t gives p &lt; %g, %d runs on each side "
-		   "at least, their runs' intervals apart and the change %.0f%% or more. Runs of one commit are A/A runs: a "
-		   "step between two of them is their noise, never a regression, unless the scenario or the driver "
-		   "changed with it.</p>\n</header>\n<main>\n",
+	fprintf(f, ". Steps are found by E-divisive means and kept where Welch's t gives p &lt; %g, %d runs on "
+		   "each side at least, their runs' intervals apart and the change %.0f%% or more. Runs of one commit "
+		   "are A/A runs: a step between two of them is their noise, never a regression, unless the scenario "
+		   "or the driver changed with it.</p>\n</header>\n<main>\n",
 		STEPS_MAX_PVALUE, STEPS_MIN_RUNS, in->history->min_step * 100);
 	if (!n) {
 		fputs("<p class=\"muted\">No step in the history.</p>\n", f);
@@ -541,21 +524,17 @@ static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
 	for (int i = 0; i < h->n_series; i++)
 		for (int k = 1; k < h->series[i].steps.n_segments; k++) {
 			const struct history_series *s = &h->series[i];
-			in->steps[in->n_steps++] = (struct step_ref){ i, k, s->points[s->steps.segments[k].start].started_at };
+			const char *when = s->points[s->steps.segments[k].start].started_at;
+			in->steps[in->n_steps++] = (struct step_ref){ i, k, when };
 		}
 	qsort(in->steps, (size_t)in->n_steps, sizeof *in->steps, newest_first);
 	return AB_OK;
 }
 
-static void write_css(FILE *f, const struct publish_input *in)
-{
-	(void)in;
-	fputs(style_css, f);
-}
-
-/* DIR/NAME, an outfile, written by write. */
-static enum ab_rc write_file(const char *dir, const char *name, void (*write)(FILE *f, const struct publish_input *in),
-			     const struct publish_input *in, struct ab_diag *d)
+/* DIR/NAME, an outfile: text, or what write writes when text is NULL. */
+static enum ab_rc write_file(const char *dir, const char *name, const char *text,
+			     void (*write)(FILE *f, const struct publish_input *in), const struct publish_input *in,
+			     struct ab_diag *d)
 {
 	struct md_file mf;
 	char path[4096];
@@ -564,7 +543,10 @@ static enum ab_rc write_file(const char *dir, const char *name, void (*write)(FI
 	enum ab_rc rc = md_file_open(&mf, path, d);
 	if (rc)
 		return rc;
-	write(mf.f, in);
+	if (text)
+		fputs(text, mf.f);
+	else
+		write(mf.f, in);
 	return md_file_commit(&mf, d);
 }
 
@@ -595,13 +577,12 @@ static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_
 		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
 	if (!rep)
 		return AB_OK;
-	g->newest = rep->peers->series[0]->run;
 	g->summary = rep->peers->series[0];
 	if (dash->no_reports) {
 		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
 		return AB_OK;
 	}
-	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->newest->id) >= (int)sizeof dir)
+	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->summary->run->id) >= (int)sizeof dir)
 		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	enum ab_rc rc = run_report(dir, rep, job->no_plots, d);
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
@@ -609,7 +590,7 @@ static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_
 	if (rc)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
 	else
-		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->newest->id);
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->summary->run->id);
 	return AB_OK;
 }
 
@@ -635,8 +616,7 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	const struct printer_dashboard *dash = job->dashboard;
 	struct trend_outcome charts = { 0 };
 	struct pub_group *g = calloc((size_t)dash->n_groups + 1, sizeof *g);
-	struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->commit_url,
-				    !dash->no_reports, 0, NULL, { 0 } };
+	struct publish_input in = { dash, dash->history, &charts, g, 0, NULL, { 0 } };
 	char dir[4096];
 	enum ab_rc rc = g ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
 	memset(job->charts, 0, sizeof *job->charts);
@@ -656,13 +636,13 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	if (!rc)
 		rc = older_reports(job, d);
 	if (!rc)
-		rc = write_file(job->dir, "style.css", write_css, &in, d);
+		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
 	if (!rc)
 		rc = list_steps(&in, d);
 	if (!rc)
-		rc = write_file(job->dir, "steps.html", write_steps, &in, d);
+		rc = write_file(job->dir, "steps.html", NULL, write_steps, &in, d);
 	if (!rc)
-		rc = write_file(job->dir, "index.html", write_index, &in, d);
+		rc = write_file(job->dir, "index.html", NULL, write_index, &in, d);
 	job->charts->n_drawn = charts.n_drawn;
 	job->charts->n_failed = charts.n_failed;
 	job->charts->skipped = charts.skipped;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/allocs.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
@@ -108,37 +107,26 @@ static bool is_outlier(const struct history_series *s, int i)
 	return false;
 }
 
-/* Appends ", TEXT" (or TEXT when buf is empty) to buf. */
-static void note_add(char *buf, size_t len, const char *text)
-{
-	size_t used = strlen(buf);
-	/* a note cut at the end of buf is still a note: the length is not checked */
-	if (snprintf(buf + used, len - used, "%s%s", used ? ", " : "", text) < 0)
-		buf[used] = '\0';
-}
-
+/* A point's notes, ", " between them: the step starting there, an
+ * outlier, the baseline naming its run, a quick or partial run. */
 static void point_notes(const struct history *h, const struct history_series *s, int i, char *buf, size_t len)
 {
 	const struct history_point *p = &s->points[i];
-	char pct[32], text[160];
+	char pct[32], step[160] = "", base[160] = "";
 	int k = step_at(s, i);
+	if (k)
+		snprintf(step, sizeof step, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
+			 history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT ? " (same commit: noise)" : "");
+	if (p->baseline[0])
+		snprintf(base, sizeof base, "baseline '%.64s'", p->baseline);
+	const char *notes[] = { step, is_outlier(s, i) ? "outlier" : "", base, p->quick ? "quick" : "",
+				p->partial ? "partial" : "" };
+	size_t used = 0;
 	buf[0] = '\0';
-	if (k) {
-		bool noise = history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT;
-		snprintf(text, sizeof text, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
-			 noise ? " (same commit: noise)" : "");
-		note_add(buf, len, text);
-	}
-	if (is_outlier(s, i))
-		note_add(buf, len, "outlier");
-	if (p->baseline[0]) {
-		snprintf(text, sizeof text, "baseline '%.64s'", p->baseline);
-		note_add(buf, len, text);
-	}
-	if (p->quick)
-		note_add(buf, len, "quick");
-	if (p->partial)
-		note_add(buf, len, "partial");
+	/* a note cut at the end of buf is still a note: the length is not checked */
+	for (size_t j = 0; j < sizeof notes / sizeof notes[0] && used < len; j++)
+		if (notes[j][0])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", notes[j]);
 }
 
 static void print_series(FILE *f, const struct history *h, const struct history_series *s)
@@ -306,10 +294,10 @@ static void fill_values(const struct history *h, const struct history_series *s,
 		a->low[i] = p->v.low / scale;
 		a->high[i] = p->v.high / scale;
 		point_notes(h, s, i, notes, sizeof notes);
-		hover_set(a, (size_t)i, "run %lld, commit %.40s, %.10s %.5s%s%.40s: %.60s, n=%d%s%.100s", (long long)p->run_id,
-			  p->commit[0] ? p->commit : "unknown", p->started_at,
-			  strlen(p->started_at) >= 16 ? p->started_at + 11 : "", p->label[0] ? ", label " : "", p->label,
-			  point_figure(h, p, fig, sizeof fig), p->n, notes[0] ? "; " : "", notes);
+		hover_set(a, (size_t)i, "run %lld, commit %.40s, %.10s %.5s%s%.40s: %.60s, n=%d%s%.100s",
+			  (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at,
+			  strlen(p->started_at) >= 16 ? p->started_at + 11 : "", p->label[0] ? ", label " : "",
+			  p->label, point_figure(h, p, fig, sizeof fig), p->n, notes[0] ? "; " : "", notes);
 	}
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		char pct[32];
@@ -391,50 +379,41 @@ static void y_range(const struct history *h, const struct history_series *s, con
 	*hi += pad * 3; /* a strip above the data for the step and baseline labels */
 }
 
-static int baseline_index(const struct history_series *s, const char **name)
-{
-	for (int i = s->n - 1; i >= 0; i--)
-		if (s->points[i].baseline[0]) {
-			*name = s->points[i].baseline;
-			return i;
-		}
-	return -1;
-}
-
-/* Series s's chart, chart k. */
+/* Series s's chart, chart k, its baseline the newest point a baseline
+ * names. */
 static enum ab_rc write_chart(struct charting *C, const struct history_series *s, int k, struct ab_diag *d)
 {
 	const struct history *h = C->h;
 	struct chart_arrays a = { 0 };
 	char title[300], bname[96];
-	const char *base = "";
-	enum ab_rc rc = AB_OK;
-	if (!chart_alloc(&a, s->n, 1, s->steps.n_segments, 320))
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of '%s'", s->case_name);
-	if (!rc) {
-		for (int i = 0; i < s->n; i++)
-			a.xs[i] = &s->points[i];
-		fill_ticks(&a, s->n, C->svg);
-		fill_values(h, s, &a);
-		int bi = baseline_index(s, &base);
-		snprintf(bname, sizeof bname, "baseline '%s'", base);
-		/* on a dashboard card, whose heading names the case, scenario and device: the figure alone */
-		if (C->svg)
-			snprintf(title, sizeof title, "%s per run", metric_names[h->metric].words);
-		else
-			snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape,
-				 s->scenario, s->device, metric_names[h->metric].words);
-		struct plot_trend p = {
-			.title = title, .ylabel = metric_names[h->metric].ylabel,
-			.value_name = metric_names[h->metric].value_name, .n = s->n, .commits = a.commits,
-			.dates = a.dates, .value = a.value, .low = a.low, .high = a.high, .level = a.level, .baseline = bi,
-			.baseline_name = bname, .n_steps = s->steps.n_segments - 1, .step_at = a.step_at,
-			.step_better = a.step_better, .step_noise = a.step_noise, .step_text = a.step_text, .svg = C->svg,
-			.run_ids = a.runs, .hover = a.hover,
-		};
-		y_range(h, s, &a, &p.y_min, &p.y_max);
-		rc = draw(C, k, &p, NULL, d);
+	int bi = s->n - 1;
+	if (!chart_alloc(&a, s->n, 1, s->steps.n_segments, 320)) {
+		allocs_free(&a.mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of '%s'", s->case_name);
 	}
+	for (int i = 0; i < s->n; i++)
+		a.xs[i] = &s->points[i];
+	fill_ticks(&a, s->n, C->svg);
+	fill_values(h, s, &a);
+	while (bi >= 0 && !s->points[bi].baseline[0])
+		bi--;
+	snprintf(bname, sizeof bname, "baseline '%s'", bi >= 0 ? s->points[bi].baseline : "");
+	/* on a dashboard card, whose heading names the case, scenario and device: the figure alone */
+	if (C->svg)
+		snprintf(title, sizeof title, "%s per run", metric_names[h->metric].words);
+	else
+		snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape,
+			 s->scenario, s->device, metric_names[h->metric].words);
+	struct plot_trend p = {
+		.title = title, .ylabel = metric_names[h->metric].ylabel,
+		.value_name = metric_names[h->metric].value_name, .n = s->n, .commits = a.commits, .dates = a.dates,
+		.value = a.value, .low = a.low, .high = a.high, .level = a.level, .baseline = bi,
+		.baseline_name = bname, .n_steps = s->steps.n_segments - 1, .step_at = a.step_at,
+		.step_better = a.step_better, .step_noise = a.step_noise, .step_text = a.step_text, .svg = C->svg,
+		.run_ids = a.runs, .hover = a.hover,
+	};
+	y_range(h, s, &a, &p.y_min, &p.y_max);
+	enum ab_rc rc = draw(C, k, &p, NULL, d);
 	allocs_free(&a.mem);
 	return rc;
 }
@@ -448,11 +427,13 @@ static bool same_sweep(const struct history_series *a, const struct history_seri
 	       !strcmp(a->scenario, b->scenario) && !strcmp(a->device, b->device);
 }
 
-/* Whether run point p comes before q on the chart's axis. */
-static bool before(const struct history_point *p, const struct history_point *q)
+/* Run points in time order, a run's points together. */
+static int by_start(const void *pa, const void *pb)
 {
+	const struct history_point *p = *(const struct history_point *const *)pa;
+	const struct history_point *q = *(const struct history_point *const *)pb;
 	int c = strcmp(p->started_at, q->started_at);
-	return c < 0 || (!c && p->run_id < q->run_id);
+	return c ? c : (p->run_id > q->run_id) - (p->run_id < q->run_id);
 }
 
 /* The runs of the members' points, in time order, once each: the chart's
@@ -460,23 +441,15 @@ static bool before(const struct history_point *p, const struct history_point *q)
 static int sweep_runs(const struct history *h, const int *members, int n_members,
 		      const struct history_point **xs)
 {
-	int n = 0;
-	for (int m = 0; m < n_members; m++) {
-		const struct history_series *s = &h->series[members[m]];
-		for (int i = 0; i < s->n; i++) {
-			const struct history_point *p = &s->points[i];
-			int at = 0;
-			bool seen = false;
-			for (; at < n && !(seen = xs[at]->run_id == p->run_id) && before(xs[at], p); at++)
-				;
-			if (seen)
-				continue;
-			memmove(xs + at + 1, xs + at, (size_t)(n - at) * sizeof *xs);
-			xs[at] = p;
-			n++;
-		}
-	}
-	return n;
+	int n = 0, runs = 0;
+	for (int m = 0; m < n_members; m++)
+		for (int i = 0; i < h->series[members[m]].n; i++)
+			xs[n++] = &h->series[members[m]].points[i];
+	qsort(xs, (size_t)n, sizeof *xs, by_start);
+	for (int i = 0; i < n; i++)
+		if (!runs || xs[runs - 1]->run_id != xs[i]->run_id)
+			xs[runs++] = xs[i];
+	return runs;
 }
 
 /* The chart of a sweep's series (members, ascending along the axis): each
@@ -507,8 +480,9 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
 				if (s->points[i].run_id == a.xs[x]->run_id) {
 					char fig[96], pct[32];
 					a.value[j] = 100 * s->points[i].rel;
-					hover_set(&a, j, "%s, run %lld, %.12s: %s (%s)", a.names[m], (long long)s->points[i].run_id,
-						  s->points[i].commit, point_figure(h, &s->points[i], fig, sizeof fig),
+					hover_set(&a, j, "%s, run %lld, %.12s: %s (%s)", a.names[m],
+						  (long long)s->points[i].run_id, s->points[i].commit,
+						  point_figure(h, &s->points[i], fig, sizeof fig),
 						  md_pct(s->points[i].rel, pct, sizeof pct));
 				}
 		}
@@ -553,49 +527,33 @@ static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
 	return rc;
 }
 
-static enum ab_rc outcome_alloc(struct trend_outcome *out, int n)
-{
-	size_t m = (size_t)n + 1;
-	out->n_series = n;
-	out->chart_of = calloc(m, sizeof *out->chart_of);
-	out->chart_stem = calloc(m, sizeof *out->chart_stem);
-	out->chart_drawn = calloc(m, sizeof *out->chart_drawn);
-	out->chart_sweep = calloc(m, sizeof *out->chart_sweep);
-	if (!out->chart_of || !out->chart_stem || !out->chart_drawn || !out->chart_sweep)
-		return AB_ERR_NOMEM;
-	for (int i = 0; i < n; i++)
-		out->chart_of[i] = -1;
-	return AB_OK;
-}
-
 enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, bool svg,
 			      struct trend_outcome *out, struct ab_diag *d)
 {
 	char why[256] = "charts turned off";
 	struct charting C = { dir, h, out, svg, false, "", NULL };
+	size_t m = (size_t)h->n_series + 1;
 	memset(out, 0, sizeof *out);
-	out->ext = svg ? "svg" : "png";
-	if (outcome_alloc(out, h->n_series) || !(C.members = calloc((size_t)h->n_series + 1, sizeof *C.members))) {
-		free(C.members);
+	out->chart_of = allocs_calloc(&out->mem, m, sizeof *out->chart_of);
+	out->chart_stem = allocs_calloc(&out->mem, m, sizeof *out->chart_stem);
+	out->chart_drawn = allocs_calloc(&out->mem, m, sizeof *out->chart_drawn);
+	out->chart_sweep = allocs_calloc(&out->mem, m, sizeof *out->chart_sweep);
+	C.members = allocs_calloc(&out->mem, m, sizeof *C.members);
+	if (out->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
-	}
+	for (int i = 0; i < h->n_series; i++)
+		out->chart_of[i] = -1;
 	enum ab_rc rc = md_mkdirs(dir, d);
 	C.have = !no_plots && plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
 	if (!C.have) {
 		out->skipped = true;
 		note(out, why);
 	}
-	if (!rc)
-		rc = chart_all(&C, d);
-	free(C.members);
-	return rc;
+	return rc ? rc : chart_all(&C, d);
 }
 
 void trend_outcome_free(struct trend_outcome *o)
 {
-	free(o->chart_of);
-	free(o->chart_stem);
-	free(o->chart_drawn);
-	free(o->chart_sweep);
+	allocs_free(&o->mem);
 	memset(o, 0, sizeof *o);
 }
