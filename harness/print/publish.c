@@ -550,29 +550,36 @@ static enum ab_rc write_file(const char *dir, const char *name, const char *text
 	return md_file_commit(&mf, d);
 }
 
-/* A run's report into dir: report.md and its charts (none with no_plots),
- * and its page, report.html, rendered by cmark-gfm (print/md_html.h). */
-static enum ab_rc run_report(const char *dir, const struct printer_report *rep, bool no_plots, struct ab_diag *d)
+/* A run's report into DIR/runs/run-ID: report.md and its charts (none
+ * with no_plots), and its page, report.html, rendered by cmark-gfm
+ * (print/md_html.h). A failure other than memory, IO or a directory name
+ * too long is the report's, not the command's: *failed, and d says why. */
+static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, bool *failed,
+			     struct ab_diag *d)
 {
-	char md[4200], html[4200], title[64];
+	long long id = (long long)rep->peers->series[0]->run->id;
+	char dir[4096], md[4200], html[4200], title[64];
 	struct printer_charts charts;
 	struct printer_job sub = { .dir = dir, .no_plots = no_plots, .charts = &charts, .report = rep };
-	enum ab_rc rc = report_write(&sub, d);
-	if (rc)
-		return rc;
+	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", top, id) >= (int)sizeof dir)
+		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	snprintf(md, sizeof md, "%s/report.md", dir);
 	snprintf(html, sizeof html, "%s/report.html", dir);
-	snprintf(title, sizeof title, "abbench report: run %lld", (long long)rep->peers->series[0]->run->id);
-	return md_html_render(md, html, title, "../../style.css", d);
+	snprintf(title, sizeof title, "abbench report: run %lld", id);
+	enum ab_rc rc = report_write(&sub, d);
+	if (!rc)
+		rc = md_html_render(md, html, title, "../../style.css", d);
+	*failed = rc != AB_OK;
+	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
 }
 
-/* The newest run's report of group k into DIR/runs/run-ID; a failure other
- * than memory or IO is a note on the page. */
+/* The newest run's report of group k; one that fails is a note on the
+ * page. */
 static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
 {
 	const struct printer_dashboard *dash = job->dashboard;
 	const struct printer_report *rep = dash->reports[k];
-	char dir[4096];
+	bool failed;
 	if (dash->report_notes && dash->report_notes[k])
 		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
 	if (!rep)
@@ -582,33 +589,12 @@ static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_
 		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
 		return AB_OK;
 	}
-	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->summary->run->id) >= (int)sizeof dir)
-		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-	enum ab_rc rc = run_report(dir, rep, job->no_plots, d);
-	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
-		return rc;
-	if (rc)
+	enum ab_rc rc = run_report(job->dir, rep, job->no_plots, &failed, d);
+	if (!rc && failed)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
-	else
+	else if (!rc)
 		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->summary->run->id);
-	return AB_OK;
-}
-
-/* The older runs' reports: tables only (their charts would multiply the
- * directory's files by the runs), each with its HTML page. */
-static enum ab_rc older_reports(const struct printer_job *job, struct ab_diag *d)
-{
-	const struct printer_dashboard *dash = job->dashboard;
-	char dir[4096];
-	for (int k = 0; !dash->no_reports && k < dash->n_older; k++) {
-		long long id = (long long)dash->older[k]->peers->series[0]->run->id;
-		if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, id) >= (int)sizeof dir)
-			return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-		enum ab_rc rc = run_report(dir, dash->older[k], true, d);
-		if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
-			return rc;
-	}
-	return AB_OK;
+	return rc;
 }
 
 enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
@@ -633,8 +619,10 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		g[k].g = &dash->groups[k];
 		rc = group_report(job, k, &g[k], d);
 	}
-	if (!rc)
-		rc = older_reports(job, d);
+	bool failed; /* an older run's report that fails is left out */
+	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs */
+	for (int k = 0; !rc && !dash->no_reports && k < dash->n_older; k++)
+		rc = run_report(job->dir, dash->older[k], true, &failed, d);
 	if (!rc)
 		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
 	if (!rc)
