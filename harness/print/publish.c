@@ -605,7 +605,6 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	struct publish_input in = { dash, dash->history, &charts, g, 0, NULL, { 0 } };
 	char dir[4096];
 	enum ab_rc rc = g ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
-	memset(job->charts, 0, sizeof *job->charts);
 	if (!rc && snprintf(dir, sizeof dir, "%s/charts", job->dir) >= (int)sizeof dir)
 		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	if (!rc)

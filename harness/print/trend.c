@@ -17,15 +17,17 @@
 #include "print/plot.h"
 
 /* What each metric is called: in the table's heading and column, on a
- * chart's y axis and in its key. */
+ * chart's y axis and in its key; and its unit on a chart, in its own:
+ * us for times (ns / 1e3), x and GB/s as they are. */
 static const struct metric_names {
 	const char *words, *column, *ylabel, *value_name;
+	double unit;
 } metric_names[] = {
-	[HISTORY_MEDIAN] = { "fused (B) median", "median [95% interval]", "time (us)", "median of the run" },
+	[HISTORY_MEDIAN] = { "fused (B) median", "median [95% interval]", "time (us)", "median of the run", 1e3 },
 	[HISTORY_SPEEDUP] = { "speedup median(A) / median(B)", "speedup [95% interval]", "speedup (x)",
-			      "speedup of the run" },
+			      "speedup of the run", 1 },
 	[HISTORY_GBPS] = { "fused (B) bandwidth, bytes / median", "GB/s [95% interval]", "fused bandwidth (GB/s)",
-			   "GB/s of the run" },
+			   "GB/s of the run", 1 },
 };
 
 /* The figure of a point, or of a level, in the metric's format. */
@@ -271,19 +273,12 @@ static void fill_ticks(struct chart_arrays *a, int n, bool svg)
 	}
 }
 
-/* The metric's unit on a chart: us for times (ns / 1e3), x and GB/s as
- * they are. */
-static double unit_of(const struct history *h)
-{
-	return h->metric == HISTORY_MEDIAN ? 1e3 : 1;
-}
-
 /* One series' values, levels and steps, and what each point's hover shows:
  * "run 22, commit c996322, 2026-11-09 02:00, label nightly: 4.06 us [4.05,
  * 4.07], n=20; step +25.00%" (the table's row, in one line). */
 static void fill_values(const struct history *h, const struct history_series *s, struct chart_arrays *a)
 {
-	double scale = unit_of(h);
+	double scale = metric_names[h->metric].unit;
 	for (int k = 0; k < s->steps.n_segments; k++)
 		for (int i = s->steps.segments[k].start; i < s->steps.segments[k].end; i++)
 			a->level[i] = s->steps.segments[k].level / scale;
@@ -367,7 +362,7 @@ static enum ab_rc draw(struct charting *C, int k, const struct plot_trend *one, 
 static void y_range(const struct history *h, const struct history_series *s, const struct chart_arrays *a, double *lo,
 		    double *hi)
 {
-	double c = s->median / unit_of(h);
+	double c = s->median / metric_names[h->metric].unit;
 	*lo = c * (1 - TREND_MIN_SPAN);
 	*hi = c * (1 + TREND_MIN_SPAN);
 	for (int i = 0; i < s->n; i++) {
