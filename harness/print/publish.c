@@ -140,8 +140,8 @@ static void run_link(FILE *f, const struct publish_input *in, int64_t id)
 		fprintf(f, "run %" PRId64, id);
 }
 
-/* The steps of series [first, first + n) of each kind into count; their
- * sum. */
+/* The steps of series [first, first + n) into count[kind], for each enum
+ * history_step_kind (regressions, improvements, same commit); their sum. */
 static int count_steps(const struct history *h, int first, int n, int count[3])
 {
 	for (int kind = 0; kind < 3; kind++)
@@ -193,11 +193,11 @@ static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 	int c[3];
 	count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (c[HISTORY_STEP_REGRESSION])
+	if (c[0])
 		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", c[0], c[0] == 1 ? "" : "s");
-	if (c[HISTORY_STEP_IMPROVEMENT])
+	if (c[1])
 		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", c[1], c[1] == 1 ? "" : "s");
-	if (c[HISTORY_STEP_SAME_COMMIT])
+	if (c[2])
 		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", c[2], c[2] == 1 ? "" : "s");
 	if (g->summary) {
 		char date[16];
@@ -405,10 +405,7 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
 	int n[3];
 	count_steps(in->history, i, 1, n);
-	const char *edge = n[HISTORY_STEP_REGRESSION]    ? " step"
-			   : n[HISTORY_STEP_IMPROVEMENT] ? " up"
-			   : n[HISTORY_STEP_SAME_COMMIT] ? " noise"
-							 : "";
+	const char *edge = n[0] ? " step" : n[1] ? " up" : n[2] ? " noise" : "";
 	html_printf(f, "<article class=\"card%s\">\n<h3><code>%s</code> <span class=\"shape\">%s</span></h3>\n", edge,
 		    s->case_name, s->shape);
 	card_chart(f, in, i);
