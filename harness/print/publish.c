@@ -1,14 +1,12 @@
 /*
- * publish.c - the dashboard: its trend charts (print/trend.c), the newest
- * runs' reports (print/report.c), index.html and style.css.
- *
- * Every piece of text from the database (scenario, device, case, label,
- * commit) goes through escape_html (html_printf's %s), so a name with '<'
- * or '&' cannot break the page; no absolute path of this machine is written
- * (links are relative to DIR).
+ * publish.c - the dashboard (publish.h): its trend charts (print/trend.c),
+ * the runs' reports (print/report.c), index.html, steps.html and
+ * style.css. No absolute path of this machine is written: links are
+ * relative to DIR.
  */
 #include "print/publish.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +17,6 @@
 #include "common/outfile.h"
 #include "print/escape.h"
 #include "print/md.h"
-#include "print/publish_steps.h"
 #include "print/report.h"
 #include "print/trend.h"
 
@@ -27,20 +24,25 @@
  * of its report ("" when none was written) and why there is none. */
 struct pub_group {
 	const struct history_group *g;
-	const struct results_run *newest;
-	const struct summary_run *summary;
+	const struct summary_run *summary; /* of the newest run, NULL: none */
 	char report[128];
 	char report_note[256];
 };
 
+/* One step of steps.html: series i, step k. */
+struct step_ref {
+	int i, k;
+	const char *when; /* the first run after it: its start */
+};
+
 struct publish_input {
-	const char *title;
+	const struct printer_dashboard *dash;
 	const struct history *history;
 	const struct trend_outcome *charts; /* stems under "charts/" */
-	int n_groups;
-	const struct pub_group *groups;
-	int n_runs;                         /* runs read */
-	struct publish_links links;         /* commit links, report pages */
+	const struct pub_group *groups;     /* [dash->n_groups] */
+	int n_steps;                        /* the history's steps, newest first */
+	struct step_ref *steps;
+	int count[3];                       /* of each enum history_step_kind */
 };
 
 static const char style_css[] =
@@ -94,23 +96,74 @@ static const char style_css[] =
 	".nochart { padding: 24px; background: #fafafa; border: 1px dashed var(--line); color: var(--muted); }\n"
 	"footer { padding: 24px; color: var(--muted); font-size: 13px; }\n";
 
-/* The steps of a group of kind. */
-static int group_steps(const struct history *h, const struct history_group *g, enum history_step_kind kind)
+static const char page_foot[] = "</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; "
+				"every link is relative.</footer>\n</body>\n</html>\n";
+
+/* The class of each kind of step (enum history_step_kind) on the pages. */
+static const char *const step_class[] = { "bad", "better", "noise" };
+
+/* <code>COMMIT</code>, inside a link to the template's URL when there is
+ * one and the commit is recorded ("-dirty" dropped from the URL). */
+static void commit_link(FILE *f, const struct publish_input *in, const char *commit)
 {
-	return history_count_steps(h, g->first, g->n, kind);
+	const char *shown = commit && commit[0] ? commit : "unknown";
+	const char *template = in->dash->commit_url; /* NULL: commits are not linked */
+	const char *at = template ? strstr(template, "{commit}") : NULL;
+	char *url = NULL;
+	size_t len = 0;
+	FILE *u = at && commit && commit[0] && strcmp(commit, "unknown") ? open_memstream(&url, &len) : NULL;
+	if (!u) {
+		html_printf(f, "<code>%s</code>", shown);
+		return;
+	}
+	size_t n = strlen(commit), k = strlen("-dirty");
+	bool dirty = n >= k && !strcmp(commit + n - k, "-dirty");
+	char bare[64];
+	snprintf(bare, sizeof bare, "%.*s", (int)(dirty ? n - k : n), commit);
+	/* the URL as text first (its parts escaped for a URL), then that text
+	 * escaped for the attribute */
+	fprintf(u, "%.*s", (int)(at - template), template);
+	escape_url_part(u, bare);
+	fputs(at + strlen("{commit}"), u);
+	fclose(u);
+	html_printf(f, "<a class=\"commit\" href=\"%s\"><code>%s</code></a>", url, shown);
+	free(url);
 }
 
-/* The link to steps.html with the history's counts. */
-static void steps_link(FILE *f, const struct publish_input *in)
+/* "run ID", linked to the run's report page when there are reports. */
+static void run_link(FILE *f, const struct publish_input *in, int64_t id)
 {
-	const struct history *h = in->history;
-	int bad = history_count_steps(h, 0, h->n_series, HISTORY_STEP_REGRESSION);
-	int good = history_count_steps(h, 0, h->n_series, HISTORY_STEP_IMPROVEMENT);
-	int noise = history_count_steps(h, 0, h->n_series, HISTORY_STEP_SAME_COMMIT);
-	fprintf(f, "<p class=\"steps-link\"><a href=\"steps.html\">Every step (%d)</a>: <span class=\"bad\">%d "
-		   "regression%s</span>, <span class=\"better\">%d improvement%s</span>, <span class=\"noise\">%d between "
-		   "runs of one commit (noise)</span>.</p>\n",
-		bad + good + noise, bad, bad == 1 ? "" : "s", good, good == 1 ? "" : "s", noise);
+	if (!in->dash->no_reports) /* every run has its page */
+		fprintf(f, "<a href=\"runs/run-%" PRId64 "/report.html\">run %" PRId64 "</a>", id, id);
+	else
+		fprintf(f, "run %" PRId64, id);
+}
+
+/* The steps of series [first, first + n) into count[kind], for each enum
+ * history_step_kind (regressions, improvements, same commit); their sum. */
+static int count_steps(const struct history *h, int first, int n, int count[3])
+{
+	for (int kind = 0; kind < 3; kind++)
+		count[kind] = history_count_steps(h, first, n, kind);
+	return count[0] + count[1] + count[2];
+}
+
+/* "<span class="bad">2 regressions</span>, ..., <span class="noise">1
+ * between runs of one commit (noise)</span>": the heads' counts. */
+static void kinds_counted(FILE *f, const int count[3])
+{
+	fprintf(f, "<span class=\"bad\">%d regression%s</span>, <span class=\"better\">%d improvement%s</span>, "
+		   "<span class=\"noise\">%d between runs of one commit (noise)</span>",
+		count[0], count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[2]);
+}
+
+/* The top of a page to its <h1>'s title; the caller ends the heading. */
+static void page_top(FILE *f, const char *title, const char *suffix)
+{
+	html_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s%s</title>\n"
+		       "<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>%s",
+		    title, suffix, title);
 }
 
 static void page_head(FILE *f, const struct publish_input *in)
@@ -118,85 +171,69 @@ static void page_head(FILE *f, const struct publish_input *in)
 	char now[32];
 	time_t t = time(NULL);
 	strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-	html_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n"
-		       "<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n<header>\n<h1>%s",
-		    in->title, in->title);
+	page_top(f, in->dash->title, "");
 	fprintf(f, "</h1>\n<p class=\"meta\">Generated %s by abbench from %d run%s. Each chart is a case's fused (B) "
 		   "median per run with its 95%% interval (a band; none under %d samples), the level between steps "
 		   "(dashed), the baseline (purple) and the steps, regressions red, improvements green and steps "
 		   "between runs of one commit grey (noise: runs of the same code are A/A runs), found by E-divisive "
 		   "means with Welch's t (p &lt; %g) and named by run and commit: a step needs %d runs on each side and "
 		   "runs whose intervals do not overlap, and steps under %.0f%% are not named. Hover a point for its run, "
-		   "commit and figure.</p>\n",
-		now, in->n_runs, in->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MAX_PVALUE, STEPS_MIN_RUNS,
-		in->history->min_step * 100);
-	steps_link(f, in);
-	fputs("</header>\n<main>\n", f);
+		   "commit and figure.</p>\n<p class=\"steps-link\"><a href=\"steps.html\">Every step (%d)</a>: ",
+		now, in->history->n_runs, in->history->n_runs == 1 ? "" : "s", SUMMARY_MIN_SAMPLES, STEPS_MAX_PVALUE,
+		STEPS_MIN_RUNS, in->history->min_step * 100, in->n_steps);
+	kinds_counted(f, in->count);
+	fputs(".</p>\n</header>\n<main>\n", f);
 }
 
-/* Whether some group is (scenario, device). */
-static const struct pub_group *group_of(const struct publish_input *in, const char *scenario, const char *device,
-					int *index)
+/* A matrix cell: group k's cases, steps and newest run. */
+static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 {
-	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].g->first];
-		if (!strcmp(s->scenario, scenario) && !strcmp(s->device, device)) {
-			*index = k;
-			return &in->groups[k];
-		}
-	}
-	return NULL;
-}
-
-static void matrix_cell(FILE *f, const struct publish_input *in, const char *scenario, const char *device)
-{
-	int k;
-	const struct pub_group *g = group_of(in, scenario, device, &k);
-	if (!g) {
-		fputs("<td class=\"muted\">-</td>", f);
-		return;
-	}
-	int worse = group_steps(in->history, g->g, HISTORY_STEP_REGRESSION);
-	int better = group_steps(in->history, g->g, HISTORY_STEP_IMPROVEMENT);
-	int noise = group_steps(in->history, g->g, HISTORY_STEP_SAME_COMMIT);
+	const struct pub_group *g = &in->groups[k];
+	int c[3];
+	count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (worse)
-		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", worse, worse == 1 ? "" : "s");
-	if (better)
-		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", better, better == 1 ? "" : "s");
-	if (noise)
-		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", noise, noise == 1 ? "" : "s");
-	if (g->newest) {
+	if (c[0])
+		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", c[0], c[0] == 1 ? "" : "s");
+	if (c[1])
+		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", c[1], c[1] == 1 ? "" : "s");
+	if (c[2])
+		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", c[2], c[2] == 1 ? "" : "s");
+	if (g->summary) {
 		char date[16];
-		snprintf(date, sizeof date, "%.10s", g->newest->started_at);
-		html_printf(f, "<br><span class=\"muted\">run %lld, %s</span>", (long long)g->newest->id, date);
+		snprintf(date, sizeof date, "%.10s", g->summary->run->started_at);
+		html_printf(f, "<br><span class=\"muted\">run %lld, %s</span>", (long long)g->summary->run->id, date);
 	}
 	fputs("</td>", f);
 }
 
-/* The distinct scenarios (rows) and devices (columns), in first-seen order. */
-static int distinct(const struct publish_input *in, bool devices, const char **out, int max)
-{
-	int n = 0;
-	for (int k = 0; k < in->n_groups; k++) {
-		const struct history_series *s = &in->history->series[in->groups[k].g->first];
-		const char *v = devices ? s->device : s->scenario;
-		bool seen = false;
-		for (int j = 0; j < n && !seen; j++)
-			seen = !strcmp(out[j], v);
-		if (!seen && n < max)
-			out[n++] = v;
-	}
-	return n;
-}
-
 #define MATRIX_MAX 64
 
+/* v's place in list (of *n), added at its end when new and there is room;
+ * -1: no room. */
+static int place_of(const char **list, int *n, const char *v)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(list[j], v))
+			return j;
+	if (*n == MATRIX_MAX)
+		return -1;
+	list[*n] = v;
+	return (*n)++;
+}
+
+/* The scenarios (rows) and devices (columns) in first-seen order, a
+ * cell's group the first of its scenario and device. */
 static void matrix(FILE *f, const struct publish_input *in)
 {
 	const char *rows[MATRIX_MAX], *cols[MATRIX_MAX];
-	int nr = distinct(in, false, rows, MATRIX_MAX), nc = distinct(in, true, cols, MATRIX_MAX);
+	int nr = 0, nc = 0, cell[MATRIX_MAX][MATRIX_MAX];
+	memset(cell, -1, sizeof cell);
+	for (int k = 0; k < in->dash->n_groups; k++) {
+		const struct history_series *s = &in->history->series[in->groups[k].g->first];
+		int r = place_of(rows, &nr, s->scenario), c = place_of(cols, &nc, s->device);
+		if (r >= 0 && c >= 0 && cell[r][c] < 0)
+			cell[r][c] = k;
+	}
 	fputs("<h2>Scenarios and devices</h2>\n<table class=\"matrix\">\n<tr><th>scenario</th>", f);
 	for (int c = 0; c < nc; c++)
 		html_printf(f, "<th>%s</th>", cols[c]);
@@ -204,7 +241,10 @@ static void matrix(FILE *f, const struct publish_input *in)
 	for (int r = 0; r < nr; r++) {
 		html_printf(f, "<tr><th><code>%s</code></th>", rows[r]);
 		for (int c = 0; c < nc; c++)
-			matrix_cell(f, in, rows[r], cols[c]);
+			if (cell[r][c] < 0)
+				fputs("<td class=\"muted\">-</td>", f);
+			else
+				matrix_cell(f, in, cell[r][c]);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -215,31 +255,28 @@ static void matrix(FILE *f, const struct publish_input *in)
 static void group_runs(FILE *f, const struct publish_input *in, const struct pub_group *g)
 {
 	const struct history *h = in->history;
-	int64_t seen[512];
+	const struct history_point *seen[512]; /* a point of each run, in the order first seen */
 	int n = 0;
 	if (!g->report[0])
 		return;
 	for (int i = g->g->first; i < g->g->first + g->g->n; i++)
 		for (int j = 0; j < h->series[i].n && n < 512; j++) {
-			int64_t id = h->series[i].points[j].run_id;
+			const struct history_point *p = &h->series[i].points[j];
 			bool dup = false;
 			for (int k = 0; k < n && !dup; k++)
-				dup = seen[k] == id;
+				dup = seen[k]->run_id == p->run_id;
 			if (!dup)
-				seen[n++] = id;
+				seen[n++] = p;
 		}
 	fprintf(f, "<details class=\"runs\"><summary>Every run's report (%d)</summary>\n<ul>\n", n);
 	for (int k = n - 1; k >= 0; k--) {
-		const struct history_point *p = NULL;
-		for (int i = g->g->first; !p && i < g->g->first + g->g->n; i++)
-			for (int j = 0; !p && j < h->series[i].n; j++)
-				p = h->series[i].points[j].run_id == seen[k] ? &h->series[i].points[j] : NULL;
-		fprintf(f, "<li><a href=\"runs/run-%lld/report.html\">run %lld</a>, commit ", (long long)seen[k],
-			(long long)seen[k]);
-		publish_commit(f, &in->links, p->commit);
-		html_printf(f, ", %s", p->started_at);
-		if (p->label[0])
-			html_printf(f, ", label <code>%s</code>", p->label);
+		fputs("<li>", f);
+		run_link(f, in, seen[k]->run_id); /* linked: the group's runs have reports */
+		fputs(", commit ", f);
+		commit_link(f, in, seen[k]->commit);
+		html_printf(f, ", %s", seen[k]->started_at);
+		if (seen[k]->label[0])
+			html_printf(f, ", label <code>%s</code>", seen[k]->label);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n</details>\n", f);
@@ -250,12 +287,13 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	const struct history_series *s = &in->history->series[g->g->first];
 	html_printf(f, "<section id=\"g%d\">\n<h2><code>%s</code> on %s</h2>\n<p class=\"meta\">", k + 1, s->scenario,
 		    s->device);
-	if (g->newest) {
-		fprintf(f, "Newest run %lld, commit ", (long long)g->newest->id);
-		publish_commit(f, &in->links, g->newest->git_commit);
-		html_printf(f, ", started %s", g->newest->started_at);
-		if (g->newest->label[0])
-			html_printf(f, ", label <code>%s</code>", g->newest->label);
+	if (g->summary) {
+		const struct results_run *r = g->summary->run;
+		fprintf(f, "Newest run %lld, commit ", (long long)r->id);
+		commit_link(f, in, r->git_commit);
+		html_printf(f, ", started %s", r->started_at);
+		if (r->label[0])
+			html_printf(f, ", label <code>%s</code>", r->label);
 		fputs(". ", f);
 	}
 	if (g->report[0])
@@ -268,69 +306,80 @@ static void group_head(FILE *f, const struct publish_input *in, const struct pub
 	fputs("<div class=\"cards\">\n", f);
 }
 
-
-static void figure_row(FILE *f, const char *th, const char *td, const char *cls)
+/* The newest run's figures of a case, as the report gives them: a row
+ * each (its heading, its figure, the figure's class or NULL). */
+static void latest_figures(FILE *f, const struct results_run *r, const struct summary_case *s)
 {
-	html_printf(f, "<tr><th>%s</th><td class=\"num%s%s\">%s</td></tr>\n", th, cls ? " " : "", cls ? cls : "", td);
-}
-
-/* The newest run's figures of a case, as the report gives them. */
-static void latest_figures(FILE *f, const struct results_run *r, const struct summary_case *c)
-{
-	const struct summary_case s = *c;
-	char a[48], b[48], sp[96], th[80], n[48];
-	if (isnan(s.speedup.point))
+	char a[48], b[48], sp[96], tha[80], thb[80], n[48], v[64];
+	if (isnan(s->speedup.point))
 		snprintf(sp, sizeof sp, "n/a");
-	else if (isnan(s.speedup.low))
-		snprintf(sp, sizeof sp, "%.3fx [n/a: under %d samples]", s.speedup.point, SUMMARY_MIN_SAMPLES);
+	else if (isnan(s->speedup.low))
+		snprintf(sp, sizeof sp, "%.3fx [n/a: under %d samples]", s->speedup.point, SUMMARY_MIN_SAMPLES);
 	else
-		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s.speedup.point, s.speedup.low, s.speedup.high);
-	fprintf(f, "<table>\n");
-	snprintf(th, sizeof th, "A (%s) median", r->arm_a[0] ? r->arm_a : "per case");
-	figure_row(f, th, md_time(s.a.time.median_ns, a, sizeof a), NULL);
-	snprintf(th, sizeof th, "B (%s) median", r->arm_b[0] ? r->arm_b : "per case");
-	figure_row(f, th, md_time(s.b.time.median_ns, b, sizeof b), NULL);
-	char v[64];
-	figure_row(f, "speedup A/B [95% CI]", sp, s.verdict == SUMMARY_CASE_FASTER ? "better" : NULL);
-	figure_row(f, "verdict", md_case_verdict(&s, v, sizeof v), summary_case_untrusted(&s) || s.verdict ==
-		   SUMMARY_CASE_NOT_EXACT || s.verdict == SUMMARY_CASE_SLOWER ? "bad" : NULL);
-	snprintf(n, sizeof n, "%d / %d", s.a.time.n, s.b.time.n);
-	figure_row(f, "samples A / B", n, NULL);
-	figure_row(f, "bit-exact", s.b_byte_equal ? "yes" : "NO", s.b_byte_equal ? NULL : "bad");
+		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]", s->speedup.point, s->speedup.low, s->speedup.high);
+	snprintf(tha, sizeof tha, "A (%s) median", r->arm_a[0] ? r->arm_a : "per case");
+	snprintf(thb, sizeof thb, "B (%s) median", r->arm_b[0] ? r->arm_b : "per case");
+	snprintf(n, sizeof n, "%d / %d", s->a.time.n, s->b.time.n);
+	bool bad = summary_case_untrusted(s) || s->verdict == SUMMARY_CASE_NOT_EXACT ||
+		   s->verdict == SUMMARY_CASE_SLOWER;
+	const char *rows[][3] = {
+		{ tha, md_time(s->a.time.median_ns, a, sizeof a), NULL },
+		{ thb, md_time(s->b.time.median_ns, b, sizeof b), NULL },
+		{ "speedup A/B [95% CI]", sp, s->verdict == SUMMARY_CASE_FASTER ? "better" : NULL },
+		{ "verdict", md_case_verdict(s, v, sizeof v), bad ? "bad" : NULL },
+		{ "samples A / B", n, NULL },
+		{ "bit-exact", s->b_byte_equal ? "yes" : "NO", s->b_byte_equal ? NULL : "bad" },
+	};
+	fputs("<table>\n", f);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		html_printf(f, "<tr><th>%s</th><td class=\"num%s%s\">%s</td></tr>\n", rows[i][0], rows[i][2] ? " " : "",
+			    rows[i][2] ? rows[i][2] : "", rows[i][1]);
 	fputs("</table>\n", f);
 }
 
-/* An SVG chart as a document of its own (an <object>: its points' <title>s
- * show on hover, which an <img> would not), an <img> of it inside for a
- * browser that shows no object; a PNG as an <img>. */
-static void chart_object(FILE *f, const struct publish_input *in, int k, const char *name, bool sweep)
-{
-	bool svg = !strcmp(in->charts->ext, "svg");
-	if (svg)
-		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">",
-			    in->charts->chart_stem[k]);
-	html_printf(f, "<img src=\"charts/%s.%s\" width=\"720\" height=\"380\" loading=\"lazy\" alt=\"trend of %s",
-		    in->charts->chart_stem[k], in->charts->ext, name);
-	fputs(sweep ? " (its sweep)\">" : "\">", f);
-	fputs(svg ? "</object>\n" : "\n", f);
-}
-
+/* Series i's chart, chart k, an SVG as a document of its own (an
+ * <object>: its points' <title>s show on hover, which an <img> would not),
+ * an <img> of it inside for a browser that shows no object; or why there
+ * is none. */
 static void card_chart(FILE *f, const struct publish_input *in, int i)
 {
+	const struct trend_outcome *o = in->charts;
 	const struct history_series *s = &in->history->series[i];
-	int k = in->charts->chart_of[i];
-	if (k < 0) {
+	int k = o->chart_of[i];
+	if (k < 0)
 		fprintf(f, "<div class=\"nochart\">No chart: past %d cases a chart is drawn per sweep, and for at most "
 			   "%d charts in all.</div>\n", TREND_CHARTS_MAX, TREND_CHARTS_MAX);
-		return;
-	}
-	if (in->charts->chart_drawn[k]) {
-		chart_object(f, in, k, in->charts->chart_sweep[k] ? s->sweep : s->case_name, in->charts->chart_sweep[k]);
-		return;
-	}
-	html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: <code>charts/%s.dat</code>, "
-		       "<code>.gp</code>.</div>\n",
-		    in->charts->note[0] ? in->charts->note : "gnuplot did not run", in->charts->chart_stem[k]);
+	else if (!o->chart_drawn[k])
+		html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: "
+			       "<code>charts/%s.dat</code>, <code>.gp</code>.</div>\n",
+			    o->note[0] ? o->note : "gnuplot did not run", o->chart_stem[k]);
+	else
+		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">"
+			       "<img src=\"charts/%s.svg\" width=\"720\" height=\"380\" loading=\"lazy\" "
+			       "alt=\"trend of %s%s\"></object>\n",
+			    o->chart_stem[k], o->chart_stem[k], o->chart_sweep[k] ? s->sweep : s->case_name,
+			    o->chart_sweep[k] ? " (its sweep)" : "");
+}
+
+/* Step k of series s as the text of an <li>: "Step +25.00% at run 4
+ * (commit c000..., 2026-11-04, label nightly-4): 4.05 us -> 5.06 us, a
+ * regression", the run and commit linked. */
+static void step_line(FILE *f, const struct publish_input *in, const struct history_series *s, int k)
+{
+	const struct history *h = in->history;
+	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
+	const struct history_point *p = &s->points[b->start];
+	char pct[32], from[48], to[48], kind[64], date[16];
+	fprintf(f, "Step %s at ", md_pct(b->change, pct, sizeof pct));
+	run_link(f, in, p->run_id);
+	fputs(" (commit ", f);
+	commit_link(f, in, p->commit);
+	snprintf(date, sizeof date, "%.10s", p->started_at);
+	html_printf(f, ", %s", date);
+	if (p->label[0])
+		html_printf(f, ", label %s", p->label);
+	html_printf(f, "): %s -&gt; %s, %s", trend_level(h, a->level, from, sizeof from),
+		    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
 }
 
 static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
@@ -342,8 +391,8 @@ static void card_steps(FILE *f, const struct publish_input *in, const struct his
 	}
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		fprintf(f, "<li class=\"%s\">", publish_step_class(in->history, s, k));
-		publish_step_line(f, in->history, s, k, &in->links);
+		fprintf(f, "<li class=\"%s\">", step_class[history_step_kind(in->history, s, k, NULL)]);
+		step_line(f, in, s, k);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -353,44 +402,134 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 {
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
-	const struct history *h = in->history;
-	int i0 = (int)(s - h->series);
-	const char *edge = history_count_steps(h, i0, 1, HISTORY_STEP_REGRESSION)    ? " step"
-			   : history_count_steps(h, i0, 1, HISTORY_STEP_IMPROVEMENT) ? " up"
-			   : history_count_steps(h, i0, 1, HISTORY_STEP_SAME_COMMIT) ? " noise"
-										     : "";
+	int n[3];
+	count_steps(in->history, i, 1, n);
+	const char *edge = n[0] ? " step" : n[1] ? " up" : n[2] ? " noise" : "";
 	html_printf(f, "<article class=\"card%s\">\n<h3><code>%s</code> <span class=\"shape\">%s</span></h3>\n", edge,
 		    s->case_name, s->shape);
 	card_chart(f, in, i);
 	if (c)
-		latest_figures(f, g->newest, c);
+		latest_figures(f, g->summary->run, c);
 	else
 		fputs("<p class=\"muted\">Not in the newest run of this scenario and device.</p>\n", f);
 	card_steps(f, in, s);
 	fputs("</article>\n", f);
 }
 
-/* The sections, those with a step first (what moved is what a reader
- * comes for), each group keeping its number for the matrix's links. */
-static void page_body(FILE *f, const struct publish_input *in)
+/* index.html: the matrix, then the sections, those with a step first
+ * (what moved is what a reader comes for), each group keeping its number
+ * for the matrix's links. */
+static void write_index(FILE *f, const struct publish_input *in)
 {
+	int c[3];
+	page_head(f, in);
 	matrix(f, in);
 	for (int pass = 0; pass < 2; pass++)
-		for (int k = 0; k < in->n_groups; k++) {
+		for (int k = 0; k < in->dash->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			int steps = group_steps(in->history, g->g, HISTORY_STEP_REGRESSION) +
-				    group_steps(in->history, g->g, HISTORY_STEP_IMPROVEMENT) +
-				    group_steps(in->history, g->g, HISTORY_STEP_SAME_COMMIT);
-			if ((steps > 0) != (pass == 0))
+			if ((count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
 				card(f, in, g, i);
 			fputs("</div>\n</section>\n", f);
 		}
+	fputs(page_foot, f);
 }
 
-static enum ab_rc write_file(const char *dir, const char *name, const struct publish_input *in, bool page,
+/* ---- steps.html ---- */
+
+static int newest_first(const void *pa, const void *pb)
+{
+	const struct step_ref *a = pa, *b = pb;
+	int c = strcmp(b->when, a->when);
+	return c ? c : (a->i - b->i) * 1000 + (a->k - b->k);
+}
+
+/* A run beside a step: its link, its commit's, its date and label. */
+static void run_cell(FILE *f, const struct publish_input *in, const struct history_point *p)
+{
+	char when[24];
+	fputs("<td>", f);
+	run_link(f, in, p->run_id);
+	fputs("<br>", f);
+	commit_link(f, in, p->commit);
+	snprintf(when, sizeof when, "%.10s %.5s", p->started_at, strlen(p->started_at) >= 16 ? p->started_at + 11 : "");
+	html_printf(f, "<br><span class=\"muted\">%s", when);
+	if (p->label[0])
+		html_printf(f, ", %s", p->label);
+	fputs("</span></td>", f);
+}
+
+static void step_row(FILE *f, const struct publish_input *in, const struct step_ref *r)
+{
+	const struct history *h = in->history;
+	const struct history_series *s = &h->series[r->i];
+	const struct steps_segment *a = &s->steps.segments[r->k - 1], *b = &s->steps.segments[r->k];
+	char pct[32], from[48], to[48], kind[64], p[32];
+	html_printf(f, "<tr class=\"step-%s\"><td>%s</td><td class=\"num\">%s</td><td><code>%s</code><br>%s</td>"
+		       "<td><code>%s</code> <span class=\"muted\">%s</span></td>",
+		    step_class[history_step_kind(h, s, r->k, NULL)],
+		    trend_step_kind_words(h, s, r->k, kind, sizeof kind),
+		    md_pct(b->change, pct, sizeof pct), s->scenario, s->device, s->case_name, s->shape);
+	run_cell(f, in, &s->points[b->start - 1]);
+	run_cell(f, in, &s->points[b->start]);
+	html_printf(f, "<td class=\"num\">%s -&gt; %s", trend_level(h, a->level, from, sizeof from),
+		    trend_level(h, b->level, to, sizeof to));
+	if (isnan(b->pvalue))
+		snprintf(p, sizeof p, "n/a");
+	else if (b->pvalue < 1e-6)
+		snprintf(p, sizeof p, "&lt; 1e-6");
+	else
+		snprintf(p, sizeof p, "%.2g", b->pvalue);
+	fprintf(f, "</td><td class=\"num\">%s</td></tr>\n", p);
+}
+
+static void write_steps(FILE *f, const struct publish_input *in)
+{
+	int n = in->n_steps;
+	page_top(f, in->dash->title, ": every step");
+	fprintf(f, ": every step</h1>\n<p class=\"meta\"><a href=\"index.html\">Back to the dashboard</a>. "
+		   "%d step%s in the history, newest first: ", n, n == 1 ? "" : "s");
+	kinds_counted(f, in->count);
+	fprintf(f, ". Steps are found by E-divisive means and kept where Welch's t gives p &lt; %g, %d runs on "
+		   "each side at least, their runs' intervals apart and the change %.0f%% or more. Runs of one commit "
+		   "are A/A runs: a step between two of them is their noise, never a regression, unless the scenario "
+		   "or the driver changed with it.</p>\n</header>\n<main>\n",
+		STEPS_MAX_PVALUE, STEPS_MIN_RUNS, in->history->min_step * 100);
+	if (!n) {
+		fputs("<p class=\"muted\">No step in the history.</p>\n", f);
+	} else {
+		fputs("<table class=\"steps\">\n<tr><th>step</th><th>change</th><th>scenario, device</th><th>case</th>"
+		      "<th>last run before</th><th>first run after</th><th>level</th><th>p</th></tr>\n", f);
+		for (int j = 0; j < n; j++)
+			step_row(f, in, &in->steps[j]);
+		fputs("</table>\n", f);
+	}
+	fputs(page_foot, f);
+}
+
+/* Every step of the history, newest first, into in->steps. */
+static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
+{
+	const struct history *h = in->history;
+	int n = count_steps(h, 0, h->n_series, in->count);
+	in->steps = calloc((size_t)n + 1, sizeof *in->steps);
+	if (!in->steps)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
+	for (int i = 0; i < h->n_series; i++)
+		for (int k = 1; k < h->series[i].steps.n_segments; k++) {
+			const struct history_series *s = &h->series[i];
+			const char *when = s->points[s->steps.segments[k].start].started_at;
+			in->steps[in->n_steps++] = (struct step_ref){ i, k, when };
+		}
+	qsort(in->steps, (size_t)in->n_steps, sizeof *in->steps, newest_first);
+	return AB_OK;
+}
+
+/* DIR/NAME, an outfile: text, or what write writes when text is NULL. */
+static enum ab_rc write_file(const char *dir, const char *name, const char *text,
+			     void (*write)(FILE *f, const struct publish_input *in), const struct publish_input *in,
 			     struct ab_diag *d)
 {
 	struct md_file mf;
@@ -400,97 +539,56 @@ static enum ab_rc write_file(const char *dir, const char *name, const struct pub
 	enum ab_rc rc = md_file_open(&mf, path, d);
 	if (rc)
 		return rc;
-	if (!page)
-		fputs(style_css, mf.f);
-	else {
-		page_head(mf.f, in);
-		page_body(mf.f, in);
-		fputs("</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; every link is "
-		      "relative.</footer>\n</body>\n</html>\n", mf.f);
-	}
+	if (text)
+		fputs(text, mf.f);
+	else
+		write(mf.f, in);
 	return md_file_commit(&mf, d);
 }
 
-static enum ab_rc write_page(const char *dir, const struct publish_input *in, struct ab_diag *d)
+/* A run's report into DIR/runs/run-ID: report.md and its charts (none
+ * with no_plots), and its page, report.html, rendered by cmark-gfm
+ * (print/md_html.c). A failure other than memory, IO or a directory name
+ * too long is the report's, not the command's: *failed, and d says why. */
+static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, bool *failed,
+			     struct ab_diag *d)
 {
-	enum ab_rc rc = write_file(dir, "style.css", in, false, d);
+	long long id = (long long)rep->peers->series[0]->run->id;
+	char dir[4096], md[4200], html[4200], title[64];
+	struct printer_charts charts;
+	struct printer_job sub = { .dir = dir, .no_plots = no_plots, .charts = &charts, .report = rep };
+	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", top, id) >= (int)sizeof dir)
+		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
+	snprintf(md, sizeof md, "%s/report.md", dir);
+	snprintf(html, sizeof html, "%s/report.html", dir);
+	snprintf(title, sizeof title, "abbench report: run %lld", id);
+	enum ab_rc rc = report_write(&sub, d);
 	if (!rc)
-		rc = publish_steps_write(dir, in->title, in->history, &in->links, d);
-	return rc ? rc : write_file(dir, "index.html", in, true, d);
+		rc = md_html_render(md, html, title, "../../style.css", d);
+	*failed = rc != AB_OK;
+	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
 }
 
-/* A run's report into sub->dir (report.md and its charts) and its page,
- * report.html, rendered by cmark-gfm (print/md_html.c). */
-static enum ab_rc run_report(const struct printer_job *sub, int64_t id, struct ab_diag *d)
-{
-	char md[4200], html[4200], title[64];
-	enum ab_rc rc = report_write(sub, d);
-	if (rc)
-		return rc;
-	snprintf(md, sizeof md, "%s/report.md", sub->dir);
-	snprintf(html, sizeof html, "%s/report.html", sub->dir);
-	snprintf(title, sizeof title, "abbench report: run %lld", (long long)id);
-	return md_html_render(md, html, title, "../../style.css", d);
-}
-
-/* The newest run's report of group k into DIR/runs/run-ID; a failure other
- * than memory or IO is a note on the page. */
 static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
 {
 	const struct printer_dashboard *dash = job->dashboard;
 	const struct printer_report *rep = dash->reports[k];
-	struct printer_charts charts;
-	struct printer_job sub = { .no_plots = job->no_plots, .charts = &charts, .report = rep };
-	char dir[4096];
+	bool failed;
 	if (dash->report_notes && dash->report_notes[k])
 		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
 	if (!rep)
 		return AB_OK;
-	g->newest = rep->peers->series[0]->run;
 	g->summary = rep->peers->series[0];
 	if (dash->no_reports) {
 		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
 		return AB_OK;
 	}
-	if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, (long long)g->newest->id) >= (int)sizeof dir)
-		return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-	sub.dir = dir;
-	enum ab_rc rc = run_report(&sub, g->newest->id, d);
-	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
-		return rc;
-	if (rc)
+	enum ab_rc rc = run_report(job->dir, rep, job->no_plots, &failed, d);
+	if (!rc && failed)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
-	else
-		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->newest->id);
-	return AB_OK;
-}
-
-/* The older runs' reports: tables only (their charts would multiply the
- * directory's files by the runs), each with its HTML page. */
-static enum ab_rc older_reports(const struct printer_job *job, struct ab_diag *d)
-{
-	const struct printer_dashboard *dash = job->dashboard;
-	char dir[4096];
-	for (int k = 0; !dash->no_reports && k < dash->n_older; k++) {
-		struct printer_charts charts;
-		struct printer_job sub = { .no_plots = true, .charts = &charts, .report = dash->older[k] };
-		long long id = (long long)dash->older[k]->peers->series[0]->run->id;
-		if (snprintf(dir, sizeof dir, "%s/runs/run-%lld", job->dir, id) >= (int)sizeof dir)
-			return ab_fail(d, AB_ERR_USAGE, "output directory name too long");
-		sub.dir = dir;
-		enum ab_rc rc = run_report(&sub, id, d);
-		if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
-			return rc;
-	}
-	return AB_OK;
-}
-
-static void charts_outcome(const struct trend_outcome *t, struct printer_charts *out)
-{
-	out->n_drawn = t->n_drawn;
-	out->n_failed = t->n_failed;
-	out->skipped = t->skipped;
-	snprintf(out->note, sizeof out->note, "%s", t->note);
+	else if (!rc)
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->summary->run->id);
+	return rc;
 }
 
 enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
@@ -498,9 +596,9 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	const struct printer_dashboard *dash = job->dashboard;
 	struct trend_outcome charts = { 0 };
 	struct pub_group *g = calloc((size_t)dash->n_groups + 1, sizeof *g);
+	struct publish_input in = { dash, dash->history, &charts, g, 0, NULL, { 0 } };
 	char dir[4096];
 	enum ab_rc rc = g ? AB_OK : ab_fail(d, AB_ERR_NOMEM, "out of memory for the dashboard");
-	memset(job->charts, 0, sizeof *job->charts);
 	if (!rc && snprintf(dir, sizeof dir, "%s/charts", job->dir) >= (int)sizeof dir)
 		rc = ab_fail(d, AB_ERR_USAGE, "output directory name too long");
 	if (!rc)
@@ -514,15 +612,24 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		g[k].g = &dash->groups[k];
 		rc = group_report(job, k, &g[k], d);
 	}
+	bool failed; /* an older run's report that fails is left out */
+	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs */
+	for (int k = 0; !rc && !dash->no_reports && k < dash->n_older; k++)
+		rc = run_report(job->dir, dash->older[k], true, &failed, d);
 	if (!rc)
-		rc = older_reports(job, d);
-	if (!rc) {
-		struct publish_input in = { dash->title, dash->history, &charts, dash->n_groups, g, dash->history->n_runs,
-					    { dash->commit_url, !dash->no_reports } };
-		rc = write_page(job->dir, &in, d);
-	}
-	charts_outcome(&charts, job->charts);
+		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
+	if (!rc)
+		rc = list_steps(&in, d);
+	if (!rc)
+		rc = write_file(job->dir, "steps.html", NULL, write_steps, &in, d);
+	if (!rc)
+		rc = write_file(job->dir, "index.html", NULL, write_index, &in, d);
+	job->charts->n_drawn = charts.n_drawn;
+	job->charts->n_failed = charts.n_failed;
+	job->charts->skipped = charts.skipped;
+	snprintf(job->charts->note, sizeof job->charts->note, "%s", charts.note);
 	trend_outcome_free(&charts);
+	free(in.steps);
 	free(g);
 	outfile_dir_unlock(lock);
 	return rc;

@@ -4,6 +4,8 @@
  * directory works from file:// and from any static host (GitHub Pages).
  *
  *   DIR/index.html      the dashboard
+ *   DIR/steps.html      every step of the history, newest first, with the
+ *                       runs either side of it and their commits
  *   DIR/style.css       its style sheet
  *   DIR/charts/         one trend chart per case (print/trend.h)
  *   DIR/runs/run-ID/    the full report of each scenario and device's
@@ -11,11 +13,12 @@
  *
  * The page: a matrix of scenarios x devices (each cell: cases, steps, the
  * newest run, a link to its section), then a section per scenario and
- * device (those with a step first) with the newest run's commit, date and report link, and a card
- * per case: its trend chart (or why there is none), its latest figures
- * (A and B medians, speedup with its 95% interval, bit-exact, samples) and
- * the steps found in its history. Every text from the database goes
- * through escape_html.
+ * device (those with a step first) with the newest run's commit, date and
+ * report link, and a card per case: its trend chart (or why there is
+ * none), its latest figures (A and B medians, speedup with its 95%
+ * interval, bit-exact, samples) and the steps found in its history. Every
+ * text from the database goes through escape_html (html_printf's %s), a
+ * commit put into the --commit-url template through escape_url_part.
  *
  * Past TREND_CHARTS_MAX cases the cards of a sweep's cases share its one
  * chart (print/trend.h), so the directory holds a bounded number of files.

@@ -8,32 +8,43 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/allocs.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"
+
+/* What each metric is called: in the table's heading and column, on a
+ * chart's y axis and in its key; and its unit on a chart, in its own:
+ * us for times (ns / 1e3), x and GB/s as they are. */
+static const struct metric_names {
+	const char *words, *column, *ylabel, *value_name;
+	double unit;
+} metric_names[] = {
+	[HISTORY_MEDIAN] = { "fused (B) median", "median [95% interval]", "time (us)", "median of the run", 1e3 },
+	[HISTORY_SPEEDUP] = { "speedup median(A) / median(B)", "speedup [95% interval]", "speedup (x)",
+			      "speedup of the run", 1 },
+	[HISTORY_GBPS] = { "fused (B) bandwidth, bytes / median", "GB/s [95% interval]", "fused bandwidth (GB/s)",
+			   "GB/s of the run", 1 },
+};
 
 /* The figure of a point, or of a level, in the metric's format. */
 static char *figure_of(const struct history *h, double point, double low, double high, bool with_ci, char *buf,
 		       size_t len)
 {
 	char p[32], lo[32], hi[32];
-	if (h->metric == HISTORY_SPEEDUP) {
-		snprintf(p, sizeof p, "%.3fx", point);
-		snprintf(lo, sizeof lo, "%.3f", low);
-		snprintf(hi, sizeof hi, "%.3f", high);
-	} else if (h->metric == HISTORY_GBPS) {
-		snprintf(p, sizeof p, "%.1f GB/s", point);
-		snprintf(lo, sizeof lo, "%.1f", low);
-		snprintf(hi, sizeof hi, "%.1f", high);
-	} else {
+	if (h->metric == HISTORY_MEDIAN) {
 		struct md_unit u = md_time_unit(point);
 		snprintf(p, sizeof p, "%s %s", md_time_in(point, &u, lo, sizeof lo), u.name);
 		md_time_in(low, &u, lo, sizeof lo);
 		md_time_in(high, &u, hi, sizeof hi);
+	} else {
+		bool sp = h->metric == HISTORY_SPEEDUP;
+		snprintf(p, sizeof p, sp ? "%.3fx" : "%.1f GB/s", point);
+		snprintf(lo, sizeof lo, sp ? "%.3f" : "%.1f", low);
+		snprintf(hi, sizeof hi, sp ? "%.3f" : "%.1f", high);
 	}
 	if (!with_ci)
 		snprintf(buf, len, "%s", p);
@@ -49,16 +60,10 @@ char *trend_level(const struct history *h, double level, char *buf, size_t len)
 	return figure_of(h, level, NAN, NAN, false, buf, len);
 }
 
-char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len)
+/* "4.06 us [4.05, 4.07]" or "3.993x [n/a]": a point's figure. */
+static char *point_figure(const struct history *h, const struct history_point *p, char *buf, size_t len)
 {
 	return figure_of(h, p->v.point, p->v.low, p->v.high, true, buf, len);
-}
-
-static const char *metric_words(const struct history *h)
-{
-	if (h->metric == HISTORY_GBPS)
-		return "fused (B) bandwidth, bytes / median";
-	return h->metric == HISTORY_SPEEDUP ? "speedup median(A) / median(B)" : "fused (B) median";
 }
 
 const char *trend_step_kind_words(const struct history *h, const struct history_series *s, int k, char *buf,
@@ -74,15 +79,17 @@ const char *trend_step_kind_words(const struct history *h, const struct history_
 	return buf;
 }
 
-void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len)
+/* The step k of series s in words: "+25.00% at run 7 (commit abc,
+ * 2026-11-03, label nightly-2026-11-03): 4.06 us -> 5.07 us, a regression". */
+static void step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len)
 {
 	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
 	const struct history_point *p = &s->points[b->start];
 	char pct[32], from[48], to[48], kind[64];
 	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
 		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
-		 p->label, figure_of(h, a->level, NAN, NAN, false, from, sizeof from),
-		 figure_of(h, b->level, NAN, NAN, false, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
+		 p->label, trend_level(h, a->level, from, sizeof from), trend_level(h, b->level, to, sizeof to),
+		 trend_step_kind_words(h, s, k, kind, sizeof kind));
 }
 
 /* The step starting at point i, or 0. */
@@ -102,37 +109,26 @@ static bool is_outlier(const struct history_series *s, int i)
 	return false;
 }
 
-/* Appends ", TEXT" (or TEXT when buf is empty) to buf. */
-static void note_add(char *buf, size_t len, const char *text)
-{
-	size_t used = strlen(buf);
-	/* a note cut at the end of buf is still a note: the length is not checked */
-	if (snprintf(buf + used, len - used, "%s%s", used ? ", " : "", text) < 0)
-		buf[used] = '\0';
-}
-
+/* A point's notes, ", " between them: the step starting there, an
+ * outlier, the baseline naming its run, a quick or partial run. */
 static void point_notes(const struct history *h, const struct history_series *s, int i, char *buf, size_t len)
 {
 	const struct history_point *p = &s->points[i];
-	char pct[32], text[160];
+	char pct[32], step[160] = "", base[160] = "";
 	int k = step_at(s, i);
+	if (k)
+		snprintf(step, sizeof step, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
+			 history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT ? " (same commit: noise)" : "");
+	if (p->baseline[0])
+		snprintf(base, sizeof base, "baseline '%.64s'", p->baseline);
+	const char *notes[] = { step, is_outlier(s, i) ? "outlier" : "", base, p->quick ? "quick" : "",
+				p->partial ? "partial" : "" };
+	size_t used = 0;
 	buf[0] = '\0';
-	if (k) {
-		bool noise = history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT;
-		snprintf(text, sizeof text, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
-			 noise ? " (same commit: noise)" : "");
-		note_add(buf, len, text);
-	}
-	if (is_outlier(s, i))
-		note_add(buf, len, "outlier");
-	if (p->baseline[0]) {
-		snprintf(text, sizeof text, "baseline '%.64s'", p->baseline);
-		note_add(buf, len, text);
-	}
-	if (p->quick)
-		note_add(buf, len, "quick");
-	if (p->partial)
-		note_add(buf, len, "partial");
+	/* a note cut at the end of buf is still a note: the length is not checked */
+	for (size_t j = 0; j < sizeof notes / sizeof notes[0] && used < len; j++)
+		if (notes[j][0])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", notes[j]);
 }
 
 static void print_series(FILE *f, const struct history *h, const struct history_series *s)
@@ -141,48 +137,41 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 	struct escape_pool e;
 	e.next = 0;
 	fprintf(f, "%s / %s / %s (%s): %s, %d run%s\n", escape_t(&e, s->scenario), escape_t(&e, s->device),
-		escape_t(&e, s->case_name), escape_t(&e, s->shape), metric_words(h), s->n, s->n == 1 ? "" : "s");
+		escape_t(&e, s->case_name), escape_t(&e, s->shape), metric_names[h->metric].words, s->n,
+		s->n == 1 ? "" : "s");
 	fprintf(f, "  %-6s %-20s  %-18s %-24s %-28s %6s  %s\n", "run", "started (UTC)", "commit", "label",
-		h->metric == HISTORY_SPEEDUP ? "speedup [95% interval]"
-		: h->metric == HISTORY_GBPS ? "GB/s [95% interval]"
-					    : "median [95% interval]",
-		"n", "notes");
+		metric_names[h->metric].column, "n", "notes");
 	for (int i = 0; i < s->n; i++) {
 		const struct history_point *p = &s->points[i];
 		point_notes(h, s, i, notes, sizeof notes);
 		e.next = 0;
 		fprintf(f, "  %-6lld %-20s  %-18s %-24s %-28s %6d  %s\n", (long long)p->run_id, escape_t(&e, p->started_at),
 			escape_t(&e, p->commit[0] ? p->commit : "-"), escape_t(&e, p->label[0] ? p->label : "-"),
-			trend_figure(h, p, fig, sizeof fig), p->n, escape_t(&e, notes));
+			point_figure(h, p, fig, sizeof fig), p->n, escape_t(&e, notes));
 	}
 	if (s->steps.n_segments <= 1)
 		fprintf(f, "  steps: none beyond %.2f%% (noise %.2f%%)\n", h->min_step * 100, s->steps.sigma * 100);
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		trend_step_text(h, s, k, text, sizeof text);
+		step_text(h, s, k, text, sizeof text);
 		fprintf(f, "  step: %s\n", escape_t(&e, text));
 	}
 	fputc('\n', f);
 }
 
-enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d)
+enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d)
 {
-	fprintf(f, "# %s per run; steps by E-divisive means (Welch's t, p < %g, %d runs a side), smallest step named "
-		   "%.2f%%; a step between runs of one commit is noise\n\n",
-		metric_words(h), STEPS_MAX_PVALUE, STEPS_MIN_RUNS, h->min_step * 100);
+	const struct history *h = job->history;
+	fprintf(job->f, "# %s per run; steps by E-divisive means (Welch's t, p < %g, %d runs a side), smallest step "
+			"named %.2f%%; a step between runs of one commit is noise\n\n",
+		metric_names[h->metric].words, STEPS_MAX_PVALUE, STEPS_MIN_RUNS, h->min_step * 100);
 	for (int i = 0; i < h->n_series; i++)
-		print_series(f, h, &h->series[i]);
-	if (ferror(f))
+		print_series(job->f, h, &h->series[i]);
+	if (ferror(job->f))
 		return ab_fail(d, AB_ERR_IO, "cannot write the history");
 	return AB_OK;
 }
 
-enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d)
-{
-	return trend_print_table(job->f, job->history, d);
-}
-
-/* ------------------------------------------------------------------ */
-/* charts                                                              */
+/* ---- charts ---- */
 
 /* "trend-smoke-CPU_fake_timer-ln_modulate" (escape_stem); "-N" appended
  * when an earlier one is equal. */
@@ -200,88 +189,110 @@ static void make_stem(const char *scenario, const char *device, const char *name
 		}
 }
 
-/* The arrays of one series' chart. */
-struct trend_arrays {
+/* The arrays a chart's plot_trend (one series) or plot_trends (a sweep's
+ * lines) points into: per run (x) its tick, per line and run its value and
+ * hover text, per step its mark. */
+struct chart_arrays {
+	const struct history_point **xs; /* [n] a point of each run */
 	const char **commits, **dates, **runs;
-	char (*buf)[3][24];
-	double *value, *low, *high, *level;
-	int *step_at;
+	char (*tick)[3][24];
+	double *value;                   /* [line * n + x] */
+	double *low, *high, *level;      /* [n]: one series' */
+	const char **hover;              /* [line * n + x] */
+	char *hover_buf;                 /* hover_len bytes each */
+	size_t hover_len;
+	const char **names;              /* [lines] */
+	char (*name_buf)[48];
+	int *step_at;                    /* [steps] */
 	bool *step_better, *step_noise;
 	const char **step_text;
 	char (*text)[96];
-	const char **hover;
-	char (*hover_buf)[320];
-	struct allocs mem; /* every array above */
+	struct allocs mem;               /* every array above */
 };
 
-static bool arrays_alloc(struct trend_arrays *a, int n, int n_steps)
+static bool chart_alloc(struct chart_arrays *a, int n, int lines, int steps, size_t hover_len)
 {
-	size_t m = (size_t)n + 1, k = (size_t)n_steps + 1;
+	size_t m = (size_t)n + 1, l = (size_t)lines + 1, k = (size_t)steps + 1;
+	a->hover_len = hover_len;
+	a->xs = allocs_calloc(&a->mem, m, sizeof *a->xs);
 	a->commits = allocs_calloc(&a->mem, m, sizeof *a->commits);
 	a->dates = allocs_calloc(&a->mem, m, sizeof *a->dates);
 	a->runs = allocs_calloc(&a->mem, m, sizeof *a->runs);
-	a->buf = allocs_calloc(&a->mem, m, sizeof *a->buf);
-	a->value = allocs_calloc(&a->mem, m, sizeof *a->value);
+	a->tick = allocs_calloc(&a->mem, m, sizeof *a->tick);
+	a->value = allocs_calloc(&a->mem, m * l, sizeof *a->value);
 	a->low = allocs_calloc(&a->mem, m, sizeof *a->low);
 	a->high = allocs_calloc(&a->mem, m, sizeof *a->high);
 	a->level = allocs_calloc(&a->mem, m, sizeof *a->level);
+	a->hover = allocs_calloc(&a->mem, m * l, sizeof *a->hover);
+	a->hover_buf = allocs_calloc(&a->mem, m * l, hover_len);
+	a->names = allocs_calloc(&a->mem, l, sizeof *a->names);
+	a->name_buf = allocs_calloc(&a->mem, l, sizeof *a->name_buf);
 	a->step_at = allocs_calloc(&a->mem, k, sizeof *a->step_at);
 	a->step_better = allocs_calloc(&a->mem, k, sizeof *a->step_better);
 	a->step_noise = allocs_calloc(&a->mem, k, sizeof *a->step_noise);
 	a->step_text = allocs_calloc(&a->mem, k, sizeof *a->step_text);
 	a->text = allocs_calloc(&a->mem, k, sizeof *a->text);
-	a->hover = allocs_calloc(&a->mem, m, sizeof *a->hover);
-	a->hover_buf = allocs_calloc(&a->mem, m, sizeof *a->hover_buf);
 	return !a->mem.failed;
 }
 
-/* Ticks: every k-th of n points back from the newest shows its run id, commit
- * and date with the time (one commit's nightly runs look alike without
- * the id and the time), so that at most about `most` labels share the
- * axis: TREND_PNG_TICKS on a 1000 px PNG, TREND_SVG_TICKS on a dashboard card (each label
- * ~70 px wide there). */
+/* Hover text j, from a printf format. */
+static void __attribute__((format(printf, 3, 4))) hover_set(struct chart_arrays *a, size_t j, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->hover_buf + j * a->hover_len, a->hover_len, fmt, ap);
+	va_end(ap);
+	a->hover[j] = a->hover_buf + j * a->hover_len;
+}
+
+/* Ticks: every k-th of the n runs back from the newest shows its run id,
+ * commit and date with the time (one commit's nightly runs look alike
+ * without the id and the time), so that at most about TREND_PNG_TICKS
+ * labels share a 1000 px PNG's axis, TREND_SVG_TICKS a dashboard card's
+ * (each label ~70 px wide there). */
 #define TREND_SVG_TICKS 8
 #define TREND_PNG_TICKS 12
-static void fill_ticks(const struct history_point *const *pts, int n, int most, const char **commits,
-		       const char **dates, const char **runs, char (*buf)[3][24])
+static void fill_ticks(struct chart_arrays *a, int n, bool svg)
 {
+	int most = svg ? TREND_SVG_TICKS : TREND_PNG_TICKS;
 	int every = n > most ? (n + most - 1) / most : 1;
 	for (int i = 0; i < n; i++) {
 		bool show = (n - 1 - i) % every == 0; /* counted from the newest run, which always has its label */
-		const char *t = pts[i]->started_at;
-		snprintf(buf[i][0], sizeof buf[i][0], "%.7s", show ? pts[i]->commit : "");
+		const char *t = a->xs[i]->started_at;
+		char (*b)[24] = a->tick[i];
+		snprintf(b[0], sizeof b[0], "%.7s", show ? a->xs[i]->commit : "");
 		if (show && strlen(t) >= 16)
-			snprintf(buf[i][1], sizeof buf[i][1], "%.5s %.5s", t + 5, t + 11);
+			snprintf(b[1], sizeof b[1], "%.5s %.5s", t + 5, t + 11);
 		else
-			snprintf(buf[i][1], sizeof buf[i][1], "%.10s", show ? t : "");
+			snprintf(b[1], sizeof b[1], "%.10s", show ? t : "");
 		if (show)
-			snprintf(buf[i][2], sizeof buf[i][2], "r%lld", (long long)pts[i]->run_id);
-		else
-			buf[i][2][0] = '\0';
-		commits[i] = buf[i][0];
-		dates[i] = buf[i][1];
-		if (runs)
-			runs[i] = buf[i][2];
+			snprintf(b[2], sizeof b[2], "r%lld", (long long)a->xs[i]->run_id);
+		a->commits[i] = b[0];
+		a->dates[i] = b[1];
+		a->runs[i] = b[2];
 	}
 }
 
-/* The metric's unit on a chart: us for times (ns / 1e3), x and GB/s as
- * they are. */
-static double unit_of(const struct history *h)
+/* One series' values, levels and steps, and what each point's hover shows:
+ * "run 22, commit c996322, 2026-11-09 02:00, label nightly: 4.06 us [4.05,
+ * 4.07], n=20; step +25.00%" (the table's row, in one line). */
+static void fill_values(const struct history *h, const struct history_series *s, struct chart_arrays *a)
 {
-	return h->metric == HISTORY_MEDIAN ? 1e3 : 1;
-}
-
-static void fill_values(const struct history *h, const struct history_series *s, struct trend_arrays *a)
-{
-	double scale = unit_of(h);
+	double scale = metric_names[h->metric].unit;
 	for (int k = 0; k < s->steps.n_segments; k++)
 		for (int i = s->steps.segments[k].start; i < s->steps.segments[k].end; i++)
 			a->level[i] = s->steps.segments[k].level / scale;
 	for (int i = 0; i < s->n; i++) {
-		a->value[i] = s->points[i].v.point / scale;
-		a->low[i] = s->points[i].v.low / scale;
-		a->high[i] = s->points[i].v.high / scale;
+		const struct history_point *p = &s->points[i];
+		char fig[96], notes[160];
+		a->value[i] = p->v.point / scale;
+		a->low[i] = p->v.low / scale;
+		a->high[i] = p->v.high / scale;
+		point_notes(h, s, i, notes, sizeof notes);
+		hover_set(a, (size_t)i, "run %lld, commit %.40s, %.10s %.5s%s%.40s: %.60s, n=%d%s%.100s",
+			  (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at,
+			  strlen(p->started_at) >= 16 ? p->started_at + 11 : "", p->label[0] ? ", label " : "",
+			  p->label, point_figure(h, p, fig, sizeof fig), p->n, notes[0] ? "; " : "", notes);
 	}
 	for (int k = 1; k < s->steps.n_segments; k++) {
 		char pct[32];
@@ -316,14 +327,18 @@ static void note(struct trend_outcome *o, const char *msg)
 		md_scrub_paths(msg, o->note, sizeof o->note);
 }
 
-/* Draws chart k; a PNG that cannot be written fails the command. */
-static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
+/* Chart k written (one: a series', else many: a sweep's), drawn, and on a
+ * drawn SVG its points' hover values; a chart that cannot be drawn is a
+ * note, a PNG that cannot be written fails the command. */
+static enum ab_rc draw(struct charting *C, int k, const struct plot_trend *one, const struct plot_trends *many,
+		       struct ab_diag *d)
 {
+	const char *stem = C->out->chart_stem[k];
 	struct ab_diag pd = { "" };
-	if (!C->have)
-		return AB_OK;
-	enum ab_rc rc = C->svg ? plot_render_svg(C->gnuplot, C->dir, C->out->chart_stem[k], &pd)
-			       : plot_render(C->gnuplot, C->dir, C->out->chart_stem[k], &pd);
+	enum ab_rc rc = one ? plot_write_trend(C->dir, stem, one, d) : plot_write_trends(C->dir, stem, many, d);
+	if (rc || !C->have)
+		return rc;
+	rc = C->svg ? plot_render_svg(C->gnuplot, C->dir, stem, &pd) : plot_render(C->gnuplot, C->dir, stem, &pd);
 	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
 		*d = pd;
 		return rc;
@@ -331,11 +346,11 @@ static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
 	if (rc) {
 		C->out->n_failed++;
 		note(C->out, pd.msg);
-	} else {
-		C->out->chart_drawn[k] = true;
-		C->out->n_drawn++;
+		return AB_OK;
 	}
-	return AB_OK;
+	C->out->chart_drawn[k] = true;
+	C->out->n_drawn++;
+	return one ? plot_hover_trend(C->dir, stem, one, d) : plot_hover_trends(C->dir, stem, many, d);
 }
 
 /* At least +-TREND_MIN_SPAN around the series' median, and everything
@@ -344,10 +359,10 @@ static enum ab_rc draw(struct charting *C, int k, struct ab_diag *d)
  * that matters). */
 #define TREND_MIN_SPAN 0.10
 
-static void y_range(const struct history *h, const struct history_series *s, const struct trend_arrays *a, double *lo,
+static void y_range(const struct history *h, const struct history_series *s, const struct chart_arrays *a, double *lo,
 		    double *hi)
 {
-	double c = s->median / unit_of(h);
+	double c = s->median / metric_names[h->metric].unit;
 	*lo = c * (1 - TREND_MIN_SPAN);
 	*hi = c * (1 + TREND_MIN_SPAN);
 	for (int i = 0; i < s->n; i++) {
@@ -359,95 +374,61 @@ static void y_range(const struct history *h, const struct history_series *s, con
 	*hi += pad * 3; /* a strip above the data for the step and baseline labels */
 }
 
-/* What a point's hover shows: "run 22, commit c996322, 2026-11-09 02:00,
- * label nightly: 4.06 us [4.05, 4.07], n=20; step +25.00%" (the table's
- * row, in one line). */
-static void fill_hover(const struct history *h, const struct history_series *s, struct trend_arrays *a)
-{
-	for (int i = 0; i < s->n; i++) {
-		const struct history_point *p = &s->points[i];
-		char fig[96], notes[160];
-		point_notes(h, s, i, notes, sizeof notes);
-		snprintf(a->hover_buf[i], sizeof a->hover_buf[i], "run %lld, commit %.40s, %.10s %.5s%s%.40s: %.60s, n=%d%s%.100s",
-			 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at,
-			 strlen(p->started_at) >= 16 ? p->started_at + 11 : "", p->label[0] ? ", label " : "", p->label,
-			 trend_figure(h, p, fig, sizeof fig), p->n, notes[0] ? "; " : "", notes);
-		a->hover[i] = a->hover_buf[i];
-	}
-}
-
-static int baseline_index(const struct history_series *s, const char **name)
-{
-	for (int i = s->n - 1; i >= 0; i--)
-		if (s->points[i].baseline[0]) {
-			*name = s->points[i].baseline;
-			return i;
-		}
-	return -1;
-}
-
-/* Series s's chart, chart k: written, drawn, and on an SVG its points'
- * hover values. */
+/* Series s's chart, chart k, its baseline the newest point a baseline
+ * names. */
 static enum ab_rc write_chart(struct charting *C, const struct history_series *s, int k, struct ab_diag *d)
 {
 	const struct history *h = C->h;
-	const char *stem = C->out->chart_stem[k];
-	struct trend_arrays a = { 0 };
-	const struct history_point **pts = calloc((size_t)s->n + 1, sizeof *pts);
+	struct chart_arrays a = { 0 };
 	char title[300], bname[96];
-	const char *base = "";
-	enum ab_rc rc = AB_OK;
-	if (!pts || !arrays_alloc(&a, s->n, s->steps.n_segments))
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of '%s'", s->case_name);
-	if (!rc) {
-		for (int i = 0; i < s->n; i++)
-			pts[i] = &s->points[i];
-		fill_ticks(pts, s->n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, a.runs, a.buf);
-		fill_values(h, s, &a);
-		fill_hover(h, s, &a);
-		int bi = baseline_index(s, &base);
-		snprintf(bname, sizeof bname, "baseline '%s'", base);
-		/* on a dashboard card, whose heading names the case, scenario and device: the figure alone */
-		if (C->svg)
-			snprintf(title, sizeof title, "%s per run", metric_words(h));
-		else
-			snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape,
-				 s->scenario, s->device, metric_words(h));
-		bool sp = h->metric == HISTORY_SPEEDUP, bw = h->metric == HISTORY_GBPS;
-		struct plot_trend p = {
-			.title = title, .ylabel = sp ? "speedup (x)" : bw ? "fused bandwidth (GB/s)" : "time (us)",
-			.value_name = sp ? "speedup of the run" : bw ? "GB/s of the run" : "median of the run",
-			.n = s->n, .commits = a.commits, .dates = a.dates, .value = a.value, .low = a.low, .high = a.high,
-			.level = a.level, .baseline = bi, .baseline_name = bname, .n_steps = s->steps.n_segments - 1,
-			.step_at = a.step_at, .step_better = a.step_better, .step_noise = a.step_noise,
-			.step_text = a.step_text, .svg = C->svg, .run_ids = a.runs, .hover = a.hover,
-		};
-		y_range(h, s, &a, &p.y_min, &p.y_max);
-		rc = plot_write_trend(C->dir, stem, &p, d);
-		if (!rc)
-			rc = draw(C, k, d);
-		if (!rc && C->out->chart_drawn[k])
-			rc = plot_hover_trend(C->dir, stem, &p, d);
+	int bi = s->n - 1;
+	if (!chart_alloc(&a, s->n, 1, s->steps.n_segments, 320)) {
+		allocs_free(&a.mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of '%s'", s->case_name);
 	}
-	free(pts);
+	for (int i = 0; i < s->n; i++)
+		a.xs[i] = &s->points[i];
+	fill_ticks(&a, s->n, C->svg);
+	fill_values(h, s, &a);
+	while (bi >= 0 && !s->points[bi].baseline[0])
+		bi--;
+	snprintf(bname, sizeof bname, "baseline '%s'", bi >= 0 ? s->points[bi].baseline : "");
+	/* on a dashboard card, whose heading names the case, scenario and device: the figure alone */
+	if (C->svg)
+		snprintf(title, sizeof title, "%s per run", metric_names[h->metric].words);
+	else
+		snprintf(title, sizeof title, "%.64s (%.40s), %.40s on %.80s: %s per run", s->case_name, s->shape,
+			 s->scenario, s->device, metric_names[h->metric].words);
+	struct plot_trend p = {
+		.title = title, .ylabel = metric_names[h->metric].ylabel,
+		.value_name = metric_names[h->metric].value_name, .n = s->n, .commits = a.commits, .dates = a.dates,
+		.value = a.value, .low = a.low, .high = a.high, .level = a.level, .baseline = bi,
+		.baseline_name = bname, .n_steps = s->steps.n_segments - 1, .step_at = a.step_at,
+		.step_better = a.step_better, .step_noise = a.step_noise, .step_text = a.step_text, .svg = C->svg,
+		.run_ids = a.runs, .hover = a.hover,
+	};
+	y_range(h, s, &a, &p.y_min, &p.y_max);
+	enum ab_rc rc = draw(C, k, &p, NULL, d);
 	allocs_free(&a.mem);
 	return rc;
 }
 
 /* ---- one chart per sweep, past TREND_CHARTS_MAX series ---- */
 
-/* Whether series i and j are cases of one sweep, on one scenario and device. */
+/* Whether series a and b are cases of one sweep, on one scenario and device. */
 static bool same_sweep(const struct history_series *a, const struct history_series *b)
 {
 	return a->sweep[0] && !strcmp(a->sweep, b->sweep) && !strcmp(a->axis, b->axis) &&
 	       !strcmp(a->scenario, b->scenario) && !strcmp(a->device, b->device);
 }
 
-/* Whether run point p comes before q on the chart's axis. */
-static bool before(const struct history_point *p, const struct history_point *q)
+/* Run points in time order, a run's points together. */
+static int by_start(const void *pa, const void *pb)
 {
+	const struct history_point *p = *(const struct history_point *const *)pa;
+	const struct history_point *q = *(const struct history_point *const *)pb;
 	int c = strcmp(p->started_at, q->started_at);
-	return c < 0 || (!c && p->run_id < q->run_id);
+	return c ? c : (p->run_id > q->run_id) - (p->run_id < q->run_id);
 }
 
 /* The runs of the members' points, in time order, once each: the chart's
@@ -455,49 +436,15 @@ static bool before(const struct history_point *p, const struct history_point *q)
 static int sweep_runs(const struct history *h, const int *members, int n_members,
 		      const struct history_point **xs)
 {
-	int n = 0;
-	for (int m = 0; m < n_members; m++) {
-		const struct history_series *s = &h->series[members[m]];
-		for (int i = 0; i < s->n; i++) {
-			const struct history_point *p = &s->points[i];
-			int at = 0;
-			bool seen = false;
-			for (; at < n && !(seen = xs[at]->run_id == p->run_id) && before(xs[at], p); at++)
-				;
-			if (seen)
-				continue;
-			memmove(xs + at + 1, xs + at, (size_t)(n - at) * sizeof *xs);
-			xs[at] = p;
-			n++;
-		}
-	}
-	return n;
-}
-
-struct sweep_arrays {
-	const struct history_point **xs;
-	const char **commits, **dates, **names;
-	char (*buf)[3][24];
-	char (*name_buf)[48];
-	double *v;
-	const char **hover;      /* [member * n + x] */
-	char (*hover_buf)[160];
-	struct allocs mem; /* every array above */
-};
-
-static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_members)
-{
-	size_t m = (size_t)n_points + 1;
-	a->xs = allocs_calloc(&a->mem, m, sizeof *a->xs);
-	a->commits = allocs_calloc(&a->mem, m, sizeof *a->commits);
-	a->dates = allocs_calloc(&a->mem, m, sizeof *a->dates);
-	a->buf = allocs_calloc(&a->mem, m, sizeof *a->buf);
-	a->names = allocs_calloc(&a->mem, (size_t)n_members + 1, sizeof *a->names);
-	a->name_buf = allocs_calloc(&a->mem, (size_t)n_members + 1, sizeof *a->name_buf);
-	a->v = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->v);
-	a->hover = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->hover);
-	a->hover_buf = allocs_calloc(&a->mem, m * ((size_t)n_members + 1), sizeof *a->hover_buf);
-	return !a->mem.failed;
+	int n = 0, runs = 0;
+	for (int m = 0; m < n_members; m++)
+		for (int i = 0; i < h->series[members[m]].n; i++)
+			xs[n++] = &h->series[members[m]].points[i];
+	qsort(xs, (size_t)n, sizeof *xs, by_start);
+	for (int i = 0; i < n; i++)
+		if (!runs || xs[runs - 1]->run_id != xs[i]->run_id)
+			xs[runs++] = xs[i];
+	return runs;
 }
 
 /* The chart of a sweep's series (members, ascending along the axis): each
@@ -505,108 +452,74 @@ static bool sweep_arrays_alloc(struct sweep_arrays *a, int n_points, int n_membe
 static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int n_members, int k, struct ab_diag *d)
 {
 	const struct history *h = C->h;
-	const char *stem = C->out->chart_stem[k];
 	const struct history_series *s0 = &h->series[members[0]];
-	struct sweep_arrays a = { 0 };
+	struct chart_arrays a = { 0 };
 	char title[300];
 	int n_points = 0;
 	for (int m = 0; m < n_members; m++)
 		n_points += h->series[members[m]].n;
-	if (!sweep_arrays_alloc(&a, n_points, n_members)) {
+	if (!chart_alloc(&a, n_points, n_members, 0, 160)) {
 		allocs_free(&a.mem);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
 	int n = sweep_runs(h, members, n_members, a.xs);
-	fill_ticks(a.xs, n, C->svg ? TREND_SVG_TICKS : TREND_PNG_TICKS, a.commits, a.dates, NULL, a.buf);
+	fill_ticks(&a, n, C->svg);
 	for (int m = 0; m < n_members; m++) {
 		const struct history_series *s = &h->series[members[m]];
 		snprintf(a.name_buf[m], sizeof a.name_buf[m], "%s=%lld", s->axis, (long long)s->axis_value);
 		a.names[m] = a.name_buf[m];
 		for (int x = 0; x < n; x++) {
-			a.v[m * n + x] = NAN;
+			size_t j = (size_t)m * (size_t)n + (size_t)x;
+			a.value[j] = NAN;
 			for (int i = 0; i < s->n; i++)
 				if (s->points[i].run_id == a.xs[x]->run_id) {
 					char fig[96], pct[32];
-					a.v[m * n + x] = 100 * s->points[i].rel;
-					snprintf(a.hover_buf[m * n + x], sizeof a.hover_buf[m * n + x], "%s, run %lld, %.12s: %s (%s)",
-						 a.names[m], (long long)s->points[i].run_id, s->points[i].commit,
-						 trend_figure(h, &s->points[i], fig, sizeof fig),
-						 md_pct(s->points[i].rel, pct, sizeof pct));
-					a.hover[m * n + x] = a.hover_buf[m * n + x];
+					a.value[j] = 100 * s->points[i].rel;
+					hover_set(&a, j, "%s, run %lld, %.12s: %s (%s)", a.names[m],
+						  (long long)s->points[i].run_id, s->points[i].commit,
+						  point_figure(h, &s->points[i], fig, sizeof fig),
+						  md_pct(s->points[i].rel, pct, sizeof pct));
 				}
 		}
 	}
 	snprintf(title, sizeof title, "sweep %.48s over %s, %.40s on %.80s: %s per run, each case against its own median",
-		 s0->sweep, s0->axis, s0->scenario, s0->device, metric_words(h));
-	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates, a.v,
-				 C->svg, a.hover };
-	enum ab_rc rc = plot_write_trends(C->dir, stem, &p, d);
-	if (!rc)
-		rc = draw(C, k, d);
-	if (!rc && C->out->chart_drawn[k])
-		rc = plot_hover_trends(C->dir, stem, &p, d);
+		 s0->sweep, s0->axis, s0->scenario, s0->device, metric_names[h->metric].words);
+	struct plot_trends p = { title, "change from the case's median (%)", n_members, n, a.names, a.commits, a.dates,
+				 a.value, C->svg, a.hover };
+	enum ab_rc rc = draw(C, k, NULL, &p, d);
 	allocs_free(&a.mem);
 	return rc;
 }
 
-/* A new chart for series i (its sweep's members when sweep is set). */
-static enum ab_rc chart_for(struct charting *C, int i, bool sweep, struct ab_diag *d)
+/* Every series' chart; past TREND_CHARTS_MAX series one per sweep instead
+ * (a swept series' chart holds every case of its sweep that comes after
+ * it: those before it have charted it), and an unswept series' own while
+ * fewer than TREND_CHARTS_MAX charts are written. */
+static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
 {
 	const struct history *h = C->h;
-	const struct history_series *s = &h->series[i];
 	struct trend_outcome *o = C->out;
-	int k = o->n_charts, n_members = 0;
-	enum ab_rc rc;
-	if (sweep) {
-		for (int j = 0; j < h->n_series; j++)
-			if (same_sweep(s, &h->series[j])) {
+	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
+	enum ab_rc rc = AB_OK;
+	for (int i = 0; !rc && i < h->n_series; i++) {
+		const struct history_series *s = &h->series[i];
+		int k = o->n_charts, n_members = 0;
+		if (o->chart_of[i] >= 0 || (per_sweep && k >= TREND_CHARTS_MAX))
+			continue;
+		bool sweep = per_sweep && s->sweep[0];
+		for (int j = i; j < h->n_series; j++)
+			if (j == i || (sweep && same_sweep(s, &h->series[j]))) {
 				C->members[n_members++] = j;
 				o->chart_of[j] = k;
 			}
 		char name[96];
-		snprintf(name, sizeof name, "sweep-%s", s->sweep);
+		snprintf(name, sizeof name, "%s%s", sweep ? "sweep-" : "", sweep ? s->sweep : s->case_name);
 		make_stem(s->scenario, s->device, name, k, o->chart_stem);
-		rc = write_sweep_chart(C, C->members, n_members, k, d);
-	} else {
-		o->chart_of[i] = k;
-		make_stem(s->scenario, s->device, s->case_name, k, o->chart_stem);
-		rc = write_chart(C, s, k, d);
-	}
-	o->chart_sweep[k] = sweep;
-	o->n_charts++;
-	return rc;
-}
-
-/* Every series' chart; past TREND_CHARTS_MAX series one per sweep instead,
- * and an unswept series' own while fewer than TREND_CHARTS_MAX charts are
- * written. */
-static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
-{
-	const struct history *h = C->h;
-	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
-	enum ab_rc rc = AB_OK;
-	for (int i = 0; !rc && i < h->n_series; i++) {
-		bool sweep = per_sweep && h->series[i].sweep[0];
-		if (C->out->chart_of[i] >= 0 || (per_sweep && C->out->n_charts >= TREND_CHARTS_MAX))
-			continue;
-		rc = chart_for(C, i, sweep, d);
+		o->chart_sweep[k] = sweep;
+		o->n_charts++;
+		rc = sweep ? write_sweep_chart(C, C->members, n_members, k, d) : write_chart(C, s, k, d);
 	}
 	return rc;
-}
-
-static enum ab_rc outcome_alloc(struct trend_outcome *out, int n)
-{
-	size_t m = (size_t)n + 1;
-	out->n_series = n;
-	out->chart_of = calloc(m, sizeof *out->chart_of);
-	out->chart_stem = calloc(m, sizeof *out->chart_stem);
-	out->chart_drawn = calloc(m, sizeof *out->chart_drawn);
-	out->chart_sweep = calloc(m, sizeof *out->chart_sweep);
-	if (!out->chart_of || !out->chart_stem || !out->chart_drawn || !out->chart_sweep)
-		return AB_ERR_NOMEM;
-	for (int i = 0; i < n; i++)
-		out->chart_of[i] = -1;
-	return AB_OK;
 }
 
 enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, bool svg,
@@ -614,29 +527,28 @@ enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_
 {
 	char why[256] = "charts turned off";
 	struct charting C = { dir, h, out, svg, false, "", NULL };
+	size_t m = (size_t)h->n_series + 1;
 	memset(out, 0, sizeof *out);
-	out->ext = svg ? "svg" : "png";
-	if (outcome_alloc(out, h->n_series) || !(C.members = calloc((size_t)h->n_series + 1, sizeof *C.members))) {
-		free(C.members);
+	out->chart_of = allocs_calloc(&out->mem, m, sizeof *out->chart_of);
+	out->chart_stem = allocs_calloc(&out->mem, m, sizeof *out->chart_stem);
+	out->chart_drawn = allocs_calloc(&out->mem, m, sizeof *out->chart_drawn);
+	out->chart_sweep = allocs_calloc(&out->mem, m, sizeof *out->chart_sweep);
+	C.members = allocs_calloc(&out->mem, m, sizeof *C.members);
+	if (out->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
-	}
+	for (int i = 0; i < h->n_series; i++)
+		out->chart_of[i] = -1;
 	enum ab_rc rc = md_mkdirs(dir, d);
 	C.have = !no_plots && plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
 	if (!C.have) {
 		out->skipped = true;
 		note(out, why);
 	}
-	if (!rc)
-		rc = chart_all(&C, d);
-	free(C.members);
-	return rc;
+	return rc ? rc : chart_all(&C, d);
 }
 
 void trend_outcome_free(struct trend_outcome *o)
 {
-	free(o->chart_of);
-	free(o->chart_stem);
-	free(o->chart_drawn);
-	free(o->chart_sweep);
+	allocs_free(&o->mem);
 	memset(o, 0, sizeof *o);
 }

@@ -1,23 +1,21 @@
 /*
- * trend.h - a history (analysis/history.h) as a text table and as one
- * gnuplot chart per series: what `abbench history` prints and draws, and
- * the charts `abbench publish` puts on its pages.
+ * trend.h - a history (analysis/history.h) as a text table and as gnuplot
+ * charts: what `abbench history` prints and draws, and the charts
+ * `abbench publish` puts on its pages.
  *
  * The table: per series a heading (scenario, device, case, shape, metric),
- * a row per run (id, start, commit, label, the figure with its 95%
- * interval in a unit that scales as `abbench show`'s, samples, notes: the
- * baseline, quick and partial runs, the step that starts at the run, an
- * outlier), then the steps with the run and commit where each happened.
+ * a row per run (its figure with its 95% interval in a unit that scales as
+ * `abbench show`'s, and notes: the baseline, quick and partial runs, the
+ * step that starts there, an outlier), then its steps with their runs.
  *
- * The charts: DIR/STEM.{dat,gp,png}, STEM a file-name stem of
- * "trend-SCENARIO-DEVICE-CASE" (escape_stem), unique within the history.
- * A history of at most TREND_CHARTS_MAX series gets one chart per series;
- * a longer one gets one chart per sweep (its cases as lines, each relative
- * to its own median: "trend-SCENARIO-DEVICE-sweep-NAME"), and its unswept
- * series their own while fewer than TREND_CHARTS_MAX charts are written:
- * at most TREND_CHARTS_MAX charts then, however many cases. Without gnuplot
- * the data and scripts are still written and the outcome says why the
- * PNGs are not; a PNG that cannot be written (a full disk) is an error.
+ * The charts: DIR/STEM.{dat,gp,png}, STEM "trend-SCENARIO-DEVICE-CASE"
+ * (escape_stem), unique within the history, one per series; past
+ * TREND_CHARTS_MAX series one per sweep instead (its cases as lines, each
+ * relative to its own median: "trend-SCENARIO-DEVICE-sweep-NAME"), and the
+ * unswept series' own while fewer than TREND_CHARTS_MAX charts are written.
+ * Without gnuplot the data and scripts are still written and the outcome
+ * says why the PNGs are not; a PNG that cannot be written (a full disk) is
+ * an error.
  */
 #ifndef AB_TREND_H
 #define AB_TREND_H
@@ -27,21 +25,16 @@
 
 #include "analysis/history.h"
 #include "common/diag.h"
+#include "print/allocs.h"
 #include "print/printer.h"
 
 #define TREND_STEM_MAX 160
 /* Past this many series the charts are drawn per sweep (docs/REPORTS.md). */
 #define TREND_CHARTS_MAX 64
 
-/* The table of every series. AB_ERR_IO when the stream fails. */
-enum ab_rc trend_print_table(FILE *f, const struct history *h, struct ab_diag *d);
-
-/* The text printer's PRINTER_HISTORY: trend_print_table of job->history. */
+/* The text printer's PRINTER_HISTORY: the table of job->history's series.
+ * AB_ERR_IO when the stream fails. */
 enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d);
-
-/* The step k of series s in words: "+25.00% at run 7 (commit abc, 2026-11-03,
- * label nightly-2026-11-03): 4.06 us -> 5.07 us". */
-void trend_step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len);
 
 /* What step k is, in words: "a regression", "an improvement", "same
  * commit: noise", "a regression (same commit, driver changed)". */
@@ -51,20 +44,16 @@ const char *trend_step_kind_words(const struct history *h, const struct history_
 /* "4.06 us", "3.993x": a level in the metric's format. */
 char *trend_level(const struct history *h, double level, char *buf, size_t len);
 
-/* "4.06 us [4.05, 4.07]" or "3.993x [n/a]": a point's figure. */
-char *trend_figure(const struct history *h, const struct history_point *p, char *buf, size_t len);
-
 struct trend_outcome {
-	int n_series;
-	int *chart_of;                      /* [n_series]: the chart showing it, -1: none */
+	int *chart_of;                      /* [the history's series]: the chart showing it, -1: none */
 	int n_charts;
 	char (*chart_stem)[TREND_STEM_MAX]; /* [n_charts] */
-	bool *chart_drawn;                  /* [n_charts]: its PNG exists */
+	bool *chart_drawn;                  /* [n_charts]: its PNG (SVG) exists */
 	bool *chart_sweep;                  /* [n_charts]: a sweep's chart (several series) */
 	int n_drawn, n_failed;
 	bool skipped;                       /* gnuplot missing, or no_plots */
 	char note[512];                     /* why skipped, or the first failure */
-	const char *ext;                    /* "png" or "svg" */
+	struct allocs mem;                  /* the arrays above, and the writer's own */
 };
 
 /* Writes every series' chart into dir (created when missing) and draws it
