@@ -47,27 +47,23 @@ static void print_envs(FILE *f, struct escape_pool *p, const struct cert *c)
 	}
 }
 
-static void entry_line(FILE *f, struct escape_pool *p, const struct cert *c, int i)
-{
-	const struct cert_entry *e = &c->entries[i];
-	char eps[32];
-	cert_eps_text(e->sig.eps, eps, sizeof eps);
-	fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s / %s  run %" PRId64 "\n", escape_t(p, e->case_name),
-		escape_t(p, e->sig.site), escape_t(p, e->shape_text), escape_t(p, e->sig.dtype), eps,
-		e->sig.affine ? "yes" : "no", escape_t(p, e->input_kinds), escape_t(p, e->arm[0].name),
-		escape_t(p, e->arm[1].name), c->runs[e->run].ids[0]);
-}
-
 void certify_print(FILE *f, const struct cert *c, const char *path)
 {
 	struct escape_pool p = { .next = 0 };
+	char eps[32];
 	fprintf(f, "certificate '%s': %d %s certified, %d excluded; sha256 %s\n", escape_t(&p, path), c->n_entries,
 		c->n_entries == 1 ? "signature" : "signatures", c->n_excluded, c->sha256);
 	if (c->n_entries)
 		fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s\n", "case", "site", "shape", "dtype", "eps", "affine",
 			"inputs", "arms (a / b)");
-	for (int i = 0; i < c->n_entries; i++)
-		entry_line(f, &p, c, i);
+	for (int i = 0; i < c->n_entries; i++) {
+		const struct cert_entry *e = &c->entries[i];
+		cert_eps_text(e->sig.eps, eps, sizeof eps);
+		fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s / %s  run %" PRId64 "\n",
+			escape_t(&p, e->case_name), escape_t(&p, e->sig.site), escape_t(&p, e->shape_text),
+			escape_t(&p, e->sig.dtype), eps, e->sig.affine ? "yes" : "no", escape_t(&p, e->input_kinds),
+			escape_t(&p, e->arm[0].name), escape_t(&p, e->arm[1].name), c->runs[e->run].ids[0]);
+	}
 	for (int i = 0; i < c->n_excluded; i++) {
 		const struct cert_excluded *x = &c->excluded[i];
 		fprintf(f, "excluded: %s (%s %s, run %" PRId64 "): %s\n", escape_t(&p, x->case_name), escape_t(&p, x->site),

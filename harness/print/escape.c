@@ -3,6 +3,7 @@
  */
 #include "print/escape.h"
 
+#include <printf.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -36,6 +37,10 @@ const char *escape_t(struct escape_pool *p, const char *s)
 	return escape_term(s, b, ESCAPE_POOL_LEN);
 }
 
+/* The ASCII letters and digits, which every sink keeps (isalnum's set
+ * depends on the locale). */
+#define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
 static bool is_control(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f;
@@ -43,28 +48,25 @@ static bool is_control(unsigned char c)
 
 void escape_html(FILE *f, const char *s)
 {
+	static const char *const entity[128] = {
+		['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
 	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(is_control((unsigned char)*s) ? ' ' : *s, f);
-		}
+		unsigned char c = (unsigned char)*s;
+		if (c < 128 && entity[c])
+			fputs(entity[c], f);
+		else
+			fputc(is_control(c) ? ' ' : c, f);
 	}
 }
 
 void escape_url_part(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-				  c == '.' || c == '_' || c == '~';
-		if (unreserved)
-			fputc(c, f);
+		if (strchr(ALNUM "-._~", *s))
+			fputc(*s, f);
 		else
-			fprintf(f, "%%%02X", c);
+			fprintf(f, "%%%02X", (unsigned char)*s);
 	}
 }
 
@@ -90,12 +92,8 @@ void escape_gnuplot(FILE *f, const char *s)
 char *escape_stem(const char *s, char *buf, size_t len)
 {
 	size_t k = 0;
-	for (; s && s[k] && k + 1 < len; k++) {
-		char ch = s[k];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-			  ch == '_' || ch == '.';
-		buf[k] = ok && !(k == 0 && ch == '.') ? ch : '_';
-	}
+	for (; s && s[k] && k + 1 < len; k++)
+		buf[k] = strchr(ALNUM "-_.", s[k]) && !(k == 0 && s[k] == '.') ? s[k] : '_';
 	if (!k && len > 1)
 		buf[k++] = '_';
 	buf[k] = '\0';
@@ -107,48 +105,45 @@ bool escape_csv_formula(const char *s)
 	return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-/* The conversion at p ("%lld", "%.*f", "%s"): its length, and through
- * *kind what its argument is: 'i' int, 'l' long, 'L' long long, 'z'
- * size_t, 'd' double, 's' string, 'p' pointer, '%' none; *star: whether
- * an int width or precision ('*') comes first. */
-static size_t conversion(const char *p, char *kind, bool *star)
+/* One conversion of printf's, spec ("%lld", "%.*f"), its arguments taken
+ * from ap: glibc's parse_printf_format says their types (size_t is read
+ * as long); a '*' width or precision is replaced by its int first. */
+static void put_conversion(FILE *f, const char *spec, va_list *ap)
 {
-	size_t n = 1 + strspn(p + 1, "-+ #0123456789.*");
-	int longs = 0;
-	bool size = false;
-	*star = memchr(p, '*', n) != NULL;
-	for (; p[n] && strchr("hlz", p[n]); n++) {
-		longs += p[n] == 'l';
-		size = size || p[n] == 'z';
+	char one[48];
+	int types[2];
+	size_t n = parse_printf_format(spec, 2, types);
+	if (n == 2) {
+		const char *star = strchr(spec, '*');
+		int w = va_arg(*ap, int);
+		snprintf(one, sizeof one, "%.*s%d%s", (int)(star - spec), spec, w, star + 1);
+		spec = one;
 	}
-	if (p[n] && strchr("fFeEgGaA", p[n]))
-		*kind = 'd';
-	else if (p[n] == 's' || p[n] == 'p' || p[n] == '%')
-		*kind = p[n];
-	else
-		*kind = size ? 'z' : longs > 1 ? 'L' : longs ? 'l' : 'i';
-	return n + 1;
-}
-
-/* One conversion of printf's, its argument taken from ap. */
-static void put_conversion(FILE *f, const char *spec, char kind, bool star, va_list *ap)
-{
-	int w = star ? va_arg(*ap, int) : 0;
-	switch (kind) {
-	case 'd': { double x = va_arg(*ap, double); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 's': case 'p': { void *x = va_arg(*ap, void *); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 'L': fprintf(f, spec, va_arg(*ap, long long)); break;
-	case 'l': fprintf(f, spec, va_arg(*ap, long)); break;
-	case 'z': fprintf(f, spec, va_arg(*ap, size_t)); break;
-	case '%': fputc('%', f); break;
-	default: { int x = va_arg(*ap, int); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
+	switch (n ? types[n - 1] : -1) {
+	case -1:
+		fputc('%', f);
+		break;
+	case PA_DOUBLE:
+		fprintf(f, spec, va_arg(*ap, double));
+		break;
+	case PA_STRING:
+	case PA_POINTER:
+		fprintf(f, spec, va_arg(*ap, void *));
+		break;
+	case PA_INT | PA_FLAG_LONG_LONG:
+		fprintf(f, spec, va_arg(*ap, long long));
+		break;
+	case PA_INT | PA_FLAG_LONG:
+		fprintf(f, spec, va_arg(*ap, long));
+		break;
+	default:
+		fprintf(f, spec, va_arg(*ap, int));
 	}
 }
 
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list args)
 {
-	char spec[32], kind;
-	bool star;
+	char spec[32];
 	va_list ap; /* a copy: a va_list parameter cannot be passed on by address */
 	va_copy(ap, args);
 	for (const char *p = fmt; *p;) {
@@ -157,13 +152,13 @@ void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va
 		fwrite(p, 1, n - span, f);
 		if (!*(p += n))
 			break;
-		n = conversion(p, &kind, &star);
+		n = 2 + strspn(p + 1, "-+ #0123456789.*hlzjtL"); /* flags, width, precision, length, conversion */
 		snprintf(spec, sizeof spec, "%.*s", (int)n, p);
 		p += n + span;
 		if (!strcmp(spec, "%s"))
 			(span ? code : text)(f, va_arg(ap, const char *));
 		else
-			put_conversion(f, spec, kind, star, &ap);
+			put_conversion(f, spec, &ap);
 	}
 	va_end(ap);
 }
