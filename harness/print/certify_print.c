@@ -20,29 +20,25 @@ static void shape_text(const struct cert_sig *s, char *buf, size_t len)
 	}
 }
 
-static void env_words(FILE *f, struct escape_pool *p, const struct cert_env *e)
-{
-	for (int i = 0; i < e->n; i++) {
-		char key[32];
-		snprintf(key, sizeof key, "%s", e->kv[i].key);
-		for (char *q = key; *q; q++)
-			*q = *q == '_' ? ' ' : *q;
-		fprintf(f, "%s%s %s", i ? ", " : "", key, escape_t(p, e->kv[i].value));
-	}
-}
-
-/* The distinct environments of c's entries, each once. */
+/* The distinct environments of c's entries, each once, its keys in words
+ * ("cuda version 12.4"). */
 static void print_envs(FILE *f, struct escape_pool *p, const struct cert *c)
 {
+	char diff[8], key[32];
 	for (int i = 0; i < c->n_entries; i++) {
+		const struct cert_env *e = &c->entries[i].env;
 		bool seen = false;
-		char diff[8];
 		for (int k = 0; k < i && !seen; k++)
-			seen = cert_env_diff(&c->entries[k].env, &c->entries[i].env, NULL, diff, sizeof diff) == 0;
+			seen = cert_env_diff(&c->entries[k].env, e, NULL, diff, sizeof diff) == 0;
 		if (seen)
 			continue;
 		fputs("environment: ", f);
-		env_words(f, p, &c->entries[i].env);
+		for (int j = 0; j < e->n; j++) {
+			snprintf(key, sizeof key, "%s", e->kv[j].key);
+			for (char *q = key; *q; q++)
+				*q = *q == '_' ? ' ' : *q;
+			fprintf(f, "%s%s %s", j ? ", " : "", key, escape_t(p, e->kv[j].value));
+		}
 		fputc('\n', f);
 	}
 }

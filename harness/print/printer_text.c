@@ -1,8 +1,6 @@
 /*
- * printer_text.c - the "text" format: what a terminal shows. A run's
- * summary (print/show.c), a history's tables (print/trend.c), the gate's
- * failing cases one per line (print/gate_print.c), and the run and
- * baseline lists of `abbench list` and `abbench baseline list`, here.
+ * printer_text.c - the "text" format: what a terminal shows; the run and
+ * baseline lists of `abbench list` and `abbench baseline list` are here.
  * Every string from the database goes through escape_t: a name cannot
  * send the terminal a control sequence.
  */
