@@ -3,7 +3,6 @@
  */
 #include "print/escape.h"
 
-#include <printf.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -105,40 +104,32 @@ bool escape_csv_formula(const char *s)
 	return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-/* One conversion of printf's, spec ("%lld", "%.*f"), its arguments taken
- * from ap: glibc's parse_printf_format says their types (size_t is read
- * as long); a '*' width or precision is replaced by its int first. */
+/* One conversion of printf's, spec ("%lld", "%.*f", "%%"), printed from a
+ * copy of ap; ap is then moved past its arguments: an int per '*', then
+ * the value, of the type that spec's conversion and length say. */
 static void put_conversion(FILE *f, const char *spec, va_list *ap)
 {
-	char one[48];
-	int types[2];
-	size_t n = parse_printf_format(spec, 2, types);
-	if (n == 2) {
-		const char *star = strchr(spec, '*');
-		int w = va_arg(*ap, int);
-		snprintf(one, sizeof one, "%.*s%d%s", (int)(star - spec), spec, w, star + 1);
-		spec = one;
-	}
-	switch (n ? types[n - 1] : -1) {
-	case -1:
-		fputc('%', f);
-		break;
-	case PA_DOUBLE:
-		fprintf(f, spec, va_arg(*ap, double));
-		break;
-	case PA_STRING:
-	case PA_POINTER:
-		fprintf(f, spec, va_arg(*ap, void *));
-		break;
-	case PA_INT | PA_FLAG_LONG_LONG:
-		fprintf(f, spec, va_arg(*ap, long long));
-		break;
-	case PA_INT | PA_FLAG_LONG:
-		fprintf(f, spec, va_arg(*ap, long));
-		break;
-	default:
-		fprintf(f, spec, va_arg(*ap, int));
-	}
+	char conv = spec[strlen(spec) - 1];
+	va_list one;
+	va_copy(one, *ap);
+	vfprintf(f, spec, one);
+	va_end(one);
+	for (const char *star = strchr(spec, '*'); star; star = strchr(star + 1, '*'))
+		(void)va_arg(*ap, int);
+	if (conv == '%')
+		return;
+	if (strchr("fFeEgGaA", conv))
+		(void)va_arg(*ap, double);
+	else if (conv == 's' || conv == 'p')
+		(void)va_arg(*ap, void *);
+	else if (strstr(spec, "ll"))
+		(void)va_arg(*ap, long long);
+	else if (strchr(spec, 'l'))
+		(void)va_arg(*ap, long);
+	else if (strchr(spec, 'z'))
+		(void)va_arg(*ap, size_t);
+	else
+		(void)va_arg(*ap, int);
 }
 
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list args)
@@ -152,7 +143,7 @@ void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va
 		fwrite(p, 1, n - span, f);
 		if (!*(p += n))
 			break;
-		n = 2 + strspn(p + 1, "-+ #0123456789.*hlzjtL"); /* flags, width, precision, length, conversion */
+		n = 2 + strspn(p + 1, "-+ #0123456789.*hlz"); /* flags, width, precision, length, conversion */
 		snprintf(spec, sizeof spec, "%.*s", (int)n, p);
 		p += n + span;
 		if (!strcmp(spec, "%s"))
