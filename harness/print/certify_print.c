@@ -21,7 +21,7 @@ static void shape_text(const struct cert_sig *s, char *buf, size_t len)
 }
 
 /* The distinct environments of c's entries, each once, its keys in words
- * ("cuda version 12.4"). */
+ * ("compute capability 9.0"). */
 static void print_envs(FILE *f, struct escape_pool *p, const struct cert *c)
 {
 	char diff[8], key[32];

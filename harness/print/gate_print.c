@@ -74,7 +74,8 @@ static void print_exact(FILE *f, const struct gate_case *g)
 		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
 }
 
-/* Why a slowdown beyond the threshold still passed. */
+/* " (slower beyond the threshold, WHY": why a slowdown beyond the threshold
+ * still passed (print_verdict closes the parenthesis). */
 static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 {
 	char us[32], floor_us[32];
