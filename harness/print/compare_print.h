@@ -9,9 +9,9 @@
 
 #include "print/printer.h"
 
-/* The markdown printer's PRINTER_COMPARE: job->compare, of the runs
- * job->summary (first) and job->second, to job->f. AB_ERR_IO when the
- * stream reports an error. */
-enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d);
+/* Writes the comparison r of runs a and b to f. AB_ERR_IO when the stream
+ * reports an error. */
+enum ab_rc compare_print_table(FILE *f, const struct summary_run *a, const struct summary_run *b,
+			       const struct compare_result *r, struct ab_diag *d);
 
 #endif

@@ -78,13 +78,18 @@ static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the baseline list") : AB_OK;
 }
 
+static enum ab_rc text_failing(const struct printer_job *job, struct ab_diag *d)
+{
+	return gate_print_failing(job->f, job->gate->r, d);
+}
+
 extern const struct printer printer_text;
 
 const struct printer printer_text = {
 	"text", "plain text for a terminal (control characters escaped)",
 	{
 		[PRINTER_SUMMARY] = show_print,
-		[PRINTER_FAILING] = gate_print_failing,
+		[PRINTER_FAILING] = text_failing,
 		[PRINTER_HISTORY] = trend_print,
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,

@@ -62,8 +62,7 @@ static inline char *verdict_md(const struct results_run *base, const struct resu
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	struct printer_gate pg = { base, run, o, res };
-	assert_int_equal(gate_print(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_verdict(f, base, run, o, res, NULL), AB_OK);
 	fclose(f);
 	return buf;
 }

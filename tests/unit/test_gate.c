@@ -87,8 +87,7 @@ static void test_planted_regression_fails(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct printer_gate pg = { .r = &res };
-	assert_int_equal(gate_print_failing(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(buf, "ln\n");
 	free(buf);
@@ -139,8 +138,7 @@ static void test_too_few_samples_inconclusive(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct printer_gate pg = { b, r, &o, &res };
-	assert_int_equal(gate_print(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_verdict(f, b, r, &o, &res, NULL), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "## gate: INCONCLUSIVE: run 2 against baseline run 1"));
 	assert_non_null(strstr(buf, "INCONCLUSIVE (slower beyond the threshold, too few samples to call it; too few "
@@ -241,8 +239,7 @@ static void test_lost_bit_exactness_fails(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct printer_gate pg = { .r = &res };
-	assert_int_equal(gate_print_failing(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(buf, "");
 	free(buf);
@@ -314,8 +311,7 @@ static void test_improvement_passes_and_is_reported(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct printer_gate pg = { b, r, &o, &res };
-	assert_int_equal(gate_print(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_verdict(f, b, r, &o, &res, NULL), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "## gate: PASS: run 2 against baseline run 1"));
 	assert_non_null(strstr(buf, "| -20.00% ["));

@@ -241,8 +241,7 @@ static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
 	size_t len = 0;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 	FILE *f = open_memstream(&list, &len);
-	struct printer_gate pg = { .r = &res };
-	assert_int_equal(gate_print_failing(&(struct printer_job){ .f = f, .gate = &pg }, NULL), AB_OK);
+	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(list, "");
 	free(list);
