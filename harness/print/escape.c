@@ -104,20 +104,17 @@ bool escape_csv_formula(const char *s)
 	return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-/* One conversion of printf's, spec ("%lld", "%.*f", "%%"), printed from a
- * copy of ap; ap is then moved past its arguments: an int per '*', then
- * the value, of the type that spec's conversion and length say. */
+/* One conversion of printf's, spec ("%lld", "%.*f", "%%"): ap is moved
+ * past its arguments (an int per '*', then the value, of the type that
+ * spec's conversion and length say), and vfprintf prints them from a copy
+ * taken before. */
 static void put_conversion(FILE *f, const char *spec, va_list *ap)
 {
 	char conv = spec[strlen(spec) - 1];
 	va_list one;
 	va_copy(one, *ap);
-	vfprintf(f, spec, one);
-	va_end(one);
 	for (const char *star = strchr(spec, '*'); star; star = strchr(star + 1, '*'))
 		(void)va_arg(*ap, int);
-	if (conv == '%')
-		return;
 	if (strchr("fFeEgGaA", conv))
 		(void)va_arg(*ap, double);
 	else if (conv == 's' || conv == 'p')
@@ -128,8 +125,10 @@ static void put_conversion(FILE *f, const char *spec, va_list *ap)
 		(void)va_arg(*ap, long);
 	else if (strchr(spec, 'z'))
 		(void)va_arg(*ap, size_t);
-	else
+	else if (conv != '%')
 		(void)va_arg(*ap, int);
+	vfprintf(f, spec, one);
+	va_end(one);
 }
 
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list args)
