@@ -20,54 +20,46 @@ static void shape_text(const struct cert_sig *s, char *buf, size_t len)
 	}
 }
 
-static void env_words(FILE *f, struct escape_pool *p, const struct cert_env *e)
-{
-	for (int i = 0; i < e->n; i++) {
-		char key[32];
-		snprintf(key, sizeof key, "%s", e->kv[i].key);
-		for (char *q = key; *q; q++)
-			*q = *q == '_' ? ' ' : *q;
-		fprintf(f, "%s%s %s", i ? ", " : "", key, escape_t(p, e->kv[i].value));
-	}
-}
-
-/* The distinct environments of c's entries, each once. */
+/* The distinct environments of c's entries, each once, its keys in words
+ * ("compute capability 9.0"). */
 static void print_envs(FILE *f, struct escape_pool *p, const struct cert *c)
 {
+	char diff[8], key[32];
 	for (int i = 0; i < c->n_entries; i++) {
+		const struct cert_env *e = &c->entries[i].env;
 		bool seen = false;
-		char diff[8];
 		for (int k = 0; k < i && !seen; k++)
-			seen = cert_env_diff(&c->entries[k].env, &c->entries[i].env, NULL, diff, sizeof diff) == 0;
+			seen = cert_env_diff(&c->entries[k].env, e, NULL, diff, sizeof diff) == 0;
 		if (seen)
 			continue;
 		fputs("environment: ", f);
-		env_words(f, p, &c->entries[i].env);
+		for (int j = 0; j < e->n; j++) {
+			snprintf(key, sizeof key, "%s", e->kv[j].key);
+			for (char *q = key; *q; q++)
+				*q = *q == '_' ? ' ' : *q;
+			fprintf(f, "%s%s %s", j ? ", " : "", key, escape_t(p, e->kv[j].value));
+		}
 		fputc('\n', f);
 	}
-}
-
-static void entry_line(FILE *f, struct escape_pool *p, const struct cert *c, int i)
-{
-	const struct cert_entry *e = &c->entries[i];
-	char eps[32];
-	cert_eps_text(e->sig.eps, eps, sizeof eps);
-	fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s / %s  run %" PRId64 "\n", escape_t(p, e->case_name),
-		escape_t(p, e->sig.site), escape_t(p, e->shape_text), escape_t(p, e->sig.dtype), eps,
-		e->sig.affine ? "yes" : "no", escape_t(p, e->input_kinds), escape_t(p, e->arm[0].name),
-		escape_t(p, e->arm[1].name), c->runs[e->run].ids[0]);
 }
 
 void certify_print(FILE *f, const struct cert *c, const char *path)
 {
 	struct escape_pool p = { .next = 0 };
+	char eps[32];
 	fprintf(f, "certificate '%s': %d %s certified, %d excluded; sha256 %s\n", escape_t(&p, path), c->n_entries,
 		c->n_entries == 1 ? "signature" : "signatures", c->n_excluded, c->sha256);
 	if (c->n_entries)
 		fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s\n", "case", "site", "shape", "dtype", "eps", "affine",
 			"inputs", "arms (a / b)");
-	for (int i = 0; i < c->n_entries; i++)
-		entry_line(f, &p, c, i);
+	for (int i = 0; i < c->n_entries; i++) {
+		const struct cert_entry *e = &c->entries[i];
+		cert_eps_text(e->sig.eps, eps, sizeof eps);
+		fprintf(f, "  %-22s %-20s %-16s %-5s %-8s %-6s %-24s %s / %s  run %" PRId64 "\n",
+			escape_t(&p, e->case_name), escape_t(&p, e->sig.site), escape_t(&p, e->shape_text),
+			escape_t(&p, e->sig.dtype), eps, e->sig.affine ? "yes" : "no", escape_t(&p, e->input_kinds),
+			escape_t(&p, e->arm[0].name), escape_t(&p, e->arm[1].name), c->runs[e->run].ids[0]);
+	}
 	for (int i = 0; i < c->n_excluded; i++) {
 		const struct cert_excluded *x = &c->excluded[i];
 		fprintf(f, "excluded: %s (%s %s, run %" PRId64 "): %s\n", escape_t(&p, x->case_name), escape_t(&p, x->site),

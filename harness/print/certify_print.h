@@ -1,8 +1,6 @@
 /*
  * certify_print.h - what `abbench certify`, `certify --check` and
- * `abbench coverage` print on a terminal (docs/CERTIFICATE.md): a
- * certificate's entries and exclusions, a check's verdict per entry, a
- * coverage's signatures by calls.
+ * `abbench coverage` print on a terminal (docs/CERTIFICATE.md).
  */
 #ifndef AB_CERTIFY_PRINT_H
 #define AB_CERTIFY_PRINT_H

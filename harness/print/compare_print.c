@@ -10,22 +10,16 @@
 #include "analysis/blockboot.h"
 #include "print/md.h"
 
-static void print_ratio(FILE *f, const struct stats_interval *r)
-{
-	if (isnan(r->point))
-		fputs("n/a", f);
-	else
-		fprintf(f, "%.4f [%.4f, %.4f]", r->point, r->low, r->high);
-}
-
-static void print_md5(FILE *f, const struct compare_case *c)
+/* The md5 cell: whether every output compared is equal. */
+static const char *md5_text(const struct compare_case *c, char *buf, size_t len)
 {
 	if (!c->md5_compared)
-		fputs("n/a", f);
-	else if (!c->md5_differ)
-		fprintf(f, "yes (%d outputs)", c->md5_compared);
+		return "n/a";
+	if (!c->md5_differ)
+		snprintf(buf, len, "yes (%d outputs)", c->md5_compared);
 	else
-		fprintf(f, "**no** (%d of %d differ)", c->md5_differ, c->md5_compared);
+		snprintf(buf, len, "**no** (%d of %d differ)", c->md5_differ, c->md5_compared);
+	return buf;
 }
 
 /* " (+1.56%, within the 15.00% threshold)": why a significant change was
@@ -49,16 +43,16 @@ static void print_held(FILE *f, const struct compare_case *c, const struct compa
 
 static void print_row(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
 {
-	char p[32], pct[32];
+	char ratio[100], p[32], pct[32], md5[64];
 	fputs("| ", f);
 	md_case_name(f, c->name, c->own_arms, c->arm_a, c->arm_b);
 	fputs(" | ", f);
 	md_spread_time(f, &c->a);
 	fputs(" | ", f);
 	md_spread_time(f, &c->b);
-	fputs(" | ", f);
-	print_ratio(f, &c->ratio);
-	fprintf(f, " | %s | %s", md_p(c->p_value, p, sizeof p), compare_verdict_str(c->verdict));
+	snprintf(ratio, sizeof ratio, "%.4f [%.4f, %.4f]", c->ratio.point, c->ratio.low, c->ratio.high);
+	fprintf(f, " | %s | %s | %s", isnan(c->ratio.point) ? "n/a" : ratio, md_p(c->p_value, p, sizeof p),
+		compare_verdict_str(c->verdict));
 	if (c->verdict == COMPARE_FASTER || c->verdict == COMPARE_SLOWER)
 		fprintf(f, " (%s)", md_pct(c->ratio.point - 1, pct, sizeof pct));
 	if (c->verdict == COMPARE_WITHIN_FLOORS)
@@ -67,27 +61,12 @@ static void print_row(FILE *f, const struct compare_case *c, const struct compar
 		fprintf(f, "; drifted in the %s run (A arm %.2f%%%s): not trusted", c->drifted_a ? "first" : "second",
 			100 * (c->drifted_a ? c->drift_a : c->drift_b),
 			c->drifted_a && c->drifted_b ? ", and in the second" : "");
-	fputs(" | ", f);
-	print_md5(f, c);
-	fputs(" |\n", f);
+	fprintf(f, " | %s |\n", md5_text(c, md5, sizeof md5));
 }
 
-/* "1234.5 / 1250.1 (29.4% / 29.8%)"; "(cache-resident)" where the case's
- * working set fits a run's cache (its % is not computed: md_bw_pct). */
-static void print_bandwidth(FILE *f, const struct compare_case *c)
-{
-	if (isnan(c->bw_a.gbps) || isnan(c->bw_b.gbps)) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%.1f / %.1f", c->bw_a.gbps, c->bw_b.gbps);
-	if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
-		fprintf(f, " (%.1f%% / %.1f%%)", c->bw_a.pct_copy, c->bw_b.pct_copy);
-	else if (c->cache_resident)
-		fputs(" (cache-resident)", f);
-}
-
-/* The B arms' bandwidth, a table of its own below the verdicts. */
+/* The B arms' bandwidth, a table of its own below the verdicts: "1234.5 /
+ * 1250.1 (29.4% / 29.8%)"; "(cache-resident)" where the case's working set
+ * fits a run's cache (its % is not computed: md_bw_pct). */
 static void print_bandwidth_table(FILE *f, const struct compare_result *r)
 {
 	static const char *const cols[] = { "case", "B GB/s first / second (% of copy)" };
@@ -95,8 +74,16 @@ static void print_bandwidth_table(FILE *f, const struct compare_result *r)
 	      "copy bandwidth (measured, else the device profile's).\n\n", f);
 	md_table_head(f, 2, cols, "lr");
 	for (int i = 0; i < r->n_cases; i++) {
-		md_printf(f, "| `%s` | ", r->cases[i].name);
-		print_bandwidth(f, &r->cases[i]);
+		const struct compare_case *c = &r->cases[i];
+		md_printf(f, "| `%s` | ", c->name);
+		if (isnan(c->bw_a.gbps) || isnan(c->bw_b.gbps))
+			fputs("n/a", f);
+		else if (!isnan(c->bw_a.pct_copy) && !isnan(c->bw_b.pct_copy))
+			fprintf(f, "%.1f / %.1f (%.1f%% / %.1f%%)", c->bw_a.gbps, c->bw_b.gbps, c->bw_a.pct_copy,
+				c->bw_b.pct_copy);
+		else
+			fprintf(f, "%.1f / %.1f%s", c->bw_a.gbps, c->bw_b.gbps,
+				c->cache_resident ? " (cache-resident)" : "");
 		fputs(" |\n", f);
 	}
 }
@@ -119,11 +106,6 @@ static void print_floors(FILE *f, const struct compare_floors *fl)
 	md_printf(f, " and the change clears the gate's floors: beyond %.2f%% (%s) and the noise floor (the larger "
 		     "A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute floor of %s us (%s)",
 		  fl->threshold * 100, fl->threshold_source, md_us(fl->min_ns, us, sizeof us), fl->min_source);
-}
-
-enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d)
-{
-	return compare_print_table(job->f, job->summary, job->second, job->compare, d);
 }
 
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const struct summary_run *sb,

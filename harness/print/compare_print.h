@@ -7,20 +7,11 @@
 #ifndef AB_COMPARE_PRINT_H
 #define AB_COMPARE_PRINT_H
 
-#include <stdio.h>
-
-#include "analysis/compare.h"
-#include "analysis/summary.h"
-#include "common/diag.h"
 #include "print/printer.h"
 
 /* Writes the comparison r of runs a and b to f. AB_ERR_IO when the stream
  * reports an error. */
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *a, const struct summary_run *b,
 			       const struct compare_result *r, struct ab_diag *d);
-
-/* The markdown printer's PRINTER_COMPARE: compare_print_table of the job's
- * two summaries (summary, second) and comparison. */
-enum ab_rc compare_print(const struct printer_job *job, struct ab_diag *d);
 
 #endif

@@ -36,6 +36,10 @@ const char *escape_t(struct escape_pool *p, const char *s)
 	return escape_term(s, b, ESCAPE_POOL_LEN);
 }
 
+/* The ASCII letters and digits, which every sink keeps (isalnum's set
+ * depends on the locale). */
+#define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
 static bool is_control(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f;
@@ -43,28 +47,25 @@ static bool is_control(unsigned char c)
 
 void escape_html(FILE *f, const char *s)
 {
+	static const char *const entity[128] = {
+		['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
 	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(is_control((unsigned char)*s) ? ' ' : *s, f);
-		}
+		unsigned char c = (unsigned char)*s;
+		if (c < 128 && entity[c])
+			fputs(entity[c], f);
+		else
+			fputc(is_control(c) ? ' ' : c, f);
 	}
 }
 
 void escape_url_part(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-				  c == '.' || c == '_' || c == '~';
-		if (unreserved)
-			fputc(c, f);
+		if (strchr(ALNUM "-._~", *s))
+			fputc(*s, f);
 		else
-			fprintf(f, "%%%02X", c);
+			fprintf(f, "%%%02X", (unsigned char)*s);
 	}
 }
 
@@ -90,12 +91,8 @@ void escape_gnuplot(FILE *f, const char *s)
 char *escape_stem(const char *s, char *buf, size_t len)
 {
 	size_t k = 0;
-	for (; s && s[k] && k + 1 < len; k++) {
-		char ch = s[k];
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-			  ch == '_' || ch == '.';
-		buf[k] = ok && !(k == 0 && ch == '.') ? ch : '_';
-	}
+	for (; s && s[k] && k + 1 < len; k++)
+		buf[k] = strchr(ALNUM "-_.", s[k]) && !(k == 0 && s[k] == '.') ? s[k] : '_';
 	if (!k && len > 1)
 		buf[k++] = '_';
 	buf[k] = '\0';
@@ -107,48 +104,36 @@ bool escape_csv_formula(const char *s)
 	return s && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
-/* The conversion at p ("%lld", "%.*f", "%s"): its length, and through
- * *kind what its argument is: 'i' int, 'l' long, 'L' long long, 'z'
- * size_t, 'd' double, 's' string, 'p' pointer, '%' none; *star: whether
- * an int width or precision ('*') comes first. */
-static size_t conversion(const char *p, char *kind, bool *star)
+/* One conversion of printf's, spec ("%lld", "%.*f", "%%"): ap is moved
+ * past its arguments (an int per '*', then the value, of the type that
+ * spec's conversion and length say), and vfprintf prints them from a copy
+ * taken before. */
+static void put_conversion(FILE *f, const char *spec, va_list *ap)
 {
-	size_t n = 1 + strspn(p + 1, "-+ #0123456789.*");
-	int longs = 0;
-	bool size = false;
-	*star = memchr(p, '*', n) != NULL;
-	for (; p[n] && strchr("hlz", p[n]); n++) {
-		longs += p[n] == 'l';
-		size = size || p[n] == 'z';
-	}
-	if (p[n] && strchr("fFeEgGaA", p[n]))
-		*kind = 'd';
-	else if (p[n] == 's' || p[n] == 'p' || p[n] == '%')
-		*kind = p[n];
-	else
-		*kind = size ? 'z' : longs > 1 ? 'L' : longs ? 'l' : 'i';
-	return n + 1;
-}
-
-/* One conversion of printf's, its argument taken from ap. */
-static void put_conversion(FILE *f, const char *spec, char kind, bool star, va_list *ap)
-{
-	int w = star ? va_arg(*ap, int) : 0;
-	switch (kind) {
-	case 'd': { double x = va_arg(*ap, double); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 's': case 'p': { void *x = va_arg(*ap, void *); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	case 'L': fprintf(f, spec, va_arg(*ap, long long)); break;
-	case 'l': fprintf(f, spec, va_arg(*ap, long)); break;
-	case 'z': fprintf(f, spec, va_arg(*ap, size_t)); break;
-	case '%': fputc('%', f); break;
-	default: { int x = va_arg(*ap, int); star ? fprintf(f, spec, w, x) : fprintf(f, spec, x); break; }
-	}
+	char conv = spec[strlen(spec) - 1];
+	va_list one;
+	va_copy(one, *ap);
+	for (const char *star = strchr(spec, '*'); star; star = strchr(star + 1, '*'))
+		(void)va_arg(*ap, int);
+	if (strchr("fFeEgGaA", conv))
+		(void)va_arg(*ap, double);
+	else if (conv == 's' || conv == 'p')
+		(void)va_arg(*ap, void *);
+	else if (strstr(spec, "ll"))
+		(void)va_arg(*ap, long long);
+	else if (strchr(spec, 'l'))
+		(void)va_arg(*ap, long);
+	else if (strchr(spec, 'z'))
+		(void)va_arg(*ap, size_t);
+	else if (conv != '%')
+		(void)va_arg(*ap, int);
+	vfprintf(f, spec, one);
+	va_end(one);
 }
 
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list args)
 {
-	char spec[32], kind;
-	bool star;
+	char spec[32];
 	va_list ap; /* a copy: a va_list parameter cannot be passed on by address */
 	va_copy(ap, args);
 	for (const char *p = fmt; *p;) {
@@ -157,13 +142,13 @@ void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va
 		fwrite(p, 1, n - span, f);
 		if (!*(p += n))
 			break;
-		n = conversion(p, &kind, &star);
+		n = 2 + strspn(p + 1, "-+ #0123456789.*hlz"); /* flags, width, precision, length, conversion */
 		snprintf(spec, sizeof spec, "%.*s", (int)n, p);
 		p += n + span;
 		if (!strcmp(spec, "%s"))
 			(span ? code : text)(f, va_arg(ap, const char *));
 		else
-			put_conversion(f, spec, kind, star, &ap);
+			put_conversion(f, spec, &ap);
 	}
 	va_end(ap);
 }

@@ -52,7 +52,7 @@ void escape_html(FILE *f, const char *s);
 
 /* printf whose plain %s arguments go through text, and a %s between
  * backticks in fmt ("`%s`") through code (code NULL: text, backticks kept);
- * every other conversion is printf's (one '*' at most). md_printf
+ * every other conversion is printf's. md_printf
  * (print/md.h) and html_printf are it for their sinks. */
 typedef void (*escape_fn)(FILE *f, const char *s);
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list ap);

@@ -19,25 +19,24 @@ static double change_of(double ratio)
 	return fabs(c) < 1e-12 ? 0 : c;
 }
 
-/* "+7.67% [+4.42%, +11.97%]": a ratio - 1 with its interval; "n/a" for NAN. */
-static void print_change(FILE *f, const struct stats_interval *ratio)
+/* "+7.67% [+4.42%, +11.97%]": a ratio - 1 with its interval; "n/a" for NAN.
+ * The cells' texts below write into buf, or return a constant. */
+static const char *change_text(const struct stats_interval *ratio, char *buf, size_t len)
 {
 	char c[32], lo[32], hi[32];
-	if (isnan(ratio->point)) {
-		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s [%s, %s]", md_pct(change_of(ratio->point), c, sizeof c),
-		md_pct(change_of(ratio->low), lo, sizeof lo), md_pct(change_of(ratio->high), hi, sizeof hi));
+	if (isnan(ratio->point))
+		return "n/a";
+	snprintf(buf, len, "%s [%s, %s]", md_pct(change_of(ratio->point), c, sizeof c),
+		 md_pct(change_of(ratio->low), lo, sizeof lo), md_pct(change_of(ratio->high), hi, sizeof hi));
+	return buf;
 }
 
 /* The normalised change, or why there is none. */
-static void print_norm_change(FILE *f, const struct gate_case *g)
+static const char *norm_change_text(const struct gate_case *g, char *buf, size_t len)
 {
 	if (g->basis == GATE_NORMALISED)
-		print_change(f, &g->norm_ratio);
-	else
-		fputs(g->basis == GATE_RAW_VARIANT ? "n/a (A arm differs)" : "n/a (no A samples)", f);
+		return change_text(&g->norm_ratio, buf, len);
+	return g->basis == GATE_RAW_VARIANT ? "n/a (A arm differs)" : "n/a (no A samples)";
 }
 
 static bool compared(const struct gate_case *g)
@@ -45,24 +44,24 @@ static bool compared(const struct gate_case *g)
 	return g->verdict != GATE_MISSING && g->verdict != GATE_NEW && g->verdict != GATE_NOT_MEASURED;
 }
 
-static void print_floor(FILE *f, const struct gate_case *g)
+static const char *floor_text(const struct gate_case *g, char *buf, size_t len)
 {
 	if (!compared(g) || (isnan(g->drift_base) && isnan(g->drift_run)))
-		fputs("n/a", f);
-	else
-		fprintf(f, "%.2f%%", g->noise_floor * 100);
+		return "n/a";
+	snprintf(buf, len, "%.2f%%", g->noise_floor * 100);
+	return buf;
 }
 
 /* The judged change in us of the baseline's B, signed: "+0.295"; under
  * half a ns (the residue of equal ratios) it prints 0.000, not -0.000. */
-static void print_abs_change(FILE *f, const struct gate_case *g)
+static const char *abs_change_text(const struct gate_case *g, char *buf, size_t len)
 {
 	char us[32];
 	double ns = fabs(g->abs_change_ns) < 0.5 ? 0 : g->abs_change_ns;
 	if (!compared(g) || isnan(ns))
-		fputs("n/a", f);
-	else
-		fprintf(f, "%s%s", ns > 0 ? "+" : "", md_us(ns, us, sizeof us));
+		return "n/a";
+	snprintf(buf, len, "%s%s", ns > 0 ? "+" : "", md_us(ns, us, sizeof us));
+	return buf;
 }
 
 static void print_exact(FILE *f, const struct gate_case *g)
@@ -75,11 +74,12 @@ static void print_exact(FILE *f, const struct gate_case *g)
 		fputs(g->run_exact ? "yes" : "no (as in the baseline)", f);
 }
 
-/* Why a slowdown beyond the threshold still passed. */
+/* " (slower beyond the threshold, WHY": why a slowdown beyond the threshold
+ * still passed (print_verdict closes the parenthesis). */
 static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 {
 	char us[32], floor_us[32];
-	fputs("slower beyond the threshold, ", f);
+	fputs(" (slower beyond the threshold, ", f);
 	if (!(g->p_value < COMPARE_ALPHA))
 		fputs(g->underpowered ? "too few samples to call it" : "not significant", f);
 	else if (!(g->change > g->noise_floor))
@@ -91,92 +91,58 @@ static void print_pass_reason(FILE *f, const struct gate_case *g, double min_ns)
 		fputs("against the A arm only, not in raw B time", f);
 }
 
-/* A fallback to raw B times, said in the verdict. */
-static void print_fallback(FILE *f, const struct gate_case *g)
-{
-	if (g->basis == GATE_RAW_NO_A) {
-		fputs("; judged on raw B times: no A samples to normalise by", f);
-		return;
-	}
-	md_printf(f, "; judged on raw B times: the A arm is `%s` in the baseline, `%s` in the run",
-		  g->a_variant_base[0] ? g->a_variant_base : "(mixed)", g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
-}
-
-/* The A arm moved between the runs beyond the threshold while B's raw or
- * judged change is beyond it too: the machine, not the kernel, may be
- * what moved. Only said where A is the same kernel in both runs. */
-static void print_a_moved(FILE *f, const struct gate_case *g, double thr)
+/* The verdict, then what it needs said: " (REASON)" after a verdict that
+ * did not fail (why a slowdown beyond the threshold was not called, why
+ * the case is inconclusive), a fallback to raw B times, and the A arm
+ * moving between the runs beyond the threshold while B's raw or judged
+ * change is beyond it too (the machine, not the kernel, may be what moved;
+ * only said where A is the same kernel in both runs). */
+static void print_verdict(FILE *f, const struct gate_case *g, const struct gate_result *r)
 {
 	char pct[32];
-	if (!g->a_moved)
-		return;
-	if (!(fabs(g->raw_change) > thr) && !(fabs(g->change) > thr))
-		return;
-	bool same_way = g->a_change * g->raw_change > 0;
-	fprintf(f, "; the A arm moved %s%s: the machine may have changed", md_pct(g->a_change, pct, sizeof pct),
-		same_way ? " too" : "");
-}
-
-/* Why a case that did not fail is inconclusive. */
-static void print_too_few(FILE *f, const struct gate_case *g, int min_samples)
-{
-	md_printf(f, "too few samples: %s has %d, the gate needs %d a slot", g->fewest_slot, g->fewest, min_samples);
-}
-
-/* " (REASON)" after a verdict that did not fail: why a slowdown beyond
- * the threshold was not called, and why the case is inconclusive. */
-static void print_reasons(FILE *f, const struct gate_case *g, double thr, double min_ns, int min_samples)
-{
+	double thr = r->max_regression_pct / 100;
+	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 	bool slower = (g->verdict == GATE_PASS || g->verdict == GATE_INCONCLUSIVE) && g->change > thr;
 	bool few = g->verdict == GATE_INCONCLUSIVE;
-	if (!slower && !few)
-		return;
-	fputs(" (", f);
-	if (slower)
-		print_pass_reason(f, g, min_ns);
-	if (slower && few)
-		fputs("; ", f);
-	if (few)
-		print_too_few(f, g, min_samples);
-	fputs(")", f);
-}
-
-static void print_verdict(FILE *f, const struct gate_case *g, double thr, double min_ns, int min_samples)
-{
-	bool fail = g->verdict == GATE_REGRESSED || g->verdict == GATE_LOST_EXACT || g->verdict == GATE_MISSING;
 	const char *mark = fail ? "**" : "";
 	fprintf(f, "%s%s%s", mark, gate_verdict_str(g->verdict), mark);
 	if (!compared(g))
 		return;
 	if (g->verdict == GATE_LOST_EXACT && g->time_regressed)
 		fputs(", also regressed", f);
-	print_reasons(f, g, thr, min_ns, min_samples);
-	if (g->basis != GATE_NORMALISED)
-		print_fallback(f, g);
-	print_a_moved(f, g, thr);
+	if (slower)
+		print_pass_reason(f, g, r->min_change_ns);
+	if (few)
+		md_printf(f, "%stoo few samples: %s has %d, the gate needs %d a slot", slower ? "; " : " (",
+			  g->fewest_slot, g->fewest, r->min_samples);
+	if (slower || few)
+		fputs(")", f);
+	if (g->basis == GATE_RAW_NO_A)
+		fputs("; judged on raw B times: no A samples to normalise by", f);
+	else if (g->basis != GATE_NORMALISED)
+		md_printf(f, "; judged on raw B times: the A arm is `%s` in the baseline, `%s` in the run",
+			  g->a_variant_base[0] ? g->a_variant_base : "(mixed)",
+			  g->a_variant_run[0] ? g->a_variant_run : "(mixed)");
+	if (g->a_moved && (fabs(g->raw_change) > thr || fabs(g->change) > thr))
+		fprintf(f, "; the A arm moved %s%s: the machine may have changed", md_pct(g->a_change, pct, sizeof pct),
+			g->a_change * g->raw_change > 0 ? " too" : "");
 }
 
 static void print_row(FILE *f, const struct gate_case *g, const struct gate_result *r)
 {
-	char p[32];
+	char raw[100], norm[100], floor[32], abs[32], p[32];
 	fputs("| ", f);
 	md_case_name(f, g->name, g->cmp.own_arms, g->cmp.arm_a, g->cmp.arm_b);
 	fputs(" | ", f);
 	md_spread(f, &g->cmp.a);
 	fputs(" | ", f);
 	md_spread(f, &g->cmp.b);
-	fputs(" | ", f);
-	print_change(f, &g->cmp.ratio);
-	fputs(" | ", f);
-	print_norm_change(f, g);
-	fputs(" | ", f);
-	print_floor(f, g);
-	fputs(" | ", f);
-	print_abs_change(f, g);
-	fprintf(f, " | %s | ", md_p(g->p_value, p, sizeof p));
+	fprintf(f, " | %s | %s | %s | %s | %s | ", change_text(&g->cmp.ratio, raw, sizeof raw),
+		norm_change_text(g, norm, sizeof norm), floor_text(g, floor, sizeof floor),
+		abs_change_text(g, abs, sizeof abs), md_p(g->p_value, p, sizeof p));
 	print_exact(f, g);
 	fputs(" | ", f);
-	print_verdict(f, g, r->max_regression_pct / 100, r->min_change_ns, r->min_samples);
+	print_verdict(f, g, r);
 	fputs(" |\n", f);
 }
 
@@ -188,18 +154,8 @@ static void print_arm_name(FILE *f, const char *which, const char *run, const ch
 		md_printf(f, " (baseline: `%s`)", base);
 }
 
-/* The cases of the baseline a partial run did not measure, as a list. */
-static void print_not_measured(FILE *f, const struct gate_result *r)
-{
-	int k = 0;
-	for (int i = 0; i < r->n_cases; i++) {
-		if (r->cases[i].verdict != GATE_NOT_MEASURED)
-			continue;
-		md_printf(f, "%s`%s`", k++ ? ", " : "", r->cases[i].name);
-	}
-}
-
-/* What keeps the gate from passing, said before the table. */
+/* What keeps the gate from passing, said before the table: a partial run
+ * with the baseline's cases it did not measure, too few samples. */
 static void print_evidence(FILE *f, const struct results_run *base, const struct results_run *run,
 			   const struct gate_result *r)
 {
@@ -209,7 +165,9 @@ static void print_evidence(FILE *f, const struct results_run *base, const struct
 		md_printf(f, "Run %lld is **partial** (`%s`)", (long long)run->id, only);
 		if (r->n_not_measured) {
 			fprintf(f, ": it lacks %d of the baseline's cases (", r->n_not_measured);
-			print_not_measured(f, r);
+			for (int i = 0, k = 0; i < r->n_cases; i++)
+				if (r->cases[i].verdict == GATE_NOT_MEASURED)
+					md_printf(f, "%s`%s`", k++ ? ", " : "", r->cases[i].name);
 			fputs("). Gate it with `--only` on the measured case, or run every case.", f);
 		} else
 			fputs(": every case gated here was measured.", f);
@@ -308,17 +266,6 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 	if (ferror(f))
 		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
 	return AB_OK;
-}
-
-enum ab_rc gate_print(const struct printer_job *job, struct ab_diag *d)
-{
-	const struct printer_gate *g = job->gate;
-	return gate_print_verdict(job->f, g->base, g->run, g->o, g->r, d);
-}
-
-enum ab_rc gate_print_failing_cases(const struct printer_job *job, struct ab_diag *d)
-{
-	return gate_print_failing(job->f, job->gate->r, d);
 }
 
 enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)

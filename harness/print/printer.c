@@ -1,7 +1,6 @@
 /*
  * printer.c - the table of output formats and the one way to run one
- * (printer.h). A new format is one line here, X(NAME), and its file
- * print/printer_NAME.c.
+ * (printer.h).
  */
 #include "print/printer.h"
 
@@ -68,15 +67,13 @@ char *printer_names(const enum printer_kind *kinds, int n, char *buf, size_t len
 static enum ab_rc emit_stream(printer_fn fn, struct printer_job *job, const char *out, struct ab_diag *d)
 {
 	struct md_file mf;
+	enum ab_rc rc;
 	if (!out || !strcmp(out, "-")) {
 		job->f = stdout;
-		enum ab_rc rc = fn(job, d);
-		if (!rc && ferror(stdout))
-			rc = ab_fail(d, AB_ERR_IO, "cannot write standard output");
-		return rc;
+		rc = fn(job, d);
+		return !rc && ferror(stdout) ? ab_fail(d, AB_ERR_IO, "cannot write standard output") : rc;
 	}
-	enum ab_rc rc = md_file_open(&mf, out, d);
-	if (rc)
+	if ((rc = md_file_open(&mf, out, d)))
 		return rc;
 	job->f = mf.f;
 	errno = 0;

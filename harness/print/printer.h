@@ -1,25 +1,20 @@
 /*
  * printer.h - every output format behind one interface, found by name
- * (google/benchmark's BenchmarkReporter and CreateReporter, nvbench's
- * printer_base): `--format NAME` on every command that prints.
+ * (google/benchmark's BenchmarkReporter, nvbench's printer_base): `--format
+ * NAME` on every command that prints.
  *
  * A printer is a format ("text", "markdown", "csv", "json", "benchmark",
  * "html"): a table of functions, one per kind of thing it can print, each
- * handed a job that holds results already computed (analysis/: a run's
- * summary, a comparison, a gate verdict, a history, the peers of a report)
- * and a place to write them. A printer only formats: it computes, judges
- * and selects nothing. A kind a format does not print is NULL in its
- * table, and asking for it is a usage error that names the formats that
- * do.
+ * handed a job that holds results already computed (analysis/) and a
+ * place to write them: a stream (job->f: standard output, or a file
+ * written atomically) or a directory (job->dir: report and dashboard, with
+ * their charts). A printer only formats: it computes, judges and selects
+ * nothing. A kind a format does not print is NULL in its table; asking for
+ * it is a usage error that names the formats that do.
  *
- * A new format is one file, print/printer_NAME.c, that defines
- * `const struct printer printer_NAME`, plus one line X(NAME) in
- * PRINTER_LIST (print/printer.c). No command changes: each command asks
- * printer_find for the name it was given and printer_emit for its kind.
- *
- * Kinds write to a stream (job->f: standard output, or a file written
- * atomically, common/outfile.h) or into a directory (job->dir: report and
- * dashboard, which put charts beside their document).
+ * A new format is one file, print/printer_NAME.c, that defines `const
+ * struct printer printer_NAME`, plus X(NAME) in PRINTER_LIST (printer.c).
+ * No command changes: each asks printer_find and printer_emit.
  */
 #ifndef AB_PRINTER_H
 #define AB_PRINTER_H

@@ -11,13 +11,24 @@
 #include "print/printer.h"
 #include "print/report.h"
 
+static enum ab_rc markdown_compare(const struct printer_job *job, struct ab_diag *d)
+{
+	return compare_print_table(job->f, job->summary, job->second, job->compare, d);
+}
+
+static enum ab_rc markdown_gate(const struct printer_job *job, struct ab_diag *d)
+{
+	const struct printer_gate *g = job->gate;
+	return gate_print_verdict(job->f, g->base, g->run, g->o, g->r, d);
+}
+
 extern const struct printer printer_markdown;
 
 const struct printer printer_markdown = {
 	"markdown", "GitHub-flavoured markdown, for a pull request",
 	{
-		[PRINTER_COMPARE] = compare_print,
-		[PRINTER_GATE] = gate_print,
+		[PRINTER_COMPARE] = markdown_compare,
+		[PRINTER_GATE] = markdown_gate,
 		[PRINTER_REPORT] = report_write,
 		[PRINTER_DIFF] = diff_print_markdown,
 		[PRINTER_FIGURES] = figures_list_markdown,

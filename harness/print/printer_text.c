@@ -1,14 +1,10 @@
 /*
- * printer_text.c - the "text" format: what a terminal shows. A run's
- * summary (print/show.c), a history's tables (print/trend.c), the gate's
- * failing cases one per line (print/gate_print.c), and the run and
- * baseline lists of `abbench list` and `abbench baseline list`, here.
+ * printer_text.c - the "text" format: what a terminal shows; the run and
+ * baseline lists of `abbench list` and `abbench baseline list` are here.
  * Every string from the database goes through escape_t: a name cannot
  * send the terminal a control sequence.
  */
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "print/diff_print.h"
 #include "print/escape.h"
@@ -18,37 +14,29 @@
 #include "print/show.h"
 #include "print/trend.h"
 
-/* Appends ", " (unless first) and the formatted flag to buf. */
-static void add_flag(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_flag(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-	if (n && n < len)
-		n += (size_t)snprintf(buf + n, len - n, ", ");
-	if (n >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 /* "quick", "only CASE", "recheck", "shard I/N of set:ID" (or "set:ID"
  * for a whole set), those that apply joined by ", ", or "-". */
 static void run_flags(const struct results_run_summary *s, char *buf, size_t len)
 {
-	buf[0] = '\0';
-	if (s->quick)
-		add_flag(buf, len, "quick");
-	if (s->only_cases[0])
-		add_flag(buf, len, "only %s", s->only_cases);
-	if (s->recheck)
-		add_flag(buf, len, "recheck");
+	char only[300], set[120];
+	snprintf(only, sizeof only, "only %s", s->only_cases);
 	if (s->shard_count)
-		add_flag(buf, len, "shard %d/%d of %s%s", s->shard_index, s->shard_count, STORE_SET_PREFIX, s->run_set);
-	else if (s->run_set[0])
-		add_flag(buf, len, "%s%s", STORE_SET_PREFIX, s->run_set);
-	if (!buf[0])
+		snprintf(set, sizeof set, "shard %d/%d of %s%s", s->shard_index, s->shard_count, STORE_SET_PREFIX,
+			 s->run_set);
+	else
+		snprintf(set, sizeof set, "%s%s", STORE_SET_PREFIX, s->run_set);
+	const struct {
+		bool on;
+		const char *text;
+	} flags[] = {
+		{ s->quick, "quick" }, { s->only_cases[0], only }, { s->recheck, "recheck" },
+		{ s->shard_count || s->run_set[0], set },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+		if (flags[i].on && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", flags[i].text);
+	if (!n)
 		snprintf(buf, len, "-");
 }
 
@@ -90,13 +78,18 @@ static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the baseline list") : AB_OK;
 }
 
+static enum ab_rc text_failing(const struct printer_job *job, struct ab_diag *d)
+{
+	return gate_print_failing(job->f, job->gate->r, d);
+}
+
 extern const struct printer printer_text;
 
 const struct printer printer_text = {
 	"text", "plain text for a terminal (control characters escaped)",
 	{
 		[PRINTER_SUMMARY] = show_print,
-		[PRINTER_FAILING] = gate_print_failing_cases,
+		[PRINTER_FAILING] = text_failing,
 		[PRINTER_HISTORY] = trend_print,
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,

@@ -9,21 +9,17 @@
 
 #include "print/escape.h"
 
-static void run_line(FILE *f, const struct results_run_summary *r)
-{
-	char scn[256], label[256];
-	fprintf(f, "run %lld  %s  %s", (long long)r->id, r->started_at, escape_term(r->scenario_name, scn, sizeof scn));
-	if (r->label[0])
-		fprintf(f, "  label '%s'", escape_term(r->label, label, sizeof label));
-	fprintf(f, "  %s  %d case%s\n", r->status, r->n_cases, r->n_cases == 1 ? "" : "s");
-}
-
 enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d)
 {
+	char scn[256], label[256];
 	int cases = 0;
-	for (int i = 0; i < n; i++) {
-		run_line(f, &runs[i]);
-		cases += runs[i].n_cases;
+	for (const struct results_run_summary *r = runs; r < runs + n; r++) {
+		fprintf(f, "run %lld  %s  %s", (long long)r->id, r->started_at,
+			escape_term(r->scenario_name, scn, sizeof scn));
+		if (r->label[0])
+			fprintf(f, "  label '%s'", escape_term(r->label, label, sizeof label));
+		fprintf(f, "  %s  %d case%s\n", r->status, r->n_cases, r->n_cases == 1 ? "" : "s");
+		cases += r->n_cases;
 	}
 	if (!n)
 		fputs("nothing to prune\n", f);
