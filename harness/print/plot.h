@@ -1,6 +1,10 @@
 /*
  * plot.h - the report's charts as gnuplot scripts, and running gnuplot: a
- * family of files (plot_int.h lists them) behind this one interface.
+ * family of files behind this one interface. plot.c holds what they share
+ * (the last part of this header), plot_run.c runs gnuplot, and one file per
+ * family of charts writes their scripts: plot_bars.c (bars, stacked),
+ * plot_samples.c (boxes, series), plot_sweep.c, plot_trend.c (trend,
+ * trends); heatmap.c draws a divergence's map (heatmap.h) with them.
  *
  * Five chart kinds, each described by plain arrays (the report fills
  * them from a run; nothing here knows what a run is):
@@ -40,6 +44,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/diag.h"
 
@@ -204,5 +209,60 @@ enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plo
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */
 bool plot_png_valid(const char *path);
+
+/* ---- what the family's files share (plot.c) ---- */
+
+/* A string field of a data file: quoted, no quote inside, no line break. */
+void plot_dat_string(FILE *f, const char *s);
+/* A comment line's text in a data file: no line break. */
+void plot_dat_comment(FILE *f, const char *s);
+/* " %.9g", or " ?" (gnuplot's missing value) when not finite. */
+void plot_dat_number(FILE *f, double v);
+
+/* A script's first lines: how to redraw it, its outfile (STEM.png or
+ * STEM.svg), the terminal (pngcairo at width x height px, sans 10; svg at
+ * the size a dashboard card shows it) and the output. */
+void plot_script(FILE *f, const char *stem, bool svg, int width, int height);
+#define PLOT_SVG_WIDTH 720
+#define PLOT_SVG_HEIGHT 380
+/* plot_script, then the title and the y label, y from 0 and a y grid. */
+void plot_head(FILE *f, const char *stem, bool svg, const char *title, const char *ylabel, int width, int height);
+/* Clause k of a plot command: the first names the data file. */
+void plot_clause(FILE *f, const char *stem, int k);
+/* A clause's key entry: "title 'TEXT'" (escape_gnuplot), "notitle" for NULL. */
+void plot_title(FILE *f, const char *text);
+
+/* DIR/STEM.EXT into buf (AB_ERR_USAGE when too long). */
+enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d);
+/* Whether stem is a file-name stem (escape_stem's characters). */
+bool plot_stem_ok(const char *stem);
+/* Writes DIR/STEM.dat with write_dat and DIR/STEM.gp with write_gp, both
+ * committed only when both were written; a chart without data is an
+ * internal error. */
+enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
+			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
+			   struct ab_diag *d);
+
+/* The scale of axis ('x' or 'y') for values in [lo, hi] (lo > 0 for a
+ * log scale): logarithmic only across more than a decade, then with
+ * labelled ticks at 1, 2 and 5 of each decade (1 alone past 4 decades) and
+ * its range set; else linear with gnuplot's numbered ticks. Returns whether
+ * it is logarithmic. Values that are not finite: linear. */
+bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
+
+/* Series s's colour (colour-blind safe, Okabe-Ito), the same in every chart
+ * of a report: bars, sweeps. */
+const char *plot_series_color(int s);
+
+/* Whether some v[0..n) is true (v NULL: none). */
+bool plot_any(const bool *v, int n);
+
+/* The length of the longest string of v[0..n) (v or v[i] NULL: none), at
+ * most cap. */
+int plot_longest(const char *const *v, int n, int cap);
+
+/* The smallest and largest finite values of v[0..n) into *lo, *hi (left as
+ * they are when there is none). */
+void plot_extent(const double *v, int n, double *lo, double *hi);
 
 #endif

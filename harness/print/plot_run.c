@@ -9,7 +9,6 @@
  * signal like any outfile's.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
