@@ -48,21 +48,24 @@
 
 #include "common/diag.h"
 
+/* One bar: its value, its [low, high] whiskers (NAN: none), marked
+ * (hatched grey over its colour: a drifted case) or inexact (outlined red,
+ * its value label red: B's bytes are not A's), each with its key entry. */
+struct plot_bar {
+	double value, low, high;
+	bool marked, inexact;
+};
+
 struct plot_bars {
 	const char *title, *ylabel;
 	int n_rows, n_series;
-	const char *const *row_names;    /* [n_rows], x tick labels */
-	const char *const *series_names; /* [n_series], key entries */
-	const double *value, *low, *high; /* [row * n_series + series]; low, high NAN: no whiskers */
+	const char *const *row_names;    /* [n_rows] x tick labels */
+	const char *const *row_notes;    /* [n_rows] their second line (the case's shape) */
+	const char *const *series_names; /* [n_series] key entries */
+	const struct plot_bar *bars;     /* [row * n_series + series] */
 	double reference_line;           /* dashed horizontal line; NAN for none */
-	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
-	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx"); NULL: none */
-	const bool *marked;              /* [row * n_series + series]: hatched grey over its colour, with a key
-					  * entry mark_word (a drifted case); NULL: none */
-	const char *mark_word;           /* "drifted: not trusted" */
-	const bool *inexact;             /* [row * n_series + series]: outlined red, its value label red, with a
-					  * key entry inexact_word (B's bytes are not A's); NULL: none */
-	const char *inexact_word;        /* "not bit-exact" */
+	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx") */
+	const char *mark_word, *inexact_word; /* "drifted: not trusted", "not bit-exact" */
 };
 
 struct plot_stack {
@@ -74,6 +77,17 @@ struct plot_stack {
 	const double *values;             /* [row * n_segments + segment] */
 };
 
+/* A slot's samples: a box, or its points in time order. */
+struct plot_group {
+	const char *name, *note; /* "A1" and the variant: a box's tick lines, a series' key entry */
+	const double *values;    /* [n_values], n_values >= 1; drawn divided by the chart's div */
+	int n_values;
+	int panel;               /* 0 .. n_panels - 1 */
+	int start;               /* x offset of its first value in time order */
+	double median;           /* dashed (divided by div too) */
+	bool second;             /* drawn in the second colour (the B arm) */
+};
+
 /* Box plots in panels side by side, all panels on one y range [y_lo,
  * y_hi] (computed by the caller to hold every whisker, padded here),
  * logarithmic only when it spans more than a decade (plot_log_scale: arms
@@ -82,37 +96,29 @@ struct plot_stack {
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
-	const char *const *group_names;   /* [n_groups] first tick line ("A1") */
-	const char *const *group_notes;   /* [n_groups] second tick line (the variant); NULL: none */
-	const double *const *values;      /* [n_groups][n_values[g]] */
-	const int *n_values;              /* each >= 1 */
-	int n_panels;                     /* >= 1 */
-	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
+	const struct plot_group *groups;
+	double div;
+	int n_panels;
 	const char *const *panel_names;   /* [n_panels] */
-	double y_lo, y_hi;                /* the shared range, in the values' unit; NAN: autoscale */
+	double y_lo, y_hi;                /* the shared range, in the chart's unit; NAN: autoscale */
 };
 
 /* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
  * only across more than a decade (lo > 0). */
 bool plot_log_scale(double lo, double hi);
 
-/* Every sample in time order: group g's values at x = start[g] + 1 ..
- * start[g] + n_values[g] (the bracket's slots one after the other), a
- * dashed line at each group's median, panels stacked vertically over one
- * x axis, each with its own p1-p99 y range: the A/B/A drift picture. */
+/* Every sample in time order: group g's values at x = start + 1 .. start
+ * + n_values (the bracket's slots one after the other), a dashed line at
+ * each group's median, panels stacked vertically over one x axis, each
+ * with its own p1-p99 y range: the A/B/A drift picture. */
 struct plot_series {
 	const char *title, *xlabel, *ylabel;
 	int n_groups;
-	const char *const *group_names;   /* [n_groups] key entries ("A1 eager") */
-	const double *const *values;      /* [n_groups][n_values[g]] */
-	const int *n_values;
-	const int *start;                 /* [n_groups] x offset of the group's first value */
-	const double *medians;            /* [n_groups] each group's median, dashed */
-	const bool *second;               /* [n_groups] drawn in the second colour (the B arm) */
+	const struct plot_group *groups;
+	double div;
 	int n_panels;
-	const int *panel;                 /* [n_groups] */
 	const char *const *panel_names;   /* [n_panels] y labels */
-	const double *panel_lo, *panel_hi; /* [n_panels] the zoom; NAN: autoscale */
+	const double *panel_lo, *panel_hi; /* [n_panels] the zoom, in the chart's unit; NAN: autoscale */
 };
 
 /* A figure over runs: the value as a line with points, its interval as a

@@ -32,9 +32,14 @@ static int col(int s, int k)
 	return 3 + BAR_COLS * s + k;
 }
 
-static bool flag(const bool *v, int i)
+/* Whether some bar of series s (-1: of any) is marked (k 0) or inexact
+ * (k 1). */
+static bool flagged(const struct plot_bars *p, int s, int k)
 {
-	return v && v[i];
+	for (int i = 0; i < p->n_rows * p->n_series; i++)
+		if ((s < 0 || i % p->n_series == s) && (k ? p->bars[i].inexact : p->bars[i].marked))
+			return true;
+	return false;
 }
 
 static void bars_dat(FILE *f, const void *vp)
@@ -49,17 +54,17 @@ static void bars_dat(FILE *f, const void *vp)
 		fputc(' ', f);
 		plot_dat_string(f, p->row_notes ? p->row_notes[r] : "");
 		for (int s = 0; s < p->n_series; s++) {
-			int i = r * p->n_series + s;
-			bool ci = isfinite(p->low[i]) && isfinite(p->high[i]);
-			double top = ci ? fmax(p->high[i], p->value[i]) : p->value[i];
-			plot_dat_number(f, p->value[i]);
+			const struct plot_bar *b = &p->bars[r * p->n_series + s];
+			bool ci = isfinite(b->low) && isfinite(b->high);
+			double top = ci ? fmax(b->high, b->value) : b->value;
+			plot_dat_number(f, b->value);
 			/* no interval (too few samples): a bar without whiskers */
-			plot_dat_number(f, ci ? p->low[i] : p->value[i]);
-			plot_dat_number(f, ci ? p->high[i] : p->value[i]);
-			plot_dat_number(f, flag(p->marked, i) ? p->value[i] : NAN);
-			plot_dat_number(f, flag(p->inexact, i) ? p->value[i] : NAN);
-			plot_dat_number(f, flag(p->inexact, i) ? NAN : top);
-			plot_dat_number(f, flag(p->inexact, i) ? top : NAN);
+			plot_dat_number(f, ci ? b->low : b->value);
+			plot_dat_number(f, ci ? b->high : b->value);
+			plot_dat_number(f, b->marked ? b->value : NAN);
+			plot_dat_number(f, b->inexact ? b->value : NAN);
+			plot_dat_number(f, b->inexact ? NAN : top);
+			plot_dat_number(f, b->inexact ? top : NAN);
 		}
 		fputc('\n', f);
 	}
@@ -82,14 +87,13 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 {
 	struct bars_layout L;
 	char sample[32];
-	int n = p->n_rows * p->n_series;
 	int tick = plot_longest(p->row_names, p->n_rows, INT_MAX);
 	int note = plot_longest(p->row_notes, p->n_rows, INT_MAX);
 	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
 	double row_px = (L.width - 130.0) / p->n_rows, bar_px = row_px / (p->n_series + 2);
-	snprintf(sample, sizeof sample, p->value_format ? p->value_format : "%.2f", 99.99);
+	snprintf(sample, sizeof sample, p->value_format, 99.99);
 	double label_px = 6.5 * (double)strlen(sample) + 4;
 	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
 	L.one_line_ticks = 7.0 * tick > row_px - 8;
@@ -105,9 +109,8 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	}
 	/* key entries (the series and the marks) in columns as wide as the
 	 * longest entry (~7 px a character and the swatch) */
-	const char *marks[2] = { plot_any(p->marked, n) ? p->mark_word : NULL,
-				 plot_any(p->inexact, n) ? p->inexact_word : NULL };
-	int entries = p->n_series + plot_any(p->marked, n) + plot_any(p->inexact, n);
+	const char *marks[2] = { flagged(p, -1, 0) ? p->mark_word : NULL, flagged(p, -1, 1) ? p->inexact_word : NULL };
+	int entries = p->n_series + flagged(p, -1, 0) + flagged(p, -1, 1);
 	int longest = plot_longest(p->series_names, p->n_series, INT_MAX), mark = plot_longest(marks, 2, INT_MAX);
 	longest = longest > mark ? longest : mark;
 	int cols = (L.width - 100) / (7 * longest + 70);
@@ -129,8 +132,8 @@ static double bar_offset(const struct plot_bars *p, int s)
 static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_layout *L)
 {
 	const char *place = L->upright_values ? "rotate by 90 left offset 0,0.5" : "center offset 0,0.9";
-	bool red = plot_any(p->inexact, p->n_rows * p->n_series);
-	for (int s = 0; p->value_format && s < p->n_series; s++)
+	bool red = flagged(p, -1, 1);
+	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < (red ? 2 : 1); k++) {
 			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(", bar_offset(p, s),
 				col(s, k ? BC_LABEL_INEXACT : BC_LABEL));
@@ -138,15 +141,6 @@ static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_la
 			fprintf(f, ", column(%d))) with labels %s font \",9\" textcolor rgb \"%s\" notitle", col(s, BC_VALUE),
 				place, k ? INEXACT_COLOR : "#222222");
 		}
-}
-
-/* Whether some row of series s is flagged in v. */
-static bool series_flagged(const struct plot_bars *p, const bool *v, int s)
-{
-	for (int r = 0; v && r < p->n_rows; r++)
-		if (v[r * p->n_series + s])
-			return true;
-	return false;
 }
 
 /* The marked bars hatched grey over their colour and the inexact ones
@@ -159,12 +153,11 @@ static void bars_marks(FILE *f, const struct plot_bars *p)
 		"fs transparent pattern 4 border lc rgb \"" MARK_COLOR "\" lc rgb \"" MARK_COLOR "\" ",
 		"fs empty border lc rgb \"" INEXACT_COLOR "\" lw 3 lc rgb \"" INEXACT_COLOR "\" ",
 	};
-	const bool *flags[2] = { p->marked, p->inexact };
 	const char *words[2] = { p->mark_word, p->inexact_word };
 	bool titled[2] = { false, false };
 	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < 2; k++) {
-			if (!series_flagged(p, flags[k], s))
+			if (!flagged(p, s, k))
 				continue;
 			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(%g) with boxes %s", bar_offset(p, s),
 				col(s, k ? BC_INEXACT : BC_MARKED), 1.0 / (p->n_series + 2), style[k]);

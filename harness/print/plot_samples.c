@@ -14,20 +14,24 @@
 
 #include "print/escape.h"
 
-/* Data blocks, one per group ("index g"): the values, one a line, with x
- * (start[g] + i + 1; start NULL: i + 1). */
-static void group_blocks(FILE *f, int n_groups, const char *const *names, const double *const *values,
-			 const int *n_values, const int *start)
+/* Data blocks, one per group ("index g"): its values, one a line, after
+ * their x (start + i + 1 in time order, else i + 1). */
+static void group_blocks(FILE *f, int n_groups, const struct plot_group *groups, double div, bool in_time)
 {
 	for (int g = 0; g < n_groups; g++) {
+		const struct plot_group *G = &groups[g];
 		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
-		plot_dat_comment(f, names[g]);
+		plot_dat_comment(f, G->name);
+		if (in_time) { /* the series' key entry */
+			fputc(' ', f);
+			plot_dat_comment(f, G->note);
+		}
 		fputc('\n', f);
-		for (int i = 0; i < n_values[g]; i++) {
-			if (!isfinite(values[g][i]))
+		for (int i = 0; i < G->n_values; i++) {
+			if (!isfinite(G->values[i] / div))
 				continue;
-			fprintf(f, "%d", (start ? start[g] : 0) + i + 1);
-			plot_dat_number(f, values[g][i]);
+			fprintf(f, "%d", (in_time ? G->start : 0) + i + 1);
+			plot_dat_number(f, G->values[i] / div);
 			fputc('\n', f);
 		}
 	}
@@ -36,7 +40,7 @@ static void group_blocks(FILE *f, int n_groups, const char *const *names, const 
 static void boxes_dat(FILE *f, const void *vp)
 {
 	const struct plot_boxes *p = vp;
-	group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, NULL);
+	group_blocks(f, p->n_groups, p->groups, p->div, false);
 }
 
 /* One panel: its groups side by side, ticked "A1\neager". */
@@ -48,9 +52,9 @@ static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, i
 	fputs("\nset xtics (", f);
 	for (int g = 0; g < p->n_groups; g++) {
 		char tick[160];
-		if (p->panel[g] != k)
+		if (p->groups[g].panel != k)
 			continue;
-		snprintf(tick, sizeof tick, "%s\n%s", p->group_names[g], p->group_notes[g]);
+		snprintf(tick, sizeof tick, "%s\n%s", p->groups[g].name, p->groups[g].note);
 		fputs(n ? ", " : "", f);
 		escape_gnuplot(f, tick);
 		fprintf(f, " %d", ++n);
@@ -58,7 +62,7 @@ static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, i
 	fprintf(f, ")\nset xrange [0.4:%d.6]\n", n);
 	n = 0;
 	for (int g = 0; g < p->n_groups; g++) {
-		if (p->panel[g] != k)
+		if (p->groups[g].panel != k)
 			continue;
 		fprintf(f, "%s\"%s.dat\" index %d using (%d):2 lc rgb \"%s\"", n ? ", \\\n     " : "plot ", stem, g,
 			n + 1, k ? "#e07b28" : "#2f6db5");
@@ -88,19 +92,21 @@ static void boxes_gp(FILE *f, const char *stem, const void *vp)
 	fputs("unset multiplot\n", f);
 }
 
-/* Every group has a value (a box plot or a median of none is no chart). */
-static enum ab_rc groups_ok(const char *stem, int n_groups, const char *const *names, const int *n_values,
+/* Every group has a value (a box plot or a median of none is no chart);
+ * a series names a group by its key entry. */
+static enum ab_rc groups_ok(const char *stem, int n_groups, const struct plot_group *groups, bool in_time,
 			    struct ab_diag *d)
 {
 	for (int g = 0; g < n_groups; g++)
-		if (n_values[g] < 1)
-			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s' has no values", stem, names[g]);
+		if (groups[g].n_values < 1)
+			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s%s%s' has no values", stem, groups[g].name,
+				       in_time ? " " : "", in_time ? groups[g].note : "");
 	return AB_OK;
 }
 
 enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d)
 {
-	enum ab_rc rc = groups_ok(stem, p->n_groups, p->group_names, p->n_values, d);
+	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, false, d);
 	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1, boxes_dat, boxes_gp, d);
 }
 
@@ -109,15 +115,18 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 static void series_dat(FILE *f, const void *vp)
 {
 	const struct plot_series *p = vp;
-	group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, p->start);
+	group_blocks(f, p->n_groups, p->groups, p->div, true);
 	/* one more block per group: its median as a segment over its x range */
 	for (int g = 0; g < p->n_groups; g++) {
+		const struct plot_group *G = &p->groups[g];
 		fprintf(f, "\n\n# block %d: median of ", p->n_groups + g);
-		plot_dat_comment(f, p->group_names[g]);
-		fprintf(f, "\n%d", p->start[g] + 1);
-		plot_dat_number(f, p->medians[g]);
-		fprintf(f, "\n%d", p->start[g] + p->n_values[g]);
-		plot_dat_number(f, p->medians[g]);
+		plot_dat_comment(f, G->name);
+		fputc(' ', f);
+		plot_dat_comment(f, G->note);
+		fprintf(f, "\n%d", G->start + 1);
+		plot_dat_number(f, G->median / p->div);
+		fprintf(f, "\n%d", G->start + G->n_values);
+		plot_dat_number(f, G->median / p->div);
 		fputc('\n', f);
 	}
 }
@@ -141,12 +150,15 @@ static void series_panel(FILE *f, const char *stem, const struct plot_series *p,
 	} else
 		fputs("set format x \"\"\nunset xlabel\n", f);
 	for (int g = 0; g < p->n_groups; g++) {
-		if (p->panel[g] != k)
+		const struct plot_group *G = &p->groups[g];
+		char key[96];
+		if (G->panel != k)
 			continue;
-		const char *rgb = p->second[g] ? "#e07b28" : (n % 2 ? "#6aa0de" : "#1f4e9c");
+		const char *rgb = G->second ? "#e07b28" : (n % 2 ? "#6aa0de" : "#1f4e9c");
 		fprintf(f, "%s\"%s.dat\" index %d using 1:2 with points pt 7 ps 0.5 lc rgb \"%s\" ",
 			n ? ", \\\n     " : "plot ", stem, g, rgb);
-		plot_title(f, p->group_names[g]);
+		snprintf(key, sizeof key, "%s %s", G->name, G->note);
+		plot_title(f, key);
 		fprintf(f, ", \\\n     \"%s.dat\" index %d using 1:2 with lines dt 2 lw 2 lc rgb \"%s\" notitle", stem,
 			p->n_groups + g, rgb);
 		n++;
@@ -159,9 +171,14 @@ static void series_panel(FILE *f, const char *stem, const struct plot_series *p,
 static void series_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_series *p = vp;
-	int last = 0, key = plot_longest(p->group_names, p->n_groups, 60);
-	for (int g = 0; g < p->n_groups; g++)
-		last = last > p->start[g] + p->n_values[g] ? last : p->start[g] + p->n_values[g];
+	int last = 0, key = 0;
+	for (int g = 0; g < p->n_groups; g++) {
+		const struct plot_group *G = &p->groups[g];
+		int w = (int)(strlen(G->name) + 1 + strlen(G->note));
+		last = last > G->start + G->n_values ? last : G->start + G->n_values;
+		key = w > key ? w : key;
+	}
+	key = key < 60 ? key : 60;
 	plot_head(f, stem, false, p->title, p->ylabel, 940 + 7 * key, 500);
 	fputs("unset title\nset key outside right top vertical Left reverse samplen 1 font \",9\"\nset yrange [*:*]\n", f);
 	fprintf(f, "set xrange [0:%d]\nset lmargin 10\nset rmargin %d\nset multiplot layout %d,1 title ", last + 1,
@@ -175,6 +192,6 @@ static void series_gp(FILE *f, const char *stem, const void *vp)
 
 enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d)
 {
-	enum ab_rc rc = groups_ok(stem, p->n_groups, p->group_names, p->n_values, d);
+	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, true, d);
 	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1 && p->n_panels >= 1, series_dat, series_gp, d);
 }

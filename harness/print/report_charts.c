@@ -79,113 +79,70 @@ static void unique_stem(char (*stems)[STEM_MAX], int i, const char *name)
 		}
 }
 
-static void failed(struct charter *C, struct report_chart *p, const char *msg)
-{
-	char clean[300];
-	md_scrub_paths(msg, clean, sizeof clean);
-	snprintf(p->note, sizeof p->note, "%s", clean);
-	if (!C->res->note[0])
-		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
-}
-
-/* Runs gnuplot on a written chart and records the outcome; a PNG that
- * cannot be written (a full disk) fails the report. */
-static enum ab_rc render(struct charter *C, struct report_chart *p, struct ab_diag *d)
-{
-	struct ab_diag pd = { "" };
-	if (!p->written || !C->have_gnuplot)
-		return AB_OK;
-	enum ab_rc rc = plot_render(C->gnuplot, C->job->dir, p->stem, &pd);
-	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
-		*d = pd;
-		return rc;
-	}
-	if (rc != AB_OK) {
-		C->res->n_failed++;
-		failed(C, p, pd.msg);
-		return AB_OK;
-	}
-	p->drawn = true;
-	C->res->n_drawn++;
-	return AB_OK;
-}
-
-/* Records the result of a plot_write_* call; only NOMEM and IO stop the
- * report (a chart without data is noted in the text instead). */
+/* Records the result of a plot_write_* call and draws the chart; only
+ * NOMEM and IO (a PNG that cannot be written: a full disk) stop the report.
+ * A chart without data, or one gnuplot failed on, is noted in the text
+ * instead. */
 static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc, struct ab_diag *d)
 {
-	if (rc == AB_OK) {
-		p->written = true;
-		return render(C, p, d);
+	char clean[300];
+	p->written = rc == AB_OK;
+	if (p->written && !C->have_gnuplot)
+		return AB_OK;
+	if (p->written && (rc = plot_render(C->gnuplot, C->job->dir, p->stem, d)) == AB_OK) {
+		p->drawn = true;
+		C->res->n_drawn++;
+		return AB_OK;
 	}
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
-	failed(C, p, d->msg);
+	C->res->n_failed += p->written;
+	md_scrub_paths(d->msg, clean, sizeof clean);
+	snprintf(p->note, sizeof p->note, "%s", clean);
+	if (!C->res->note[0])
+		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
 	return AB_OK;
 }
 
 /* ---- speedup bars ---- */
 
-struct bars_data {
-	double *value, *low, *high;
-	bool *marked, *inexact;
-	const char **rows, **notes, **series;
-	char (*series_buf)[200];
-	struct allocs mem; /* every array above */
-};
-
-static void bars_fill(const struct charter *C, struct bars_data *b)
-{
-	int n = C->S->n_cases, ns = C->P->n_series;
-	for (int i = 0; i < n; i++) {
-		b->rows[i] = C->S->cases[i].c->name;
-		b->notes[i] = C->S->cases[i].c->shape;
-		for (int s = 0; s < ns; s++) {
-			const struct summary_case *c = peers_cell(C->P, i, s);
-			int k = i * ns + s;
-			b->value[k] = c ? c->speedup.point : NAN;
-			b->low[k] = c ? c->speedup.low : NAN;
-			b->high[k] = c ? c->speedup.high : NAN;
-			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
-			/* the summary's verdict: B's bytes are not A's, or an arm's calls disagree */
-			b->inexact[k] = c && c->verdict == SUMMARY_CASE_NOT_EXACT;
-		}
-	}
-	for (int s = 0; s < ns; s++) {
-		report_peers_series_name(C->P, s, b->series_buf[s], sizeof b->series_buf[s]);
-		b->series[s] = b->series_buf[s];
-	}
-}
-
 static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 {
-	struct bars_data b = { 0 };
 	int n = C->S->n_cases, ns = C->P->n_series;
-	size_t cells = (size_t)n * (size_t)ns + 1;
+	struct allocs mem = { 0 };
+	struct plot_bar *bars = allocs_calloc(&mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
+	const char **rows = allocs_calloc(&mem, (size_t)n + 1, sizeof *rows);
+	const char **notes = allocs_calloc(&mem, (size_t)n + 1, sizeof *notes);
+	const char **series = allocs_calloc(&mem, (size_t)ns, sizeof *series);
+	char (*series_buf)[200] = allocs_calloc(&mem, (size_t)ns, sizeof *series_buf);
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
-	b.value = allocs_calloc(&b.mem, cells, sizeof *b.value);
-	b.low = allocs_calloc(&b.mem, cells, sizeof *b.low);
-	b.high = allocs_calloc(&b.mem, cells, sizeof *b.high);
-	b.marked = allocs_calloc(&b.mem, cells, sizeof *b.marked);
-	b.inexact = allocs_calloc(&b.mem, cells, sizeof *b.inexact);
-	b.rows = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.rows);
-	b.notes = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.notes);
-	b.series = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series);
-	b.series_buf = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series_buf);
-	enum ab_rc rc = b.mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
+	enum ab_rc rc = mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
+	for (int i = 0; rc == AB_OK && i < n; i++) {
+		rows[i] = C->S->cases[i].c->name;
+		notes[i] = C->S->cases[i].c->shape;
+		for (int s = 0; s < ns; s++) {
+			const struct summary_case *c = peers_cell(C->P, i, s);
+			struct plot_bar *b = &bars[i * ns + s];
+			*b = (struct plot_bar){ NAN, NAN, NAN, false, false };
+			if (c) /* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
+				*b = (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
+							c->verdict == SUMMARY_CASE_DRIFTED, c->verdict == SUMMARY_CASE_NOT_EXACT };
+		}
+	}
+	for (int s = 0; rc == AB_OK && s < ns; s++)
+		series[s] = report_peers_series_name(C->P, s, series_buf[s], sizeof series_buf[s]);
 	if (rc == AB_OK) {
-		bars_fill(C, &b);
 		struct plot_bars p = {
 			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
 				 "an arm)",
-			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = b.rows, .series_names = b.series,
-			.value = b.value, .low = b.low, .high = b.high, .reference_line = 1.0, .row_notes = b.notes,
-			.value_format = "%.2fx", .marked = b.marked, .mark_word = "drifted: not trusted",
-			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
+			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
+			.series_names = series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
+			.mark_word = "drifted: not trusted",
+			.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
 		};
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
-	allocs_free(&b.mem);
+	allocs_free(&mem);
 	return rc;
 }
 
@@ -394,114 +351,50 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 
 /* ---- the slots' samples: boxes and time series ---- */
 
-/* Every slot of a case, its samples and median in us, the panel of its
- * arm (A 0, B 1) and its start on the bracket's time line. */
-struct slots_data {
-	int n;
-	double **vals, *median;
-	int *nv, *panel, *start;
-	bool *second;
-	const char **names, **notes, **key;
-	char (*key_buf)[48];
-	double lo[2], hi[2]; /* each arm's zoom, us */
-	struct allocs mem;   /* every array above but each of vals[] */
-};
-
-static void slots_free(struct slots_data *sd)
-{
-	for (int i = 0; sd->vals && i < sd->n; i++)
-		free(sd->vals[i]);
-	allocs_free(&sd->mem);
-}
-
-static bool slots_alloc(struct slots_data *sd, size_t m)
-{
-	sd->vals = allocs_calloc(&sd->mem, m, sizeof *sd->vals);
-	sd->median = allocs_calloc(&sd->mem, m, sizeof *sd->median);
-	sd->nv = allocs_calloc(&sd->mem, m, sizeof *sd->nv);
-	sd->panel = allocs_calloc(&sd->mem, m, sizeof *sd->panel);
-	sd->start = allocs_calloc(&sd->mem, m, sizeof *sd->start);
-	sd->second = allocs_calloc(&sd->mem, m, sizeof *sd->second);
-	sd->names = allocs_calloc(&sd->mem, m, sizeof *sd->names);
-	sd->notes = allocs_calloc(&sd->mem, m, sizeof *sd->notes);
-	sd->key = allocs_calloc(&sd->mem, m, sizeof *sd->key);
-	sd->key_buf = allocs_calloc(&sd->mem, m, sizeof *sd->key_buf);
-	return !sd->mem.failed;
-}
-
-static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, double div, struct ab_diag *d)
-{
-	const struct results_case *c = sc->c;
-	sd->n = c->n_slots;
-	if (!slots_alloc(sd, (size_t)c->n_slots + 1))
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
-	for (int i = 0, at = 0; i < c->n_slots; i++) {
-		const struct results_slot *s = &c->slots[i];
-		sd->names[i] = s->label;
-		sd->notes[i] = s->variant;
-		snprintf(sd->key_buf[i], sizeof sd->key_buf[i], "%s %s", s->label, s->variant);
-		sd->key[i] = sd->key_buf[i];
-		sd->nv[i] = s->n_samples;
-		sd->median[i] = s->median_ns / div;
-		sd->panel[i] = sd->second[i] = s->arm == 'b';
-		sd->start[i] = at;
-		at += s->n_samples;
-		if (!(sd->vals[i] = malloc(((size_t)s->n_samples + 1) * sizeof **sd->vals)))
-			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
-		for (int j = 0; j < s->n_samples; j++)
-			sd->vals[i][j] = s->samples_ns[j] / div;
-	}
-	sd->lo[0] = sc->a.p1_ns / div;
-	sd->hi[0] = sc->a.p99_ns / div;
-	sd->lo[1] = sc->b.p1_ns / div;
-	sd->hi[1] = sc->b.p99_ns / div;
-	return AB_OK;
-}
-
-static int panels_of(const struct slots_data *sd)
-{
-	bool b = false;
-	for (int i = 0; i < sd->n; i++)
-		b = b || sd->panel[i];
-	return b ? 2 : 1;
-}
-
+/* Every slot of a case: its samples and median, the panel of its arm (A
+ * 0, B 1) and its start on the bracket's time line. */
 static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 {
 	const struct summary_case *sc = &C->S->cases[i];
+	const struct results_case *c = sc->c;
 	struct report_case_charts *ch = &C->out->cases[i];
-	struct slots_data sd = { 0 };
 	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
+	struct plot_group *g = calloc((size_t)c->n_slots + 1, sizeof *g);
+	int n_panels = 1;
+	if (!g)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
+	for (int k = 0, at = 0; k < c->n_slots; k++) {
+		const struct results_slot *s = &c->slots[k];
+		bool b = s->arm == 'b';
+		g[k] = (struct plot_group){ s->label, s->variant, s->samples_ns, s->n_samples, b, at, s->median_ns, b };
+		at += s->n_samples;
+		n_panels = b ? 2 : n_panels;
+	}
 	if (sc->verdict == SUMMARY_CASE_DRIFTED)
 		snprintf(drift, sizeof drift, "; DRIFTED %.2f%%: not trusted", sc->drift * 100);
 	/* one y range for both panels, holding every whisker; logarithmic only
 	 * when it spans more than a decade (plot.h), so that both boxes keep
 	 * their spread */
 	double ylo = sc->whisker_lo_ns / u.div, yhi = sc->whisker_hi_ns / u.div;
-	bool log_y = plot_log_scale(ylo, yhi);
-	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", sc->c->name,
-		 log_y ? ", log scale" : "", drift);
-	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", sc->c->name, drift);
+	double lo[2] = { sc->a.p1_ns / u.div, sc->b.p1_ns / u.div }, hi[2] = { sc->a.p99_ns / u.div, sc->b.p99_ns / u.div };
+	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", c->name,
+		 plot_log_scale(ylo, yhi) ? ", log scale" : "", drift);
+	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", c->name, drift);
 	snprintf(pa, sizeof pa, "A (%s)", sc->arm_a); /* the case's arms */
 	snprintf(pb, sizeof pb, "B (%s)", sc->arm_b);
 	snprintf(ya, sizeof ya, "A (%s), %s", sc->arm_a, u.name);
 	snprintf(yb, sizeof yb, "B (%s), %s", sc->arm_b, u.name);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
-	enum ab_rc rc = slots_fill(sc, &sd, u.div, d);
-	if (rc == AB_OK) {
-		struct plot_boxes pbx = { t1, u.name, sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
-					  panels_of(&sd), sd.panel, panels, ylo, yhi };
-		struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, sd.n, sd.key,
-					   (const double *const *)sd.vals, sd.nv, sd.start, sd.median, sd.second,
-					   panels_of(&sd), sd.panel, ylabels, sd.lo, sd.hi };
-		rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
-		if (rc == AB_OK)
-			rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &psr, d), d);
-	}
-	slots_free(&sd);
+	struct plot_boxes pbx = { t1, u.name, c->n_slots, g, u.div, n_panels, panels, ylo, yhi };
+	struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
+				   n_panels, ylabels, lo, hi };
+	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
+	if (rc == AB_OK)
+		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &psr, d), d);
+	free(g);
 	return rc;
 }
 
