@@ -171,14 +171,6 @@ const char *plot_series_color(int s)
 	return colors[(s < 0 ? 0 : s) % (int)(sizeof colors / sizeof colors[0])];
 }
 
-bool plot_any(const bool *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		if (v[i])
-			return true;
-	return false;
-}
-
 int plot_longest(const char *const *v, int n, int cap)
 {
 	int w = 0;

@@ -1,41 +1,21 @@
 /*
- * plot.h - the report's charts as gnuplot scripts, and running gnuplot: a
+ * plot.h - charts as gnuplot data and scripts, and running gnuplot: a
  * family of files behind this one interface. plot.c holds what they share
- * (the last part of this header), plot_run.c runs gnuplot, and one file per
+ * (this header's last part), plot_run.c runs gnuplot, and one file per
  * family of charts writes their scripts: plot_bars.c (bars, stacked),
  * plot_samples.c (boxes, series), plot_sweep.c, plot_trend.c (trend,
- * trends); heatmap.c draws a divergence's map (heatmap.h) with them.
- *
- * Five chart kinds, each described by plain arrays (the report fills
- * them from a run; nothing here knows what a run is):
- *
- *   bars     rows x series of values with [low, high] error bars
- *            (speedup per case and device, with the bootstrap interval)
- *   stacked  rows x segments, stacked (per-kernel time per arm)
- *   sweep    three panels against a swept size on a log2 axis: time per
- *            arm with its confidence interval as a band, speedup with its
- *            band, and % of copy bandwidth per arm; a colour per series
- *            (one per GPU), A dashed and B solid
- *   boxes    one box plot per group of values (samples per slot), in
- *            panels with their own p1-p99 zoom (one per arm)
- *   series   every sample in time order, one colour per arm, each
- *            slot's median dashed (the A/B/A drift picture)
- *   trend    a figure over runs with its interval band, fitted levels,
- *            the baseline and the steps marked (abbench history)
- *   trends   several figures over the same runs, a line each (a sweep's
- *            cases in one chart, past the per-case charts' threshold)
+ * trends); heatmap.c draws a divergence's map (heatmap.h) with them. Each
+ * chart is described by plain arrays: the report fills them from a run,
+ * nothing here knows what a run is.
  *
  * Axes: a logarithmic scale only across more than a decade, and then with
  * labelled 1-2-5 ticks; else linear with numbers. Keys never sit on the
- * data (below or beside it), value labels sit above their whisker, turned
- * upright where a bar is too narrow for them, and the x range ends half a
- * bar from the outermost bars.
+ * data (below or beside it).
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
- * the chart with `gnuplot STEM.gp` inside DIR. plot_render runs gnuplot
- * there and leaves DIR/STEM.png. Values that are not finite are written as
- * "?", gnuplot's missing value. Strings are quoted for gnuplot by one
+ * the chart with `gnuplot STEM.gp` inside DIR. Values that are not finite
+ * are written as "?", gnuplot's missing value. Strings are quoted by one
  * function (escape_gnuplot) and never run; STEM must be a file-name stem
  * (escape_stem).
  */
@@ -56,6 +36,8 @@ struct plot_bar {
 	bool marked, inexact;
 };
 
+/* Rows x series of bars with error bars (the speedup per case and device),
+ * each value printed above its whisker. */
 struct plot_bars {
 	const char *title, *ylabel;
 	int n_rows, n_series;
@@ -68,6 +50,7 @@ struct plot_bars {
 	const char *mark_word, *inexact_word; /* "drifted: not trusted", "not bit-exact" */
 };
 
+/* Rows x segments, stacked (the time per kernel of each arm). */
 struct plot_stack {
 	const char *title, *ylabel;
 	int n_rows, n_segments;
@@ -88,11 +71,9 @@ struct plot_group {
 	bool second;             /* drawn in the second colour (the B arm) */
 };
 
-/* Box plots in panels side by side, all panels on one y range [y_lo,
- * y_hi] (computed by the caller to hold every whisker, padded here),
- * logarithmic only when it spans more than a decade (plot_log_scale: arms
- * 10x apart then both show their spread), with labelled ticks; outliers
- * beyond the range are left out of the view (the title says so). */
+/* A box plot per group in panels side by side (one per arm), all on one y
+ * range [y_lo, y_hi] (the caller's, to hold every whisker; padded here);
+ * outliers beyond it are left out of the view (the title says so). */
 struct plot_boxes {
 	const char *title, *ylabel;
 	int n_groups;
@@ -162,21 +143,25 @@ struct plot_trends {
 	const char *const *hover;                /* [line * n + x] as plot_trend's; NULL: none */
 };
 
+/* Three panels against a swept size: time per arm with its confidence
+ * interval as a band, speedup with its band, % of copy bandwidth per arm;
+ * a colour per series (one per GPU), A dashed and B solid. */
+/* A sweep's columns, each [series * n_points + point], times in time_unit:
+ * A's and B's medians and their intervals, the speedup and its interval,
+ * each arm's % of copy bandwidth, the copy floor measured per case (NAN:
+ * not measured; dotted). */
+enum { PLOT_SW_A, PLOT_SW_A_LO, PLOT_SW_A_HI, PLOT_SW_B, PLOT_SW_B_LO, PLOT_SW_B_HI, PLOT_SW_SP, PLOT_SW_SP_LO,
+       PLOT_SW_SP_HI, PLOT_SW_PCT_A, PLOT_SW_PCT_B, PLOT_SW_FLOOR, PLOT_SW_N };
+
 struct plot_sweep {
 	const char *title, *xlabel;
 	int n_points, n_series;
-	const double *x;                  /* [n_points], > 0 (log2 axis) */
+	const double *x;                  /* [n_points], > 0, ascending */
 	const char *const *series_names;  /* [n_series] */
 	const char *arm_names[2];         /* A, B */
-	/* [series * n_points + point]; times in time_unit */
-	const double *time[2], *time_lo[2], *time_hi[2];
-	const double *speedup, *speedup_lo, *speedup_hi;
-	const double *pct_copy[2];
+	const double *v[PLOT_SW_N];
+	const bool *drifted;              /* crossed out on the speedup panel (not trusted) */
 	const char *time_unit;            /* the times' unit ("us", "ms") */
-	const bool *drifted;              /* [series * n_points + point]: crossed out on the speedup
-					   * panel (not trusted); NULL: none */
-	const double *copy_floor;         /* the copy floor measured per case, in time_unit (NAN: not
-					   * measured); drawn dotted on the time panel; NULL: none */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
@@ -259,9 +244,6 @@ bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
 /* Series s's colour (colour-blind safe, Okabe-Ito), the same in every chart
  * of a report: bars, sweeps. */
 const char *plot_series_color(int s);
-
-/* Whether some v[0..n) is true (v NULL: none). */
-bool plot_any(const bool *v, int n);
 
 /* The length of the longest string of v[0..n) (v or v[i] NULL: none), at
  * most cap. */

@@ -29,14 +29,11 @@ static void sweep_dat(FILE *f, const void *vp)
 			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
 			int k = s * p->n_points + i;
-			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
-					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
-					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k],
-					     p->drifted && p->drifted[k] ? p->speedup[k] : NAN,
-					     p->copy_floor ? p->copy_floor[k] : NAN };
 			fprintf(f, "%.9g", p->x[i]);
-			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
-				plot_dat_number(f, v[j]);
+			for (int j = 0; j < PLOT_SW_FLOOR; j++)
+				plot_dat_number(f, p->v[j][k]);
+			plot_dat_number(f, p->drifted[k] ? p->v[PLOT_SW_SP][k] : NAN);
+			plot_dat_number(f, p->v[PLOT_SW_FLOOR][k]);
 			fputc('\n', f);
 		}
 	}
@@ -80,12 +77,9 @@ static void sweep_time_scale(FILE *f, const struct plot_sweep *p)
 {
 	double lo = NAN, hi = NAN;
 	int n = p->n_series * p->n_points;
-	for (int a = 0; a < 2; a++) {
-		plot_extent(p->time[a], n, &lo, &hi);
-		plot_extent(p->time_lo[a], n, &lo, &hi);
-		plot_extent(p->time_hi[a], n, &lo, &hi);
-	}
-	plot_extent(p->copy_floor, p->copy_floor ? n : 0, &lo, &hi);
+	for (int k = PLOT_SW_A; k <= PLOT_SW_B_HI; k++)
+		plot_extent(p->v[k], n, &lo, &hi);
+	plot_extent(p->v[PLOT_SW_FLOOR], n, &lo, &hi);
 	plot_axis_scale(f, 'y', lo, hi);
 }
 
@@ -104,8 +98,8 @@ static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep 
 			sweep_clause(f, stem, &k, s, c + 1, c + 2, BAND, NULL);
 			sweep_clause(f, stem, &k, s, c, 0, arm_style[a], series_arm(p, s, a, title, sizeof title));
 		}
-	for (int s = 0; p->copy_floor && s < p->n_series; s++) {
-		if (!any_finite(p->copy_floor + s * p->n_points, p->n_points))
+	for (int s = 0; s < p->n_series; s++) {
+		if (!any_finite(p->v[PLOT_SW_FLOOR] + s * p->n_points, p->n_points))
 			continue;
 		snprintf(title, sizeof title, "%s: copy floor", p->series_names[s]);
 		sweep_clause(f, stem, &k, s, SW_FLOOR, 0, "lines dt 3", title);
@@ -126,8 +120,11 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 	/* the key entry on the first series with a drifted point: gnuplot
 	 * drops the entry of a clause that draws nothing */
 	bool titled = false;
-	for (int s = 0; p->drifted && s < p->n_series; s++) {
-		if (!plot_any(p->drifted + s * p->n_points, p->n_points))
+	for (int s = 0; s < p->n_series; s++) {
+		bool some = false;
+		for (int i = 0; i < p->n_points; i++)
+			some = some || p->drifted[s * p->n_points + i];
+		if (!some)
 			continue;
 		fprintf(f, ", \\\n     \"\" index %d using 1:%d with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s,
 			SW_DRIFT, titled ? "notitle" : "title 'drifted: not trusted'");
@@ -143,7 +140,7 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	int n = p->n_series * p->n_points;
 	fputs("set title \"bandwidth: bytes moved / median, % of the device's copy bandwidth\"\n", f);
 	fputs("set ylabel \"% of copy bandwidth\"\nset yrange [0:*]\n", f);
-	if (!any_finite(p->pct_copy[0], n) && !any_finite(p->pct_copy[1], n)) {
+	if (!any_finite(p->v[PLOT_SW_PCT_A], n) && !any_finite(p->v[PLOT_SW_PCT_B], n)) {
 		/* nothing to draw: an empty panel that says why (an all-missing
 		 * plot is a gnuplot error) */
 		fputs("set label 1 \"no % of copy: no copy bandwidth known, or the cases are cache-resident\" at graph 0.5, "
@@ -153,7 +150,7 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	}
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
-			if (!any_finite(p->pct_copy[a] + s * p->n_points, p->n_points))
+			if (!any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
 				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
 			sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
 				     series_arm(p, s, a, title, sizeof title));
@@ -211,7 +208,7 @@ enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot
 	for (int i = 0; i < p->n_points; i++)
 		if (!(p->x[i] > 0) || (i && !(p->x[i] > p->x[i - 1])))
 			return ab_fail(d, AB_ERR_INTERNAL, "plot '%s': x values must be positive and ascending", stem);
-	if (!any_finite(p->time[0], p->n_series * p->n_points) && !any_finite(p->time[1], p->n_series * p->n_points))
+	if (!any_finite(p->v[PLOT_SW_A], p->n_series * p->n_points) && !any_finite(p->v[PLOT_SW_B], p->n_series * p->n_points))
 		return ab_fail(d, AB_ERR_DATA, "plot '%s': no time to draw", stem);
 	return plot_write_pair(dir, stem, p, true, sweep_dat, sweep_gp, d);
 }

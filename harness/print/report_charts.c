@@ -148,11 +148,9 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
 
-/* The arrays of one sweep chart: [series * n_points + point]. */
-enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_FLOOR, SD_N };
-
+/* The arrays of one sweep chart (plot.h's PLOT_SW_*). */
 struct sweep_data {
-	double *x, *v[SD_N];
+	double *x, *v[PLOT_SW_N];
 	bool *drifted;
 	struct md_unit unit;
 	const char **names;
@@ -165,13 +163,13 @@ struct sweep_data {
 static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s, double div)
 {
 	sd->drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
-	const double v[SD_N] = {
+	const double v[PLOT_SW_N] = {
 		s ? s->a.time.median_ns / div : NAN, s ? s->a.median_ci.low / div : NAN, s ? s->a.median_ci.high / div : NAN,
 		s ? s->b.time.median_ns / div : NAN, s ? s->b.median_ci.low / div : NAN, s ? s->b.median_ci.high / div : NAN,
 		s ? s->speedup.point : NAN, s ? s->speedup.low : NAN, s ? s->speedup.high : NAN,
 		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / div : NAN,
 	};
-	for (int j = 0; j < SD_N; j++)
+	for (int j = 0; j < PLOT_SW_N; j++)
 		sd->v[j][k] = v[j];
 }
 
@@ -184,7 +182,7 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 	sd->names = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->names);
 	sd->name_buf = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->name_buf);
 	sd->drifted = allocs_calloc(&sd->mem, cells + 1, sizeof *sd->drifted);
-	for (int k = 0; k < SD_N; k++)
+	for (int k = 0; k < PLOT_SW_N; k++)
 		sd->v[k] = allocs_calloc(&sd->mem, cells, sizeof *sd->v[k]);
 	if (sd->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
@@ -221,12 +219,10 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
 	enum ab_rc rc = sweep_fill(C, w, &sd, d);
 	if (rc == AB_OK) {
-		struct plot_sweep p = {
-			title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
-			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
-			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
-			sd.unit.name, sd.drifted, sd.v[SD_FLOOR],
-		};
+		struct plot_sweep p = { title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
+					.drifted = sd.drifted, .time_unit = sd.unit.name };
+		for (int k = 0; k < PLOT_SW_N; k++)
+			p.v[k] = sd.v[k];
 		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 	}
 	allocs_free(&sd.mem);
@@ -398,32 +394,6 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	return rc;
 }
 
-static enum ab_rc alloc_charts(const struct summary_run *s, struct report_charts *out, char (**stems)[STEM_MAX],
-			       struct ab_diag *d)
-{
-	int n = s->n_cases > s->n_sweeps ? s->n_cases : s->n_sweeps;
-	out->n = s->n_cases;
-	out->n_sweeps = s->n_sweeps;
-	out->cases = calloc((size_t)s->n_cases + 1, sizeof *out->cases);
-	out->sweeps = calloc((size_t)s->n_sweeps + 1, sizeof *out->sweeps);
-	out->heatmaps = calloc((size_t)s->n_cases + 1, sizeof *out->heatmaps);
-	*stems = calloc((size_t)n + 1, sizeof **stems);
-	if (!out->cases || !out->sweeps || !out->heatmaps || !*stems)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	return AB_OK;
-}
-
-static void find_gnuplot(struct charter *C)
-{
-	char why[256] = "charts turned off";
-	if (!C->job->no_plots)
-		C->have_gnuplot = plot_find_gnuplot(C->gnuplot, sizeof C->gnuplot, why, sizeof why);
-	if (!C->have_gnuplot) {
-		C->res->skipped = true;
-		snprintf(C->res->note, sizeof C->res->note, "%s", why);
-	}
-}
-
 /* The sweeps' charts (the first REPORT_SWEEP_CHARTS_MAX), then each case's
  * when the run has at most REPORT_CASE_CHARTS_MAX cases. */
 static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
@@ -452,15 +422,28 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d)
 {
 	const struct peers_table *P = job->report->peers;
-	struct charter C = { .S = P->series[0], .P = P, .job = job, .res = job->charts, .out = out };
+	const struct summary_run *S = P->series[0];
+	struct charter C = { .S = S, .P = P, .job = job, .res = job->charts, .out = out };
+	char why[256] = "charts turned off";
 	memset(out, 0, sizeof *out);
-	enum ab_rc rc = alloc_charts(C.S, out, &C.stems, d);
-	if (!rc && !(C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of)))
+	out->n = S->n_cases;
+	out->n_sweeps = S->n_sweeps;
+	out->cases = calloc((size_t)S->n_cases + 1, sizeof *out->cases);
+	out->sweeps = calloc((size_t)S->n_sweeps + 1, sizeof *out->sweeps);
+	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);
+	C.stems = calloc((size_t)(S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps) + 1, sizeof *C.stems);
+	C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of);
+	enum ab_rc rc = AB_OK;
+	if (!out->cases || !out->sweeps || !out->heatmaps || !C.stems || !C.color_of)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	if (rc == AB_OK) {
-		find_gnuplot(&C);
-		rc = chart_all(&C, d);
+	if (rc == AB_OK && !job->no_plots)
+		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
+	if (rc == AB_OK && !C.have_gnuplot) {
+		C.res->skipped = true;
+		snprintf(C.res->note, sizeof C.res->note, "%s", why);
 	}
+	if (rc == AB_OK)
+		rc = chart_all(&C, d);
 	free(C.stems);
 	free(C.color_of);
 	return rc;
