@@ -231,117 +231,92 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 
 /* ---- kernels stacked per arm ---- */
 
-/* The stacked kernel chart of one case: a bar per arm, a segment per
- * kernel (mean self-time per sample) plus the rest of the window. */
-struct kchart {
-	int n;                 /* segments, gaps included */
-	const char **full;     /* kernel names (union over both arms) */
-	const char **label;    /* "family: operation" for the key */
-	char (*base)[LABEL_MAX + 1]; /* the label before " (k)" */
-	char (*buf)[LABEL_MAX + 8];
-	double *v;             /* [2][n] */
-	const char **color;    /* [n]: each label's colour in the report */
-	int gaps;              /* the segment of the gaps */
-	double div;            /* ns per unit of the chart */
-	struct allocs mem;     /* every array above */
+/* A segment of a case's stacked kernel chart: a kernel (by name, over
+ * both arms) or the rest of the window. */
+struct segment {
+	const char *name;
+	char base[LABEL_MAX + 1];  /* "family: operation" */
+	char label[LABEL_MAX + 8]; /* base, with " (k)" for the k-th segment of one base */
 };
 
-static int segment_of(struct kchart *kc, const char *name)
+/* Finds the segment of name among seg[0..*n), else appends it. */
+static int segment_of(struct segment *seg, int *n, const char *name)
 {
-	for (int i = 0; i < kc->n; i++)
-		if (!strcmp(kc->full[i], name))
-			return i;
-	kc->full[kc->n] = name;
-	return kc->n++;
+	int i = 0;
+	while (i < *n && strcmp(seg[i].name, name))
+		i++;
+	if (i == *n)
+		seg[(*n)++].name = name;
+	return i;
 }
 
-/* The family and operation of the kernel named name (from the summary). */
-static bool kernel_of(const struct summary_arm *const ak[2], const char *name, const char **family, const char **op)
+/* Segment i's label: "elementwise: mul" for a kernel (its family alone
+ * where the operation adds nothing), the name itself for the gaps (family
+ * NULL); the k-th of a label already given gets " (k)" (the label cut to
+ * leave room for it). */
+static void label_segment(struct segment *seg, int i, const char *family, const char *op)
 {
-	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			if (!strcmp(ak[a]->kernels[k].name, name)) {
-				*family = ak[a]->kernels[k].family;
-				*op = ak[a]->kfig[k].operation;
-				return true;
-			}
-	return false;
-}
-
-/* "elementwise: mul" for a kernel; the k-th kernel with a label already
- * given gets " (k)" (the label cut to leave room for it). */
-static void label_kernel(struct kchart *kc, int i, const struct summary_arm *const ak[2], bool gaps)
-{
-	const char *family = NULL, *op = "";
-	char *base = kc->base[i];
+	char *base = seg[i].base;
 	int same = 0;
-	if (gaps || !kernel_of(ak, kc->full[i], &family, &op))
-		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, kc->full[i]);
+	if (!family)
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, seg[i].name);
 	else if (!op[0] || !strcmp(op, family))
 		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, family);
 	else
 		snprintf(base, LABEL_MAX + 1, "%.20s: %.*s", family, LABEL_MAX - 22, op);
 	for (int j = 0; j < i; j++)
-		same += !strcmp(kc->base[j], base);
+		same += !strcmp(seg[j].base, base);
 	if (same)
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
+		snprintf(seg[i].label, sizeof seg[i].label, "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
 	else
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%s", base);
-	kc->label[i] = kc->buf[i];
+		snprintf(seg[i].label, sizeof seg[i].label, "%s", base);
 }
 
-static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
-{
-	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
-	kc->full = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->full);
-	kc->label = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->label);
-	kc->base = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->base);
-	kc->buf = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->buf);
-	kc->v = allocs_calloc(&kc->mem, (size_t)cap * 2, sizeof *kc->v);
-	kc->color = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->color);
-	if (kc->mem.failed)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
-	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			segment_of(kc, ak[a]->kernels[k].name);
-	int gaps = segment_of(kc, "launch gaps and host overhead");
-	kc->gaps = gaps;
-	for (int a = 0; a < 2; a++) {
-		/* each bar is the arm's median, split by its kernels' shares */
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kfig[k].of_median_ns / kc->div;
-		kc->v[a * kc->n + gaps] = ak[a]->gaps_of_median_ns / kc->div;
-	}
-	for (int i = 0; i < kc->n; i++)
-		label_kernel(kc, i, ak, i == gaps);
-	return AB_OK;
-}
-
+/* A bar per arm: its median, split by its kernels' shares and the gaps. */
 static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 {
 	const struct summary_case *s = &C->S->cases[i];
 	const struct summary_arm *const ak[2] = { &s->a, &s->b };
 	struct report_chart *ch = &C->out->cases[i].kernels;
-	struct kchart kc = { 0 };
-	char rows[2][48], title[160];
+	int cap = s->a.n_kernels + s->b.n_kernels + 1, n = 0;
+	struct allocs mem = { 0 };
+	struct segment *seg = allocs_calloc(&mem, (size_t)cap, sizeof *seg);
+	const char **labels = allocs_calloc(&mem, (size_t)cap, sizeof *labels);
+	const char **colors = allocs_calloc(&mem, (size_t)cap, sizeof *colors);
+	double *v = allocs_calloc(&mem, (size_t)cap * 2, sizeof *v);
+	char rows[2][48], title[160], ylabel[48];
 	const char *row_names[2] = { rows[0], rows[1] };
+	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
 	snprintf(rows[0], sizeof rows[0], "A (%s)", s->arm_a); /* the case's arms */
 	snprintf(rows[1], sizeof rows[1], "B (%s)", s->arm_b);
-	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
-	char ylabel[48];
-	kc.div = u.div;
 	snprintf(title, sizeof title, "%s: median time per sample, split by each kernel's share (family: operation)%s",
 		 s->c->name, s->verdict == SUMMARY_CASE_DRIFTED ? "; DRIFTED: not trusted" : "");
 	snprintf(ylabel, sizeof ylabel, "%s per sample (median)", u.name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
-	enum ab_rc rc = kchart_fill(&kc, ak, d);
-	for (int k = 0; rc == AB_OK && k < kc.n; k++)
-		kc.color[k] = k == kc.gaps ? GAPS_COLOR : kernel_color(C, kc.label[k]);
-	if (rc == AB_OK) {
-		struct plot_stack p = { title, ylabel, 2, kc.n, row_names, kc.label, kc.color, kc.v };
-		rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
+	if (mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	}
-	allocs_free(&kc.mem);
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < ak[a]->n_kernels; k++) {
+			int before = n, j = segment_of(seg, &n, ak[a]->kernels[k].name);
+			if (j == before) /* a new segment: labelled by its first kernel of that name */
+				label_segment(seg, j, ak[a]->kernels[k].family, ak[a]->kfig[k].operation);
+		}
+	int gaps = segment_of(seg, &n, "launch gaps and host overhead");
+	label_segment(seg, gaps, NULL, NULL);
+	for (int a = 0; a < 2; a++) {
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			v[a * n + segment_of(seg, &n, ak[a]->kernels[k].name)] = ak[a]->kfig[k].of_median_ns / u.div;
+		v[a * n + gaps] = ak[a]->gaps_of_median_ns / u.div;
+	}
+	for (int k = 0; k < n; k++) {
+		labels[k] = seg[k].label;
+		colors[k] = k == gaps ? GAPS_COLOR : kernel_color(C, seg[k].label);
+	}
+	struct plot_stack p = { title, ylabel, 2, n, row_names, labels, colors, v };
+	enum ab_rc rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
+	allocs_free(&mem);
 	return rc;
 }
 
