@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "common/ulp.h"
-#include "print/heatmap.h"
 #include "print/json_out.h"
+#include "print/plot.h"
 
 static json_t *value(double v)
 {

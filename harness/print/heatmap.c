@@ -1,16 +1,16 @@
 /*
  * heatmap.c - a divergence's map as data, a gnuplot script and a PNG
- * (heatmap.h). The script follows plot.h's conventions (outfile, the
+ * (plot.h). The script follows plot.h's conventions (outfile, the
  * pngcairo terminal, every string through escape_gnuplot); gnuplot is
  * run by plot_render.
  */
-#include "print/heatmap.h"
+#include "print/plot.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "common/results.h"
 #include "print/escape.h"
-#include "print/plot.h"
 
 char *heatmap_stem(const char *slot, const char *tensor, char *buf, size_t len)
 {

@@ -4,7 +4,7 @@
  * (this header's last part), plot_run.c runs gnuplot, and one file per
  * family of charts writes their scripts: plot_bars.c (bars, stacked),
  * plot_samples.c (boxes, series), plot_sweep.c, plot_trend.c (trend,
- * trends); heatmap.c draws a divergence's map (heatmap.h) with them. Each
+ * trends); heatmap.c draws a divergence's map with them. Each
  * chart is described by plain arrays: the report fills them from a run,
  * nothing here knows what a run is.
  *
@@ -200,6 +200,24 @@ enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plo
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */
 bool plot_png_valid(const char *path);
+
+/* ---- a divergence's map (heatmap.c) ----
+ * The differing elements per row and column block, or per head
+ * (common/results.h), drawn as a heatmap: `abbench diff --out DIR` draws
+ * one per tensor that differs, the report one per case. Rows down the y
+ * axis (row 0 at the top), columns (a row's elements in blocks, or the
+ * heads) along x, white where nothing differs, the count of differing
+ * elements in colour elsewhere. */
+struct results_divergence;
+
+/* "heatmap-B-out": the stem of slot's tensor's heatmap (escape_stem). */
+char *heatmap_stem(const char *slot, const char *tensor, char *buf, size_t len);
+
+/* Writes DIR/STEM.dat and .gp for v's map under title, and renders
+ * STEM.png with gnuplot (its path; NULL: write the script only). AB_OK
+ * with nothing written when v has no map. */
+enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, const struct results_divergence *v,
+			 const char *gnuplot, struct ab_diag *d);
 
 /* ---- what the family's files share (plot.c) ---- */
 

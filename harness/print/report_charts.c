@@ -32,6 +32,8 @@ struct charter {
 	struct printer_charts *res;
 	struct report_charts *out;
 	char (*stems)[STEM_MAX];
+	const char **series;                  /* [P->n_series]: each series' name on a chart */
+	char (*series_buf)[200];
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
@@ -113,8 +115,6 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 	struct plot_bar *bars = allocs_calloc(&mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
 	const char **rows = allocs_calloc(&mem, (size_t)n + 1, sizeof *rows);
 	const char **notes = allocs_calloc(&mem, (size_t)n + 1, sizeof *notes);
-	const char **series = allocs_calloc(&mem, (size_t)ns, sizeof *series);
-	char (*series_buf)[200] = allocs_calloc(&mem, (size_t)ns, sizeof *series_buf);
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
 	enum ab_rc rc = mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
 	for (int i = 0; rc == AB_OK && i < n; i++) {
@@ -129,14 +129,12 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 							c->verdict == SUMMARY_CASE_DRIFTED, c->verdict == SUMMARY_CASE_NOT_EXACT };
 		}
 	}
-	for (int s = 0; rc == AB_OK && s < ns; s++)
-		series[s] = report_peers_series_name(C->P, s, series_buf[s], sizeof series_buf[s]);
 	if (rc == AB_OK) {
 		struct plot_bars p = {
 			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
 				 "an arm)",
 			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
-			.series_names = series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
+			.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
 			.mark_word = "drifted: not trusted",
 			.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
 		};
@@ -153,8 +151,6 @@ struct sweep_data {
 	double *x, *v[PLOT_SW_N];
 	bool *drifted;
 	struct md_unit unit;
-	const char **names;
-	char (*name_buf)[200];
 	struct allocs mem; /* every array above */
 };
 
@@ -179,8 +175,6 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
 	sd->x = allocs_calloc(&sd->mem, (size_t)w->n, sizeof *sd->x);
-	sd->names = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->names);
-	sd->name_buf = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->name_buf);
 	sd->drifted = allocs_calloc(&sd->mem, cells + 1, sizeof *sd->drifted);
 	for (int k = 0; k < PLOT_SW_N; k++)
 		sd->v[k] = allocs_calloc(&sd->mem, cells, sizeof *sd->v[k]);
@@ -195,12 +189,9 @@ static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep
 		}
 	}
 	sd->unit = chart_unit(most);
-	for (int s = 0; s < ns; s++) {
-		report_peers_series_name(C->P, s, sd->name_buf[s], sizeof sd->name_buf[s]);
-		sd->names[s] = sd->name_buf[s];
+	for (int s = 0; s < ns; s++)
 		for (int i = 0; i < w->n; i++)
 			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);
-	}
 	return AB_OK;
 }
 
@@ -219,7 +210,7 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
 	enum ab_rc rc = sweep_fill(C, w, &sd, d);
 	if (rc == AB_OK) {
-		struct plot_sweep p = { title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
+		struct plot_sweep p = { title, w->axis, w->n, C->P->n_series, sd.x, C->series, { arm_a, arm_b },
 					.drifted = sd.drifted, .time_unit = sd.unit.name };
 		for (int k = 0; k < PLOT_SW_N; k++)
 			p.v[k] = sd.v[k];
@@ -408,9 +399,13 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);
 	C.stems = calloc((size_t)(S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps) + 1, sizeof *C.stems);
 	C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of);
+	C.series = calloc((size_t)P->n_series + 1, sizeof *C.series);
+	C.series_buf = calloc((size_t)P->n_series + 1, sizeof *C.series_buf);
 	enum ab_rc rc = AB_OK;
-	if (!out->cases || !out->sweeps || !out->heatmaps || !C.stems || !C.color_of)
+	if (!out->cases || !out->sweeps || !out->heatmaps || !C.stems || !C.color_of || !C.series || !C.series_buf)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
+	for (int s = 0; rc == AB_OK && s < P->n_series; s++)
+		C.series[s] = report_peers_series_name(P, s, C.series_buf[s], sizeof C.series_buf[s]);
 	if (rc == AB_OK && !job->no_plots)
 		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
 	if (rc == AB_OK && !C.have_gnuplot) {
@@ -421,6 +416,8 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 		rc = chart_all(&C, d);
 	free(C.stems);
 	free(C.color_of);
+	free(C.series);
+	free(C.series_buf);
 	return rc;
 }
 

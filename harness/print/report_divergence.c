@@ -10,7 +10,6 @@
 #include "print/diff_lines.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
-#include "print/heatmap.h"
 #include "print/md.h"
 #include "print/plot.h"
 

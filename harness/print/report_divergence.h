@@ -6,7 +6,7 @@
  * figures.h: elements that differ and %, max ULP and where, the first
  * difference, rows touched, the first stage that departs, which side is
  * nearer the reference, determinism, batch invariance), and a heatmap per
- * case of where its most differing output differs (print/heatmap.h),
+ * case of where its most differing output differs (print/plot.h),
  * drawn beside report.md with the report's other charts.
  */
 #ifndef AB_REPORT_DIVERGENCE_H
