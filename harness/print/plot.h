@@ -56,7 +56,7 @@ struct plot_stack {
 	int n_rows, n_segments;
 	const char *const *row_names;     /* [n_rows] */
 	const char *const *segment_names; /* [n_segments] */
-	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report; NULL: gnuplot's */
+	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report (NULL: gnuplot's) */
 	const double *values;             /* [row * n_segments + segment] */
 };
 
@@ -71,36 +71,27 @@ struct plot_group {
 	bool second;             /* drawn in the second colour (the B arm) */
 };
 
-/* A box plot per group in panels side by side (one per arm), all on one y
- * range [y_lo, y_hi] (the caller's, to hold every whisker; padded here);
- * outliers beyond it are left out of the view (the title says so). */
-struct plot_boxes {
-	const char *title, *ylabel;
+/* A case's slots, each a group, drawn as a box plot per group in panels
+ * side by side (plot_write_boxes), all on one y range [y_lo, y_hi] (the
+ * caller's, to hold every whisker; padded here; outliers beyond it are
+ * left out of the view, the title says so), or as every sample in time
+ * order (plot_write_series): group g's values at x = start + 1 .. start +
+ * n_values, a dashed line at its median, panels stacked over one x axis,
+ * each with its own p1-p99 y range (the A/B/A drift picture). */
+struct plot_samples {
+	const char *title, *xlabel, *ylabel; /* xlabel: the series' */
 	int n_groups;
 	const struct plot_group *groups;
 	double div;
 	int n_panels;
-	const char *const *panel_names;   /* [n_panels] */
-	double y_lo, y_hi;                /* the shared range, in the chart's unit; NAN: autoscale */
+	const char *const *panel_names;    /* [n_panels] the boxes' titles, the series' y labels */
+	double y_lo, y_hi;                 /* the boxes' range, in the chart's unit; NAN: autoscale */
+	const double *panel_lo, *panel_hi; /* [n_panels] the series' zoom, in the chart's unit; NAN: autoscale */
 };
 
 /* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
  * only across more than a decade (lo > 0). */
 bool plot_log_scale(double lo, double hi);
-
-/* Every sample in time order: group g's values at x = start + 1 .. start
- * + n_values (the bracket's slots one after the other), a dashed line at
- * each group's median, panels stacked vertically over one x axis, each
- * with its own p1-p99 y range: the A/B/A drift picture. */
-struct plot_series {
-	const char *title, *xlabel, *ylabel;
-	int n_groups;
-	const struct plot_group *groups;
-	double div;
-	int n_panels;
-	const char *const *panel_names;   /* [n_panels] y labels */
-	const double *panel_lo, *panel_hi; /* [n_panels] the zoom, in the chart's unit; NAN: autoscale */
-};
 
 /* A figure over runs: the value as a line with points, its interval as a
  * band, a fitted level (the step detector's segments) as a dashed line,
@@ -166,9 +157,9 @@ struct plot_sweep {
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d);
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d);
+enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
 enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d);
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d);
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
 enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 

@@ -191,8 +191,8 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 		plot_clause(f, stem, s);
 		fprintf(f, " using %d:%d:%d", c, c + 1, c + 2);
 		if (!s) /* the case's name, its shape beside or under it */
-			fprintf(f, ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"%s\".stringcolumn(2) : stringcolumn(1))",
-				L.one_line_ticks ? " " : "\\n");
+			fprintf(f, ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"%s\".stringcolumn(2) : "
+				   "stringcolumn(1))", L.one_line_ticks ? " " : "\\n");
 		fprintf(f, " lc rgb \"%s\" ", plot_series_color(s));
 		plot_title(f, p->series_names[s]);
 	}

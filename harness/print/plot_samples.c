@@ -1,10 +1,7 @@
 /*
  * plot_samples.c - a case's samples (plot.h): box plots of every slot in
  * a panel per arm on one y range, and every sample in time order in a
- * panel per arm with each slot's median dashed (the A/B/A drift picture).
- * The y axis is linear with numbers unless the range spans more than a
- * decade (then logarithmic with labelled 1-2-5 ticks, plot_axis_scale);
- * the time series' key sits beside its panels, never on the samples.
+ * panel per arm, its key beside the panels, never on the samples.
  */
 #include "print/plot.h"
 
@@ -39,12 +36,12 @@ static void group_blocks(FILE *f, int n_groups, const struct plot_group *groups,
 
 static void boxes_dat(FILE *f, const void *vp)
 {
-	const struct plot_boxes *p = vp;
+	const struct plot_samples *p = vp;
 	group_blocks(f, p->n_groups, p->groups, p->div, false);
 }
 
 /* One panel: its groups side by side, ticked "A1\neager". */
-static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, int k)
+static void boxes_panel(FILE *f, const char *stem, const struct plot_samples *p, int k)
 {
 	int n = 0;
 	fputs("set title ", f);
@@ -73,7 +70,7 @@ static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, i
 
 static void boxes_gp(FILE *f, const char *stem, const void *vp)
 {
-	const struct plot_boxes *p = vp;
+	const struct plot_samples *p = vp;
 	double lo = p->y_lo, hi = p->y_hi;
 	plot_head(f, stem, false, p->title, p->ylabel, 900, 500);
 	fputs("unset title\nset style data boxplot\nset style boxplot outliers pointtype 7\nset pointsize 0.5\n", f);
@@ -104,7 +101,7 @@ static enum ab_rc groups_ok(const char *stem, int n_groups, const struct plot_gr
 	return AB_OK;
 }
 
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d)
+enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
 {
 	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, false, d);
 	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1, boxes_dat, boxes_gp, d);
@@ -114,7 +111,7 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 
 static void series_dat(FILE *f, const void *vp)
 {
-	const struct plot_series *p = vp;
+	const struct plot_samples *p = vp;
 	group_blocks(f, p->n_groups, p->groups, p->div, true);
 	/* one more block per group: its median as a segment over its x range */
 	for (int g = 0; g < p->n_groups; g++) {
@@ -131,7 +128,7 @@ static void series_dat(FILE *f, const void *vp)
 	}
 }
 
-static void series_panel(FILE *f, const char *stem, const struct plot_series *p, int k, bool last)
+static void series_panel(FILE *f, const char *stem, const struct plot_samples *p, int k, bool last)
 {
 	double p1 = p->panel_lo[k], p99 = p->panel_hi[k];
 	int n = 0;
@@ -170,7 +167,7 @@ static void series_panel(FILE *f, const char *stem, const struct plot_series *p,
  * entry, keeps their x axes aligned), never on the samples. */
 static void series_gp(FILE *f, const char *stem, const void *vp)
 {
-	const struct plot_series *p = vp;
+	const struct plot_samples *p = vp;
 	int last = 0, key = 0;
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct plot_group *G = &p->groups[g];
@@ -190,7 +187,7 @@ static void series_gp(FILE *f, const char *stem, const void *vp)
 	fputs("unset multiplot\n", f);
 }
 
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d)
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
 {
 	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, true, d);
 	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1 && p->n_panels >= 1, series_dat, series_gp, d);

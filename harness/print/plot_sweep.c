@@ -1,10 +1,8 @@
 /*
- * plot_sweep.c - a swept case's chart (plot.h): three panels against the
- * swept size (time per arm with its interval as a band and the copy floor
- * dotted, speedup with its band and the drifted points crossed out, % of
- * copy bandwidth), a colour per series (one per GPU or run), A dashed and
- * B solid. Both axes logarithmic only across more than a decade (x in base
- * 2, ticked at the swept sizes; y with labelled 1-2-5 ticks).
+ * plot_sweep.c - a swept case's chart (plot.h): its three panels, the
+ * copy floor dotted and the drifted points crossed out. Both axes
+ * logarithmic only across more than a decade (x in base 2, ticked at the
+ * swept sizes).
  */
 #include "print/plot.h"
 
@@ -208,7 +206,8 @@ enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot
 	for (int i = 0; i < p->n_points; i++)
 		if (!(p->x[i] > 0) || (i && !(p->x[i] > p->x[i - 1])))
 			return ab_fail(d, AB_ERR_INTERNAL, "plot '%s': x values must be positive and ascending", stem);
-	if (!any_finite(p->v[PLOT_SW_A], p->n_series * p->n_points) && !any_finite(p->v[PLOT_SW_B], p->n_series * p->n_points))
+	int n = p->n_series * p->n_points;
+	if (!any_finite(p->v[PLOT_SW_A], n) && !any_finite(p->v[PLOT_SW_B], n))
 		return ab_fail(d, AB_ERR_DATA, "plot '%s': no time to draw", stem);
 	return plot_write_pair(dir, stem, p, true, sweep_dat, sweep_gp, d);
 }

@@ -245,8 +245,8 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ho
 		double x = i % h->n + 1, x0 = 0.5, x1 = h->n + 0.5;
 		double px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
 		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (h->y[i] - h->y0) / (h->y1 - h->y0) * (a->t - a->b)));
-		html_printf(mf.f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\"><title>%s</title>"
-			    "</circle>\n", px, py, h->text[i]);
+		html_printf(mf.f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\">"
+			    "<title>%s</title></circle>\n", px, py, h->text[i]);
 	}
 	fputs("</g>\n</svg>\n", mf.f);
 	free(svg);

@@ -126,7 +126,8 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 			*b = (struct plot_bar){ NAN, NAN, NAN, false, false };
 			if (c) /* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
 				*b = (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
-							c->verdict == SUMMARY_CASE_DRIFTED, c->verdict == SUMMARY_CASE_NOT_EXACT };
+							c->verdict == SUMMARY_CASE_DRIFTED,
+							c->verdict == SUMMARY_CASE_NOT_EXACT };
 		}
 	}
 	if (rc == AB_OK) {
@@ -340,7 +341,8 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	 * when it spans more than a decade (plot.h), so that both boxes keep
 	 * their spread */
 	double ylo = sc->whisker_lo_ns / u.div, yhi = sc->whisker_hi_ns / u.div;
-	double lo[2] = { sc->a.p1_ns / u.div, sc->b.p1_ns / u.div }, hi[2] = { sc->a.p99_ns / u.div, sc->b.p99_ns / u.div };
+	double lo[2] = { sc->a.p1_ns / u.div, sc->b.p1_ns / u.div };
+	double hi[2] = { sc->a.p99_ns / u.div, sc->b.p99_ns / u.div };
 	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", c->name,
 		 plot_log_scale(ylo, yhi) ? ", log scale" : "", drift);
 	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", c->name, drift);
@@ -350,12 +352,13 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	snprintf(yb, sizeof yb, "B (%s), %s", sc->arm_b, u.name);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
-	struct plot_boxes pbx = { t1, u.name, c->n_slots, g, u.div, n_panels, panels, ylo, yhi };
-	struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
-				   n_panels, ylabels, lo, hi };
-	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
+	struct plot_samples p = { t1, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
+				  n_panels, panels, ylo, yhi, lo, hi };
+	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
+	p.title = t2;
+	p.panel_names = ylabels;
 	if (rc == AB_OK)
-		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &psr, d), d);
+		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
 	free(g);
 	return rc;
 }
