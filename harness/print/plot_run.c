@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +26,10 @@ static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
 {
 	const char *env = getenv("PATH");
-	char dir[PATH_MAX];
-
 	for (const char *p = env ? env : ""; ; ) {
-		size_t n = strcspn(p, ":");
-		snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-		if (snprintf(path, len, "%s/gnuplot", n ? dir : ".") < (int)len && access(path, X_OK) == 0)
+		size_t n = strcspn(p, ":"); /* an empty entry is the current directory */
+		int w = snprintf(path, len, "%.*s/gnuplot", n ? (int)n : 1, n ? p : ".");
+		if (w < (int)len && access(path, X_OK) == 0)
 			return true;
 		if (!p[n])
 			break;

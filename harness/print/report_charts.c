@@ -400,12 +400,14 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	out->cases = calloc((size_t)S->n_cases + 1, sizeof *out->cases);
 	out->sweeps = calloc((size_t)S->n_sweeps + 1, sizeof *out->sweeps);
 	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);
-	C.stems = calloc((size_t)(S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps) + 1, sizeof *C.stems);
-	C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of);
-	C.series = calloc((size_t)P->n_series + 1, sizeof *C.series);
-	C.series_buf = calloc((size_t)P->n_series + 1, sizeof *C.series_buf);
+	struct allocs mem = { 0 }; /* C's arrays */
+	int n_stems = S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps;
+	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
+	C.color_of = allocs_calloc(&mem, KERNEL_COLORS_MAX, sizeof *C.color_of);
+	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
+	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
 	enum ab_rc rc = AB_OK;
-	if (!out->cases || !out->sweeps || !out->heatmaps || !C.stems || !C.color_of || !C.series || !C.series_buf)
+	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
 	for (int s = 0; rc == AB_OK && s < P->n_series; s++)
 		C.series[s] = report_peers_series_name(P, s, C.series_buf[s], sizeof C.series_buf[s]);
@@ -417,10 +419,7 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	}
 	if (rc == AB_OK)
 		rc = chart_all(&C, d);
-	free(C.stems);
-	free(C.color_of);
-	free(C.series);
-	free(C.series_buf);
+	allocs_free(&mem);
 	return rc;
 }
 
