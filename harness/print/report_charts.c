@@ -147,19 +147,11 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
 
-/* The arrays of one sweep chart (plot.h's PLOT_SW_*). */
-struct sweep_data {
-	double *x, *v[PLOT_SW_N];
-	bool *drifted;
-	struct md_unit unit;
-	struct allocs mem; /* every array above */
-};
-
-/* Cell k from a case's summary (NULL: the series lacks the case), times
- * in units of div ns. */
-static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s, double div)
+/* Cell k of a sweep chart's columns (plot.h's PLOT_SW_*) from a case's
+ * summary (NULL: the series lacks the case), times in units of div ns. */
+static void sweep_cell(double *const *col, bool *drifted, int k, const struct summary_case *s, double div)
 {
-	sd->drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
+	drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
 	const double v[PLOT_SW_N] = {
 		s ? s->a.time.median_ns / div : NAN, s ? s->a.median_ci.low / div : NAN, s ? s->a.median_ci.high / div : NAN,
 		s ? s->b.time.median_ns / div : NAN, s ? s->b.median_ci.low / div : NAN, s ? s->b.median_ci.high / div : NAN,
@@ -167,41 +159,22 @@ static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *
 		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / div : NAN,
 	};
 	for (int j = 0; j < PLOT_SW_N; j++)
-		sd->v[j][k] = v[j];
+		col[j][k] = v[j];
 }
 
-static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep *w, struct sweep_data *sd,
-			     struct ab_diag *d)
-{
-	int ns = C->P->n_series;
-	size_t cells = (size_t)w->n * (size_t)ns;
-	sd->x = allocs_calloc(&sd->mem, (size_t)w->n, sizeof *sd->x);
-	sd->drifted = allocs_calloc(&sd->mem, cells + 1, sizeof *sd->drifted);
-	for (int k = 0; k < PLOT_SW_N; k++)
-		sd->v[k] = allocs_calloc(&sd->mem, cells, sizeof *sd->v[k]);
-	if (sd->mem.failed)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
-	double most = NAN;
-	for (int i = 0; i < w->n; i++) {
-		sd->x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
-		for (int t = 0; t < ns; t++) {
-			const struct summary_case *c = peers_cell(C->P, w->idx[i], t);
-			most = c ? fmax(isnan(most) ? 0 : most, fmax(c->a.time.median_ns, c->b.time.median_ns)) : most;
-		}
-	}
-	sd->unit = chart_unit(most);
-	for (int s = 0; s < ns; s++)
-		for (int i = 0; i < w->n; i++)
-			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);
-	return AB_OK;
-}
-
+/* A series per run, its times in the unit of the sweep's largest median. */
 static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 {
 	const struct summary_sweep *w = &C->S->sweeps[g];
 	struct report_chart *ch = &C->out->sweeps[g];
-	struct sweep_data sd = { 0 };
 	const struct results_run *r = C->S->run;
+	int ns = C->P->n_series;
+	size_t cells = (size_t)w->n * (size_t)ns;
+	struct allocs mem = { 0 };
+	double *x = allocs_calloc(&mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
+	bool *drifted = allocs_calloc(&mem, cells + 1, sizeof *drifted);
+	for (int k = 0; k < PLOT_SW_N; k++)
+		col[k] = allocs_calloc(&mem, cells, sizeof *col[k]);
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
 	/* a sweep's cases share their [case]'s arms: its first's */
@@ -209,15 +182,28 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(arm_a, sizeof arm_a, "A (%s)", first ? first->arm_a : r->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", first ? first->arm_b : r->arm_b);
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
-	enum ab_rc rc = sweep_fill(C, w, &sd, d);
-	if (rc == AB_OK) {
-		struct plot_sweep p = { title, w->axis, w->n, C->P->n_series, sd.x, C->series, { arm_a, arm_b },
-					.drifted = sd.drifted, .time_unit = sd.unit.name };
-		for (int k = 0; k < PLOT_SW_N; k++)
-			p.v[k] = sd.v[k];
-		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
+	if (mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
 	}
-	allocs_free(&sd.mem);
+	double most = NAN;
+	for (int i = 0; i < w->n; i++) {
+		x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
+		for (int t = 0; t < ns; t++) {
+			const struct summary_case *c = peers_cell(C->P, w->idx[i], t);
+			most = c ? fmax(isnan(most) ? 0 : most, fmax(c->a.time.median_ns, c->b.time.median_ns)) : most;
+		}
+	}
+	struct md_unit u = chart_unit(most);
+	for (int s = 0; s < ns; s++)
+		for (int i = 0; i < w->n; i++)
+			sweep_cell(col, drifted, s * w->n + i, peers_cell(C->P, w->idx[i], s), u.div);
+	struct plot_sweep p = { title, w->axis, w->n, ns, x, C->series, { arm_a, arm_b }, .drifted = drifted,
+				.time_unit = u.name };
+	for (int k = 0; k < PLOT_SW_N; k++)
+		p.v[k] = col[k];
+	enum ab_rc rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
+	allocs_free(&mem);
 	return rc;
 }
 
