@@ -1,14 +1,9 @@
 /*
- * plot_bars.c - bars with error bars (the speedup per case and run) and
- * stacked bars (the time per kernel of each arm): their data and scripts
- * (plot.h).
- *
- * Bars: one colour per series from one palette, so the key's swatch is the
- * bar's colour; a marked bar (drifted) is hatched grey over it and an
- * inexact one (not bit-exact) outlined red, each with a key entry of its
- * own drawn the same way; each value above its whisker, upright where the
- * bar is too narrow to hold it, red when inexact; the key below the chart,
- * off the data; the x range half a row past the outer bars.
+ * plot_bars.c - bars with error bars and stacked bars (plot.h). Bars: one
+ * colour per series from one palette, so the key's swatch is the bar's
+ * colour; the marks drawn over it have key entries drawn the same way;
+ * each value above its whisker, upright where the bar is too narrow to
+ * hold it; the x range half a row past the outer bars.
  */
 #include "print/plot.h"
 

@@ -1,9 +1,7 @@
 /*
- * plot_trend.c - figures over runs (plot.h): one case's figure with its
- * interval band, the levels between steps, the baseline and the steps
- * marked (abbench history, the dashboard's cards), and a sweep's cases as
- * lines relative to their medians (past the per-case charts' limit). As a
- * PNG, or as an SVG at the size a dashboard card shows it.
+ * plot_trend.c - figures over runs (plot.h: trend, trends) for abbench
+ * history and the dashboard's cards, as a PNG or as an SVG at the size a
+ * card shows it, with the SVG's hover values.
  */
 #include "print/plot.h"
 
