@@ -4,7 +4,7 @@
  * its first A slot's (analysis/divergence.h), printed by a printer
  * (print/diff_print.c, print/diff_json.c); with --out DIR the document
  * goes to DIR/diff.{txt,md,json} beside a PNG heatmap of each differing
- * tensor's per-row map (print/heatmap.h). Exit 0 whatever it finds (the
+ * tensor's per-row map (print/plot.h). Exit 0 whatever it finds (the
  * gate and run --require-exact judge); 2 for a run, case or tensor that
  * does not exist.
  */
@@ -21,7 +21,6 @@
 #include "common/diag.h"
 #include "common/results_check.h"
 #include "common/suggest.h"
-#include "print/heatmap.h"
 #include "print/md.h"
 #include "print/plot.h"
 #include "print/printer.h"

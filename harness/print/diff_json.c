@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/heatmap.h"
 #include "print/json_out.h"
+#include "print/plot.h"
 
 static json_t *value(double v)
 {

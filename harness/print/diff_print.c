@@ -9,8 +9,8 @@
 
 #include "print/diff_lines.h"
 #include "print/escape.h"
-#include "print/heatmap.h"
 #include "print/md.h"
+#include "print/plot.h"
 
 /* Whether the heatmap of the report's slot s, tensor t was drawn, and its
  * file name. */

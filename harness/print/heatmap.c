@@ -1,17 +1,16 @@
 /*
  * heatmap.c - a divergence's map as data, a gnuplot script and a PNG
- * (heatmap.h). The script follows plot.h's conventions (outfile, the
+ * (plot.h). The script follows plot.h's conventions (outfile, the
  * pngcairo terminal, every string through escape_gnuplot); gnuplot is
  * run by plot_render.
  */
-#include "print/heatmap.h"
+#include "print/plot.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "common/results.h"
 #include "print/escape.h"
-#include "print/md.h"
-#include "print/plot.h"
 
 char *heatmap_stem(const char *slot, const char *tensor, char *buf, size_t len)
 {
@@ -20,29 +19,23 @@ char *heatmap_stem(const char *slot, const char *tensor, char *buf, size_t len)
 	return escape_stem(raw, buf, len);
 }
 
-static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem, const char *ext, struct ab_diag *d)
-{
-	char path[4096];
-	if (snprintf(path, sizeof path, "%s/%s.%s", dir, stem, ext) >= (int)sizeof path)
-		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
-	return md_file_open(mf, path, d);
-}
+/* What heatmap_write hands plot_write_pair's writers. */
+struct heatmap {
+	const char *title;
+	const struct results_divergence *v;
+};
 
-static enum ab_rc write_dat(const char *dir, const char *stem, const struct results_divergence *v, struct ab_diag *d)
+static void heatmap_dat(FILE *f, const void *vp)
 {
-	struct md_file mf;
-	enum ab_rc rc = open_in(&mf, dir, stem, "dat", d);
-	if (rc)
-		return rc;
-	fprintf(mf.f, "# differing elements: %d rows (each %lld %s) x %d columns (each %lld %s)\n", v->map_rows,
+	const struct results_divergence *v = ((const struct heatmap *)vp)->v;
+	fprintf(f, "# differing elements: %d rows (each %lld %s) x %d columns (each %lld %s)\n", v->map_rows,
 		(long long)v->map_row_bin, v->map_by_head ? "rows of heads" : "rows", v->map_cols,
 		(long long)v->map_col_bin, v->map_by_head ? "heads" : "elements");
 	for (int r = 0; r < v->map_rows; r++) {
 		for (int c = 0; c < v->map_cols; c++)
-			fprintf(mf.f, "%s%u", c ? " " : "", v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]);
-		fputc('\n', mf.f);
+			fprintf(f, "%s%u", c ? " " : "", v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]);
+		fputc('\n', f);
 	}
-	return md_file_commit(&mf, d);
 }
 
 /* The axes a map row and a map column run along: "B x T" and "W" for
@@ -65,22 +58,17 @@ static void axis_labels(const struct results_divergence *v, char *rows, size_t r
 	snprintf(cols, clen, "%s%s", col >= 0 ? names[col] : "", v->map_by_head ? " (heads)" : " (a row's elements)");
 }
 
-static enum ab_rc write_gp(const char *dir, const char *stem, const char *title, const struct results_divergence *v,
-			   struct ab_diag *d)
+static void heatmap_gp(FILE *f, const char *stem, const void *vp)
 {
-	struct md_file mf;
+	const struct heatmap *h = vp;
+	const struct results_divergence *v = h->v;
 	char rows[96], cols[64], ylabel[160], xlabel[160];
-	enum ab_rc rc = open_in(&mf, dir, stem, "gp", d);
-	if (rc)
-		return rc;
-	FILE *f = mf.f;
 	axis_labels(v, rows, sizeof rows, cols, sizeof cols);
 	snprintf(ylabel, sizeof ylabel, "row: %s%s", rows, v->map_row_bin > 1 ? " (binned)" : "");
 	snprintf(xlabel, sizeof xlabel, "%s%s", cols, v->map_col_bin > 1 ? ", binned" : "");
-	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.png\"\n", stem);
-	fputs("set terminal pngcairo size 900,640 noenhanced font \"sans,10\"\nset output outfile\nset title ", f);
-	escape_gnuplot(f, title);
+	plot_script(f, stem, false, 900, 640);
+	fputs("set title ", f);
+	escape_gnuplot(f, h->title);
 	fputs("\nset ylabel ", f);
 	escape_gnuplot(f, ylabel);
 	fputs("\nset xlabel ", f);
@@ -92,17 +80,15 @@ static enum ab_rc write_gp(const char *dir, const char *stem, const char *title,
 	fprintf(f, "set xrange [0:%lld]\nset yrange [%lld:0]\n", (long long)v->map_cols * v->map_col_bin,
 		(long long)v->map_rows * v->map_row_bin);
 	fprintf(f, "plot '%s.dat' matrix using (($1 + 0.5) * cb):(($2 + 0.5) * rb):3 with image notitle\n", stem);
-	return md_file_commit(&mf, d);
 }
 
 enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, const struct results_divergence *v,
 			 const char *gnuplot, struct ab_diag *d)
 {
+	struct heatmap h = { title, v };
 	if (!v->map || v->map_rows <= 0 || v->map_cols <= 0)
 		return AB_OK;
-	enum ab_rc rc = write_dat(dir, stem, v, d);
-	if (!rc)
-		rc = write_gp(dir, stem, title, v, d);
+	enum ab_rc rc = plot_write_pair(dir, stem, &h, true, heatmap_dat, heatmap_gp, d);
 	if (!rc && gnuplot)
 		rc = plot_render(gnuplot, dir, stem, d);
 	return rc;

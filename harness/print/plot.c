@@ -1,36 +1,18 @@
 /*
- * plot.c - what every chart of the plot family shares (plot_int.h): the
- * quoting of strings, the values of data files, the scripts' heads, the
- * .dat/.gp pair, axis scales and panels. The charts' scripts are in
- * plot_bars.c, plot_samples.c, plot_sweep.c and plot_trend.c; running
- * gnuplot in plot_run.c.
- *
- * Every chart is a pair STEM.dat + STEM.gp in one directory; the script
- * names the data by its bare file name, so `cd DIR && gnuplot STEM.gp`
- * redraws STEM.png by hand (the script honours outfile when it is set).
- * Every string that reaches a script (titles, key entries, tick labels,
- * names from the database) goes through one quoting function,
- * escape_gnuplot (print/escape.h): a single-quoted gnuplot string, in which
- * gnuplot expands nothing (no `command`, no @macro, no backslash escape),
- * with '' for a quote and control characters as spaces (a raw newline
- * would end the command and start another). Data files hold strings too,
- * but gnuplot only reads them as data. The terminal is noenhanced, so a
- * kernel named a_b does not grow a subscript. Figures come computed (the
- * zoom of a panel, a group's median): the family only draws.
+ * plot.c - what every chart of the plot family shares (plot.h's last
+ * part): data values, the scripts' heads and clauses, the .dat/.gp pair,
+ * axis scales. Every string that reaches a script goes through
+ * escape_gnuplot (print/escape.h), in which gnuplot expands nothing; data
+ * files hold strings too, but gnuplot only reads them as data. The terminal
+ * is noenhanced, so a kernel named a_b does not grow a subscript.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "print/escape.h"
 #include "print/md.h"
-
-void plot_gp_string(FILE *f, const char *s)
-{
-	escape_gnuplot(f, s);
-}
 
 /* gnuplot's data reader has no escape for a quote: it becomes ' */
 void plot_dat_string(FILE *f, const char *s)
@@ -55,40 +37,60 @@ void plot_dat_number(FILE *f, double v)
 		fputs(" ?", f);
 }
 
+enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d)
+{
+	if (snprintf(buf, len, "%s/%s.%s", dir, stem, ext) >= (int)len)
+		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
+	return AB_OK;
+}
+
 /* Opens DIR/STEM.EXT for writing through md_file (an outfile). */
 static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem, const char *ext,
 			  struct ab_diag *d)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/%s.%s", dir, stem, ext) >= (int)sizeof path)
-		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
-	return md_file_open(mf, path, d);
+	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, ext, d);
+	return rc ? rc : md_file_open(mf, path, d);
 }
 
-static void head_common(FILE *f, const char *title, const char *ylabel)
+void plot_script(FILE *f, const char *stem, bool svg, int width, int height)
 {
-	fputs("set output outfile\nset datafile missing \"?\"\nset title ", f);
-	plot_gp_string(f, title);
+	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.%s\"\n", stem, svg ? "svg" : "png");
+	if (svg)
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font \"sans,13\" background rgb \"white\"\n",
+			PLOT_SVG_WIDTH, PLOT_SVG_HEIGHT);
+	else
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n", width, height);
+	fputs("set output outfile\n", f);
+}
+
+void plot_head(FILE *f, const char *stem, bool svg, const char *title, const char *ylabel, int width, int height)
+{
+	plot_script(f, stem, svg, width, height);
+	fputs("set datafile missing \"?\"\nset title ", f);
+	escape_gnuplot(f, title);
 	fputs("\nset ylabel ", f);
-	plot_gp_string(f, ylabel);
+	escape_gnuplot(f, ylabel);
 	fputs("\nset yrange [0:*]\nset grid ytics\n", f);
 }
 
-void plot_head_svg(FILE *f, const char *stem, const char *title, const char *ylabel)
+void plot_clause(FILE *f, const char *stem, int k)
 {
-	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.svg\"\n", stem);
-	fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font \"sans,%d\" background rgb \"white\"\n",
-		PLOT_SVG_WIDTH, PLOT_SVG_HEIGHT, PLOT_SVG_FONT);
-	head_common(f, title, ylabel);
+	if (k)
+		fputs(", \\\n     \"\"", f);
+	else
+		fprintf(f, "plot \"%s.dat\"", stem);
 }
 
-void plot_head(FILE *f, const char *stem, const char *title, const char *ylabel, int width, int height)
+void plot_title(FILE *f, const char *text)
 {
-	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.png\"\n", stem);
-	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n", width, height);
-	head_common(f, title, ylabel);
+	if (!text) {
+		fputs("notitle", f);
+		return;
+	}
+	fputs("title ", f);
+	escape_gnuplot(f, text);
 }
 
 /* Scripts name their data and output by the stem inside double quotes. */
@@ -98,10 +100,13 @@ bool plot_stem_ok(const char *stem)
 	return *stem && strlen(stem) < sizeof clean && !strcmp(escape_stem(stem, clean, sizeof clean), stem);
 }
 
-enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, void (*write_dat)(FILE *, const void *),
-			   void (*write_gp)(FILE *, const char *, const void *), struct ab_diag *d)
+enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
+			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
+			   struct ab_diag *d)
 {
 	struct md_file dat, gp;
+	if (!has_data)
+		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
 	if (!plot_stem_ok(stem))
 		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	enum ab_rc rc = open_in(&dat, dir, stem, "dat", d);
@@ -159,34 +164,6 @@ bool plot_axis_scale(FILE *f, char axis, double lo, double hi)
 	return true;
 }
 
-void plot_panel_range(const double *lo_in, const double *hi_in, int k, double *lo, double *hi)
-{
-	double p1 = lo_in ? lo_in[k] : NAN, p99 = hi_in ? hi_in[k] : NAN;
-	*lo = *hi = NAN;
-	if (!isfinite(p1) || !isfinite(p99))
-		return;
-	double pad = fmax((p99 - p1) * 0.10, fabs(p99) * 0.005);
-	*lo = p1 - pad;
-	*hi = p99 + pad;
-}
-
-void plot_group_blocks(FILE *f, int n_groups, const char *const *names, const double *const *values,
-		       const int *n_values, const int *start)
-{
-	for (int g = 0; g < n_groups; g++) {
-		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
-		plot_dat_comment(f, names[g]);
-		fputc('\n', f);
-		for (int i = 0; i < n_values[g]; i++) {
-			if (!isfinite(values[g][i]))
-				continue;
-			fprintf(f, "%d", (start ? start[g] : 0) + i + 1);
-			plot_dat_number(f, values[g][i]);
-			fputc('\n', f);
-		}
-	}
-}
-
 const char *plot_series_color(int s)
 {
 	static const char *const colors[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7",
@@ -194,12 +171,12 @@ const char *plot_series_color(int s)
 	return colors[(s < 0 ? 0 : s) % (int)(sizeof colors / sizeof colors[0])];
 }
 
-bool plot_any_finite(const double *v, int n)
+int plot_longest(const char *const *v, int n, int cap)
 {
-	for (int i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			return true;
-	return false;
+	int w = 0;
+	for (int i = 0; v && i < n; i++)
+		w = v[i] && (int)strlen(v[i]) > w ? (int)strlen(v[i]) : w;
+	return w < cap ? w : cap;
 }
 
 void plot_extent(const double *v, int n, double *lo, double *hi)

@@ -1,37 +1,21 @@
 /*
- * plot.h - the report's charts as gnuplot scripts, and running gnuplot: a
- * family of files (plot_int.h lists them) behind this one interface.
- *
- * Five chart kinds, each described by plain arrays (the report fills
- * them from a run; nothing here knows what a run is):
- *
- *   bars     rows x series of values with [low, high] error bars
- *            (speedup per case and device, with the bootstrap interval)
- *   stacked  rows x segments, stacked (per-kernel time per arm)
- *   sweep    three panels against a swept size on a log2 axis: time per
- *            arm with its confidence interval as a band, speedup with its
- *            band, and % of copy bandwidth per arm; a colour per series
- *            (one per GPU), A dashed and B solid
- *   boxes    one box plot per group of values (samples per slot), in
- *            panels with their own p1-p99 zoom (one per arm)
- *   series   every sample in time order, one colour per arm, each
- *            slot's median dashed (the A/B/A drift picture)
- *   trend    a figure over runs with its interval band, fitted levels,
- *            the baseline and the steps marked (abbench history)
- *   trends   several figures over the same runs, a line each (a sweep's
- *            cases in one chart, past the per-case charts' threshold)
+ * plot.h - charts as gnuplot data and scripts, and running gnuplot: a
+ * family of files behind this one interface. plot.c holds what they share
+ * (this header's last part), plot_run.c runs gnuplot, and one file per
+ * family of charts writes their scripts: plot_bars.c (bars, stacked),
+ * plot_samples.c (boxes, series), plot_sweep.c, plot_trend.c (trend,
+ * trends); heatmap.c draws a divergence's map with them. Each
+ * chart is described by plain arrays: the report fills them from a run,
+ * nothing here knows what a run is.
  *
  * Axes: a logarithmic scale only across more than a decade, and then with
  * labelled 1-2-5 ticks; else linear with numbers. Keys never sit on the
- * data (below or beside it), value labels sit above their whisker, turned
- * upright where a bar is too narrow for them, and the x range ends half a
- * bar from the outermost bars.
+ * data (below or beside it).
  *
  * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
  * script refers to the data by its relative name, so a reader can redraw
- * the chart with `gnuplot STEM.gp` inside DIR. plot_render runs gnuplot
- * there and leaves DIR/STEM.png. Values that are not finite are written as
- * "?", gnuplot's missing value. Strings are quoted for gnuplot by one
+ * the chart with `gnuplot STEM.gp` inside DIR. Values that are not finite
+ * are written as "?", gnuplot's missing value. Strings are quoted by one
  * function (escape_gnuplot) and never run; STEM must be a file-name stem
  * (escape_stem).
  */
@@ -40,75 +24,74 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/diag.h"
 
+/* One bar: its value, its [low, high] whiskers (NAN: none), marked
+ * (hatched grey over its colour: a drifted case) or inexact (outlined red,
+ * its value label red: B's bytes are not A's), each with its key entry. */
+struct plot_bar {
+	double value, low, high;
+	bool marked, inexact;
+};
+
+/* Rows x series of bars with error bars (the speedup per case and device),
+ * each value printed above its whisker. */
 struct plot_bars {
 	const char *title, *ylabel;
 	int n_rows, n_series;
-	const char *const *row_names;    /* [n_rows], x tick labels */
-	const char *const *series_names; /* [n_series], key entries */
-	const double *value, *low, *high; /* [row * n_series + series]; low, high NAN: no whiskers */
+	const char *const *row_names;    /* [n_rows] x tick labels */
+	const char *const *row_notes;    /* [n_rows] their second line (the case's shape) */
+	const char *const *series_names; /* [n_series] key entries */
+	const struct plot_bar *bars;     /* [row * n_series + series] */
 	double reference_line;           /* dashed horizontal line; NAN for none */
-	const char *const *row_notes;    /* [n_rows] second tick line (the case's shape); NULL: none */
-	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx"); NULL: none */
-	const bool *marked;              /* [row * n_series + series]: hatched grey over its colour, with a key
-					  * entry mark_word (a drifted case); NULL: none */
-	const char *mark_word;           /* "drifted: not trusted" */
-	const bool *inexact;             /* [row * n_series + series]: outlined red, its value label red, with a
-					  * key entry inexact_word (B's bytes are not A's); NULL: none */
-	const char *inexact_word;        /* "not bit-exact" */
+	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx") */
+	const char *mark_word, *inexact_word; /* "drifted: not trusted", "not bit-exact" */
 };
 
+/* Rows x segments, stacked (the time per kernel of each arm). */
 struct plot_stack {
 	const char *title, *ylabel;
 	int n_rows, n_segments;
 	const char *const *row_names;     /* [n_rows] */
 	const char *const *segment_names; /* [n_segments] */
-	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report; NULL: gnuplot's */
+	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report (NULL: gnuplot's) */
 	const double *values;             /* [row * n_segments + segment] */
 };
 
-/* Box plots in panels side by side, all panels on one y range [y_lo,
- * y_hi] (computed by the caller to hold every whisker, padded here),
- * logarithmic only when it spans more than a decade (plot_log_scale: arms
- * 10x apart then both show their spread), with labelled ticks; outliers
- * beyond the range are left out of the view (the title says so). */
-struct plot_boxes {
-	const char *title, *ylabel;
+/* A slot's samples: a box, or its points in time order. */
+struct plot_group {
+	const char *name, *note; /* "A1" and the variant: a box's tick lines, a series' key entry */
+	const double *values;    /* [n_values], n_values >= 1; drawn divided by the chart's div */
+	int n_values;
+	int panel;               /* 0 .. n_panels - 1 */
+	int start;               /* x offset of its first value in time order */
+	double median;           /* dashed (divided by div too) */
+	bool second;             /* drawn in the second colour (the B arm) */
+};
+
+/* A case's slots, each a group, drawn as a box plot per group in panels
+ * side by side (plot_write_boxes), all on one y range [y_lo, y_hi] (the
+ * caller's, to hold every whisker; padded here; outliers beyond it are
+ * left out of the view, the title says so), or as every sample in time
+ * order (plot_write_series): group g's values at x = start + 1 .. start +
+ * n_values, a dashed line at its median, panels stacked over one x axis,
+ * each with its own p1-p99 y range (the A/B/A drift picture). */
+struct plot_samples {
+	const char *title, *xlabel, *ylabel; /* xlabel: the series' */
 	int n_groups;
-	const char *const *group_names;   /* [n_groups] first tick line ("A1") */
-	const char *const *group_notes;   /* [n_groups] second tick line (the variant); NULL: none */
-	const double *const *values;      /* [n_groups][n_values[g]] */
-	const int *n_values;              /* each >= 1 */
-	int n_panels;                     /* >= 1 */
-	const int *panel;                 /* [n_groups] 0 .. n_panels - 1; NULL: all in panel 0 */
-	const char *const *panel_names;   /* [n_panels] */
-	double y_lo, y_hi;                /* the shared range, in the values' unit; NAN: autoscale */
+	const struct plot_group *groups;
+	double div;
+	int n_panels;
+	const char *const *panel_names;    /* [n_panels] the boxes' titles, the series' y labels */
+	double y_lo, y_hi;                 /* the boxes' range, in the chart's unit; NAN: autoscale */
+	const double *panel_lo, *panel_hi; /* [n_panels] the series' zoom, in the chart's unit; NAN: autoscale */
 };
 
 /* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
  * only across more than a decade (lo > 0). */
 bool plot_log_scale(double lo, double hi);
-
-/* Every sample in time order: group g's values at x = start[g] + 1 ..
- * start[g] + n_values[g] (the bracket's slots one after the other), a
- * dashed line at each group's median, panels stacked vertically over one
- * x axis, each with its own p1-p99 y range: the A/B/A drift picture. */
-struct plot_series {
-	const char *title, *xlabel, *ylabel;
-	int n_groups;
-	const char *const *group_names;   /* [n_groups] key entries ("A1 eager") */
-	const double *const *values;      /* [n_groups][n_values[g]] */
-	const int *n_values;
-	const int *start;                 /* [n_groups] x offset of the group's first value */
-	const double *medians;            /* [n_groups] each group's median, dashed */
-	const bool *second;               /* [n_groups] drawn in the second colour (the B arm) */
-	int n_panels;
-	const int *panel;                 /* [n_groups] */
-	const char *const *panel_names;   /* [n_panels] y labels */
-	const double *panel_lo, *panel_hi; /* [n_panels] the zoom; NAN: autoscale */
-};
 
 /* A figure over runs: the value as a line with points, its interval as a
  * band, a fitted level (the step detector's segments) as a dashed line,
@@ -151,28 +134,32 @@ struct plot_trends {
 	const char *const *hover;                /* [line * n + x] as plot_trend's; NULL: none */
 };
 
+/* Three panels against a swept size: time per arm with its confidence
+ * interval as a band, speedup with its band, % of copy bandwidth per arm;
+ * a colour per series (one per GPU), A dashed and B solid. */
+/* A sweep's columns, each [series * n_points + point], times in time_unit:
+ * A's and B's medians and their intervals, the speedup and its interval,
+ * each arm's % of copy bandwidth, the copy floor measured per case (NAN:
+ * not measured; dotted). */
+enum { PLOT_SW_A, PLOT_SW_A_LO, PLOT_SW_A_HI, PLOT_SW_B, PLOT_SW_B_LO, PLOT_SW_B_HI, PLOT_SW_SP, PLOT_SW_SP_LO,
+       PLOT_SW_SP_HI, PLOT_SW_PCT_A, PLOT_SW_PCT_B, PLOT_SW_FLOOR, PLOT_SW_N };
+
 struct plot_sweep {
 	const char *title, *xlabel;
 	int n_points, n_series;
-	const double *x;                  /* [n_points], > 0 (log2 axis) */
+	const double *x;                  /* [n_points], > 0, ascending */
 	const char *const *series_names;  /* [n_series] */
 	const char *arm_names[2];         /* A, B */
-	/* [series * n_points + point]; times in time_unit */
-	const double *time[2], *time_lo[2], *time_hi[2];
-	const double *speedup, *speedup_lo, *speedup_hi;
-	const double *pct_copy[2];
+	const double *v[PLOT_SW_N];
+	const bool *drifted;              /* crossed out on the speedup panel (not trusted) */
 	const char *time_unit;            /* the times' unit ("us", "ms") */
-	const bool *drifted;              /* [series * n_points + point]: crossed out on the speedup
-					   * panel (not trusted); NULL: none */
-	const double *copy_floor;         /* the copy floor measured per case, in time_unit (NAN: not
-					   * measured); drawn dotted on the time panel; NULL: none */
 };
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d);
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d);
+enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
 enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d);
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d);
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
 enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
@@ -204,5 +191,75 @@ enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plo
 /* Whether the file is a whole PNG: the 8-byte signature first, the IEND
  * chunk last. */
 bool plot_png_valid(const char *path);
+
+/* ---- a divergence's map (heatmap.c) ----
+ * The differing elements per row and column block, or per head
+ * (common/results.h), drawn as a heatmap: `abbench diff --out DIR` draws
+ * one per tensor that differs, the report one per case. Rows down the y
+ * axis (row 0 at the top), columns (a row's elements in blocks, or the
+ * heads) along x, white where nothing differs, the count of differing
+ * elements in colour elsewhere. */
+struct results_divergence;
+
+/* "heatmap-B-out": the stem of slot's tensor's heatmap (escape_stem). */
+char *heatmap_stem(const char *slot, const char *tensor, char *buf, size_t len);
+
+/* Writes DIR/STEM.dat and .gp for v's map under title, and renders
+ * STEM.png with gnuplot (its path; NULL: write the script only). AB_OK
+ * with nothing written when v has no map. */
+enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, const struct results_divergence *v,
+			 const char *gnuplot, struct ab_diag *d);
+
+/* ---- what the family's files share (plot.c) ---- */
+
+/* A string field of a data file: quoted, no quote inside, no line break. */
+void plot_dat_string(FILE *f, const char *s);
+/* A comment line's text in a data file: no line break. */
+void plot_dat_comment(FILE *f, const char *s);
+/* " %.9g", or " ?" (gnuplot's missing value) when not finite. */
+void plot_dat_number(FILE *f, double v);
+
+/* A script's first lines: how to redraw it, its outfile (STEM.png or
+ * STEM.svg), the terminal (pngcairo at width x height px, sans 10; svg at
+ * the size a dashboard card shows it) and the output. */
+void plot_script(FILE *f, const char *stem, bool svg, int width, int height);
+#define PLOT_SVG_WIDTH 720
+#define PLOT_SVG_HEIGHT 380
+/* plot_script, then the title and the y label, y from 0 and a y grid. */
+void plot_head(FILE *f, const char *stem, bool svg, const char *title, const char *ylabel, int width, int height);
+/* Clause k of a plot command: the first names the data file. */
+void plot_clause(FILE *f, const char *stem, int k);
+/* A clause's key entry: "title 'TEXT'" (escape_gnuplot), "notitle" for NULL. */
+void plot_title(FILE *f, const char *text);
+
+/* DIR/STEM.EXT into buf (AB_ERR_USAGE when too long). */
+enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d);
+/* Whether stem is a file-name stem (escape_stem's characters). */
+bool plot_stem_ok(const char *stem);
+/* Writes DIR/STEM.dat with write_dat and DIR/STEM.gp with write_gp, both
+ * committed only when both were written; a chart without data is an
+ * internal error. */
+enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
+			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
+			   struct ab_diag *d);
+
+/* The scale of axis ('x' or 'y') for values in [lo, hi] (lo > 0 for a
+ * log scale): logarithmic only across more than a decade, then with
+ * labelled ticks at 1, 2 and 5 of each decade (1 alone past 4 decades) and
+ * its range set; else linear with gnuplot's numbered ticks. Returns whether
+ * it is logarithmic. Values that are not finite: linear. */
+bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
+
+/* Series s's colour (colour-blind safe, Okabe-Ito), the same in every chart
+ * of a report: bars, sweeps. */
+const char *plot_series_color(int s);
+
+/* The length of the longest string of v[0..n) (v or v[i] NULL: none), at
+ * most cap. */
+int plot_longest(const char *const *v, int n, int cap);
+
+/* The smallest and largest finite values of v[0..n) into *lo, *hi (left as
+ * they are when there is none). */
+void plot_extent(const double *v, int n, double *lo, double *hi);
 
 #endif

@@ -1,21 +1,18 @@
 /*
- * plot_bars.c - bars with error bars (the speedup per case and run) and
- * stacked bars (the time per kernel of each arm): their data and scripts
- * (plot.h).
- *
- * Bars: one colour per series from one palette, so the key's swatch is the
- * bar's colour; a marked bar (drifted) is hatched grey over it and an
- * inexact one (not bit-exact) outlined red, each with a key entry of its
- * own drawn the same way; each value above its whisker, upright where the
- * bar is too narrow to hold it, red when inexact; the key below the chart,
- * off the data; the x range half a row past the outer bars.
+ * plot_bars.c - bars with error bars and stacked bars (plot.h). Bars: one
+ * colour per series from one palette, so the key's swatch is the bar's
+ * colour; the marks drawn over it have key entries drawn the same way;
+ * each value above its whisker, upright where the bar is too narrow to
+ * hold it; the x range half a row past the outer bars.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "print/escape.h"
 
 #define MARK_COLOR "#555555"
 #define INEXACT_COLOR "#c0392b"
@@ -30,9 +27,14 @@ static int col(int s, int k)
 	return 3 + BAR_COLS * s + k;
 }
 
-static bool flag(const bool *v, int i)
+/* Whether some bar of series s (-1: of any) is marked (k 0) or inexact
+ * (k 1). */
+static bool flagged(const struct plot_bars *p, int s, int k)
 {
-	return v && v[i];
+	for (int i = 0; i < p->n_rows * p->n_series; i++)
+		if ((s < 0 || i % p->n_series == s) && (k ? p->bars[i].inexact : p->bars[i].marked))
+			return true;
+	return false;
 }
 
 static void bars_dat(FILE *f, const void *vp)
@@ -47,28 +49,20 @@ static void bars_dat(FILE *f, const void *vp)
 		fputc(' ', f);
 		plot_dat_string(f, p->row_notes ? p->row_notes[r] : "");
 		for (int s = 0; s < p->n_series; s++) {
-			int i = r * p->n_series + s;
-			bool ci = isfinite(p->low[i]) && isfinite(p->high[i]);
-			double top = ci ? fmax(p->high[i], p->value[i]) : p->value[i];
-			plot_dat_number(f, p->value[i]);
+			const struct plot_bar *b = &p->bars[r * p->n_series + s];
+			bool ci = isfinite(b->low) && isfinite(b->high);
+			double top = ci ? fmax(b->high, b->value) : b->value;
+			plot_dat_number(f, b->value);
 			/* no interval (too few samples): a bar without whiskers */
-			plot_dat_number(f, ci ? p->low[i] : p->value[i]);
-			plot_dat_number(f, ci ? p->high[i] : p->value[i]);
-			plot_dat_number(f, flag(p->marked, i) ? p->value[i] : NAN);
-			plot_dat_number(f, flag(p->inexact, i) ? p->value[i] : NAN);
-			plot_dat_number(f, flag(p->inexact, i) ? NAN : top);
-			plot_dat_number(f, flag(p->inexact, i) ? top : NAN);
+			plot_dat_number(f, ci ? b->low : b->value);
+			plot_dat_number(f, ci ? b->high : b->value);
+			plot_dat_number(f, b->marked ? b->value : NAN);
+			plot_dat_number(f, b->inexact ? b->value : NAN);
+			plot_dat_number(f, b->inexact ? NAN : top);
+			plot_dat_number(f, b->inexact ? top : NAN);
 		}
 		fputc('\n', f);
 	}
-}
-
-static bool any_flag(const bool *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		if (v[i])
-			return true;
-	return false;
 }
 
 /* The chart's size and what fits in it. */
@@ -80,17 +74,6 @@ struct bars_layout {
 	bool one_line_ticks; /* tick labels on one line, rotated */
 };
 
-static int longest_tick(const struct plot_bars *p)
-{
-	int w = 0;
-	for (int r = 0; r < p->n_rows; r++) {
-		int n = (int)strlen(p->row_names[r]), m = p->row_notes ? (int)strlen(p->row_notes[r]) : 0;
-		w = n > w ? n : w;
-		w = m > w ? m : w;
-	}
-	return w;
-}
-
 /* 900 px for up to 12 rows, then 60 px a row more. A bar is 1 / (series
  * + 2) of its row (histograms with gap 2); a value label of ~6.5 px a
  * character (font 9) may use its bar and, with one series, the gaps beside
@@ -99,13 +82,16 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 {
 	struct bars_layout L;
 	char sample[32];
+	int tick = plot_longest(p->row_names, p->n_rows, INT_MAX);
+	int note = plot_longest(p->row_notes, p->n_rows, INT_MAX);
+	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
 	double row_px = (L.width - 130.0) / p->n_rows, bar_px = row_px / (p->n_series + 2);
-	snprintf(sample, sizeof sample, p->value_format ? p->value_format : "%.2f", 99.99);
+	snprintf(sample, sizeof sample, p->value_format, 99.99);
 	double label_px = 6.5 * (double)strlen(sample) + 4;
 	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
-	L.one_line_ticks = 7.0 * longest_tick(p) > row_px - 8;
+	L.one_line_ticks = 7.0 * tick > row_px - 8;
 	/* a rotated label ends at its tick and reaches left by cos 30 of its
 	 * ~8 px a character (font 9, measured on a 28-row chart): the first
 	 * one must stay in the image */
@@ -118,18 +104,14 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	}
 	/* key entries (the series and the marks) in columns as wide as the
 	 * longest entry (~7 px a character and the swatch) */
-	int n = p->n_rows * p->n_series, longest = 0;
-	int entries = p->n_series + any_flag(p->marked, n) + any_flag(p->inexact, n);
-	for (int s = 0; s < p->n_series; s++)
-		longest = (int)strlen(p->series_names[s]) > longest ? (int)strlen(p->series_names[s]) : longest;
-	if (any_flag(p->marked, n) && p->mark_word)
-		longest = (int)strlen(p->mark_word) > longest ? (int)strlen(p->mark_word) : longest;
-	if (any_flag(p->inexact, n) && p->inexact_word)
-		longest = (int)strlen(p->inexact_word) > longest ? (int)strlen(p->inexact_word) : longest;
+	const char *marks[2] = { flagged(p, -1, 0) ? p->mark_word : NULL, flagged(p, -1, 1) ? p->inexact_word : NULL };
+	int entries = p->n_series + flagged(p, -1, 0) + flagged(p, -1, 1);
+	int longest = plot_longest(p->series_names, p->n_series, INT_MAX), mark = plot_longest(marks, 2, INT_MAX);
+	longest = longest > mark ? longest : mark;
 	int cols = (L.width - 100) / (7 * longest + 70);
 	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
 	int key_rows = (entries + cols - 1) / cols;
-	int ticks = L.one_line_ticks ? (int)ceil(0.22 * longest_tick(p) * (p->row_notes ? 2 : 1)) + 1 : 3;
+	int ticks = L.one_line_ticks ? (int)ceil(0.22 * tick * (p->row_notes ? 2 : 1)) + 1 : 3;
 	L.bmargin = ticks + key_rows + 2;
 	return L;
 }
@@ -145,24 +127,15 @@ static double bar_offset(const struct plot_bars *p, int s)
 static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_layout *L)
 {
 	const char *place = L->upright_values ? "rotate by 90 left offset 0,0.5" : "center offset 0,0.9";
-	bool red = any_flag(p->inexact, p->n_rows * p->n_series);
-	for (int s = 0; p->value_format && s < p->n_series; s++)
+	bool red = flagged(p, -1, 1);
+	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < (red ? 2 : 1); k++) {
 			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(", bar_offset(p, s),
 				col(s, k ? BC_LABEL_INEXACT : BC_LABEL));
-			plot_gp_string(f, p->value_format);
+			escape_gnuplot(f, p->value_format);
 			fprintf(f, ", column(%d))) with labels %s font \",9\" textcolor rgb \"%s\" notitle", col(s, BC_VALUE),
 				place, k ? INEXACT_COLOR : "#222222");
 		}
-}
-
-/* Whether some row of series s is flagged in v. */
-static bool series_flagged(const struct plot_bars *p, const bool *v, int s)
-{
-	for (int r = 0; v && r < p->n_rows; r++)
-		if (v[r * p->n_series + s])
-			return true;
-	return false;
 }
 
 /* The marked bars hatched grey over their colour and the inexact ones
@@ -171,26 +144,19 @@ static bool series_flagged(const struct plot_bars *p, const bool *v, int s)
  * point), drawn as the bars are. */
 static void bars_marks(FILE *f, const struct plot_bars *p)
 {
-	double w = 1.0 / (p->n_series + 2);
+	static const char *const style[2] = {
+		"fs transparent pattern 4 border lc rgb \"" MARK_COLOR "\" lc rgb \"" MARK_COLOR "\" ",
+		"fs empty border lc rgb \"" INEXACT_COLOR "\" lw 3 lc rgb \"" INEXACT_COLOR "\" ",
+	};
+	const char *words[2] = { p->mark_word, p->inexact_word };
 	bool titled[2] = { false, false };
 	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < 2; k++) {
-			if (!series_flagged(p, k ? p->inexact : p->marked, s))
+			if (!flagged(p, s, k))
 				continue;
-			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(%g) with boxes ", bar_offset(p, s),
-				col(s, k ? BC_INEXACT : BC_MARKED), w);
-			if (k)
-				fprintf(f, "fs empty border lc rgb \"%s\" lw 3 lc rgb \"%s\" ", INEXACT_COLOR, INEXACT_COLOR);
-			else
-				fprintf(f, "fs transparent pattern 4 border lc rgb \"%s\" lc rgb \"%s\" ", MARK_COLOR,
-					MARK_COLOR);
-			if (titled[k])
-				fputs("notitle", f);
-			else {
-				fputs("title ", f);
-				plot_gp_string(f, k ? (p->inexact_word ? p->inexact_word : "inexact")
-						    : (p->mark_word ? p->mark_word : "marked"));
-			}
+			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(%g) with boxes %s", bar_offset(p, s),
+				col(s, k ? BC_INEXACT : BC_MARKED), 1.0 / (p->n_series + 2), style[k]);
+			plot_title(f, titled[k] ? NULL : words[k]);
 			titled[k] = true;
 		}
 }
@@ -199,7 +165,7 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_bars *p = vp;
 	struct bars_layout L = bars_layout(p);
-	plot_head(f, stem, p->title, p->ylabel, L.width, L.height);
+	plot_head(f, stem, false, p->title, p->ylabel, L.width, L.height);
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1\n", f);
 	fprintf(f, "set style fill solid 0.75 border -1\nset key outside below center horizontal maxcols 5\n"
 		   "set bmargin %d\n", L.bmargin);
@@ -217,14 +183,13 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 			p->reference_line, p->reference_line);
 	for (int s = 0; s < p->n_series; s++) {
 		int c = col(s, BC_VALUE);
-		fputs(s ? ", \\\n     \"\"" : "plot ", f);
-		if (!s)
-			fprintf(f, "\"%s.dat\"", stem);
-		fprintf(f, " using %d:%d:%d%s lc rgb \"%s\" title ", c, c + 1, c + 2,
-			s ? "" : L.one_line_ticks ? ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\" \".stringcolumn(2) : stringcolumn(1))"
-			       : ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"\\n\".stringcolumn(2) : stringcolumn(1))",
-			plot_series_color(s));
-		plot_gp_string(f, p->series_names[s]);
+		plot_clause(f, stem, s);
+		fprintf(f, " using %d:%d:%d", c, c + 1, c + 2);
+		if (!s) /* the case's name, its shape beside or under it */
+			fprintf(f, ":xtic(strlen(stringcolumn(2)) ? stringcolumn(1).\"%s\".stringcolumn(2) : "
+				   "stringcolumn(1))", L.one_line_ticks ? " " : "\\n");
+		fprintf(f, " lc rgb \"%s\" ", plot_series_color(s));
+		plot_title(f, p->series_names[s]);
 	}
 	bars_marks(f, p);
 	bars_labels(f, p, &L);
@@ -233,9 +198,7 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d)
 {
-	if (p->n_rows < 1 || p->n_series < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	return plot_write_pair(dir, stem, p, bars_dat, bars_gp, d);
+	return plot_write_pair(dir, stem, p, p->n_rows >= 1 && p->n_series >= 1, bars_dat, bars_gp, d);
 }
 
 /* ---- stacked bars ---- */
@@ -259,39 +222,27 @@ static void stack_dat(FILE *f, const void *vp)
 
 /* Wide enough for the bars (~220 px each) and the key beside them (~7 px
  * a character of its longest entry), and no wider. */
-static int stack_width(const struct plot_stack *p)
-{
-	size_t key = 0;
-	for (int s = 0; s < p->n_segments; s++)
-		key = strlen(p->segment_names[s]) > key ? strlen(p->segment_names[s]) : key;
-	int w = 160 + 220 * p->n_rows + 7 * (int)key + 60;
-	return w < 640 ? 640 : w > 1400 ? 1400 : w;
-}
-
 static void stack_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_stack *p = vp;
-	plot_head(f, stem, p->title, p->ylabel, stack_width(p), 460);
+	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments, INT_MAX) + 60;
+	plot_head(f, stem, false, p->title, p->ylabel, width < 640 ? 640 : width > 1400 ? 1400 : width, 460);
 	fputs("set style data histograms\nset style histogram rowstacked\n", f);
 	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
 	      "samplen 1.5 font \",9\"\n", f);
 	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
 	for (int s = 0; s < p->n_segments; s++) {
-		fputs(s ? ", \\\n     \"\"" : "plot ", f);
-		if (!s)
-			fprintf(f, "\"%s.dat\"", stem);
+		plot_clause(f, stem, s);
 		fprintf(f, " using %d%s", s + 2, s ? "" : ":xtic(1)");
-		if (p->segment_colors && p->segment_colors[s])
+		if (p->segment_colors[s])
 			fprintf(f, " lc rgb \"%s\"", p->segment_colors[s]);
-		fputs(" title ", f);
-		plot_gp_string(f, p->segment_names[s]);
+		fputc(' ', f);
+		plot_title(f, p->segment_names[s]);
 	}
 	fputc('\n', f);
 }
 
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d)
 {
-	if (p->n_rows < 1 || p->n_segments < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	return plot_write_pair(dir, stem, p, stack_dat, stack_gp, d);
+	return plot_write_pair(dir, stem, p, p->n_rows >= 1 && p->n_segments >= 1, stack_dat, stack_gp, d);
 }

@@ -9,11 +9,9 @@
  * signal like any outfile's.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +26,10 @@ static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
 {
 	const char *env = getenv("PATH");
-	char dir[PATH_MAX];
-
 	for (const char *p = env ? env : ""; ; ) {
-		size_t n = strcspn(p, ":");
-		snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-		if (snprintf(path, len, "%s/gnuplot", n ? dir : ".") < (int)len && access(path, X_OK) == 0)
+		size_t n = strcspn(p, ":"); /* an empty entry is the current directory */
+		int w = snprintf(path, len, "%.*s/gnuplot", n ? (int)n : 1, n ? p : ".");
+		if (w < (int)len && access(path, X_OK) == 0)
 			return true;
 		if (!p[n])
 			break;
@@ -90,12 +86,13 @@ static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem,
 }
 
 /* What the reader of gnuplot's two pipes keeps: the PNG goes into the
- * outfile as it comes, its first and last bytes are kept to check it, and
- * the first len - 1 bytes of the messages. */
+ * outfile as it comes, its first and last bytes are kept to check it (the
+ * last in a ring: n_seen bytes so far), and the first len - 1 bytes of the
+ * messages. */
 struct gp_read {
 	struct outfile *png;
-	unsigned char head[8], tail[12];
-	size_t n_head, n_tail;
+	unsigned char head[8], ring[12];
+	size_t n_head, n_seen;
 	char *log;
 	size_t log_len, log_used;
 };
@@ -104,14 +101,10 @@ static void png_bytes(struct gp_read *g, const unsigned char *b, size_t n)
 {
 	size_t w = fwrite(b, 1, n, g->png->f); /* a write error is sticky: the commit reports it */
 	(void)w;
-	for (size_t i = 0; i < n && g->n_head < sizeof g->head; i++)
-		g->head[g->n_head++] = b[i];
-	for (size_t i = n > sizeof g->tail ? n - sizeof g->tail : 0; i < n; i++) {
-		if (g->n_tail == sizeof g->tail) {
-			memmove(g->tail, g->tail + 1, sizeof g->tail - 1);
-			g->n_tail--;
-		}
-		g->tail[g->n_tail++] = b[i];
+	for (size_t i = 0; i < n; i++) {
+		if (g->n_head < sizeof g->head)
+			g->head[g->n_head++] = b[i];
+		g->ring[g->n_seen++ % sizeof g->ring] = b[i];
 	}
 }
 
@@ -154,28 +147,31 @@ static void drain(int png_fd, int log_fd, struct gp_read *g)
 	g->log[g->log_used] = '\0';
 }
 
-static void close_pair(int *p)
+/* Both pipes' four ends (-1: not open). */
+static void close_pipes(const int *png, const int *log)
 {
-	close(p[0]);
-	close(p[1]);
+	close(png[0]);
+	close(png[1]);
+	close(log[0]);
+	close(log[1]);
 }
 
 static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char *stem, struct gp_read *g,
 				int *status, struct ab_diag *d)
 {
-	int png[2], log[2];
-	if (pipe(png) != 0)
-		return ab_fail(d, AB_ERR_IO, "cannot create a pipe for gnuplot: %s", strerror(errno));
-	if (pipe(log) != 0) {
-		close_pair(png);
-		return ab_fail(d, AB_ERR_IO, "cannot create a pipe for gnuplot: %s", strerror(errno));
+	int png[2] = { -1, -1 }, log[2] = { -1, -1 };
+	pid_t pid = -1;
+	enum ab_rc rc = AB_OK;
+	if (pipe(png) != 0 || pipe(log) != 0)
+		rc = ab_fail(d, AB_ERR_IO, "cannot create a pipe for gnuplot: %s", strerror(errno));
+	else {
+		fflush(NULL);
+		if ((pid = fork()) < 0)
+			rc = ab_fail(d, AB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close_pair(png);
-		close_pair(log);
-		return ab_fail(d, AB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
+	if (rc != AB_OK) {
+		close_pipes(png, log);
+		return rc;
 	}
 	if (pid == 0) {
 		close(png[0]);
@@ -202,29 +198,16 @@ static bool svg_closed(const unsigned char *tail, size_t n)
 	return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
 }
 
-static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d);
-
-enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
-{
-	return render_as(gnuplot, dir, stem, false, d);
-}
-
-enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
-{
-	return render_as(gnuplot, dir, stem, true, d);
-}
-
 static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *stem, bool svg, struct ab_diag *d)
 {
 	char log[400], png[4096];
+	unsigned char tail[12];
 	struct outfile of;
 	int status;
 	if (!plot_stem_ok(stem))
 		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
-	if (snprintf(png, sizeof png, "%s/%s.%s", dir, stem, svg ? "svg" : "png") >= (int)sizeof png)
-		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
-	enum ab_rc rc = outfile_open(&of, png, d);
-	if (rc != AB_OK)
+	enum ab_rc rc = plot_path(png, sizeof png, dir, stem, svg ? "svg" : "png", d);
+	if (rc != AB_OK || (rc = outfile_open(&of, png, d)) != AB_OK)
 		return rc;
 	struct gp_read g = { .png = &of, .log = log, .log_len = sizeof log };
 	errno = 0;
@@ -236,12 +219,25 @@ static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *st
 		outfile_abort(&of);
 		return ab_fail(d, AB_ERR_DATA, "gnuplot failed on '%s.gp': %s", stem, log[0] ? log : "no message");
 	}
-	bool whole = svg ? g.n_head >= 5 && !memcmp(g.head, "<?xml", 5) && svg_closed(g.tail, g.n_tail)
-			 : png_whole(g.head, g.n_head, g.tail, g.n_tail);
+	size_t n_tail = g.n_seen < sizeof tail ? g.n_seen : sizeof tail;
+	for (size_t i = 0; i < n_tail; i++) /* the ring's last bytes in order */
+		tail[i] = g.ring[(g.n_seen - n_tail + i) % sizeof g.ring];
+	bool whole = svg ? g.n_head >= 5 && !memcmp(g.head, "<?xml", 5) && svg_closed(tail, n_tail)
+			 : png_whole(g.head, g.n_head, tail, n_tail);
 	if (!whole && !ferror(of.f)) {
 		outfile_abort(&of);
 		return ab_fail(d, AB_ERR_DATA, "gnuplot wrote no valid %s for '%s.gp'%s%s", svg ? "SVG" : "PNG", stem,
 			       log[0] ? ": " : "", log);
 	}
 	return outfile_commit(&of, d);
+}
+
+enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, false, d);
+}
+
+enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d)
+{
+	return render_as(gnuplot, dir, stem, true, d);
 }

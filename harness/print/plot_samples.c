@@ -1,50 +1,65 @@
 /*
  * plot_samples.c - a case's samples (plot.h): box plots of every slot in
  * a panel per arm on one y range, and every sample in time order in a
- * panel per arm with each slot's median dashed (the A/B/A drift picture).
- * The y axis is linear with numbers unless the range spans more than a
- * decade (then logarithmic with labelled 1-2-5 ticks, plot_axis_scale);
- * the time series' key sits beside its panels, never on the samples.
+ * panel per arm, its key beside the panels, never on the samples.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static void boxes_dat(FILE *f, const void *vp)
+#include "print/escape.h"
+
+/* Data blocks, one per group ("index g"): its values, one a line, after
+ * their x (start + i + 1 in time order, else i + 1). */
+static void group_blocks(FILE *f, int n_groups, const struct plot_group *groups, double div, bool in_time)
 {
-	const struct plot_boxes *p = vp;
-	plot_group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, NULL);
+	for (int g = 0; g < n_groups; g++) {
+		const struct plot_group *G = &groups[g];
+		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
+		plot_dat_comment(f, G->name);
+		if (in_time) { /* the series' key entry */
+			fputc(' ', f);
+			plot_dat_comment(f, G->note);
+		}
+		fputc('\n', f);
+		for (int i = 0; i < G->n_values; i++) {
+			if (!isfinite(G->values[i] / div))
+				continue;
+			fprintf(f, "%d", (in_time ? G->start : 0) + i + 1);
+			plot_dat_number(f, G->values[i] / div);
+			fputc('\n', f);
+		}
+	}
 }
 
-static int panel_of(const struct plot_boxes *p, int g)
+static void boxes_dat(FILE *f, const void *vp)
 {
-	return p->panel ? p->panel[g] : 0;
+	const struct plot_samples *p = vp;
+	group_blocks(f, p->n_groups, p->groups, p->div, false);
 }
 
 /* One panel: its groups side by side, ticked "A1\neager". */
-static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, int k)
+static void boxes_panel(FILE *f, const char *stem, const struct plot_samples *p, int k)
 {
 	int n = 0;
 	fputs("set title ", f);
-	plot_gp_string(f, p->panel_names ? p->panel_names[k] : "");
+	escape_gnuplot(f, p->panel_names[k]);
 	fputs("\nset xtics (", f);
 	for (int g = 0; g < p->n_groups; g++) {
 		char tick[160];
-		if (panel_of(p, g) != k)
+		if (p->groups[g].panel != k)
 			continue;
-		snprintf(tick, sizeof tick, "%s%s%s", p->group_names[g], p->group_notes ? "\n" : "",
-			 p->group_notes ? p->group_notes[g] : "");
+		snprintf(tick, sizeof tick, "%s\n%s", p->groups[g].name, p->groups[g].note);
 		fputs(n ? ", " : "", f);
-		plot_gp_string(f, tick);
+		escape_gnuplot(f, tick);
 		fprintf(f, " %d", ++n);
 	}
 	fprintf(f, ")\nset xrange [0.4:%d.6]\n", n);
 	n = 0;
 	for (int g = 0; g < p->n_groups; g++) {
-		if (panel_of(p, g) != k)
+		if (p->groups[g].panel != k)
 			continue;
 		fprintf(f, "%s\"%s.dat\" index %d using (%d):2 lc rgb \"%s\"", n ? ", \\\n     " : "plot ", stem, g,
 			n + 1, k ? "#e07b28" : "#2f6db5");
@@ -55,80 +70,92 @@ static void boxes_panel(FILE *f, const char *stem, const struct plot_boxes *p, i
 
 static void boxes_gp(FILE *f, const char *stem, const void *vp)
 {
-	const struct plot_boxes *p = vp;
-	int np = p->n_panels > 0 ? p->n_panels : 1;
-	plot_head(f, stem, p->title, p->ylabel, 900, 500);
+	const struct plot_samples *p = vp;
+	double lo = p->y_lo, hi = p->y_hi;
+	plot_head(f, stem, false, p->title, p->ylabel, 900, 500);
 	fputs("unset title\nset style data boxplot\nset style boxplot outliers pointtype 7\nset pointsize 0.5\n", f);
 	fputs("set style fill solid 0.35 border -1\nset boxwidth 0.5\nset key off\n", f);
-	if (isfinite(p->y_lo) && isfinite(p->y_hi) && p->y_hi > p->y_lo) {
-		/* one range for every panel: 5% of the span around it (of the
-		 * log span on a log axis) */
-		double lo = p->y_lo, hi = p->y_hi;
-		if (!plot_axis_scale(f, 'y', lo, hi))
-			fprintf(f, "set yrange [%.9g:%.9g]\n", fmax(0, lo - 0.05 * (hi - lo)), hi + 0.05 * (hi - lo));
-	} else
+	/* one range for every panel: 5% of the span around it (of the log
+	 * span on a log axis) */
+	if (!(isfinite(lo) && isfinite(hi) && hi > lo))
 		fputs("set yrange [*:*]\n", f);
-	fputs("set multiplot layout 1,", f);
-	fprintf(f, "%d title ", np);
-	plot_gp_string(f, p->title);
+	else if (!plot_axis_scale(f, 'y', lo, hi))
+		fprintf(f, "set yrange [%.9g:%.9g]\n", fmax(0, lo - 0.05 * (hi - lo)), hi + 0.05 * (hi - lo));
+	fprintf(f, "set multiplot layout 1,%d title ", p->n_panels);
+	escape_gnuplot(f, p->title);
 	fputc('\n', f);
-	for (int k = 0; k < np; k++)
+	for (int k = 0; k < p->n_panels; k++)
 		boxes_panel(f, stem, p, k);
 	fputs("unset multiplot\n", f);
 }
 
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_boxes *p, struct ab_diag *d)
+/* Every group has a value (a box plot or a median of none is no chart);
+ * a series names a group by its key entry. */
+static enum ab_rc groups_ok(const char *stem, int n_groups, const struct plot_group *groups, bool in_time,
+			    struct ab_diag *d)
 {
-	if (p->n_groups < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	for (int g = 0; g < p->n_groups; g++)
-		if (p->n_values[g] < 1)
-			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s' has no values", stem, p->group_names[g]);
-	return plot_write_pair(dir, stem, p, boxes_dat, boxes_gp, d);
+	for (int g = 0; g < n_groups; g++)
+		if (groups[g].n_values < 1)
+			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s%s%s' has no values", stem, groups[g].name,
+				       in_time ? " " : "", in_time ? groups[g].note : "");
+	return AB_OK;
+}
+
+enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
+{
+	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, false, d);
+	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1, boxes_dat, boxes_gp, d);
 }
 
 /* ---- samples in time order ---- */
 
 static void series_dat(FILE *f, const void *vp)
 {
-	const struct plot_series *p = vp;
-	plot_group_blocks(f, p->n_groups, p->group_names, p->values, p->n_values, p->start);
+	const struct plot_samples *p = vp;
+	group_blocks(f, p->n_groups, p->groups, p->div, true);
 	/* one more block per group: its median as a segment over its x range */
 	for (int g = 0; g < p->n_groups; g++) {
-		double m = p->medians[g];
+		const struct plot_group *G = &p->groups[g];
 		fprintf(f, "\n\n# block %d: median of ", p->n_groups + g);
-		plot_dat_comment(f, p->group_names[g]);
-		fprintf(f, "\n%d", p->start[g] + 1);
-		plot_dat_number(f, m);
-		fprintf(f, "\n%d", p->start[g] + p->n_values[g]);
-		plot_dat_number(f, m);
+		plot_dat_comment(f, G->name);
+		fputc(' ', f);
+		plot_dat_comment(f, G->note);
+		fprintf(f, "\n%d", G->start + 1);
+		plot_dat_number(f, G->median / p->div);
+		fprintf(f, "\n%d", G->start + G->n_values);
+		plot_dat_number(f, G->median / p->div);
 		fputc('\n', f);
 	}
 }
 
-static void series_panel(FILE *f, const char *stem, const struct plot_series *p, int k, bool last)
+static void series_panel(FILE *f, const char *stem, const struct plot_samples *p, int k, bool last)
 {
-	double lo, hi;
+	double p1 = p->panel_lo[k], p99 = p->panel_hi[k];
 	int n = 0;
-	plot_panel_range(p->panel_lo, p->panel_hi, k, &lo, &hi);
 	fputs("set ylabel ", f);
-	plot_gp_string(f, p->panel_names[k]);
+	escape_gnuplot(f, p->panel_names[k]);
 	fputc('\n', f);
-	if (isfinite(lo))
-		fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
+	if (isfinite(p1) && isfinite(p99)) {
+		/* the zoom padded by 10% of its span (never a zero span) */
+		double pad = fmax((p99 - p1) * 0.10, fabs(p99) * 0.005);
+		fprintf(f, "set yrange [%.9g:%.9g]\n", p1 - pad, p99 + pad);
+	}
 	if (last) {
 		fputs("set format x \"%g\"\nset xlabel ", f);
-		plot_gp_string(f, p->xlabel);
+		escape_gnuplot(f, p->xlabel);
 		fputc('\n', f);
 	} else
 		fputs("set format x \"\"\nunset xlabel\n", f);
 	for (int g = 0; g < p->n_groups; g++) {
-		if (p->panel[g] != k)
+		const struct plot_group *G = &p->groups[g];
+		char key[96];
+		if (G->panel != k)
 			continue;
-		const char *rgb = p->second[g] ? "#e07b28" : (n % 2 ? "#6aa0de" : "#1f4e9c");
-		fprintf(f, "%s\"%s.dat\" index %d using 1:2 with points pt 7 ps 0.5 lc rgb \"%s\" title ",
+		const char *rgb = G->second ? "#e07b28" : (n % 2 ? "#6aa0de" : "#1f4e9c");
+		fprintf(f, "%s\"%s.dat\" index %d using 1:2 with points pt 7 ps 0.5 lc rgb \"%s\" ",
 			n ? ", \\\n     " : "plot ", stem, g, rgb);
-		plot_gp_string(f, p->group_names[g]);
+		snprintf(key, sizeof key, "%s %s", G->name, G->note);
+		plot_title(f, key);
 		fprintf(f, ", \\\n     \"%s.dat\" index %d using 1:2 with lines dt 2 lw 2 lc rgb \"%s\" notitle", stem,
 			p->n_groups + g, rgb);
 		n++;
@@ -136,40 +163,32 @@ static void series_panel(FILE *f, const char *stem, const struct plot_series *p,
 	fputc('\n', f);
 }
 
-/* Characters of the longest key entry (a slot: "A1 eager"). */
-static int series_key_chars(const struct plot_series *p)
-{
-	int w = 0;
-	for (int g = 0; g < p->n_groups; g++)
-		w = (int)strlen(p->group_names[g]) > w ? (int)strlen(p->group_names[g]) : w;
-	return w < 60 ? w : 60;
-}
-
-/* The key beside the panels (a fixed right margin keeps their x axes
- * aligned), never on the samples. */
+/* The key beside the panels (a fixed right margin, as wide as its longest
+ * entry, keeps their x axes aligned), never on the samples. */
 static void series_gp(FILE *f, const char *stem, const void *vp)
 {
-	const struct plot_series *p = vp;
-	int last = 0, key = series_key_chars(p);
-	for (int g = 0; g < p->n_groups; g++)
-		last = last > p->start[g] + p->n_values[g] ? last : p->start[g] + p->n_values[g];
-	plot_head(f, stem, p->title, p->ylabel, 940 + 7 * key, 500);
+	const struct plot_samples *p = vp;
+	int last = 0, key = 0;
+	for (int g = 0; g < p->n_groups; g++) {
+		const struct plot_group *G = &p->groups[g];
+		int w = (int)(strlen(G->name) + 1 + strlen(G->note));
+		last = last > G->start + G->n_values ? last : G->start + G->n_values;
+		key = w > key ? w : key;
+	}
+	key = key < 60 ? key : 60;
+	plot_head(f, stem, false, p->title, p->ylabel, 940 + 7 * key, 500);
 	fputs("unset title\nset key outside right top vertical Left reverse samplen 1 font \",9\"\nset yrange [*:*]\n", f);
 	fprintf(f, "set xrange [0:%d]\nset lmargin 10\nset rmargin %d\nset multiplot layout %d,1 title ", last + 1,
 		key + 8, p->n_panels);
-	plot_gp_string(f, p->title);
+	escape_gnuplot(f, p->title);
 	fputc('\n', f);
 	for (int k = 0; k < p->n_panels; k++)
 		series_panel(f, stem, p, k, k == p->n_panels - 1);
 	fputs("unset multiplot\n", f);
 }
 
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_series *p, struct ab_diag *d)
+enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
 {
-	if (p->n_groups < 1 || p->n_panels < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	for (int g = 0; g < p->n_groups; g++)
-		if (p->n_values[g] < 1)
-			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s' has no values", stem, p->group_names[g]);
-	return plot_write_pair(dir, stem, p, series_dat, series_gp, d);
+	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, true, d);
+	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1 && p->n_panels >= 1, series_dat, series_gp, d);
 }

@@ -1,17 +1,17 @@
 /*
- * plot_sweep.c - a swept case's chart (plot.h): three panels against the
- * swept size (time per arm with its interval as a band and the copy floor
- * dotted, speedup with its band and the drifted points crossed out, % of
- * copy bandwidth), a colour per series (one per GPU or run), A dashed and
- * B solid. Both axes logarithmic only across more than a decade (x in base
- * 2, ticked at the swept sizes; y with labelled 1-2-5 ticks).
+ * plot_sweep.c - a swept case's chart (plot.h): its three panels, the
+ * copy floor dotted and the drifted points crossed out. Both axes
+ * logarithmic only across more than a decade (x in base 2, ticked at the
+ * swept sizes).
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "print/escape.h"
 
 /* Columns of a sweep's .dat, one block (gnuplot index) per series. */
 enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B,
@@ -27,34 +27,39 @@ static void sweep_dat(FILE *f, const void *vp)
 			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
 			int k = s * p->n_points + i;
-			const double v[] = { p->time[0][k], p->time_lo[0][k], p->time_hi[0][k], p->time[1][k],
-					     p->time_lo[1][k], p->time_hi[1][k], p->speedup[k], p->speedup_lo[k],
-					     p->speedup_hi[k], p->pct_copy[0][k], p->pct_copy[1][k],
-					     p->drifted && p->drifted[k] ? p->speedup[k] : NAN,
-					     p->copy_floor ? p->copy_floor[k] : NAN };
 			fprintf(f, "%.9g", p->x[i]);
-			for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
-				plot_dat_number(f, v[j]);
+			for (int j = 0; j < PLOT_SW_FLOOR; j++)
+				plot_dat_number(f, p->v[j][k]);
+			plot_dat_number(f, p->drifted[k] ? p->v[PLOT_SW_SP][k] : NAN);
+			plot_dat_number(f, p->v[PLOT_SW_FLOOR][k]);
 			fputc('\n', f);
 		}
 	}
 }
 
-/* One clause of a plot command; the first names the data file. */
-static void sweep_clause(FILE *f, const char *stem, bool *first, int s, const char *using_, const char *style,
+static bool any_finite(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			return true;
+	return false;
+}
+
+#define BAND "filledcurves fs transparent solid 0.2 noborder"
+/* A arm dashed, B solid */
+static const char *const arm_style[2] = { "linespoints pt 6 dt 2", "linespoints pt 7 dt 1" };
+
+/* Clause *k of a plot command: series s's column col (with col_hi > 0: a
+ * band from col to col_hi), in the series' colour. */
+static void sweep_clause(FILE *f, const char *stem, int *k, int s, int col, int col_hi, const char *style,
 			 const char *title)
 {
-	if (*first)
-		fprintf(f, "plot \"%s.dat\"", stem);
-	else
-		fputs(", \\\n     \"\"", f);
-	*first = false;
-	fprintf(f, " index %d using %s with %s lc rgb \"%s\" ", s, using_, style, plot_series_color(s));
-	if (title) {
-		fputs("title ", f);
-		plot_gp_string(f, title);
-	} else
-		fputs("notitle", f);
+	plot_clause(f, stem, (*k)++);
+	fprintf(f, " index %d using 1:%d", s, col);
+	if (col_hi > 0)
+		fprintf(f, ":%d", col_hi);
+	fprintf(f, " with %s lc rgb \"%s\" ", style, plot_series_color(s));
+	plot_title(f, title);
 }
 
 /* "GPU (run 3): B (fused)" */
@@ -70,68 +75,57 @@ static void sweep_time_scale(FILE *f, const struct plot_sweep *p)
 {
 	double lo = NAN, hi = NAN;
 	int n = p->n_series * p->n_points;
-	for (int a = 0; a < 2; a++) {
-		plot_extent(p->time[a], n, &lo, &hi);
-		plot_extent(p->time_lo[a], n, &lo, &hi);
-		plot_extent(p->time_hi[a], n, &lo, &hi);
-	}
-	plot_extent(p->copy_floor, p->copy_floor ? n : 0, &lo, &hi);
+	for (int k = PLOT_SW_A; k <= PLOT_SW_B_HI; k++)
+		plot_extent(p->v[k], n, &lo, &hi);
+	plot_extent(p->v[PLOT_SW_FLOOR], n, &lo, &hi);
 	plot_axis_scale(f, 'y', lo, hi);
 }
 
 static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep *p)
 {
-	char using_[32], title[300];
-	bool first = true;
+	char title[300];
+	int k = 0;
 	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
 	fputs("set ylabel ", f);
-	plot_gp_string(f, p->time_unit);
+	escape_gnuplot(f, p->time_unit);
 	fputs("\nset yrange [*:*]\n", f);
 	sweep_time_scale(f, p);
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
 			int c = a ? SW_B : SW_A;
-			snprintf(using_, sizeof using_, "1:%d:%d", c + 1, c + 2);
-			sweep_clause(f, stem, &first, s, using_, "filledcurves fs transparent solid 0.2 noborder", NULL);
-			snprintf(using_, sizeof using_, "1:%d", c);
-			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
-				     series_arm(p, s, a, title, sizeof title));
+			sweep_clause(f, stem, &k, s, c + 1, c + 2, BAND, NULL);
+			sweep_clause(f, stem, &k, s, c, 0, arm_style[a], series_arm(p, s, a, title, sizeof title));
 		}
-	for (int s = 0; p->copy_floor && s < p->n_series; s++) {
-		if (!plot_any_finite(p->copy_floor + s * p->n_points, p->n_points))
+	for (int s = 0; s < p->n_series; s++) {
+		if (!any_finite(p->v[PLOT_SW_FLOOR] + s * p->n_points, p->n_points))
 			continue;
-		snprintf(using_, sizeof using_, "1:%d", SW_FLOOR);
 		snprintf(title, sizeof title, "%s: copy floor", p->series_names[s]);
-		sweep_clause(f, stem, &first, s, using_, "lines dt 3", title);
+		sweep_clause(f, stem, &k, s, SW_FLOOR, 0, "lines dt 3", title);
 	}
 	fputs("\nunset logscale y\nset ytics autofreq\n", f);
 }
 
 static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_sweep *p)
 {
-	char using_[32];
-	bool first = true;
+	int k = 0;
 	fputs("set title \"speedup median(A) / median(B), band = 95% bootstrap interval\"\n", f);
 	fputs("set ylabel \"speedup (x)\"\nset yrange [0:*]\n", f);
 	fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3\n", f);
 	for (int s = 0; s < p->n_series; s++) {
-		snprintf(using_, sizeof using_, "1:%d:%d", SW_SP_LO, SW_SP_HI);
-		sweep_clause(f, stem, &first, s, using_, "filledcurves fs transparent solid 0.2 noborder", NULL);
-		snprintf(using_, sizeof using_, "1:%d", SW_SP);
-		sweep_clause(f, stem, &first, s, using_, "linespoints pt 7 dt 1", p->series_names[s]);
+		sweep_clause(f, stem, &k, s, SW_SP_LO, SW_SP_HI, BAND, NULL);
+		sweep_clause(f, stem, &k, s, SW_SP, 0, arm_style[1], p->series_names[s]);
 	}
 	/* the key entry on the first series with a drifted point: gnuplot
 	 * drops the entry of a clause that draws nothing */
 	bool titled = false;
-	for (int s = 0; p->drifted && s < p->n_series; s++) {
+	for (int s = 0; s < p->n_series; s++) {
 		bool some = false;
 		for (int i = 0; i < p->n_points; i++)
 			some = some || p->drifted[s * p->n_points + i];
 		if (!some)
 			continue;
-		snprintf(using_, sizeof using_, "1:%d", SW_DRIFT);
-		fprintf(f, ", \\\n     \"\" index %d using %s with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s, using_,
-			titled ? "notitle" : "title 'drifted: not trusted'");
+		fprintf(f, ", \\\n     \"\" index %d using 1:%d with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s,
+			SW_DRIFT, titled ? "notitle" : "title 'drifted: not trusted'");
 		titled = true;
 	}
 	fputs("\nunset arrow 1\n", f);
@@ -139,12 +133,12 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 
 static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep *p)
 {
-	char using_[32], title[300];
-	bool first = true;
+	char title[300];
+	int k = 0;
 	int n = p->n_series * p->n_points;
 	fputs("set title \"bandwidth: bytes moved / median, % of the device's copy bandwidth\"\n", f);
 	fputs("set ylabel \"% of copy bandwidth\"\nset yrange [0:*]\n", f);
-	if (!plot_any_finite(p->pct_copy[0], n) && !plot_any_finite(p->pct_copy[1], n)) {
+	if (!any_finite(p->v[PLOT_SW_PCT_A], n) && !any_finite(p->v[PLOT_SW_PCT_B], n)) {
 		/* nothing to draw: an empty panel that says why (an all-missing
 		 * plot is a gnuplot error) */
 		fputs("set label 1 \"no % of copy: no copy bandwidth known, or the cases are cache-resident\" at graph 0.5, "
@@ -154,27 +148,12 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	}
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
-			if (!plot_any_finite(p->pct_copy[a] + s * p->n_points, p->n_points))
+			if (!any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
 				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
-			snprintf(using_, sizeof using_, "1:%d", a ? SW_PCT_B : SW_PCT_A);
-			sweep_clause(f, stem, &first, s, using_, a ? "linespoints pt 7 dt 1" : "linespoints pt 6 dt 2",
+			sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
 				     series_arm(p, s, a, title, sizeof title));
 		}
 	fputc('\n', f);
-}
-
-/* Characters of the longest key entry: the right margin, in character
- * widths, that holds the keys of all three panels (a fixed margin keeps
- * their x axes aligned). */
-static int sweep_key_chars(const struct plot_sweep *p)
-{
-	int w = 0;
-	for (int s = 0; s < p->n_series; s++)
-		for (int a = 0; a < 2; a++) {
-			int n = (int)(strlen(p->series_names[s]) + 2 + strlen(p->arm_names[a]));
-			w = n > w ? n : w;
-		}
-	return w < 120 ? w : 120;
 }
 
 /* The swept axis: logarithmic (base 2, the sizes doubling) only across
@@ -202,15 +181,15 @@ static void sweep_x_axis(FILE *f, const struct plot_sweep *p)
 static void sweep_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_sweep *p = vp;
-	int key = sweep_key_chars(p);
-	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s.png\"\n", stem);
-	fprintf(f, "set terminal pngcairo size %d,1300 noenhanced font \"sans,10\"\nset output outfile\n",
-		1000 + 7 * key);
+	/* a right margin that holds the keys of all three panels (a fixed
+	 * margin keeps their x axes aligned) */
+	int key = plot_longest(p->series_names, p->n_series, INT_MAX) + 2 + plot_longest(p->arm_names, 2, INT_MAX);
+	key = key < 120 ? key : 120;
+	plot_script(f, stem, false, 1000 + 7 * key, 1300);
 	fputs("set datafile missing \"?\"\nset multiplot layout 3,1 title ", f);
-	plot_gp_string(f, p->title);
+	escape_gnuplot(f, p->title);
 	fputs("\nset xlabel ", f);
-	plot_gp_string(f, p->xlabel);
+	escape_gnuplot(f, p->xlabel);
 	fputs("\nset grid xtics ytics\nset key outside right top Left reverse samplen 2\nset lmargin 12\n", f);
 	fprintf(f, "set rmargin %d\n", key + 8);
 	sweep_x_axis(f, p);
@@ -227,7 +206,8 @@ enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot
 	for (int i = 0; i < p->n_points; i++)
 		if (!(p->x[i] > 0) || (i && !(p->x[i] > p->x[i - 1])))
 			return ab_fail(d, AB_ERR_INTERNAL, "plot '%s': x values must be positive and ascending", stem);
-	if (!plot_any_finite(p->time[0], p->n_series * p->n_points) && !plot_any_finite(p->time[1], p->n_series * p->n_points))
+	int n = p->n_series * p->n_points;
+	if (!any_finite(p->v[PLOT_SW_A], n) && !any_finite(p->v[PLOT_SW_B], n))
 		return ab_fail(d, AB_ERR_DATA, "plot '%s': no time to draw", stem);
-	return plot_write_pair(dir, stem, p, sweep_dat, sweep_gp, d);
+	return plot_write_pair(dir, stem, p, true, sweep_dat, sweep_gp, d);
 }

@@ -1,12 +1,9 @@
 /*
- * plot_trend.c - figures over runs (plot.h): one case's figure with its
- * interval band, the levels between steps, the baseline and the steps
- * marked (abbench history, the dashboard's cards), and a sweep's cases as
- * lines relative to their medians (past the per-case charts' limit). As a
- * PNG, or as an SVG at the size a dashboard card shows it.
+ * plot_trend.c - figures over runs (plot.h: trend, trends) for abbench
+ * history and the dashboard's cards, as a PNG or as an SVG at the size a
+ * card shows it, with the SVG's hover values.
  */
 #include "print/plot.h"
-#include "print/plot_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,17 +69,14 @@ static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const
 {
 	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
 	fputs("set label ", f);
-	plot_gp_string(f, text);
+	escape_gnuplot(f, text);
 	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
 }
 
 static void trend_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trend *p = vp;
-	if (p->svg)
-		plot_head_svg(f, stem, p->title, p->ylabel);
-	else
-		plot_head(f, stem, p->title, p->ylabel, 1000, 500);
+	plot_head(f, stem, p->svg, p->title, p->ylabel, 1000, 500);
 	if (p->log_y)
 		fputs("set logscale y\n", f);
 	if (isfinite(p->y_min) && isfinite(p->y_max))
@@ -110,15 +104,13 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
 	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\".stringcolumn(7)) with "
 	      "linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title ", f);
-	plot_gp_string(f, p->value_name);
+	escape_gnuplot(f, p->value_name);
 	fputc('\n', f);
 }
 
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
 {
-	if (p->n < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	return plot_write_pair(dir, stem, p, trend_dat, trend_gp, d);
+	return plot_write_pair(dir, stem, p, p->n >= 1, trend_dat, trend_gp, d);
 }
 
 /* ---- several trends on one chart ---- */
@@ -162,10 +154,7 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trends *p = vp;
 	double lo, hi;
-	if (p->svg)
-		plot_head_svg(f, stem, p->title, p->ylabel);
-	else
-		plot_head(f, stem, p->title, p->ylabel, 1000, 500);
+	plot_head(f, stem, p->svg, p->title, p->ylabel, 1000, 500);
 	trends_range(p, &lo, &hi);
 	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
 	fputs("set key outside right top font \",8\" maxrows 40\n", f);
@@ -177,22 +166,17 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
 	fputs("set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 3\n", f);
 	for (int l = 0; l < p->n_lines; l++) {
-		if (l)
-			fputs(", \\\n     \"\"", f);
-		else
-			fprintf(f, "plot \"%s.dat\"", stem);
-		fprintf(f, " using 1:%d%s with linespoints pt 7 ps 0.6 lw 1.2 lc %d title ", l + 4,
+		plot_clause(f, stem, l);
+		fprintf(f, " using 1:%d%s with linespoints pt 7 ps 0.6 lw 1.2 lc %d ", l + 4,
 			l ? "" : ":xtic(stringcolumn(2).\"\\n\".stringcolumn(3))", l + 1);
-		plot_gp_string(f, p->line_names[l]);
+		plot_title(f, p->line_names[l]);
 	}
 	fputc('\n', f);
 }
 
 enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
 {
-	if (p->n < 1 || p->n_lines < 1)
-		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	return plot_write_pair(dir, stem, p, trends_dat, trends_gp, d);
+	return plot_write_pair(dir, stem, p, p->n >= 1 && p->n_lines >= 1, trends_dat, trends_gp, d);
 }
 
 /* ---- hover values: a <title> per point ---- */
@@ -201,59 +185,42 @@ enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plo
 static enum ab_rc read_svg(const char *path, char **out, struct ab_diag *d)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0;
+	long n = -1;
 	*out = NULL;
 	if (!f)
 		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long n = ftell(f);
-		if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-			len = fread(buf, 1, (size_t)n, f);
-			buf[len] = '\0';
-		}
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (*out = malloc((size_t)n + 1))) {
+		size_t len = fread(*out, 1, (size_t)n, f);
+		(*out)[len] = '\0';
 	}
 	bool bad = ferror(f);
 	fclose(f);
-	if (!buf || bad) {
-		free(buf);
-		return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
-	}
-	*out = buf;
-	return AB_OK;
+	if (*out && !bad)
+		return AB_OK;
+	free(*out);
+	return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
 }
 
-/* The canvas position of data point (x, y) on a chart whose area is a and
- * whose ranges are [x0, x1] x [y0, y1]. */
-static void place(const struct area *a, double x, double y, double x0, double x1, double y0, double y1, double *px,
-		  double *py)
-{
-	*px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
-	*py = PLOT_SVG_HEIGHT * (1 - (a->b + (y - y0) / (y1 - y0) * (a->t - a->b)));
-}
-
-/* One transparent circle over a point, its text as <title>. */
-static void hover_circle(FILE *f, double px, double py, const char *text)
-{
-	html_printf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\"><title>%s</title></circle>\n",
-		    px, py, text);
-}
-
+/* Points along x (1 .. n) of lines of n each, drawn in area a on y range
+ * [y0, y1] (x's is [0.5, n + 0.5]). */
 struct hover_points {
 	const struct area *a;
-	int n;                 /* points along x (1 .. n) */
-	const double *y;       /* [count] */
+	int n;
+	const double *y;         /* [count] */
 	const char *const *text; /* [count] */
-	int count;             /* lines x n */
+	int count;               /* lines x n */
 	double y0, y1;
 };
 
+/* A transparent circle over each point, its text as <title>. */
 static enum ab_rc write_hover(const char *dir, const char *stem, const struct hover_points *h, struct ab_diag *d)
 {
-	char path[4096], *svg, *end = NULL;
-	if (snprintf(path, sizeof path, "%s/%s.svg", dir, stem) >= (int)sizeof path)
-		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
-	enum ab_rc rc = read_svg(path, &svg, d);
+	char path[4096], *svg = NULL, *end = NULL;
+	const struct area *a = h->a;
+	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "svg", d);
+	if (!rc)
+		rc = read_svg(path, &svg, d);
 	if (rc)
 		return rc;
 	for (char *p = svg; (p = strstr(p, "</svg>")); p++)
@@ -271,11 +238,13 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ho
 	fwrite(svg, 1, (size_t)(end - svg), mf.f);
 	fputs("<g id=\"abbench-hover\">\n", mf.f);
 	for (int i = 0; i < h->count; i++) {
-		double px, py;
 		if (!h->text[i] || !h->text[i][0] || !isfinite(h->y[i]))
 			continue;
-		place(h->a, i % h->n + 1, h->y[i], 0.5, h->n + 0.5, h->y0, h->y1, &px, &py);
-		hover_circle(mf.f, px, py, h->text[i]);
+		double x = i % h->n + 1, x0 = 0.5, x1 = h->n + 0.5;
+		double px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
+		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (h->y[i] - h->y0) / (h->y1 - h->y0) * (a->t - a->b)));
+		html_printf(mf.f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\">"
+			    "<title>%s</title></circle>\n", px, py, h->text[i]);
 	}
 	fputs("</g>\n</svg>\n", mf.f);
 	free(svg);

@@ -31,6 +31,8 @@ struct charter {
 	struct printer_charts *res;
 	struct report_charts *out;
 	char (*stems)[STEM_MAX];
+	const char **series;                  /* [P->n_series]: each series' name on a chart */
+	char (*series_buf)[200];
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
@@ -78,182 +80,100 @@ static void unique_stem(char (*stems)[STEM_MAX], int i, const char *name)
 		}
 }
 
-static void failed(struct charter *C, struct report_chart *p, const char *msg)
-{
-	char clean[300];
-	md_scrub_paths(msg, clean, sizeof clean);
-	snprintf(p->note, sizeof p->note, "%s", clean);
-	if (!C->res->note[0])
-		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
-}
-
-/* Runs gnuplot on a written chart and records the outcome; a PNG that
- * cannot be written (a full disk) fails the report. */
-static enum ab_rc render(struct charter *C, struct report_chart *p, struct ab_diag *d)
-{
-	struct ab_diag pd = { "" };
-	if (!p->written || !C->have_gnuplot)
-		return AB_OK;
-	enum ab_rc rc = plot_render(C->gnuplot, C->job->dir, p->stem, &pd);
-	if (rc == AB_ERR_IO || rc == AB_ERR_NOMEM) {
-		*d = pd;
-		return rc;
-	}
-	if (rc != AB_OK) {
-		C->res->n_failed++;
-		failed(C, p, pd.msg);
-		return AB_OK;
-	}
-	p->drawn = true;
-	C->res->n_drawn++;
-	return AB_OK;
-}
-
-/* Records the result of a plot_write_* call; only NOMEM and IO stop the
- * report (a chart without data is noted in the text instead). */
+/* Records the result of a plot_write_* call and draws the chart; only
+ * NOMEM and IO (a PNG that cannot be written: a full disk) stop the report.
+ * A chart without data, or one gnuplot failed on, is noted in the text
+ * instead. */
 static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc, struct ab_diag *d)
 {
-	if (rc == AB_OK) {
-		p->written = true;
-		return render(C, p, d);
+	char clean[300];
+	p->written = rc == AB_OK;
+	if (p->written && !C->have_gnuplot)
+		return AB_OK;
+	if (p->written && (rc = plot_render(C->gnuplot, C->job->dir, p->stem, d)) == AB_OK) {
+		p->drawn = true;
+		C->res->n_drawn++;
+		return AB_OK;
 	}
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
-	failed(C, p, d->msg);
+	C->res->n_failed += p->written;
+	md_scrub_paths(d->msg, clean, sizeof clean);
+	snprintf(p->note, sizeof p->note, "%s", clean);
+	if (!C->res->note[0])
+		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
 	return AB_OK;
 }
 
 /* ---- speedup bars ---- */
 
-struct bars_data {
-	double *value, *low, *high;
-	bool *marked, *inexact;
-	const char **rows, **notes, **series;
-	char (*series_buf)[200];
-	struct allocs mem; /* every array above */
-};
-
-static void bars_fill(const struct charter *C, struct bars_data *b)
-{
-	int n = C->S->n_cases, ns = C->P->n_series;
-	for (int i = 0; i < n; i++) {
-		b->rows[i] = C->S->cases[i].c->name;
-		b->notes[i] = C->S->cases[i].c->shape;
-		for (int s = 0; s < ns; s++) {
-			const struct summary_case *c = peers_cell(C->P, i, s);
-			int k = i * ns + s;
-			b->value[k] = c ? c->speedup.point : NAN;
-			b->low[k] = c ? c->speedup.low : NAN;
-			b->high[k] = c ? c->speedup.high : NAN;
-			b->marked[k] = c && c->verdict == SUMMARY_CASE_DRIFTED;
-			/* the summary's verdict: B's bytes are not A's, or an arm's calls disagree */
-			b->inexact[k] = c && c->verdict == SUMMARY_CASE_NOT_EXACT;
-		}
-	}
-	for (int s = 0; s < ns; s++) {
-		report_peers_series_name(C->P, s, b->series_buf[s], sizeof b->series_buf[s]);
-		b->series[s] = b->series_buf[s];
-	}
-}
-
 static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 {
-	struct bars_data b = { 0 };
 	int n = C->S->n_cases, ns = C->P->n_series;
-	size_t cells = (size_t)n * (size_t)ns + 1;
+	struct allocs mem = { 0 };
+	struct plot_bar *bars = allocs_calloc(&mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
+	const char **rows = allocs_calloc(&mem, (size_t)n + 1, sizeof *rows);
+	const char **notes = allocs_calloc(&mem, (size_t)n + 1, sizeof *notes);
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
-	b.value = allocs_calloc(&b.mem, cells, sizeof *b.value);
-	b.low = allocs_calloc(&b.mem, cells, sizeof *b.low);
-	b.high = allocs_calloc(&b.mem, cells, sizeof *b.high);
-	b.marked = allocs_calloc(&b.mem, cells, sizeof *b.marked);
-	b.inexact = allocs_calloc(&b.mem, cells, sizeof *b.inexact);
-	b.rows = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.rows);
-	b.notes = allocs_calloc(&b.mem, (size_t)n + 1, sizeof *b.notes);
-	b.series = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series);
-	b.series_buf = allocs_calloc(&b.mem, (size_t)ns, sizeof *b.series_buf);
-	enum ab_rc rc = b.mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
+	enum ab_rc rc = mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
+	for (int i = 0; rc == AB_OK && i < n; i++) {
+		rows[i] = C->S->cases[i].c->name;
+		notes[i] = C->S->cases[i].c->shape;
+		for (int s = 0; s < ns; s++) {
+			const struct summary_case *c = peers_cell(C->P, i, s);
+			struct plot_bar *b = &bars[i * ns + s];
+			*b = (struct plot_bar){ NAN, NAN, NAN, false, false };
+			if (c) /* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
+				*b = (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
+							c->verdict == SUMMARY_CASE_DRIFTED,
+							c->verdict == SUMMARY_CASE_NOT_EXACT };
+		}
+	}
 	if (rc == AB_OK) {
-		bars_fill(C, &b);
 		struct plot_bars p = {
 			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
 				 "an arm)",
-			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = b.rows, .series_names = b.series,
-			.value = b.value, .low = b.low, .high = b.high, .reference_line = 1.0, .row_notes = b.notes,
-			.value_format = "%.2fx", .marked = b.marked, .mark_word = "drifted: not trusted",
-			.inexact = b.inexact, .inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
+			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
+			.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
+			.mark_word = "drifted: not trusted",
+			.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
 		};
 		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 	}
-	allocs_free(&b.mem);
+	allocs_free(&mem);
 	return rc;
 }
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
 
-/* The arrays of one sweep chart: [series * n_points + point]. */
-enum { SD_A, SD_A_LO, SD_A_HI, SD_B, SD_B_LO, SD_B_HI, SD_SP, SD_SP_LO, SD_SP_HI, SD_PCT_A, SD_PCT_B, SD_FLOOR, SD_N };
-
-struct sweep_data {
-	double *x, *v[SD_N];
-	bool *drifted;
-	struct md_unit unit;
-	const char **names;
-	char (*name_buf)[200];
-	struct allocs mem; /* every array above */
-};
-
-/* Cell k from a case's summary (NULL: the series lacks the case), times
- * in units of div ns. */
-static void sweep_cell(struct sweep_data *sd, int k, const struct summary_case *s, double div)
+/* Cell k of a sweep chart's columns (plot.h's PLOT_SW_*) from a case's
+ * summary (NULL: the series lacks the case), times in units of div ns. */
+static void sweep_cell(double *const *col, bool *drifted, int k, const struct summary_case *s, double div)
 {
-	sd->drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
-	const double v[SD_N] = {
+	drifted[k] = s && s->verdict == SUMMARY_CASE_DRIFTED;
+	const double v[PLOT_SW_N] = {
 		s ? s->a.time.median_ns / div : NAN, s ? s->a.median_ci.low / div : NAN, s ? s->a.median_ci.high / div : NAN,
 		s ? s->b.time.median_ns / div : NAN, s ? s->b.median_ci.low / div : NAN, s ? s->b.median_ci.high / div : NAN,
 		s ? s->speedup.point : NAN, s ? s->speedup.low : NAN, s ? s->speedup.high : NAN,
 		s ? s->a.bw.pct_copy : NAN, s ? s->b.bw.pct_copy : NAN, s ? s->copy_floor_ns / div : NAN,
 	};
-	for (int j = 0; j < SD_N; j++)
-		sd->v[j][k] = v[j];
+	for (int j = 0; j < PLOT_SW_N; j++)
+		col[j][k] = v[j];
 }
 
-static enum ab_rc sweep_fill(const struct charter *C, const struct summary_sweep *w, struct sweep_data *sd,
-			     struct ab_diag *d)
-{
-	int ns = C->P->n_series;
-	size_t cells = (size_t)w->n * (size_t)ns;
-	sd->x = allocs_calloc(&sd->mem, (size_t)w->n, sizeof *sd->x);
-	sd->names = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->names);
-	sd->name_buf = allocs_calloc(&sd->mem, (size_t)ns, sizeof *sd->name_buf);
-	sd->drifted = allocs_calloc(&sd->mem, cells + 1, sizeof *sd->drifted);
-	for (int k = 0; k < SD_N; k++)
-		sd->v[k] = allocs_calloc(&sd->mem, cells, sizeof *sd->v[k]);
-	if (sd->mem.failed)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
-	double most = NAN;
-	for (int i = 0; i < w->n; i++) {
-		sd->x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
-		for (int t = 0; t < ns; t++) {
-			const struct summary_case *c = peers_cell(C->P, w->idx[i], t);
-			most = c ? fmax(isnan(most) ? 0 : most, fmax(c->a.time.median_ns, c->b.time.median_ns)) : most;
-		}
-	}
-	sd->unit = chart_unit(most);
-	for (int s = 0; s < ns; s++) {
-		report_peers_series_name(C->P, s, sd->name_buf[s], sizeof sd->name_buf[s]);
-		sd->names[s] = sd->name_buf[s];
-		for (int i = 0; i < w->n; i++)
-			sweep_cell(sd, s * w->n + i, peers_cell(C->P, w->idx[i], s), sd->unit.div);
-	}
-	return AB_OK;
-}
-
+/* A series per run, its times in the unit of the sweep's largest median. */
 static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 {
 	const struct summary_sweep *w = &C->S->sweeps[g];
 	struct report_chart *ch = &C->out->sweeps[g];
-	struct sweep_data sd = { 0 };
 	const struct results_run *r = C->S->run;
+	int ns = C->P->n_series;
+	size_t cells = (size_t)w->n * (size_t)ns;
+	struct allocs mem = { 0 };
+	double *x = allocs_calloc(&mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
+	bool *drifted = allocs_calloc(&mem, cells + 1, sizeof *drifted);
+	for (int k = 0; k < PLOT_SW_N; k++)
+		col[k] = allocs_calloc(&mem, cells, sizeof *col[k]);
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
 	/* a sweep's cases share their [case]'s arms: its first's */
@@ -261,273 +181,171 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(arm_a, sizeof arm_a, "A (%s)", first ? first->arm_a : r->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", first ? first->arm_b : r->arm_b);
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
-	enum ab_rc rc = sweep_fill(C, w, &sd, d);
-	if (rc == AB_OK) {
-		struct plot_sweep p = {
-			title, w->axis, w->n, C->P->n_series, sd.x, sd.names, { arm_a, arm_b },
-			{ sd.v[SD_A], sd.v[SD_B] }, { sd.v[SD_A_LO], sd.v[SD_B_LO] }, { sd.v[SD_A_HI], sd.v[SD_B_HI] },
-			sd.v[SD_SP], sd.v[SD_SP_LO], sd.v[SD_SP_HI], { sd.v[SD_PCT_A], sd.v[SD_PCT_B] },
-			sd.unit.name, sd.drifted, sd.v[SD_FLOOR],
-		};
-		rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
+	if (mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
 	}
-	allocs_free(&sd.mem);
+	double most = NAN;
+	for (int i = 0; i < w->n; i++) {
+		x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
+		for (int t = 0; t < ns; t++) {
+			const struct summary_case *c = peers_cell(C->P, w->idx[i], t);
+			most = c ? fmax(isnan(most) ? 0 : most, fmax(c->a.time.median_ns, c->b.time.median_ns)) : most;
+		}
+	}
+	struct md_unit u = chart_unit(most);
+	for (int s = 0; s < ns; s++)
+		for (int i = 0; i < w->n; i++)
+			sweep_cell(col, drifted, s * w->n + i, peers_cell(C->P, w->idx[i], s), u.div);
+	struct plot_sweep p = { title, w->axis, w->n, ns, x, C->series, { arm_a, arm_b }, .drifted = drifted,
+				.time_unit = u.name };
+	for (int k = 0; k < PLOT_SW_N; k++)
+		p.v[k] = col[k];
+	enum ab_rc rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
+	allocs_free(&mem);
 	return rc;
 }
 
 /* ---- kernels stacked per arm ---- */
 
-/* The stacked kernel chart of one case: a bar per arm, a segment per
- * kernel (mean self-time per sample) plus the rest of the window. */
-struct kchart {
-	int n;                 /* segments, gaps included */
-	const char **full;     /* kernel names (union over both arms) */
-	const char **label;    /* "family: operation" for the key */
-	char (*base)[LABEL_MAX + 1]; /* the label before " (k)" */
-	char (*buf)[LABEL_MAX + 8];
-	double *v;             /* [2][n] */
-	const char **color;    /* [n]: each label's colour in the report */
-	int gaps;              /* the segment of the gaps */
-	double div;            /* ns per unit of the chart */
-	struct allocs mem;     /* every array above */
+/* A segment of a case's stacked kernel chart: a kernel (by name, over
+ * both arms) or the rest of the window. */
+struct segment {
+	const char *name;
+	char base[LABEL_MAX + 1];  /* "family: operation" */
+	char label[LABEL_MAX + 8]; /* base, with " (k)" for the k-th segment of one base */
 };
 
-static int segment_of(struct kchart *kc, const char *name)
+/* Finds the segment of name among seg[0..*n), else appends it. */
+static int segment_of(struct segment *seg, int *n, const char *name)
 {
-	for (int i = 0; i < kc->n; i++)
-		if (!strcmp(kc->full[i], name))
-			return i;
-	kc->full[kc->n] = name;
-	return kc->n++;
+	int i = 0;
+	while (i < *n && strcmp(seg[i].name, name))
+		i++;
+	if (i == *n)
+		seg[(*n)++].name = name;
+	return i;
 }
 
-/* The family and operation of the kernel named name (from the summary). */
-static bool kernel_of(const struct summary_arm *const ak[2], const char *name, const char **family, const char **op)
+/* Segment i's label: "elementwise: mul" for a kernel (its family alone
+ * where the operation adds nothing), the name itself for the gaps (family
+ * NULL); the k-th of a label already given gets " (k)" (the label cut to
+ * leave room for it). */
+static void label_segment(struct segment *seg, int i, const char *family, const char *op)
 {
-	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			if (!strcmp(ak[a]->kernels[k].name, name)) {
-				*family = ak[a]->kernels[k].family;
-				*op = ak[a]->kfig[k].operation;
-				return true;
-			}
-	return false;
-}
-
-/* "elementwise: mul" for a kernel; the k-th kernel with a label already
- * given gets " (k)" (the label cut to leave room for it). */
-static void label_kernel(struct kchart *kc, int i, const struct summary_arm *const ak[2], bool gaps)
-{
-	const char *family = NULL, *op = "";
-	char *base = kc->base[i];
+	char *base = seg[i].base;
 	int same = 0;
-	if (gaps || !kernel_of(ak, kc->full[i], &family, &op))
-		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, kc->full[i]);
+	if (!family)
+		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, seg[i].name);
 	else if (!op[0] || !strcmp(op, family))
 		snprintf(base, LABEL_MAX + 1, "%.*s", LABEL_MAX, family);
 	else
 		snprintf(base, LABEL_MAX + 1, "%.20s: %.*s", family, LABEL_MAX - 22, op);
 	for (int j = 0; j < i; j++)
-		same += !strcmp(kc->base[j], base);
+		same += !strcmp(seg[j].base, base);
 	if (same)
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
+		snprintf(seg[i].label, sizeof seg[i].label, "%.*s (%d)", LABEL_MAX - 12, base, same + 1);
 	else
-		snprintf(kc->buf[i], sizeof kc->buf[i], "%s", base);
-	kc->label[i] = kc->buf[i];
+		snprintf(seg[i].label, sizeof seg[i].label, "%s", base);
 }
 
-static enum ab_rc kchart_fill(struct kchart *kc, const struct summary_arm *const ak[2], struct ab_diag *d)
-{
-	int cap = ak[0]->n_kernels + ak[1]->n_kernels + 1;
-	kc->full = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->full);
-	kc->label = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->label);
-	kc->base = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->base);
-	kc->buf = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->buf);
-	kc->v = allocs_calloc(&kc->mem, (size_t)cap * 2, sizeof *kc->v);
-	kc->color = allocs_calloc(&kc->mem, (size_t)cap, sizeof *kc->color);
-	if (kc->mem.failed)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
-	for (int a = 0; a < 2; a++)
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			segment_of(kc, ak[a]->kernels[k].name);
-	int gaps = segment_of(kc, "launch gaps and host overhead");
-	kc->gaps = gaps;
-	for (int a = 0; a < 2; a++) {
-		/* each bar is the arm's median, split by its kernels' shares */
-		for (int k = 0; k < ak[a]->n_kernels; k++)
-			kc->v[a * kc->n + segment_of(kc, ak[a]->kernels[k].name)] = ak[a]->kfig[k].of_median_ns / kc->div;
-		kc->v[a * kc->n + gaps] = ak[a]->gaps_of_median_ns / kc->div;
-	}
-	for (int i = 0; i < kc->n; i++)
-		label_kernel(kc, i, ak, i == gaps);
-	return AB_OK;
-}
-
+/* A bar per arm: its median, split by its kernels' shares and the gaps. */
 static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 {
 	const struct summary_case *s = &C->S->cases[i];
 	const struct summary_arm *const ak[2] = { &s->a, &s->b };
 	struct report_chart *ch = &C->out->cases[i].kernels;
-	struct kchart kc = { 0 };
-	char rows[2][48], title[160];
+	int cap = s->a.n_kernels + s->b.n_kernels + 1, n = 0;
+	struct allocs mem = { 0 };
+	struct segment *seg = allocs_calloc(&mem, (size_t)cap, sizeof *seg);
+	const char **labels = allocs_calloc(&mem, (size_t)cap, sizeof *labels);
+	const char **colors = allocs_calloc(&mem, (size_t)cap, sizeof *colors);
+	double *v = allocs_calloc(&mem, (size_t)cap * 2, sizeof *v);
+	char rows[2][48], title[160], ylabel[48];
 	const char *row_names[2] = { rows[0], rows[1] };
+	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
 	snprintf(rows[0], sizeof rows[0], "A (%s)", s->arm_a); /* the case's arms */
 	snprintf(rows[1], sizeof rows[1], "B (%s)", s->arm_b);
-	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
-	char ylabel[48];
-	kc.div = u.div;
 	snprintf(title, sizeof title, "%s: median time per sample, split by each kernel's share (family: operation)%s",
 		 s->c->name, s->verdict == SUMMARY_CASE_DRIFTED ? "; DRIFTED: not trusted" : "");
 	snprintf(ylabel, sizeof ylabel, "%s per sample (median)", u.name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
-	enum ab_rc rc = kchart_fill(&kc, ak, d);
-	for (int k = 0; rc == AB_OK && k < kc.n; k++)
-		kc.color[k] = k == kc.gaps ? GAPS_COLOR : kernel_color(C, kc.label[k]);
-	if (rc == AB_OK) {
-		struct plot_stack p = { title, ylabel, 2, kc.n, row_names, kc.label, kc.color, kc.v };
-		rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
+	if (mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
 	}
-	allocs_free(&kc.mem);
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < ak[a]->n_kernels; k++) {
+			int before = n, j = segment_of(seg, &n, ak[a]->kernels[k].name);
+			if (j == before) /* a new segment: labelled by its first kernel of that name */
+				label_segment(seg, j, ak[a]->kernels[k].family, ak[a]->kfig[k].operation);
+		}
+	int gaps = segment_of(seg, &n, "launch gaps and host overhead");
+	label_segment(seg, gaps, NULL, NULL);
+	for (int a = 0; a < 2; a++) {
+		for (int k = 0; k < ak[a]->n_kernels; k++)
+			v[a * n + segment_of(seg, &n, ak[a]->kernels[k].name)] = ak[a]->kfig[k].of_median_ns / u.div;
+		v[a * n + gaps] = ak[a]->gaps_of_median_ns / u.div;
+	}
+	for (int k = 0; k < n; k++) {
+		labels[k] = seg[k].label;
+		colors[k] = k == gaps ? GAPS_COLOR : kernel_color(C, seg[k].label);
+	}
+	struct plot_stack p = { title, ylabel, 2, n, row_names, labels, colors, v };
+	enum ab_rc rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
+	allocs_free(&mem);
 	return rc;
 }
 
 /* ---- the slots' samples: boxes and time series ---- */
 
-/* Every slot of a case, its samples and median in us, the panel of its
- * arm (A 0, B 1) and its start on the bracket's time line. */
-struct slots_data {
-	int n;
-	double **vals, *median;
-	int *nv, *panel, *start;
-	bool *second;
-	const char **names, **notes, **key;
-	char (*key_buf)[48];
-	double lo[2], hi[2]; /* each arm's zoom, us */
-	struct allocs mem;   /* every array above but each of vals[] */
-};
-
-static void slots_free(struct slots_data *sd)
-{
-	for (int i = 0; sd->vals && i < sd->n; i++)
-		free(sd->vals[i]);
-	allocs_free(&sd->mem);
-}
-
-static bool slots_alloc(struct slots_data *sd, size_t m)
-{
-	sd->vals = allocs_calloc(&sd->mem, m, sizeof *sd->vals);
-	sd->median = allocs_calloc(&sd->mem, m, sizeof *sd->median);
-	sd->nv = allocs_calloc(&sd->mem, m, sizeof *sd->nv);
-	sd->panel = allocs_calloc(&sd->mem, m, sizeof *sd->panel);
-	sd->start = allocs_calloc(&sd->mem, m, sizeof *sd->start);
-	sd->second = allocs_calloc(&sd->mem, m, sizeof *sd->second);
-	sd->names = allocs_calloc(&sd->mem, m, sizeof *sd->names);
-	sd->notes = allocs_calloc(&sd->mem, m, sizeof *sd->notes);
-	sd->key = allocs_calloc(&sd->mem, m, sizeof *sd->key);
-	sd->key_buf = allocs_calloc(&sd->mem, m, sizeof *sd->key_buf);
-	return !sd->mem.failed;
-}
-
-static enum ab_rc slots_fill(const struct summary_case *sc, struct slots_data *sd, double div, struct ab_diag *d)
-{
-	const struct results_case *c = sc->c;
-	sd->n = c->n_slots;
-	if (!slots_alloc(sd, (size_t)c->n_slots + 1))
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
-	for (int i = 0, at = 0; i < c->n_slots; i++) {
-		const struct results_slot *s = &c->slots[i];
-		sd->names[i] = s->label;
-		sd->notes[i] = s->variant;
-		snprintf(sd->key_buf[i], sizeof sd->key_buf[i], "%s %s", s->label, s->variant);
-		sd->key[i] = sd->key_buf[i];
-		sd->nv[i] = s->n_samples;
-		sd->median[i] = s->median_ns / div;
-		sd->panel[i] = sd->second[i] = s->arm == 'b';
-		sd->start[i] = at;
-		at += s->n_samples;
-		if (!(sd->vals[i] = malloc(((size_t)s->n_samples + 1) * sizeof **sd->vals)))
-			return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
-		for (int j = 0; j < s->n_samples; j++)
-			sd->vals[i][j] = s->samples_ns[j] / div;
-	}
-	sd->lo[0] = sc->a.p1_ns / div;
-	sd->hi[0] = sc->a.p99_ns / div;
-	sd->lo[1] = sc->b.p1_ns / div;
-	sd->hi[1] = sc->b.p99_ns / div;
-	return AB_OK;
-}
-
-static int panels_of(const struct slots_data *sd)
-{
-	bool b = false;
-	for (int i = 0; i < sd->n; i++)
-		b = b || sd->panel[i];
-	return b ? 2 : 1;
-}
-
+/* Every slot of a case: its samples and median, the panel of its arm (A
+ * 0, B 1) and its start on the bracket's time line. */
 static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 {
 	const struct summary_case *sc = &C->S->cases[i];
+	const struct results_case *c = sc->c;
 	struct report_case_charts *ch = &C->out->cases[i];
-	struct slots_data sd = { 0 };
 	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
+	struct plot_group *g = calloc((size_t)c->n_slots + 1, sizeof *g);
+	int n_panels = 1;
+	if (!g)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
+	for (int k = 0, at = 0; k < c->n_slots; k++) {
+		const struct results_slot *s = &c->slots[k];
+		bool b = s->arm == 'b';
+		g[k] = (struct plot_group){ s->label, s->variant, s->samples_ns, s->n_samples, b, at, s->median_ns, b };
+		at += s->n_samples;
+		n_panels = b ? 2 : n_panels;
+	}
 	if (sc->verdict == SUMMARY_CASE_DRIFTED)
 		snprintf(drift, sizeof drift, "; DRIFTED %.2f%%: not trusted", sc->drift * 100);
 	/* one y range for both panels, holding every whisker; logarithmic only
 	 * when it spans more than a decade (plot.h), so that both boxes keep
 	 * their spread */
 	double ylo = sc->whisker_lo_ns / u.div, yhi = sc->whisker_hi_ns / u.div;
-	bool log_y = plot_log_scale(ylo, yhi);
-	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", sc->c->name,
-		 log_y ? ", log scale" : "", drift);
-	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", sc->c->name, drift);
+	double lo[2] = { sc->a.p1_ns / u.div, sc->b.p1_ns / u.div };
+	double hi[2] = { sc->a.p99_ns / u.div, sc->b.p99_ns / u.div };
+	snprintf(t1, sizeof t1, "%s: wall time per sample, per slot (one y range, whiskers 1.5 IQR%s)%s", c->name,
+		 plot_log_scale(ylo, yhi) ? ", log scale" : "", drift);
+	snprintf(t2, sizeof t2, "%s: every sample in bracket order, each slot's median dashed%s", c->name, drift);
 	snprintf(pa, sizeof pa, "A (%s)", sc->arm_a); /* the case's arms */
 	snprintf(pb, sizeof pb, "B (%s)", sc->arm_b);
 	snprintf(ya, sizeof ya, "A (%s), %s", sc->arm_a, u.name);
 	snprintf(yb, sizeof yb, "B (%s), %s", sc->arm_b, u.name);
 	snprintf(ch->samples.stem, sizeof ch->samples.stem, "samples-%s", C->stems[i]);
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
-	enum ab_rc rc = slots_fill(sc, &sd, u.div, d);
-	if (rc == AB_OK) {
-		struct plot_boxes pbx = { t1, u.name, sd.n, sd.names, sd.notes, (const double *const *)sd.vals, sd.nv,
-					  panels_of(&sd), sd.panel, panels, ylo, yhi };
-		struct plot_series psr = { t2, "sample, in the order the bracket took them", u.name, sd.n, sd.key,
-					   (const double *const *)sd.vals, sd.nv, sd.start, sd.median, sd.second,
-					   panels_of(&sd), sd.panel, ylabels, sd.lo, sd.hi };
-		rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &pbx, d), d);
-		if (rc == AB_OK)
-			rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &psr, d), d);
-	}
-	slots_free(&sd);
+	struct plot_samples p = { t1, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
+				  n_panels, panels, ylo, yhi, lo, hi };
+	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
+	p.title = t2;
+	p.panel_names = ylabels;
+	if (rc == AB_OK)
+		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
+	free(g);
 	return rc;
-}
-
-static enum ab_rc alloc_charts(const struct summary_run *s, struct report_charts *out, char (**stems)[STEM_MAX],
-			       struct ab_diag *d)
-{
-	int n = s->n_cases > s->n_sweeps ? s->n_cases : s->n_sweeps;
-	out->n = s->n_cases;
-	out->n_sweeps = s->n_sweeps;
-	out->cases = calloc((size_t)s->n_cases + 1, sizeof *out->cases);
-	out->sweeps = calloc((size_t)s->n_sweeps + 1, sizeof *out->sweeps);
-	out->heatmaps = calloc((size_t)s->n_cases + 1, sizeof *out->heatmaps);
-	*stems = calloc((size_t)n + 1, sizeof **stems);
-	if (!out->cases || !out->sweeps || !out->heatmaps || !*stems)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	return AB_OK;
-}
-
-static void find_gnuplot(struct charter *C)
-{
-	char why[256] = "charts turned off";
-	if (!C->job->no_plots)
-		C->have_gnuplot = plot_find_gnuplot(C->gnuplot, sizeof C->gnuplot, why, sizeof why);
-	if (!C->have_gnuplot) {
-		C->res->skipped = true;
-		snprintf(C->res->note, sizeof C->res->note, "%s", why);
-	}
 }
 
 /* The sweeps' charts (the first REPORT_SWEEP_CHARTS_MAX), then each case's
@@ -558,17 +376,35 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d)
 {
 	const struct peers_table *P = job->report->peers;
-	struct charter C = { .S = P->series[0], .P = P, .job = job, .res = job->charts, .out = out };
+	const struct summary_run *S = P->series[0];
+	struct charter C = { .S = S, .P = P, .job = job, .res = job->charts, .out = out };
+	char why[256] = "charts turned off";
 	memset(out, 0, sizeof *out);
-	enum ab_rc rc = alloc_charts(C.S, out, &C.stems, d);
-	if (!rc && !(C.color_of = calloc(KERNEL_COLORS_MAX, sizeof *C.color_of)))
+	out->n = S->n_cases;
+	out->n_sweeps = S->n_sweeps;
+	out->cases = calloc((size_t)S->n_cases + 1, sizeof *out->cases);
+	out->sweeps = calloc((size_t)S->n_sweeps + 1, sizeof *out->sweeps);
+	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);
+	struct allocs mem = { 0 }; /* C's arrays */
+	int n_stems = S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps;
+	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
+	C.color_of = allocs_calloc(&mem, KERNEL_COLORS_MAX, sizeof *C.color_of);
+	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
+	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
+	enum ab_rc rc = AB_OK;
+	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed)
 		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	if (rc == AB_OK) {
-		find_gnuplot(&C);
-		rc = chart_all(&C, d);
+	for (int s = 0; rc == AB_OK && s < P->n_series; s++)
+		C.series[s] = report_peers_series_name(P, s, C.series_buf[s], sizeof C.series_buf[s]);
+	if (rc == AB_OK && !job->no_plots)
+		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
+	if (rc == AB_OK && !C.have_gnuplot) {
+		C.res->skipped = true;
+		snprintf(C.res->note, sizeof C.res->note, "%s", why);
 	}
-	free(C.stems);
-	free(C.color_of);
+	if (rc == AB_OK)
+		rc = chart_all(&C, d);
+	allocs_free(&mem);
 	return rc;
 }
 

@@ -1,36 +1,17 @@
 /*
- * report_charts.h - the report's gnuplot charts (print/plot.h draws them):
- *
- *   speedup.{dat,gp,png}       speedup per case, one bar per device (this
- *                              run and its peers), the bootstrap interval as
- *                              whiskers, the value printed on each bar, the
- *                              case's shape under its name
- *   sweep-NAME.{dat,gp,png}    per swept [case NAME]: time per arm (band: the
- *                              median's 95% interval), speedup (band: its
- *                              bootstrap interval) and % of copy bandwidth
- *                              against the swept size on a log2 axis, a
- *                              colour per run (one per GPU)
- *   samples-CASE.{dat,gp,png}  box plots of every slot, a panel per arm with
- *                              its own p1-p99 zoom, ticked "A1 / eager"
- *   series-CASE.{dat,gp,png}   every sample in bracket order, a panel per
- *                              arm, each slot's median dashed: the A/B/A
- *                              drift picture
- *   kernels-CASE.{dat,gp,png}  time per sample per kernel, stacked, one bar
- *                              per arm, segments labelled "family: operation"
- *                              (the full names are in the report's table)
- *   heatmap-CASE-SLOT-OUT.{dat,gp,png}  where a case that is not bit-exact
- *                              differs, per row (print/report_details.c)
- *
+ * report_charts.h - the report's gnuplot charts (print/plot.h draws them;
+ * docs/REPORTS.md says what each shows): speedup, sweep-NAME per swept
+ * [case], and per case samples-CASE, series-CASE, kernels-CASE and
+ * heatmap-CASE-SLOT-OUT (print/report_details.c), each STEM.{dat,gp,png}.
  * NAME and CASE are file-name stems of the names (escape_stem), unique
- * within the report. The number of files is bounded: the per-case charts
- * are drawn only for a run of at most REPORT_CASE_CHARTS_MAX cases (past
- * that, one chart per sweep carries the cases' figures, and the tables all
- * of them), and at most REPORT_SWEEP_CHARTS_MAX sweeps get a chart. So a
- * report writes at most 3 x (1 + REPORT_SWEEP_CHARTS_MAX + 3 x
- * REPORT_CASE_CHARTS_MAX) chart files, whatever the number of cases.
+ * within the report.
  *
- * A chart that cannot be drawn (no gnuplot, gnuplot failed) keeps its .dat
- * and .gp; its note says why, and the report prints the note instead.
+ * The number of files is bounded: the per-case charts are drawn only for a
+ * run of at most REPORT_CASE_CHARTS_MAX cases (past that, one chart per
+ * sweep carries the cases' figures, and the tables all of them), and at
+ * most REPORT_SWEEP_CHARTS_MAX sweeps get a chart. A chart that cannot be
+ * drawn (no gnuplot, gnuplot failed) keeps its .dat and .gp; its note says
+ * why, and the report prints the note instead.
  */
 #ifndef AB_REPORT_CHARTS_H
 #define AB_REPORT_CHARTS_H
@@ -41,11 +22,9 @@
 #include "common/diag.h"
 #include "print/printer.h"
 
-/* Past this many cases the per-case charts give way to the sweep charts
- * (a 1024-case report drew 3,072 of them in 201 s: docs/REPORTS.md). */
+/* (a 1024-case report drew 3,072 per-case charts in 201 s: docs/REPORTS.md) */
 #define REPORT_CASE_CHARTS_MAX 64
-/* Sweeps charted, in run order; the tables hold every sweep. */
-#define REPORT_SWEEP_CHARTS_MAX 64
+#define REPORT_SWEEP_CHARTS_MAX 64 /* charted in run order */
 
 struct report_chart {
 	char stem[96];

@@ -12,8 +12,8 @@
 #include "print/diff_lines.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
-#include "print/heatmap.h"
 #include "print/md.h"
+#include "print/plot.h"
 
 /* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line
  * (GitHub renders markdown inside only after one) ... "</details>". */
