@@ -8,16 +8,37 @@
  * difference and the first difference with their coordinates and the A,
  * B and reference values, the rows touched and the heatmap, which side
  * the float64 reference is nearer; then the case's determinism and its
- * sweep's batch invariance. The sentences are diff_lines.h's, shared with
- * nothing else: the JSON is print/diff_json.c.
+ * sweep's batch invariance. The JSON is print/diff_json.c.
+ *
+ * The sentences are built once into buffers, raw (each sink escapes the
+ * whole sentence), so that both sinks, show and the report say the same.
  */
 #ifndef AB_DIFF_PRINT_H
 #define AB_DIFF_PRINT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "print/printer.h"
 
 enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc diff_print_markdown(const struct printer_job *job, struct ab_diag *d);
+
+/* The case's sweep's batch invariance ("batch-invariant: yes across T =
+ * 1, 17, 4096", or where it breaks); "" when the case is in no sweep that
+ * asked for it. */
+void diff_invariance(const struct summary_run *S, const struct summary_case *c, char *buf, size_t len);
+
+/* The case in one line: elements differing and %, max ULP, departure,
+ * determinism. */
+void diff_case_line(const struct summary_case *c, char *buf, size_t len);
+
+/* Whether case c has a divergence to tell: not bit-exact (its verdict),
+ * not batch-invariant, or a stage of its chain departs (an intermediate
+ * differs, the outputs equal). show's two lines and the report's table
+ * are for these cases. */
+bool diff_case_differs(const struct summary_case *c);
 
 #endif
