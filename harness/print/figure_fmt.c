@@ -184,92 +184,89 @@ static char *column_head(const struct figure *f, char arm, const struct results_
 	return buf;
 }
 
-/* The columns of a case table: a row per column, arm rows twice (A, B)
- * or once (B alone, b_only). */
+/* A case table: its columns (a row of the view each, an arm row's twice,
+ * for A and B, or B alone where b_only; the first, f NULL, the case's
+ * name), and its rows: c's slots (c not NULL), else the cases idx[0..n)
+ * of S (idx NULL: every case). */
 struct column {
 	const struct figure *f;
 	char arm; /* 'a', 'b' for an arm row; 0 otherwise */
 };
 
-static int case_columns(enum figure_view view, bool compact, struct column *cols, int max)
-{
-	const struct figure *rows[FIGURE_MAX];
-	int n = figure_view_rows(view, rows, FIGURE_MAX), k = 0;
-	for (int i = 0; i < n; i++) {
-		if (compact && (rows[i]->full_only & FIGURE_BIT(view)))
-			continue;
-		if (rows[i]->level != FIGURE_ARM) {
-			if (k < max)
-				cols[k++] = (struct column){ rows[i], 0 };
-			continue;
-		}
-		if (!(rows[i]->b_only & FIGURE_BIT(view)) && k < max)
-			cols[k++] = (struct column){ rows[i], 'a' };
-		if (k < max)
-			cols[k++] = (struct column){ rows[i], 'b' };
-	}
-	return k;
-}
+struct table {
+	const struct summary_run *S;
+	const struct summary_case *c;
+	const int *idx;
+	int n_rows, nc;
+	struct column cols[64];
+};
 
-static void column_value(const struct column *col, const struct summary_run *S, const struct summary_case *c,
-			 const struct summary_slot *slot, struct figure_value *v)
+static void cell_value(const struct table *t, int r, const struct column *col, struct figure_value *v)
 {
-	struct figure_at at = { S, c, col->arm == 'a' ? &c->a : col->arm == 'b' ? &c->b : NULL, slot };
+	const struct summary_case *c = t->c ? t->c : &t->S->cases[t->idx ? t->idx[r] : r];
+	const struct summary_slot *slot = t->c ? &t->c->slots[r] : NULL;
+	struct figure_at at = { t->S, c, col->arm == 'a' ? &c->a : col->arm == 'b' ? &c->b : NULL, slot };
 	if (slot && !at.arm)
 		at.arm = slot->slot->arm == 'a' ? &c->a : &c->b;
 	figure_value_of(col->f, &at, v);
 }
 
-/* Leaves out the columns whose row is marked omit_unknown and that no row
- * of the table knows (host time on the CPU backend). The table's rows:
- * c's slots (c not NULL), else the cases idx[0..n) of S (idx NULL: every
- * case). Returns how many columns are left. */
-static int drop_unknown(struct column *cols, int nc, const struct summary_run *S, const struct summary_case *c,
-			const int *idx, int n)
+/* The columns of view after the name's: compact leaves out the rows
+ * marked full_only, and a row marked omit_unknown goes where no row of the
+ * table knows it (host time on the CPU backend). */
+static void table_columns(struct table *t, enum figure_view view, bool compact)
 {
-	int k = 0, rows = c ? c->n_slots : idx ? n : S->n_cases;
-	for (int i = 0; i < nc; i++) {
-		bool known = !cols[i].f->omit_unknown;
-		for (int r = 0; !known && r < rows; r++) {
+	const struct figure *rows[FIGURE_MAX];
+	int n = figure_view_rows(view, rows, FIGURE_MAX), k = 1;
+	t->cols[0] = (struct column){ NULL, 0 };
+	for (int i = 0; i < n; i++) {
+		if (compact && (rows[i]->full_only & FIGURE_BIT(view)))
+			continue;
+		if (rows[i]->level == FIGURE_ARM && !(rows[i]->b_only & FIGURE_BIT(view)) && k < 64)
+			t->cols[k++] = (struct column){ rows[i], 'a' };
+		if (k < 64)
+			t->cols[k++] = (struct column){ rows[i], rows[i]->level == FIGURE_ARM ? 'b' : 0 };
+	}
+	t->nc = 1;
+	for (int i = 1; i < k; i++) {
+		bool known = !t->cols[i].f->omit_unknown;
+		for (int r = 0; !known && r < t->n_rows; r++) {
 			struct figure_value v;
-			column_value(&cols[i], S, c ? c : &S->cases[idx ? idx[r] : r], c ? &c->slots[r] : NULL, &v);
+			cell_value(t, r, &t->cols[i], &v);
 			known = !v.absent;
 		}
 		if (known)
-			cols[k++] = cols[i];
+			t->cols[t->nc++] = t->cols[i];
 	}
-	return k;
 }
 
-void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *t, const struct summary_run *S, const int *idx,
+void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *m, const struct summary_run *S, const int *idx,
 			 int n)
 {
-	struct column cols[64];
-	int nc = drop_unknown(cols, case_columns(t->view, t->compact, cols, 63), S, NULL, idx, n);
-	char heads[64][128], align[66];
-	const char *hp[64];
-	hp[0] = t->label_head;
-	align[0] = t->axis ? 'r' : 'l';
-	for (int i = 0; i < nc; i++) {
-		hp[i + 1] = column_head(cols[i].f, cols[i].arm, S->run, heads[i], sizeof heads[i]);
-		align[i + 1] = cols[i].f->hint == FIGURE_FLAG ? 'c' : is_words(cols[i].f->hint) ? 'l' : 'r';
+	struct table t = { S, NULL, idx, idx ? n : S->n_cases, 0, { { NULL, 0 } } };
+	char heads[64][128], align[65] = "";
+	const char *hp[64] = { m->label_head };
+	table_columns(&t, m->view, m->compact);
+	align[0] = m->axis ? 'r' : 'l';
+	for (int k = 1; k < t.nc; k++) {
+		hp[k] = column_head(t.cols[k].f, t.cols[k].arm, S->run, heads[k], sizeof heads[k]);
+		align[k] = t.cols[k].f->hint == FIGURE_FLAG ? 'c' : is_words(t.cols[k].f->hint) ? 'l' : 'r';
 	}
-	align[nc + 1] = '\0';
-	md_table_head(out, nc + 1, hp, align);
-	for (int r = 0; r < (idx ? n : S->n_cases); r++) {
+	md_table_head(out, t.nc, hp, align);
+	for (int r = 0; r < t.n_rows; r++) {
 		const struct summary_case *c = &S->cases[idx ? idx[r] : r];
-		if (t->axis)
+		if (m->axis)
 			fprintf(out, "| %lld |", (long long)c->c->axis_value);
 		else {
 			fputs("| ", out);
 			md_case_name(out, c->c->name, c->own_arms, c->arm_a, c->arm_b);
 			fputs(" |", out);
 		}
-		for (int i = 0; i < nc; i++) {
+		for (int k = 1; k < t.nc; k++) {
 			struct figure_value v;
-			column_value(&cols[i], S, c, NULL, &v);
+			cell_value(&t, r, &t.cols[k], &v);
 			fputc(' ', out);
-			figure_fmt_md(out, cols[i].f, &v);
+			figure_fmt_md(out, t.cols[k].f, &v);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
@@ -287,18 +284,10 @@ static int display_width(const char *s)
 
 #define CELL 256 /* a cell: a 63-byte name with every byte escaped (\xNN) fits */
 
-/* A text table: c's slots (c not NULL), else S's cases, the case's name
- * first (its column's f NULL). */
-struct text_table {
-	const struct summary_run *S;
-	const struct summary_case *c;
-	struct column cols[65];
-	int nc;
-};
-
-/* The cell of row r (0: the heads) in column k, as a terminal shows it;
- * each is made once to size its column and again to print it. */
-static const char *text_cell(const struct text_table *t, int r, int k, char *buf)
+/* The cell of row r (0: the heads) in column k of a text table, as a
+ * terminal shows it; each is made once to size its column and again to
+ * print it. */
+static const char *text_cell(const struct table *t, int r, int k, char *buf)
 {
 	const struct column *col = &t->cols[k];
 	char h[CELL];
@@ -309,26 +298,26 @@ static const char *text_cell(const struct text_table *t, int r, int k, char *buf
 		return escape_term(column_head(col->f, col->arm, t->S->run, h, sizeof h), buf, CELL);
 	if (!col->f)
 		return escape_term(t->S->cases[r - 1].c->name, buf, CELL);
-	column_value(col, t->S, t->c ? t->c : &t->S->cases[r - 1], t->c ? &t->c->slots[r - 1] : NULL, &v);
+	cell_value(t, r - 1, col, &v);
 	return figure_fmt_text(col->f, &v, buf, CELL);
 }
 
 void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S, const struct summary_case *c,
 			   const char *indent, figure_fmt_after_fn after)
 {
-	struct text_table t = { S, c, { { NULL, 0 } }, c ? 0 : 1 };
-	int rows = c ? c->n_slots : S->n_cases, width[65] = { 0 };
+	struct table t = { S, c, NULL, c ? c->n_slots : S->n_cases, 0, { { NULL, 0 } } };
+	int width[64] = { 0 }, first = c ? 1 : 0; /* a slot's table has no name column */
 	char s[CELL], a[128], b[128];
-	t.nc += drop_unknown(t.cols + t.nc, case_columns(view, false, t.cols + t.nc, 63), S, c, NULL, 0);
-	for (int r = 0; r <= rows; r++)
-		for (int k = 0; k < t.nc; k++) {
+	table_columns(&t, view, false);
+	for (int r = 0; r <= t.n_rows; r++)
+		for (int k = first; k < t.nc; k++) {
 			int w = display_width(text_cell(&t, r, k, s));
 			width[k] = w > width[k] ? w : width[k];
 		}
-	for (int r = 0; r <= rows; r++) {
+	for (int r = 0; r <= t.n_rows; r++) {
 		const struct summary_case *own = !c && r && S->cases[r - 1].own_arms ? &S->cases[r - 1] : NULL;
 		fputs(indent, out);
-		for (int k = 0; k < t.nc; k++) {
+		for (int k = first; k < t.nc; k++) {
 			int pad = width[k] - display_width(text_cell(&t, r, k, s));
 			if (t.cols[k].f && !is_words(t.cols[k].f->hint))
 				fprintf(out, "%*s%s", pad, "", s);
