@@ -35,10 +35,7 @@ static void add(char *buf, size_t len, const char *fmt, ...)
  * (one element of a million is 0.0001%, not 0.00%). */
 static const char *pct_text(double pct, char *buf, size_t len)
 {
-	if (pct > 0 && pct < 0.01)
-		snprintf(buf, len, "%.2g%%", pct);
-	else
-		snprintf(buf, len, "%.2f%%", pct);
+	snprintf(buf, len, pct > 0 && pct < 0.01 ? "%.2g%%" : "%.2f%%", pct);
 	return buf;
 }
 
@@ -46,11 +43,9 @@ static const char *pct_text(double pct, char *buf, size_t len)
 static void value_text(enum site_dtype dt, double v, int64_t bits, char *buf, size_t len)
 {
 	int digits = dt == SITE_F32 ? 8 : 4;
-	if (site_dtype_is_int(dt)) {
+	if (site_dtype_is_int(dt))
 		snprintf(buf, len, "%" PRId64, bits);
-		return;
-	}
-	if (isnan(v))
+	else if (isnan(v))
 		snprintf(buf, len, "NaN (0x%0*" PRIx64 ")", digits, (uint64_t)bits);
 	else
 		snprintf(buf, len, "%.9g (0x%0*" PRIx64 ")", v, digits, (uint64_t)bits);
@@ -206,7 +201,6 @@ void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 {
 	const struct summary_divergence *v = &c->div;
 	char p[32];
-	buf[0] = '\0';
 	if (!v->measured)
 		snprintf(buf, len, "B: not byte-equal; where it differs was not measured (a run stored before schema 10)");
 	else if (!v->tensor)

@@ -1,17 +1,15 @@
 /*
- * diff_print.h - `abbench diff` as text (a terminal: every name through
- * escape_term) and as markdown (md_cell): per slot that is not byte-equal
- * to the first A slot, or whose calls differed, the tensors it compared
- * in the eager chain's order and the first that departs; per tensor the
- * elements that differ and their %, the ULP histogram, class mismatches,
- * NaN payloads and sign flips, the largest ULP, the largest absolute
- * difference and the first difference with their coordinates and the A,
- * B and reference values, the rows touched and the heatmap, which side
- * the float64 reference is nearer; then the case's determinism and its
+ * diff_print.h - `abbench diff` as text (every name through escape_term)
+ * and as markdown (md_cell), and its sentences that show and the report
+ * say too: built once, raw, each sink escaping the whole sentence. Per
+ * slot that is not byte-equal to the first A slot, or whose calls
+ * differed: the tensors it compared in the eager chain's order and the
+ * first that departs; per tensor the elements that differ, the ULP
+ * histogram, class mismatches, NaN payloads and sign flips, the largest
+ * ULP and absolute difference and the first difference (coordinates; A, B
+ * and reference values), the rows touched and the heatmap, which side the
+ * float64 reference is nearer; then the case's determinism and its
  * sweep's batch invariance. The JSON is print/diff_json.c.
- *
- * The sentences are built once into buffers, raw (each sink escapes the
- * whole sentence), so that both sinks, show and the report say the same.
  */
 #ifndef AB_DIFF_PRINT_H
 #define AB_DIFF_PRINT_H

@@ -1,16 +1,12 @@
 /*
- * figure_fmt.h - the figures of analysis/figures.h formatted by their
- * hint, one function per sink: a terminal's text, a markdown cell, a CSV
- * row, a JSON value; and the tables that loop over a view's rows (show's
- * slot table and run's closing table in text, the report's case tables in
- * markdown). A printer that prints a view calls these and formats no
- * figure of its own, so a new row of the table reaches every view that
- * places it with no printer changed.
- *
- * Human sinks (text, markdown): an absent figure prints the reason its
- * getter gave, else "n/a"; never nan. Text tables size each column to its
- * widest cell (a long arm or variant name widens its column, it never
- * pushes the others out of line), numbers right-aligned, words left.
+ * figure_fmt.h - the figures of analysis/figures.h formatted by their hint
+ * for each sink (a terminal's text, a markdown cell, a JSON value), and a
+ * view's case tables in text (show, run) and markdown (the report): a
+ * printer formats no figure of its own, so a new row of the table reaches
+ * every view that places it with no printer changed. Text and markdown
+ * print an absent figure's reason, else "n/a", never nan; a text table
+ * sizes each column to its widest cell (a long name widens its column, it
+ * never pushes the others out of line), numbers right-aligned, words left.
  */
 #ifndef AB_FIGURE_FMT_H
 #define AB_FIGURE_FMT_H

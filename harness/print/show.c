@@ -84,17 +84,6 @@ static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-/* "201.39 MB, 1234.5 GB/s (29.4% of copy)", or "(cache-resident)" */
-static void show_arm_bw(const struct summary_case *s, const struct bandwidth_arm *a, FILE *out)
-{
-	char b[32], pct[48];
-	if (isnan(a->bytes)) {
-		fputs("n/a", out);
-		return;
-	}
-	fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, b, sizeof b), a->gbps, md_bw_pct(s, a, true, pct, sizeof pct));
-}
-
 /* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
  * B 1.01x of it (kernel 1.01x)": the copy of the case's bytes measured in
  * the run, and each arm as a multiple of it. */
@@ -119,16 +108,21 @@ static void show_copy_floor(const struct summary_case *s, FILE *out)
 	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
 }
 
-/* Bytes and bandwidth of both arms, what they are held against, and the
- * floor. */
+/* Bytes and bandwidth of both arms ("201.39 MB, 1234.5 GB/s (29.4% of
+ * copy)"), what they are held against, and the floor. */
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	char fl[32], fl2[32];
+	char fl[32], fl2[32], pct[48];
 	struct escape_pool e = { .next = 0 };
-	fprintf(out, "  bandwidth: a %s ", escape_t(&e, s->arm_a));
-	show_arm_bw(s, &s->a.bw, out);
-	fprintf(out, "; b %s ", escape_t(&e, s->arm_b));
-	show_arm_bw(s, &s->b.bw, out);
+	for (int k = 0; k < 2; k++) {
+		const struct bandwidth_arm *a = k ? &s->b.bw : &s->a.bw;
+		fprintf(out, "%s %s ", k ? "; b" : "  bandwidth: a", escape_t(&e, k ? s->arm_b : s->arm_a));
+		if (isnan(a->bytes))
+			fputs("n/a", out);
+		else
+			fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, fl, sizeof fl), a->gbps,
+				md_bw_pct(s, a, true, pct, sizeof pct));
+	}
 	if (s->cache_resident)
 		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
 			md_bytes((double)s->c->bytes_min, fl, sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
