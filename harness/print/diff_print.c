@@ -51,18 +51,20 @@ static void value_text(enum site_dtype dt, double v, int64_t bits, char *buf, si
 		snprintf(buf, len, "%.9g (0x%0*" PRIx64 ")", v, digits, (uint64_t)bits);
 }
 
-/* "at [b=0, t=3, w=5]: A 1.5 (0x3fc0), B 1.5078125 (0x3fc1), reference 1.503 (|B - A| ...)". */
-static void elem_text(const struct divergence_tensor *t, const struct divergence_value *x, char *buf, size_t len)
+/* "HEAD at [b=0, t=3, w=5] (element 197): A 1.5 (0x3fc0), B 1.5078125
+ * (0x3fc1), reference 1.503"; none where x is not present. */
+static void elem_text(const struct divergence_tensor *t, const struct divergence_value *x, const char *head,
+		      const char *none, char *buf, size_t len)
 {
 	char where[160], a[64], b[64];
 	if (!x->present) {
-		snprintf(buf, len, "none");
+		snprintf(buf, len, "%s", none);
 		return;
 	}
 	divergence_coords_text(&x->where, x->index, where, sizeof where);
 	value_text(t->dtype, x->a, x->a_bits, a, sizeof a);
 	value_text(t->dtype, x->b, x->b_bits, b, sizeof b);
-	snprintf(buf, len, "at %s (element %" PRId64 "): A %s, B %s", where, x->index, a, b);
+	snprintf(buf, len, "%sat %s (element %" PRId64 "): A %s, B %s", head, where, x->index, a, b);
 	if (!t->v->has_ref)
 		add(buf, len, ", no reference");
 	else
@@ -85,7 +87,7 @@ struct tensor_lines {
 static void tensor_lines(const struct divergence_tensor *t, struct tensor_lines *T)
 {
 	const struct results_divergence *v = t->v;
-	char e[360], p[32];
+	char head[40], p[32];
 	char (*L)[400] = T->line;
 	memset(T, 0, sizeof *T);
 	snprintf(T->title, sizeof T->title, "%s (%s, %s, [%s] = [%s])", v->tensor, v->role, v->dtype, v->axes, v->dims);
@@ -95,24 +97,19 @@ static void tensor_lines(const struct divergence_tensor *t, struct tensor_lines 
 		add(L[T_HIST], 400, "%s%s: %" PRId64, k ? " | " : "", ulp_bucket_name(k), v->ulp_hist[k]);
 	snprintf(L[T_CLASSES], 400, "class mismatches (NaN/Inf/finite) %" PRId64 ", NaN payloads %" PRId64
 		 ", sign flips %" PRId64, v->n_class, v->n_nan_bits, v->n_sign);
-	elem_text(t, &t->max_ulp, e, sizeof e);
-	if (t->max_ulp.present)
-		snprintf(L[T_MAX_ULP], 400, "%" PRId64 " ULP %s", v->max_ulp, e);
-	else
-		snprintf(L[T_MAX_ULP], 400, "none (every difference is a class mismatch or a NaN payload)");
-	elem_text(t, &t->max_abs, e, sizeof e);
-	if (t->max_abs.present)
-		snprintf(L[T_MAX_ABS], 400, "%.9g %s", v->max_abs, e);
-	else
-		snprintf(L[T_MAX_ABS], 400, "none (no differing pair is finite on both sides)");
-	elem_text(t, &t->first, e, sizeof e);
-	snprintf(L[T_FIRST], 400, "%s", e);
+	snprintf(head, sizeof head, "%" PRId64 " ULP ", v->max_ulp);
+	elem_text(t, &t->max_ulp, head, "none (every difference is a class mismatch or a NaN payload)", L[T_MAX_ULP],
+		  400);
+	snprintf(head, sizeof head, "%.9g ", v->max_abs);
+	elem_text(t, &t->max_abs, head, "none (no differing pair is finite on both sides)", L[T_MAX_ABS], 400);
+	elem_text(t, &t->first, "", "none", L[T_FIRST], 400);
 	if (t->first.ulp >= 0)
 		add(L[T_FIRST], 400, "; %" PRId64 " ULP", t->first.ulp);
 	else
-		add(L[T_FIRST], 400, "; %s", ulp_class_of(t->dtype, t->first.a_bits) == ulp_class_of(t->dtype, t->first.b_bits)
-						? "NaN payloads differ"
-						: "a class mismatch");
+		add(L[T_FIRST], 400, "; %s",
+		    ulp_class_of(t->dtype, t->first.a_bits) == ulp_class_of(t->dtype, t->first.b_bits)
+			    ? "NaN payloads differ"
+			    : "a class mismatch");
 	snprintf(L[T_ROWS], 400, "%" PRId64 " of %" PRId64 " rows hold a difference (%s); map %d x %d (%s, ",
 		 v->rows_touched, v->rows, pct_text(t->rows_pct, p, sizeof p), v->map_rows, v->map_cols,
 		 v->map_by_head ? "rows x heads" : "rows x row blocks");
@@ -154,18 +151,18 @@ static void slot_lines(const struct divergence_slot *s, struct slot_lines *L)
 			differs = differs || s->slot->div[i].stage == c;
 		add(L->compared, LINE, "%s%s %s", c ? ", " : "", s->compared[c], differs ? "DIFFERS" : "equal");
 	}
-	if (s->n_compared && s->departure >= 0)
+	if (s->n_compared && s->departure >= 0) /* the first A slot compares nothing, departs from nothing */
 		add(L->compared, LINE, "; the first stage that departs: '%s'", s->compared[s->departure]);
 	if (s->n_compared && s->n_compared == s->slot->n_outputs)
 		add(L->compared, LINE, " (both arms write none of the chain's intermediates: outputs only)");
 	if (!k->calls_checked)
 		snprintf(L->det, LINE, "not checked (a run stored before schema 10)");
 	else if (!k->calls_differ)
-		snprintf(L->det, LINE, "deterministic: the outputs of its %d hashed calls (samples 1-4, every power of two, "
-			 "the last) are alike", k->calls_checked);
+		snprintf(L->det, LINE, "deterministic: the outputs of its %d hashed calls (samples 1-4, every power of "
+			 "two, the last) are alike", k->calls_checked);
 	else
-		snprintf(L->det, LINE, "NONDETERMINISTIC: %d of its %d hashed calls (samples 1-4, every power of two, the "
-			 "last) gave other outputs than the first; first at sample %d ('%s')", k->calls_differ,
+		snprintf(L->det, LINE, "NONDETERMINISTIC: %d of its %d hashed calls (samples 1-4, every power of two, "
+			 "the last) gave other outputs than the first; first at sample %d ('%s')", k->calls_differ,
 			 k->calls_checked, k->first_differ, k->differ_tensor);
 }
 
@@ -184,7 +181,8 @@ void diff_invariance(const struct summary_run *S, const struct summary_case *c, 
 			const struct results_case *b = S->cases[sw->break_case].c;
 			snprintf(buf, len, "batch-invariant: NO: arm %c's row %" PRId64 " of '%s' at %s = %" PRId64
 				 " differs from the same row at %s = %" PRId64, sw->break_arm, sw->break_row,
-				 sw->break_tensor ? sw->break_tensor : "", sw->axis, b->axis_value, sw->axis, sw->break_other);
+				 sw->break_tensor ? sw->break_tensor : "", sw->axis, b->axis_value, sw->axis,
+				 sw->break_other);
 		}
 		if (sw->n_checked < sw->n)
 			add(buf, len, " (%d of the sweep's %d cases compared)", sw->n_checked, sw->n);
@@ -202,7 +200,8 @@ void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 	const struct summary_divergence *v = &c->div;
 	char p[32];
 	if (!v->measured)
-		snprintf(buf, len, "B: not byte-equal; where it differs was not measured (a run stored before schema 10)");
+		snprintf(buf, len, "B: not byte-equal; where it differs was not measured (a run stored before "
+			 "schema 10)");
 	else if (!v->tensor)
 		snprintf(buf, len, "B: byte-equal to A1");
 	else
@@ -253,7 +252,8 @@ static int case_lines(const struct printer_diff *p, char lines[4][LINE])
 		for (int k = 0; k < p->rep->n_slots; k++)
 			listed = listed || p->rep->slots[k].slot == &c->slots[i];
 		if (!listed)
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "", c->slots[i].label);
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "",
+						 c->slots[i].label);
 	}
 	snprintf(lines[n], LINE, "byte-equal to the first A slot, calls alike: %s", list[0] ? list : "none");
 	return n + 1;

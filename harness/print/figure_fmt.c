@@ -5,7 +5,6 @@
 #include "print/figure_fmt.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -157,7 +156,8 @@ json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v)
 	case FIGURE_DIGEST: return digest_list(v->text);
 	case FIGURE_FLAG: return json_boolean(v->x != 0);
 	case FIGURE_COUNT: case FIGURE_BYTES: return isnan(x) ? json_null() : json_integer((json_int_t)x);
-	case FIGURE_RATIO: return f->ci ? json_out_interval((struct stats_interval){ x, v->lo, v->hi }) : json_out_num(x);
+	case FIGURE_RATIO:
+		return f->ci ? json_out_interval((struct stats_interval){ x, v->lo, v->hi }) : json_out_num(x);
 	default: return json_out_num(x);
 	}
 }

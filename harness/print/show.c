@@ -148,8 +148,9 @@ static void show_host(const struct summary_run *S, const struct summary_case *s,
 	if (!s->a.host.n && !s->b.host.n)
 		return;
 	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n",
-		fig("arm_host_median_ns", S, s, &s->a, ha, sizeof ha), fig("arm_host_median_ns", S, s, &s->b, hb, sizeof hb),
-		fig("arm_gpu_ns", S, s, &s->a, ga, sizeof ga), fig("arm_gpu_ns", S, s, &s->b, gb, sizeof gb));
+		fig("arm_host_median_ns", S, s, &s->a, ha, sizeof ha),
+		fig("arm_host_median_ns", S, s, &s->b, hb, sizeof hb), fig("arm_gpu_ns", S, s, &s->a, ga, sizeof ga),
+		fig("arm_gpu_ns", S, s, &s->b, gb, sizeof gb));
 	for (int k = 0; k < 2; k++) {
 		const struct summary_arm *arm = k ? &s->b : &s->a;
 		if (!arm->host.launch_bound)
@@ -174,7 +175,8 @@ static void show_divergence(const struct summary_run *S, const struct summary_ca
 	if (s->div.measured && s->div.tensor)
 		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n",
 			fig("diff_first_at", S, s, NULL, first, sizeof first),
-			fig("diff_max_ulp_at", S, s, NULL, worst, sizeof worst), fig("diff_rows", S, s, NULL, rows, sizeof rows),
+			fig("diff_max_ulp_at", S, s, NULL, worst, sizeof worst),
+			fig("diff_rows", S, s, NULL, rows, sizeof rows),
 			fig("b_nearer_pct", S, s, NULL, nearer, sizeof nearer));
 	diff_invariance(S, s, line, sizeof line);
 	if (line[0])
@@ -223,8 +225,8 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 	for (int i = 0; i < s->n_cases; i++)
 		show_case(s, &s->cases[i], out);
 	if (s->n_cases)
-		fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, %s per "
-			     "image\n",
+		fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, "
+			     "%s per image\n",
 			s->run->steps, s->run->forwards_per_step, md_time(s->per_forward.saving_ns, f, sizeof f),
 			md_time(s->per_step.saving_ns, st, sizeof st), md_time(s->per_image.saving_ns, im, sizeof im));
 	return ferror(out) ? ab_fail(d, AB_ERR_IO, "cannot write the run") : AB_OK;
