@@ -255,13 +255,12 @@ void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *m, const s
 	md_table_head(out, t.nc, hp, align);
 	for (int r = 0; r < t.n_rows; r++) {
 		const struct summary_case *c = &S->cases[idx ? idx[r] : r];
+		fputs("| ", out);
 		if (m->axis)
-			fprintf(out, "| %lld |", (long long)c->c->axis_value);
-		else {
-			fputs("| ", out);
+			fprintf(out, "%lld", (long long)c->c->axis_value);
+		else
 			md_case_name(out, c->c->name, c->own_arms, c->arm_a, c->arm_b);
-			fputs(" |", out);
-		}
+		fputs(" |", out);
 		for (int k = 1; k < t.nc; k++) {
 			struct figure_value v;
 			cell_value(&t, r, &t.cols[k], &v);

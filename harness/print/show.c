@@ -84,35 +84,15 @@ static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-/* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
- * B 1.01x of it (kernel 1.01x)": the copy of the case's bytes measured in
- * the run, and each arm as a multiple of it. */
-static void show_copy_floor(const struct summary_case *s, FILE *out)
-{
-	char fl[24];
-	struct escape_pool e = { .next = 0 };
-	if (isnan(s->copy_floor_ns)) { /* the detail says why, where the run knew (copy_floor_fits) */
-		const char *why = s->c->copy_floor_detail;
-		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
-		return;
-	}
-	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", md_time(s->copy_floor_ns, fl, sizeof fl),
-		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
-	if (s->cache_resident)
-		fputs(", cache-resident", out);
-	else if (!isnan(s->copy_floor_bw.pct_copy))
-		fprintf(out, ", %.1f%% of copy", s->copy_floor_bw.pct_copy);
-	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
-	if (!isnan(s->b_kernel_over_copy))
-		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
-	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
-}
-
 /* Bytes and bandwidth of both arms ("201.39 MB, 1234.5 GB/s (29.4% of
- * copy)"), what they are held against, and the floor. */
+ * copy)"), what they are held against; then the copy floor ("18.05 us
+ * (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x, B 1.01x of it (kernel
+ * 1.01x)"): the copy of the case's bytes measured in the run, and each arm
+ * as a multiple of it. */
 static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
 	char fl[32], fl2[32], pct[48];
+	const char *why = s->c->copy_floor_detail;
 	struct escape_pool e = { .next = 0 };
 	for (int k = 0; k < 2; k++) {
 		const struct bandwidth_arm *a = k ? &s->b.bw : &s->a.bw;
@@ -125,11 +105,25 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	}
 	if (s->cache_resident)
 		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
-			md_bytes((double)s->c->bytes_min, fl, sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
+			md_bytes((double)s->c->bytes_min, fl, sizeof fl),
+			md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
 	else if (S->copy.source != BANDWIDTH_NONE)
 		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
 	fputc('\n', out);
-	show_copy_floor(s, out);
+	if (isnan(s->copy_floor_ns)) { /* the detail says why, where the run knew (copy_floor_fits) */
+		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
+		return;
+	}
+	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", md_time(s->copy_floor_ns, fl, sizeof fl),
+		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
+	if (s->cache_resident)
+		fputs(", cache-resident", out);
+	else if (!isnan(s->copy_floor_bw.pct_copy))
+		fprintf(out, ", %.1f%% of copy", s->copy_floor_bw.pct_copy);
+	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
+	if (!isnan(s->b_kernel_over_copy))
+		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
+	fprintf(out, "; methods: %s\n", escape_t(&e, why));
 }
 
 /* A figure of the table (analysis/figures.h) of case s, arm arm, as text. */
