@@ -296,8 +296,7 @@ enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d)
 		fprintf(f, "%s\n", escape_term(lines[i], esc, sizeof esc));
 	if (!p->rep->measured)
 		fputs("this run stored no divergences (abbench before schema 10): only the count of differing elements is "
-		      "known (abbench show)\n",
-		      f);
+		      "known (abbench show)\n", f);
 	for (int s = 0; s < p->rep->n_slots; s++)
 		text_slot(f, p, s);
 	if (p->heatmap_note)
