@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/divergence.h"
+#include "common/results_check.h"
 #include "common/ulp.h"
 #include "print/escape.h"
 #include "print/heatmap.h"
@@ -239,7 +240,7 @@ static bool heatmap_of(const struct printer_diff *p, int s, int t, char *name, s
 static int case_lines(const struct printer_diff *p, char lines[4][LINE])
 {
 	const struct results_case *c = p->rep->c;
-	char list[LINE] = "";
+	char list[RESULTS_MAX_SLOTS * sizeof c->slots->label] = ""; /* every label of a bracket fits */
 	size_t used = 0;
 	int n = 2;
 	snprintf(lines[0], LINE, "run %lld, case '%s': site %s, shape %s, a %s, b %s", (long long)p->rep->run->id,
