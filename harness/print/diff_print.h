@@ -1,23 +1,42 @@
 /*
- * diff_print.h - `abbench diff` as text (a terminal: every name through
- * escape_term) and as markdown (md_cell): per slot that is not byte-equal
- * to the first A slot, or whose calls differed, the tensors it compared
- * in the eager chain's order and the first that departs; per tensor the
- * elements that differ and their %, the ULP histogram, class mismatches,
- * NaN payloads and sign flips, the largest ULP, the largest absolute
- * difference and the first difference with their coordinates and the A,
- * B and reference values, the rows touched and the heatmap, which side
- * the float64 reference is nearer; then the case's determinism and its
- * sweep's batch invariance. The sentences are diff_lines.h's, shared with
- * nothing else: the JSON is print/diff_json.c.
+ * diff_print.h - `abbench diff` as text (every name through escape_term)
+ * and as markdown (md_cell), and its sentences that show and the report
+ * say too: built once, raw, each sink escaping the whole sentence. Per
+ * slot that is not byte-equal to the first A slot, or whose calls
+ * differed: the tensors it compared in the eager chain's order and the
+ * first that departs; per tensor the elements that differ, the ULP
+ * histogram, class mismatches, NaN payloads and sign flips, the largest
+ * ULP and absolute difference and the first difference (coordinates; A, B
+ * and reference values), the rows touched and the heatmap, which side the
+ * float64 reference is nearer; then the case's determinism and its
+ * sweep's batch invariance. The JSON is print/diff_json.c.
  */
 #ifndef AB_DIFF_PRINT_H
 #define AB_DIFF_PRINT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/summary.h"
 #include "common/diag.h"
 #include "print/printer.h"
 
 enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc diff_print_markdown(const struct printer_job *job, struct ab_diag *d);
+
+/* The case's sweep's batch invariance ("batch-invariant: yes across T =
+ * 1, 17, 4096", or where it breaks); "" when the case is in no sweep that
+ * asked for it. */
+void diff_invariance(const struct summary_run *S, const struct summary_case *c, char *buf, size_t len);
+
+/* The case in one line: elements differing and %, max ULP, departure,
+ * determinism. */
+void diff_case_line(const struct summary_case *c, char *buf, size_t len);
+
+/* Whether case c has a divergence to tell: not bit-exact (its verdict),
+ * not batch-invariant, or a stage of its chain departs (an intermediate
+ * differs, the outputs equal). show's two lines and the report's table
+ * are for these cases. */
+bool diff_case_differs(const struct summary_case *c);
 
 #endif

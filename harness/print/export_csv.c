@@ -1,17 +1,11 @@
 /*
- * export_csv.c - a run's (case, slot) rows as CSV, written atomically: the
- * columns are the figures the CSV view places (analysis/figures.h), each
- * formatted by its hint.
- *
- * The format is documented in export_csv.h. The stream is the printer
- * job's (print/printer.h: standard output, or an outfile whose write
- * errors, sticky on the FILE, are checked once by its commit).
+ * export_csv.c - a run's (case, slot) rows as CSV (export_csv.h): the
+ * columns are the figures the CSV view places, each cell by its hint.
  */
 #include "print/export_csv.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <csv.h>
@@ -24,72 +18,47 @@ struct row {
 	int n; /* fields written on the current line */
 };
 
-/* libcsv's parser (like most) trims blanks around unquoted fields, so
- * those are quoted too. */
-static int needs_quotes(const char *v)
+/* A field; text that a spreadsheet would take for a formula (it starts
+ * with = + - @, a tab or a CR) gets a leading ' (escape.h), numbers are
+ * never touched. libcsv's parser (like most) trims blanks around unquoted
+ * fields, so those are quoted too. */
+static void put(struct row *w, const char *v, bool text)
 {
+	char buf[1024];
+	if (text && escape_csv_formula(v)) {
+		snprintf(buf, sizeof buf, "'%s", v);
+		v = buf;
+	}
 	size_t n = strlen(v);
-	if (n && (strchr(" \t", v[0]) || strchr(" \t", v[n - 1])))
-		return 1;
-	return strpbrk(v, ",\"\r\n") != NULL;
-}
-
-/* A field as it is: numbers, and text known to be safe. */
-static void put_raw(struct row *w, const char *v)
-{
 	if (w->n++)
 		fputc(',', w->f);
-	if (needs_quotes(v))
-		csv_fwrite(w->f, v, strlen(v));
+	if ((n && (strchr(" \t", v[0]) || strchr(" \t", v[n - 1]))) || strpbrk(v, ",\"\r\n"))
+		csv_fwrite(w->f, v, n);
 	else
 		fputs(v, w->f);
 }
 
-/* A text field: one that a spreadsheet would take for a formula (it
- * starts with = + - @, a tab or a CR) gets a leading ' (escape.h). */
-static void put(struct row *w, const char *v)
-{
-	char buf[1024];
-	if (!escape_csv_formula(v)) {
-		put_raw(w, v);
-		return;
-	}
-	snprintf(buf, sizeof buf, "'%s", v);
-	put_raw(w, buf);
-}
-
-/* x to 15 significant digits (%.15g), NAN empty. Every double holds at
- * least 15 decimal digits exactly, so a figure computed from decimal
- * inputs prints as they do ("25252297.5", not the "25252297.500000022"
- * that the shortest round-trip form, 17 digits, showed of a median's
- * last bit). */
+/* x as export_csv.h says: integral as an integer, else %.15g; NAN empty. */
 static void put_real(struct row *w, double x)
 {
 	char buf[40] = "";
 	if (isfinite(x) && x == nearbyint(x) && fabs(x) < 9.2e18)
-		snprintf(buf, sizeof buf, "%.0f", x); /* integral ns stay plain integers */
+		snprintf(buf, sizeof buf, "%.0f", x);
 	else if (!isnan(x))
 		snprintf(buf, sizeof buf, "%.15g", x);
-	put_raw(w, buf);
+	put(w, buf, false);
 }
 
-static void end_row(struct row *w)
-{
-	fputc('\n', w->f);
-	w->n = 0;
-}
-
-/* A figure's cells, by its hint: text quoted and guarded against formulas,
- * numbers as put_real, a flag 1 or 0, an unknown figure empty; an interval
- * and a second value in the columns after it. */
+/* A figure's cells, by its hint: an interval and a second value in the
+ * columns after it. */
 static void put_figure(struct row *w, const struct figure *f, const struct figure_value *v)
 {
 	switch (f->hint) {
 	case FIGURE_TEXT: case FIGURE_NAME: case FIGURE_DIGEST: case FIGURE_VERDICT:
-		put(w, v->text ? v->text : "");
+		put(w, v->text ? v->text : "", true);
 		return;
 	case FIGURE_FLAG:
-		put_raw(w, v->absent ? "" : v->x ? "1" : "0");
+		put(w, v->absent ? "" : v->x ? "1" : "0", false);
 		return;
 	default:
 		put_real(w, v->absent ? NAN : v->x);
@@ -105,42 +74,37 @@ static void put_figure(struct row *w, const struct figure *f, const struct figur
 static void put_head(struct row *w, const struct figure *f)
 {
 	char k[64];
-	put(w, f->key);
+	put(w, f->key, true);
 	if (f->ci) {
 		snprintf(k, sizeof k, "%s_low", f->key);
-		put(w, k);
+		put(w, k, true);
 		snprintf(k, sizeof k, "%s_high", f->key);
-		put(w, k);
+		put(w, k, true);
 	}
 	if (f->key2)
-		put(w, f->key2);
+		put(w, f->key2, true);
 }
 
-static void write_rows(FILE *f, const struct summary_run *S)
+enum ab_rc export_csv_print(const struct printer_job *job, struct ab_diag *d)
 {
+	const struct summary_run *S = job->summary;
 	const struct figure *cols[FIGURE_MAX];
 	int n = figure_view_rows(FIGURE_IN_CSV, cols, FIGURE_MAX);
-	struct row w = { f, 0 };
+	struct row w = { job->f, 0 };
 	for (int k = 0; k < n; k++)
 		put_head(&w, cols[k]);
-	end_row(&w);
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_case *c = &S->cases[i];
-		for (int j = 0; j < c->n_slots; j++) {
-			const struct summary_slot *sl = &c->slots[j];
-			struct figure_at at = { S, c, sl->slot->arm == 'a' ? &c->a : &c->b, sl };
+	fputc('\n', w.f);
+	for (int i = 0; i < S->n_cases; i++)
+		for (int j = 0; j < S->cases[i].n_slots; j++) {
+			const struct summary_case *c = &S->cases[i];
+			struct figure_at at = { S, c, c->slots[j].slot->arm == 'a' ? &c->a : &c->b, &c->slots[j] };
+			w.n = 0;
 			for (int k = 0; k < n; k++) {
 				struct figure_value v;
 				figure_value_of(cols[k], &at, &v);
 				put_figure(&w, cols[k], &v);
 			}
-			end_row(&w);
+			fputc('\n', w.f);
 		}
-	}
-}
-
-enum ab_rc export_csv_print(const struct printer_job *job, struct ab_diag *d)
-{
-	write_rows(job->f, job->summary);
 	return ferror(job->f) ? ab_fail(d, AB_ERR_IO, "cannot write the CSV") : AB_OK;
 }

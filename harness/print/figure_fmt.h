@@ -1,16 +1,12 @@
 /*
- * figure_fmt.h - the figures of analysis/figures.h formatted by their
- * hint, one function per sink: a terminal's text, a markdown cell, a CSV
- * row, a JSON value; and the tables that loop over a view's rows (show's
- * slot table and run's closing table in text, the report's case tables in
- * markdown). A printer that prints a view calls these and formats no
- * figure of its own, so a new row of the table reaches every view that
- * places it with no printer changed.
- *
- * Human sinks (text, markdown): an absent figure prints the reason its
- * getter gave, else "n/a"; never nan. Text tables size each column to its
- * widest cell (a long arm or variant name widens its column, it never
- * pushes the others out of line), numbers right-aligned, words left.
+ * figure_fmt.h - the figures of analysis/figures.h formatted by their hint
+ * for each sink (a terminal's text, a markdown cell, a JSON value), and a
+ * view's case tables in text (show, run) and markdown (the report): a
+ * printer formats no figure of its own, so a new row of the table reaches
+ * every view that places it with no printer changed. Text and markdown
+ * print an absent figure's reason, else "n/a", never nan; a text table
+ * sizes each column to its widest cell (a long name widens its column, it
+ * never pushes the others out of line), numbers right-aligned, words left.
  */
 #ifndef AB_FIGURE_FMT_H
 #define AB_FIGURE_FMT_H
@@ -37,10 +33,6 @@ char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf,
 json_t *figure_fmt_json(const struct figure *f, const struct figure_value *v);
 json_t *figure_fmt_json2(const struct figure *f, const struct figure_value *v);
 
-/* A column head of a case table: an arm row's is "A ARM HEAD" (ARM: the
- * run's arm, "(per case)" when each case names its own). Returns buf. */
-char *figure_fmt_head(const struct figure *f, char arm, const struct results_run *r, char *buf, size_t len);
-
 /* A markdown table of a view over cases (idx[0..n) of S->cases; idx NULL:
  * every case): its head and delimiter rows, then a row per case, its first
  * cell label_head's: the case's name (with its own arms), or with axis its
@@ -58,10 +50,9 @@ void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *t, const s
  * over S's cases (c NULL: FIGURE_IN_RUN, the case's name first and its own
  * arms after the last column), each line after indent; after (NULL: none)
  * prints what belongs under a slot's row (its outputs' differences, its
- * warnings). AB_ERR_NOMEM when out of memory. */
+ * warnings). */
 typedef void (*figure_fmt_after_fn)(FILE *out, const struct summary_slot *slot);
-enum ab_rc figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S,
-			     const struct summary_case *c, const char *indent, figure_fmt_after_fn after,
-			     struct ab_diag *d);
+void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S, const struct summary_case *c,
+			   const char *indent, figure_fmt_after_fn after);
 
 #endif

@@ -60,17 +60,10 @@ enum ab_rc figures_list_markdown(const struct printer_job *job, struct ab_diag *
 	int n = rows_of(job, rows, FIGURE_MAX);
 	char p[160];
 	md_table_head(job->f, 6, cols, "llllll");
-	for (int i = 0; i < n; i++) {
-		fputs("| ", job->f);
-		md_code(job->f, rows[i]->key);
-		fprintf(job->f, " | %s | %s | ", figure_level_str(rows[i]->level), figure_hint_str(rows[i]->hint));
-		md_cell(job->f, rows[i]->head ? rows[i]->head : "");
-		fputs(" | ", job->f);
-		md_cell(job->f, places(rows[i], p, sizeof p));
-		fputs(" | ", job->f);
-		md_cell(job->f, rows[i]->desc);
-		fputs(" |\n", job->f);
-	}
+	for (int i = 0; i < n; i++)
+		md_printf(job->f, "| `%s` | %s | %s | %s | %s | %s |\n", rows[i]->key, figure_level_str(rows[i]->level),
+			  figure_hint_str(rows[i]->hint), rows[i]->head ? rows[i]->head : "",
+			  places(rows[i], p, sizeof p), rows[i]->desc);
 	return ferror(job->f) ? ab_fail(d, AB_ERR_IO, "cannot write the figures") : AB_OK;
 }
 

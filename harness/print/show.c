@@ -8,15 +8,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "print/diff_lines.h"
+#include "print/diff_print.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"
 
 static void show_header(const struct results_run *r, FILE *out)
 {
-	struct escape_pool e;
-	e.next = 0;
+	struct escape_pool e = { .next = 0 };
 	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id,
 		escape_t(&e, r->started_at), escape_t(&e, r->scenario_name), escape_t(&e, r->status),
 		r->label[0] ? "  label " : "", escape_t(&e, r->label), escape_t(&e, r->git_commit[0] ? r->git_commit : "unknown"));
@@ -66,8 +65,7 @@ static void show_header(const struct results_run *r, FILE *out)
 static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 {
 	const struct results_slot *sl = ss->slot;
-	struct escape_pool e;
-	e.next = 0;
+	struct escape_pool e = { .next = 0 };
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
 		if (!ro->has_ref && !ro->bit_exact)
@@ -86,27 +84,33 @@ static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 			sl->clocks_after.sm_mhz, (unsigned long long)sl->clocks_after.throttle_reasons);
 }
 
-/* "201.39 MB, 1234.5 GB/s (29.4% of copy)", or "(cache-resident)" */
-static void show_arm_bw(const struct summary_case *s, const struct bandwidth_arm *a, FILE *out)
+/* Bytes and bandwidth of both arms ("201.39 MB, 1234.5 GB/s (29.4% of
+ * copy)"), what they are held against; then the copy floor ("18.05 us
+ * (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x, B 1.01x of it (kernel
+ * 1.01x)"): the copy of the case's bytes measured in the run, and each arm
+ * as a multiple of it. */
+static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	char b[32], pct[48];
-	if (isnan(a->bytes)) {
-		fputs("n/a", out);
-		return;
+	char fl[32], fl2[32], pct[48];
+	const char *why = s->c->copy_floor_detail;
+	struct escape_pool e = { .next = 0 };
+	for (int k = 0; k < 2; k++) {
+		const struct bandwidth_arm *a = k ? &s->b.bw : &s->a.bw;
+		fprintf(out, "%s %s ", k ? "; b" : "  bandwidth: a", escape_t(&e, k ? s->arm_b : s->arm_a));
+		if (isnan(a->bytes))
+			fputs("n/a", out);
+		else
+			fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, fl, sizeof fl), a->gbps,
+				md_bw_pct(s, a, true, pct, sizeof pct));
 	}
-	fprintf(out, "%s, %.1f GB/s%s", md_bytes(a->bytes, b, sizeof b), a->gbps, md_bw_pct(s, a, true, pct, sizeof pct));
-}
-
-/* "copy floor: 18.05 us (vec_cs, n=57, 3719 GB/s, 88.1% of copy); A 6.72x,
- * B 1.01x of it (kernel 1.01x)": the copy of the case's bytes measured in
- * the run, and each arm as a multiple of it. */
-static void show_copy_floor(const struct summary_case *s, FILE *out)
-{
-	char fl[24];
-	struct escape_pool e;
-	e.next = 0;
+	if (s->cache_resident)
+		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
+			md_bytes((double)s->c->bytes_min, fl, sizeof fl),
+			md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
+	else if (S->copy.source != BANDWIDTH_NONE)
+		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
+	fputc('\n', out);
 	if (isnan(s->copy_floor_ns)) { /* the detail says why, where the run knew (copy_floor_fits) */
-		const char *why = s->c->copy_floor_detail;
 		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
 		return;
 	}
@@ -119,51 +123,36 @@ static void show_copy_floor(const struct summary_case *s, FILE *out)
 	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
 	if (!isnan(s->b_kernel_over_copy))
 		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
-	fprintf(out, "; methods: %s\n", escape_t(&e, s->c->copy_floor_detail));
+	fprintf(out, "; methods: %s\n", escape_t(&e, why));
 }
 
-/* Bytes and bandwidth of both arms, what they are held against, and the
- * floor. */
-static void show_bandwidth(const struct summary_run *S, const struct summary_case *s, FILE *out)
+/* A figure of the table (analysis/figures.h) of case s, arm arm, as text. */
+static char *fig(const char *key, const struct summary_run *S, const struct summary_case *s,
+		 const struct summary_arm *arm, char *buf, size_t len)
 {
-	char fl[32], fl2[32];
-	struct escape_pool e;
-	e.next = 0;
-	fprintf(out, "  bandwidth: a %s ", escape_t(&e, s->arm_a));
-	show_arm_bw(s, &s->a.bw, out);
-	fprintf(out, "; b %s ", escape_t(&e, s->arm_b));
-	show_arm_bw(s, &s->b.bw, out);
-	if (s->cache_resident)
-		fprintf(out, "; cache-resident: its %s fit the %s cache, no %% of DRAM copy",
-			md_bytes((double)s->c->bytes_min, fl, sizeof fl), md_bytes((double)S->cache_bytes, fl2, sizeof fl2));
-	else if (S->copy.source != BANDWIDTH_NONE)
-		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
-	fputc('\n', out);
-	show_copy_floor(s, out);
+	struct figure_at at = { S, s, arm, NULL };
+	return figure_fmt_text_at(key, &at, buf, len);
 }
 
 /* Each arm's host time a call beside the GPU time it is held against, and
  * the launch-bound mark with both figures (issue 28), where measured. */
 static void show_host(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	struct figure_at at = { S, s, &s->a, NULL };
 	char ha[64], hb[64], ga[64], gb[64], lb[96], name[160];
 	if (!s->a.host.n && !s->b.host.n)
 		return;
-	figure_fmt_text_at("arm_host_median_ns", &at, ha, sizeof ha);
-	figure_fmt_text_at("arm_gpu_ns", &at, ga, sizeof ga);
-	at.arm = &s->b;
-	figure_fmt_text_at("arm_host_median_ns", &at, hb, sizeof hb);
-	figure_fmt_text_at("arm_gpu_ns", &at, gb, sizeof gb);
-	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n", ha, hb, ga, gb);
+	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n",
+		fig("arm_host_median_ns", S, s, &s->a, ha, sizeof ha),
+		fig("arm_host_median_ns", S, s, &s->b, hb, sizeof hb), fig("arm_gpu_ns", S, s, &s->a, ga, sizeof ga),
+		fig("arm_gpu_ns", S, s, &s->b, gb, sizeof gb));
 	for (int k = 0; k < 2; k++) {
-		at.arm = k ? &s->b : &s->a;
-		if (!at.arm->host.launch_bound)
+		const struct summary_arm *arm = k ? &s->b : &s->a;
+		if (!arm->host.launch_bound)
 			continue;
 		fprintf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the verdict "
 			     "is the GPU's)\n",
 			escape_term(k ? s->arm_b : s->arm_a, name, sizeof name),
-			figure_fmt_text_at("arm_launch_bound", &at, lb, sizeof lb));
+			fig("arm_launch_bound", S, s, arm, lb, sizeof lb));
 	}
 }
 
@@ -172,35 +161,30 @@ static void show_host(const struct summary_run *S, const struct summary_case *s,
  * where, in the site's axes, and its sweep's batch invariance. */
 static void show_divergence(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	struct figure_at at = { S, s, NULL, NULL };
 	char line[600], esc[1200], first[160], worst[160], rows[64], nearer[64];
 	if (!diff_case_differs(s))
 		return;
 	diff_case_line(s, line, sizeof line);
 	fprintf(out, "  %s\n", escape_term(line, esc, sizeof esc));
-	if (s->div.measured && s->div.tensor) {
-		figure_fmt_text_at("diff_first_at", &at, first, sizeof first);
-		figure_fmt_text_at("diff_max_ulp_at", &at, worst, sizeof worst);
-		figure_fmt_text_at("diff_rows", &at, rows, sizeof rows);
-		figure_fmt_text_at("b_nearer_pct", &at, nearer, sizeof nearer);
-		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n", first, worst,
-			rows, nearer);
-	}
+	if (s->div.measured && s->div.tensor)
+		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n",
+			fig("diff_first_at", S, s, NULL, first, sizeof first),
+			fig("diff_max_ulp_at", S, s, NULL, worst, sizeof worst),
+			fig("diff_rows", S, s, NULL, rows, sizeof rows),
+			fig("b_nearer_pct", S, s, NULL, nearer, sizeof nearer));
 	diff_invariance(S, s, line, sizeof line);
 	if (line[0])
 		fprintf(out, "     %s\n", escape_term(line, esc, sizeof esc));
 }
 
 /* A case: what it is, its slots' table, the arms pooled with the speedup,
- * exactness and the verdict. */
-static enum ab_rc show_case(const struct summary_run *S, const struct summary_case *s, FILE *out, struct ab_diag *d)
+ * exactness, the verdict and the bandwidth. */
+static void show_case(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
 	const struct results_case *c = s->c;
 	const struct results_run *r = S->run;
-	struct figure_at at = { S, s, &s->a, NULL };
 	char a[24], b[24], sp[64], v[96];
-	struct escape_pool e;
-	e.next = 0;
+	struct escape_pool e = { .next = 0 };
 	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", escape_t(&e, c->name),
 		escape_t(&e, c->site), escape_t(&e, c->shape), escape_t(&e, c->dtype), escape_t(&e, c->input), c->count,
 		c->affine ? "  affine" : "");
@@ -208,14 +192,10 @@ static enum ab_rc show_case(const struct summary_run *S, const struct summary_ca
 		fprintf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", escape_t(&e, s->arm_a),
 			escape_t(&e, s->arm_b), r->arm_a[0] ? escape_t(&e, r->arm_a) : "-",
 			r->arm_b[0] ? escape_t(&e, r->arm_b) : "-");
-	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes, d);
-	if (rc)
-		return rc;
-	figure_fmt_text_at("arm_median_ns", &at, a, sizeof a);
-	at.arm = &s->b;
+	figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes);
 	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, s->arm_a), escape_t(&e, s->arm_b),
-		a, figure_fmt_text_at("arm_median_ns", &at, b, sizeof b), figure_fmt_text_at("speedup", &at, sp, sizeof sp),
-		s->a.time.n, s->b.time.n);
+		fig("arm_median_ns", S, s, &s->a, a, sizeof a), fig("arm_median_ns", S, s, &s->b, b, sizeof b),
+		fig("speedup", S, s, &s->b, sp, sizeof sp), s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fputc('\n', out);
@@ -223,45 +203,34 @@ static enum ab_rc show_case(const struct summary_run *S, const struct summary_ca
 	fprintf(out, "  b byte-equal to a: %s%s\n", s->b_byte_equal ? "yes" : "NO",
 		s->a_deterministic ? "" : "  (warning: arm a's own slots differ: nondeterministic outputs)");
 	show_divergence(S, s, out);
-	fprintf(out, "  verdict: %s\n", figure_fmt_text_at("verdict", &at, v, sizeof v));
-	return AB_OK;
-}
-
-static void show_projection(const struct summary_run *s, FILE *out)
-{
-	char f[24], st[24], im[24];
-	fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, %s per "
-		     "image\n",
-		s->run->steps, s->run->forwards_per_step, md_time(s->per_forward.saving_ns, f, sizeof f),
-		md_time(s->per_step.saving_ns, st, sizeof st), md_time(s->per_image.saving_ns, im, sizeof im));
+	fprintf(out, "  verdict: %s\n", fig("verdict", S, s, &s->b, v, sizeof v));
+	show_bandwidth(S, s, out);
 }
 
 enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 {
 	const struct summary_run *s = job->summary;
 	FILE *out = job->f;
-	enum ab_rc rc = AB_OK;
+	char f[24], st[24], im[24];
 	show_header(s->run, out);
 	const char *no_host = s->n_cases ? md_host_unmeasured(s) : NULL;
 	if (no_host)
 		fprintf(out, "host time a call: not measured (%s)\n", no_host);
-	for (int i = 0; !rc && i < s->n_cases; i++) {
-		rc = show_case(s, &s->cases[i], out, d);
-		show_bandwidth(s, &s->cases[i], out);
-	}
-	if (!rc && s->n_cases)
-		show_projection(s, out);
-	if (!rc && ferror(out))
-		rc = ab_fail(d, AB_ERR_IO, "cannot write the run");
-	return rc;
+	for (int i = 0; i < s->n_cases; i++)
+		show_case(s, &s->cases[i], out);
+	if (s->n_cases)
+		fprintf(out, "\nprojection ([model] steps %d, forwards/step %d): saving %s per forward, %s per step, "
+			     "%s per image\n",
+			s->run->steps, s->run->forwards_per_step, md_time(s->per_forward.saving_ns, f, sizeof f),
+			md_time(s->per_step.saving_ns, st, sizeof st), md_time(s->per_image.saving_ns, im, sizeof im));
+	return ferror(out) ? ab_fail(d, AB_ERR_IO, "cannot write the run") : AB_OK;
 }
 
 enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d)
 {
 	fputc('\n', out);
-	enum ab_rc rc = figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL, d);
-	if (rc)
-		return rc;
+	(void)d; /* nothing here fails: the table needs no memory of its own */
+	figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL);
 	fputs("verdict: ", out);
 	md_verdict_counts(out, s);
 	if (!s->have_profile)

@@ -59,7 +59,7 @@ SHOW_BW = re.compile(r"^  bandwidth: a \S+ (.+?); b \S+ (.+?)(?:; (?:copy|cache-
 
 
 def show_bw(text):
-    """show.c's show_arm_bw: "51.3 kB, 3.2 GB/s (19.8% of copy)" -> ("3.2", "19.8") or None."""
+    """show.c's show_bandwidth: "51.3 kB, 3.2 GB/s (19.8% of copy)" -> ("3.2", "19.8") or None."""
     m = re.match(r"^.+?, (\S+) GB/s(?: \((\S+)% of copy\)| \(cache-resident\))?$", text)
     return m.groups() if m else None
 
