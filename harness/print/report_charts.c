@@ -37,6 +37,7 @@ struct charter {
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
 	char (*color_of)[LABEL_MAX + 8];      /* [KERNEL_COLORS_MAX]: the labels, in first-seen order */
+	struct allocs mem;                    /* the arrays of the chart being built (chart()) */
 };
 
 /* The kernel charts' palette (colour-blind safe first, Okabe-Ito, then
@@ -110,38 +111,32 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 {
 	int n = C->S->n_cases, ns = C->P->n_series;
-	struct allocs mem = { 0 };
-	struct plot_bar *bars = allocs_calloc(&mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
-	const char **rows = allocs_calloc(&mem, (size_t)n + 1, sizeof *rows);
-	const char **notes = allocs_calloc(&mem, (size_t)n + 1, sizeof *notes);
+	struct plot_bar *bars = allocs_calloc(&C->mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
+	const char **rows = allocs_calloc(&C->mem, (size_t)n + 1, sizeof *rows);
+	const char **notes = allocs_calloc(&C->mem, (size_t)n + 1, sizeof *notes);
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
-	enum ab_rc rc = mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
-	for (int i = 0; rc == AB_OK && i < n; i++) {
+	if (C->mem.failed)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
+	for (int i = 0; i < n; i++) {
 		rows[i] = C->S->cases[i].c->name;
 		notes[i] = C->S->cases[i].c->shape;
 		for (int s = 0; s < ns; s++) {
 			const struct summary_case *c = peers_cell(C->P, i, s);
-			struct plot_bar *b = &bars[i * ns + s];
-			*b = (struct plot_bar){ NAN, NAN, NAN, false, false };
-			if (c) /* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
-				*b = (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
-							c->verdict == SUMMARY_CASE_DRIFTED,
-							c->verdict == SUMMARY_CASE_NOT_EXACT };
+			/* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
+			bars[i * ns + s] = c ? (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
+								  c->verdict == SUMMARY_CASE_DRIFTED,
+								  c->verdict == SUMMARY_CASE_NOT_EXACT }
+					     : (struct plot_bar){ NAN, NAN, NAN, false, false };
 		}
 	}
-	if (rc == AB_OK) {
-		struct plot_bars p = {
-			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
-				 "an arm)",
-			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
-			.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
-			.mark_word = "drifted: not trusted",
-			.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
-		};
-		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
-	}
-	allocs_free(&mem);
-	return rc;
+	struct plot_bars p = {
+		.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples an arm)",
+		.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
+		.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
+		.mark_word = "drifted: not trusted",
+		.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
+	};
+	return wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 }
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
@@ -169,11 +164,10 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	const struct results_run *r = C->S->run;
 	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
-	struct allocs mem = { 0 };
-	double *x = allocs_calloc(&mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
-	bool *drifted = allocs_calloc(&mem, cells + 1, sizeof *drifted);
+	double *x = allocs_calloc(&C->mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
+	bool *drifted = allocs_calloc(&C->mem, cells + 1, sizeof *drifted);
 	for (int k = 0; k < PLOT_SW_N; k++)
-		col[k] = allocs_calloc(&mem, cells, sizeof *col[k]);
+		col[k] = allocs_calloc(&C->mem, cells, sizeof *col[k]);
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
 	/* a sweep's cases share their [case]'s arms: its first's */
@@ -181,10 +175,8 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(arm_a, sizeof arm_a, "A (%s)", first ? first->arm_a : r->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", first ? first->arm_b : r->arm_b);
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
-	if (mem.failed) {
-		allocs_free(&mem);
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
-	}
 	double most = NAN;
 	for (int i = 0; i < w->n; i++) {
 		x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
@@ -201,9 +193,7 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 				.time_unit = u.name };
 	for (int k = 0; k < PLOT_SW_N; k++)
 		p.v[k] = col[k];
-	enum ab_rc rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
-	allocs_free(&mem);
-	return rc;
+	return wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 }
 
 /* ---- kernels stacked per arm ---- */
@@ -256,11 +246,10 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 	const struct summary_arm *const ak[2] = { &s->a, &s->b };
 	struct report_chart *ch = &C->out->cases[i].kernels;
 	int cap = s->a.n_kernels + s->b.n_kernels + 1, n = 0;
-	struct allocs mem = { 0 };
-	struct segment *seg = allocs_calloc(&mem, (size_t)cap, sizeof *seg);
-	const char **labels = allocs_calloc(&mem, (size_t)cap, sizeof *labels);
-	const char **colors = allocs_calloc(&mem, (size_t)cap, sizeof *colors);
-	double *v = allocs_calloc(&mem, (size_t)cap * 2, sizeof *v);
+	struct segment *seg = allocs_calloc(&C->mem, (size_t)cap, sizeof *seg);
+	const char **labels = allocs_calloc(&C->mem, (size_t)cap, sizeof *labels);
+	const char **colors = allocs_calloc(&C->mem, (size_t)cap, sizeof *colors);
+	double *v = allocs_calloc(&C->mem, (size_t)cap * 2, sizeof *v);
 	char rows[2][48], title[160], ylabel[48];
 	const char *row_names[2] = { rows[0], rows[1] };
 	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
@@ -270,10 +259,8 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 		 s->c->name, s->verdict == SUMMARY_CASE_DRIFTED ? "; DRIFTED: not trusted" : "");
 	snprintf(ylabel, sizeof ylabel, "%s per sample (median)", u.name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
-	if (mem.failed) {
-		allocs_free(&mem);
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
-	}
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++) {
 			int before = n, j = segment_of(seg, &n, ak[a]->kernels[k].name);
@@ -292,9 +279,7 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 		colors[k] = k == gaps ? GAPS_COLOR : kernel_color(C, seg[k].label);
 	}
 	struct plot_stack p = { title, ylabel, 2, n, row_names, labels, colors, v };
-	enum ab_rc rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
-	allocs_free(&mem);
-	return rc;
+	return wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
 }
 
 /* ---- the slots' samples: boxes and time series ---- */
@@ -309,9 +294,9 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
-	struct plot_group *g = calloc((size_t)c->n_slots + 1, sizeof *g);
+	struct plot_group *g = allocs_calloc(&C->mem, (size_t)c->n_slots + 1, sizeof *g);
 	int n_panels = 1;
-	if (!g)
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
 	for (int k = 0, at = 0; k < c->n_slots; k++) {
 		const struct results_slot *s = &c->slots[k];
@@ -342,9 +327,16 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
 	p.title = t2;
 	p.panel_names = ylabels;
-	if (rc == AB_OK)
-		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
-	free(g);
+	return rc ? rc : wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
+}
+
+/* Builds one chart with fn; the arrays it allocated in C->mem are freed
+ * once it is written. */
+static enum ab_rc chart(struct charter *C, enum ab_rc (*fn)(struct charter *, int, struct ab_diag *), int i,
+			struct ab_diag *d)
+{
+	enum ab_rc rc = fn(C, i, d);
+	allocs_free(&C->mem);
 	return rc;
 }
 
@@ -354,18 +346,19 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 {
 	const struct summary_run *s = C->S;
 	enum ab_rc rc = chart_speedup(C, d);
+	allocs_free(&C->mem);
 	C->out->n_sweep_charts = s->n_sweeps < REPORT_SWEEP_CHARTS_MAX ? s->n_sweeps : REPORT_SWEEP_CHARTS_MAX;
 	for (int g = 0; g < C->out->n_sweep_charts; g++)
 		unique_stem(C->stems, g, s->sweeps[g].name);
 	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++)
-		rc = chart_sweep(C, g, d);
+		rc = chart(C, chart_sweep, g, d);
 	C->out->per_case = s->n_cases <= REPORT_CASE_CHARTS_MAX;
 	for (int i = 0; C->out->per_case && i < s->n_cases; i++)
 		unique_stem(C->stems, i, s->cases[i].c->name);
 	for (int i = 0; rc == AB_OK && C->out->per_case && i < s->n_cases; i++) {
-		rc = chart_kernels(C, i, d);
+		rc = chart(C, chart_kernels, i, d);
 		if (rc == AB_OK)
-			rc = chart_slots(C, i, d);
+			rc = chart(C, chart_slots, i, d);
 	}
 	if (rc == AB_OK)
 		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,

@@ -1,17 +1,9 @@
 /*
  * report_charts.h - the report's gnuplot charts (print/plot.h draws them;
- * docs/REPORTS.md says what each shows): speedup, sweep-NAME per swept
- * [case], and per case samples-CASE, series-CASE, kernels-CASE and
- * heatmap-CASE-SLOT-OUT (print/report_details.c), each STEM.{dat,gp,png}.
- * NAME and CASE are file-name stems of the names (escape_stem), unique
- * within the report.
- *
- * The number of files is bounded: the per-case charts are drawn only for a
- * run of at most REPORT_CASE_CHARTS_MAX cases (past that, one chart per
- * sweep carries the cases' figures, and the tables all of them), and at
- * most REPORT_SWEEP_CHARTS_MAX sweeps get a chart. A chart that cannot be
- * drawn (no gnuplot, gnuplot failed) keeps its .dat and .gp; its note says
- * why, and the report prints the note instead.
+ * docs/REPORTS.md says what each shows and how their number is bounded),
+ * each STEM.{dat,gp,png}, the stems unique within the report. A chart that
+ * cannot be drawn (no gnuplot, gnuplot failed) keeps its .dat and .gp; its
+ * note says why, and the report prints the note instead.
  */
 #ifndef AB_REPORT_CHARTS_H
 #define AB_REPORT_CHARTS_H
