@@ -119,10 +119,7 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 	 * drops the entry of a clause that draws nothing */
 	bool titled = false;
 	for (int s = 0; s < p->n_series; s++) {
-		bool some = false;
-		for (int i = 0; i < p->n_points; i++)
-			some = some || p->drifted[s * p->n_points + i];
-		if (!some)
+		if (!memchr(p->drifted + s * p->n_points, true, (size_t)p->n_points))
 			continue;
 		fprintf(f, ", \\\n     \"\" index %d using 1:%d with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s,
 			SW_DRIFT, titled ? "notitle" : "title 'drifted: not trusted'");
@@ -147,12 +144,10 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 		return;
 	}
 	for (int s = 0; s < p->n_series; s++)
-		for (int a = 0; a < 2; a++) {
-			if (!any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
-				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
-			sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
-				     series_arm(p, s, a, title, sizeof title));
-		}
+		for (int a = 0; a < 2; a++) /* a series without a figure: cache-resident, or no copy bandwidth */
+			if (any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
+				sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
+					     series_arm(p, s, a, title, sizeof title));
 	fputc('\n', f);
 }
 

@@ -23,10 +23,14 @@ struct area {
 static const struct area trend_area = { 0.11, 0.985, 0.30, 0.89 };
 static const struct area trends_area = { 0.11, 0.70, 0.24, 0.89 };
 
-static void fix_area(FILE *f, const struct area *a)
+/* An SVG's fixed area, else a PNG's bottom margin of bmargin lines. */
+static void margins(FILE *f, bool svg, const struct area *a, int bmargin)
 {
-	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\nset tmargin at screen "
-		   "%g\n", a->l, a->r, a->b, a->t);
+	if (!svg)
+		fprintf(f, "set bmargin %d\n", bmargin);
+	else
+		fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
+			   "set tmargin at screen %g\n", a->l, a->r, a->b, a->t);
 }
 
 /* Block 0: a row per point. Block 1: the levels, a horizontal segment per
@@ -36,17 +40,15 @@ static void trend_dat(FILE *f, const void *vp)
 	const struct plot_trend *p = vp;
 	fputs("# x value low high level commit date run\n", f);
 	for (int i = 0; i < p->n; i++) {
+		const double v[4] = { p->value[i], p->low[i], p->high[i], p->level[i] };
+		const char *str[3] = { p->commits[i], p->dates[i], p->run_ids ? p->run_ids[i] : "" };
 		fprintf(f, "%d", i + 1);
-		plot_dat_number(f, p->value[i]);
-		plot_dat_number(f, p->low[i]);
-		plot_dat_number(f, p->high[i]);
-		plot_dat_number(f, p->level[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->commits[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->dates[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->run_ids ? p->run_ids[i] : "");
+		for (int k = 0; k < 4; k++)
+			plot_dat_number(f, v[k]);
+		for (int k = 0; k < 3; k++) {
+			fputc(' ', f);
+			plot_dat_string(f, str[k]);
+		}
 		fputc('\n', f);
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
@@ -88,10 +90,7 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	/* each tick names its run: id, commit, date and time (UTC); no x label
 	 * competes with the three lines */
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics font \",%d\"\nunset xlabel\n", p->n, p->svg ? 11 : 8);
-	if (p->svg)
-		fix_area(f, &trend_area);
-	else
-		fputs("set bmargin 7\n", f);
+	margins(f, p->svg, &trend_area, 7);
 	if (p->baseline >= 0)
 		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
 	for (int k = 0; k < p->n_steps; k++) {
@@ -159,10 +158,7 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
 	fputs("set key outside right top font \",8\" maxrows 40\n", f);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\n", p->n);
-	if (p->svg)
-		fix_area(f, &trends_area);
-	else
-		fputs("set bmargin 6\n", f);
+	margins(f, p->svg, &trends_area, 6);
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
 	fputs("set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 3\n", f);
 	for (int l = 0; l < p->n_lines; l++) {
