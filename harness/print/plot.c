@@ -1,10 +1,8 @@
 /*
  * plot.c - what every chart of the plot family shares (plot.h's last
- * part): data values, the scripts' heads and clauses, the .dat/.gp pair,
- * axis scales. Every string that reaches a script goes through
- * escape_gnuplot (print/escape.h), in which gnuplot expands nothing; data
- * files hold strings too, but gnuplot only reads them as data. The terminal
- * is noenhanced, so a kernel named a_b does not grow a subscript.
+ * part). Every string that reaches a script goes through escape_gnuplot
+ * (print/escape.h), in which gnuplot expands nothing. The terminal is
+ * noenhanced, so a kernel named a_b does not grow a subscript.
  */
 #include "print/plot.h"
 

@@ -1,9 +1,6 @@
 /*
- * plot_bars.c - bars with error bars and stacked bars (plot.h). Bars: one
- * colour per series from one palette, so the key's swatch is the bar's
- * colour; the marks drawn over it have key entries drawn the same way;
- * each value above its whisker, upright where the bar is too narrow to
- * hold it; the x range half a row past the outer bars.
+ * plot_bars.c - bars with error bars and stacked bars (plot.h; how they
+ * look: docs/REPORTS.md).
  */
 #include "print/plot.h"
 

@@ -1,11 +1,8 @@
 /*
  * report_charts.c - the report's charts from a run's summary and its peers
  * (analysis/summary.h, analysis/peers.h): the figures those computed,
- * arranged per chart for plot.c; then gnuplot. Nothing here computes a
- * figure: times are only scaled to the chart's unit (the unit the tables
- * print its largest median in, md_time_unit), and each kernel's colour is
- * looked up by its label so that one kernel keeps its colour across the
- * report. A drifted case (its verdict) is marked on every chart of it.
+ * arranged per chart for plot.c, then gnuplot. Nothing here computes a
+ * figure: times are only scaled to the chart's unit.
  */
 #include "print/report_charts.h"
 
@@ -36,7 +33,7 @@ struct charter {
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
-	char (*color_of)[LABEL_MAX + 8];      /* [KERNEL_COLORS_MAX]: the labels, in first-seen order */
+	char color_of[256][LABEL_MAX + 8];    /* the labels, in first-seen order */
 	struct allocs mem;                    /* the arrays of the chart being built (chart()) */
 };
 
@@ -47,7 +44,6 @@ static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7
 				       "#f0e442", "#4e79a7", "#59a14f", "#b07aa1", "#9c755f", "#76b7b2" };
 #define PALETTE_N ((int)(sizeof palette / sizeof palette[0]))
 #define GAPS_COLOR "#bbbbbb"
-#define KERNEL_COLORS_MAX 256
 
 /* The colour of a kernel's label, the same in every chart of the report. */
 static const char *kernel_color(struct charter *C, const char *label)
@@ -55,8 +51,8 @@ static const char *kernel_color(struct charter *C, const char *label)
 	for (int i = 0; i < C->n_colors; i++)
 		if (!strcmp(C->color_of[i], label))
 			return palette[i % PALETTE_N];
-	if (C->n_colors < KERNEL_COLORS_MAX)
-		snprintf(C->color_of[C->n_colors++], LABEL_MAX + 8, "%s", label);
+	if (C->n_colors < (int)(sizeof C->color_of / sizeof C->color_of[0]))
+		snprintf(C->color_of[C->n_colors++], sizeof C->color_of[0], "%s", label);
 	return palette[(C->n_colors - 1) % PALETTE_N];
 }
 
@@ -381,7 +377,6 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	struct allocs mem = { 0 }; /* C's arrays */
 	int n_stems = S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps;
 	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
-	C.color_of = allocs_calloc(&mem, KERNEL_COLORS_MAX, sizeof *C.color_of);
 	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
 	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
 	enum ab_rc rc = AB_OK;
