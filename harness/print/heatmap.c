@@ -1,8 +1,6 @@
 /*
  * heatmap.c - a divergence's map as data, a gnuplot script and a PNG
- * (plot.h). The script follows plot.h's conventions (outfile, the
- * pngcairo terminal, every string through escape_gnuplot); gnuplot is
- * run by plot_render.
+ * (plot.h), drawn by plot_render.
  */
 #include "print/plot.h"
 

@@ -12,19 +12,13 @@
 #include "print/escape.h"
 #include "print/md.h"
 
-/* gnuplot's data reader has no escape for a quote: it becomes ' */
-void plot_dat_string(FILE *f, const char *s)
+/* gnuplot's data reader has no escape for a quote: in a string it becomes ' */
+void plot_dat_text(FILE *f, const char *s, bool quoted)
 {
-	fputc('"', f);
+	fputs(quoted ? "\"" : "", f);
 	for (; s && *s; s++)
-		fputc(*s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
-	fputc('"', f);
-}
-
-void plot_dat_comment(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+		fputc(quoted && *s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
+	fputs(quoted ? "\"" : "", f);
 }
 
 void plot_dat_number(FILE *f, double v)

@@ -73,10 +73,6 @@ struct plot_samples {
 	const double *panel_lo, *panel_hi; /* [n_panels] the series' zoom, in the chart's unit; NAN: autoscale */
 };
 
-/* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
- * only across more than a decade (lo > 0). */
-bool plot_log_scale(double lo, double hi);
-
 /* A figure over runs: the value as a line with points, its interval as a
  * band, a fitted level (the step detector's segments) as a dashed line,
  * a vertical line at the baseline's run and one per step with its label. */
@@ -95,11 +91,9 @@ struct plot_trend {
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
-	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x380, scaling with the page)
-				       * instead of a PNG */
+	bool svg;                     /* an SVG (PLOT_SVG_WIDTH x PLOT_SVG_HEIGHT) instead of a PNG */
 	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
-	const char *const *hover;     /* [n] each point's text when hovered (the SVG's <title>, written by
-				       * plot_hover); NULL: none */
+	const char *const *hover;     /* [n] each point's text when hovered (plot_hover_trend); NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
@@ -177,10 +171,9 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 
 /* ---- what the family's files share (plot.c) ---- */
 
-/* A data file's quoted string (no quote inside, no line break), comment
- * text (no line break), and number (" %.9g", " ?" when not finite). */
-void plot_dat_string(FILE *f, const char *s);
-void plot_dat_comment(FILE *f, const char *s);
+/* A data file's text: a quoted string (no quote inside) or a comment's
+ * text, no line break; and a number (" %.9g", " ?" when not finite). */
+void plot_dat_text(FILE *f, const char *s, bool quoted);
 void plot_dat_number(FILE *f, double v);
 
 /* A script's first lines: how to redraw it, its outfile, the terminal
@@ -206,9 +199,11 @@ enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, boo
 			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
 			   struct ab_diag *d);
 
-/* The scale of axis ('x' or 'y') for values in [lo, hi]: logarithmic
- * (plot_log_scale) with labelled 1-2-5 ticks and its range set, else linear
- * with numbered ticks. Returns whether it is logarithmic. */
+/* Whether values in [lo, hi] are drawn on a logarithmic axis: only across
+ * more than a decade (lo > 0). plot_axis_scale sets axis ('x' or 'y') so,
+ * with labelled 1-2-5 ticks and its range, else linear with numbered ticks,
+ * and returns whether it is logarithmic. */
+bool plot_log_scale(double lo, double hi);
 bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
 
 /* Series s's colour (Okabe-Ito), the same in every chart of a report. */

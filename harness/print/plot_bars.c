@@ -42,9 +42,9 @@ static void bars_dat(FILE *f, const void *vp)
 		fprintf(f, " | series %d: value low high marked-value inexact-value label-y inexact-label-y", s + 1);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_string(f, p->row_names[r]);
+		plot_dat_text(f, p->row_names[r], true);
 		fputc(' ', f);
-		plot_dat_string(f, p->row_notes ? p->row_notes[r] : "");
+		plot_dat_text(f, p->row_notes ? p->row_notes[r] : "", true);
 		for (int s = 0; s < p->n_series; s++) {
 			const struct plot_bar *b = &p->bars[r * p->n_series + s];
 			bool ci = isfinite(b->low) && isfinite(b->high);
@@ -206,11 +206,11 @@ static void stack_dat(FILE *f, const void *vp)
 	fputs("# bar, then one column per segment:", f);
 	for (int s = 0; s < p->n_segments; s++) {
 		fprintf(f, " %d=", s + 2);
-		plot_dat_comment(f, p->segment_names[s]);
+		plot_dat_text(f, p->segment_names[s], false);
 	}
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_string(f, p->row_names[r]);
+		plot_dat_text(f, p->row_names[r], true);
 		for (int s = 0; s < p->n_segments; s++)
 			plot_dat_number(f, p->values[r * p->n_segments + s]);
 		fputc('\n', f);

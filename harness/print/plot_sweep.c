@@ -1,8 +1,6 @@
 /*
  * plot_sweep.c - a swept case's chart (plot.h): its three panels, the
- * copy floor dotted and the drifted points crossed out. Both axes
- * logarithmic only across more than a decade (x in base 2, ticked at the
- * swept sizes).
+ * copy floor dotted and the drifted points crossed out.
  */
 #include "print/plot.h"
 
@@ -22,7 +20,7 @@ static void sweep_dat(FILE *f, const void *vp)
 	const struct plot_sweep *p = vp;
 	for (int s = 0; s < p->n_series; s++) {
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
-		plot_dat_string(f, p->series_names[s]);
+		plot_dat_text(f, p->series_names[s], true);
 		fprintf(f, "\n# x, A median lo hi (%s), B median lo hi (%s), speedup lo hi, A %% of copy, B %% of copy, "
 			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {

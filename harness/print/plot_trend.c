@@ -47,7 +47,7 @@ static void trend_dat(FILE *f, const void *vp)
 			plot_dat_number(f, v[k]);
 		for (int k = 0; k < 3; k++) {
 			fputc(' ', f);
-			plot_dat_string(f, str[k]);
+			plot_dat_text(f, str[k], true);
 		}
 		fputc('\n', f);
 	}
@@ -121,14 +121,14 @@ static void trends_dat(FILE *f, const void *vp)
 	fputs("# x commit date, then one column per line:", f);
 	for (int l = 0; l < p->n_lines; l++) {
 		fprintf(f, " %d=", l + 4);
-		plot_dat_comment(f, p->line_names[l]);
+		plot_dat_text(f, p->line_names[l], false);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < p->n; i++) {
 		fprintf(f, "%d ", i + 1);
-		plot_dat_string(f, p->commits[i]);
+		plot_dat_text(f, p->commits[i], true);
 		fputc(' ', f);
-		plot_dat_string(f, p->dates[i]);
+		plot_dat_text(f, p->dates[i], true);
 		for (int l = 0; l < p->n_lines; l++)
 			plot_dat_number(f, p->values[l * p->n + i]);
 		fputc('\n', f);
