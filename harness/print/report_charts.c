@@ -83,7 +83,6 @@ static void unique_stem(char (*stems)[STEM_MAX], int i, const char *name)
  * instead. */
 static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc, struct ab_diag *d)
 {
-	char clean[300];
 	p->written = rc == AB_OK;
 	if (p->written && !C->have_gnuplot)
 		return AB_OK;
@@ -95,10 +94,9 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
 	C->res->n_failed += p->written;
-	md_scrub_paths(d->msg, clean, sizeof clean);
-	snprintf(p->note, sizeof p->note, "%s", clean);
+	md_scrub_paths(d->msg, p->note, sizeof p->note);
 	if (!C->res->note[0])
-		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
+		snprintf(C->res->note, sizeof C->res->note, "%s", p->note);
 	return AB_OK;
 }
 
@@ -369,8 +367,6 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	struct charter C = { .S = S, .P = P, .job = job, .res = job->charts, .out = out };
 	char why[256] = "charts turned off";
 	memset(out, 0, sizeof *out);
-	out->n = S->n_cases;
-	out->n_sweeps = S->n_sweeps;
 	out->cases = calloc((size_t)S->n_cases + 1, sizeof *out->cases);
 	out->sweeps = calloc((size_t)S->n_sweeps + 1, sizeof *out->sweeps);
 	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);

@@ -30,13 +30,11 @@ struct report_case_charts {
 
 struct report_charts {
 	struct report_chart speedup;
-	int n;                            /* the run's cases */
-	bool per_case;                    /* the per-case charts were written (n <= REPORT_CASE_CHARTS_MAX) */
-	struct report_case_charts *cases; /* [n] in the run's order */
-	int n_sweeps;                     /* the summary's sweeps */
-	int n_sweep_charts;               /* the first n_sweep_charts of them have a chart */
-	struct report_chart *sweeps;      /* [n_sweeps] */
-	struct report_chart *heatmaps;    /* [n]: a case's heatmap where it is not bit-exact */
+	bool per_case;                    /* the per-case charts were written (at most REPORT_CASE_CHARTS_MAX cases) */
+	struct report_case_charts *cases; /* [the run's cases] in the run's order */
+	int n_sweep_charts;               /* the first n_sweep_charts of the summary's sweeps have a chart */
+	struct report_chart *sweeps;      /* [the summary's sweeps] */
+	struct report_chart *heatmaps;    /* [the run's cases]: a case's heatmap where it is not bit-exact */
 };
 
 /* Writes the charts of the job's report (job->report, into job->dir) and
