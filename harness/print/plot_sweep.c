@@ -67,27 +67,20 @@ static const char *series_arm(const struct plot_sweep *p, int s, int arm, char *
 	return buf;
 }
 
-/* The time panel's y: every time drawn (medians, bands, copy floors);
- * logarithmic only across more than a decade. */
-static void sweep_time_scale(FILE *f, const struct plot_sweep *p)
-{
-	double lo = NAN, hi = NAN;
-	int n = p->n_series * p->n_points;
-	for (int k = PLOT_SW_A; k <= PLOT_SW_B_HI; k++)
-		plot_extent(p->v[k], n, &lo, &hi);
-	plot_extent(p->v[PLOT_SW_FLOOR], n, &lo, &hi);
-	plot_axis_scale(f, 'y', lo, hi);
-}
-
 static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep *p)
 {
 	char title[300];
 	int k = 0;
+	double lo = NAN, hi = NAN;
 	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
 	fputs("set ylabel ", f);
 	escape_gnuplot(f, p->time_unit);
 	fputs("\nset yrange [*:*]\n", f);
-	sweep_time_scale(f, p);
+	/* y holds every time drawn: medians, bands, copy floors */
+	for (int c = PLOT_SW_A; c <= PLOT_SW_B_HI; c++)
+		plot_extent(p->v[c], p->n_series * p->n_points, &lo, &hi);
+	plot_extent(p->v[PLOT_SW_FLOOR], p->n_series * p->n_points, &lo, &hi);
+	plot_axis_scale(f, 'y', lo, hi);
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
 			int c = a ? SW_B : SW_A;

@@ -198,22 +198,13 @@ static enum ab_rc read_svg(const char *path, char **out, struct ab_diag *d)
 	return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
 }
 
-/* Points along x (1 .. n) of lines of n each, drawn in area a on y range
- * [y0, y1] (x's is [0.5, n + 0.5]). */
-struct hover_points {
-	const struct area *a;
-	int n;
-	const double *y;         /* [count] */
-	const char *const *text; /* [count] */
-	int count;               /* lines x n */
-	double y0, y1;
-};
-
-/* A transparent circle over each point, its text as <title>. */
-static enum ab_rc write_hover(const char *dir, const char *stem, const struct hover_points *h, struct ab_diag *d)
+/* A transparent circle over each point of t's lines (its values and hover
+ * texts), drawn in area a on y range [y0, y1] (x's is [0.5, n + 0.5]),
+ * its text as <title>. */
+static enum ab_rc write_hover(const char *dir, const char *stem, const struct area *a, const struct plot_trends *t,
+			      double y0, double y1, struct ab_diag *d)
 {
 	char path[4096], *svg = NULL, *end = NULL;
-	const struct area *a = h->a;
 	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "svg", d);
 	if (!rc)
 		rc = read_svg(path, &svg, d);
@@ -233,14 +224,14 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ho
 	}
 	fwrite(svg, 1, (size_t)(end - svg), mf.f);
 	fputs("<g id=\"abbench-hover\">\n", mf.f);
-	for (int i = 0; i < h->count; i++) {
-		if (!h->text[i] || !h->text[i][0] || !isfinite(h->y[i]))
+	for (int i = 0; i < t->n_lines * t->n; i++) {
+		if (!t->hover[i] || !t->hover[i][0] || !isfinite(t->values[i]))
 			continue;
-		double x = i % h->n + 1, x0 = 0.5, x1 = h->n + 0.5;
+		double x = i % t->n + 1, x0 = 0.5, x1 = t->n + 0.5;
 		double px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
-		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (h->y[i] - h->y0) / (h->y1 - h->y0) * (a->t - a->b)));
+		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (t->values[i] - y0) / (y1 - y0) * (a->t - a->b)));
 		html_printf(mf.f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\">"
-			    "<title>%s</title></circle>\n", px, py, h->text[i]);
+			    "<title>%s</title></circle>\n", px, py, t->hover[i]);
 	}
 	fputs("</g>\n</svg>\n", mf.f);
 	free(svg);
@@ -251,8 +242,8 @@ enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot
 {
 	if (!p->svg || !p->hover || !isfinite(p->y_min) || !isfinite(p->y_max) || !(p->y_max > p->y_min))
 		return AB_OK;
-	struct hover_points h = { &trend_area, p->n, p->value, p->hover, p->n, p->y_min, p->y_max };
-	return write_hover(dir, stem, &h, d);
+	struct plot_trends line = { .n_lines = 1, .n = p->n, .values = p->value, .hover = p->hover };
+	return write_hover(dir, stem, &trend_area, &line, p->y_min, p->y_max, d);
 }
 
 enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
@@ -261,6 +252,5 @@ enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plo
 	if (!p->svg || !p->hover)
 		return AB_OK;
 	trends_range(p, &lo, &hi);
-	struct hover_points h = { &trends_area, p->n, p->values, p->hover, p->n_lines * p->n, lo, hi };
-	return write_hover(dir, stem, &h, d);
+	return write_hover(dir, stem, &trends_area, p, lo, hi, d);
 }
