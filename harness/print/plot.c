@@ -163,12 +163,12 @@ const char *plot_series_color(int s)
 	return colors[(s < 0 ? 0 : s) % (int)(sizeof colors / sizeof colors[0])];
 }
 
-int plot_longest(const char *const *v, int n, int cap)
+int plot_longest(const char *const *v, int n)
 {
 	int w = 0;
 	for (int i = 0; v && i < n; i++)
 		w = v[i] && (int)strlen(v[i]) > w ? (int)strlen(v[i]) : w;
-	return w < cap ? w : cap;
+	return w;
 }
 
 void plot_extent(const double *v, int n, double *lo, double *hi)

@@ -15,9 +15,8 @@
 
 #include "common/diag.h"
 
-/* One bar: its value, its [low, high] whiskers (NAN: none), marked
- * (hatched grey over its colour: a drifted case) or inexact (outlined red,
- * its value label red: B's bytes are not A's), each with its key entry. */
+/* One bar: its value, its [low, high] whiskers (NAN: none), marked (a
+ * drifted case: hatched grey) or inexact (B's bytes are not A's: red). */
 struct plot_bar {
 	double value, low, high;
 	bool marked, inexact;
@@ -42,7 +41,7 @@ struct plot_stack {
 	int n_rows, n_segments;
 	const char *const *row_names;     /* [n_rows] */
 	const char *const *segment_names; /* [n_segments] */
-	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report (NULL: gnuplot's) */
+	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report */
 	const double *values;             /* [row * n_segments + segment] */
 };
 
@@ -57,11 +56,9 @@ struct plot_group {
 	bool second;             /* drawn in the second colour (the B arm) */
 };
 
-/* A case's slots, each a group, drawn as a box plot per group in panels
- * side by side (plot_write_boxes), all on one y range [y_lo, y_hi] (padded
- * here), or as every sample in time order (plot_write_series): group g's
- * values at x = start + 1 .. start + n_values, a dashed line at its median,
- * panels stacked over one x axis, each with its own p1-p99 y range. */
+/* A case's slots, a group each: a box plot per group, panels side by side
+ * on one y range (plot_write_boxes), or every sample at x = start + 1 ..
+ * start + n_values, panels stacked, each on its own range (plot_write_series). */
 struct plot_samples {
 	const char *title, *xlabel, *ylabel; /* xlabel: the series' */
 	int n_groups;
@@ -209,8 +206,8 @@ bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
 /* Series s's colour (Okabe-Ito), the same in every chart of a report. */
 const char *plot_series_color(int s);
 
-/* The length of the longest string of v[0..n) (NULL: none), at most cap. */
-int plot_longest(const char *const *v, int n, int cap);
+/* The length of the longest string of v[0..n) (NULL: none). */
+int plot_longest(const char *const *v, int n);
 
 /* The smallest and largest finite values of v[0..n) into *lo, *hi (left as
  * they are when there is none). */

@@ -4,7 +4,6 @@
  */
 #include "print/plot.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,8 +78,8 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 {
 	struct bars_layout L;
 	char sample[32];
-	int tick = plot_longest(p->row_names, p->n_rows, INT_MAX);
-	int note = plot_longest(p->row_notes, p->n_rows, INT_MAX);
+	int tick = plot_longest(p->row_names, p->n_rows);
+	int note = plot_longest(p->row_notes, p->n_rows);
 	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
@@ -103,7 +102,7 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	 * longest entry (~7 px a character and the swatch) */
 	const char *marks[2] = { flagged(p, -1, 0) ? p->mark_word : NULL, flagged(p, -1, 1) ? p->inexact_word : NULL };
 	int entries = p->n_series + flagged(p, -1, 0) + flagged(p, -1, 1);
-	int longest = plot_longest(p->series_names, p->n_series, INT_MAX), mark = plot_longest(marks, 2, INT_MAX);
+	int longest = plot_longest(p->series_names, p->n_series), mark = plot_longest(marks, 2);
 	longest = longest > mark ? longest : mark;
 	int cols = (L.width - 100) / (7 * longest + 70);
 	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
@@ -222,7 +221,7 @@ static void stack_dat(FILE *f, const void *vp)
 static void stack_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_stack *p = vp;
-	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments, INT_MAX) + 60;
+	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments) + 60;
 	plot_head(f, stem, false, p->title, p->ylabel, width < 640 ? 640 : width > 1400 ? 1400 : width, 460);
 	fputs("set style data histograms\nset style histogram rowstacked\n", f);
 	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
@@ -230,10 +229,7 @@ static void stack_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
 	for (int s = 0; s < p->n_segments; s++) {
 		plot_clause(f, stem, s);
-		fprintf(f, " using %d%s", s + 2, s ? "" : ":xtic(1)");
-		if (p->segment_colors[s])
-			fprintf(f, " lc rgb \"%s\"", p->segment_colors[s]);
-		fputc(' ', f);
+		fprintf(f, " using %d%s lc rgb \"%s\" ", s + 2, s ? "" : ":xtic(1)", p->segment_colors[s]);
 		plot_title(f, p->segment_names[s]);
 	}
 	fputc('\n', f);

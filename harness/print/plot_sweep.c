@@ -4,7 +4,6 @@
  */
 #include "print/plot.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,7 +168,7 @@ static void sweep_gp(FILE *f, const char *stem, const void *vp)
 	const struct plot_sweep *p = vp;
 	/* a right margin that holds the keys of all three panels (a fixed
 	 * margin keeps their x axes aligned) */
-	int key = plot_longest(p->series_names, p->n_series, INT_MAX) + 2 + plot_longest(p->arm_names, 2, INT_MAX);
+	int key = plot_longest(p->series_names, p->n_series) + 2 + plot_longest(p->arm_names, 2);
 	key = key < 120 ? key : 120;
 	plot_script(f, stem, false, 1000 + 7 * key, 1300);
 	fputs("set datafile missing \"?\"\nset multiplot layout 3,1 title ", f);
