@@ -4,7 +4,6 @@
  */
 #include "print/plot.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "common/results.h"
@@ -87,7 +86,5 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 	if (!v->map || v->map_rows <= 0 || v->map_cols <= 0)
 		return AB_OK;
 	enum ab_rc rc = plot_write_pair(dir, stem, &h, true, heatmap_dat, heatmap_gp, d);
-	if (!rc && gnuplot)
-		rc = plot_render(gnuplot, dir, stem, d);
-	return rc;
+	return rc != AB_OK || !gnuplot ? rc : plot_render(gnuplot, dir, stem, d);
 }

@@ -5,7 +5,6 @@
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -48,14 +47,12 @@ static void bars_dat(FILE *f, const void *vp)
 			const struct plot_bar *b = &p->bars[r * p->n_series + s];
 			bool ci = isfinite(b->low) && isfinite(b->high);
 			double top = ci ? fmax(b->high, b->value) : b->value;
-			plot_dat_number(f, b->value);
 			/* no interval (too few samples): a bar without whiskers */
-			plot_dat_number(f, ci ? b->low : b->value);
-			plot_dat_number(f, ci ? b->high : b->value);
-			plot_dat_number(f, b->marked ? b->value : NAN);
-			plot_dat_number(f, b->inexact ? b->value : NAN);
-			plot_dat_number(f, b->inexact ? NAN : top);
-			plot_dat_number(f, b->inexact ? top : NAN);
+			const double v[BAR_COLS] = { b->value, ci ? b->low : b->value, ci ? b->high : b->value,
+						     b->marked ? b->value : NAN, b->inexact ? b->value : NAN,
+						     b->inexact ? NAN : top, b->inexact ? top : NAN };
+			for (int k = 0; k < BAR_COLS; k++)
+				plot_dat_number(f, v[k]);
 		}
 		fputc('\n', f);
 	}

@@ -79,10 +79,9 @@ static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem,
 	_exit(127);
 }
 
-/* What the reader of gnuplot's two pipes keeps: the PNG goes into the
- * outfile as it comes, its first and last bytes are kept to check it (the
- * last in a ring: n_seen bytes so far), and the first len - 1 bytes of the
- * messages. */
+/* What the reader of gnuplot's two pipes keeps: the PNG in the outfile,
+ * its first and last bytes (a ring of n_seen so far) to check it, and the
+ * messages' first log_len - 1 bytes. */
 struct gp_read {
 	struct outfile *png;
 	unsigned char head[8], ring[12];

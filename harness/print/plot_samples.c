@@ -1,12 +1,10 @@
 /*
- * plot_samples.c - a case's samples (plot.h): box plots of every slot in
- * a panel per arm on one y range, and every sample in time order in a
- * panel per arm, its key beside the panels, never on the samples.
+ * plot_samples.c - a case's samples (plot.h): box plots of every slot, and
+ * every sample in time order, in a panel per arm.
  */
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"

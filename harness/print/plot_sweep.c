@@ -5,7 +5,6 @@
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"

@@ -44,9 +44,9 @@ struct report_charts {
 enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d);
 void report_charts_free(struct report_charts *c);
 
-/* A chart in the report's markdown: its image when drawn; when written
- * but not drawn, why (its note, else note) and its data and script; else
- * why it was not written. what names it: "Chart", "Heatmap". */
+/* A chart in the report's markdown ("Chart", "Heatmap": what): its image;
+ * written but not drawn, why (its note, else note) and its data and script;
+ * else why it was not written (its note). */
 void report_chart_md(FILE *f, const struct report_chart *p, const char *alt, const char *what, const char *note);
 
 #endif
