@@ -1,12 +1,10 @@
 /*
- * plot_trend.c - figures over runs (plot.h: trend, trends) for abbench
- * history and the dashboard's cards, as a PNG or as an SVG at the size a
- * card shows it, with the SVG's hover values.
+ * plot_trend.c - figures over runs (plot.h: trend, trends), as a PNG or
+ * an SVG at the size a dashboard card shows it, with the SVG's hover values.
  */
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,10 +50,8 @@ static void trend_dat(FILE *f, const void *vp)
 		fputc('\n', f);
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
-	for (int i = 0; i < p->n; i++) {
-		if (i && p->level[i] == p->level[i - 1])
-			continue;
-		int j = i;
+	for (int i = 0, j; i < p->n; i = j + 1) {
+		j = i;
 		while (j + 1 < p->n && p->level[j + 1] == p->level[i])
 			j++;
 		fprintf(f, "%s%g", i ? "\n" : "", i + 0.5);
@@ -212,12 +208,8 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ar
 		return rc;
 	for (char *p = svg; (p = strstr(p, "</svg>")); p++)
 		end = p;
-	if (!end) {
-		free(svg);
-		return ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
-	}
 	struct md_file mf;
-	rc = md_file_open(&mf, path, d);
+	rc = end ? md_file_open(&mf, path, d) : ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
 	if (rc) {
 		free(svg);
 		return rc;
