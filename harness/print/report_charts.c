@@ -124,7 +124,8 @@ static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 		}
 	}
 	struct plot_bars p = {
-		.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples an arm)",
+		.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
+			 "an arm)",
 		.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
 		.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
 		.mark_word = "drifted: not trusted",
