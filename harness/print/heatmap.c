@@ -1,12 +1,9 @@
 /*
  * heatmap.c - a divergence's map as data, a gnuplot script and a PNG
- * (plot.h). The script follows plot.h's conventions (outfile, the
- * pngcairo terminal, every string through escape_gnuplot); gnuplot is
- * run by plot_render.
+ * (plot.h), drawn by plot_render.
  */
 #include "print/plot.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "common/results.h"
@@ -89,7 +86,5 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 	if (!v->map || v->map_rows <= 0 || v->map_cols <= 0)
 		return AB_OK;
 	enum ab_rc rc = plot_write_pair(dir, stem, &h, true, heatmap_dat, heatmap_gp, d);
-	if (!rc && gnuplot)
-		rc = plot_render(gnuplot, dir, stem, d);
-	return rc;
+	return rc != AB_OK || !gnuplot ? rc : plot_render(gnuplot, dir, stem, d);
 }

@@ -1,10 +1,8 @@
 /*
  * plot.c - what every chart of the plot family shares (plot.h's last
- * part): data values, the scripts' heads and clauses, the .dat/.gp pair,
- * axis scales. Every string that reaches a script goes through
- * escape_gnuplot (print/escape.h), in which gnuplot expands nothing; data
- * files hold strings too, but gnuplot only reads them as data. The terminal
- * is noenhanced, so a kernel named a_b does not grow a subscript.
+ * part). Every string that reaches a script goes through escape_gnuplot
+ * (print/escape.h), in which gnuplot expands nothing. The terminal is
+ * noenhanced, so a kernel named a_b does not grow a subscript.
  */
 #include "print/plot.h"
 
@@ -14,19 +12,13 @@
 #include "print/escape.h"
 #include "print/md.h"
 
-/* gnuplot's data reader has no escape for a quote: it becomes ' */
-void plot_dat_string(FILE *f, const char *s)
+/* gnuplot's data reader has no escape for a quote: in a string it becomes ' */
+void plot_dat_text(FILE *f, const char *s, bool quoted)
 {
-	fputc('"', f);
+	fputs(quoted ? "\"" : "", f);
 	for (; s && *s; s++)
-		fputc(*s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
-	fputc('"', f);
-}
-
-void plot_dat_comment(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+		fputc(quoted && *s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
+	fputs(quoted ? "\"" : "", f);
 }
 
 void plot_dat_number(FILE *f, double v)
@@ -171,12 +163,12 @@ const char *plot_series_color(int s)
 	return colors[(s < 0 ? 0 : s) % (int)(sizeof colors / sizeof colors[0])];
 }
 
-int plot_longest(const char *const *v, int n, int cap)
+int plot_longest(const char *const *v, int n)
 {
 	int w = 0;
 	for (int i = 0; v && i < n; i++)
 		w = v[i] && (int)strlen(v[i]) > w ? (int)strlen(v[i]) : w;
-	return w < cap ? w : cap;
+	return w;
 }
 
 void plot_extent(const double *v, int n, double *lo, double *hi)

@@ -1,23 +1,10 @@
 /*
- * plot.h - charts as gnuplot data and scripts, and running gnuplot: a
- * family of files behind this one interface. plot.c holds what they share
- * (this header's last part), plot_run.c runs gnuplot, and one file per
- * family of charts writes their scripts: plot_bars.c (bars, stacked),
- * plot_samples.c (boxes, series), plot_sweep.c, plot_trend.c (trend,
- * trends); heatmap.c draws a divergence's map with them. Each
- * chart is described by plain arrays: the report fills them from a run,
- * nothing here knows what a run is.
- *
- * Axes: a logarithmic scale only across more than a decade, and then with
- * labelled 1-2-5 ticks; else linear with numbers. Keys never sit on the
- * data (below or beside it).
- *
- * plot_write_* writes DIR/STEM.dat and DIR/STEM.gp (atomically); the
- * script refers to the data by its relative name, so a reader can redraw
- * the chart with `gnuplot STEM.gp` inside DIR. Values that are not finite
- * are written as "?", gnuplot's missing value. Strings are quoted by one
- * function (escape_gnuplot) and never run; STEM must be a file-name stem
- * (escape_stem).
+ * plot.h - charts as gnuplot data and scripts, and running gnuplot (the
+ * files, scales and layouts: docs/REPORTS.md). Each chart is described by
+ * plain arrays: nothing here knows what a run is. plot_write_* writes
+ * DIR/STEM.dat and DIR/STEM.gp (atomically; the script names its data by
+ * its relative name); values that are not finite are written as "?",
+ * gnuplot's missing value; STEM must be a file-name stem (escape_stem).
  */
 #ifndef AB_PLOT_H
 #define AB_PLOT_H
@@ -28,16 +15,14 @@
 
 #include "common/diag.h"
 
-/* One bar: its value, its [low, high] whiskers (NAN: none), marked
- * (hatched grey over its colour: a drifted case) or inexact (outlined red,
- * its value label red: B's bytes are not A's), each with its key entry. */
+/* One bar: its value, its [low, high] whiskers (NAN: none), marked (a
+ * drifted case: hatched grey) or inexact (B's bytes are not A's: red). */
 struct plot_bar {
 	double value, low, high;
 	bool marked, inexact;
 };
 
-/* Rows x series of bars with error bars (the speedup per case and device),
- * each value printed above its whisker. */
+/* Rows x series of bars with error bars (the speedup per case and device). */
 struct plot_bars {
 	const char *title, *ylabel;
 	int n_rows, n_series;
@@ -56,7 +41,7 @@ struct plot_stack {
 	int n_rows, n_segments;
 	const char *const *row_names;     /* [n_rows] */
 	const char *const *segment_names; /* [n_segments] */
-	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report (NULL: gnuplot's) */
+	const char *const *segment_colors; /* [n_segments] "#rrggbb", one per name across a report */
 	const double *values;             /* [row * n_segments + segment] */
 };
 
@@ -71,13 +56,9 @@ struct plot_group {
 	bool second;             /* drawn in the second colour (the B arm) */
 };
 
-/* A case's slots, each a group, drawn as a box plot per group in panels
- * side by side (plot_write_boxes), all on one y range [y_lo, y_hi] (the
- * caller's, to hold every whisker; padded here; outliers beyond it are
- * left out of the view, the title says so), or as every sample in time
- * order (plot_write_series): group g's values at x = start + 1 .. start +
- * n_values, a dashed line at its median, panels stacked over one x axis,
- * each with its own p1-p99 y range (the A/B/A drift picture). */
+/* A case's slots, a group each: a box plot per group, panels side by side
+ * on one y range (plot_write_boxes), or every sample at x = start + 1 ..
+ * start + n_values, panels stacked, each on its own range (plot_write_series). */
 struct plot_samples {
 	const char *title, *xlabel, *ylabel; /* xlabel: the series' */
 	int n_groups;
@@ -89,15 +70,9 @@ struct plot_samples {
 	const double *panel_lo, *panel_hi; /* [n_panels] the series' zoom, in the chart's unit; NAN: autoscale */
 };
 
-/* Whether a chart of values in [lo, hi] is drawn on a logarithmic axis:
- * only across more than a decade (lo > 0). */
-bool plot_log_scale(double lo, double hi);
-
 /* A figure over runs: the value as a line with points, its interval as a
  * band, a fitted level (the step detector's segments) as a dashed line,
- * a vertical line at the baseline's run and one per step with its label.
- * x is the point's position; its tick shows the commit and the date
- * (every k-th point when they would crowd). */
+ * a vertical line at the baseline's run and one per step with its label. */
 struct plot_trend {
 	const char *title, *ylabel;
 	const char *value_name;       /* the key entry of the line: "fused median of the run" */
@@ -113,17 +88,13 @@ struct plot_trend {
 	const char *const *step_text; /* [n_steps] */
 	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
-	bool svg;                     /* an SVG (gnuplot's svg terminal, 720x380, scaling with the page)
-				       * instead of a PNG */
+	bool svg;                     /* an SVG (PLOT_SVG_WIDTH x PLOT_SVG_HEIGHT) instead of a PNG */
 	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
-	const char *const *hover;     /* [n] each point's text when hovered (the SVG's <title>, written by
-				       * plot_hover); NULL: none */
+	const char *const *hover;     /* [n] each point's text when hovered (plot_hover_trend); NULL: none */
 };
 
 /* Several figures over the same runs, a line each (the cases of one
- * sweep, each relative to its own median, so that a step in any of them
- * shows on one chart): x is the run's position, its tick the commit and
- * the date. */
+ * sweep, each relative to its own median). */
 struct plot_trends {
 	const char *title, *ylabel;
 	int n_lines, n;                          /* lines, runs */
@@ -134,13 +105,11 @@ struct plot_trends {
 	const char *const *hover;                /* [line * n + x] as plot_trend's; NULL: none */
 };
 
-/* Three panels against a swept size: time per arm with its confidence
- * interval as a band, speedup with its band, % of copy bandwidth per arm;
- * a colour per series (one per GPU), A dashed and B solid. */
-/* A sweep's columns, each [series * n_points + point], times in time_unit:
- * A's and B's medians and their intervals, the speedup and its interval,
- * each arm's % of copy bandwidth, the copy floor measured per case (NAN:
- * not measured; dotted). */
+/* Three panels against a swept size (time, speedup, % of copy), a colour
+ * per series. Its columns, each [series * n_points + point], times in
+ * time_unit: A's and B's medians and their intervals, the speedup and its
+ * interval, each arm's % of copy bandwidth, the copy floor (NAN: not
+ * measured). */
 enum { PLOT_SW_A, PLOT_SW_A_LO, PLOT_SW_A_HI, PLOT_SW_B, PLOT_SW_B_LO, PLOT_SW_B_HI, PLOT_SW_SP, PLOT_SW_SP_LO,
        PLOT_SW_SP_HI, PLOT_SW_PCT_A, PLOT_SW_PCT_B, PLOT_SW_FLOOR, PLOT_SW_N };
 
@@ -167,38 +136,25 @@ enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plo
  * sentence saying what to install) and returns false. */
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len);
 
-/* Runs `gnuplot STEM.gp` in dir, its PNG read from a pipe and written to
- * STEM.png as an outfile (common/outfile.h) when it is whole. AB_ERR_DATA
- * with gnuplot's own message when gnuplot fails or writes no whole PNG (a
- * chart that could not be drawn); AB_ERR_IO when the PNG cannot be
- * written (a full disk: the command's failure). */
+/* Runs `gnuplot STEM.gp` in dir, its PNG (plot_render_svg: SVG) written
+ * to STEM.png (.svg) as an outfile when it is whole. AB_ERR_DATA with
+ * gnuplot's own message when gnuplot fails or writes no whole image;
+ * AB_ERR_IO when it cannot be written (a full disk). */
 enum ab_rc plot_render(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
-
-/* plot_render for a script with the svg terminal: STEM.svg, whole when it
- * ends with </svg>. */
 enum ab_rc plot_render_svg(const char *gnuplot, const char *dir, const char *stem, struct ab_diag *d);
 
-/* The hover values of a drawn SVG chart (plot_render_svg): DIR/STEM.svg
- * rewritten (an outfile) with, before its closing tag, a transparent
- * circle over each point whose text is given, holding that text as its
- * <title> (a browser shows it on hover where the SVG is a document of its
- * own, an <object>, not an <img>). The points' places come from the
- * script's fixed margins and ranges (the SVG charts fix both), the text
- * through escape_html. AB_ERR_DATA when the file is no whole SVG. */
+/* The hover values of a drawn SVG chart: DIR/STEM.svg rewritten with,
+ * before its closing tag, a transparent circle over each point whose text
+ * is given, holding that text as its <title>; placed by the script's fixed
+ * margins and ranges. AB_ERR_DATA when the file is no whole SVG. */
 enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
 enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
-/* Whether the file is a whole PNG: the 8-byte signature first, the IEND
- * chunk last. */
+/* Whether the file is a whole PNG (signature first, IEND last). */
 bool plot_png_valid(const char *path);
 
-/* ---- a divergence's map (heatmap.c) ----
- * The differing elements per row and column block, or per head
- * (common/results.h), drawn as a heatmap: `abbench diff --out DIR` draws
- * one per tensor that differs, the report one per case. Rows down the y
- * axis (row 0 at the top), columns (a row's elements in blocks, or the
- * heads) along x, white where nothing differs, the count of differing
- * elements in colour elsewhere. */
+/* ---- a divergence's map (heatmap.c): the differing elements per row
+ * and column block, or per head (common/results.h), row 0 at the top ---- */
 struct results_divergence;
 
 /* "heatmap-B-out": the stem of slot's tensor's heatmap (escape_stem). */
@@ -212,16 +168,14 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 
 /* ---- what the family's files share (plot.c) ---- */
 
-/* A string field of a data file: quoted, no quote inside, no line break. */
-void plot_dat_string(FILE *f, const char *s);
-/* A comment line's text in a data file: no line break. */
-void plot_dat_comment(FILE *f, const char *s);
-/* " %.9g", or " ?" (gnuplot's missing value) when not finite. */
+/* A data file's text: a quoted string (no quote inside) or a comment's
+ * text, no line break; and a number (" %.9g", " ?" when not finite). */
+void plot_dat_text(FILE *f, const char *s, bool quoted);
 void plot_dat_number(FILE *f, double v);
 
-/* A script's first lines: how to redraw it, its outfile (STEM.png or
- * STEM.svg), the terminal (pngcairo at width x height px, sans 10; svg at
- * the size a dashboard card shows it) and the output. */
+/* A script's first lines: how to redraw it, its outfile, the terminal
+ * (pngcairo at width x height px; svg at the size a dashboard card shows
+ * it) and the output. */
 void plot_script(FILE *f, const char *stem, bool svg, int width, int height);
 #define PLOT_SVG_WIDTH 720
 #define PLOT_SVG_HEIGHT 380
@@ -236,27 +190,24 @@ void plot_title(FILE *f, const char *text);
 enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d);
 /* Whether stem is a file-name stem (escape_stem's characters). */
 bool plot_stem_ok(const char *stem);
-/* Writes DIR/STEM.dat with write_dat and DIR/STEM.gp with write_gp, both
- * committed only when both were written; a chart without data is an
- * internal error. */
+/* Writes DIR/STEM.dat and DIR/STEM.gp, both committed only when both
+ * were written; a chart without data is an internal error. */
 enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
 			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
 			   struct ab_diag *d);
 
-/* The scale of axis ('x' or 'y') for values in [lo, hi] (lo > 0 for a
- * log scale): logarithmic only across more than a decade, then with
- * labelled ticks at 1, 2 and 5 of each decade (1 alone past 4 decades) and
- * its range set; else linear with gnuplot's numbered ticks. Returns whether
- * it is logarithmic. Values that are not finite: linear. */
+/* Whether values in [lo, hi] are drawn on a logarithmic axis: only across
+ * more than a decade (lo > 0). plot_axis_scale sets axis ('x' or 'y') so,
+ * with labelled 1-2-5 ticks and its range, else linear with numbered ticks,
+ * and returns whether it is logarithmic. */
+bool plot_log_scale(double lo, double hi);
 bool plot_axis_scale(FILE *f, char axis, double lo, double hi);
 
-/* Series s's colour (colour-blind safe, Okabe-Ito), the same in every chart
- * of a report: bars, sweeps. */
+/* Series s's colour (Okabe-Ito), the same in every chart of a report. */
 const char *plot_series_color(int s);
 
-/* The length of the longest string of v[0..n) (v or v[i] NULL: none), at
- * most cap. */
-int plot_longest(const char *const *v, int n, int cap);
+/* The length of the longest string of v[0..n) (NULL: none). */
+int plot_longest(const char *const *v, int n);
 
 /* The smallest and largest finite values of v[0..n) into *lo, *hi (left as
  * they are when there is none). */

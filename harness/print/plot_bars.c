@@ -1,15 +1,10 @@
 /*
- * plot_bars.c - bars with error bars and stacked bars (plot.h). Bars: one
- * colour per series from one palette, so the key's swatch is the bar's
- * colour; the marks drawn over it have key entries drawn the same way;
- * each value above its whisker, upright where the bar is too narrow to
- * hold it; the x range half a row past the outer bars.
+ * plot_bars.c - bars with error bars and stacked bars (plot.h; how they
+ * look: docs/REPORTS.md).
  */
 #include "print/plot.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -45,21 +40,19 @@ static void bars_dat(FILE *f, const void *vp)
 		fprintf(f, " | series %d: value low high marked-value inexact-value label-y inexact-label-y", s + 1);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_string(f, p->row_names[r]);
+		plot_dat_text(f, p->row_names[r], true);
 		fputc(' ', f);
-		plot_dat_string(f, p->row_notes ? p->row_notes[r] : "");
+		plot_dat_text(f, p->row_notes ? p->row_notes[r] : "", true);
 		for (int s = 0; s < p->n_series; s++) {
 			const struct plot_bar *b = &p->bars[r * p->n_series + s];
 			bool ci = isfinite(b->low) && isfinite(b->high);
 			double top = ci ? fmax(b->high, b->value) : b->value;
-			plot_dat_number(f, b->value);
 			/* no interval (too few samples): a bar without whiskers */
-			plot_dat_number(f, ci ? b->low : b->value);
-			plot_dat_number(f, ci ? b->high : b->value);
-			plot_dat_number(f, b->marked ? b->value : NAN);
-			plot_dat_number(f, b->inexact ? b->value : NAN);
-			plot_dat_number(f, b->inexact ? NAN : top);
-			plot_dat_number(f, b->inexact ? top : NAN);
+			const double v[BAR_COLS] = { b->value, ci ? b->low : b->value, ci ? b->high : b->value,
+						     b->marked ? b->value : NAN, b->inexact ? b->value : NAN,
+						     b->inexact ? NAN : top, b->inexact ? top : NAN };
+			for (int k = 0; k < BAR_COLS; k++)
+				plot_dat_number(f, v[k]);
 		}
 		fputc('\n', f);
 	}
@@ -82,8 +75,8 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 {
 	struct bars_layout L;
 	char sample[32];
-	int tick = plot_longest(p->row_names, p->n_rows, INT_MAX);
-	int note = plot_longest(p->row_notes, p->n_rows, INT_MAX);
+	int tick = plot_longest(p->row_names, p->n_rows);
+	int note = plot_longest(p->row_notes, p->n_rows);
 	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
@@ -106,7 +99,7 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	 * longest entry (~7 px a character and the swatch) */
 	const char *marks[2] = { flagged(p, -1, 0) ? p->mark_word : NULL, flagged(p, -1, 1) ? p->inexact_word : NULL };
 	int entries = p->n_series + flagged(p, -1, 0) + flagged(p, -1, 1);
-	int longest = plot_longest(p->series_names, p->n_series, INT_MAX), mark = plot_longest(marks, 2, INT_MAX);
+	int longest = plot_longest(p->series_names, p->n_series), mark = plot_longest(marks, 2);
 	longest = longest > mark ? longest : mark;
 	int cols = (L.width - 100) / (7 * longest + 70);
 	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
@@ -209,11 +202,11 @@ static void stack_dat(FILE *f, const void *vp)
 	fputs("# bar, then one column per segment:", f);
 	for (int s = 0; s < p->n_segments; s++) {
 		fprintf(f, " %d=", s + 2);
-		plot_dat_comment(f, p->segment_names[s]);
+		plot_dat_text(f, p->segment_names[s], false);
 	}
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_string(f, p->row_names[r]);
+		plot_dat_text(f, p->row_names[r], true);
 		for (int s = 0; s < p->n_segments; s++)
 			plot_dat_number(f, p->values[r * p->n_segments + s]);
 		fputc('\n', f);
@@ -225,7 +218,7 @@ static void stack_dat(FILE *f, const void *vp)
 static void stack_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_stack *p = vp;
-	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments, INT_MAX) + 60;
+	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments) + 60;
 	plot_head(f, stem, false, p->title, p->ylabel, width < 640 ? 640 : width > 1400 ? 1400 : width, 460);
 	fputs("set style data histograms\nset style histogram rowstacked\n", f);
 	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
@@ -233,10 +226,7 @@ static void stack_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
 	for (int s = 0; s < p->n_segments; s++) {
 		plot_clause(f, stem, s);
-		fprintf(f, " using %d%s", s + 2, s ? "" : ":xtic(1)");
-		if (p->segment_colors[s])
-			fprintf(f, " lc rgb \"%s\"", p->segment_colors[s]);
-		fputc(' ', f);
+		fprintf(f, " using %d%s lc rgb \"%s\" ", s + 2, s ? "" : ":xtic(1)", p->segment_colors[s]);
 		plot_title(f, p->segment_names[s]);
 	}
 	fputc('\n', f);

@@ -1,12 +1,8 @@
 /*
- * plot_run.c - running gnuplot on a chart's script (plot.h): found on
- * $PATH, run in the chart's directory with `-e "outfile='/dev/stdout'"`,
- * its PNG (or SVG) read from a pipe into an outfile (common/outfile.h) of
- * abbench's own and installed as STEM.png once it is whole (signature
- * first, IEND last; an SVG's closing tag). So every byte that reaches the
- * disk is written by abbench: a full disk is an IO error of the command
- * (exit 3), never a truncated chart, and a temporary file is removed on a
- * signal like any outfile's.
+ * plot_run.c - running gnuplot on a chart's script (plot.h), its PNG (or
+ * SVG) read from a pipe into an outfile (common/outfile.h) of abbench's
+ * own: a full disk is an IO error of the command, never a truncated chart,
+ * and a temporary file is removed on a signal like any outfile's.
  */
 #include "print/plot.h"
 
@@ -20,8 +16,6 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
-
-static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
 bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
 {
@@ -39,6 +33,7 @@ bool plot_find_gnuplot(char *path, size_t len, char *why, size_t why_len)
 	return false;
 }
 
+static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 static const unsigned char png_end[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
 
 /* A whole PNG: the signature first and the IEND chunk last (a PNG cut
@@ -67,7 +62,6 @@ bool plot_png_valid(const char *path)
 static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem, int png_fd, int log_fd)
 {
 	char script[300];
-
 	snprintf(script, sizeof script, "%s.gp", stem);
 	dup2(png_fd, STDOUT_FILENO);
 	dup2(log_fd, STDERR_FILENO);
@@ -85,10 +79,9 @@ static void exec_gnuplot(const char *gnuplot, const char *dir, const char *stem,
 	_exit(127);
 }
 
-/* What the reader of gnuplot's two pipes keeps: the PNG goes into the
- * outfile as it comes, its first and last bytes are kept to check it (the
- * last in a ring: n_seen bytes so far), and the first len - 1 bytes of the
- * messages. */
+/* What the reader of gnuplot's two pipes keeps: the PNG in the outfile,
+ * its first and last bytes (a ring of n_seen so far) to check it, and the
+ * messages' first log_len - 1 bytes. */
 struct gp_read {
 	struct outfile *png;
 	unsigned char head[8], ring[12];
@@ -147,15 +140,6 @@ static void drain(int png_fd, int log_fd, struct gp_read *g)
 	g->log[g->log_used] = '\0';
 }
 
-/* Both pipes' four ends (-1: not open). */
-static void close_pipes(const int *png, const int *log)
-{
-	close(png[0]);
-	close(png[1]);
-	close(log[0]);
-	close(log[1]);
-}
-
 static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char *stem, struct gp_read *g,
 				int *status, struct ab_diag *d)
 {
@@ -170,7 +154,10 @@ static enum ab_rc spawn_gnuplot(const char *gnuplot, const char *dir, const char
 			rc = ab_fail(d, AB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
 	}
 	if (rc != AB_OK) {
-		close_pipes(png, log);
+		for (int k = 0; k < 2; k++) { /* the ends that are open (-1: not) */
+			close(png[k]);
+			close(log[k]);
+		}
 		return rc;
 	}
 	if (pid == 0) {

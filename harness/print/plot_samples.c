@@ -1,12 +1,10 @@
 /*
- * plot_samples.c - a case's samples (plot.h): box plots of every slot in
- * a panel per arm on one y range, and every sample in time order in a
- * panel per arm, its key beside the panels, never on the samples.
+ * plot_samples.c - a case's samples (plot.h): box plots of every slot, and
+ * every sample in time order, in a panel per arm.
  */
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -18,10 +16,10 @@ static void group_blocks(FILE *f, int n_groups, const struct plot_group *groups,
 	for (int g = 0; g < n_groups; g++) {
 		const struct plot_group *G = &groups[g];
 		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
-		plot_dat_comment(f, G->name);
+		plot_dat_text(f, G->name, false);
 		if (in_time) { /* the series' key entry */
 			fputc(' ', f);
-			plot_dat_comment(f, G->note);
+			plot_dat_text(f, G->note, false);
 		}
 		fputc('\n', f);
 		for (int i = 0; i < G->n_values; i++) {
@@ -117,9 +115,9 @@ static void series_dat(FILE *f, const void *vp)
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct plot_group *G = &p->groups[g];
 		fprintf(f, "\n\n# block %d: median of ", p->n_groups + g);
-		plot_dat_comment(f, G->name);
+		plot_dat_text(f, G->name, false);
 		fputc(' ', f);
-		plot_dat_comment(f, G->note);
+		plot_dat_text(f, G->note, false);
 		fprintf(f, "\n%d", G->start + 1);
 		plot_dat_number(f, G->median / p->div);
 		fprintf(f, "\n%d", G->start + G->n_values);

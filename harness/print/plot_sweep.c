@@ -1,14 +1,10 @@
 /*
  * plot_sweep.c - a swept case's chart (plot.h): its three panels, the
- * copy floor dotted and the drifted points crossed out. Both axes
- * logarithmic only across more than a decade (x in base 2, ticked at the
- * swept sizes).
+ * copy floor dotted and the drifted points crossed out.
  */
 #include "print/plot.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -22,7 +18,7 @@ static void sweep_dat(FILE *f, const void *vp)
 	const struct plot_sweep *p = vp;
 	for (int s = 0; s < p->n_series; s++) {
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
-		plot_dat_string(f, p->series_names[s]);
+		plot_dat_text(f, p->series_names[s], true);
 		fprintf(f, "\n# x, A median lo hi (%s), B median lo hi (%s), speedup lo hi, A %% of copy, B %% of copy, "
 			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
@@ -69,27 +65,20 @@ static const char *series_arm(const struct plot_sweep *p, int s, int arm, char *
 	return buf;
 }
 
-/* The time panel's y: every time drawn (medians, bands, copy floors);
- * logarithmic only across more than a decade. */
-static void sweep_time_scale(FILE *f, const struct plot_sweep *p)
-{
-	double lo = NAN, hi = NAN;
-	int n = p->n_series * p->n_points;
-	for (int k = PLOT_SW_A; k <= PLOT_SW_B_HI; k++)
-		plot_extent(p->v[k], n, &lo, &hi);
-	plot_extent(p->v[PLOT_SW_FLOOR], n, &lo, &hi);
-	plot_axis_scale(f, 'y', lo, hi);
-}
-
 static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep *p)
 {
 	char title[300];
 	int k = 0;
+	double lo = NAN, hi = NAN;
 	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
 	fputs("set ylabel ", f);
 	escape_gnuplot(f, p->time_unit);
 	fputs("\nset yrange [*:*]\n", f);
-	sweep_time_scale(f, p);
+	/* y holds every time drawn: medians, bands, copy floors */
+	for (int c = PLOT_SW_A; c <= PLOT_SW_B_HI; c++)
+		plot_extent(p->v[c], p->n_series * p->n_points, &lo, &hi);
+	plot_extent(p->v[PLOT_SW_FLOOR], p->n_series * p->n_points, &lo, &hi);
+	plot_axis_scale(f, 'y', lo, hi);
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
 			int c = a ? SW_B : SW_A;
@@ -119,10 +108,7 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 	 * drops the entry of a clause that draws nothing */
 	bool titled = false;
 	for (int s = 0; s < p->n_series; s++) {
-		bool some = false;
-		for (int i = 0; i < p->n_points; i++)
-			some = some || p->drifted[s * p->n_points + i];
-		if (!some)
+		if (!memchr(p->drifted + s * p->n_points, true, (size_t)p->n_points))
 			continue;
 		fprintf(f, ", \\\n     \"\" index %d using 1:%d with points pt 2 ps 2.5 lw 2 lc rgb \"#b03a2e\" %s", s,
 			SW_DRIFT, titled ? "notitle" : "title 'drifted: not trusted'");
@@ -147,12 +133,10 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 		return;
 	}
 	for (int s = 0; s < p->n_series; s++)
-		for (int a = 0; a < 2; a++) {
-			if (!any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
-				continue; /* a series without a figure (cache-resident, no copy bandwidth) */
-			sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
-				     series_arm(p, s, a, title, sizeof title));
-		}
+		for (int a = 0; a < 2; a++) /* a series without a figure: cache-resident, or no copy bandwidth */
+			if (any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
+				sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
+					     series_arm(p, s, a, title, sizeof title));
 	fputc('\n', f);
 }
 
@@ -183,7 +167,7 @@ static void sweep_gp(FILE *f, const char *stem, const void *vp)
 	const struct plot_sweep *p = vp;
 	/* a right margin that holds the keys of all three panels (a fixed
 	 * margin keeps their x axes aligned) */
-	int key = plot_longest(p->series_names, p->n_series, INT_MAX) + 2 + plot_longest(p->arm_names, 2, INT_MAX);
+	int key = plot_longest(p->series_names, p->n_series) + 2 + plot_longest(p->arm_names, 2);
 	key = key < 120 ? key : 120;
 	plot_script(f, stem, false, 1000 + 7 * key, 1300);
 	fputs("set datafile missing \"?\"\nset multiplot layout 3,1 title ", f);

@@ -1,12 +1,10 @@
 /*
- * plot_trend.c - figures over runs (plot.h: trend, trends) for abbench
- * history and the dashboard's cards, as a PNG or as an SVG at the size a
- * card shows it, with the SVG's hover values.
+ * plot_trend.c - figures over runs (plot.h: trend, trends), as a PNG or
+ * an SVG at the size a dashboard card shows it, with the SVG's hover values.
  */
 #include "print/plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +21,14 @@ struct area {
 static const struct area trend_area = { 0.11, 0.985, 0.30, 0.89 };
 static const struct area trends_area = { 0.11, 0.70, 0.24, 0.89 };
 
-static void fix_area(FILE *f, const struct area *a)
+/* An SVG's fixed area, else a PNG's bottom margin of bmargin lines. */
+static void margins(FILE *f, bool svg, const struct area *a, int bmargin)
 {
-	fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\nset tmargin at screen "
-		   "%g\n", a->l, a->r, a->b, a->t);
+	if (!svg)
+		fprintf(f, "set bmargin %d\n", bmargin);
+	else
+		fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
+			   "set tmargin at screen %g\n", a->l, a->r, a->b, a->t);
 }
 
 /* Block 0: a row per point. Block 1: the levels, a horizontal segment per
@@ -36,24 +38,20 @@ static void trend_dat(FILE *f, const void *vp)
 	const struct plot_trend *p = vp;
 	fputs("# x value low high level commit date run\n", f);
 	for (int i = 0; i < p->n; i++) {
+		const double v[4] = { p->value[i], p->low[i], p->high[i], p->level[i] };
+		const char *str[3] = { p->commits[i], p->dates[i], p->run_ids ? p->run_ids[i] : "" };
 		fprintf(f, "%d", i + 1);
-		plot_dat_number(f, p->value[i]);
-		plot_dat_number(f, p->low[i]);
-		plot_dat_number(f, p->high[i]);
-		plot_dat_number(f, p->level[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->commits[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->dates[i]);
-		fputc(' ', f);
-		plot_dat_string(f, p->run_ids ? p->run_ids[i] : "");
+		for (int k = 0; k < 4; k++)
+			plot_dat_number(f, v[k]);
+		for (int k = 0; k < 3; k++) {
+			fputc(' ', f);
+			plot_dat_text(f, str[k], true);
+		}
 		fputc('\n', f);
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
-	for (int i = 0; i < p->n; i++) {
-		if (i && p->level[i] == p->level[i - 1])
-			continue;
-		int j = i;
+	for (int i = 0, j; i < p->n; i = j + 1) {
+		j = i;
 		while (j + 1 < p->n && p->level[j + 1] == p->level[i])
 			j++;
 		fprintf(f, "%s%g", i ? "\n" : "", i + 0.5);
@@ -88,10 +86,7 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	/* each tick names its run: id, commit, date and time (UTC); no x label
 	 * competes with the three lines */
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics font \",%d\"\nunset xlabel\n", p->n, p->svg ? 11 : 8);
-	if (p->svg)
-		fix_area(f, &trend_area);
-	else
-		fputs("set bmargin 7\n", f);
+	margins(f, p->svg, &trend_area, 7);
 	if (p->baseline >= 0)
 		gp_vline(f, p->baseline + 1, "#6c3483", "dt 3", p->baseline_name, 0.97);
 	for (int k = 0; k < p->n_steps; k++) {
@@ -122,14 +117,14 @@ static void trends_dat(FILE *f, const void *vp)
 	fputs("# x commit date, then one column per line:", f);
 	for (int l = 0; l < p->n_lines; l++) {
 		fprintf(f, " %d=", l + 4);
-		plot_dat_comment(f, p->line_names[l]);
+		plot_dat_text(f, p->line_names[l], false);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < p->n; i++) {
 		fprintf(f, "%d ", i + 1);
-		plot_dat_string(f, p->commits[i]);
+		plot_dat_text(f, p->commits[i], true);
 		fputc(' ', f);
-		plot_dat_string(f, p->dates[i]);
+		plot_dat_text(f, p->dates[i], true);
 		for (int l = 0; l < p->n_lines; l++)
 			plot_dat_number(f, p->values[l * p->n + i]);
 		fputc('\n', f);
@@ -159,10 +154,7 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
 	fputs("set key outside right top font \",8\" maxrows 40\n", f);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\n", p->n);
-	if (p->svg)
-		fix_area(f, &trends_area);
-	else
-		fputs("set bmargin 6\n", f);
+	margins(f, p->svg, &trends_area, 6);
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
 	fputs("set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 3\n", f);
 	for (int l = 0; l < p->n_lines; l++) {
@@ -202,22 +194,13 @@ static enum ab_rc read_svg(const char *path, char **out, struct ab_diag *d)
 	return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
 }
 
-/* Points along x (1 .. n) of lines of n each, drawn in area a on y range
- * [y0, y1] (x's is [0.5, n + 0.5]). */
-struct hover_points {
-	const struct area *a;
-	int n;
-	const double *y;         /* [count] */
-	const char *const *text; /* [count] */
-	int count;               /* lines x n */
-	double y0, y1;
-};
-
-/* A transparent circle over each point, its text as <title>. */
-static enum ab_rc write_hover(const char *dir, const char *stem, const struct hover_points *h, struct ab_diag *d)
+/* A transparent circle over each point of t's lines (its values and hover
+ * texts), drawn in area a on y range [y0, y1] (x's is [0.5, n + 0.5]),
+ * its text as <title>. */
+static enum ab_rc write_hover(const char *dir, const char *stem, const struct area *a, const struct plot_trends *t,
+			      double y0, double y1, struct ab_diag *d)
 {
 	char path[4096], *svg = NULL, *end = NULL;
-	const struct area *a = h->a;
 	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "svg", d);
 	if (!rc)
 		rc = read_svg(path, &svg, d);
@@ -225,26 +208,22 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ho
 		return rc;
 	for (char *p = svg; (p = strstr(p, "</svg>")); p++)
 		end = p;
-	if (!end) {
-		free(svg);
-		return ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
-	}
 	struct md_file mf;
-	rc = md_file_open(&mf, path, d);
+	rc = end ? md_file_open(&mf, path, d) : ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
 	if (rc) {
 		free(svg);
 		return rc;
 	}
 	fwrite(svg, 1, (size_t)(end - svg), mf.f);
 	fputs("<g id=\"abbench-hover\">\n", mf.f);
-	for (int i = 0; i < h->count; i++) {
-		if (!h->text[i] || !h->text[i][0] || !isfinite(h->y[i]))
+	for (int i = 0; i < t->n_lines * t->n; i++) {
+		if (!t->hover[i] || !t->hover[i][0] || !isfinite(t->values[i]))
 			continue;
-		double x = i % h->n + 1, x0 = 0.5, x1 = h->n + 0.5;
+		double x = i % t->n + 1, x0 = 0.5, x1 = t->n + 0.5;
 		double px = PLOT_SVG_WIDTH * (a->l + (x - x0) / (x1 - x0) * (a->r - a->l));
-		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (h->y[i] - h->y0) / (h->y1 - h->y0) * (a->t - a->b)));
+		double py = PLOT_SVG_HEIGHT * (1 - (a->b + (t->values[i] - y0) / (y1 - y0) * (a->t - a->b)));
 		html_printf(mf.f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"#000\" fill-opacity=\"0\">"
-			    "<title>%s</title></circle>\n", px, py, h->text[i]);
+			    "<title>%s</title></circle>\n", px, py, t->hover[i]);
 	}
 	fputs("</g>\n</svg>\n", mf.f);
 	free(svg);
@@ -255,8 +234,8 @@ enum ab_rc plot_hover_trend(const char *dir, const char *stem, const struct plot
 {
 	if (!p->svg || !p->hover || !isfinite(p->y_min) || !isfinite(p->y_max) || !(p->y_max > p->y_min))
 		return AB_OK;
-	struct hover_points h = { &trend_area, p->n, p->value, p->hover, p->n, p->y_min, p->y_max };
-	return write_hover(dir, stem, &h, d);
+	struct plot_trends line = { .n_lines = 1, .n = p->n, .values = p->value, .hover = p->hover };
+	return write_hover(dir, stem, &trend_area, &line, p->y_min, p->y_max, d);
 }
 
 enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d)
@@ -265,6 +244,5 @@ enum ab_rc plot_hover_trends(const char *dir, const char *stem, const struct plo
 	if (!p->svg || !p->hover)
 		return AB_OK;
 	trends_range(p, &lo, &hi);
-	struct hover_points h = { &trends_area, p->n, p->values, p->hover, p->n_lines * p->n, lo, hi };
-	return write_hover(dir, stem, &h, d);
+	return write_hover(dir, stem, &trends_area, p, lo, hi, d);
 }

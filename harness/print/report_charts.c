@@ -1,11 +1,8 @@
 /*
  * report_charts.c - the report's charts from a run's summary and its peers
  * (analysis/summary.h, analysis/peers.h): the figures those computed,
- * arranged per chart for plot.c; then gnuplot. Nothing here computes a
- * figure: times are only scaled to the chart's unit (the unit the tables
- * print its largest median in, md_time_unit), and each kernel's colour is
- * looked up by its label so that one kernel keeps its colour across the
- * report. A drifted case (its verdict) is marked on every chart of it.
+ * arranged per chart for plot.c, then gnuplot. Nothing here computes a
+ * figure: times are only scaled to the chart's unit.
  */
 #include "print/report_charts.h"
 
@@ -36,7 +33,8 @@ struct charter {
 	bool have_gnuplot;
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
-	char (*color_of)[LABEL_MAX + 8];      /* [KERNEL_COLORS_MAX]: the labels, in first-seen order */
+	char color_of[256][LABEL_MAX + 8];    /* the labels, in first-seen order */
+	struct allocs mem;                    /* the arrays of the chart being built (chart()) */
 };
 
 /* The kernel charts' palette (colour-blind safe first, Okabe-Ito, then
@@ -46,7 +44,6 @@ static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7
 				       "#f0e442", "#4e79a7", "#59a14f", "#b07aa1", "#9c755f", "#76b7b2" };
 #define PALETTE_N ((int)(sizeof palette / sizeof palette[0]))
 #define GAPS_COLOR "#bbbbbb"
-#define KERNEL_COLORS_MAX 256
 
 /* The colour of a kernel's label, the same in every chart of the report. */
 static const char *kernel_color(struct charter *C, const char *label)
@@ -54,8 +51,8 @@ static const char *kernel_color(struct charter *C, const char *label)
 	for (int i = 0; i < C->n_colors; i++)
 		if (!strcmp(C->color_of[i], label))
 			return palette[i % PALETTE_N];
-	if (C->n_colors < KERNEL_COLORS_MAX)
-		snprintf(C->color_of[C->n_colors++], LABEL_MAX + 8, "%s", label);
+	if (C->n_colors < (int)(sizeof C->color_of / sizeof C->color_of[0]))
+		snprintf(C->color_of[C->n_colors++], sizeof C->color_of[0], "%s", label);
 	return palette[(C->n_colors - 1) % PALETTE_N];
 }
 
@@ -86,7 +83,6 @@ static void unique_stem(char (*stems)[STEM_MAX], int i, const char *name)
  * instead. */
 static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc, struct ab_diag *d)
 {
-	char clean[300];
 	p->written = rc == AB_OK;
 	if (p->written && !C->have_gnuplot)
 		return AB_OK;
@@ -98,10 +94,9 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 	if (rc == AB_ERR_NOMEM || rc == AB_ERR_IO)
 		return rc;
 	C->res->n_failed += p->written;
-	md_scrub_paths(d->msg, clean, sizeof clean);
-	snprintf(p->note, sizeof p->note, "%s", clean);
+	md_scrub_paths(d->msg, p->note, sizeof p->note);
 	if (!C->res->note[0])
-		snprintf(C->res->note, sizeof C->res->note, "%s", clean);
+		snprintf(C->res->note, sizeof C->res->note, "%s", p->note);
 	return AB_OK;
 }
 
@@ -110,38 +105,33 @@ static enum ab_rc wrote(struct charter *C, struct report_chart *p, enum ab_rc rc
 static enum ab_rc chart_speedup(struct charter *C, struct ab_diag *d)
 {
 	int n = C->S->n_cases, ns = C->P->n_series;
-	struct allocs mem = { 0 };
-	struct plot_bar *bars = allocs_calloc(&mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
-	const char **rows = allocs_calloc(&mem, (size_t)n + 1, sizeof *rows);
-	const char **notes = allocs_calloc(&mem, (size_t)n + 1, sizeof *notes);
+	struct plot_bar *bars = allocs_calloc(&C->mem, (size_t)n * (size_t)ns + 1, sizeof *bars);
+	const char **rows = allocs_calloc(&C->mem, (size_t)n + 1, sizeof *rows);
+	const char **notes = allocs_calloc(&C->mem, (size_t)n + 1, sizeof *notes);
 	snprintf(C->out->speedup.stem, sizeof C->out->speedup.stem, "speedup");
-	enum ab_rc rc = mem.failed ? ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart") : AB_OK;
-	for (int i = 0; rc == AB_OK && i < n; i++) {
+	if (C->mem.failed)
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the speedup chart");
+	for (int i = 0; i < n; i++) {
 		rows[i] = C->S->cases[i].c->name;
 		notes[i] = C->S->cases[i].c->shape;
 		for (int s = 0; s < ns; s++) {
 			const struct summary_case *c = peers_cell(C->P, i, s);
-			struct plot_bar *b = &bars[i * ns + s];
-			*b = (struct plot_bar){ NAN, NAN, NAN, false, false };
-			if (c) /* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
-				*b = (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
-							c->verdict == SUMMARY_CASE_DRIFTED,
-							c->verdict == SUMMARY_CASE_NOT_EXACT };
+			/* the summary's verdicts; not exact: B's bytes are not A's, or an arm's calls disagree */
+			bars[i * ns + s] = c ? (struct plot_bar){ c->speedup.point, c->speedup.low, c->speedup.high,
+								  c->verdict == SUMMARY_CASE_DRIFTED,
+								  c->verdict == SUMMARY_CASE_NOT_EXACT }
+					     : (struct plot_bar){ NAN, NAN, NAN, false, false };
 		}
 	}
-	if (rc == AB_OK) {
-		struct plot_bars p = {
-			.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
-				 "an arm)",
-			.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
-			.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
-			.mark_word = "drifted: not trusted",
-			.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
-		};
-		rc = wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
-	}
-	allocs_free(&mem);
-	return rc;
+	struct plot_bars p = {
+		.title = "speedup median(A) / median(B), whiskers: 95% bootstrap interval (none under 10 samples "
+			 "an arm)",
+		.ylabel = "speedup (x)", .n_rows = n, .n_series = ns, .row_names = rows, .row_notes = notes,
+		.series_names = C->series, .bars = bars, .reference_line = 1.0, .value_format = "%.2fx",
+		.mark_word = "drifted: not trusted",
+		.inexact_word = "not bit-exact: B's bytes differ from A's, or calls disagree",
+	};
+	return wrote(C, &C->out->speedup, plot_write_bars(C->job->dir, "speedup", &p, d), d);
 }
 
 /* ---- sweeps: time, speedup and % of copy against the swept size ---- */
@@ -169,11 +159,10 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	const struct results_run *r = C->S->run;
 	int ns = C->P->n_series;
 	size_t cells = (size_t)w->n * (size_t)ns;
-	struct allocs mem = { 0 };
-	double *x = allocs_calloc(&mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
-	bool *drifted = allocs_calloc(&mem, cells + 1, sizeof *drifted);
+	double *x = allocs_calloc(&C->mem, (size_t)w->n, sizeof *x), *col[PLOT_SW_N];
+	bool *drifted = allocs_calloc(&C->mem, cells + 1, sizeof *drifted);
 	for (int k = 0; k < PLOT_SW_N; k++)
-		col[k] = allocs_calloc(&mem, cells, sizeof *col[k]);
+		col[k] = allocs_calloc(&C->mem, cells, sizeof *col[k]);
 	char title[200], arm_a[48], arm_b[48];
 	snprintf(title, sizeof title, "%s: %s over %s", w->name, r->scenario_name, w->axis);
 	/* a sweep's cases share their [case]'s arms: its first's */
@@ -181,10 +170,8 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 	snprintf(arm_a, sizeof arm_a, "A (%s)", first ? first->arm_a : r->arm_a);
 	snprintf(arm_b, sizeof arm_b, "B (%s)", first ? first->arm_b : r->arm_b);
 	snprintf(ch->stem, sizeof ch->stem, "sweep-%s", C->stems[g]);
-	if (mem.failed) {
-		allocs_free(&mem);
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sweep chart of '%s'", w->name);
-	}
 	double most = NAN;
 	for (int i = 0; i < w->n; i++) {
 		x[i] = (double)C->S->cases[w->idx[i]].c->axis_value;
@@ -201,9 +188,7 @@ static enum ab_rc chart_sweep(struct charter *C, int g, struct ab_diag *d)
 				.time_unit = u.name };
 	for (int k = 0; k < PLOT_SW_N; k++)
 		p.v[k] = col[k];
-	enum ab_rc rc = wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
-	allocs_free(&mem);
-	return rc;
+	return wrote(C, ch, plot_write_sweep(C->job->dir, ch->stem, &p, d), d);
 }
 
 /* ---- kernels stacked per arm ---- */
@@ -256,11 +241,10 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 	const struct summary_arm *const ak[2] = { &s->a, &s->b };
 	struct report_chart *ch = &C->out->cases[i].kernels;
 	int cap = s->a.n_kernels + s->b.n_kernels + 1, n = 0;
-	struct allocs mem = { 0 };
-	struct segment *seg = allocs_calloc(&mem, (size_t)cap, sizeof *seg);
-	const char **labels = allocs_calloc(&mem, (size_t)cap, sizeof *labels);
-	const char **colors = allocs_calloc(&mem, (size_t)cap, sizeof *colors);
-	double *v = allocs_calloc(&mem, (size_t)cap * 2, sizeof *v);
+	struct segment *seg = allocs_calloc(&C->mem, (size_t)cap, sizeof *seg);
+	const char **labels = allocs_calloc(&C->mem, (size_t)cap, sizeof *labels);
+	const char **colors = allocs_calloc(&C->mem, (size_t)cap, sizeof *colors);
+	double *v = allocs_calloc(&C->mem, (size_t)cap * 2, sizeof *v);
 	char rows[2][48], title[160], ylabel[48];
 	const char *row_names[2] = { rows[0], rows[1] };
 	struct md_unit u = chart_unit(fmax(s->a.time.median_ns, s->b.time.median_ns));
@@ -270,10 +254,8 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 		 s->c->name, s->verdict == SUMMARY_CASE_DRIFTED ? "; DRIFTED: not trusted" : "");
 	snprintf(ylabel, sizeof ylabel, "%s per sample (median)", u.name);
 	snprintf(ch->stem, sizeof ch->stem, "kernels-%s", C->stems[i]);
-	if (mem.failed) {
-		allocs_free(&mem);
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the kernel chart");
-	}
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < ak[a]->n_kernels; k++) {
 			int before = n, j = segment_of(seg, &n, ak[a]->kernels[k].name);
@@ -292,9 +274,7 @@ static enum ab_rc chart_kernels(struct charter *C, int i, struct ab_diag *d)
 		colors[k] = k == gaps ? GAPS_COLOR : kernel_color(C, seg[k].label);
 	}
 	struct plot_stack p = { title, ylabel, 2, n, row_names, labels, colors, v };
-	enum ab_rc rc = wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
-	allocs_free(&mem);
-	return rc;
+	return wrote(C, ch, plot_write_stacked(C->job->dir, ch->stem, &p, d), d);
 }
 
 /* ---- the slots' samples: boxes and time series ---- */
@@ -309,9 +289,9 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	char t1[256], t2[256], pa[64], pb[64], ya[64], yb[64], drift[64] = "";
 	const char *panels[2] = { pa, pb }, *ylabels[2] = { ya, yb };
 	struct md_unit u = chart_unit(sc->whisker_hi_ns);
-	struct plot_group *g = calloc((size_t)c->n_slots + 1, sizeof *g);
+	struct plot_group *g = allocs_calloc(&C->mem, (size_t)c->n_slots + 1, sizeof *g);
 	int n_panels = 1;
-	if (!g)
+	if (C->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the sample charts");
 	for (int k = 0, at = 0; k < c->n_slots; k++) {
 		const struct results_slot *s = &c->slots[k];
@@ -342,9 +322,16 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
 	p.title = t2;
 	p.panel_names = ylabels;
-	if (rc == AB_OK)
-		rc = wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
-	free(g);
+	return rc ? rc : wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
+}
+
+/* Builds one chart with fn; the arrays it allocated in C->mem are freed
+ * once it is written. */
+static enum ab_rc chart(struct charter *C, enum ab_rc (*fn)(struct charter *, int, struct ab_diag *), int i,
+			struct ab_diag *d)
+{
+	enum ab_rc rc = fn(C, i, d);
+	allocs_free(&C->mem);
 	return rc;
 }
 
@@ -354,18 +341,19 @@ static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 {
 	const struct summary_run *s = C->S;
 	enum ab_rc rc = chart_speedup(C, d);
+	allocs_free(&C->mem);
 	C->out->n_sweep_charts = s->n_sweeps < REPORT_SWEEP_CHARTS_MAX ? s->n_sweeps : REPORT_SWEEP_CHARTS_MAX;
 	for (int g = 0; g < C->out->n_sweep_charts; g++)
 		unique_stem(C->stems, g, s->sweeps[g].name);
 	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++)
-		rc = chart_sweep(C, g, d);
+		rc = chart(C, chart_sweep, g, d);
 	C->out->per_case = s->n_cases <= REPORT_CASE_CHARTS_MAX;
 	for (int i = 0; C->out->per_case && i < s->n_cases; i++)
 		unique_stem(C->stems, i, s->cases[i].c->name);
 	for (int i = 0; rc == AB_OK && C->out->per_case && i < s->n_cases; i++) {
-		rc = chart_kernels(C, i, d);
+		rc = chart(C, chart_kernels, i, d);
 		if (rc == AB_OK)
-			rc = chart_slots(C, i, d);
+			rc = chart(C, chart_slots, i, d);
 	}
 	if (rc == AB_OK)
 		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,
@@ -380,15 +368,12 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	struct charter C = { .S = S, .P = P, .job = job, .res = job->charts, .out = out };
 	char why[256] = "charts turned off";
 	memset(out, 0, sizeof *out);
-	out->n = S->n_cases;
-	out->n_sweeps = S->n_sweeps;
 	out->cases = calloc((size_t)S->n_cases + 1, sizeof *out->cases);
 	out->sweeps = calloc((size_t)S->n_sweeps + 1, sizeof *out->sweeps);
 	out->heatmaps = calloc((size_t)S->n_cases + 1, sizeof *out->heatmaps);
 	struct allocs mem = { 0 }; /* C's arrays */
 	int n_stems = S->n_cases > S->n_sweeps ? S->n_cases : S->n_sweeps;
 	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
-	C.color_of = allocs_calloc(&mem, KERNEL_COLORS_MAX, sizeof *C.color_of);
 	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
 	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
 	enum ab_rc rc = AB_OK;

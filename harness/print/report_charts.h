@@ -1,17 +1,9 @@
 /*
  * report_charts.h - the report's gnuplot charts (print/plot.h draws them;
- * docs/REPORTS.md says what each shows): speedup, sweep-NAME per swept
- * [case], and per case samples-CASE, series-CASE, kernels-CASE and
- * heatmap-CASE-SLOT-OUT (print/report_details.c), each STEM.{dat,gp,png}.
- * NAME and CASE are file-name stems of the names (escape_stem), unique
- * within the report.
- *
- * The number of files is bounded: the per-case charts are drawn only for a
- * run of at most REPORT_CASE_CHARTS_MAX cases (past that, one chart per
- * sweep carries the cases' figures, and the tables all of them), and at
- * most REPORT_SWEEP_CHARTS_MAX sweeps get a chart. A chart that cannot be
- * drawn (no gnuplot, gnuplot failed) keeps its .dat and .gp; its note says
- * why, and the report prints the note instead.
+ * docs/REPORTS.md says what each shows and how their number is bounded),
+ * each STEM.{dat,gp,png}, the stems unique within the report. A chart that
+ * cannot be drawn (no gnuplot, gnuplot failed) keeps its .dat and .gp; its
+ * note says why, and the report prints the note instead.
  */
 #ifndef AB_REPORT_CHARTS_H
 #define AB_REPORT_CHARTS_H
@@ -38,13 +30,11 @@ struct report_case_charts {
 
 struct report_charts {
 	struct report_chart speedup;
-	int n;                            /* the run's cases */
-	bool per_case;                    /* the per-case charts were written (n <= REPORT_CASE_CHARTS_MAX) */
-	struct report_case_charts *cases; /* [n] in the run's order */
-	int n_sweeps;                     /* the summary's sweeps */
-	int n_sweep_charts;               /* the first n_sweep_charts of them have a chart */
-	struct report_chart *sweeps;      /* [n_sweeps] */
-	struct report_chart *heatmaps;    /* [n]: a case's heatmap where it is not bit-exact */
+	bool per_case;                    /* the per-case charts were written (at most REPORT_CASE_CHARTS_MAX cases) */
+	struct report_case_charts *cases; /* [the run's cases] in the run's order */
+	int n_sweep_charts;               /* the first n_sweep_charts of the summary's sweeps have a chart */
+	struct report_chart *sweeps;      /* [the summary's sweeps] */
+	struct report_chart *heatmaps;    /* [the run's cases]: a case's heatmap where it is not bit-exact */
 };
 
 /* Writes the charts of the job's report (job->report, into job->dir) and
@@ -54,9 +44,9 @@ struct report_charts {
 enum ab_rc report_charts_write(const struct printer_job *job, struct report_charts *out, struct ab_diag *d);
 void report_charts_free(struct report_charts *c);
 
-/* A chart in the report's markdown: its image when drawn; when written
- * but not drawn, why (its note, else note) and its data and script; else
- * why it was not written. what names it: "Chart", "Heatmap". */
+/* A chart in the report's markdown ("Chart", "Heatmap": what): its image;
+ * written but not drawn, why (its note, else note) and its data and script;
+ * else why it was not written (its note). */
 void report_chart_md(FILE *f, const struct report_chart *p, const char *alt, const char *what, const char *note);
 
 #endif
