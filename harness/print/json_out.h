@@ -67,7 +67,7 @@ json_t *json_out_document(const char *format, json_t *body);
  * final newline, to f (a printer job's stream). */
 enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
 
-/* The "json" format's kinds (print/printer_json.c), a document each:
+/* The "json" format's kinds (print/printer.c), a document each:
  * show and export (json_export.c): a run's figures as `abbench show`
  * prints them, read from the summary layer like every printer
  * (abbench.show), and everything it holds, every sample (abbench.export);

@@ -1,23 +1,98 @@
 /*
  * printer.c - the table of output formats and the one way to run one
- * (printer.h).
+ * (printer.h). A format is a table of the functions it prints each kind
+ * with; the text format, which has code of its own, is in printer_text.c.
  */
 #include "print/printer.h"
 
 #include <errno.h>
 #include <string.h>
 
+#include "print/compare_print.h"
+#include "print/diff_print.h"
+#include "print/export_csv.h"
+#include "print/figures_list.h"
+#include "print/gate_print.h"
+#include "print/json_out.h"
 #include "print/md.h"
+#include "print/publish.h"
+#include "print/report.h"
 
-#define PRINTER_LIST X(text) X(markdown) X(csv) X(json) X(benchmark) X(html)
+extern const struct printer printer_text;
 
-#define X(name) extern const struct printer printer_##name;
-PRINTER_LIST
-#undef X
+static enum ab_rc markdown_compare(const struct printer_job *job, struct ab_diag *d)
+{
+	return compare_print_table(job->f, job->summary, job->second, job->compare, d);
+}
 
-#define X(name) &printer_##name,
-static const struct printer *const printers[] = { PRINTER_LIST NULL };
-#undef X
+static enum ab_rc markdown_gate(const struct printer_job *job, struct ab_diag *d)
+{
+	const struct printer_gate *g = job->gate;
+	return gate_print_verdict(job->f, g->base, g->run, g->o, g->r, d);
+}
+
+/* GitHub-flavoured markdown, every name escaped by print/md.h. */
+static const struct printer printer_markdown = {
+	"markdown", "GitHub-flavoured markdown, for a pull request",
+	{
+		[PRINTER_COMPARE] = markdown_compare,
+		[PRINTER_GATE] = markdown_gate,
+		[PRINTER_REPORT] = report_write,
+		[PRINTER_DIFF] = diff_print_markdown,
+		[PRINTER_FIGURES] = figures_list_markdown,
+	},
+};
+
+/* One row per case and slot with the case's figures (print/export_csv.h
+ * has the columns), for spreadsheets and pandas. */
+static const struct printer printer_csv = {
+	"csv", "one row per case and slot (columns: abbench export --help)",
+	{
+		[PRINTER_SUMMARY] = export_csv_print,
+	},
+};
+
+/* The documents of docs/JSON.md (print/json_out.h says where each is
+ * built; abbench.figures in print/figures_list.c). */
+static const struct printer printer_json = {
+	"json", "JSON documents (schemas: docs/JSON.md)",
+	{
+		[PRINTER_SUMMARY] = json_export_show,
+		[PRINTER_RECORD] = json_export_run,
+		[PRINTER_COMPARE] = json_verdict_compare,
+		[PRINTER_GATE] = json_verdict_gate,
+		[PRINTER_RUNS] = json_list_runs,
+		[PRINTER_DIFF] = diff_json_print,
+		[PRINTER_FIGURES] = figures_list_json,
+	},
+};
+
+/* github-action-benchmark's customSmallerIsBetter list, two entries per
+ * case (print/json_verdict.c). */
+static enum ab_rc benchmark_summary(const struct printer_job *job, struct ab_diag *d)
+{
+	return json_out_print(json_verdict_benchmark(job->summary), job->f, d);
+}
+
+static const struct printer printer_benchmark = {
+	"benchmark", "github-action-benchmark's customSmallerIsBetter JSON",
+	{
+		[PRINTER_SUMMARY] = benchmark_summary,
+	},
+};
+
+/* The static dashboard of a history (print/publish.c). */
+static const struct printer printer_html = {
+	"html", "a static HTML dashboard (plain HTML and CSS, relative links)",
+	{
+		[PRINTER_DASHBOARD] = publish_write,
+	},
+};
+
+/* In the order --help and messages name them. */
+static const struct printer *const printers[] = {
+	&printer_text, &printer_markdown, &printer_csv, &printer_json, &printer_benchmark, &printer_html, NULL,
+};
 
 const struct printer *printer_find(const char *name)
 {

@@ -1,20 +1,13 @@
 /*
  * printer.h - every output format behind one interface, found by name
- * (google/benchmark's BenchmarkReporter, nvbench's printer_base): `--format
- * NAME` on every command that prints.
- *
- * A printer is a format ("text", "markdown", "csv", "json", "benchmark",
- * "html"): a table of functions, one per kind of thing it can print, each
- * handed a job that holds results already computed (analysis/) and a
- * place to write them: a stream (job->f: standard output, or a file
- * written atomically) or a directory (job->dir: report and dashboard, with
- * their charts). A printer only formats: it computes, judges and selects
- * nothing. A kind a format does not print is NULL in its table; asking for
- * it is a usage error that names the formats that do.
- *
- * A new format is one file, print/printer_NAME.c, that defines `const
- * struct printer printer_NAME`, plus X(NAME) in PRINTER_LIST (printer.c).
- * No command changes: each asks printer_find and printer_emit.
+ * (`--format NAME` on every command that prints): a table of functions,
+ * one per kind of thing a format prints, each handed a job of results
+ * already computed (analysis/) and a stream (job->f: standard output, or
+ * a file written atomically) or a directory (job->dir: report and
+ * dashboard, with their charts). A printer computes, judges and selects
+ * nothing. A kind a format does not print is NULL in its table; asking
+ * for it is a usage error that names the formats that do. A new format is
+ * one more table in printers[] (printer.c); no command changes.
  */
 #ifndef AB_PRINTER_H
 #define AB_PRINTER_H
@@ -95,13 +88,12 @@ struct printer_dashboard {
 
 /* PRINTER_DIFF: a case's divergence report (analysis/divergence.h), its
  * summary (the run's, for its sweep), and the heatmaps drawn beside the
- * document (heatmap_dir; drawn[s * RESULTS_MAX_DIV + t] for the report's
- * slot s, tensor t; NULL: none) or why none were (heatmap_note). */
+ * document (drawn[s * RESULTS_MAX_DIV + t] for the report's slot s,
+ * tensor t; NULL: none) or why none were (heatmap_note). */
 struct printer_diff {
 	const struct divergence_report *rep;
 	const struct summary_run *summary;
 	const struct summary_case *sc;
-	const char *heatmap_dir;
 	const bool *drawn;
 	const char *heatmap_note;
 };
