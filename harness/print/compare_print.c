@@ -2,7 +2,7 @@
  * compare_print.c - the markdown of a two-run comparison. Formats the
  * figures of compare.c and the runs' headers; computes nothing.
  */
-#include "print/compare_print.h"
+#include "print/printer.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * words, a row per case with the reason a slowdown passed or failed, and
  * the tally. Formats gate.c's figures; judges nothing.
  */
-#include "print/gate_print.h"
+#include "print/printer.h"
 
 #include <math.h>
 #include <string.h>

@@ -73,7 +73,7 @@ enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
  * (abbench.show), and everything it holds, every sample (abbench.export);
  * compare and gate (json_verdict.c): the analysis layer's verdicts, the
  * gate's exit status included (abbench.compare, abbench.gate); list
- * (json_list.c): the stored runs, for scripts that need a run's id, status
+ * (json_out.c): the stored runs, for scripts that need a run's id, status
  * or label without the database (abbench.list); diff (diff_json.c): the
  * divergence report the text and markdown print (abbench.diff). */
 enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d);

@@ -8,14 +8,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "print/compare_print.h"
 #include "print/diff_print.h"
 #include "print/export_csv.h"
 #include "print/figures_list.h"
-#include "print/gate_print.h"
 #include "print/json_out.h"
 #include "print/md.h"
-#include "print/publish.h"
 #include "print/report.h"
 
 extern const struct printer printer_text;

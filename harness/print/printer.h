@@ -152,4 +152,35 @@ int printer_pick(const struct printer *p, const enum printer_kind *kinds, int n)
 enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct printer_job *job, const char *out,
 			struct ab_diag *d);
 
+/* The markdown of the comparison r of runs a and b (compare_print.c): a
+ * line per run, the rule, a row per case (both B arms' medians with p10-p90
+ * and count, the ratio with its interval, p, the verdict, md5 agreement).
+ * AB_ERR_IO when the stream reports an error, as every printer below. */
+enum ab_rc compare_print_table(FILE *f, const struct summary_run *a, const struct summary_run *b,
+			       const struct compare_result *r, struct ab_diag *d);
+
+/* The gate's verdict as markdown (gate_print.c): a headline (PASS/FAIL/
+ * INCONCLUSIVE) with what kept the gate from passing, one row per case
+ * (both B medians, the raw and normalised changes, the floors, p,
+ * bit-exact, the verdict and why), the tally, then the rule. */
+enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const struct results_run *run,
+			      const struct gate_options *o, const struct gate_result *r, struct ab_diag *d);
+
+/* One case name per line, of the cases that failed on time alone (the
+ * ones worth measuring again); nothing when there are none. */
+enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d);
+
+/* The html printer's PRINTER_DASHBOARD (publish.c): job->dashboard into
+ * job->dir (created), the charts' outcome into job->charts. A report that
+ * cannot be written for a reason other than memory or IO is a note on the
+ * page. */
+enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d);
+
+/* What `abbench prune` removed, or would remove (prune_print.c):
+ *   run 12  2026-12-06T05:46:50Z  glm_cpu  label 'aa-2-b'  failed  3 cases
+ *   pruned 1 run (3 cases)           or, dry_run:
+ *   would prune 1 run (3 cases); --dry-run: nothing removed
+ * a line per run, newest first; "nothing to prune" when n is 0. */
+enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d);
+
 #endif

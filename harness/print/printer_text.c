@@ -9,7 +9,6 @@
 #include "print/diff_print.h"
 #include "print/escape.h"
 #include "print/figures_list.h"
-#include "print/gate_print.h"
 #include "print/printer.h"
 #include "print/show.h"
 #include "print/trend.h"

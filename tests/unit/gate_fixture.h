@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "analysis/gate.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "fixtures.h"
 
 /* gate_check on the runs' summaries (the gate's results hold copies of the

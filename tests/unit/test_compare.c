@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
-#include "print/compare_print.h"
+#include "print/printer.h"
 #include "fixtures.h"
 
 /* compare_runs on the runs' summaries (the result holds copies of the

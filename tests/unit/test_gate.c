@@ -31,7 +31,7 @@
 
 #include "analysis/gate.h"
 #include "common/stats.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "gate_fixture.h"
 
 /* ---- verdicts ---- */

@@ -38,7 +38,7 @@
 
 #include "analysis/gate.h"
 #include "common/stats.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "gate_fixture.h"
 
 /* Refills a slot of a built run with the fake pattern around base. */
