@@ -64,17 +64,11 @@ static const struct printer printer_json = {
 	},
 };
 
-/* github-action-benchmark's customSmallerIsBetter list, two entries per
- * case (print/json_verdict.c). */
-static enum ab_rc benchmark_summary(const struct printer_job *job, struct ab_diag *d)
-{
-	return json_out_print(json_verdict_benchmark(job->summary), job->f, d);
-}
-
+/* github-action-benchmark's customSmallerIsBetter list (json_out.h). */
 static const struct printer printer_benchmark = {
 	"benchmark", "github-action-benchmark's customSmallerIsBetter JSON",
 	{
-		[PRINTER_SUMMARY] = benchmark_summary,
+		[PRINTER_SUMMARY] = json_verdict_benchmark,
 	},
 };
 

@@ -16,15 +16,18 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/coverage.h"
 #include "analysis/divergence.h"
 #include "analysis/gate.h"
 #include "analysis/history.h"
 #include "analysis/peers.h"
 #include "analysis/projection.h"
 #include "analysis/summary.h"
+#include "common/cert.h"
 #include "common/diag.h"
 #include "common/results.h"
 #include "config/profile.h"
+#include "run/certify_check.h"
 #include "store/store.h"
 
 enum printer_kind {
@@ -182,5 +185,15 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d);
  *   would prune 1 run (3 cases); --dry-run: nothing removed
  * a line per run, newest first; "nothing to prune" when n is 0. */
 enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d);
+
+/* What `abbench certify` (the certificate written to path: its entries,
+ * its exclusions with the reasons, its environments, its sha256), `certify
+ * --check` (per entry still exact, or lost and why, what differs; then the
+ * counts) and `abbench coverage` (per signature, most calls first: calls,
+ * status, what differs or which entry proves it; then the totals, weighted
+ * by calls) print on a terminal (certify_print.c; docs/CERTIFICATE.md). */
+void certify_print(FILE *f, const struct cert *c, const char *path);
+void certify_print_check(FILE *f, const struct cert *c, const struct certify_check *k, const char *path);
+void certify_print_coverage(FILE *f, const struct coverage *cv, const struct cert *c);
 
 #endif
