@@ -134,7 +134,5 @@ enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const stru
 	print_bandwidth_table(f, r);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the comparison");
-	return AB_OK;
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the comparison") : AB_OK;
 }

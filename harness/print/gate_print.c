@@ -263,9 +263,7 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 	print_tally(f, r);
 	fputc('\n', f);
 	print_rule(f, o, r);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
-	return AB_OK;
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict") : AB_OK;
 }
 
 enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)
@@ -273,7 +271,5 @@ enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_di
 	for (int i = 0; i < r->n_cases; i++)
 		if (r->cases[i].verdict == GATE_REGRESSED)
 			fprintf(f, "%s\n", r->cases[i].name);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the failing cases");
-	return AB_OK;
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the failing cases") : AB_OK;
 }

@@ -118,8 +118,10 @@ static const char style_css[] =
 static const char page_foot[] = "</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; "
 				"every link is relative.</footer>\n</body>\n</html>\n";
 
-/* The class of each kind of step (enum history_step_kind) on the pages. */
+/* The class of each kind of step (enum history_step_kind) on the pages,
+ * and what the matrix calls it. */
 static const char *const step_class[] = { "bad", "better", "noise" };
+static const char *const step_noun[] = { "regression", "improvement", "same-commit step" };
 
 /* <code>COMMIT</code>, inside a link to the template's URL when there is
  * one and the commit is recorded ("-dirty" dropped from the URL). */
@@ -211,12 +213,10 @@ static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 	int c[3];
 	count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (c[0])
-		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", c[0], c[0] == 1 ? "" : "s");
-	if (c[1])
-		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", c[1], c[1] == 1 ? "" : "s");
-	if (c[2])
-		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", c[2], c[2] == 1 ? "" : "s");
+	for (int j = 0; j < 3; j++)
+		if (c[j])
+			fprintf(f, ", <span class=\"%s\">%d %s%s%s</span>", step_class[j], c[j], step_noun[j],
+				c[j] == 1 ? "" : "s", j == 2 ? " (noise)" : "");
 	if (g->summary) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->summary->run->started_at);
