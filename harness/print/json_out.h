@@ -24,9 +24,8 @@
 #include "print/printer.h"
 
 /* Each format's "format_version"; a change that removes or retypes a
- * field, or changes what one means, bumps it (adding a field does not).
- * 2: p_value of compare and gate is a block bootstrap's, no longer a
- * Mann-Whitney test's on single samples (docs/JSON.md). */
+ * field, or changes what one means, bumps it (adding a field does not;
+ * docs/JSON.md lists the versions). */
 #define JSON_OUT_FORMAT_VERSION 2
 
 /* v as a JSON number, null when NAN or infinite. */

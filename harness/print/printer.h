@@ -156,16 +156,13 @@ enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct 
 			struct ab_diag *d);
 
 /* The markdown of the comparison r of runs a and b (compare_print.c): a
- * line per run, the rule, a row per case (both B arms' medians with p10-p90
- * and count, the ratio with its interval, p, the verdict, md5 agreement).
- * AB_ERR_IO when the stream reports an error, as every printer below. */
+ * line per run, the rule, a row per case. AB_ERR_IO when the stream
+ * reports an error, as every printer below. */
 enum ab_rc compare_print_table(FILE *f, const struct summary_run *a, const struct summary_run *b,
 			       const struct compare_result *r, struct ab_diag *d);
 
-/* The gate's verdict as markdown (gate_print.c): a headline (PASS/FAIL/
- * INCONCLUSIVE) with what kept the gate from passing, one row per case
- * (both B medians, the raw and normalised changes, the floors, p,
- * bit-exact, the verdict and why), the tally, then the rule. */
+/* The gate's verdict as markdown (gate_print.c): a headline with what kept
+ * the gate from passing, a row per case, the tally, then the rule. */
 enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const struct results_run *run,
 			      const struct gate_options *o, const struct gate_result *r, struct ab_diag *d);
 
@@ -186,12 +183,9 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d);
  * a line per run, newest first; "nothing to prune" when n is 0. */
 enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d);
 
-/* What `abbench certify` (the certificate written to path: its entries,
- * its exclusions with the reasons, its environments, its sha256), `certify
- * --check` (per entry still exact, or lost and why, what differs; then the
- * counts) and `abbench coverage` (per signature, most calls first: calls,
- * status, what differs or which entry proves it; then the totals, weighted
- * by calls) print on a terminal (certify_print.c; docs/CERTIFICATE.md). */
+/* What `abbench certify` (the certificate written to path), `certify
+ * --check` and `abbench coverage` print on a terminal (certify_print.c;
+ * docs/CERTIFICATE.md). */
 void certify_print(FILE *f, const struct cert *c, const char *path);
 void certify_print_check(FILE *f, const struct cert *c, const struct certify_check *k, const char *path);
 void certify_print_coverage(FILE *f, const struct coverage *cv, const struct cert *c);
