@@ -84,18 +84,13 @@ static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the baseline list") : AB_OK;
 }
 
-static enum ab_rc text_failing(const struct printer_job *job, struct ab_diag *d)
-{
-	return gate_print_failing(job->f, job->gate->r, d);
-}
-
 /* What a terminal shows: every string from the database goes through
  * escape_t, so that a name cannot send the terminal a control sequence. */
 static const struct printer printer_text = {
 	"text", "plain text for a terminal (control characters escaped)",
 	{
 		[PRINTER_SUMMARY] = show_print,
-		[PRINTER_FAILING] = text_failing,
+		[PRINTER_FAILING] = gate_print_failing,
 		[PRINTER_HISTORY] = trend_print,
 		[PRINTER_RUNS] = text_runs,
 		[PRINTER_BASELINES] = text_baselines,
@@ -104,23 +99,12 @@ static const struct printer printer_text = {
 	},
 };
 
-static enum ab_rc markdown_compare(const struct printer_job *job, struct ab_diag *d)
-{
-	return compare_print_table(job->f, job->summary, job->second, job->compare, d);
-}
-
-static enum ab_rc markdown_gate(const struct printer_job *job, struct ab_diag *d)
-{
-	const struct printer_gate *g = job->gate;
-	return gate_print_verdict(job->f, g->base, g->run, g->o, g->r, d);
-}
-
 /* GitHub-flavoured markdown, every name escaped by print/md.h. */
 static const struct printer printer_markdown = {
 	"markdown", "GitHub-flavoured markdown, for a pull request",
 	{
-		[PRINTER_COMPARE] = markdown_compare,
-		[PRINTER_GATE] = markdown_gate,
+		[PRINTER_COMPARE] = compare_print_table,
+		[PRINTER_GATE] = gate_print_verdict,
 		[PRINTER_REPORT] = report_write,
 		[PRINTER_DIFF] = diff_print_markdown,
 		[PRINTER_FIGURES] = figures_list_markdown,
