@@ -50,17 +50,18 @@ static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 {
 	FILE *f = job->f;
 	struct escape_pool e;
-	fprintf(f, "%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label", "commit",
-		"cases", "status", "flags", "backend/device");
+	fprintf(f, "%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label",
+		"commit", "cases", "status", "flags", "backend/device");
 	for (int i = 0; i < job->n_runs; i++) {
 		const struct results_run_summary *s = job->runs[i];
 		char fl[420];
 		run_flags(s, fl, sizeof fl);
 		e.next = 0;
 		fprintf(f, "%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id,
-			escape_t(&e, s->started_at), escape_t(&e, s->scenario_name), escape_t(&e, s->label[0] ? s->label : "-"),
-			escape_t(&e, s->git_commit[0] ? s->git_commit : "-"), s->n_cases, escape_t(&e, s->status),
-			escape_t(&e, fl), escape_t(&e, s->backend), escape_t(&e, s->device));
+			escape_t(&e, s->started_at), escape_t(&e, s->scenario_name),
+			escape_t(&e, s->label[0] ? s->label : "-"), escape_t(&e, s->git_commit[0] ? s->git_commit : "-"),
+			s->n_cases, escape_t(&e, s->status), escape_t(&e, fl), escape_t(&e, s->backend),
+			escape_t(&e, s->device));
 	}
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the run list") : AB_OK;
 }
