@@ -17,7 +17,7 @@
 #include "common/cert.h"
 #include "common/diag.h"
 #include "common/outfile.h"
-#include "print/certify_print.h"
+#include "print/printer.h"
 #include "run/certify.h"
 #include "run/certify_check.h"
 #include "run/interrupt.h"

@@ -20,7 +20,7 @@
 #include "common/infile.h"
 #include "common/outfile.h"
 #include "config/cert_scenario.h"
-#include "print/certify_print.h"
+#include "print/printer.h"
 
 /* Whether line holds only blanks. */
 static bool blank(const char *line, size_t n)

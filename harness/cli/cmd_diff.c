@@ -107,7 +107,6 @@ static enum ab_rc diff_case(const struct results_run *r, const struct results_ca
 	struct printer_diff pd = { .rep = &rep, .summary = &S, .sc = sc, .drawn = drawn };
 	bool dir = out_is_dir(out);
 	if (!rc && dir && (rc = md_mkdirs(out, d)) == AB_OK) {
-		pd.heatmap_dir = out;
 		rc = draw_heatmaps(out, &rep, drawn, note, sizeof note, d);
 		pd.heatmap_note = note[0] ? note : NULL;
 		size_t n = strlen(out);

@@ -13,7 +13,7 @@
 #include "common/diag.h"
 #include "common/numparse.h"
 #include "common/utc.h"
-#include "print/prune_print.h"
+#include "print/printer.h"
 #include "store/store.h"
 
 #define PRUNE_MAX_RUNS 64 /* RUN arguments on one command line */

@@ -1,6 +1,6 @@
 /*
  * cmd_publish.c - `abbench publish DIR`: the stored history as a static
- * HTML dashboard (the html printer, print/publish.h): the trend chart of
+ * HTML dashboard (the html printer, print/publish.c): the trend chart of
  * every case (one per sweep past 64 cases, print/trend.h), the newest run
  * of each scenario and device with its full report (print/report.h),
  * written into DIR. The history, the groups and their newest runs (each

@@ -1,7 +1,6 @@
 /*
- * allocs.h - the arrays a chart is built from, allocated as one set and
- * freed together: a chart's data is ten or more arrays, and a free and an
- * out-of-memory check for each, by hand, was a line of its own.
+ * allocs.h - the ten or more arrays a chart is built from, allocated as
+ * one set, checked once and freed together.
  */
 #ifndef AB_ALLOCS_H
 #define AB_ALLOCS_H

@@ -1,9 +1,9 @@
 /*
  * certify_print.c - certify, certify --check and coverage on a terminal
- * (certify_print.h). Every text from a certificate or a log is escaped
+ * (printer.h). Every text from a certificate or a log is escaped
  * for the terminal.
  */
-#include "print/certify_print.h"
+#include "print/printer.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * compare_print.c - the markdown of a two-run comparison. Formats the
  * figures of compare.c and the runs' headers; computes nothing.
  */
-#include "print/compare_print.h"
+#include "print/printer.h"
 
 #include <math.h>
 #include <string.h>
@@ -108,12 +108,13 @@ static void print_floors(FILE *f, const struct compare_floors *fl)
 		  fl->threshold * 100, fl->threshold_source, md_us(fl->min_ns, us, sizeof us), fl->min_source);
 }
 
-enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const struct summary_run *sb,
-			       const struct compare_result *r, struct ab_diag *d)
+enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d)
 {
 	static const char *const cols[] = { "case", "first: B median [p10, p90]", "second: B median [p10, p90]",
 					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict", "md5 equal" };
-	const struct results_run *a = sa->run, *b = sb->run;
+	FILE *f = job->f;
+	const struct compare_result *r = job->compare;
+	const struct results_run *a = job->summary->run, *b = job->second->run;
 	md_printf(f, "## compare: run %lld vs run %lld, scenario `%s`\n\n", (long long)a->id, (long long)b->id,
 		  a->scenario_name);
 	print_run_line(f, "first", a, r->db_a);
@@ -134,7 +135,5 @@ enum ab_rc compare_print_table(FILE *f, const struct summary_run *sa, const stru
 	print_bandwidth_table(f, r);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the comparison");
-	return AB_OK;
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the comparison") : AB_OK;
 }

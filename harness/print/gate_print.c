@@ -3,7 +3,7 @@
  * words, a row per case with the reason a slowdown passed or failed, and
  * the tally. Formats gate.c's figures; judges nothing.
  */
-#include "print/gate_print.h"
+#include "print/printer.h"
 
 #include <math.h>
 #include <string.h>
@@ -247,9 +247,12 @@ static void print_tally(FILE *f, const struct gate_result *r)
 			   "it would compare different kernels.\n", r->n_raw, r->n_raw == 1 ? " was" : "s were");
 }
 
-enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const struct results_run *run,
-			      const struct gate_options *o, const struct gate_result *r, struct ab_diag *d)
+enum ab_rc gate_print_verdict(const struct printer_job *job, struct ab_diag *d)
 {
+	FILE *f = job->f;
+	const struct results_run *base = job->gate->base, *run = job->gate->run;
+	const struct gate_options *o = job->gate->o;
+	const struct gate_result *r = job->gate->r;
 	char abs_col[64], us[32];
 	snprintf(abs_col, sizeof abs_col, "change in us (floor %s)", md_us(r->min_change_ns, us, sizeof us));
 	const char *const cols[] = { "case", "baseline B median [p10, p90] us", "run B median [p10, p90] us",
@@ -263,17 +266,14 @@ enum ab_rc gate_print_verdict(FILE *f, const struct results_run *base, const str
 	print_tally(f, r);
 	fputc('\n', f);
 	print_rule(f, o, r);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict");
-	return AB_OK;
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the gate's verdict") : AB_OK;
 }
 
-enum ab_rc gate_print_failing(FILE *f, const struct gate_result *r, struct ab_diag *d)
+enum ab_rc gate_print_failing(const struct printer_job *job, struct ab_diag *d)
 {
+	const struct gate_result *r = job->gate->r;
 	for (int i = 0; i < r->n_cases; i++)
 		if (r->cases[i].verdict == GATE_REGRESSED)
-			fprintf(f, "%s\n", r->cases[i].name);
-	if (ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the failing cases");
-	return AB_OK;
+			fprintf(job->f, "%s\n", r->cases[i].name);
+	return ferror(job->f) ? ab_fail(d, AB_ERR_IO, "cannot write the failing cases") : AB_OK;
 }

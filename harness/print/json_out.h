@@ -24,9 +24,8 @@
 #include "print/printer.h"
 
 /* Each format's "format_version"; a change that removes or retypes a
- * field, or changes what one means, bumps it (adding a field does not).
- * 2: p_value of compare and gate is a block bootstrap's, no longer a
- * Mann-Whitney test's on single samples (docs/JSON.md). */
+ * field, or changes what one means, bumps it (adding a field does not;
+ * docs/JSON.md lists the versions). */
 #define JSON_OUT_FORMAT_VERSION 2
 
 /* v as a JSON number, null when NAN or infinite. */
@@ -67,15 +66,10 @@ json_t *json_out_document(const char *format, json_t *body);
  * final newline, to f (a printer job's stream). */
 enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d);
 
-/* The "json" format's kinds (print/printer_json.c), a document each:
- * show and export (json_export.c): a run's figures as `abbench show`
- * prints them, read from the summary layer like every printer
- * (abbench.show), and everything it holds, every sample (abbench.export);
- * compare and gate (json_verdict.c): the analysis layer's verdicts, the
- * gate's exit status included (abbench.compare, abbench.gate); list
- * (json_list.c): the stored runs, for scripts that need a run's id, status
- * or label without the database (abbench.list); diff (diff_json.c): the
- * divergence report the text and markdown print (abbench.diff). */
+/* The "json" format's kinds (print/printer.c), a document each:
+ * abbench.show and abbench.export (json_export.c), abbench.compare and
+ * abbench.gate (json_verdict.c, the gate's exit status included),
+ * abbench.list (json_out.c), abbench.diff (diff_json.c). */
 enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc json_verdict_compare(const struct printer_job *job, struct ab_diag *d);
@@ -83,12 +77,12 @@ enum ab_rc json_verdict_gate(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc json_list_runs(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d);
 
-/* The "customSmallerIsBetter" list that github-action-benchmark and
- * similar trend services read (`export --benchmark-json`), two entries per
- * case, "SCENARIO/CASE/b:VARIANT" and ".../a:VARIANT": {name, unit "ns",
- * value (the arm's pooled median), range ("± half the p10-p90 spread"),
- * extra (samples, p10, p90, speedup with its interval, device)}. NULL when
- * out of memory (json_verdict.c). */
-json_t *json_verdict_benchmark(const struct summary_run *s);
+/* The "benchmark" format's PRINTER_SUMMARY (json_verdict.c): the
+ * "customSmallerIsBetter" list that github-action-benchmark and similar
+ * trend services read, two entries per case, "SCENARIO/CASE/b:VARIANT" and
+ * ".../a:VARIANT": {name, unit "ns", value (the arm's pooled median), range
+ * ("± half the p10-p90 spread"), extra (samples, p10, p90, speedup with its
+ * interval, device)}. */
+enum ab_rc json_verdict_benchmark(const struct printer_job *job, struct ab_diag *d);
 
 #endif

@@ -112,8 +112,9 @@ static json_t *bench_entry(const struct summary_run *s, const struct summary_cas
 			 "extra", extra);
 }
 
-json_t *json_verdict_benchmark(const struct summary_run *s)
+enum ab_rc json_verdict_benchmark(const struct printer_job *job, struct ab_diag *d)
 {
+	const struct summary_run *s = job->summary;
 	json_t *list = json_array();
 	bool ok = list != NULL;
 	for (int i = 0; ok && i < s->n_cases; i++) {
@@ -122,5 +123,5 @@ json_t *json_verdict_benchmark(const struct summary_run *s)
 			if (arms[k]->time.n > 0 && isfinite(arms[k]->time.median_ns))
 				ok = json_out_push(list, bench_entry(s, &s->cases[i], arms[k]));
 	}
-	return json_out_whole(list, ok);
+	return json_out_print(json_out_whole(list, ok), job->f, d);
 }

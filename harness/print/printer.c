@@ -1,23 +1,161 @@
 /*
  * printer.c - the table of output formats and the one way to run one
- * (printer.h).
+ * (printer.h). A format is a table of the functions it prints each kind
+ * with; the text format's run and baseline lists (`abbench list`,
+ * `abbench baseline list`) are here.
  */
 #include "print/printer.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "print/diff_print.h"
+#include "print/escape.h"
+#include "print/export_csv.h"
+#include "print/figures_list.h"
+#include "print/json_out.h"
 #include "print/md.h"
+#include "print/report.h"
+#include "print/show.h"
+#include "print/trend.h"
 
-#define PRINTER_LIST X(text) X(markdown) X(csv) X(json) X(benchmark) X(html)
+/* "quick", "only CASE", "recheck", "shard I/N of set:ID" (or "set:ID"
+ * for a whole set), those that apply joined by ", ", or "-". */
+static void run_flags(const struct results_run_summary *s, char *buf, size_t len)
+{
+	char only[300], set[120];
+	snprintf(only, sizeof only, "only %s", s->only_cases);
+	if (s->shard_count)
+		snprintf(set, sizeof set, "shard %d/%d of %s%s", s->shard_index, s->shard_count, STORE_SET_PREFIX,
+			 s->run_set);
+	else
+		snprintf(set, sizeof set, "%s%s", STORE_SET_PREFIX, s->run_set);
+	const struct {
+		bool on;
+		const char *text;
+	} flags[] = {
+		{ s->quick, "quick" }, { s->only_cases[0], only }, { s->recheck, "recheck" },
+		{ s->shard_count || s->run_set[0], set },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+		if (flags[i].on && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", flags[i].text);
+	if (!n)
+		snprintf(buf, len, "-");
+}
 
-#define X(name) extern const struct printer printer_##name;
-PRINTER_LIST
-#undef X
+static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
+{
+	FILE *f = job->f;
+	struct escape_pool e;
+	fprintf(f, "%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label",
+		"commit", "cases", "status", "flags", "backend/device");
+	for (int i = 0; i < job->n_runs; i++) {
+		const struct results_run_summary *s = job->runs[i];
+		char fl[420];
+		run_flags(s, fl, sizeof fl);
+		e.next = 0;
+		fprintf(f, "%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id,
+			escape_t(&e, s->started_at), escape_t(&e, s->scenario_name),
+			escape_t(&e, s->label[0] ? s->label : "-"), escape_t(&e, s->git_commit[0] ? s->git_commit : "-"),
+			s->n_cases, escape_t(&e, s->status), escape_t(&e, fl), escape_t(&e, s->backend),
+			escape_t(&e, s->device));
+	}
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the run list") : AB_OK;
+}
 
-#define X(name) &printer_##name,
-static const struct printer *const printers[] = { PRINTER_LIST NULL };
-#undef X
+static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *d)
+{
+	FILE *f = job->f;
+	struct escape_pool e;
+	fprintf(f, "%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
+	for (int i = 0; i < job->n_baselines; i++) {
+		const struct store_baseline *b = &job->baselines[i];
+		char run[80];
+		e.next = 0;
+		if (b->run_set[0])
+			snprintf(run, sizeof run, "%s%s", STORE_SET_PREFIX, escape_t(&e, b->run_set));
+		else
+			snprintf(run, sizeof run, "%lld", (long long)b->run_id);
+		fprintf(f, "%-20s %-5s %-20s %-20s %s\n", escape_t(&e, b->name), run, escape_t(&e, b->set_at),
+			escape_t(&e, b->scenario_name), escape_t(&e, b->device));
+	}
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the baseline list") : AB_OK;
+}
+
+/* What a terminal shows: every string from the database goes through
+ * escape_t, so that a name cannot send the terminal a control sequence. */
+static const struct printer printer_text = {
+	"text", "plain text for a terminal (control characters escaped)",
+	{
+		[PRINTER_SUMMARY] = show_print,
+		[PRINTER_FAILING] = gate_print_failing,
+		[PRINTER_HISTORY] = trend_print,
+		[PRINTER_RUNS] = text_runs,
+		[PRINTER_BASELINES] = text_baselines,
+		[PRINTER_DIFF] = diff_print_text,
+		[PRINTER_FIGURES] = figures_list_text,
+	},
+};
+
+/* GitHub-flavoured markdown, every name escaped by print/md.h. */
+static const struct printer printer_markdown = {
+	"markdown", "GitHub-flavoured markdown, for a pull request",
+	{
+		[PRINTER_COMPARE] = compare_print_table,
+		[PRINTER_GATE] = gate_print_verdict,
+		[PRINTER_REPORT] = report_write,
+		[PRINTER_DIFF] = diff_print_markdown,
+		[PRINTER_FIGURES] = figures_list_markdown,
+	},
+};
+
+/* One row per case and slot with the case's figures (print/export_csv.h
+ * has the columns), for spreadsheets and pandas. */
+static const struct printer printer_csv = {
+	"csv", "one row per case and slot (columns: abbench export --help)",
+	{
+		[PRINTER_SUMMARY] = export_csv_print,
+	},
+};
+
+/* The documents of docs/JSON.md (print/json_out.h says where each is
+ * built; abbench.figures in print/figures_list.c). */
+static const struct printer printer_json = {
+	"json", "JSON documents (schemas: docs/JSON.md)",
+	{
+		[PRINTER_SUMMARY] = json_export_show,
+		[PRINTER_RECORD] = json_export_run,
+		[PRINTER_COMPARE] = json_verdict_compare,
+		[PRINTER_GATE] = json_verdict_gate,
+		[PRINTER_RUNS] = json_list_runs,
+		[PRINTER_DIFF] = diff_json_print,
+		[PRINTER_FIGURES] = figures_list_json,
+	},
+};
+
+/* github-action-benchmark's customSmallerIsBetter list (json_out.h). */
+static const struct printer printer_benchmark = {
+	"benchmark", "github-action-benchmark's customSmallerIsBetter JSON",
+	{
+		[PRINTER_SUMMARY] = json_verdict_benchmark,
+	},
+};
+
+/* The static dashboard of a history (print/publish.c). */
+static const struct printer printer_html = {
+	"html", "a static HTML dashboard (plain HTML and CSS, relative links)",
+	{
+		[PRINTER_DASHBOARD] = publish_write,
+	},
+};
+
+/* In the order --help and messages name them. */
+static const struct printer *const printers[] = {
+	&printer_text, &printer_markdown, &printer_csv, &printer_json, &printer_benchmark, &printer_html, NULL,
+};
 
 const struct printer *printer_find(const char *name)
 {

@@ -1,20 +1,13 @@
 /*
  * printer.h - every output format behind one interface, found by name
- * (google/benchmark's BenchmarkReporter, nvbench's printer_base): `--format
- * NAME` on every command that prints.
- *
- * A printer is a format ("text", "markdown", "csv", "json", "benchmark",
- * "html"): a table of functions, one per kind of thing it can print, each
- * handed a job that holds results already computed (analysis/) and a
- * place to write them: a stream (job->f: standard output, or a file
- * written atomically) or a directory (job->dir: report and dashboard, with
- * their charts). A printer only formats: it computes, judges and selects
- * nothing. A kind a format does not print is NULL in its table; asking for
- * it is a usage error that names the formats that do.
- *
- * A new format is one file, print/printer_NAME.c, that defines `const
- * struct printer printer_NAME`, plus X(NAME) in PRINTER_LIST (printer.c).
- * No command changes: each asks printer_find and printer_emit.
+ * (`--format NAME` on every command that prints): a table of functions,
+ * one per kind of thing a format prints, each handed a job of results
+ * already computed (analysis/) and a stream (job->f: standard output, or
+ * a file written atomically) or a directory (job->dir: report and
+ * dashboard, with their charts). A printer computes, judges and selects
+ * nothing. A kind a format does not print is NULL in its table; asking
+ * for it is a usage error that names the formats that do. A new format is
+ * one more table in printers[] (printer.c); no command changes.
  */
 #ifndef AB_PRINTER_H
 #define AB_PRINTER_H
@@ -23,15 +16,18 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/coverage.h"
 #include "analysis/divergence.h"
 #include "analysis/gate.h"
 #include "analysis/history.h"
 #include "analysis/peers.h"
 #include "analysis/projection.h"
 #include "analysis/summary.h"
+#include "common/cert.h"
 #include "common/diag.h"
 #include "common/results.h"
 #include "config/profile.h"
+#include "run/certify_check.h"
 #include "store/store.h"
 
 enum printer_kind {
@@ -95,13 +91,12 @@ struct printer_dashboard {
 
 /* PRINTER_DIFF: a case's divergence report (analysis/divergence.h), its
  * summary (the run's, for its sweep), and the heatmaps drawn beside the
- * document (heatmap_dir; drawn[s * RESULTS_MAX_DIV + t] for the report's
- * slot s, tensor t; NULL: none) or why none were (heatmap_note). */
+ * document (drawn[s * RESULTS_MAX_DIV + t] for the report's slot s,
+ * tensor t; NULL: none) or why none were (heatmap_note). */
 struct printer_diff {
 	const struct divergence_report *rep;
 	const struct summary_run *summary;
 	const struct summary_case *sc;
-	const char *heatmap_dir;
 	const bool *drawn;
 	const char *heatmap_note;
 };
@@ -159,5 +154,38 @@ int printer_pick(const struct printer *p, const enum printer_kind *kinds, int n)
  * print kind. */
 enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct printer_job *job, const char *out,
 			struct ab_diag *d);
+
+/* The markdown format's PRINTER_COMPARE (compare_print.c): a line per run,
+ * the rule, a row per case. AB_ERR_IO when the stream reports an error, as
+ * every printer below. */
+enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d);
+
+/* The markdown format's PRINTER_GATE (gate_print.c): a headline with what
+ * kept the gate from passing, a row per case, the tally, then the rule. */
+enum ab_rc gate_print_verdict(const struct printer_job *job, struct ab_diag *d);
+
+/* The text format's PRINTER_FAILING: one case name per line, of the cases
+ * that failed on time alone (the ones worth measuring again). */
+enum ab_rc gate_print_failing(const struct printer_job *job, struct ab_diag *d);
+
+/* The html printer's PRINTER_DASHBOARD (publish.c): job->dashboard into
+ * job->dir (created), the charts' outcome into job->charts. A report that
+ * cannot be written for a reason other than memory or IO is a note on the
+ * page. */
+enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d);
+
+/* What `abbench prune` removed, or would remove (prune_print.c):
+ *   run 12  2026-12-06T05:46:50Z  glm_cpu  label 'aa-2-b'  failed  3 cases
+ *   pruned 1 run (3 cases)           or, dry_run:
+ *   would prune 1 run (3 cases); --dry-run: nothing removed
+ * a line per run, newest first; "nothing to prune" when n is 0. */
+enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, bool dry_run, struct ab_diag *d);
+
+/* What `abbench certify` (the certificate written to path), `certify
+ * --check` and `abbench coverage` print on a terminal (certify_print.c;
+ * docs/CERTIFICATE.md). */
+void certify_print(FILE *f, const struct cert *c, const char *path);
+void certify_print_check(FILE *f, const struct cert *c, const struct certify_check *k, const char *path);
+void certify_print_coverage(FILE *f, const struct coverage *cv, const struct cert *c);
 
 #endif

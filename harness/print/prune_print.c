@@ -1,8 +1,8 @@
 /*
- * prune_print.c - `abbench prune`'s output (prune_print.h). Labels and
+ * prune_print.c - `abbench prune`'s output (printer.h). Labels and
  * scenario names come from the database: escaped for the terminal.
  */
-#include "print/prune_print.h"
+#include "print/printer.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,10 +1,29 @@
 /*
- * publish.c - the dashboard (publish.h): its trend charts (print/trend.c),
- * the runs' reports (print/report.c), index.html, steps.html and
- * style.css. No absolute path of this machine is written: links are
- * relative to DIR.
+ * publish.c - a static HTML dashboard of the stored history (printer.h's
+ * publish_write): plain HTML and CSS, no script, no server; every link and
+ * image is relative to DIR (no absolute path of this machine is written),
+ * so the directory works from file:// and from any static host:
+ *
+ *   DIR/index.html      the dashboard
+ *   DIR/steps.html      every step of the history, newest first, with the
+ *                       runs either side of it and their commits
+ *   DIR/style.css       its style sheet
+ *   DIR/charts/         one trend chart per case (print/trend.h)
+ *   DIR/runs/run-ID/    the full report of each scenario and device's
+ *                       newest run (print/report.h), linked from the page
+ *
+ * The page: a matrix of scenarios x devices (each cell: cases, steps, the
+ * newest run, a link to its section), then a section per scenario and
+ * device (those with a step first) with the newest run's commit, date and
+ * report link, and a card per case: its trend chart (or why there is
+ * none), its latest figures (A and B medians, speedup with its 95%
+ * interval, bit-exact, samples) and the steps found in its history. Every
+ * text from the database goes through escape_html (html_printf's %s), a
+ * commit put into the --commit-url template through escape_url_part.
+ * Past TREND_CHARTS_MAX cases the cards of a sweep's cases share its one
+ * chart (print/trend.h), so the directory holds a bounded number of files.
  */
-#include "print/publish.h"
+#include "print/printer.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -99,8 +118,10 @@ static const char style_css[] =
 static const char page_foot[] = "</main>\n<footer>abbench: A/B benchmarks of fused GPU kernels. Plain HTML and CSS; "
 				"every link is relative.</footer>\n</body>\n</html>\n";
 
-/* The class of each kind of step (enum history_step_kind) on the pages. */
+/* The class of each kind of step (enum history_step_kind) on the pages,
+ * and what the matrix calls it. */
 static const char *const step_class[] = { "bad", "better", "noise" };
+static const char *const step_noun[] = { "regression", "improvement", "same-commit step" };
 
 /* <code>COMMIT</code>, inside a link to the template's URL when there is
  * one and the commit is recorded ("-dirty" dropped from the URL). */
@@ -192,12 +213,10 @@ static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 	int c[3];
 	count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
-	if (c[0])
-		fprintf(f, ", <span class=\"bad\">%d regression%s</span>", c[0], c[0] == 1 ? "" : "s");
-	if (c[1])
-		fprintf(f, ", <span class=\"better\">%d improvement%s</span>", c[1], c[1] == 1 ? "" : "s");
-	if (c[2])
-		fprintf(f, ", <span class=\"noise\">%d same-commit step%s (noise)</span>", c[2], c[2] == 1 ? "" : "s");
+	for (int j = 0; j < 3; j++)
+		if (c[j])
+			fprintf(f, ", <span class=\"%s\">%d %s%s%s</span>", step_class[j], c[j], step_noun[j],
+				c[j] == 1 ? "" : "s", j == 2 ? " (noise)" : "");
 	if (g->summary) {
 		char date[16];
 		snprintf(date, sizeof date, "%.10s", g->summary->run->started_at);

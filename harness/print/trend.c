@@ -166,20 +166,18 @@ enum ab_rc trend_print(const struct printer_job *job, struct ab_diag *d)
 		metric_names[h->metric].words, STEPS_MAX_PVALUE, STEPS_MIN_RUNS, h->min_step * 100);
 	for (int i = 0; i < h->n_series; i++)
 		print_series(job->f, h, &h->series[i]);
-	if (ferror(job->f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the history");
-	return AB_OK;
+	return ferror(job->f) ? ab_fail(d, AB_ERR_IO, "cannot write the history") : AB_OK;
 }
 
 /* ---- charts ---- */
 
-/* "trend-smoke-CPU_fake_timer-ln_modulate" (escape_stem); "-N" appended
- * when an earlier one is equal. */
-static void make_stem(const char *scenario, const char *device, const char *name, int i,
-		      char (*stems)[TREND_STEM_MAX])
+/* "trend-smoke-CPU_fake_timer-ln_modulate", "trend-...-sweep-NAME" for a
+ * sweep's chart (escape_stem); "-N" appended when an earlier one is equal. */
+static void make_stem(const struct history_series *s, bool sweep, int i, char (*stems)[TREND_STEM_MAX])
 {
 	char raw[TREND_STEM_MAX], clean[TREND_STEM_MAX];
-	snprintf(raw, sizeof raw, "trend-%.40s-%.40s-%.60s", scenario, device, name);
+	snprintf(raw, sizeof raw, "trend-%.40s-%.40s-%s%.*s", s->scenario, s->device, sweep ? "sweep-" : "",
+		 sweep ? 54 : 60, sweep ? s->sweep : s->case_name);
 	escape_stem(raw, clean, sizeof clean);
 	snprintf(stems[i], TREND_STEM_MAX, "%s", clean);
 	for (int j = 0; j < i; j++)
@@ -512,9 +510,7 @@ static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
 				C->members[n_members++] = j;
 				o->chart_of[j] = k;
 			}
-		char name[96];
-		snprintf(name, sizeof name, "%s%s", sweep ? "sweep-" : "", sweep ? s->sweep : s->case_name);
-		make_stem(s->scenario, s->device, name, k, o->chart_stem);
+		make_stem(s, sweep, k, o->chart_stem);
 		o->chart_sweep[k] = sweep;
 		o->n_charts++;
 		rc = sweep ? write_sweep_chart(C, C->members, n_members, k, d) : write_chart(C, s, k, d);
@@ -536,8 +532,7 @@ enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_
 	C.members = allocs_calloc(&out->mem, m, sizeof *C.members);
 	if (out->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
-	for (int i = 0; i < h->n_series; i++)
-		out->chart_of[i] = -1;
+	memset(out->chart_of, -1, m * sizeof *out->chart_of); /* -1: no chart */
 	enum ab_rc rc = md_mkdirs(dir, d);
 	C.have = !no_plots && plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
 	if (!C.have) {

@@ -1,21 +1,11 @@
 /*
  * trend.h - a history (analysis/history.h) as a text table and as gnuplot
  * charts: what `abbench history` prints and draws, and the charts
- * `abbench publish` puts on its pages.
- *
- * The table: per series a heading (scenario, device, case, shape, metric),
- * a row per run (its figure with its 95% interval in a unit that scales as
- * `abbench show`'s, and notes: the baseline, quick and partial runs, the
- * step that starts there, an outlier), then its steps with their runs.
- *
- * The charts: DIR/STEM.{dat,gp,png}, STEM "trend-SCENARIO-DEVICE-CASE"
- * (escape_stem), unique within the history, one per series; past
- * TREND_CHARTS_MAX series one per sweep instead (its cases as lines, each
- * relative to its own median: "trend-SCENARIO-DEVICE-sweep-NAME"), and the
- * unswept series' own while fewer than TREND_CHARTS_MAX charts are written.
- * Without gnuplot the data and scripts are still written and the outcome
- * says why the PNGs are not; a PNG that cannot be written (a full disk) is
- * an error.
+ * `abbench publish` puts on its pages. The charts: DIR/STEM.{dat,gp,png},
+ * one per series, past TREND_CHARTS_MAX series one per sweep
+ * (docs/REPORTS.md, `abbench history`). Without gnuplot the data and
+ * scripts are still written and the outcome says why the PNGs are not; a
+ * PNG that cannot be written (a full disk) is an error.
  */
 #ifndef AB_TREND_H
 #define AB_TREND_H

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "analysis/gate.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "fixtures.h"
 
 /* gate_check on the runs' summaries (the gate's results hold copies of the
@@ -62,7 +62,8 @@ static inline char *verdict_md(const struct results_run *base, const struct resu
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(gate_print_verdict(f, base, run, o, res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ base, run, o, res } };
+	assert_int_equal(gate_print_verdict(&pj, NULL), AB_OK);
 	fclose(f);
 	return buf;
 }

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
-#include "print/compare_print.h"
+#include "print/printer.h"
 #include "fixtures.h"
 
 /* compare_runs on the runs' summaries (the result holds copies of the
@@ -127,7 +127,8 @@ static void test_floors(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(compare_print_table(f, sa, sb, &res, &d), AB_OK);
+	struct printer_job pj = { .f = f, .summary = sa, .second = sb, .compare = &res };
+	assert_int_equal(compare_print_table(&pj, &d), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "| no change beyond the floors (+1.56%, within the 5.00% threshold) |"));
 	assert_non_null(strstr(buf, "| no change beyond the floors (+20.00%, within the A arm's drift of 25.00%) |"));
@@ -192,7 +193,8 @@ static void test_markdown(void **state)
 	struct summary_run *sa = fx_summary(a, SUMMARY_NO_INTERVALS), *sb = fx_summary(b, SUMMARY_NO_INTERVALS);
 	assert_int_equal(compare_runs(sa, sb, &res, &d), AB_OK);
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(compare_print_table(f, sa, sb, &res, &d), AB_OK);
+	struct printer_job pj = { .f = f, .summary = sa, .second = sb, .compare = &res };
+	assert_int_equal(compare_print_table(&pj, &d), AB_OK);
 	fclose(f);
 	fx_summary_free(sa);
 	fx_summary_free(sb);
@@ -236,7 +238,8 @@ static void test_bandwidth(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(compare_print_table(f, sa, sb, &res, &d), AB_OK);
+	struct printer_job pj = { .f = f, .summary = sa, .second = sb, .compare = &res };
+	assert_int_equal(compare_print_table(&pj, &d), AB_OK);
 	fclose(f);
 	char want[96];
 	snprintf(want, sizeof want, "| `x` | %.1f / %.1f |", c->bw_a.gbps, c->bw_b.gbps);

@@ -31,7 +31,7 @@
 
 #include "analysis/gate.h"
 #include "common/stats.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "gate_fixture.h"
 
 /* ---- verdicts ---- */
@@ -87,7 +87,8 @@ static void test_planted_regression_fails(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ .r = &res } };
+	assert_int_equal(gate_print_failing(&pj, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(buf, "ln\n");
 	free(buf);
@@ -138,7 +139,8 @@ static void test_too_few_samples_inconclusive(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(gate_print_verdict(f, b, r, &o, &res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ b, r, &o, &res } };
+	assert_int_equal(gate_print_verdict(&pj, NULL), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "## gate: INCONCLUSIVE: run 2 against baseline run 1"));
 	assert_non_null(strstr(buf, "INCONCLUSIVE (slower beyond the threshold, too few samples to call it; too few "
@@ -239,7 +241,8 @@ static void test_lost_bit_exactness_fails(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ .r = &res } };
+	assert_int_equal(gate_print_failing(&pj, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(buf, "");
 	free(buf);
@@ -311,7 +314,8 @@ static void test_improvement_passes_and_is_reported(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(gate_print_verdict(f, b, r, &o, &res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ b, r, &o, &res } };
+	assert_int_equal(gate_print_verdict(&pj, NULL), AB_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "## gate: PASS: run 2 against baseline run 1"));
 	assert_non_null(strstr(buf, "| -20.00% ["));

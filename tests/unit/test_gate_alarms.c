@@ -38,7 +38,7 @@
 
 #include "analysis/gate.h"
 #include "common/stats.h"
-#include "print/gate_print.h"
+#include "print/printer.h"
 #include "gate_fixture.h"
 
 /* Refills a slot of a built run with the fake pattern around base. */
@@ -241,7 +241,8 @@ static void test_b_slowdown_hidden_by_equal_a_slowdown_passes(void **state)
 	size_t len = 0;
 	assert_int_equal(gate(b, r, &o, &res), AB_EXIT_OK);
 	FILE *f = open_memstream(&list, &len);
-	assert_int_equal(gate_print_failing(f, &res, NULL), AB_OK);
+	struct printer_job pj = { .f = f, .gate = &(struct printer_gate){ .r = &res } };
+	assert_int_equal(gate_print_failing(&pj, NULL), AB_OK);
 	fclose(f);
 	assert_string_equal(list, "");
 	free(list);
