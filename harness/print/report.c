@@ -101,21 +101,6 @@ static void env_line(FILE *f, const struct cert_env *e)
 	}
 }
 
-/* Where the proven cases were proven: what all share, then what only
- * some arms used. */
-static void environments(FILE *f, const struct certified_scope *sc)
-{
-	fputs("Proven on: ", f);
-	env_line(f, &sc->common);
-	if (sc->some.n) {
-		fputs("; where an arm used them: ", f);
-		env_line(f, &sc->some);
-		if (sc->some_differ)
-			fputs(" (not every case's: `abbench certify` names each one's)", f);
-	}
-	fputs(".\n\n", f);
-}
-
 /* The cases not certified and why: the first CERTIFIED_LISTED, then how
  * many more (the Accuracy section has every output). */
 #define CERTIFIED_LISTED 10
@@ -168,8 +153,17 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 		}
 		fputc('\n', f);
 	}
-	if (sc.n_exact)
-		environments(f, &sc);
+	if (sc.n_exact) { /* what all proven cases share, then what only some arms used */
+		fputs("Proven on: ", f);
+		env_line(f, &sc.common);
+		if (sc.some.n) {
+			fputs("; where an arm used them: ", f);
+			env_line(f, &sc.some);
+			if (sc.some_differ)
+				fputs(" (not every case's: `abbench certify` names each one's)", f);
+		}
+		fputs(".\n\n", f);
+	}
 	if (!compact)
 		not_certified(f, &sc);
 	certified_scope_free(&sc);
@@ -230,21 +224,6 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 	fputc('\n', f);
 }
 
-/* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
- * sweeps the tables stand alone. */
-static void sweep_chart(FILE *f, const struct report_ctx *R, int g, bool compact)
-{
-	const struct summary_sweep *w = &R->S->sweeps[g];
-	char alt[160];
-	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-	if (g >= R->ch.n_sweep_charts)
-		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
-	else if (compact)
-		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
-	else
-		report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
-}
-
 /* What the report calls its side-by-side runs, by what sets them apart
  * (analysis/peers.h, peers_axis): runs that differ in arms are never
  * called GPUs, and their md5 column compares against the reported run. */
@@ -272,10 +251,17 @@ static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
+		char alt[160];
+		snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
 		md_printf(f, "### `%s` over %s\n\n", w->name, w->axis);
 		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
-		sweep_chart(f, R, g, compact);
+		if (g >= R->ch.n_sweep_charts) /* past REPORT_SWEEP_CHARTS_MAX sweeps the tables stand alone */
+			fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
+		else if (compact)
+			fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
+		else
+			report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
 	}
 }
 
@@ -305,18 +291,6 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 			break;
 		}
 	fputs(" |", f);
-}
-
-/* The row's last cell: md5 of every output of every slot of the case, in
- * every peer that has it, against this run's (analysis/peers.h). */
-static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
-{
-	if (!m->compared)
-		fputs(" n/a |\n", f);
-	else if (!m->differ)
-		fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
-	else
-		fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
 }
 
 static void per_gpu_runs(FILE *f, const struct report_ctx *R)
@@ -406,40 +380,32 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct peers_md5 *m = &R->P->md5[i];
 		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
 		for (int s = 0; s <= R->n_peers; s++)
 			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
-		per_gpu_md5(f, &R->P->md5[i]);
+		if (!m->compared) /* every output of every slot, in every peer that has it, against this run's */
+			fputs(" n/a |\n", f);
+		else if (!m->differ)
+			fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
+		else
+			fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
 	}
 	fputc('\n', f);
 }
 
 /* ---- brackets, charts, kernels, projection ---- */
 
-/* " 16.19 us ±0.12% n=40 |": a slot's cell of the brackets' row. */
-static void put_slot_cell(FILE *f, const struct results_slot *s)
+/* Per case, each slot's median, noise and count, then the drift and its
+ * verdict (summary_case.drift_verdict). */
+static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 {
-	if (!s || !s->n_samples)
-		fputs(" n/a |", f);
-	else
-		fprintf(f, " %s ±%s n=%d |", MD_TIME(s->median_ns), MD_SHARE(s->noise), s->n_samples);
-}
-
-/* The drift and its verdict (summary_case.drift_verdict): the row's last
- * two cells. */
-static void put_drift(FILE *f, const struct summary_case *s)
-{
-	static const char *const cells[] = {
+	static const char *const drift_cells[] = {
 		[SUMMARY_DRIFT_ONE_SLOT] = " n/a | not judged (one A slot) |\n",
 		[SUMMARY_DRIFT_NO_PROFILE] = " %.2f%% | not judged (no device profile) |\n",
 		[SUMMARY_DRIFT_OK] = " %.2f%% | ok |\n",
 		[SUMMARY_DRIFT_ENVIRONMENTAL] = " %.2f%% | **environmental drift** |\n",
 	};
-	fprintf(f, cells[s->drift_verdict], s->drift * 100);
-}
-
-static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
-{
 	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
 	int ns = c0 ? c0->n_slots : 0;
 	(void)compact;
@@ -461,9 +427,14 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
 		md_printf(f, "| `%s` |", sc->c->name);
-		for (int s = 0; s < ns; s++)
-			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
-		put_drift(f, sc);
+		for (int s = 0; s < ns; s++) {
+			const struct results_slot *sl = results_case_slot(sc->c, c0->slots[s].label);
+			if (!sl || !sl->n_samples)
+				fputs(" n/a |", f);
+			else
+				fprintf(f, " %s ±%s n=%d |", MD_TIME(sl->median_ns), MD_SHARE(sl->noise), sl->n_samples);
+		}
+		fprintf(f, drift_cells[sc->drift_verdict], sc->drift * 100);
 	}
 	fputc('\n', f);
 }
@@ -659,9 +630,19 @@ static void projection_families(FILE *f, const struct projection *p, const struc
 		fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
 }
 
-static void projection_intro(FILE *f, const struct projection *p)
+/* "Projection against measurement" (issue 22.3): the saving a site run
+ * projects (each site in isolation, count x (A - B)) beside the saving
+ * this run's block-level cases measured, by how much the projection is
+ * off, and per measured case the kernel families in context against the
+ * same families in isolation (analysis/projection.h); nothing without
+ * --projected-by. */
+static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 {
+	const struct projection *p = R->o->projection;
+	if (!p)
+		return;
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
+	fputs("## Projection against measurement\n\n", f);
 	md_printf(f, "The saving that run %lld (`%s`, %s, %s) projects from its site cases, each measured in "
 		  "isolation (L2 %s between samples), count x (A - B) per forward, beside the saving this run's cases "
 		  "measured in context (L2 %s). Per image: x %d forwards per step x %d steps of this run's [model].",
@@ -677,21 +658,6 @@ static void projection_intro(FILE *f, const struct projection *p)
 		fprintf(f, " %d site case%s lack a median of an arm: the projection is unknown.", p->n_site_unknown,
 			p->n_site_unknown == 1 ? "" : "s");
 	fputs("\n\n", f);
-}
-
-/* "Projection against measurement" (issue 22.3): the saving a site run
- * projects (each site in isolation, count x (A - B)) beside the saving
- * this run's block-level cases measured, by how much the projection is
- * off, and per measured case the kernel families in context against the
- * same families in isolation (analysis/projection.h); nothing without
- * --projected-by. */
-static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct projection *p = R->o->projection;
-	if (!p)
-		return;
-	fputs("## Projection against measurement\n\n", f);
-	projection_intro(f, p);
 	projection_headline(f, p);
 	fputs("Each family's part of an arm is its kernels' share of the arm's sample window times the arm's "
 	      "median, so a column sums to count x the median; the gaps are what the kernels leave of it (launches, "

@@ -131,16 +131,6 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 	free(idx);
 }
 
-static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
-{
-	md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, s->label, s->arm == 'a' ? 'A' : 'B', o->tensor,
-		  (long long)o->bytes, o->md5);
-	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
-		o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
-		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
-}
-
 /* A row per output of every slot; problems_only: only those not
  * byte-equal or outside the tolerance, under a line saying so, and
  * nothing when there is none. */
@@ -162,32 +152,24 @@ static void output_table(FILE *f, const struct summary_run *S, bool problems_onl
 					fputs("Outputs with a problem:\n\n", f);
 					md_table_head(f, 12, cols, "llllrlcrrrcr");
 				}
-				accuracy_row(f, c, &c->slots[s], o);
+				md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, c->slots[s].label,
+					  c->slots[s].arm == 'a' ? 'A' : 'B', o->tensor, (long long)o->bytes, o->md5);
+				fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**",
+					(long long)o->mismatches, o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
+					o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
+					!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
 			}
 	}
 	if (n || !problems_only)
 		fputc('\n', f);
 }
 
-/* One row per case: its outputs, whether all are byte-equal and within
- * the tolerance, and the largest error (the md5s are in the full table). */
-static void accuracy_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
-	md_table_head(f, 5, cols, "lrccr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_case *c = &S->cases[i];
-		fputs("| ", f);
-		md_case_name(f, c->c->name, c->own_arms, c->arm_a, c->arm_b);
-		fprintf(f, " | %d | %s | %s | %s |\n", c->n_outputs, c->n_not_exact ? "**no**" : "yes",
-			c->n_not_ref ? "**no**" : !c->has_ref ? "no reference" : "yes",
-			isnan(c->max_err_ratio) && !c->has_ref ? "no reference" : MD_NUM(c->max_err_ratio, 3));
-	}
-	fputc('\n', f);
-}
-
+/* compact: one row per case (its outputs, whether all are byte-equal and
+ * within the tolerance, the largest error; the md5s are in the full
+ * table), then the outputs with a problem. */
 void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 {
+	static const char *const brief[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
 	const struct summary_run *S = R->S;
 	divergence_section(f, R, compact);
 	open_details(f, "Accuracy");
@@ -200,13 +182,22 @@ void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 	else
 		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance, %d with no "
 			   "reference", S->n_not_exact, S->n_outputs, S->n_not_ref, S->n_no_ref);
-	fputs("</summary>\n\n", f);
-	fputs("Every output of every slot: its md5, whether its bytes equal those of the bracket's first A slot "
-	      "(and how many elements differ), and the largest error against the float64 reference computed from "
-	      "the same bf16 inputs, absolute and relative to the tolerance of a correct float32 chain. Skipped: "
+	fputs("</summary>\n\nEvery output of every slot: its md5, whether its bytes equal those of the bracket's first "
+	      "A slot (and how many elements differ), and the largest error against the float64 reference computed "
+	      "from the same bf16 inputs, absolute and relative to the tolerance of a correct float32 chain. Skipped: "
 	      "elements outside float32's range, not compared.\n\n", f);
 	if (compact)
-		accuracy_compact(f, S);
+		md_table_head(f, 5, brief, "lrccr");
+	for (int i = 0; compact && i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		fputs("| ", f);
+		md_case_name(f, c->c->name, c->own_arms, c->arm_a, c->arm_b);
+		fprintf(f, " | %d | %s | %s | %s |\n", c->n_outputs, c->n_not_exact ? "**no**" : "yes",
+			c->n_not_ref ? "**no**" : !c->has_ref ? "no reference" : "yes",
+			isnan(c->max_err_ratio) && !c->has_ref ? "no reference" : MD_NUM(c->max_err_ratio, 3));
+	}
+	if (compact)
+		fputc('\n', f);
 	output_table(f, S, compact);
 	fputs("</details>\n\n", f);
 }
@@ -234,43 +225,14 @@ static void put_clocks(FILE *f, const struct results_clocks *c)
 		fputs(" **(throttled)**", f);
 }
 
-static void clocks_full(FILE *f, const struct summary_run *S)
+/* compact: one row per case (its lowest and highest SM clock, hottest
+ * reading and throttled slots) instead of one per slot. */
+void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "slot", "SM MHz before", "mem MHz before", "temp C before",
 					    "clock events before", "SM MHz after", "mem MHz after", "temp C after",
 					    "clock events after" };
-	md_table_head(f, 10, cols, "llrrrlrrrl");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct results_case *c = S->cases[i].c;
-		for (int s = 0; s < c->n_slots; s++) {
-			md_printf(f, "| `%s` | %s | ", c->name, c->slots[s].label);
-			put_clocks(f, &c->slots[s].clocks_before);
-			fputs(" | ", f);
-			put_clocks(f, &c->slots[s].clocks_after);
-			fputs(" |\n", f);
-		}
-	}
-	fputc('\n', f);
-}
-
-static void clocks_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
-	md_table_head(f, 4, cols, "lrrr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_clocks *sp = &S->cases[i].clocks;
-		md_printf(f, "| `%s`", S->cases[i].c->name);
-		if (!sp->readings)
-			fputs(" | n/a | n/a | n/a |\n", f);
-		else
-			fprintf(f, " | %d - %d | %d | %s%d%s |\n", sp->sm_lo_mhz, sp->sm_hi_mhz, sp->temp_hi_c,
-				sp->throttled ? "**" : "", sp->throttled, sp->throttled ? "**" : "");
-	}
-	fputc('\n', f);
-}
-
-void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
-{
+	static const char *const brief[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
 	const struct summary_run *S = R->S;
 	const struct summary_clocks *all = &S->clocks;
 	open_details(f, "Clocks");
@@ -281,11 +243,29 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c,
 		all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "");
-	fputs("</summary>\n\n", f);
-	fprintf(f, "SM and memory clocks, temperature and NVML clock-event reasons before and after each slot "
-		   "(default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
-	(compact ? clocks_compact : clocks_full)(f, S);
-	fputs("</details>\n\n", f);
+	fprintf(f, "</summary>\n\nSM and memory clocks, temperature and NVML clock-event reasons before and after each "
+		   "slot (default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
+	md_table_head(f, compact ? 4 : 10, compact ? brief : cols, compact ? "lrrr" : "llrrrlrrrl");
+	for (int i = 0; i < S->n_cases; i++) {
+		const struct results_case *c = S->cases[i].c;
+		const struct summary_clocks *sp = &S->cases[i].clocks;
+		for (int s = 0; !compact && s < c->n_slots; s++) {
+			md_printf(f, "| `%s` | %s | ", c->name, c->slots[s].label);
+			put_clocks(f, &c->slots[s].clocks_before);
+			fputs(" | ", f);
+			put_clocks(f, &c->slots[s].clocks_after);
+			fputs(" |\n", f);
+		}
+		if (!compact)
+			continue;
+		md_printf(f, "| `%s`", c->name);
+		if (!sp->readings)
+			fputs(" | n/a | n/a | n/a |\n", f);
+		else
+			fprintf(f, " | %d - %d | %d | %s%d%s |\n", sp->sm_lo_mhz, sp->sm_hi_mhz, sp->temp_hi_c,
+				sp->throttled ? "**" : "", sp->throttled, sp->throttled ? "**" : "");
+	}
+	fputs("\n</details>\n\n", f);
 }
 
 /* ---- sampling ---- */
@@ -297,31 +277,32 @@ const char *report_details_noise_words(const struct results_run *r)
 	return "relative noise (stdev / mean)";
 }
 
-static void sampling_full(FILE *f, const struct summary_run *S)
+/* compact: one row per case (the slots' sample counts "20/20/20", the
+ * stopping reasons that ended them, the largest noise and the discarded
+ * samples) instead of one per slot. */
+void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
-	md_table_head(f, 9, cols, "lllrrrlrr");
+	static const char *const brief[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
+	const struct summary_run *S = R->S;
+	open_details(f, "Sampling");
+	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
+		S->n_slots, S->n_discarded, S->run->quick ? " (<b>quick run</b>)" : "");
+	fprintf(f, "</summary>\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
+		   "interval_stalled, noise_converged, max_samples or max_time); noise is the %s; discarded samples "
+		   "failed the throttle probe.\n\n", report_details_noise_words(S->run));
+	md_table_head(f, compact ? 5 : 9, compact ? brief : cols, compact ? "lllrr" : "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
-		for (int k = 0; k < c->n_slots; k++) {
+		for (int k = 0; !compact && k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
 			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label,
 				  s->variant, s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
 				  MD_SHARE(s->noise));
 		}
-	}
-	fputc('\n', f);
-}
-
-/* One row per case: the slots' sample counts ("20/20/20"), the stopping
- * reasons that ended them, the largest noise and the discarded samples. */
-static void sampling_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
-	md_table_head(f, 5, cols, "lllrr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct results_case *c = S->cases[i].c;
+		if (!compact)
+			continue;
 		md_printf(f, "| `%s` | ", c->name);
 		for (int k = 0; k < c->n_slots; k++)
 			fprintf(f, "%s%d", k ? "/" : "", c->slots[k].n_samples);
@@ -330,27 +311,12 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 			bool seen = false;
 			for (int j = 0; j < k && !seen; j++)
 				seen = !strcmp(c->slots[j].stopping_reason, c->slots[k].stopping_reason);
-			if (seen)
-				continue;
-			md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
+			if (!seen)
+				md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
 		}
 		fprintf(f, " | %s | %d |\n", MD_SHARE(S->cases[i].max_noise), S->cases[i].n_discarded);
 	}
-	fputc('\n', f);
-}
-
-void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct summary_run *S = R->S;
-	open_details(f, "Sampling");
-	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
-		S->n_slots, S->n_discarded, S->run->quick ? " (<b>quick run</b>)" : "");
-	fputs("</summary>\n\n", f);
-	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
-		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
-		   "probe.\n\n", report_details_noise_words(S->run));
-	(compact ? sampling_compact : sampling_full)(f, S);
-	fputs("</details>\n\n", f);
+	fputs("\n</details>\n\n", f);
 }
 
 /* ---- provenance ---- */
