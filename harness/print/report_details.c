@@ -1,7 +1,9 @@
 /*
  * report_details.c - the report's Accuracy section, "Where the bits
  * differ" (with the heatmaps it shows) and the folded details, then the
- * folded Clocks, Sampling and Provenance (report.h).
+ * folded Clocks, Sampling and Provenance (report.h). A <details> block's
+ * "</summary>" is followed by a blank line: GitHub renders markdown inside
+ * only after one.
  */
 #include "print/report.h"
 
@@ -14,13 +16,6 @@
 #include "print/figure_fmt.h"
 #include "print/heatmap.h"
 #include "print/md.h"
-
-/* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line
- * (GitHub renders markdown inside only after one) ... "</details>". */
-static void open_details(FILE *f, const char *title)
-{
-	fprintf(f, "<details><summary><b>%s</b>: ", title);
-}
 
 /* ---- accuracy ---- */
 
@@ -35,19 +30,6 @@ static const struct results_divergence *stored(const struct summary_case *c)
 	return NULL;
 }
 
-/* "heatmap-CASE-B-out", unique among out[0..i). */
-static void stem_of(const struct summary_case *c, int i, struct report_chart *out)
-{
-	char raw[200];
-	snprintf(raw, sizeof raw, "heatmap-%s-%s-%s", c->c->name, c->div.slot, c->div.tensor);
-	escape_stem(raw, out[i].stem, sizeof out[i].stem - 12);
-	for (int j = 0; j < i; j++)
-		if (!strcmp(out[j].stem, out[i].stem)) {
-			snprintf(out[i].stem + strlen(out[i].stem), 12, "-%d", i + 1);
-			break;
-		}
-}
-
 enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run *S, const char *gnuplot,
 				      const char *why_not, struct report_chart *out, struct ab_diag *d)
 {
@@ -60,7 +42,13 @@ enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run 
 		if (!v || !v->map)
 			continue;
 		drawn++;
-		stem_of(c, i, out);
+		snprintf(title, sizeof title, "heatmap-%s-%s-%s", c->c->name, c->div.slot, c->div.tensor);
+		escape_stem(title, out[i].stem, sizeof out[i].stem - 12);
+		for (int j = 0; j < i; j++) /* the stem unique among out[0..i) */
+			if (!strcmp(out[j].stem, out[i].stem)) {
+				snprintf(out[i].stem + strlen(out[i].stem), 12, "-%d", i + 1);
+				break;
+			}
 		snprintf(title, sizeof title, "%s, %s: '%s' elements not byte-equal to A1 (%lld of %lld)", c->c->name,
 			 c->div.slot, v->tensor, (long long)v->n_diff, (long long)v->elems);
 		enum ab_rc rc = heatmap_write(dir, out[i].stem, title, v, gnuplot, &hd);
@@ -172,7 +160,7 @@ void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 	static const char *const brief[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
 	const struct summary_run *S = R->S;
 	divergence_section(f, R, compact);
-	open_details(f, "Accuracy");
+	fputs("<details><summary><b>Accuracy</b>: ", f);
 	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
 			   "tolerance (largest error %s of it)", S->n_outputs, MD_NUM(S->max_err_ratio, 3));
@@ -235,7 +223,7 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 	static const char *const brief[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
 	const struct summary_run *S = R->S;
 	const struct summary_clocks *all = &S->clocks;
-	open_details(f, "Clocks");
+	fputs("<details><summary><b>Clocks</b>: ", f);
 	if (!all->readings) { /* the backend's name in <summary>: HTML */
 		html_printf(f, "not recorded (backend %s has no NVML readings)</summary>\n\nNo clock readings in this "
 			       "run.\n\n</details>\n\n", S->run->backend);
@@ -286,9 +274,9 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 					    "stopped by", "slot time (s)", "noise" };
 	static const char *const brief[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
 	const struct summary_run *S = R->S;
-	open_details(f, "Sampling");
-	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
-		S->n_slots, S->n_discarded, S->run->quick ? " (<b>quick run</b>)" : "");
+	fprintf(f, "<details><summary><b>Sampling</b>: %d to %d samples a slot over %d slots, %d discarded%s",
+		S->min_slot_samples, S->max_slot_samples, S->n_slots, S->n_discarded,
+		S->run->quick ? " (<b>quick run</b>)" : "");
 	fprintf(f, "</summary>\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
 		   "interval_stalled, noise_converged, max_samples or max_time); noise is the %s; discarded samples "
 		   "failed the throttle probe.\n\n", report_details_noise_words(S->run));
@@ -390,10 +378,8 @@ void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact
 	const struct printer_charts *res = R->out;
 	char clean[1024];
 	(void)compact;
-	open_details(f, "Provenance");
-	html_printf(f, "%s, commit %s, run %lld started %s", r->device.name, /* in <summary>: HTML, not markdown */
-		    r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
-	fputs("</summary>\n\n", f);
+	html_printf(f, "<details><summary><b>Provenance</b>: %s, commit %s, run %lld started %s</summary>\n\n",
+		    r->device.name, r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
 	device_list(f, &r->device);
 	profile_list(f, R->o);
 	run_list(f, r);
