@@ -1,19 +1,12 @@
 /*
  * md.h - writing markdown documents: escaping, tables, number formats, and
- * output files that appear whole or not at all.
+ * output files that appear whole or not at all (common/outfile.h).
  *
  * The report, compare and gate printers share these so that every table
- * renders on GitHub whatever a kernel, case or device is called: a cell never
- * breaks its row ('|' and newlines are escaped), never turns into HTML ('<'
- * and '>' become entities) and never starts emphasis by accident. Text that
- * came from the machine (command lines, notes, scenario paths) goes through
- * md_scrub_paths so that no absolute path of this machine leaks into a
- * document meant to be pasted into a pull request.
- *
- * Output files go through common/outfile.h (a temporary file renamed over
- * NAME when complete, FIFOs and devices written in place), so a reader or
- * CI job never sees half a report. md_html.c renders a report's markdown
- * as an HTML page for the dashboard.
+ * renders on GitHub whatever a kernel, case or device is called: a cell
+ * never breaks its row, never turns into HTML and never starts emphasis by
+ * accident; md_scrub_paths keeps this machine's absolute paths out of a
+ * document meant for a pull request. md_html.c renders a report as HTML.
  */
 #ifndef AB_MD_H
 #define AB_MD_H

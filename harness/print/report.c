@@ -451,10 +451,8 @@ static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 			R->S->n_sweeps ? "the sweep charts (section Sweeps)" : "the speedup chart");
 		return;
 	}
-	for (int i = 0; i < R->S->n_cases; i++) {
-		const struct report_case_charts *ch = &R->ch.cases[i];
-		drawn += ch->samples.drawn + ch->series.drawn + ch->kernels.drawn;
-	}
+	for (int i = 0; compact && i < R->S->n_cases; i++)
+		drawn += R->ch.cases[i].samples.drawn + R->ch.cases[i].series.drawn + R->ch.cases[i].kernels.drawn;
 	if (compact) {
 		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
 			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
@@ -503,17 +501,6 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	fputc('\n', f);
 }
 
-/* " 16.20 us, kernels 99.5%, 3 kernels |": an arm's window and the
- * kernels' share, a cell of the compact table. */
-static void arm_cell(FILE *f, const struct summary_arm *ak)
-{
-	if (!ak->time.n || !(ak->wall_ns > 0))
-		fputs(" n/a |", f);
-	else
-		fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns), 100 * ak->kernel_share,
-			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
-}
-
 static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "A: window per sample, kernels' share", "B: window per sample, kernels' share" };
@@ -529,8 +516,14 @@ static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 			fputs("| ", f);
 			md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
 			fputs(" |", f);
-			arm_cell(f, &s->a);
-			arm_cell(f, &s->b);
+			for (int k = 0; k < 2; k++) { /* " 16.20 us, kernels 99.5%, 3 kernels |" */
+				const struct summary_arm *ak = k ? &s->b : &s->a;
+				if (!ak->time.n || !(ak->wall_ns > 0))
+					fputs(" n/a |", f);
+				else
+					fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns),
+						100 * ak->kernel_share, ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
+			}
 			fputc('\n', f);
 			continue;
 		}
@@ -700,6 +693,7 @@ enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };
 struct rendered {
 	char *buf[SEC_N];
 	size_t len[SEC_N];
+	size_t total;
 };
 
 static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x,
@@ -722,16 +716,9 @@ static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_for
 	}
 	free(x->buf[i]);
 	x->buf[i] = buf;
+	x->total += len - x->len[i]; /* size_t's arithmetic wraps back when the section shrinks */
 	x->len[i] = len;
 	return AB_OK;
-}
-
-static size_t total_of(const struct rendered *x)
-{
-	size_t t = 0;
-	for (int i = 0; i < SEC_N; i++)
-		t += x->len[i];
-	return t;
 }
 
 static enum ab_rc write_sections(const struct report_ctx *R, const char *name, const struct rendered *x, bool note,
@@ -763,11 +750,11 @@ static enum ab_rc write_markdown(const struct report_ctx *R, struct ab_diag *d)
 	enum ab_rc rc = AB_OK;
 	for (int i = 0; !rc && i < SEC_N; i++)
 		rc = render_section(R, i, FORM_FULL, &x, d);
-	bool over = !rc && total_of(&x) > REPORT_BUDGET;
+	bool over = !rc && x.total > REPORT_BUDGET;
 	if (over)
 		rc = write_sections(R, "report-full.md", &x, false, d);
 	for (int form = FORM_COMPACT; over && form <= FORM_POINTER; form++)
-		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && total_of(&x) > REPORT_BUDGET; k++)
+		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && x.total > REPORT_BUDGET; k++)
 			rc = render_section(R, give_way[k], (enum sec_form)form, &x, d);
 	if (!rc && !over && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
 	    unlink(full) != 0 && errno != ENOENT)
