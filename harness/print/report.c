@@ -105,27 +105,11 @@ static void env_line(FILE *f, const struct cert_env *e)
  * many more (the Accuracy section has every output). */
 #define CERTIFIED_LISTED 10
 
-static void not_certified(FILE *f, const struct certified_scope *sc)
-{
-	int listed = 0;
-	if (sc->n_exact == sc->n)
-		return;
-	fprintf(f, "Not certified (%d): ", sc->n - sc->n_exact);
-	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
-		if (sc->cases[i].exact)
-			continue;
-		md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc->cases[i].c->name, sc->cases[i].why);
-	}
-	if (sc->n - sc->n_exact > listed)
-		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);
-	fputs(".\n\n", f);
-}
-
 /* The signatures the run proves byte-equal in every slot and the
  * environment they were proven on, beside the speedup, so that a reviewer
  * reads the scope of the bit-exact claim (analysis/certified.h; `abbench
- * certify` writes them as a certificate). compact: the counts and the
- * environment. */
+ * certify` writes them as a certificate), then the cases not certified.
+ * compact: the counts and the environment. */
 static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
@@ -164,8 +148,16 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 		}
 		fputs(".\n\n", f);
 	}
-	if (!compact)
-		not_certified(f, &sc);
+	if (!compact && sc.n_exact < sc.n) {
+		int listed = 0, left = sc.n - sc.n_exact;
+		fprintf(f, "Not certified (%d): ", left);
+		for (int i = 0; i < sc.n && listed < CERTIFIED_LISTED; i++)
+			if (!sc.cases[i].exact)
+				md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc.cases[i].c->name, sc.cases[i].why);
+		if (left > listed)
+			fprintf(f, "; and %d more (the Accuracy section has each output)", left - listed);
+		fputs(".\n\n", f);
+	}
 	certified_scope_free(&sc);
 }
 
@@ -635,10 +627,10 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 	if (!p)
 		return;
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
-	fputs("## Projection against measurement\n\n", f);
-	md_printf(f, "The saving that run %lld (`%s`, %s, %s) projects from its site cases, each measured in "
-		  "isolation (L2 %s between samples), count x (A - B) per forward, beside the saving this run's cases "
-		  "measured in context (L2 %s). Per image: x %d forwards per step x %d steps of this run's [model].",
+	md_printf(f, "## Projection against measurement\n\nThe saving that run %lld (`%s`, %s, %s) projects from its "
+		  "site cases, each measured in isolation (L2 %s between samples), count x (A - B) per forward, beside "
+		  "the saving this run's cases measured in context (L2 %s). Per image: x %d forwards per step x %d steps "
+		  "of this run's [model].",
 		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
 		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
 		  r->forwards_per_step, r->steps);
@@ -656,11 +648,9 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 	      "median, so a column sums to count x the median; the gaps are what the kernels leave of it (launches, "
 	      "host work, overlap). The isolated columns add up the site cases of the projecting run with their "
 	      "counts; a family the sites do not touch (GEMM, attention) is only in context.\n\n", f);
-	if (compact) {
+	if (compact)
 		fputs("_The per-family tables are in `report-full.md`._\n\n", f);
-		return;
-	}
-	for (int i = 0; i < p->n_measured; i++)
+	for (int i = 0; !compact && i < p->n_measured; i++)
 		projection_families(f, p, &p->m[i]);
 }
 
