@@ -309,40 +309,6 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 
 /* ---- provenance ---- */
 
-static void device_list(FILE *f, const struct results_device *v)
-{
-	md_printf(f, "- device: %s (backend %s", v->name, v->backend);
-	if (v->uuid[0])
-		md_printf(f, ", uuid `%s`", v->uuid);
-	fputs(")\n", f);
-	if (v->cc_major)
-		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
-			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
-	md_printf(f, "- driver %s, runtime %s\n", v->driver_version[0] ? v->driver_version : "n/a",
-		  v->runtime_version[0] ? v->runtime_version : "n/a");
-	if (v->copy_gbps > 0)
-		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
-}
-
-static void profile_list(FILE *f, const struct printer_report *o)
-{
-	const struct profile *p = o->profile;
-	if (p) {
-		md_printf(f, "- device profile `%s` (`profiles/", p->name);
-		fprintf(f, "%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
-			p->gate_max_regression_pct);
-		if (p->dram_gbps > 0)
-			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
-		if (p->sm_count > 0)
-			fprintf(f, ", %d SMs, L2 %lld bytes", p->sm_count, (long long)p->l2_bytes);
-		fputc('\n', f);
-	}
-	if (o->profile_note) {
-		char clean[512];
-		md_printf(f, "- profile note: %s\n", md_scrub_paths(o->profile_note, clean, sizeof clean));
-	}
-}
-
 /* The run's settings, then its user arms (plugins, compiled binaries):
  * what file ran, and its hash. */
 static void run_list(FILE *f, const struct results_run *r)
@@ -372,16 +338,40 @@ static void run_list(FILE *f, const struct results_run *r)
 	}
 }
 
+/* The device, its profile, the run's settings and arms, then notes. */
 void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct results_run *r = R->run;
+	const struct results_device *v = &r->device;
+	const struct profile *p = R->o->profile;
 	const struct printer_charts *res = R->out;
-	char clean[1024];
+	char clean[1024], note[512];
 	(void)compact;
 	html_printf(f, "<details><summary><b>Provenance</b>: %s, commit %s, run %lld started %s</summary>\n\n",
 		    r->device.name, r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
-	device_list(f, &r->device);
-	profile_list(f, R->o);
+	md_printf(f, "- device: %s (backend %s", v->name, v->backend);
+	if (v->uuid[0])
+		md_printf(f, ", uuid `%s`", v->uuid);
+	fputs(")\n", f);
+	if (v->cc_major)
+		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
+			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
+	md_printf(f, "- driver %s, runtime %s\n", v->driver_version[0] ? v->driver_version : "n/a",
+		  v->runtime_version[0] ? v->runtime_version : "n/a");
+	if (v->copy_gbps > 0)
+		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
+	if (p) {
+		md_printf(f, "- device profile `%s` (`profiles/", p->name);
+		fprintf(f, "%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
+			p->gate_max_regression_pct);
+		if (p->dram_gbps > 0)
+			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
+		if (p->sm_count > 0)
+			fprintf(f, ", %d SMs, L2 %lld bytes", p->sm_count, (long long)p->l2_bytes);
+		fputc('\n', f);
+	}
+	if (R->o->profile_note)
+		md_printf(f, "- profile note: %s\n", md_scrub_paths(R->o->profile_note, note, sizeof note));
 	run_list(f, r);
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
 		R->S->n_discarded == 1 ? "" : "s");
