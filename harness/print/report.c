@@ -285,22 +285,6 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 	fputs(" |", f);
 }
 
-static void per_gpu_runs(FILE *f, const struct report_ctx *R)
-{
-	for (int s = 0; s <= R->n_peers; s++) {
-		const struct summary_run *S = R->P->series[s];
-		const struct results_run *r = S->run;
-		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
-			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
-		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
-		if (S->copy.source == BANDWIDTH_NONE)
-			fputs("unknown\n", f);
-		else
-			fprintf(f, "%.0f GB/s (%s)\n", S->copy.gbps, bandwidth_source_str(S->copy.source));
-	}
-	fputc('\n', f);
-}
-
 /* The first case whose arms differ between the runs, -1 when none. */
 static int first_differing(const struct peers_table *P)
 {
@@ -363,8 +347,18 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
 		md5_head, (long long)R->run->id);
-	per_gpu_runs(f, R);
-	fputs("| case |", f);
+	for (int s = 0; s <= R->n_peers; s++) { /* each run's line */
+		const struct summary_run *S = R->P->series[s];
+		const struct results_run *r = S->run;
+		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
+			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
+		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
+		if (S->copy.source == BANDWIDTH_NONE)
+			fputs("unknown\n", f);
+		else
+			fprintf(f, "%.0f GB/s (%s)\n", S->copy.gbps, bandwidth_source_str(S->copy.source));
+	}
+	fputs("\n| case |", f);
 	for (int s = 0; s <= R->n_peers; s++)
 		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
 	fprintf(f, " %s |\n|---|", md5_head);
@@ -598,31 +592,16 @@ static void family_row(FILE *f, const struct projection_family *r, bool bold)
 		MD_TIME(r->isolated.saving_ns - r->context.saving_ns));
 }
 
-/* One measured case's families per forward, in context and in isolation,
- * with their totals (each total is count x the arm's median). */
-static void projection_families(FILE *f, const struct projection *p, const struct projection_measured *m)
-{
-	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
-					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
-	md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
-		  (long long)p->sites->run->id);
-	md_table_head(f, 8, cols, "lrrrrrrr");
-	for (int i = 0; i < m->n_families; i++)
-		family_row(f, &m->families[i], false);
-	family_row(f, &m->total, true);
-	fputc('\n', f);
-	if (m->families_cut)
-		fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
-}
-
 /* "Projection against measurement" (issue 22.3): the saving a site run
  * projects (each site in isolation, count x (A - B)) beside the saving
  * this run's block-level cases measured, by how much the projection is
  * off, and per measured case the kernel families in context against the
- * same families in isolation (analysis/projection.h); nothing without
- * --projected-by. */
+ * same families in isolation (analysis/projection.h), with their totals;
+ * nothing without --projected-by. */
 static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 {
+	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
+					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
 	const struct projection *p = R->o->projection;
 	if (!p)
 		return;
@@ -650,8 +629,18 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 	      "counts; a family the sites do not touch (GEMM, attention) is only in context.\n\n", f);
 	if (compact)
 		fputs("_The per-family tables are in `report-full.md`._\n\n", f);
-	for (int i = 0; !compact && i < p->n_measured; i++)
-		projection_families(f, p, &p->m[i]);
+	for (int k = 0; !compact && k < p->n_measured; k++) { /* each total is count x the arm's median */
+		const struct projection_measured *m = &p->m[k];
+		md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
+			  (long long)s->id);
+		md_table_head(f, 8, cols, "lrrrrrrr");
+		for (int i = 0; i < m->n_families; i++)
+			family_row(f, &m->families[i], false);
+		family_row(f, &m->total, true);
+		fputc('\n', f);
+		if (m->families_cut)
+			fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
+	}
 }
 
 /* ---- assembling within the budget ---- */
