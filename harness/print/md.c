@@ -249,12 +249,11 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 void md_spread(FILE *f, const struct summary_spread *s)
 {
 	char m[32], lo[32], hi[32];
-	if (!s->n) {
+	if (!s->n)
 		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
-		md_us(s->p90_ns, hi, sizeof hi), s->n);
+	else
+		fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
+			md_us(s->p90_ns, hi, sizeof hi), s->n);
 }
 
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)

@@ -99,10 +99,9 @@ char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *b
  * counts add up to the cases. Plain text, no markup. */
 void md_verdict_counts(FILE *f, const struct summary_run *S);
 
-/* Why no case of S has a host time a call (analysis/hosttime.h): "the
- * CPU backend: its call is the work", "timing = graph times no single
- * call", "the run stored none"; NULL when a case has one. What show and
- * the report say where their tables leave the host column out. */
+/* Why no case of S has a host time a call (analysis/hosttime.h), as show
+ * and the report say it: "the CPU backend: its call is the work", "timing
+ * = graph times no single call", "the run stored none"; NULL: one has. */
 const char *md_host_unmeasured(const struct summary_run *S);
 
 /* A case's verdict as every table prints it: "faster", "no clear change",
@@ -130,10 +129,9 @@ void md_file_abort(struct md_file *mf);
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
 
-/* md_html.c: the markdown file md_path as an HTML page in html_path (an
- * outfile) titled title, with the dashboard's style sheet at css (a
- * relative path), by cmark-gfm, GitHub's CommonMark fork: the report's
- * tables render as on GitHub, its <details> stay. AB_ERR_IO, AB_ERR_NOMEM. */
+/* md_html.c: the markdown file md_path as an HTML page (an outfile) with
+ * the dashboard's style sheet at css (a relative path), by cmark-gfm: the
+ * report's tables render as on GitHub, its <details> stay. */
 enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
 			  struct ab_diag *d);
 

@@ -437,25 +437,24 @@ static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 			R->S->n_sweeps ? "the sweep charts (section Sweeps)" : "the speedup chart");
 		return;
 	}
-	for (int i = 0; compact && i < R->S->n_cases; i++)
-		drawn += R->ch.cases[i].samples.drawn + R->ch.cases[i].series.drawn + R->ch.cases[i].kernels.drawn;
-	if (compact) {
-		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
-			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
-		return;
-	}
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct report_case_charts *ch = &R->ch.cases[i];
 		const struct report_chart *chart[] = { &ch->samples, &ch->series, &ch->kernels };
 		static const char *const alt_of[] = { "samples per slot of %s", "samples of %s in time order",
 						      "per-kernel time of %s" };
-		md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
+		if (!compact)
+			md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
 		for (int k = 0; k < 3; k++) {
 			char alt[160];
 			snprintf(alt, sizeof alt, alt_of[k], R->S->cases[i].c->name);
-			report_chart_md(f, chart[k], alt, "Chart", R->out->note);
+			drawn += chart[k]->drawn;
+			if (!compact)
+				report_chart_md(f, chart[k], alt, "Chart", R->out->note);
 		}
 	}
+	if (compact) /* a line in place of the charts */
+		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
+			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
