@@ -77,7 +77,6 @@ void md_table_head(FILE *f, int n, const char *const *cols, const char *align)
 char *md_scrub_paths(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
-
 	if (!len)
 		return buf;
 	for (const char *p = s ? s : ""; *p && o + 1 < len;) {
@@ -279,7 +278,6 @@ enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
 {
 	char path[4096];
 	struct stat st;
-
 	if (!*dir)
 		return ab_fail(d, AB_ERR_USAGE, "empty directory name");
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)

@@ -130,10 +130,10 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 		md_table_head(f, 8, cols, "lllllllr");
 		for (int i = 0; i < sc.n_groups; i++) {
 			const struct results_case *c = sc.groups[i].k->c;
-			md_printf(f, "| `%s` | %s | %s | ", c->site, sc.groups[i].shapes, c->dtype);
-			fprintf(f, "%s | %s | ", sc.groups[i].k->eps, c->affine ? "yes" : "no");
-			md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
-				  c->arm_b[0] ? c->arm_b : r->arm_b, sc.groups[i].n);
+			md_printf(f, "| `%s` | %s | %s | %s | %s | %s | `%s` / `%s` | %d |\n", c->site,
+				  sc.groups[i].shapes, c->dtype, sc.groups[i].k->eps, c->affine ? "yes" : "no",
+				  c->input, c->arm_a[0] ? c->arm_a : r->arm_a, c->arm_b[0] ? c->arm_b : r->arm_b,
+				  sc.groups[i].n);
 		}
 		fputc('\n', f);
 	}
@@ -207,11 +207,10 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 	if (R->S->cache_bytes > 0)
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
 			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
-			   "is the measured copy, as cache-resident as the arms).",
+			   "is the measured copy, as cache-resident as the arms).\n\n",
 			MD_BYTES((double)R->S->cache_bytes));
 	else
-		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
-	fputs("\n\n", f);
+		fputs("The device's cache size is not known, so no case is called cache-resident.\n\n", f);
 	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fputc('\n', f);
 }
@@ -352,7 +351,8 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 		const struct results_run *r = S->run;
 		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
 			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
-		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
+		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "",
+			r->fake_timer ? ", **fake timer**" : "");
 		if (S->copy.source == BANDWIDTH_NONE)
 			fputs("unknown\n", f);
 		else
@@ -418,7 +418,8 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 			if (!sl || !sl->n_samples)
 				fputs(" n/a |", f);
 			else
-				fprintf(f, " %s ±%s n=%d |", MD_TIME(sl->median_ns), MD_SHARE(sl->noise), sl->n_samples);
+				fprintf(f, " %s ±%s n=%d |", MD_TIME(sl->median_ns), MD_SHARE(sl->noise),
+					sl->n_samples);
 		}
 		fprintf(f, drift_cells[sc->drift_verdict], sc->drift * 100);
 	}
@@ -607,8 +608,8 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
 	md_printf(f, "## Projection against measurement\n\nThe saving that run %lld (`%s`, %s, %s) projects from its "
 		  "site cases, each measured in isolation (L2 %s between samples), count x (A - B) per forward, beside "
-		  "the saving this run's cases measured in context (L2 %s). Per image: x %d forwards per step x %d steps "
-		  "of this run's [model].",
+		  "the saving this run's cases measured in context (L2 %s). Per image: x %d forwards per step x %d "
+		  "steps of this run's [model].",
 		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
 		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
 		  r->forwards_per_step, r->steps);

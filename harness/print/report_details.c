@@ -143,9 +143,11 @@ static void output_table(FILE *f, const struct summary_run *S, bool problems_onl
 				md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, c->slots[s].label,
 					  c->slots[s].arm == 'a' ? 'A' : 'B', o->tensor, (long long)o->bytes, o->md5);
 				fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**",
-					(long long)o->mismatches, o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
+					(long long)o->mismatches,
+					o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
 					o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
-					!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
+					!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**",
+					(long long)o->ref_skipped);
 			}
 	}
 	if (n || !problems_only)
@@ -229,8 +231,9 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 			       "run.\n\n</details>\n\n", S->run->backend);
 		return;
 	}
-	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c,
-		all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "");
+	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz,
+		all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s",
+		all->throttled ? "</b>" : "");
 	fprintf(f, "</summary>\n\nSM and memory clocks, temperature and NVML clock-event reasons before and after each "
 		   "slot (default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
 	md_table_head(f, compact ? 4 : 10, compact ? brief : cols, compact ? "lrrr" : "llrrrlrrrl");
@@ -274,12 +277,11 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 					    "stopped by", "slot time (s)", "noise" };
 	static const char *const brief[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
 	const struct summary_run *S = R->S;
-	fprintf(f, "<details><summary><b>Sampling</b>: %d to %d samples a slot over %d slots, %d discarded%s",
-		S->min_slot_samples, S->max_slot_samples, S->n_slots, S->n_discarded,
-		S->run->quick ? " (<b>quick run</b>)" : "");
-	fprintf(f, "</summary>\n\nSamples kept per slot and the rule that ended the slot (target_noise, "
-		   "interval_stalled, noise_converged, max_samples or max_time); noise is the %s; discarded samples "
-		   "failed the throttle probe.\n\n", report_details_noise_words(S->run));
+	fprintf(f, "<details><summary><b>Sampling</b>: %d to %d samples a slot over %d slots, %d discarded%s</summary>"
+		   "\n\nSamples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
+		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
+		   "probe.\n\n", S->min_slot_samples, S->max_slot_samples, S->n_slots, S->n_discarded,
+		S->run->quick ? " (<b>quick run</b>)" : "", report_details_noise_words(S->run));
 	md_table_head(f, compact ? 5 : 9, compact ? brief : cols, compact ? "lllrr" : "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
