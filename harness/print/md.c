@@ -77,7 +77,6 @@ void md_table_head(FILE *f, int n, const char *const *cols, const char *align)
 char *md_scrub_paths(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
-
 	if (!len)
 		return buf;
 	for (const char *p = s ? s : ""; *p && o + 1 < len;) {
@@ -249,12 +248,11 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 void md_spread(FILE *f, const struct summary_spread *s)
 {
 	char m[32], lo[32], hi[32];
-	if (!s->n) {
+	if (!s->n)
 		fputs("n/a", f);
-		return;
-	}
-	fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
-		md_us(s->p90_ns, hi, sizeof hi), s->n);
+	else
+		fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
+			md_us(s->p90_ns, hi, sizeof hi), s->n);
 }
 
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)
@@ -280,7 +278,6 @@ enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
 {
 	char path[4096];
 	struct stat st;
-
 	if (!*dir)
 		return ab_fail(d, AB_ERR_USAGE, "empty directory name");
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)

@@ -1,19 +1,12 @@
 /*
  * md.h - writing markdown documents: escaping, tables, number formats, and
- * output files that appear whole or not at all.
+ * output files that appear whole or not at all (common/outfile.h).
  *
  * The report, compare and gate printers share these so that every table
- * renders on GitHub whatever a kernel, case or device is called: a cell never
- * breaks its row ('|' and newlines are escaped), never turns into HTML ('<'
- * and '>' become entities) and never starts emphasis by accident. Text that
- * came from the machine (command lines, notes, scenario paths) goes through
- * md_scrub_paths so that no absolute path of this machine leaks into a
- * document meant to be pasted into a pull request.
- *
- * Output files go through common/outfile.h (a temporary file renamed over
- * NAME when complete, FIFOs and devices written in place), so a reader or
- * CI job never sees half a report. md_html.c renders a report's markdown
- * as an HTML page for the dashboard.
+ * renders on GitHub whatever a kernel, case or device is called: a cell
+ * never breaks its row, never turns into HTML and never starts emphasis by
+ * accident; md_scrub_paths keeps this machine's absolute paths out of a
+ * document meant for a pull request. md_html.c renders a report as HTML.
  */
 #ifndef AB_MD_H
 #define AB_MD_H
@@ -106,10 +99,9 @@ char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *b
  * counts add up to the cases. Plain text, no markup. */
 void md_verdict_counts(FILE *f, const struct summary_run *S);
 
-/* Why no case of S has a host time a call (analysis/hosttime.h): "the
- * CPU backend: its call is the work", "timing = graph times no single
- * call", "the run stored none"; NULL when a case has one. What show and
- * the report say where their tables leave the host column out. */
+/* Why no case of S has a host time a call (analysis/hosttime.h), as show
+ * and the report say it: "the CPU backend: its call is the work", "timing
+ * = graph times no single call", "the run stored none"; NULL: one has. */
 const char *md_host_unmeasured(const struct summary_run *S);
 
 /* A case's verdict as every table prints it: "faster", "no clear change",
@@ -137,10 +129,9 @@ void md_file_abort(struct md_file *mf);
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
 
-/* md_html.c: the markdown file md_path as an HTML page in html_path (an
- * outfile) titled title, with the dashboard's style sheet at css (a
- * relative path), by cmark-gfm, GitHub's CommonMark fork: the report's
- * tables render as on GitHub, its <details> stay. AB_ERR_IO, AB_ERR_NOMEM. */
+/* md_html.c: the markdown file md_path as an HTML page (an outfile) with
+ * the dashboard's style sheet at css (a relative path), by cmark-gfm: the
+ * report's tables render as on GitHub, its <details> stay. */
 enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
 			  struct ab_diag *d);
 

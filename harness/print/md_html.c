@@ -18,16 +18,18 @@
  * autolink extension: the report's cells hold text from outside (a device
  * name, a host, notes, an arm's details), and a "www." or "http://" there
  * must stay text, never become a link (md_cell escapes the rest). */
-static char *render(FILE *in)
+enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
+			  struct ab_diag *d)
 {
+	static const char *const ext[] = { "table", "strikethrough" };
+	const int opt = CMARK_OPT_UNSAFE | CMARK_OPT_GITHUB_PRE_LANG;
 	char chunk[65536];
 	size_t n;
-	const int opt = CMARK_OPT_UNSAFE | CMARK_OPT_GITHUB_PRE_LANG;
+	FILE *in = fopen(md_path, "rb");
+	if (!in)
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", md_path, strerror(errno));
 	cmark_gfm_core_extensions_ensure_registered();
-	cmark_parser *p = cmark_parser_new(opt);
-	if (!p)
-		return NULL;
-	const char *ext[] = { "table", "strikethrough" };
+	cmark_parser *p = cmark_parser_new(opt); /* nothing of cmark's is NULL: its allocator aborts */
 	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(ext[i]);
 		if (e)
@@ -35,24 +37,11 @@ static char *render(FILE *in)
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
 		cmark_parser_feed(p, chunk, n);
-	cmark_node *doc = cmark_parser_finish(p);
-	char *html = doc ? cmark_render_html(doc, opt, cmark_parser_get_syntax_extensions(p)) : NULL;
-	if (doc)
-		cmark_node_free(doc);
-	cmark_parser_free(p);
-	return html;
-}
-
-enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
-			  struct ab_diag *d)
-{
-	FILE *in = fopen(md_path, "rb");
-	if (!in)
-		return ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", md_path, strerror(errno));
-	char *html = render(in);
 	fclose(in);
-	if (!html)
-		return ab_fail(d, AB_ERR_NOMEM, "cannot render '%s' as HTML", md_path);
+	cmark_node *doc = cmark_parser_finish(p);
+	char *html = cmark_render_html(doc, opt, cmark_parser_get_syntax_extensions(p));
+	cmark_node_free(doc);
+	cmark_parser_free(p);
 	struct md_file mf;
 	enum ab_rc rc = md_file_open(&mf, html_path, d);
 	if (!rc) {

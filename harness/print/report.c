@@ -101,46 +101,15 @@ static void env_line(FILE *f, const struct cert_env *e)
 	}
 }
 
-/* Where the proven cases were proven: what all share, then what only
- * some arms used. */
-static void environments(FILE *f, const struct certified_scope *sc)
-{
-	fputs("Proven on: ", f);
-	env_line(f, &sc->common);
-	if (sc->some.n) {
-		fputs("; where an arm used them: ", f);
-		env_line(f, &sc->some);
-		if (sc->some_differ)
-			fputs(" (not every case's: `abbench certify` names each one's)", f);
-	}
-	fputs(".\n\n", f);
-}
-
 /* The cases not certified and why: the first CERTIFIED_LISTED, then how
  * many more (the Accuracy section has every output). */
 #define CERTIFIED_LISTED 10
 
-static void not_certified(FILE *f, const struct certified_scope *sc)
-{
-	int listed = 0;
-	if (sc->n_exact == sc->n)
-		return;
-	fprintf(f, "Not certified (%d): ", sc->n - sc->n_exact);
-	for (int i = 0; i < sc->n && listed < CERTIFIED_LISTED; i++) {
-		if (sc->cases[i].exact)
-			continue;
-		md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc->cases[i].c->name, sc->cases[i].why);
-	}
-	if (sc->n - sc->n_exact > listed)
-		fprintf(f, "; and %d more (the Accuracy section has each output)", sc->n - sc->n_exact - listed);
-	fputs(".\n\n", f);
-}
-
 /* The signatures the run proves byte-equal in every slot and the
  * environment they were proven on, beside the speedup, so that a reviewer
  * reads the scope of the bit-exact claim (analysis/certified.h; `abbench
- * certify` writes them as a certificate). compact: the counts and the
- * environment. */
+ * certify` writes them as a certificate), then the cases not certified.
+ * compact: the counts and the environment. */
 static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
@@ -161,17 +130,34 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 		md_table_head(f, 8, cols, "lllllllr");
 		for (int i = 0; i < sc.n_groups; i++) {
 			const struct results_case *c = sc.groups[i].k->c;
-			md_printf(f, "| `%s` | %s | %s | ", c->site, sc.groups[i].shapes, c->dtype);
-			fprintf(f, "%s | %s | ", sc.groups[i].k->eps, c->affine ? "yes" : "no");
-			md_printf(f, "%s | `%s` / `%s` | %d |\n", c->input, c->arm_a[0] ? c->arm_a : r->arm_a,
-				  c->arm_b[0] ? c->arm_b : r->arm_b, sc.groups[i].n);
+			md_printf(f, "| `%s` | %s | %s | %s | %s | %s | `%s` / `%s` | %d |\n", c->site,
+				  sc.groups[i].shapes, c->dtype, sc.groups[i].k->eps, c->affine ? "yes" : "no",
+				  c->input, c->arm_a[0] ? c->arm_a : r->arm_a, c->arm_b[0] ? c->arm_b : r->arm_b,
+				  sc.groups[i].n);
 		}
 		fputc('\n', f);
 	}
-	if (sc.n_exact)
-		environments(f, &sc);
-	if (!compact)
-		not_certified(f, &sc);
+	if (sc.n_exact) { /* what all proven cases share, then what only some arms used */
+		fputs("Proven on: ", f);
+		env_line(f, &sc.common);
+		if (sc.some.n) {
+			fputs("; where an arm used them: ", f);
+			env_line(f, &sc.some);
+			if (sc.some_differ)
+				fputs(" (not every case's: `abbench certify` names each one's)", f);
+		}
+		fputs(".\n\n", f);
+	}
+	if (!compact && sc.n_exact < sc.n) {
+		int listed = 0, left = sc.n - sc.n_exact;
+		fprintf(f, "Not certified (%d): ", left);
+		for (int i = 0; i < sc.n && listed < CERTIFIED_LISTED; i++)
+			if (!sc.cases[i].exact)
+				md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc.cases[i].c->name, sc.cases[i].why);
+		if (left > listed)
+			fprintf(f, "; and %d more (the Accuracy section has each output)", left - listed);
+		fputs(".\n\n", f);
+	}
 	certified_scope_free(&sc);
 }
 
@@ -221,28 +207,12 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 	if (R->S->cache_bytes > 0)
 		fprintf(f, "A case whose minimum bytes fit the device's last-level cache (%s) is **cache-resident**: its "
 			   "traffic need not reach DRAM, so it is held against no DRAM figure (no %% of copy; its floor "
-			   "is the measured copy, as cache-resident as the arms).",
+			   "is the measured copy, as cache-resident as the arms).\n\n",
 			MD_BYTES((double)R->S->cache_bytes));
 	else
-		fputs("The device's cache size is not known, so no case is called cache-resident.", f);
-	fputs("\n\n", f);
+		fputs("The device's cache size is not known, so no case is called cache-resident.\n\n", f);
 	figure_fmt_md_table(f, &t, R->S, NULL, 0);
 	fputc('\n', f);
-}
-
-/* A sweep's chart, or why it has none: past REPORT_SWEEP_CHARTS_MAX
- * sweeps the tables stand alone. */
-static void sweep_chart(FILE *f, const struct report_ctx *R, int g, bool compact)
-{
-	const struct summary_sweep *w = &R->S->sweeps[g];
-	char alt[160];
-	snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
-	if (g >= R->ch.n_sweep_charts)
-		fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
-	else if (compact)
-		fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
-	else
-		report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
 }
 
 /* What the report calls its side-by-side runs, by what sets them apart
@@ -272,10 +242,17 @@ static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
+		char alt[160];
+		snprintf(alt, sizeof alt, "%s over %s: time, speedup and %% of copy bandwidth", w->name, w->axis);
 		md_printf(f, "### `%s` over %s\n\n", w->name, w->axis);
 		figure_fmt_md_table(f, &t, R->S, w->idx, w->n);
 		fputc('\n', f);
-		sweep_chart(f, R, g, compact);
+		if (g >= R->ch.n_sweep_charts) /* past REPORT_SWEEP_CHARTS_MAX sweeps the tables stand alone */
+			fprintf(f, "_No chart: only the first %d sweeps get one._\n\n", REPORT_SWEEP_CHARTS_MAX);
+		else if (compact)
+			fprintf(f, "Chart: `%s.png`, beside this report.\n\n", R->ch.sweeps[g].stem);
+		else
+			report_chart_md(f, &R->ch.sweeps[g], alt, "Chart", R->out->note);
 	}
 }
 
@@ -305,34 +282,6 @@ static void per_gpu_cell(FILE *f, const struct summary_run *S, const struct summ
 			break;
 		}
 	fputs(" |", f);
-}
-
-/* The row's last cell: md5 of every output of every slot of the case, in
- * every peer that has it, against this run's (analysis/peers.h). */
-static void per_gpu_md5(FILE *f, const struct peers_md5 *m)
-{
-	if (!m->compared)
-		fputs(" n/a |\n", f);
-	else if (!m->differ)
-		fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
-	else
-		fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
-}
-
-static void per_gpu_runs(FILE *f, const struct report_ctx *R)
-{
-	for (int s = 0; s <= R->n_peers; s++) {
-		const struct summary_run *S = R->P->series[s];
-		const struct results_run *r = S->run;
-		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
-			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
-		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "", r->fake_timer ? ", **fake timer**" : "");
-		if (S->copy.source == BANDWIDTH_NONE)
-			fputs("unknown\n", f);
-		else
-			fprintf(f, "%.0f GB/s (%s)\n", S->copy.gbps, bandwidth_source_str(S->copy.source));
-	}
-	fputc('\n', f);
 }
 
 /* The first case whose arms differ between the runs, -1 when none. */
@@ -397,8 +346,19 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
 		md5_head, (long long)R->run->id);
-	per_gpu_runs(f, R);
-	fputs("| case |", f);
+	for (int s = 0; s <= R->n_peers; s++) { /* each run's line */
+		const struct summary_run *S = R->P->series[s];
+		const struct results_run *r = S->run;
+		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
+			  r->backend, r->git_commit[0] ? r->git_commit : "unknown", r->started_at);
+		fprintf(f, "%s%s, copy bandwidth ", r->quick ? ", **quick run**" : "",
+			r->fake_timer ? ", **fake timer**" : "");
+		if (S->copy.source == BANDWIDTH_NONE)
+			fputs("unknown\n", f);
+		else
+			fprintf(f, "%.0f GB/s (%s)\n", S->copy.gbps, bandwidth_source_str(S->copy.source));
+	}
+	fputs("\n| case |", f);
 	for (int s = 0; s <= R->n_peers; s++)
 		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
 	fprintf(f, " %s |\n|---|", md5_head);
@@ -406,40 +366,32 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
+		const struct peers_md5 *m = &R->P->md5[i];
 		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
 		for (int s = 0; s <= R->n_peers; s++)
 			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
-		per_gpu_md5(f, &R->P->md5[i]);
+		if (!m->compared) /* every output of every slot, in every peer that has it, against this run's */
+			fputs(" n/a |\n", f);
+		else if (!m->differ)
+			fprintf(f, " yes (%d outputs, %d run%s) |\n", m->compared, m->runs, m->runs == 1 ? "" : "s");
+		else
+			fprintf(f, " **no** (%d of %d differ) |\n", m->differ, m->compared);
 	}
 	fputc('\n', f);
 }
 
 /* ---- brackets, charts, kernels, projection ---- */
 
-/* " 16.19 us ±0.12% n=40 |": a slot's cell of the brackets' row. */
-static void put_slot_cell(FILE *f, const struct results_slot *s)
+/* Per case, each slot's median, noise and count, then the drift and its
+ * verdict (summary_case.drift_verdict). */
+static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 {
-	if (!s || !s->n_samples)
-		fputs(" n/a |", f);
-	else
-		fprintf(f, " %s ±%s n=%d |", MD_TIME(s->median_ns), MD_SHARE(s->noise), s->n_samples);
-}
-
-/* The drift and its verdict (summary_case.drift_verdict): the row's last
- * two cells. */
-static void put_drift(FILE *f, const struct summary_case *s)
-{
-	static const char *const cells[] = {
+	static const char *const drift_cells[] = {
 		[SUMMARY_DRIFT_ONE_SLOT] = " n/a | not judged (one A slot) |\n",
 		[SUMMARY_DRIFT_NO_PROFILE] = " %.2f%% | not judged (no device profile) |\n",
 		[SUMMARY_DRIFT_OK] = " %.2f%% | ok |\n",
 		[SUMMARY_DRIFT_ENVIRONMENTAL] = " %.2f%% | **environmental drift** |\n",
 	};
-	fprintf(f, cells[s->drift_verdict], s->drift * 100);
-}
-
-static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
-{
 	const struct results_case *c0 = R->S->n_cases ? R->S->cases[0].c : NULL;
 	int ns = c0 ? c0->n_slots : 0;
 	(void)compact;
@@ -461,9 +413,15 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct summary_case *sc = &R->S->cases[i];
 		md_printf(f, "| `%s` |", sc->c->name);
-		for (int s = 0; s < ns; s++)
-			put_slot_cell(f, results_case_slot(sc->c, c0->slots[s].label));
-		put_drift(f, sc);
+		for (int s = 0; s < ns; s++) {
+			const struct results_slot *sl = results_case_slot(sc->c, c0->slots[s].label);
+			if (!sl || !sl->n_samples)
+				fputs(" n/a |", f);
+			else
+				fprintf(f, " %s ±%s n=%d |", MD_TIME(sl->median_ns), MD_SHARE(sl->noise),
+					sl->n_samples);
+		}
+		fprintf(f, drift_cells[sc->drift_verdict], sc->drift * 100);
 	}
 	fputc('\n', f);
 }
@@ -482,25 +440,22 @@ static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct report_case_charts *ch = &R->ch.cases[i];
-		drawn += ch->samples.drawn + ch->series.drawn + ch->kernels.drawn;
-	}
-	if (compact) {
-		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
-			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
-		return;
-	}
-	for (int i = 0; i < R->S->n_cases; i++) {
-		const struct report_case_charts *ch = &R->ch.cases[i];
 		const struct report_chart *chart[] = { &ch->samples, &ch->series, &ch->kernels };
 		static const char *const alt_of[] = { "samples per slot of %s", "samples of %s in time order",
 						      "per-kernel time of %s" };
-		md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
+		if (!compact)
+			md_printf(f, "### `%s`\n\n", R->S->cases[i].c->name);
 		for (int k = 0; k < 3; k++) {
 			char alt[160];
 			snprintf(alt, sizeof alt, alt_of[k], R->S->cases[i].c->name);
-			report_chart_md(f, chart[k], alt, "Chart", R->out->note);
+			drawn += chart[k]->drawn;
+			if (!compact)
+				report_chart_md(f, chart[k], alt, "Chart", R->out->note);
 		}
 	}
+	if (compact) /* a line in place of the charts */
+		fprintf(f, "%d charts of %d cases beside this report: `samples-CASE.png`, `series-CASE.png` and "
+			   "`kernels-CASE.png` (each with its `.dat` and `.gp`).\n\n", drawn, R->S->n_cases);
 }
 
 /* One arm's attribution: the window line, then a row per kernel. */
@@ -532,17 +487,6 @@ static void arm_table(FILE *f, const char *which, const char *variant, const str
 	fputc('\n', f);
 }
 
-/* " 16.20 us, kernels 99.5%, 3 kernels |": an arm's window and the
- * kernels' share, a cell of the compact table. */
-static void arm_cell(FILE *f, const struct summary_arm *ak)
-{
-	if (!ak->time.n || !(ak->wall_ns > 0))
-		fputs(" n/a |", f);
-	else
-		fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns), 100 * ak->kernel_share,
-			ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
-}
-
 static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "A: window per sample, kernels' share", "B: window per sample, kernels' share" };
@@ -558,8 +502,14 @@ static void sec_kernels(FILE *f, const struct report_ctx *R, bool compact)
 			fputs("| ", f);
 			md_case_name(f, s->c->name, s->own_arms, s->arm_a, s->arm_b);
 			fputs(" |", f);
-			arm_cell(f, &s->a);
-			arm_cell(f, &s->b);
+			for (int k = 0; k < 2; k++) { /* " 16.20 us, kernels 99.5%, 3 kernels |" */
+				const struct summary_arm *ak = k ? &s->b : &s->a;
+				if (!ak->time.n || !(ak->wall_ns > 0))
+					fputs(" n/a |", f);
+				else
+					fprintf(f, " %s, kernels %.1f%%, %d kernel%s |", MD_TIME(ak->window_ns),
+						100 * ak->kernel_share, ak->n_kernels, ak->n_kernels == 1 ? "" : "s");
+			}
 			fputc('\n', f);
 			continue;
 		}
@@ -642,29 +592,24 @@ static void family_row(FILE *f, const struct projection_family *r, bool bold)
 		MD_TIME(r->isolated.saving_ns - r->context.saving_ns));
 }
 
-/* One measured case's families per forward, in context and in isolation,
- * with their totals (each total is count x the arm's median). */
-static void projection_families(FILE *f, const struct projection *p, const struct projection_measured *m)
+/* "Projection against measurement" (issue 22.3): the saving a site run
+ * projects (each site in isolation, count x (A - B)) beside the saving
+ * this run's block-level cases measured, by how much the projection is
+ * off, and per measured case the kernel families in context against the
+ * same families in isolation (analysis/projection.h), with their totals;
+ * nothing without --projected-by. */
+static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "family", "in context A", "in context B", "saved in context",
 					    "isolated A", "isolated B", "saved isolated", "isolated - context" };
-	md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
-		  (long long)p->sites->run->id);
-	md_table_head(f, 8, cols, "lrrrrrrr");
-	for (int i = 0; i < m->n_families; i++)
-		family_row(f, &m->families[i], false);
-	family_row(f, &m->total, true);
-	fputc('\n', f);
-	if (m->families_cut)
-		fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
-}
-
-static void projection_intro(FILE *f, const struct projection *p)
-{
+	const struct projection *p = R->o->projection;
+	if (!p)
+		return;
 	const struct results_run *s = p->sites->run, *r = p->measured->run;
-	md_printf(f, "The saving that run %lld (`%s`, %s, %s) projects from its site cases, each measured in "
-		  "isolation (L2 %s between samples), count x (A - B) per forward, beside the saving this run's cases "
-		  "measured in context (L2 %s). Per image: x %d forwards per step x %d steps of this run's [model].",
+	md_printf(f, "## Projection against measurement\n\nThe saving that run %lld (`%s`, %s, %s) projects from its "
+		  "site cases, each measured in isolation (L2 %s between samples), count x (A - B) per forward, beside "
+		  "the saving this run's cases measured in context (L2 %s). Per image: x %d forwards per step x %d "
+		  "steps of this run's [model].",
 		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
 		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
 		  r->forwards_per_step, r->steps);
@@ -677,32 +622,25 @@ static void projection_intro(FILE *f, const struct projection *p)
 		fprintf(f, " %d site case%s lack a median of an arm: the projection is unknown.", p->n_site_unknown,
 			p->n_site_unknown == 1 ? "" : "s");
 	fputs("\n\n", f);
-}
-
-/* "Projection against measurement" (issue 22.3): the saving a site run
- * projects (each site in isolation, count x (A - B)) beside the saving
- * this run's block-level cases measured, by how much the projection is
- * off, and per measured case the kernel families in context against the
- * same families in isolation (analysis/projection.h); nothing without
- * --projected-by. */
-static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct projection *p = R->o->projection;
-	if (!p)
-		return;
-	fputs("## Projection against measurement\n\n", f);
-	projection_intro(f, p);
 	projection_headline(f, p);
 	fputs("Each family's part of an arm is its kernels' share of the arm's sample window times the arm's "
 	      "median, so a column sums to count x the median; the gaps are what the kernels leave of it (launches, "
 	      "host work, overlap). The isolated columns add up the site cases of the projecting run with their "
 	      "counts; a family the sites do not touch (GEMM, attention) is only in context.\n\n", f);
-	if (compact) {
+	if (compact)
 		fputs("_The per-family tables are in `report-full.md`._\n\n", f);
-		return;
+	for (int k = 0; !compact && k < p->n_measured; k++) { /* each total is count x the arm's median */
+		const struct projection_measured *m = &p->m[k];
+		md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
+			  (long long)s->id);
+		md_table_head(f, 8, cols, "lrrrrrrr");
+		for (int i = 0; i < m->n_families; i++)
+			family_row(f, &m->families[i], false);
+		family_row(f, &m->total, true);
+		fputc('\n', f);
+		if (m->families_cut)
+			fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
 	}
-	for (int i = 0; i < p->n_measured; i++)
-		projection_families(f, p, &p->m[i]);
 }
 
 /* ---- assembling within the budget ---- */
@@ -734,6 +672,7 @@ enum sec_form { FORM_FULL, FORM_COMPACT, FORM_POINTER };
 struct rendered {
 	char *buf[SEC_N];
 	size_t len[SEC_N];
+	size_t total;
 };
 
 static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_form form, struct rendered *x,
@@ -756,16 +695,9 @@ static enum ab_rc render_section(const struct report_ctx *R, int i, enum sec_for
 	}
 	free(x->buf[i]);
 	x->buf[i] = buf;
+	x->total += len - x->len[i]; /* size_t's arithmetic wraps back when the section shrinks */
 	x->len[i] = len;
 	return AB_OK;
-}
-
-static size_t total_of(const struct rendered *x)
-{
-	size_t t = 0;
-	for (int i = 0; i < SEC_N; i++)
-		t += x->len[i];
-	return t;
 }
 
 static enum ab_rc write_sections(const struct report_ctx *R, const char *name, const struct rendered *x, bool note,
@@ -797,11 +729,11 @@ static enum ab_rc write_markdown(const struct report_ctx *R, struct ab_diag *d)
 	enum ab_rc rc = AB_OK;
 	for (int i = 0; !rc && i < SEC_N; i++)
 		rc = render_section(R, i, FORM_FULL, &x, d);
-	bool over = !rc && total_of(&x) > REPORT_BUDGET;
+	bool over = !rc && x.total > REPORT_BUDGET;
 	if (over)
 		rc = write_sections(R, "report-full.md", &x, false, d);
 	for (int form = FORM_COMPACT; over && form <= FORM_POINTER; form++)
-		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && total_of(&x) > REPORT_BUDGET; k++)
+		for (size_t k = 0; !rc && k < sizeof give_way / sizeof give_way[0] && x.total > REPORT_BUDGET; k++)
 			rc = render_section(R, give_way[k], (enum sec_form)form, &x, d);
 	if (!rc && !over && snprintf(full, sizeof full, "%s/report-full.md", R->job->dir) < (int)sizeof full &&
 	    unlink(full) != 0 && errno != ENOENT)

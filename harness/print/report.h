@@ -1,19 +1,14 @@
 /*
  * report.h - a run as a markdown report with gnuplot charts, shaped to be
- * pasted into a kernel pull request (what each section holds: docs/REPORTS.md,
- * `abbench report`).
+ * pasted into a kernel pull request (its sections: docs/REPORTS.md).
  *
- * report_write writes DIR/report.md (atomically) and, beside it, the
- * charts of print/report_charts.h. The report opens with a one-line
- * verdict and the summary table; the other runs of the report (its peers,
- * analysis/peers.h: one per GPU, or runs of other arms) join the speedup
- * and sweep charts and the per-GPU table. A report stays under a
- * pull-request comment's 65,536 characters: past REPORT_BUDGET its
- * sections give way to one row per case, then to a line pointing at
- * DIR/report-full.md, which then holds every section in full (and is
- * removed when nothing was shortened). Without gnuplot the report and the
- * .dat/.gp files are still written, and the report says why the PNGs are
- * not. No absolute path of this machine appears in the text.
+ * report_write writes DIR/report.md (atomically) and the charts of
+ * print/report_charts.h beside it; the report's other runs (its peers,
+ * analysis/peers.h) join the charts and the per-GPU table. Past
+ * REPORT_BUDGET, sections give way to one row per case, then to a pointer
+ * at DIR/report-full.md, which then holds every section in full. Without
+ * gnuplot the report says why no PNG is drawn. No absolute path of this
+ * machine appears in the text.
  */
 #ifndef AB_REPORT_H
 #define AB_REPORT_H
@@ -48,9 +43,8 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len);
 
 /* ---- between the report's own files ---- */
 
-/* What every section reads: the run's summary (series 0 of the peers
- * table P), the job, and the charts drawn before the text (ch; out: their
- * outcome). */
+/* What every section reads: the run's summary (series 0 of P), the job,
+ * and the charts drawn before the text (ch; out: their outcome). */
 struct report_ctx {
 	const struct summary_run *S;
 	const struct results_run *run;

@@ -1,7 +1,9 @@
 /*
  * report_details.c - the report's Accuracy section, "Where the bits
  * differ" (with the heatmaps it shows) and the folded details, then the
- * folded Clocks, Sampling and Provenance (report.h).
+ * folded Clocks, Sampling and Provenance (report.h). A <details> block's
+ * "</summary>" is followed by a blank line: GitHub renders markdown inside
+ * only after one.
  */
 #include "print/report.h"
 
@@ -14,13 +16,6 @@
 #include "print/figure_fmt.h"
 #include "print/md.h"
 #include "print/plot.h"
-
-/* "<details><summary><b>TITLE</b>: " ... "</summary>" then a blank line
- * (GitHub renders markdown inside only after one) ... "</details>". */
-static void open_details(FILE *f, const char *title)
-{
-	fprintf(f, "<details><summary><b>%s</b>: ", title);
-}
 
 /* ---- accuracy ---- */
 
@@ -35,19 +30,6 @@ static const struct results_divergence *stored(const struct summary_case *c)
 	return NULL;
 }
 
-/* "heatmap-CASE-B-out", unique among out[0..i). */
-static void stem_of(const struct summary_case *c, int i, struct report_chart *out)
-{
-	char raw[200];
-	snprintf(raw, sizeof raw, "heatmap-%s-%s-%s", c->c->name, c->div.slot, c->div.tensor);
-	escape_stem(raw, out[i].stem, sizeof out[i].stem - 12);
-	for (int j = 0; j < i; j++)
-		if (!strcmp(out[j].stem, out[i].stem)) {
-			snprintf(out[i].stem + strlen(out[i].stem), 12, "-%d", i + 1);
-			break;
-		}
-}
-
 enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run *S, const char *gnuplot,
 				      const char *why_not, struct report_chart *out, struct ab_diag *d)
 {
@@ -60,7 +42,13 @@ enum ab_rc report_divergence_heatmaps(const char *dir, const struct summary_run 
 		if (!v || !v->map)
 			continue;
 		drawn++;
-		stem_of(c, i, out);
+		snprintf(title, sizeof title, "heatmap-%s-%s-%s", c->c->name, c->div.slot, c->div.tensor);
+		escape_stem(title, out[i].stem, sizeof out[i].stem - 12);
+		for (int j = 0; j < i; j++) /* the stem unique among out[0..i) */
+			if (!strcmp(out[j].stem, out[i].stem)) {
+				snprintf(out[i].stem + strlen(out[i].stem), 12, "-%d", i + 1);
+				break;
+			}
 		snprintf(title, sizeof title, "%s, %s: '%s' elements not byte-equal to A1 (%lld of %lld)", c->c->name,
 			 c->div.slot, v->tensor, (long long)v->n_diff, (long long)v->elems);
 		enum ab_rc rc = heatmap_write(dir, out[i].stem, title, v, gnuplot, &hd);
@@ -131,16 +119,6 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 	free(idx);
 }
 
-static void accuracy_row(FILE *f, const struct results_case *c, const struct results_slot *s, const struct results_output *o)
-{
-	md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, s->label, s->arm == 'a' ? 'A' : 'B', o->tensor,
-		  (long long)o->bytes, o->md5);
-	fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**", (long long)o->mismatches,
-		o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
-		o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
-		!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**", (long long)o->ref_skipped);
-}
-
 /* A row per output of every slot; problems_only: only those not
  * byte-equal or outside the tolerance, under a line saying so, and
  * nothing when there is none. */
@@ -162,35 +140,29 @@ static void output_table(FILE *f, const struct summary_run *S, bool problems_onl
 					fputs("Outputs with a problem:\n\n", f);
 					md_table_head(f, 12, cols, "llllrlcrrrcr");
 				}
-				accuracy_row(f, c, &c->slots[s], o);
+				md_printf(f, "| `%s` | %s | %c | `%s` | %lld | `%s`", c->name, c->slots[s].label,
+					  c->slots[s].arm == 'a' ? 'A' : 'B', o->tensor, (long long)o->bytes, o->md5);
+				fprintf(f, " | %s | %lld | %s | %s | %s | %lld |\n", o->bit_exact ? "yes" : "**no**",
+					(long long)o->mismatches,
+					o->has_ref ? MD_NUM(o->max_abs_err, 6) : "no reference",
+					o->has_ref ? MD_NUM(o->max_err_ratio, 4) : "no reference",
+					!o->has_ref ? "no reference" : o->ref_ok ? "yes" : "**no**",
+					(long long)o->ref_skipped);
 			}
 	}
 	if (n || !problems_only)
 		fputc('\n', f);
 }
 
-/* One row per case: its outputs, whether all are byte-equal and within
- * the tolerance, and the largest error (the md5s are in the full table). */
-static void accuracy_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
-	md_table_head(f, 5, cols, "lrccr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_case *c = &S->cases[i];
-		fputs("| ", f);
-		md_case_name(f, c->c->name, c->own_arms, c->arm_a, c->arm_b);
-		fprintf(f, " | %d | %s | %s | %s |\n", c->n_outputs, c->n_not_exact ? "**no**" : "yes",
-			c->n_not_ref ? "**no**" : !c->has_ref ? "no reference" : "yes",
-			isnan(c->max_err_ratio) && !c->has_ref ? "no reference" : MD_NUM(c->max_err_ratio, 3));
-	}
-	fputc('\n', f);
-}
-
+/* compact: one row per case (its outputs, whether all are byte-equal and
+ * within the tolerance, the largest error; the md5s are in the full
+ * table), then the outputs with a problem. */
 void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 {
+	static const char *const brief[] = { "case", "outputs", "byte-equal", "within tol", "max err / tol" };
 	const struct summary_run *S = R->S;
 	divergence_section(f, R, compact);
-	open_details(f, "Accuracy");
+	fputs("<details><summary><b>Accuracy</b>: ", f);
 	if (!S->n_not_exact && !S->n_not_ref && !S->n_no_ref)
 		fprintf(f, "all %d outputs byte-equal to the first A slot and within the float64 reference's "
 			   "tolerance (largest error %s of it)", S->n_outputs, MD_NUM(S->max_err_ratio, 3));
@@ -200,13 +172,22 @@ void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 	else
 		fprintf(f, "%d of %d outputs <b>not byte-equal</b>, %d outside the reference's tolerance, %d with no "
 			   "reference", S->n_not_exact, S->n_outputs, S->n_not_ref, S->n_no_ref);
-	fputs("</summary>\n\n", f);
-	fputs("Every output of every slot: its md5, whether its bytes equal those of the bracket's first A slot "
-	      "(and how many elements differ), and the largest error against the float64 reference computed from "
-	      "the same bf16 inputs, absolute and relative to the tolerance of a correct float32 chain. Skipped: "
+	fputs("</summary>\n\nEvery output of every slot: its md5, whether its bytes equal those of the bracket's first "
+	      "A slot (and how many elements differ), and the largest error against the float64 reference computed "
+	      "from the same bf16 inputs, absolute and relative to the tolerance of a correct float32 chain. Skipped: "
 	      "elements outside float32's range, not compared.\n\n", f);
 	if (compact)
-		accuracy_compact(f, S);
+		md_table_head(f, 5, brief, "lrccr");
+	for (int i = 0; compact && i < S->n_cases; i++) {
+		const struct summary_case *c = &S->cases[i];
+		fputs("| ", f);
+		md_case_name(f, c->c->name, c->own_arms, c->arm_a, c->arm_b);
+		fprintf(f, " | %d | %s | %s | %s |\n", c->n_outputs, c->n_not_exact ? "**no**" : "yes",
+			c->n_not_ref ? "**no**" : !c->has_ref ? "no reference" : "yes",
+			isnan(c->max_err_ratio) && !c->has_ref ? "no reference" : MD_NUM(c->max_err_ratio, 3));
+	}
+	if (compact)
+		fputc('\n', f);
 	output_table(f, S, compact);
 	fputs("</details>\n\n", f);
 }
@@ -234,58 +215,48 @@ static void put_clocks(FILE *f, const struct results_clocks *c)
 		fputs(" **(throttled)**", f);
 }
 
-static void clocks_full(FILE *f, const struct summary_run *S)
+/* compact: one row per case (its lowest and highest SM clock, hottest
+ * reading and throttled slots) instead of one per slot. */
+void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "slot", "SM MHz before", "mem MHz before", "temp C before",
 					    "clock events before", "SM MHz after", "mem MHz after", "temp C after",
 					    "clock events after" };
-	md_table_head(f, 10, cols, "llrrrlrrrl");
+	static const char *const brief[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
+	const struct summary_run *S = R->S;
+	const struct summary_clocks *all = &S->clocks;
+	fputs("<details><summary><b>Clocks</b>: ", f);
+	if (!all->readings) { /* the backend's name in <summary>: HTML */
+		html_printf(f, "not recorded (backend %s has no NVML readings)</summary>\n\nNo clock readings in this "
+			       "run.\n\n</details>\n\n", S->run->backend);
+		return;
+	}
+	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz,
+		all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s",
+		all->throttled ? "</b>" : "");
+	fprintf(f, "</summary>\n\nSM and memory clocks, temperature and NVML clock-event reasons before and after each "
+		   "slot (default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
+	md_table_head(f, compact ? 4 : 10, compact ? brief : cols, compact ? "lrrr" : "llrrrlrrrl");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
-		for (int s = 0; s < c->n_slots; s++) {
+		const struct summary_clocks *sp = &S->cases[i].clocks;
+		for (int s = 0; !compact && s < c->n_slots; s++) {
 			md_printf(f, "| `%s` | %s | ", c->name, c->slots[s].label);
 			put_clocks(f, &c->slots[s].clocks_before);
 			fputs(" | ", f);
 			put_clocks(f, &c->slots[s].clocks_after);
 			fputs(" |\n", f);
 		}
-	}
-	fputc('\n', f);
-}
-
-static void clocks_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "SM MHz (lowest - highest)", "hottest C", "slots throttled" };
-	md_table_head(f, 4, cols, "lrrr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct summary_clocks *sp = &S->cases[i].clocks;
-		md_printf(f, "| `%s`", S->cases[i].c->name);
+		if (!compact)
+			continue;
+		md_printf(f, "| `%s`", c->name);
 		if (!sp->readings)
 			fputs(" | n/a | n/a | n/a |\n", f);
 		else
 			fprintf(f, " | %d - %d | %d | %s%d%s |\n", sp->sm_lo_mhz, sp->sm_hi_mhz, sp->temp_hi_c,
 				sp->throttled ? "**" : "", sp->throttled, sp->throttled ? "**" : "");
 	}
-	fputc('\n', f);
-}
-
-void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct summary_run *S = R->S;
-	const struct summary_clocks *all = &S->clocks;
-	open_details(f, "Clocks");
-	if (!all->readings) { /* the backend's name in <summary>: HTML */
-		html_printf(f, "not recorded (backend %s has no NVML readings)</summary>\n\nNo clock readings in this "
-			       "run.\n\n</details>\n\n", S->run->backend);
-		return;
-	}
-	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c,
-		all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "");
-	fputs("</summary>\n\n", f);
-	fprintf(f, "SM and memory clocks, temperature and NVML clock-event reasons before and after each slot "
-		   "(default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
-	(compact ? clocks_compact : clocks_full)(f, S);
-	fputs("</details>\n\n", f);
+	fputs("\n</details>\n\n", f);
 }
 
 /* ---- sampling ---- */
@@ -297,31 +268,31 @@ const char *report_details_noise_words(const struct results_run *r)
 	return "relative noise (stdev / mean)";
 }
 
-static void sampling_full(FILE *f, const struct summary_run *S)
+/* compact: one row per case (the slots' sample counts "20/20/20", the
+ * stopping reasons that ended them, the largest noise and the discarded
+ * samples) instead of one per slot. */
+void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "case", "slot", "variant", "warm-up", "samples", "discarded",
 					    "stopped by", "slot time (s)", "noise" };
-	md_table_head(f, 9, cols, "lllrrrlrr");
+	static const char *const brief[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
+	const struct summary_run *S = R->S;
+	fprintf(f, "<details><summary><b>Sampling</b>: %d to %d samples a slot over %d slots, %d discarded%s</summary>"
+		   "\n\nSamples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
+		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
+		   "probe.\n\n", S->min_slot_samples, S->max_slot_samples, S->n_slots, S->n_discarded,
+		S->run->quick ? " (<b>quick run</b>)" : "", report_details_noise_words(S->run));
+	md_table_head(f, compact ? 5 : 9, compact ? brief : cols, compact ? "lllrr" : "lllrrrlrr");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
-		for (int k = 0; k < c->n_slots; k++) {
+		for (int k = 0; !compact && k < c->n_slots; k++) {
 			const struct results_slot *s = &c->slots[k];
 			md_printf(f, "| `%s` | %s | `%s` | %d | %d | %d | %s | %.3f | %s |\n", c->name, s->label,
 				  s->variant, s->warmup, s->n_samples, s->n_discarded, s->stopping_reason, s->elapsed_s,
 				  MD_SHARE(s->noise));
 		}
-	}
-	fputc('\n', f);
-}
-
-/* One row per case: the slots' sample counts ("20/20/20"), the stopping
- * reasons that ended them, the largest noise and the discarded samples. */
-static void sampling_compact(FILE *f, const struct summary_run *S)
-{
-	static const char *const cols[] = { "case", "samples per slot", "stopped by", "largest noise", "discarded" };
-	md_table_head(f, 5, cols, "lllrr");
-	for (int i = 0; i < S->n_cases; i++) {
-		const struct results_case *c = S->cases[i].c;
+		if (!compact)
+			continue;
 		md_printf(f, "| `%s` | ", c->name);
 		for (int k = 0; k < c->n_slots; k++)
 			fprintf(f, "%s%d", k ? "/" : "", c->slots[k].n_samples);
@@ -330,64 +301,15 @@ static void sampling_compact(FILE *f, const struct summary_run *S)
 			bool seen = false;
 			for (int j = 0; j < k && !seen; j++)
 				seen = !strcmp(c->slots[j].stopping_reason, c->slots[k].stopping_reason);
-			if (seen)
-				continue;
-			md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
+			if (!seen)
+				md_printf(f, "%s%s", k ? ", " : "", c->slots[k].stopping_reason);
 		}
 		fprintf(f, " | %s | %d |\n", MD_SHARE(S->cases[i].max_noise), S->cases[i].n_discarded);
 	}
-	fputc('\n', f);
-}
-
-void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
-{
-	const struct summary_run *S = R->S;
-	open_details(f, "Sampling");
-	fprintf(f, "%d to %d samples a slot over %d slots, %d discarded%s", S->min_slot_samples, S->max_slot_samples,
-		S->n_slots, S->n_discarded, S->run->quick ? " (<b>quick run</b>)" : "");
-	fputs("</summary>\n\n", f);
-	fprintf(f, "Samples kept per slot and the rule that ended the slot (target_noise, interval_stalled, "
-		   "noise_converged, max_samples or max_time); noise is the %s; discarded samples failed the throttle "
-		   "probe.\n\n", report_details_noise_words(S->run));
-	(compact ? sampling_compact : sampling_full)(f, S);
-	fputs("</details>\n\n", f);
+	fputs("\n</details>\n\n", f);
 }
 
 /* ---- provenance ---- */
-
-static void device_list(FILE *f, const struct results_device *v)
-{
-	md_printf(f, "- device: %s (backend %s", v->name, v->backend);
-	if (v->uuid[0])
-		md_printf(f, ", uuid `%s`", v->uuid);
-	fputs(")\n", f);
-	if (v->cc_major)
-		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
-			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
-	md_printf(f, "- driver %s, runtime %s\n", v->driver_version[0] ? v->driver_version : "n/a",
-		  v->runtime_version[0] ? v->runtime_version : "n/a");
-	if (v->copy_gbps > 0)
-		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
-}
-
-static void profile_list(FILE *f, const struct printer_report *o)
-{
-	const struct profile *p = o->profile;
-	if (p) {
-		md_printf(f, "- device profile `%s` (`profiles/", p->name);
-		fprintf(f, "%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
-			p->gate_max_regression_pct);
-		if (p->dram_gbps > 0)
-			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
-		if (p->sm_count > 0)
-			fprintf(f, ", %d SMs, L2 %lld bytes", p->sm_count, (long long)p->l2_bytes);
-		fputc('\n', f);
-	}
-	if (o->profile_note) {
-		char clean[512];
-		md_printf(f, "- profile note: %s\n", md_scrub_paths(o->profile_note, clean, sizeof clean));
-	}
-}
 
 /* The run's settings, then its user arms (plugins, compiled binaries):
  * what file ran, and its hash. */
@@ -418,18 +340,40 @@ static void run_list(FILE *f, const struct results_run *r)
 	}
 }
 
+/* The device, its profile, the run's settings and arms, then notes. */
 void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct results_run *r = R->run;
+	const struct results_device *v = &r->device;
+	const struct profile *p = R->o->profile;
 	const struct printer_charts *res = R->out;
-	char clean[1024];
+	char clean[1024], note[512];
 	(void)compact;
-	open_details(f, "Provenance");
-	html_printf(f, "%s, commit %s, run %lld started %s", r->device.name, /* in <summary>: HTML, not markdown */
-		    r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
-	fputs("</summary>\n\n", f);
-	device_list(f, &r->device);
-	profile_list(f, R->o);
+	html_printf(f, "<details><summary><b>Provenance</b>: %s, commit %s, run %lld started %s</summary>\n\n",
+		    r->device.name, r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
+	md_printf(f, "- device: %s (backend %s", v->name, v->backend);
+	if (v->uuid[0])
+		md_printf(f, ", uuid `%s`", v->uuid);
+	fputs(")\n", f);
+	if (v->cc_major)
+		fprintf(f, "- compute capability %d.%d, %d SMs, L2 %lld bytes, memory %lld bytes\n", v->cc_major,
+			v->cc_minor, v->sm_count, (long long)v->l2_bytes, (long long)v->mem_bytes);
+	md_printf(f, "- driver %s, runtime %s\n", v->driver_version[0] ? v->driver_version : "n/a",
+		  v->runtime_version[0] ? v->runtime_version : "n/a");
+	if (v->copy_gbps > 0)
+		fprintf(f, "- measured copy bandwidth (read + write): %.1f GB/s\n", v->copy_gbps);
+	if (p) {
+		md_printf(f, "- device profile `%s` (`profiles/", p->name);
+		fprintf(f, "%s`): noise floor %.2f%%, gate threshold %.2f%%", p->file, p->noise_floor * 100,
+			p->gate_max_regression_pct);
+		if (p->dram_gbps > 0)
+			fprintf(f, ", copy bandwidth ceiling %.0f GB/s", p->dram_gbps);
+		if (p->sm_count > 0)
+			fprintf(f, ", %d SMs, L2 %lld bytes", p->sm_count, (long long)p->l2_bytes);
+		fputc('\n', f);
+	}
+	if (R->o->profile_note)
+		md_printf(f, "- profile note: %s\n", md_scrub_paths(R->o->profile_note, note, sizeof note));
 	run_list(f, r);
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
 		R->S->n_discarded == 1 ? "" : "s");
