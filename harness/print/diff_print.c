@@ -14,6 +14,7 @@
 #include "common/results_check.h"
 #include "common/ulp.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -260,86 +261,62 @@ static int case_lines(const struct printer_diff *p, char lines[4][LINE])
 	return n + 1;
 }
 
-static void text_line(FILE *f, const char *indent, const char *label, const char *text)
+/* The report in text (each sentence through escape_term: term_printf)
+ * or markdown (md_printf): the same sentences, each sink's own frame. */
+static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_diag *d)
 {
-	char esc[LINE];
-	fprintf(f, "%s%-14s %s\n", indent, label, escape_term(text, esc, sizeof esc));
-}
-
-static void text_slot(FILE *f, const struct printer_diff *p, int s)
-{
-	const struct divergence_slot *sl = &p->rep->slots[s];
+	static const char *const cols[] = { "figure", "value" };
+	const struct printer_diff *p = job->diff;
+	void (*put)(FILE *, const char *, ...) = md ? md_printf : term_printf;
+	FILE *f = job->f;
+	char lines[4][LINE], name[128];
 	struct slot_lines L;
 	struct tensor_lines T;
-	char esc[LINE], name[128];
-	slot_lines(sl, &L);
-	fprintf(f, "\n%s\n", escape_term(L.head, esc, sizeof esc));
-	text_line(f, "  ", "compared", L.compared);
-	text_line(f, "  ", "determinism", L.det);
-	if (!sl->n_tensors && sl->slot->n_div)
-		text_line(f, "  ", "", "(no divergence of the tensor asked for in this slot)");
-	for (int t = 0; t < sl->n_tensors; t++) {
-		tensor_lines(&sl->tensors[t], &T);
-		fprintf(f, "  %s\n", escape_term(T.title, esc, sizeof esc));
-		for (int i = 0; i < T_LINES; i++)
-			text_line(f, "    ", tensor_label[i][0], T.line[i]);
-		if (heatmap_of(p, s, t, name, sizeof name))
-			text_line(f, "    ", "heatmap", name);
+	if (md)
+		md_printf(f, "## Where the bits differ: `%s`\n\n", p->rep->c->name);
+	for (int i = 0, n = case_lines(p, lines); i < n; i++)
+		put(f, md ? "- %s\n" : "%s\n", lines[i]);
+	if (!p->rep->measured)
+		fputs(md ? "\nThis run stored no divergences (abbench before schema 10).\n"
+			 : "this run stored no divergences (abbench before schema 10): only the count of differing "
+			   "elements is known (abbench show)\n",
+		      f);
+	for (int s = 0; s < p->rep->n_slots; s++) {
+		const struct divergence_slot *sl = &p->rep->slots[s];
+		slot_lines(sl, &L);
+		put(f, md ? "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n"
+			  : "\n%s\n  compared       %s\n  determinism    %s\n",
+		    L.head, L.compared, L.det);
+		if (!md && !sl->n_tensors && sl->slot->n_div)
+			fputs("                 (no divergence of the tensor asked for in this slot)\n", f);
+		for (int t = 0; t < sl->n_tensors; t++) {
+			tensor_lines(&sl->tensors[t], &T);
+			put(f, md ? "\n#### %s\n\n" : "  %s\n", T.title);
+			if (md)
+				md_table_head(f, 2, cols, "ll");
+			for (int i = 0; i < T_LINES; i++)
+				put(f, md ? "| %s | %s |\n" : "    %-14s %s\n", tensor_label[i][md], T.line[i]);
+			if (!heatmap_of(p, s, t, name, sizeof name))
+				continue;
+			if (!md) {
+				term_printf(f, "    heatmap        %s\n", name);
+				continue;
+			}
+			md_printf(f, "\n![heatmap of %s]", T.title);
+			fprintf(f, "(%s)\n", name); /* as it is: md_cell would escape its '_' */
+		}
 	}
+	if (p->heatmap_note)
+		put(f, md ? "\nHeatmaps: %s\n" : "\nheatmaps: %s\n", p->heatmap_note);
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
 }
 
 enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct printer_diff *p = job->diff;
-	FILE *f = job->f;
-	char lines[4][LINE], esc[LINE];
-	for (int i = 0, n = case_lines(p, lines); i < n; i++)
-		fprintf(f, "%s\n", escape_term(lines[i], esc, sizeof esc));
-	if (!p->rep->measured)
-		fputs("this run stored no divergences (abbench before schema 10): only the count of differing elements is "
-		      "known (abbench show)\n", f);
-	for (int s = 0; s < p->rep->n_slots; s++)
-		text_slot(f, p, s);
-	if (p->heatmap_note)
-		fprintf(f, "\nheatmaps: %s\n", escape_term(p->heatmap_note, esc, sizeof esc));
-	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
-}
-
-static void md_slot(FILE *f, const struct printer_diff *p, int s)
-{
-	static const char *const cols[] = { "figure", "value" };
-	const struct divergence_slot *sl = &p->rep->slots[s];
-	struct slot_lines L;
-	struct tensor_lines T;
-	char name[128];
-	slot_lines(sl, &L);
-	md_printf(f, "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n", L.head, L.compared, L.det);
-	for (int t = 0; t < sl->n_tensors; t++) {
-		tensor_lines(&sl->tensors[t], &T);
-		md_printf(f, "\n#### %s\n\n", T.title);
-		md_table_head(f, 2, cols, "ll");
-		for (int i = 0; i < T_LINES; i++)
-			md_printf(f, "| %s | %s |\n", tensor_label[i][1], T.line[i]);
-		if (heatmap_of(p, s, t, name, sizeof name)) {
-			md_printf(f, "\n![heatmap of %s]", T.title);
-			fprintf(f, "(%s)\n", name);
-		}
-	}
+	return diff_print(job, false, d);
 }
 
 enum ab_rc diff_print_markdown(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct printer_diff *p = job->diff;
-	FILE *f = job->f;
-	char lines[4][LINE];
-	md_printf(f, "## Where the bits differ: `%s`\n\n", p->rep->c->name);
-	for (int i = 0, n = case_lines(p, lines); i < n; i++)
-		md_printf(f, "- %s\n", lines[i]);
-	if (!p->rep->measured)
-		fputs("\nThis run stored no divergences (abbench before schema 10).\n", f);
-	for (int s = 0; s < p->rep->n_slots; s++)
-		md_slot(f, p, s);
-	if (p->heatmap_note)
-		md_printf(f, "\nHeatmaps: %s\n", p->heatmap_note);
-	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
+	return diff_print(job, true, d);
 }

@@ -5,6 +5,7 @@
 #include "print/figure_fmt.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -124,6 +125,20 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 		fputs(v->x ? "yes" : "**no**", out);
 	else
 		md_cell(out, words_of(f, v));
+}
+
+static void term_put(FILE *f, const char *s)
+{
+	char buf[1024];
+	fputs(escape_term(s, buf, sizeof buf), f);
+}
+
+void term_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, term_put, NULL, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
