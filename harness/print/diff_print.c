@@ -242,20 +242,18 @@ static int case_lines(const struct printer_diff *p, char lines[4][LINE])
 {
 	const struct results_case *c = p->rep->c;
 	char list[RESULTS_MAX_SLOTS * sizeof c->slots->label] = ""; /* every label of a bracket fits */
-	size_t used = 0;
 	int n = 2;
 	snprintf(lines[0], LINE, "run %lld, case '%s': site %s, shape %s, a %s, b %s", (long long)p->rep->run->id,
 		 c->name, c->site, c->shape, c->arm_a, c->arm_b);
 	diff_case_line(p->sc, lines[1], LINE);
 	diff_invariance(p->summary, p->sc, lines[n], LINE);
 	n += lines[n][0] != '\0';
-	for (int i = 0; i < c->n_slots && used < sizeof list; i++) {
+	for (int i = 0; i < c->n_slots; i++) {
 		bool listed = false;
 		for (int k = 0; k < p->rep->n_slots; k++)
 			listed = listed || p->rep->slots[k].slot == &c->slots[i];
 		if (!listed)
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "",
-						 c->slots[i].label);
+			add(list, sizeof list, "%s%s", list[0] ? " " : "", c->slots[i].label);
 	}
 	snprintf(lines[n], LINE, "byte-equal to the first A slot, calls alike: %s", list[0] ? list : "none");
 	return n + 1;
