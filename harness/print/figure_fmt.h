@@ -29,7 +29,7 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
  * (cut at 1023 bytes), every other conversion printf's. */
 void term_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The value of f at at, as figure_text. Returns buf. */
+/* The value of the figure named key at at, as figure_fmt_text. Returns buf. */
 char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf, size_t len);
 
 /* The value as JSON (a new reference; NULL when out of memory), and its
