@@ -222,19 +222,6 @@ void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 		add(buf, len, "; deterministic");
 }
 
-/* Whether the heatmap of the report's slot s, tensor t was drawn, and its
- * file name. */
-static bool heatmap_of(const struct printer_diff *p, int s, int t, char *name, size_t len)
-{
-	const struct divergence_slot *sl = &p->rep->slots[s];
-	char stem[96];
-	if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t])
-		return false;
-	heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
-	snprintf(name, len, "%s.png", stem);
-	return true;
-}
-
 /* The case's lines before its slots: the run and the case, where B
  * differs, its sweep's batch invariance (where checked), the slots that
  * are byte-equal with calls alike. Returns how many. */
@@ -267,7 +254,7 @@ static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_d
 	const struct printer_diff *p = job->diff;
 	void (*put)(FILE *, const char *, ...) = md ? md_printf : term_printf;
 	FILE *f = job->f;
-	char lines[4][LINE], name[128];
+	char lines[4][LINE], stem[96];
 	struct slot_lines L;
 	struct tensor_lines T;
 	if (md)
@@ -294,14 +281,15 @@ static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_d
 				md_table_head(f, 2, cols, "ll");
 			for (int i = 0; i < T_LINES; i++)
 				put(f, md ? "| %s | %s |\n" : "    %-14s %s\n", tensor_label[i][md], T.line[i]);
-			if (!heatmap_of(p, s, t, name, sizeof name))
+			if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t]) /* its heatmap was not drawn */
 				continue;
+			heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
 			if (!md) {
-				term_printf(f, "    heatmap        %s\n", name);
+				term_printf(f, "    heatmap        %s.png\n", stem);
 				continue;
 			}
 			md_printf(f, "\n![heatmap of %s]", T.title);
-			fprintf(f, "(%s)\n", name); /* as it is: md_cell would escape its '_' */
+			fprintf(f, "(%s.png)\n", stem); /* as it is: md_cell would escape its '_' */
 		}
 	}
 	if (p->heatmap_note)
