@@ -26,8 +26,8 @@ static char *number_text(const struct figure *f, const struct figure_value *v, b
 	}
 	switch (f->hint) {
 	case FIGURE_DURATION: /* "22.60 us"; with its label "GPU 22.60 us"; with a second value, ", host 38.10 us" */
-		snprintf(buf, len, isnan(v->x2) ? "%s%s%s" : "%s%s%s, %s %s", l, l[0] ? " " : "", md_time(v->x, t, sizeof t),
-			 f->label2 ? f->label2 : "and", md_time(v->x2, t2, sizeof t2));
+		snprintf(buf, len, isnan(v->x2) ? "%s%s%s" : "%s%s%s, %s %s", l, l[0] ? " " : "",
+			 md_time(v->x, t, sizeof t), f->label2 ? f->label2 : "and", md_time(v->x2, t2, sizeof t2));
 		break;
 	case FIGURE_RATIO: /* "4.001x [3.990, 4.009]", bold where good in markdown */
 		if (!f->ci)

@@ -25,8 +25,9 @@ static void show_header(const struct results_run *r, FILE *out)
 	if (r->device_index)
 		fprintf(out, "  (cuda device %d)", r->device_index);
 	term_printf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", r->bracket,
-		    r->arm_a[0] ? r->arm_a : "(per case)", r->arm_b[0] ? r->arm_b : "(per case)", r->l2_flush ? "on" : "off",
-		    r->launch_gaps, r->noise_measure, r->quick ? "  (quick: capped samples)" : "");
+		    r->arm_a[0] ? r->arm_a : "(per case)", r->arm_b[0] ? r->arm_b : "(per case)",
+		    r->l2_flush ? "on" : "off", r->launch_gaps, r->noise_measure,
+		    r->quick ? "  (quick: capped samples)" : "");
 	if (!strcmp(r->timing, "graph"))
 		fputs("timing graph: each sample a CUDA graph of flushed launches replayed, less its flushes, per launch "
 		      "(no launch overhead)\n", out);
@@ -71,8 +72,9 @@ static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 				    (long long)ro->mismatches);
 		else if (ro->has_ref && (!ro->bit_exact || !ro->ref_ok))
 			term_printf(out, "       %s: %lld of %lld elements differ from A1; max |err| vs float64 %.3g "
-				    "(%.2fx tolerance)%s\n", ro->tensor, (long long)ro->mismatches, (long long)(ro->bytes / 2),
-				    ro->max_abs_err, ro->max_err_ratio, ro->ref_ok ? "" : "  REFERENCE CHECK FAILED");
+				    "(%.2fx tolerance)%s\n", ro->tensor, (long long)ro->mismatches,
+				    (long long)(ro->bytes / 2), ro->max_abs_err, ro->max_err_ratio,
+				    ro->ref_ok ? "" : "  REFERENCE CHECK FAILED");
 	}
 	if (sl->n_discarded)
 		fprintf(out, "       %d samples discarded by the throttle probe\n", sl->n_discarded);
@@ -146,7 +148,8 @@ static void show_host(const struct summary_run *S, const struct summary_case *s,
 		if (!arm->host.launch_bound)
 			continue;
 		term_printf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the "
-			    "verdict is the GPU's)\n", k ? s->arm_b : s->arm_a, fig("arm_launch_bound", S, s, arm, lb, sizeof lb));
+			    "verdict is the GPU's)\n", k ? s->arm_b : s->arm_a,
+			    fig("arm_launch_bound", S, s, arm, lb, sizeof lb));
 	}
 }
 
