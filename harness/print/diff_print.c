@@ -14,6 +14,7 @@
 #include "common/results_check.h"
 #include "common/ulp.h"
 #include "print/escape.h"
+#include "print/figure_fmt.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -221,19 +222,6 @@ void diff_case_line(const struct summary_case *c, char *buf, size_t len)
 		add(buf, len, "; deterministic");
 }
 
-/* Whether the heatmap of the report's slot s, tensor t was drawn, and its
- * file name. */
-static bool heatmap_of(const struct printer_diff *p, int s, int t, char *name, size_t len)
-{
-	const struct divergence_slot *sl = &p->rep->slots[s];
-	char stem[96];
-	if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t])
-		return false;
-	heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
-	snprintf(name, len, "%s.png", stem);
-	return true;
-}
-
 /* The case's lines before its slots: the run and the case, where B
  * differs, its sweep's batch invariance (where checked), the slots that
  * are byte-equal with calls alike. Returns how many. */
@@ -241,105 +229,80 @@ static int case_lines(const struct printer_diff *p, char lines[4][LINE])
 {
 	const struct results_case *c = p->rep->c;
 	char list[RESULTS_MAX_SLOTS * sizeof c->slots->label] = ""; /* every label of a bracket fits */
-	size_t used = 0;
 	int n = 2;
 	snprintf(lines[0], LINE, "run %lld, case '%s': site %s, shape %s, a %s, b %s", (long long)p->rep->run->id,
 		 c->name, c->site, c->shape, c->arm_a, c->arm_b);
 	diff_case_line(p->sc, lines[1], LINE);
 	diff_invariance(p->summary, p->sc, lines[n], LINE);
 	n += lines[n][0] != '\0';
-	for (int i = 0; i < c->n_slots && used < sizeof list; i++) {
+	for (int i = 0; i < c->n_slots; i++) {
 		bool listed = false;
 		for (int k = 0; k < p->rep->n_slots; k++)
 			listed = listed || p->rep->slots[k].slot == &c->slots[i];
 		if (!listed)
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "",
-						 c->slots[i].label);
+			add(list, sizeof list, "%s%s", list[0] ? " " : "", c->slots[i].label);
 	}
 	snprintf(lines[n], LINE, "byte-equal to the first A slot, calls alike: %s", list[0] ? list : "none");
 	return n + 1;
 }
 
-static void text_line(FILE *f, const char *indent, const char *label, const char *text)
+/* The report in text (each sentence through escape_term: term_printf)
+ * or markdown (md_printf): the same sentences, each sink's own frame. */
+static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_diag *d)
 {
-	char esc[LINE];
-	fprintf(f, "%s%-14s %s\n", indent, label, escape_term(text, esc, sizeof esc));
-}
-
-static void text_slot(FILE *f, const struct printer_diff *p, int s)
-{
-	const struct divergence_slot *sl = &p->rep->slots[s];
+	static const char *const cols[] = { "figure", "value" };
+	const struct printer_diff *p = job->diff;
+	void (*put)(FILE *, const char *, ...) = md ? md_printf : term_printf;
+	FILE *f = job->f;
+	char lines[4][LINE], stem[96];
 	struct slot_lines L;
 	struct tensor_lines T;
-	char esc[LINE], name[128];
-	slot_lines(sl, &L);
-	fprintf(f, "\n%s\n", escape_term(L.head, esc, sizeof esc));
-	text_line(f, "  ", "compared", L.compared);
-	text_line(f, "  ", "determinism", L.det);
-	if (!sl->n_tensors && sl->slot->n_div)
-		text_line(f, "  ", "", "(no divergence of the tensor asked for in this slot)");
-	for (int t = 0; t < sl->n_tensors; t++) {
-		tensor_lines(&sl->tensors[t], &T);
-		fprintf(f, "  %s\n", escape_term(T.title, esc, sizeof esc));
-		for (int i = 0; i < T_LINES; i++)
-			text_line(f, "    ", tensor_label[i][0], T.line[i]);
-		if (heatmap_of(p, s, t, name, sizeof name))
-			text_line(f, "    ", "heatmap", name);
+	if (md)
+		md_printf(f, "## Where the bits differ: `%s`\n\n", p->rep->c->name);
+	for (int i = 0, n = case_lines(p, lines); i < n; i++)
+		put(f, md ? "- %s\n" : "%s\n", lines[i]);
+	if (!p->rep->measured)
+		fputs(md ? "\nThis run stored no divergences (abbench before schema 10).\n"
+			 : "this run stored no divergences (abbench before schema 10): only the count of differing "
+			   "elements is known (abbench show)\n",
+		      f);
+	for (int s = 0; s < p->rep->n_slots; s++) {
+		const struct divergence_slot *sl = &p->rep->slots[s];
+		slot_lines(sl, &L);
+		put(f, md ? "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n"
+			  : "\n%s\n  compared       %s\n  determinism    %s\n",
+		    L.head, L.compared, L.det);
+		if (!md && !sl->n_tensors && sl->slot->n_div)
+			fputs("                 (no divergence of the tensor asked for in this slot)\n", f);
+		for (int t = 0; t < sl->n_tensors; t++) {
+			tensor_lines(&sl->tensors[t], &T);
+			put(f, md ? "\n#### %s\n\n" : "  %s\n", T.title);
+			if (md)
+				md_table_head(f, 2, cols, "ll");
+			for (int i = 0; i < T_LINES; i++)
+				put(f, md ? "| %s | %s |\n" : "    %-14s %s\n", tensor_label[i][md], T.line[i]);
+			if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t]) /* its heatmap was not drawn */
+				continue;
+			heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
+			if (!md) {
+				term_printf(f, "    heatmap        %s.png\n", stem);
+				continue;
+			}
+			md_printf(f, "\n![heatmap of %s]", T.title);
+			fprintf(f, "(%s.png)\n", stem); /* as it is: md_cell would escape its '_' */
+		}
 	}
+	if (p->heatmap_note)
+		put(f, md ? "\nHeatmaps: %s\n" : "\nheatmaps: %s\n", p->heatmap_note);
+	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
 }
 
 enum ab_rc diff_print_text(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct printer_diff *p = job->diff;
-	FILE *f = job->f;
-	char lines[4][LINE], esc[LINE];
-	for (int i = 0, n = case_lines(p, lines); i < n; i++)
-		fprintf(f, "%s\n", escape_term(lines[i], esc, sizeof esc));
-	if (!p->rep->measured)
-		fputs("this run stored no divergences (abbench before schema 10): only the count of differing elements is "
-		      "known (abbench show)\n", f);
-	for (int s = 0; s < p->rep->n_slots; s++)
-		text_slot(f, p, s);
-	if (p->heatmap_note)
-		fprintf(f, "\nheatmaps: %s\n", escape_term(p->heatmap_note, esc, sizeof esc));
-	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
-}
-
-static void md_slot(FILE *f, const struct printer_diff *p, int s)
-{
-	static const char *const cols[] = { "figure", "value" };
-	const struct divergence_slot *sl = &p->rep->slots[s];
-	struct slot_lines L;
-	struct tensor_lines T;
-	char name[128];
-	slot_lines(sl, &L);
-	md_printf(f, "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n", L.head, L.compared, L.det);
-	for (int t = 0; t < sl->n_tensors; t++) {
-		tensor_lines(&sl->tensors[t], &T);
-		md_printf(f, "\n#### %s\n\n", T.title);
-		md_table_head(f, 2, cols, "ll");
-		for (int i = 0; i < T_LINES; i++)
-			md_printf(f, "| %s | %s |\n", tensor_label[i][1], T.line[i]);
-		if (heatmap_of(p, s, t, name, sizeof name)) {
-			md_printf(f, "\n![heatmap of %s]", T.title);
-			fprintf(f, "(%s)\n", name);
-		}
-	}
+	return diff_print(job, false, d);
 }
 
 enum ab_rc diff_print_markdown(const struct printer_job *job, struct ab_diag *d)
 {
-	const struct printer_diff *p = job->diff;
-	FILE *f = job->f;
-	char lines[4][LINE];
-	md_printf(f, "## Where the bits differ: `%s`\n\n", p->rep->c->name);
-	for (int i = 0, n = case_lines(p, lines); i < n; i++)
-		md_printf(f, "- %s\n", lines[i]);
-	if (!p->rep->measured)
-		fputs("\nThis run stored no divergences (abbench before schema 10).\n", f);
-	for (int s = 0; s < p->rep->n_slots; s++)
-		md_slot(f, p, s);
-	if (p->heatmap_note)
-		md_printf(f, "\nHeatmaps: %s\n", p->heatmap_note);
-	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the divergence report") : AB_OK;
+	return diff_print(job, true, d);
 }

@@ -1,15 +1,9 @@
 /*
  * diff_print.h - `abbench diff` as text (every name through escape_term)
- * and as markdown (md_cell), and its sentences that show and the report
- * say too: built once, raw, each sink escaping the whole sentence. Per
- * slot that is not byte-equal to the first A slot, or whose calls
- * differed: the tensors it compared in the eager chain's order and the
- * first that departs; per tensor the elements that differ, the ULP
- * histogram, class mismatches, NaN payloads and sign flips, the largest
- * ULP and absolute difference and the first difference (coordinates; A, B
- * and reference values), the rows touched and the heatmap, which side the
- * float64 reference is nearer; then the case's determinism and its
- * sweep's batch invariance. The JSON is print/diff_json.c.
+ * and as markdown (md_cell), and the sentences that show and the report
+ * say too: built once, raw, each sink escaping the whole sentence. What
+ * it tells per slot and per tensor is the command's --help; the JSON is
+ * print/diff_json.c.
  */
 #ifndef AB_DIFF_PRINT_H
 #define AB_DIFF_PRINT_H

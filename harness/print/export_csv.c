@@ -75,10 +75,8 @@ static void put_head(struct row *w, const struct figure *f)
 {
 	char k[64];
 	put(w, f->key, true);
-	if (f->ci) {
-		snprintf(k, sizeof k, "%s_low", f->key);
-		put(w, k, true);
-		snprintf(k, sizeof k, "%s_high", f->key);
+	for (int e = 0; f->ci && e < 2; e++) {
+		snprintf(k, sizeof k, "%s%s", f->key, e ? "_high" : "_low");
 		put(w, k, true);
 	}
 	if (f->key2)

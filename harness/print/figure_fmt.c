@@ -5,6 +5,7 @@
 #include "print/figure_fmt.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -25,11 +26,8 @@ static char *number_text(const struct figure *f, const struct figure_value *v, b
 	}
 	switch (f->hint) {
 	case FIGURE_DURATION: /* "22.60 us"; with its label "GPU 22.60 us"; with a second value, ", host 38.10 us" */
-		if (isnan(v->x2))
-			snprintf(buf, len, "%s%s%s", l, l[0] ? " " : "", md_time(v->x, t, sizeof t));
-		else
-			snprintf(buf, len, "%s%s%s, %s %s", l, l[0] ? " " : "", md_time(v->x, t, sizeof t),
-				 f->label2 ? f->label2 : "and", md_time(v->x2, t2, sizeof t2));
+		snprintf(buf, len, isnan(v->x2) ? "%s%s%s" : "%s%s%s, %s %s", l, l[0] ? " " : "",
+			 md_time(v->x, t, sizeof t), f->label2 ? f->label2 : "and", md_time(v->x2, t2, sizeof t2));
 		break;
 	case FIGURE_RATIO: /* "4.001x [3.990, 4.009]", bold where good in markdown */
 		if (!f->ci)
@@ -52,12 +50,7 @@ static char *number_text(const struct figure *f, const struct figure_value *v, b
 	case FIGURE_BYTES: md_bytes(v->x, buf, len); break;
 	case FIGURE_NUMBER: snprintf(buf, len, "%.*g", dg, v->x); break;
 	case FIGURE_SPREAD: md_spread_str(v->x, v->lo, v->hi, v->n, buf, len); break;
-	case FIGURE_COUNT:
-		if (isnan(v->x2))
-			snprintf(buf, len, "%.0f", v->x);
-		else
-			snprintf(buf, len, "%.0f/%.0f", v->x, v->x2);
-		break;
+	case FIGURE_COUNT: snprintf(buf, len, isnan(v->x2) ? "%.0f" : "%.0f/%.0f", v->x, v->x2); break;
 	default: snprintf(buf, len, "?"); break;
 	}
 	return buf;
@@ -124,6 +117,20 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 		fputs(v->x ? "yes" : "**no**", out);
 	else
 		md_cell(out, words_of(f, v));
+}
+
+static void term_put(FILE *f, const char *s)
+{
+	char buf[1024];
+	fputs(escape_term(s, buf, sizeof buf), f);
+}
+
+void term_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, term_put, NULL, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -300,7 +307,7 @@ void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summar
 {
 	struct table t = { S, c, NULL, c ? c->n_slots : S->n_cases, 0, { { NULL, 0 } } };
 	int width[64] = { 0 }, first = c ? 1 : 0; /* a slot's table has no name column */
-	char s[CELL], a[128], b[128];
+	char s[CELL];
 	table_columns(&t, view, false);
 	for (int r = 0; r <= t.n_rows; r++)
 		for (int k = first; k < t.nc; k++) {
@@ -319,11 +326,8 @@ void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summar
 			if (k < t.nc - 1)
 				fputs("  ", out);
 		}
-		if (own) { /* the case's own arms, not the columns' */
-			snprintf(s, sizeof s, "  a=%s b=%s", escape_term(own->arm_a, a, sizeof a),
-				 escape_term(own->arm_b, b, sizeof b));
-			fputs(s, out);
-		}
+		if (own) /* the case's own arms, not the columns' */
+			term_printf(out, "  a=%s b=%s", own->arm_a, own->arm_b);
 		fputc('\n', out);
 		if (r && c && after)
 			after(out, &c->slots[r - 1]);

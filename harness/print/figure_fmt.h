@@ -25,7 +25,11 @@ char *figure_fmt_text(const struct figure *f, const struct figure_value *v, char
 /* The value as a markdown table cell (escaped: print/md.h). */
 void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value *v);
 
-/* The value of f at at, as figure_text. Returns buf. */
+/* printf for a terminal: each %s argument escaped as escape_term does
+ * (cut at 1023 bytes), every other conversion printf's. */
+void term_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The value of the figure named key at at, as figure_fmt_text. Returns buf. */
 char *figure_fmt_text_at(const char *key, const struct figure_at *at, char *buf, size_t len);
 
 /* The value as JSON (a new reference; NULL when out of memory), and its

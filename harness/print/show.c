@@ -15,48 +15,48 @@
 
 static void show_header(const struct results_run *r, FILE *out)
 {
-	struct escape_pool e = { .next = 0 };
-	fprintf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id,
-		escape_t(&e, r->started_at), escape_t(&e, r->scenario_name), escape_t(&e, r->status),
-		r->label[0] ? "  label " : "", escape_t(&e, r->label), escape_t(&e, r->git_commit[0] ? r->git_commit : "unknown"));
-	fprintf(out, "backend %s  device %s", escape_t(&e, r->backend), escape_t(&e, r->device.name));
+	char sha[ESCAPE_POOL_LEN];
+	term_printf(out, "run %lld  %s  scenario '%s'  status %s%s%s  commit %s\n", (long long)r->id, r->started_at,
+		    r->scenario_name, r->status, r->label[0] ? "  label " : "", r->label,
+		    r->git_commit[0] ? r->git_commit : "unknown");
+	term_printf(out, "backend %s  device %s", r->backend, r->device.name);
 	if (r->device.copy_gbps > 0)
 		fprintf(out, "  copy %.0f GB/s", r->device.copy_gbps);
 	if (r->device_index)
 		fprintf(out, "  (cuda device %d)", r->device_index);
-	fprintf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", escape_t(&e, r->bracket),
-		r->arm_a[0] ? escape_t(&e, r->arm_a) : "(per case)", r->arm_b[0] ? escape_t(&e, r->arm_b) : "(per case)",
-		r->l2_flush ? "on" : "off", escape_t(&e, r->launch_gaps),
-		escape_t(&e, r->noise_measure), r->quick ? "  (quick: capped samples)" : "");
+	term_printf(out, "\nbracket %s  a=%s b=%s  l2_flush %s  launch_gaps %s  noise %s%s\n", r->bracket,
+		    r->arm_a[0] ? r->arm_a : "(per case)", r->arm_b[0] ? r->arm_b : "(per case)",
+		    r->l2_flush ? "on" : "off", r->launch_gaps, r->noise_measure,
+		    r->quick ? "  (quick: capped samples)" : "");
 	if (!strcmp(r->timing, "graph"))
 		fputs("timing graph: each sample a CUDA graph of flushed launches replayed, less its flushes, per launch "
 		      "(no launch overhead)\n", out);
 	if (r->only_cases[0])
-		fprintf(out, "partial: only %s (run --only)\n", escape_t(&e, r->only_cases));
+		term_printf(out, "partial: only %s (run --only)\n", r->only_cases);
 	if (strcmp(r->status, "ok") && strcmp(r->status, "running")) {
 		char of[32] = "";
 		if (r->cases_planned > 0)
 			snprintf(of, sizeof of, " of %d", r->cases_planned);
-		fprintf(out, "INCOMPLETE: the run is %s with %d%s cases finished; never gated (abbench run --resume %lld "
-			"measures the rest)\n", escape_t(&e, r->status), r->n_cases, of, (long long)r->id);
+		term_printf(out, "INCOMPLETE: the run is %s with %d%s cases finished; never gated (abbench run --resume "
+			    "%lld measures the rest)\n", r->status, r->n_cases, of, (long long)r->id);
 	}
 	for (int i = 0; i < r->n_arm_sources; i++) {
 		const struct results_arm_source *a = &r->arm_sources[i];
-		fprintf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, escape_t(&e, a->name), escape_t(&e, a->kind),
-			escape_t(&e, a->path), escape_t(&e, a->sha256), escape_t(&e, a->detail));
+		term_printf(out, "arm %c=%s: %s '%s' sha256 %.16s... (%s)\n", a->arm, a->name, a->kind, a->path,
+			    escape_term(a->sha256, sha, sizeof sha), a->detail); /* escaped, then cut */
 	}
 	if (r->n_set_runs) {
-		fprintf(out, "run set '%s': %d shards, runs", escape_t(&e, r->run_set), r->n_set_runs);
+		term_printf(out, "run set '%s': %d shards, runs", r->run_set, r->n_set_runs);
 		for (int i = 0; i < r->n_set_runs; i++)
 			fprintf(out, "%s%lld", i ? ", " : " ", (long long)r->set_run_ids[i]);
 		fputc('\n', out);
 	} else if (r->run_set[0]) {
-		fprintf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, escape_t(&e, r->run_set));
+		term_printf(out, "shard %d/%d of run set '%s'\n", r->shard_index, r->shard_count, r->run_set);
 	}
 	if (!strcmp(r->status, "failed"))
-		fprintf(out, "error: %s\n", escape_t(&e, r->error));
+		term_printf(out, "error: %s\n", r->error);
 	if (r->notes[0])
-		fprintf(out, "notes: %s\n", escape_t(&e, r->notes));
+		term_printf(out, "notes: %s\n", r->notes);
 }
 
 /* What belongs under a slot's row: each output that differs from A1 or
@@ -65,17 +65,16 @@ static void show_header(const struct results_run *r, FILE *out)
 static void show_slot_notes(FILE *out, const struct summary_slot *ss)
 {
 	const struct results_slot *sl = ss->slot;
-	struct escape_pool e = { .next = 0 };
 	for (int o = 0; o < sl->n_outputs; o++) {
 		const struct results_output *ro = &sl->outputs[o];
 		if (!ro->has_ref && !ro->bit_exact)
-			fprintf(out, "       %s: %lld elements differ from A1 (no reference)\n", escape_t(&e, ro->tensor),
-				(long long)ro->mismatches);
+			term_printf(out, "       %s: %lld elements differ from A1 (no reference)\n", ro->tensor,
+				    (long long)ro->mismatches);
 		else if (ro->has_ref && (!ro->bit_exact || !ro->ref_ok))
-			fprintf(out, "       %s: %lld of %lld elements differ from A1; max |err| vs float64 %.3g "
-				     "(%.2fx tolerance)%s\n",
-				escape_t(&e, ro->tensor), (long long)ro->mismatches, (long long)(ro->bytes / 2), ro->max_abs_err,
-				ro->max_err_ratio, ro->ref_ok ? "" : "  REFERENCE CHECK FAILED");
+			term_printf(out, "       %s: %lld of %lld elements differ from A1; max |err| vs float64 %.3g "
+				    "(%.2fx tolerance)%s\n", ro->tensor, (long long)ro->mismatches,
+				    (long long)(ro->bytes / 2), ro->max_abs_err, ro->max_err_ratio,
+				    ro->ref_ok ? "" : "  REFERENCE CHECK FAILED");
 	}
 	if (sl->n_discarded)
 		fprintf(out, "       %d samples discarded by the throttle probe\n", sl->n_discarded);
@@ -93,10 +92,9 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 {
 	char fl[32], fl2[32], pct[48];
 	const char *why = s->c->copy_floor_detail;
-	struct escape_pool e = { .next = 0 };
 	for (int k = 0; k < 2; k++) {
 		const struct bandwidth_arm *a = k ? &s->b.bw : &s->a.bw;
-		fprintf(out, "%s %s ", k ? "; b" : "  bandwidth: a", escape_t(&e, k ? s->arm_b : s->arm_a));
+		term_printf(out, "%s %s ", k ? "; b" : "  bandwidth: a", k ? s->arm_b : s->arm_a);
 		if (isnan(a->bytes))
 			fputs("n/a", out);
 		else
@@ -111,11 +109,11 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 		fprintf(out, "; copy %.0f GB/s (%s)", S->copy.gbps, bandwidth_source_str(S->copy.source));
 	fputc('\n', out);
 	if (isnan(s->copy_floor_ns)) { /* the detail says why, where the run knew (copy_floor_fits) */
-		fprintf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", escape_t(&e, why), why[0] ? ")" : "");
+		term_printf(out, "  copy floor: not measured%s%s%s\n", why[0] ? " (" : "", why, why[0] ? ")" : "");
 		return;
 	}
-	fprintf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", md_time(s->copy_floor_ns, fl, sizeof fl),
-		escape_t(&e, s->c->copy_floor_method), s->c->copy_floor_samples, s->copy_floor_bw.gbps);
+	term_printf(out, "  copy floor: %s (%s, n=%d, %.1f GB/s", md_time(s->copy_floor_ns, fl, sizeof fl),
+		    s->c->copy_floor_method, s->c->copy_floor_samples, s->copy_floor_bw.gbps);
 	if (s->cache_resident)
 		fputs(", cache-resident", out);
 	else if (!isnan(s->copy_floor_bw.pct_copy))
@@ -123,7 +121,7 @@ static void show_bandwidth(const struct summary_run *S, const struct summary_cas
 	fprintf(out, "); A %.2fx, B %.2fx of it", s->a_over_copy, s->b_over_copy);
 	if (!isnan(s->b_kernel_over_copy))
 		fprintf(out, " (kernel %.2fx)", s->b_kernel_over_copy);
-	fprintf(out, "; methods: %s\n", escape_t(&e, why));
+	term_printf(out, "; methods: %s\n", why);
 }
 
 /* A figure of the table (analysis/figures.h) of case s, arm arm, as text. */
@@ -138,7 +136,7 @@ static char *fig(const char *key, const struct summary_run *S, const struct summ
  * the launch-bound mark with both figures (issue 28), where measured. */
 static void show_host(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	char ha[64], hb[64], ga[64], gb[64], lb[96], name[160];
+	char ha[64], hb[64], ga[64], gb[64], lb[96];
 	if (!s->a.host.n && !s->b.host.n)
 		return;
 	fprintf(out, "  host a call: a %s; b %s (GPU a call: a %s, b %s)\n",
@@ -149,10 +147,9 @@ static void show_host(const struct summary_run *S, const struct summary_case *s,
 		const struct summary_arm *arm = k ? &s->b : &s->a;
 		if (!arm->host.launch_bound)
 			continue;
-		fprintf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the verdict "
-			     "is the GPU's)\n",
-			escape_term(k ? s->arm_b : s->arm_a, name, sizeof name),
-			fig("arm_launch_bound", S, s, arm, lb, sizeof lb));
+		term_printf(out, "  launch-bound: %s: %s a call: a model calling it eagerly waits on the host (the "
+			    "verdict is the GPU's)\n", k ? s->arm_b : s->arm_a,
+			    fig("arm_launch_bound", S, s, arm, lb, sizeof lb));
 	}
 }
 
@@ -161,11 +158,11 @@ static void show_host(const struct summary_run *S, const struct summary_case *s,
  * where, in the site's axes, and its sweep's batch invariance. */
 static void show_divergence(const struct summary_run *S, const struct summary_case *s, FILE *out)
 {
-	char line[600], esc[1200], first[160], worst[160], rows[64], nearer[64];
+	char line[600], first[160], worst[160], rows[64], nearer[64];
 	if (!diff_case_differs(s))
 		return;
 	diff_case_line(s, line, sizeof line);
-	fprintf(out, "  %s\n", escape_term(line, esc, sizeof esc));
+	term_printf(out, "  %s\n", line);
 	if (s->div.measured && s->div.tensor)
 		fprintf(out, "     first at %s, largest ULP at %s; rows touched %s; B nearer the reference: %s\n",
 			fig("diff_first_at", S, s, NULL, first, sizeof first),
@@ -174,7 +171,7 @@ static void show_divergence(const struct summary_run *S, const struct summary_ca
 			fig("b_nearer_pct", S, s, NULL, nearer, sizeof nearer));
 	diff_invariance(S, s, line, sizeof line);
 	if (line[0])
-		fprintf(out, "     %s\n", escape_term(line, esc, sizeof esc));
+		term_printf(out, "     %s\n", line);
 }
 
 /* A case: what it is, its slots' table, the arms pooled with the speedup,
@@ -184,18 +181,15 @@ static void show_case(const struct summary_run *S, const struct summary_case *s,
 	const struct results_case *c = s->c;
 	const struct results_run *r = S->run;
 	char a[24], b[24], sp[64], v[96];
-	struct escape_pool e = { .next = 0 };
-	fprintf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", escape_t(&e, c->name),
-		escape_t(&e, c->site), escape_t(&e, c->shape), escape_t(&e, c->dtype), escape_t(&e, c->input), c->count,
-		c->affine ? "  affine" : "");
+	term_printf(out, "\ncase %s  site %s  shape %s  %s  input %s  count %d/forward%s\n", c->name, c->site, c->shape,
+		    c->dtype, c->input, c->count, c->affine ? "  affine" : "");
 	if (s->own_arms)
-		fprintf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", escape_t(&e, s->arm_a),
-			escape_t(&e, s->arm_b), r->arm_a[0] ? escape_t(&e, r->arm_a) : "-",
-			r->arm_b[0] ? escape_t(&e, r->arm_b) : "-");
+		term_printf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", s->arm_a, s->arm_b,
+			    r->arm_a[0] ? r->arm_a : "-", r->arm_b[0] ? r->arm_b : "-");
 	figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes);
-	fprintf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", escape_t(&e, s->arm_a), escape_t(&e, s->arm_b),
-		fig("arm_median_ns", S, s, &s->a, a, sizeof a), fig("arm_median_ns", S, s, &s->b, b, sizeof b),
-		fig("speedup", S, s, &s->b, sp, sizeof sp), s->a.time.n, s->b.time.n);
+	term_printf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", s->arm_a, s->arm_b,
+		    fig("arm_median_ns", S, s, &s->a, a, sizeof a), fig("arm_median_ns", S, s, &s->b, b, sizeof b),
+		    fig("speedup", S, s, &s->b, sp, sizeof sp), s->a.time.n, s->b.time.n);
 	if (!isnan(s->drift))
 		fprintf(out, ", drift A %.2f%%", 100.0 * s->drift);
 	fputc('\n', out);
@@ -226,15 +220,13 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 	return ferror(out) ? ab_fail(d, AB_ERR_IO, "cannot write the run") : AB_OK;
 }
 
-enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d)
+void show_summary_table(const struct summary_run *s, FILE *out)
 {
 	fputc('\n', out);
-	(void)d; /* nothing here fails: the table needs no memory of its own */
 	figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL);
 	fputs("verdict: ", out);
 	md_verdict_counts(out, s);
 	if (!s->have_profile)
 		fputs(" (no device profile: drift not judged)", out);
 	fputc('\n', out);
-	return AB_OK;
 }

@@ -18,6 +18,6 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d);
 
 /* A line per case (the run view's figures), then the verdicts counted:
  * what `abbench run` ends with. */
-enum ab_rc show_summary_table(const struct summary_run *s, FILE *out, struct ab_diag *d);
+void show_summary_table(const struct summary_run *s, FILE *out);
 
 #endif
