@@ -6,7 +6,8 @@
 # substitution, are planted in the store after a run of planted arms that
 # are not byte-equal. Markdown gets them escaped on one line, JSON exactly,
 # the terminal with the newline made visible, gnuplot inside a string it
-# cannot leave (and runs nothing), the charts' file names plain.
+# cannot leave (and runs nothing), the charts' file names plain, CSV as one
+# RFC 4180 field, the dashboard's HTML escaped.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/plant_lib.sh"
 export ABBENCH_FAKE_TIMER=1
@@ -42,4 +43,12 @@ if command -v gnuplot >/dev/null; then
 else
 	ok "gnuplot not installed: the charts' scripts checked only"
 fi
+expect_exit 0 "export, csv" "$AB" export 1 --db "$db" --format csv --out "$T/e.csv"
+check "the CSV holds the name as one field: quoted, its quote doubled, its newline inside" /usr/bin/python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+assert any(r and r[0] == sys.argv[2] for r in rows), [r[0] for r in rows]" "$T/e.csv" "$html"
+expect_exit 0 "publish" "$AB" publish "$T/pub" --db "$db" --no-plots
+check "the dashboard holds the name escaped" grep -qF 'ulp`1&quot;q|&lt;b&gt;x&lt;/b&gt;' "$T/pub/index.html"
+check "and none of its raw markup" bash -c "! grep -qF '<b>x' '$T/pub/index.html'"
 finish
