@@ -52,7 +52,8 @@ void escape_html(FILE *f, const char *s);
 
 /* printf whose plain %s arguments go through text, and a %s between
  * backticks in fmt ("`%s`") through code (code NULL: text, backticks kept);
- * every other conversion is printf's. md_printf
+ * every other conversion is printf's: a %s with a width or a precision
+ * ("%-14s", "%.16s") is printed raw, so escape its argument first. md_printf
  * (print/md.h) and html_printf are it for their sinks. */
 typedef void (*escape_fn)(FILE *f, const char *s);
 void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va_list ap);

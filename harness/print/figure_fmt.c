@@ -121,8 +121,7 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 
 static void term_put(FILE *f, const char *s)
 {
-	char buf[1024];
-	fputs(escape_term(s, buf, sizeof buf), f);
+	ab_put_escaped(f, s ? s : "");
 }
 
 void term_printf(FILE *f, const char *fmt, ...)

@@ -37,6 +37,11 @@ enum ab_rc md_html_render(const char *md_path, const char *html_path, const char
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
 		cmark_parser_feed(p, chunk, n);
+	if (ferror(in)) { /* a page cut short would read as the whole report */
+		cmark_parser_free(p);
+		fclose(in);
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", md_path);
+	}
 	fclose(in);
 	cmark_node *doc = cmark_parser_finish(p);
 	char *html = cmark_render_html(doc, opt, cmark_parser_get_syntax_extensions(p));

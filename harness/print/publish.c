@@ -143,7 +143,7 @@ static void commit_link(FILE *f, const struct publish_input *in, const char *com
 	snprintf(bare, sizeof bare, "%.*s", (int)(dirty ? n - k : n), commit);
 	/* the URL as text first (its parts escaped for a URL), then that text
 	 * escaped for the attribute */
-	fprintf(u, "%.*s", (int)(at - template), template);
+	fwrite(template, 1, (size_t)(at - template), u);
 	escape_url_part(u, bare);
 	fputs(at + strlen("{commit}"), u);
 	fclose(u);

@@ -119,10 +119,10 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 	struct ab_diag d;
 	fputs("## Certified\n\n", f);
 	if (certified_scope(r, &sc, &d)) {
-		fprintf(f, "_%s_\n\n", d.msg);
+		md_printf(f, "_%s_\n\n", d.msg);
 		return;
 	}
-	fprintf(f, "%d of %d cases are byte-equal in every slot of their bracket (%s): their signatures are proven "
+	md_printf(f, "%d of %d cases are byte-equal in every slot of their bracket (%s): their signatures are proven "
 		   "bit-exact on the environment below, and only there (`abbench certify` writes them as a "
 		   "certificate; docs/CERTIFICATE.md).\n\n",
 		sc.n_exact, sc.n, r->bracket);

@@ -1,6 +1,7 @@
 /*
  * show.c - prints a run's summary for a terminal: one table per case.
- * Every string from the database goes through escape_t (print/escape.h):
+ * Every string from the database goes through term_printf (escape_term
+ * for the cut sha256; print/escape.h):
  * a name cannot send the terminal a control sequence.
  */
 #include "print/show.h"
