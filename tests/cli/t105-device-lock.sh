@@ -69,8 +69,20 @@ check "the lock file is empty once free" test ! -s "$(ls "$ABBENCH_LOCK_DIR"/cpu
 (slow --label killed >/dev/null 2>&1) &
 pid=$!
 check "the third run holds the lock" until_locked
+# The lock is held by the supervised run, the child of the process killed
+# (run/supervise.h): it dies by PR_SET_PDEATHSIG, and its lock goes once
+# its exit has closed the file, which under load comes after `wait`.
+run_pid=$(pgrep -P "$pid" | head -1)
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
+run_gone() {
+	for _ in $(seq 600); do
+		[ ! -e "/proc/$run_pid" ] || grep -q '^State:.*Z' "/proc/$run_pid/status" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "the supervised run ($run_pid) died with its supervisor" run_gone
 expect_exit 0 "a run after the SIGKILL does not wait" "$AB" run "$T/slow.ini" --backend cpu --no-progress --db "$db" --no-wait --quick
 check "no waiting was said" bash -c "! grep -q waiting '$T/err'"
 finish
