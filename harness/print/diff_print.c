@@ -1,8 +1,8 @@
 /*
  * diff_print.c - `abbench diff` as text and as markdown, and the sentences
- * both say (diff_print.h).
+ * both say (figure_fmt.h).
  */
-#include "print/diff_print.h"
+#include "print/figure_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -14,7 +14,6 @@
 #include "common/results_check.h"
 #include "common/ulp.h"
 #include "print/escape.h"
-#include "print/figure_fmt.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -284,12 +283,10 @@ static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_d
 			if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t]) /* its heatmap was not drawn */
 				continue;
 			heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
-			if (!md) {
-				term_printf(f, "    heatmap        %s.png\n", stem);
-				continue;
-			}
-			md_printf(f, "\n![heatmap of %s]", T.title);
-			fprintf(f, "(%s.png)\n", stem); /* as it is: md_cell would escape its '_' */
+			if (md)
+				md_printf(f, "\n![heatmap of %s]", T.title);
+			/* the stem as it is (escape_stem's bytes): md_cell would escape its '_' */
+			fprintf(f, md ? "(%s.png)\n" : "    heatmap        %s.png\n", stem);
 		}
 	}
 	if (p->heatmap_note)

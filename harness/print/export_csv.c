@@ -1,8 +1,8 @@
 /*
- * export_csv.c - a run's (case, slot) rows as CSV (export_csv.h): the
- * columns are the figures the CSV view places, each cell by its hint.
+ * export_csv.c - a run's (case, slot) rows as CSV (the format: figure_fmt.h):
+ * the columns are the figures the CSV view places, each cell by its hint.
  */
-#include "print/export_csv.h"
+#include "print/figure_fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,6 @@
 
 #include <csv.h>
 
-#include "analysis/figures.h"
 #include "print/escape.h"
 
 struct row {
@@ -18,10 +17,8 @@ struct row {
 	int n; /* fields written on the current line */
 };
 
-/* A field; text that a spreadsheet would take for a formula (it starts
- * with = + - @, a tab or a CR) gets a leading ' (escape.h), numbers are
- * never touched. libcsv's parser (like most) trims blanks around unquoted
- * fields, so those are quoted too. */
+/* A field, text guarded against formulas (escape.h); libcsv's parser (like
+ * most) trims blanks around unquoted fields, so those are quoted too. */
 static void put(struct row *w, const char *v, bool text)
 {
 	char buf[1024];
@@ -38,7 +35,7 @@ static void put(struct row *w, const char *v, bool text)
 		fputs(v, w->f);
 }
 
-/* x as export_csv.h says: integral as an integer, else %.15g; NAN empty. */
+/* x as figure_fmt.h says: integral as an integer, else %.15g; NAN empty. */
 static void put_real(struct row *w, double x)
 {
 	char buf[40] = "";

@@ -119,16 +119,11 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 		md_cell(out, words_of(f, v));
 }
 
-static void term_put(FILE *f, const char *s)
-{
-	ab_put_escaped(f, s ? s : "");
-}
-
 void term_printf(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	escape_vprintf(f, term_put, NULL, fmt, ap);
+	escape_vprintf(f, ab_put_escaped, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -260,15 +255,13 @@ void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *m, const s
 			fprintf(out, "%lld", (long long)c->c->axis_value);
 		else
 			md_case_name(out, c->c->name, c->own_arms, c->arm_a, c->arm_b);
-		fputs(" |", out);
 		for (int k = 1; k < t.nc; k++) {
 			struct figure_value v;
 			cell_value(&t, r, &t.cols[k], &v);
-			fputc(' ', out);
+			fputs(" | ", out);
 			figure_fmt_md(out, t.cols[k].f, &v);
-			fputs(" |", out);
 		}
-		fputc('\n', out);
+		fputs(" |\n", out);
 	}
 }
 

@@ -4,7 +4,7 @@
  * or the abbench.figures JSON document (what tests/tools/summary_agree.py
  * loops over).
  */
-#include "print/figures_list.h"
+#include "print/figure_fmt.h"
 
 #include <string.h>
 

@@ -4,14 +4,12 @@
  * for the cut sha256; print/escape.h):
  * a name cannot send the terminal a control sequence.
  */
-#include "print/show.h"
+#include "print/figure_fmt.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "print/diff_print.h"
 #include "print/escape.h"
-#include "print/figure_fmt.h"
 #include "print/md.h"
 
 static void show_header(const struct results_run *r, FILE *out)
