@@ -65,11 +65,10 @@ typedef void (*figure_fmt_after_fn)(FILE *out, const struct summary_slot *slot);
 void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S, const struct summary_case *c,
 			   const char *indent, figure_fmt_after_fn after);
 
-/* The text printer's PRINTER_SUMMARY (`abbench show`): the run's summary
- * (job->summary) with a header, per case a table of its slots (the show
- * view's figures) and their warnings, the speedup with its interval and
- * the A drift, host time, exactness, divergence, verdict and bandwidth;
- * then the model-level projection. AB_ERR_IO when the stream fails. */
+/* The text printer's PRINTER_SUMMARY (`abbench show`): job->summary's
+ * header, per case its slots' table (the show view's figures) and the
+ * case's lines under it, then the projection. AB_ERR_IO when the stream
+ * fails. */
 enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d);
 
 /* A line per case (the run view's figures), then the verdicts counted:

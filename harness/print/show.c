@@ -1,8 +1,7 @@
 /*
  * show.c - prints a run's summary for a terminal: one table per case.
  * Every string from the database goes through term_printf (escape_term
- * for the cut sha256; print/escape.h):
- * a name cannot send the terminal a control sequence.
+ * for the cut sha256): a name cannot send the terminal a control sequence.
  */
 #include "print/figure_fmt.h"
 
