@@ -5,7 +5,6 @@
 #include "print/figure_fmt.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <csv.h>
