@@ -14,7 +14,7 @@
  *                         batch invariance)
  *   divergence_sweep      a sweep's batch-invariance verdict
  *
- * Computes and judges only: print/ formats (print/diff_print.h).
+ * Computes and judges only: print/ formats (print/diff_print.c).
  */
 #ifndef AB_ANALYSIS_DIVERGENCE_H
 #define AB_ANALYSIS_DIVERGENCE_H

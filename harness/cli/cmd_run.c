@@ -27,7 +27,7 @@
 #include "run/runner.h"
 #include "run/shard.h"
 #include "run/supervise.h"
-#include "print/show.h"
+#include "print/figure_fmt.h"
 #include "store/store.h"
 
 struct run_args {

@@ -1,20 +1,17 @@
 /*
  * diff_print.c - `abbench diff` as text and as markdown, and the sentences
- * both say (diff_print.h).
+ * both say (figure_fmt.h).
  */
-#include "print/diff_print.h"
+#include "print/figure_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "analysis/divergence.h"
 #include "common/results_check.h"
 #include "common/ulp.h"
-#include "print/escape.h"
-#include "print/figure_fmt.h"
 #include "print/md.h"
 #include "print/plot.h"
 
@@ -73,7 +70,7 @@ static void elem_text(const struct divergence_tensor *t, const struct divergence
 		add(buf, len, ", reference %.9g", x->ref);
 }
 
-/* A tensor's sentences, each with its label in text and in markdown. */
+/* The labels of a tensor's sentences, in text and in markdown. */
 enum { T_COUNT, T_HIST, T_CLASSES, T_MAX_ULP, T_MAX_ABS, T_FIRST, T_ROWS, T_REF, T_LINES };
 static const char *const tensor_label[T_LINES][2] = {
 	{ "elements", "elements differing" }, { "ULPs", "ULP histogram" }, { "classes", "classes" },
@@ -81,18 +78,16 @@ static const char *const tensor_label[T_LINES][2] = {
 	{ "first", "first difference" }, { "rows", "rows" }, { "reference", "float64 reference" },
 };
 
-struct tensor_lines {
-	char title[256]; /* "out (output, bf16, [B,T,W] = [1,64,64])" */
-	char line[T_LINES][400];
-};
-
-static void tensor_lines(const struct divergence_tensor *t, struct tensor_lines *T)
+/* A tensor's title ("out (output, bf16, [B,T,W] = [1,64,64])") and its
+ * sentences in its sink's frame; then its heatmap where drawn (the file
+ * named by slot, the slot's label, and the tensor's name). */
+static void tensor_print(FILE *f, bool md, const struct divergence_tensor *t, const char *slot, bool drawn)
 {
+	static const char *const cols[] = { "figure", "value" };
+	void (*put)(FILE *, const char *, ...) = md ? md_printf : term_printf;
 	const struct results_divergence *v = t->v;
-	char head[40], p[32];
-	char (*L)[400] = T->line;
-	memset(T, 0, sizeof *T);
-	snprintf(T->title, sizeof T->title, "%s (%s, %s, [%s] = [%s])", v->tensor, v->role, v->dtype, v->axes, v->dims);
+	char title[256], L[T_LINES][400] = { "" }, head[40], p[32], stem[96];
+	snprintf(title, sizeof title, "%s (%s, %s, [%s] = [%s])", v->tensor, v->role, v->dtype, v->axes, v->dims);
 	snprintf(L[T_COUNT], 400, "%" PRId64 " of %" PRId64 " elements differ (%s)", v->n_diff, v->elems,
 		 pct_text(t->pct, p, sizeof p));
 	for (int k = 0; k < RESULTS_ULP_BUCKETS; k++)
@@ -126,46 +121,59 @@ static void tensor_lines(const struct divergence_tensor *t, struct tensor_lines 
 			 "equally near %.1f%%)", t->b_closer_pct, v->ref_compared,
 			 100.0 * (double)v->a_closer / (double)v->ref_compared,
 			 100.0 * (double)(v->ref_compared - v->a_closer - v->b_closer) / (double)v->ref_compared);
+	put(f, md ? "\n#### %s\n\n" : "  %s\n", title);
+	if (md)
+		md_table_head(f, 2, cols, "ll");
+	for (int i = 0; i < T_LINES; i++)
+		put(f, md ? "| %s | %s |\n" : "    %-14s %s\n", tensor_label[i][md], L[i]);
+	if (!drawn)
+		return;
+	heatmap_stem(slot, v->tensor, stem, sizeof stem);
+	if (md)
+		md_printf(f, "\n![heatmap of %s]", title);
+	/* the stem as it is (escape_stem's bytes): md_cell would escape its '_' */
+	fprintf(f, md ? "(%s.png)\n" : "    heatmap        %s.png\n", stem);
 }
 
-/* A slot's sentences: its head ("B (mss_inexact): not byte-equal to A1"),
- * what it compared with A1 in the chain's order and the first stage that
- * departs, and its determinism (its hashed calls and how many differed). */
-struct slot_lines {
-	char head[LINE], compared[LINE], det[LINE];
-};
-
-static void slot_lines(const struct divergence_slot *s, struct slot_lines *L)
+/* A slot's sentences in its sink's frame: its head ("B (mss_inexact): not
+ * byte-equal to A1"), what it compared with A1 in the chain's order and
+ * the first stage that departs, and its determinism (its hashed calls and
+ * how many differed). */
+static void slot_print(FILE *f, bool md, const struct divergence_slot *s)
 {
 	const struct results_slot_check *k = &s->slot->check;
+	char head[LINE], compared[LINE] = "", det[LINE];
 	bool exact = true;
 	for (int o = 0; o < s->slot->n_outputs; o++)
 		exact = exact && s->slot->outputs[o].bit_exact;
-	snprintf(L->head, LINE, "%s (%s): %s%s", s->slot->label, s->slot->variant,
+	snprintf(head, LINE, "%s (%s): %s%s", s->slot->label, s->slot->variant,
 		 exact ? "outputs byte-equal to the first A slot's" : "not byte-equal to the first A slot",
 		 s->nondeterministic ? "; NONDETERMINISTIC" : "");
-	L->compared[0] = '\0';
 	if (!s->n_compared)
-		snprintf(L->compared, LINE, "nothing compared (the first A slot)");
+		snprintf(compared, LINE, "nothing compared (the first A slot)");
 	for (int c = 0; c < s->n_compared; c++) {
 		bool differs = false;
 		for (int i = 0; i < s->slot->n_div; i++)
 			differs = differs || s->slot->div[i].stage == c;
-		add(L->compared, LINE, "%s%s %s", c ? ", " : "", s->compared[c], differs ? "DIFFERS" : "equal");
+		add(compared, LINE, "%s%s %s", c ? ", " : "", s->compared[c], differs ? "DIFFERS" : "equal");
 	}
 	if (s->n_compared && s->departure >= 0) /* the first A slot compares nothing, departs from nothing */
-		add(L->compared, LINE, "; the first stage that departs: '%s'", s->compared[s->departure]);
+		add(compared, LINE, "; the first stage that departs: '%s'", s->compared[s->departure]);
 	if (s->n_compared && s->n_compared == s->slot->n_outputs)
-		add(L->compared, LINE, " (both arms write none of the chain's intermediates: outputs only)");
+		add(compared, LINE, " (both arms write none of the chain's intermediates: outputs only)");
 	if (!k->calls_checked)
-		snprintf(L->det, LINE, "not checked (a run stored before schema 10)");
+		snprintf(det, LINE, "not checked (a run stored before schema 10)");
 	else if (!k->calls_differ)
-		snprintf(L->det, LINE, "deterministic: the outputs of its %d hashed calls (samples 1-4, every power of "
+		snprintf(det, LINE, "deterministic: the outputs of its %d hashed calls (samples 1-4, every power of "
 			 "two, the last) are alike", k->calls_checked);
 	else
-		snprintf(L->det, LINE, "NONDETERMINISTIC: %d of its %d hashed calls (samples 1-4, every power of two, "
+		snprintf(det, LINE, "NONDETERMINISTIC: %d of its %d hashed calls (samples 1-4, every power of two, "
 			 "the last) gave other outputs than the first; first at sample %d ('%s')", k->calls_differ,
 			 k->calls_checked, k->first_differ, k->differ_tensor);
+	(md ? md_printf : term_printf)(f, md ? "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n"
+				     : "\n%s\n  compared       %s\n  determinism    %s\n", head, compared, det);
+	if (!md && !s->n_tensors && s->slot->n_div)
+		fputs("                 (no divergence of the tensor asked for in this slot)\n", f);
 }
 
 void diff_invariance(const struct summary_run *S, const struct summary_case *c, char *buf, size_t len)
@@ -250,13 +258,10 @@ static int case_lines(const struct printer_diff *p, char lines[4][LINE])
  * or markdown (md_printf): the same sentences, each sink's own frame. */
 static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_diag *d)
 {
-	static const char *const cols[] = { "figure", "value" };
 	const struct printer_diff *p = job->diff;
 	void (*put)(FILE *, const char *, ...) = md ? md_printf : term_printf;
 	FILE *f = job->f;
-	char lines[4][LINE], stem[96];
-	struct slot_lines L;
-	struct tensor_lines T;
+	char lines[4][LINE];
 	if (md)
 		md_printf(f, "## Where the bits differ: `%s`\n\n", p->rep->c->name);
 	for (int i = 0, n = case_lines(p, lines); i < n; i++)
@@ -268,29 +273,10 @@ static enum ab_rc diff_print(const struct printer_job *job, bool md, struct ab_d
 		      f);
 	for (int s = 0; s < p->rep->n_slots; s++) {
 		const struct divergence_slot *sl = &p->rep->slots[s];
-		slot_lines(sl, &L);
-		put(f, md ? "\n### %s\n\n- compared with A1: %s\n- determinism: %s\n"
-			  : "\n%s\n  compared       %s\n  determinism    %s\n",
-		    L.head, L.compared, L.det);
-		if (!md && !sl->n_tensors && sl->slot->n_div)
-			fputs("                 (no divergence of the tensor asked for in this slot)\n", f);
-		for (int t = 0; t < sl->n_tensors; t++) {
-			tensor_lines(&sl->tensors[t], &T);
-			put(f, md ? "\n#### %s\n\n" : "  %s\n", T.title);
-			if (md)
-				md_table_head(f, 2, cols, "ll");
-			for (int i = 0; i < T_LINES; i++)
-				put(f, md ? "| %s | %s |\n" : "    %-14s %s\n", tensor_label[i][md], T.line[i]);
-			if (!p->drawn || !p->drawn[s * RESULTS_MAX_DIV + t]) /* its heatmap was not drawn */
-				continue;
-			heatmap_stem(sl->slot->label, sl->tensors[t].v->tensor, stem, sizeof stem);
-			if (!md) {
-				term_printf(f, "    heatmap        %s.png\n", stem);
-				continue;
-			}
-			md_printf(f, "\n![heatmap of %s]", T.title);
-			fprintf(f, "(%s.png)\n", stem); /* as it is: md_cell would escape its '_' */
-		}
+		slot_print(f, md, sl);
+		for (int t = 0; t < sl->n_tensors; t++)
+			tensor_print(f, md, &sl->tensors[t], sl->slot->label,
+				     p->drawn && p->drawn[s * RESULTS_MAX_DIV + t]);
 	}
 	if (p->heatmap_note)
 		put(f, md ? "\nHeatmaps: %s\n" : "\nheatmaps: %s\n", p->heatmap_note);

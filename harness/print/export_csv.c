@@ -1,16 +1,14 @@
 /*
- * export_csv.c - a run's (case, slot) rows as CSV (export_csv.h): the
- * columns are the figures the CSV view places, each cell by its hint.
+ * export_csv.c - a run's (case, slot) rows as CSV (the format: figure_fmt.h):
+ * the columns are the figures the CSV view places, each cell by its hint.
  */
-#include "print/export_csv.h"
+#include "print/figure_fmt.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <csv.h>
 
-#include "analysis/figures.h"
 #include "print/escape.h"
 
 struct row {
@@ -18,10 +16,8 @@ struct row {
 	int n; /* fields written on the current line */
 };
 
-/* A field; text that a spreadsheet would take for a formula (it starts
- * with = + - @, a tab or a CR) gets a leading ' (escape.h), numbers are
- * never touched. libcsv's parser (like most) trims blanks around unquoted
- * fields, so those are quoted too. */
+/* A field, text guarded against formulas (escape.h); libcsv's parser (like
+ * most) trims blanks around unquoted fields, so those are quoted too. */
 static void put(struct row *w, const char *v, bool text)
 {
 	char buf[1024];
@@ -38,7 +34,7 @@ static void put(struct row *w, const char *v, bool text)
 		fputs(v, w->f);
 }
 
-/* x as export_csv.h says: integral as an integer, else %.15g; NAN empty. */
+/* x as figure_fmt.h says: integral as an integer, else %.15g; NAN empty. */
 static void put_real(struct row *w, double x)
 {
 	char buf[40] = "";
@@ -49,37 +45,31 @@ static void put_real(struct row *w, double x)
 	put(w, buf, false);
 }
 
-/* A figure's cells, by its hint: an interval and a second value in the
- * columns after it. */
+/* A figure's cells, by its hint, or with v NULL their heads (one writer,
+ * so that a row and the header agree): an interval and a second value in
+ * the columns after it. */
 static void put_figure(struct row *w, const struct figure *f, const struct figure_value *v)
 {
-	switch (f->hint) {
-	case FIGURE_TEXT: case FIGURE_NAME: case FIGURE_DIGEST: case FIGURE_VERDICT:
-		put(w, v->text ? v->text : "", true);
-		return;
-	case FIGURE_FLAG:
-		put(w, v->absent ? "" : v->x ? "1" : "0", false);
-		return;
-	default:
-		put_real(w, v->absent ? NAN : v->x);
-	}
-	if (f->ci) {
-		put_real(w, v->lo);
-		put_real(w, v->hi);
-	}
-	if (f->key2)
-		put_real(w, v->x2);
-}
-
-static void put_head(struct row *w, const struct figure *f)
-{
 	char k[64];
-	put(w, f->key, true);
+	if (!v)
+		put(w, f->key, true);
+	else if (f->hint == FIGURE_TEXT || f->hint == FIGURE_NAME || f->hint == FIGURE_DIGEST ||
+		 f->hint == FIGURE_VERDICT)
+		put(w, v->text ? v->text : "", true);
+	else if (f->hint == FIGURE_FLAG)
+		put(w, v->absent ? "" : v->x ? "1" : "0", false);
+	else
+		put_real(w, v->absent ? NAN : v->x);
 	for (int e = 0; f->ci && e < 2; e++) {
 		snprintf(k, sizeof k, "%s%s", f->key, e ? "_high" : "_low");
-		put(w, k, true);
+		if (v)
+			put_real(w, e ? v->hi : v->lo);
+		else
+			put(w, k, true);
 	}
-	if (f->key2)
+	if (f->key2 && v)
+		put_real(w, v->x2);
+	else if (f->key2)
 		put(w, f->key2, true);
 }
 
@@ -90,7 +80,7 @@ enum ab_rc export_csv_print(const struct printer_job *job, struct ab_diag *d)
 	int n = figure_view_rows(FIGURE_IN_CSV, cols, FIGURE_MAX);
 	struct row w = { job->f, 0 };
 	for (int k = 0; k < n; k++)
-		put_head(&w, cols[k]);
+		put_figure(&w, cols[k], NULL);
 	fputc('\n', w.f);
 	for (int i = 0; i < S->n_cases; i++)
 		for (int j = 0; j < S->cases[i].n_slots; j++) {

@@ -82,10 +82,8 @@ char *figure_fmt_text(const struct figure *f, const struct figure_value *v, char
 	size_t o = 0;
 	if (!is_words(f->hint))
 		return number_text(f, v, false, buf, len);
-	if (f->hint != FIGURE_DIGEST) {
-		snprintf(raw, sizeof raw, "%s", is_yes_no(f, v) ? v->x ? "yes" : "NO" : words_of(f, v));
-		return escape_term(raw, buf, len);
-	}
+	if (f->hint != FIGURE_DIGEST)
+		return escape_term(is_yes_no(f, v) ? v->x ? "yes" : "NO" : words_of(f, v), buf, len);
 	for (const char *p = v->text; p && *p && o + 1 < sizeof raw;) { /* each md5 cut to its first 8 digits */
 		size_t n = strcspn(p, "+");
 		o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%.*s", o ? "+" : "", (int)(n < 8 ? n : 8), p);
@@ -119,16 +117,11 @@ void figure_fmt_md(FILE *out, const struct figure *f, const struct figure_value 
 		md_cell(out, words_of(f, v));
 }
 
-static void term_put(FILE *f, const char *s)
-{
-	ab_put_escaped(f, s ? s : "");
-}
-
 void term_printf(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	escape_vprintf(f, term_put, NULL, fmt, ap);
+	escape_vprintf(f, ab_put_escaped, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -260,15 +253,13 @@ void figure_fmt_md_table(FILE *out, const struct figure_fmt_md_table *m, const s
 			fprintf(out, "%lld", (long long)c->c->axis_value);
 		else
 			md_case_name(out, c->c->name, c->own_arms, c->arm_a, c->arm_b);
-		fputs(" |", out);
 		for (int k = 1; k < t.nc; k++) {
 			struct figure_value v;
 			cell_value(&t, r, &t.cols[k], &v);
-			fputc(' ', out);
+			fputs(" | ", out);
 			figure_fmt_md(out, t.cols[k].f, &v);
-			fputs(" |", out);
 		}
-		fputc('\n', out);
+		fputs(" |\n", out);
 	}
 }
 
@@ -301,13 +292,13 @@ static const char *text_cell(const struct table *t, int r, int k, char *buf)
 	return figure_fmt_text(col->f, &v, buf, CELL);
 }
 
-void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summary_run *S, const struct summary_case *c,
-			   const char *indent, figure_fmt_after_fn after)
+void figure_fmt_text_table(FILE *out, const struct summary_run *S, const struct summary_case *c,
+			   void (*after)(FILE *out, const struct summary_slot *slot))
 {
 	struct table t = { S, c, NULL, c ? c->n_slots : S->n_cases, 0, { { NULL, 0 } } };
 	int width[64] = { 0 }, first = c ? 1 : 0; /* a slot's table has no name column */
 	char s[CELL];
-	table_columns(&t, view, false);
+	table_columns(&t, c ? FIGURE_IN_SHOW : FIGURE_IN_RUN, false);
 	for (int r = 0; r <= t.n_rows; r++)
 		for (int k = first; k < t.nc; k++) {
 			int w = display_width(text_cell(&t, r, k, s));
@@ -315,7 +306,7 @@ void figure_fmt_text_table(FILE *out, enum figure_view view, const struct summar
 		}
 	for (int r = 0; r <= t.n_rows; r++) {
 		const struct summary_case *own = !c && r && S->cases[r - 1].own_arms ? &S->cases[r - 1] : NULL;
-		fputs(indent, out);
+		fputs(c ? "  " : "", out);
 		for (int k = first; k < t.nc; k++) {
 			int pad = width[k] - display_width(text_cell(&t, r, k, s));
 			if (t.cols[k].f && !is_words(t.cols[k].f->hint))

@@ -4,7 +4,7 @@
  * or the abbench.figures JSON document (what tests/tools/summary_agree.py
  * loops over).
  */
-#include "print/figures_list.h"
+#include "print/figure_fmt.h"
 
 #include <string.h>
 
@@ -88,8 +88,10 @@ static json_t *view_list(unsigned mask)
 	return json_out_whole(a, ok);
 }
 
-static json_t *row_of(const struct figure *f)
+/* A row (items of json_out_array: a pointer to the figure). */
+static json_t *row_of(const void *item)
 {
+	const struct figure *f = *(const struct figure *const *)item;
 	return json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:b, s:s}", "key",
 			 f->key, "key2", f->key2, "label", f->label, "label2", f->label2, "json", f->json, "json2", f->json2,
 			 "head", f->head, "hint", figure_hint_str(f->hint), "level",
@@ -102,11 +104,6 @@ enum ab_rc figures_list_json(const struct printer_job *job, struct ab_diag *d)
 {
 	const struct figure *rows[FIGURE_MAX];
 	int n = rows_of(job, rows, FIGURE_MAX);
-	json_t *list = json_array();
-	bool ok = list != NULL;
-	for (int i = 0; ok && i < n; i++)
-		ok = json_out_push(list, row_of(rows[i]));
-	list = json_out_whole(list, ok);
-	return json_out_print(json_out_document("abbench.figures", list ? json_pack("{s:o}", "figures", list) : NULL),
-			      job->f, d);
+	json_t *list = json_out_array(rows, sizeof *rows, n, row_of);
+	return json_out_print(json_out_document("abbench.figures", json_pack("{s:o}", "figures", list)), job->f, d);
 }

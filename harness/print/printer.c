@@ -10,14 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "print/diff_print.h"
 #include "print/escape.h"
-#include "print/export_csv.h"
-#include "print/figures_list.h"
+#include "print/figure_fmt.h"
 #include "print/json_out.h"
 #include "print/md.h"
 #include "print/report.h"
-#include "print/show.h"
 #include "print/trend.h"
 
 /* "quick", "only CASE", "recheck", "shard I/N of set:ID" (or "set:ID"
@@ -112,7 +109,7 @@ static const struct printer printer_markdown = {
 	},
 };
 
-/* One row per case and slot with the case's figures (print/export_csv.h
+/* One row per case and slot with the case's figures (print/figure_fmt.h
  * has the columns), for spreadsheets and pandas. */
 static const struct printer printer_csv = {
 	"csv", "one row per case and slot (columns: abbench export --help)",

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/diff_print.h"
 #include "print/escape.h"
 #include "print/figure_fmt.h"
 #include "print/md.h"

@@ -1,17 +1,14 @@
 /*
  * show.c - prints a run's summary for a terminal: one table per case.
  * Every string from the database goes through term_printf (escape_term
- * for the cut sha256; print/escape.h):
- * a name cannot send the terminal a control sequence.
+ * for the cut sha256): a name cannot send the terminal a control sequence.
  */
-#include "print/show.h"
+#include "print/figure_fmt.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "print/diff_print.h"
 #include "print/escape.h"
-#include "print/figure_fmt.h"
 #include "print/md.h"
 
 static void show_header(const struct results_run *r, FILE *out)
@@ -187,7 +184,7 @@ static void show_case(const struct summary_run *S, const struct summary_case *s,
 	if (s->own_arms)
 		term_printf(out, "  arms: a=%s b=%s (its own; the run's: a=%s b=%s)\n", s->arm_a, s->arm_b,
 			    r->arm_a[0] ? r->arm_a : "-", r->arm_b[0] ? r->arm_b : "-");
-	figure_fmt_text_table(out, FIGURE_IN_SHOW, S, s, "  ", show_slot_notes);
+	figure_fmt_text_table(out, S, s, show_slot_notes);
 	term_printf(out, "  %s / %s: a %s, b %s, speedup %s 95%% CI (n=%d/%d)", s->arm_a, s->arm_b,
 		    fig("arm_median_ns", S, s, &s->a, a, sizeof a), fig("arm_median_ns", S, s, &s->b, b, sizeof b),
 		    fig("speedup", S, s, &s->b, sp, sizeof sp), s->a.time.n, s->b.time.n);
@@ -224,7 +221,7 @@ enum ab_rc show_print(const struct printer_job *job, struct ab_diag *d)
 void show_summary_table(const struct summary_run *s, FILE *out)
 {
 	fputc('\n', out);
-	figure_fmt_text_table(out, FIGURE_IN_RUN, s, NULL, "", NULL);
+	figure_fmt_text_table(out, s, NULL, NULL);
 	fputs("verdict: ", out);
 	md_verdict_counts(out, s);
 	if (!s->have_profile)

@@ -28,7 +28,7 @@
 #include <cmocka.h>
 #include <csv.h>
 
-#include "print/export_csv.h"
+#include "print/figure_fmt.h"
 #include "print/printer.h"
 #include "common/results.h"
 #include "fixtures.h"
