@@ -87,8 +87,7 @@ static json_t *device(const struct results_device *dv)
 static json_t *arm_source(const void *item)
 {
 	const struct results_arm_source *s = item;
-	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "arm", arm, "name", s->name, "kind", s->kind, "path",
+	return json_pack("{s:s#, s:s, s:s, s:s, s:s, s:s}", "arm", &s->arm, 1, "name", s->name, "kind", s->kind, "path",
 			 s->path, "sha256", s->sha256, "detail", s->detail);
 }
 
