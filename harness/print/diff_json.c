@@ -21,11 +21,9 @@ static json_t *coords(const struct divergence_coords *c)
 	json_t *o = json_object();
 	bool ok = o != NULL;
 	for (int k = 0; ok && k < c->rank; k++) {
-		char axis[SITE_AXIS_NAME_MAX];
-		size_t i = 0;
-		for (; c->axis[k][i] && i + 1 < sizeof axis; i++)
+		char axis[SITE_AXIS_NAME_MAX] = "";
+		for (size_t i = 0; c->axis[k][i] && i + 1 < sizeof axis; i++)
 			axis[i] = (char)tolower((unsigned char)c->axis[k][i]);
-		axis[i] = '\0';
 		ok = json_out_set(o, axis, json_integer(c->at[k]));
 	}
 	return json_out_whole(o, ok);

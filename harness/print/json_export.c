@@ -81,10 +81,8 @@ static json_t *invariance(const struct results_invariance *v, const char *arm)
 			 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note", v->note);
 }
 
-/* host_median_ns, host_p90_ns: the host time of one call of the arm
- * (null where not measured: the CPU backend, timing = graph, runs stored
- * before it); check (what the slot compared with the first A slot, and its
- * determinism) and divergences: where its bytes differ. */
+/* host_median_ns, host_p90_ns null where not measured (docs/JSON.md);
+ * check and divergences: what the slot compared and where its bytes differ. */
 static json_t *slot(const void *item)
 {
 	const struct results_slot *s = item;
@@ -142,10 +140,9 @@ enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d)
 
 /* ---- abbench.show: the figures of the JSON view ------------------------------ */
 
-/* Sets v (stolen) at path in obj, "%c" in its last part made arm (a, b; 0:
- * not an arm row): '.' separates nested objects, made on first use, so they
- * keep the place of their first key. The object v went into; NULL when out
- * of memory. */
+/* Sets v (stolen) at path in obj: '.' nests objects, made on first use so
+ * that they keep the place of their first key; "%c" in the last part is
+ * arm (a, b; 0: none). The object v went into; NULL when out of memory. */
 static json_t *set_path(json_t *obj, const char *path, char arm, json_t *v)
 {
 	char key[96];
@@ -186,16 +183,12 @@ static bool fill(json_t *o, enum figure_level level, const struct figure_at *at)
 static json_t *nested(enum figure_level level, const struct figure_at *at)
 {
 	json_t *a = json_array();
-	bool ok = a != NULL;
-	int n = level == FIGURE_RUN ? at->run->n_cases : at->c->n_slots;
-	for (int i = 0; ok && i < n; i++) {
-		struct figure_at below = *at;
+	bool run = level == FIGURE_RUN, ok = a != NULL;
+	for (int i = 0; ok && i < (run ? at->run->n_cases : at->c->n_slots); i++) {
+		struct figure_at below = { .run = at->run, .c = run ? &at->run->cases[i] : at->c,
+					   .slot = run ? NULL : &at->c->slots[i] };
 		json_t *o = json_object();
-		if (level == FIGURE_RUN)
-			below.c = &at->run->cases[i];
-		else
-			below.slot = &at->c->slots[i];
-		ok = json_out_push(a, o) && fill(o, level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below);
+		ok = json_out_push(a, o) && fill(o, run ? FIGURE_CASE : FIGURE_SLOT, &below);
 	}
 	return json_out_whole(a, ok);
 }
