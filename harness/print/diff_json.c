@@ -13,11 +13,7 @@
 
 static json_t *value(double v)
 {
-	if (isnan(v))
-		return json_string("nan");
-	if (isinf(v))
-		return json_string(v > 0 ? "inf" : "-inf");
-	return json_real(v);
+	return isfinite(v) ? json_real(v) : json_string(isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
 }
 
 static json_t *coords(const struct divergence_coords *c)
@@ -25,11 +21,9 @@ static json_t *coords(const struct divergence_coords *c)
 	json_t *o = json_object();
 	bool ok = o != NULL;
 	for (int k = 0; ok && k < c->rank; k++) {
-		char axis[SITE_AXIS_NAME_MAX];
-		size_t i = 0;
-		for (; c->axis[k][i] && i + 1 < sizeof axis; i++)
+		char axis[SITE_AXIS_NAME_MAX] = "";
+		for (size_t i = 0; c->axis[k][i] && i + 1 < sizeof axis; i++)
 			axis[i] = (char)tolower((unsigned char)c->axis[k][i]);
-		axis[i] = '\0';
 		ok = json_out_set(o, axis, json_integer(c->at[k]));
 	}
 	return json_out_whole(o, ok);
@@ -60,34 +54,30 @@ static json_t *list(const char *text, bool numbers)
 	return json_out_whole(a, ok);
 }
 
-static json_t *reference(const struct divergence_tensor *t)
-{
-	const struct results_divergence *v = t->v;
-	if (!v->has_ref)
-		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:o}", "compared", (json_int_t)v->ref_compared, "b_closer",
-			 (json_int_t)v->b_closer, "a_closer", (json_int_t)v->a_closer, "b_closer_percent",
-			 json_out_num(t->b_closer_pct));
-}
-
-/* heatmap: the PNG's name beside the document, null when none was drawn. */
+/* reference: null without one; heatmap: the PNG's name beside the
+ * document, null when none was drawn. */
 static json_t *tensor(const struct printer_diff *p, int s, int t)
 {
 	const struct divergence_tensor *x = &p->rep->slots[s].tensors[t];
 	const struct results_divergence *v = x->v;
-	char stem[96], name[110];
+	char stem[96];
 	heatmap_stem(p->rep->slots[s].slot->label, v->tensor, stem, sizeof stem);
-	snprintf(name, sizeof name, "%s.png", stem);
 	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:o, "
-			 "s:o, s:s?}", "tensor", v->tensor, "role", v->role, "dtype", v->dtype, "axes",
+			 "s:o, s:o}", "tensor", v->tensor, "role", v->role, "dtype", v->dtype, "axes",
 			 list(v->axes, false), "shape", list(v->dims, true), "elements", (json_int_t)v->elems,
 			 "differing", (json_int_t)v->n_diff, "percent", json_out_num(x->pct), "ulp_histogram",
 			 json_out_ulp_histogram(v), "class_mismatches", (json_int_t)v->n_class, "nan_payloads",
 			 (json_int_t)v->n_nan_bits, "sign_flips", (json_int_t)v->n_sign, "max_ulp",
 			 elem(x, &x->max_ulp), "max_abs", elem(x, &x->max_abs), "first", elem(x, &x->first), "rows",
 			 (json_int_t)v->rows, "rows_touched", (json_int_t)v->rows_touched, "map",
-			 json_out_div_map(v, true), "reference", reference(x), "heatmap",
-			 p->drawn && p->drawn[s * RESULTS_MAX_DIV + t] ? name : NULL);
+			 json_out_div_map(v, true), "reference",
+			 v->has_ref ? json_pack("{s:I, s:I, s:I, s:o}", "compared", (json_int_t)v->ref_compared,
+						"b_closer", (json_int_t)v->b_closer, "a_closer",
+						(json_int_t)v->a_closer, "b_closer_percent",
+						json_out_num(x->b_closer_pct))
+				    : json_null(),
+			 "heatmap",
+			 p->drawn && p->drawn[s * RESULTS_MAX_DIV + t] ? json_sprintf("%s.png", stem) : json_null());
 }
 
 static json_t *slot(const struct printer_diff *p, int s)
@@ -95,18 +85,16 @@ static json_t *slot(const struct printer_diff *p, int s)
 	const struct divergence_slot *sl = &p->rep->slots[s];
 	const struct results_slot_check *k = &sl->slot->check;
 	json_t *compared = json_array(), *tensors = json_array();
-	bool ok = compared && tensors, exact = true;
-	for (int i = 0; i < sl->slot->n_outputs; i++)
-		exact = exact && sl->slot->outputs[i].bit_exact;
+	bool ok = compared && tensors;
 	for (int i = 0; ok && i < sl->n_compared; i++)
 		ok = json_out_push(compared, json_string(sl->compared[i]));
 	for (int t = 0; ok && t < sl->n_tensors; t++)
 		ok = json_out_push(tensors, tensor(p, s, t));
 	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:s?, s:{s:i, s:i, s:o, s:s?, s:b}, s:o}", "label", sl->slot->label,
-			 "arm", sl->slot->arm == 'a' ? "a" : "b", "variant", sl->slot->variant, "byte_equal", exact,
-			 "compared", json_out_whole(compared, ok), "departure",
-			 sl->departure >= 0 ? sl->compared[sl->departure] : NULL, "determinism", "calls_checked",
-			 k->calls_checked, "calls_differ", k->calls_differ, "first_differ",
+			 "arm", sl->slot->arm == 'a' ? "a" : "b", "variant", sl->slot->variant, "byte_equal",
+			 p->sc->slots[sl->slot - p->rep->c->slots].bit_exact, "compared", json_out_whole(compared, ok),
+			 "departure", sl->departure >= 0 ? sl->compared[sl->departure] : NULL, "determinism",
+			 "calls_checked", k->calls_checked, "calls_differ", k->calls_differ, "first_differ",
 			 k->first_differ ? json_integer(k->first_differ) : json_null(), "tensor",
 			 k->differ_tensor[0] ? k->differ_tensor : NULL, "nondeterministic", k->calls_differ > 0,
 			 "tensors", json_out_whole(tensors, ok));
@@ -139,13 +127,12 @@ static json_t *invariance(const struct summary_run *S, const struct summary_case
 		bool ok = values != NULL;
 		for (int i = 0; ok && i < sw->n; i++)
 			ok = json_out_push(values, json_integer(S->cases[sw->idx[i]].c->axis_value));
-		if (sw->invariance == SUMMARY_INVARIANCE_NO) {
-			char arm[2] = { sw->break_arm, '\0' };
-			brk = json_pack("{s:s, s:I, s:I, s:I, s:s}", "arm", arm, "row", (json_int_t)sw->break_row,
-					"value", (json_int_t)S->cases[sw->break_case].c->axis_value, "other_value",
+		if (sw->invariance == SUMMARY_INVARIANCE_NO)
+			brk = json_pack("{s:s#, s:I, s:I, s:I, s:s}", "arm", &sw->break_arm, 1, "row",
+					(json_int_t)sw->break_row, "value",
+					(json_int_t)S->cases[sw->break_case].c->axis_value, "other_value",
 					(json_int_t)sw->break_other, "tensor",
 					sw->break_tensor ? sw->break_tensor : "");
-		}
 		return json_pack("{s:s, s:s, s:s, s:o, s:i, s:o}", "sweep", sw->name, "axis", sw->axis, "verdict",
 				 invariance_word(sw->invariance), "values", json_out_whole(values, ok), "checked",
 				 sw->n_checked, "break", brk);

@@ -81,20 +81,17 @@ static json_t *invariance(const struct results_invariance *v, const char *arm)
 			 "other_value", (json_int_t)v->other_value, "tensor", v->tensor, "note", v->note);
 }
 
-/* host_median_ns, host_p90_ns: the host time of one call of the arm
- * (null where not measured: the CPU backend, timing = graph, runs stored
- * before it); check (what the slot compared with the first A slot, and its
- * determinism) and divergences: where its bytes differ. */
+/* host_median_ns, host_p90_ns null where not measured (docs/JSON.md);
+ * check and divergences: what the slot compared and where its bytes differ. */
 static json_t *slot(const void *item)
 {
 	const struct results_slot *s = item;
 	const struct results_slot_check *k = &s->check;
-	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	return json_pack("{s:s, s:s#, s:s, s:i, s:i, s:i, s:i, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:s, s:i, s:i, s:i, s:s}, s:o}", "label", s->label,
-			 "arm", arm, "variant", s->variant, "position", s->position, "warmup", s->warmup, "n_samples",
-			 s->n_samples, "n_discarded", s->n_discarded, "stopping_reason", s->stopping_reason,
-			 "kernel_records_bad", (json_int_t)s->kernel_records_bad, "clocks_before",
+			 "arm", &s->arm, 1, "variant", s->variant, "position", s->position, "warmup", s->warmup,
+			 "n_samples", s->n_samples, "n_discarded", s->n_discarded, "stopping_reason",
+			 s->stopping_reason, "kernel_records_bad", (json_int_t)s->kernel_records_bad, "clocks_before",
 			 clocks(&s->clocks_before), "clocks_after", clocks(&s->clocks_after), "samples_ns",
 			 numbers(s->samples_ns, s->n_samples), "kernel_ns", numbers(s->kernel_ns, s->n_samples),
 			 "kernels", json_out_array(s->kernels, sizeof *s->kernels, s->n_kernels, kernel), "outputs",
@@ -143,48 +140,41 @@ enum ab_rc json_export_run(const struct printer_job *job, struct ab_diag *d)
 
 /* ---- abbench.show: the figures of the JSON view ------------------------------ */
 
-/* Sets v (stolen) at path in obj: '.' separates nested objects, made on
- * first use, so they keep the place of their first key. */
-static bool set_path(json_t *obj, const char *path, json_t *v)
+/* Sets v (stolen) at path in obj: '.' nests objects, made on first use so
+ * that they keep the place of their first key; "%c" in the last part is
+ * arm (a, b; 0: none). The object v went into; NULL when out of memory. */
+static json_t *set_path(json_t *obj, const char *path, char arm, json_t *v)
 {
 	char key[96];
-	const char *dot = strchr(path, '.');
+	const char *dot = strchr(path, '.'), *c = strstr(path, "%c");
+	if (!dot && arm && c) {
+		snprintf(key, sizeof key, "%.*s%c%s", (int)(c - path), path, arm, c + 2);
+		path = key;
+	}
 	if (!dot)
-		return json_out_set(obj, path, v);
+		return json_out_set(obj, path, v) ? obj : NULL;
 	snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
 	json_t *sub = json_object_get(obj, key);
 	if (!sub && !json_out_set(obj, key, sub = json_object())) {
 		json_decref(v);
-		return false;
+		return NULL;
 	}
-	return set_path(sub, dot + 1, v);
-}
-
-/* p with "%c" made arm (a, b; 0: not an arm row). */
-static const char *arm_path(const char *p, char arm, char *buf, size_t len)
-{
-	const char *c = strstr(p, "%c");
-	if (!arm || !c)
-		return p;
-	snprintf(buf, len, "%.*s%c%s", (int)(c - p), p, arm, c + 2);
-	return buf;
+	return set_path(sub, dot + 1, arm, v);
 }
 
 /* f's value at its path, and a second value (key2) beside it, in the same
- * object. */
+ * object; arm: the case's arm an arm row is read for (a, b; 0: none). */
 static bool put_value(json_t *obj, const struct figure *f, const struct figure_at *at, char arm)
 {
-	char path[96], second[128], key2[64];
 	struct figure_value v;
-	const char *p = arm_path(f->json ? f->json : f->key, arm, path, sizeof path), *dot = strrchr(p, '.');
-	figure_value_of(f, at, &v);
-	bool ok = set_path(obj, p, figure_fmt_json(f, &v));
-	if (ok && f->key2) {
-		snprintf(second, sizeof second, "%.*s%s", dot ? (int)(dot - p + 1) : 0, p,
-			 arm_path(f->json2 ? f->json2 : f->key2, arm, key2, sizeof key2));
-		ok = set_path(obj, second, v.absent ? json_null() : figure_fmt_json2(f, &v));
-	}
-	return ok;
+	struct figure_at here = *at;
+	if (arm)
+		here.arm = arm == 'a' ? &at->c->a : &at->c->b;
+	figure_value_of(f, &here, &v);
+	json_t *in = set_path(obj, f->json ? f->json : f->key, arm, figure_fmt_json(f, &v));
+	if (in && f->key2)
+		in = set_path(in, f->json2 ? f->json2 : f->key2, arm, v.absent ? json_null() : figure_fmt_json2(f, &v));
+	return in != NULL;
 }
 
 static bool fill(json_t *o, enum figure_level level, const struct figure_at *at);
@@ -193,16 +183,12 @@ static bool fill(json_t *o, enum figure_level level, const struct figure_at *at)
 static json_t *nested(enum figure_level level, const struct figure_at *at)
 {
 	json_t *a = json_array();
-	bool ok = a != NULL;
-	int n = level == FIGURE_RUN ? at->run->n_cases : at->c->n_slots;
-	for (int i = 0; ok && i < n; i++) {
-		struct figure_at below = *at;
+	bool run = level == FIGURE_RUN, ok = a != NULL;
+	for (int i = 0; ok && i < (run ? at->run->n_cases : at->c->n_slots); i++) {
+		struct figure_at below = { .run = at->run, .c = run ? &at->run->cases[i] : at->c,
+					   .slot = run ? NULL : &at->c->slots[i] };
 		json_t *o = json_object();
-		if (level == FIGURE_RUN)
-			below.c = &at->run->cases[i];
-		else
-			below.slot = &at->c->slots[i];
-		ok = json_out_push(a, o) && fill(o, level == FIGURE_RUN ? FIGURE_CASE : FIGURE_SLOT, &below);
+		ok = json_out_push(a, o) && fill(o, run ? FIGURE_CASE : FIGURE_SLOT, &below);
 	}
 	return json_out_whole(a, ok);
 }
@@ -216,14 +202,10 @@ static bool fill(json_t *o, enum figure_level level, const struct figure_at *at)
 	bool ok = true;
 	for (int i = 0; ok && i < n; i++) {
 		const struct figure *f = rows[i];
-		struct figure_at arm = *at;
-		if (f->level == FIGURE_ARM && level == FIGURE_CASE) {
-			arm.arm = &at->c->a;
-			ok = put_value(o, f, &arm, 'a');
-			arm.arm = &at->c->b;
-			ok = ok && put_value(o, f, &arm, 'b');
-		} else if (f->level == level && f->hint == FIGURE_NESTED)
-			ok = set_path(o, f->key, nested(level, at));
+		if (f->level == FIGURE_ARM && level == FIGURE_CASE)
+			ok = put_value(o, f, at, 'a') && put_value(o, f, at, 'b');
+		else if (f->level == level && f->hint == FIGURE_NESTED)
+			ok = set_path(o, f->key, 0, nested(level, at)) != NULL;
 		else if (f->level == level)
 			ok = put_value(o, f, at, 0);
 	}
@@ -232,9 +214,8 @@ static bool fill(json_t *o, enum figure_level level, const struct figure_at *at)
 
 enum ab_rc json_export_show(const struct printer_job *job, struct ab_diag *d)
 {
-	struct figure_at at = { .run = job->summary };
 	json_t *doc = json_out_document("abbench.show", json_pack("{s:o}", "run",
 								  json_out_run(job->summary->run, false)));
-	bool ok = doc && fill(doc, FIGURE_RUN, &at);
+	bool ok = doc && fill(doc, FIGURE_RUN, &(struct figure_at){ .run = job->summary });
 	return json_out_print(json_out_whole(doc, ok), job->f, d);
 }

@@ -61,10 +61,8 @@ json_t *json_out_div_map(const struct results_divergence *v, bool by_row)
 	json_t *cells = json_array(), *row = cells;
 	bool ok = cells != NULL;
 	for (int r = 0; ok && v->map && r < v->map_rows; r++) {
-		if (by_row) {
-			row = json_array();
-			ok = json_out_push(cells, row);
-		}
+		if (by_row)
+			ok = json_out_push(cells, row = json_array());
 		for (int c = 0; ok && c < v->map_cols; c++)
 			ok = json_out_push(row, json_integer(v->map[(size_t)r * (size_t)v->map_cols + (size_t)c]));
 	}
@@ -87,8 +85,7 @@ static json_t *device(const struct results_device *dv)
 static json_t *arm_source(const void *item)
 {
 	const struct results_arm_source *s = item;
-	char arm[2] = { s->arm, '\0' };
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "arm", arm, "name", s->name, "kind", s->kind, "path",
+	return json_pack("{s:s#, s:s, s:s, s:s, s:s, s:s}", "arm", &s->arm, 1, "name", s->name, "kind", s->kind, "path",
 			 s->path, "sha256", s->sha256, "detail", s->detail);
 }
 
@@ -126,9 +123,8 @@ json_t *json_out_run(const struct results_run *r, bool full)
 	return json_out_whole(o, !json_object_update_new(o, provenance));
 }
 
-/* A run of the run list (abbench.list): the fields of struct
- * results_run_summary, named as json_out_run names them; shard null for a
- * whole run, {"index", "count"} for a shard. */
+/* A run of the run list (abbench.list), its fields named as json_out_run
+ * names them. */
 static json_t *run_of(const void *item)
 {
 	const struct results_run_summary *s = *(const struct results_run_summary *const *)item;
@@ -157,11 +153,9 @@ json_t *json_out_document(const char *format, json_t *body)
 
 enum ab_rc json_out_print(json_t *doc, FILE *f, struct ab_diag *d)
 {
-	enum ab_rc rc = AB_OK;
 	if (!doc)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory building JSON");
-	if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF || ferror(f))
-		rc = ab_fail(d, AB_ERR_IO, "cannot write JSON");
+	bool bad = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF || ferror(f);
 	json_decref(doc);
-	return rc;
+	return bad ? ab_fail(d, AB_ERR_IO, "cannot write JSON") : AB_OK;
 }

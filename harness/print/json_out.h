@@ -23,9 +23,8 @@
 #include "common/results.h"
 #include "print/printer.h"
 
-/* Each format's "format_version"; a change that removes or retypes a
- * field, or changes what one means, bumps it (adding a field does not;
- * docs/JSON.md lists the versions). */
+/* Every document's "format_version" (docs/JSON.md: its versions, and what
+ * bumps it). */
 #define JSON_OUT_FORMAT_VERSION 2
 
 /* v as a JSON number, null when NAN or infinite. */
@@ -47,15 +46,13 @@ json_t *json_out_whole(json_t *v, bool ok);
  * elements of size bytes. */
 json_t *json_out_array(const void *items, size_t size, int n, json_t *(*item)(const void *));
 
-/* A stored divergence's ULP histogram ({bucket name: count}) and map
- * ({by_head, rows, cols, row_bin, col_bin, cells}: the cells a list per
- * row when by_row, else one list, row after row). */
+/* A stored divergence's ULP histogram and map (its cells a list per row
+ * when by_row, else one list, row after row). */
 json_t *json_out_ulp_histogram(const struct results_divergence *v);
 json_t *json_out_div_map(const struct results_divergence *v, bool by_row);
 
-/* The run's header: identity (id, uuid, run set and shard), status,
- * times, scenario, build, host, backend, bracket and arms, the device.
- * full adds the provenance texts (scenario_text, command_line). */
+/* The run's header (docs/JSON.md's run); full adds its provenance
+ * (scenario_path, scenario_text, command_line, arm_sources). */
 json_t *json_out_run(const struct results_run *r, bool full);
 
 /* A document: {"format": name, "format_version": JSON_OUT_FORMAT_VERSION}
@@ -78,11 +75,8 @@ enum ab_rc json_list_runs(const struct printer_job *job, struct ab_diag *d);
 enum ab_rc diff_json_print(const struct printer_job *job, struct ab_diag *d);
 
 /* The "benchmark" format's PRINTER_SUMMARY (json_verdict.c): the
- * "customSmallerIsBetter" list that github-action-benchmark and similar
- * trend services read, two entries per case, "SCENARIO/CASE/b:VARIANT" and
- * ".../a:VARIANT": {name, unit "ns", value (the arm's pooled median), range
- * ("± half the p10-p90 spread"), extra (samples, p10, p90, speedup with its
- * interval, device)}. */
+ * customSmallerIsBetter list of github-action-benchmark, two entries per
+ * case (docs/JSON.md, "--benchmark-json"). */
 enum ab_rc json_verdict_benchmark(const struct printer_job *job, struct ab_diag *d);
 
 #endif

@@ -3,7 +3,6 @@
  * list, as JSON (json_out.h).
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "print/json_out.h"
 
@@ -101,15 +100,14 @@ enum ab_rc json_verdict_gate(const struct printer_job *job, struct ab_diag *d)
 static json_t *bench_entry(const struct summary_run *s, const struct summary_case *c, const struct summary_arm *a)
 {
 	const struct results_run *r = s->run;
-	char name[256], range[64], extra[512];
 	const struct summary_spread *t = &a->time;
-	snprintf(name, sizeof name, "%s/%s/%c:%s", r->scenario_name, c->c->name, a->arm,
-		 a->variant[0] ? a->variant : a->arm == 'a' ? r->arm_a : r->arm_b);
-	snprintf(range, sizeof range, "± %.1f", (t->p90_ns - t->p10_ns) / 2);
-	snprintf(extra, sizeof extra, "n=%d p10=%.1f p90=%.1f ns; speedup a/b %.4fx [%.4f, %.4f]; %s", t->n, t->p10_ns,
-		 t->p90_ns, c->speedup.point, c->speedup.low, c->speedup.high, r->device.name);
-	return json_pack("{s:s, s:s, s:f, s:s, s:s}", "name", name, "unit", "ns", "value", t->median_ns, "range", range,
-			 "extra", extra);
+	return json_pack("{s:o, s:s, s:f, s:o, s:o}", "name",
+			 json_sprintf("%s/%s/%c:%s", r->scenario_name, c->c->name, a->arm,
+				      a->variant[0] ? a->variant : a->arm == 'a' ? r->arm_a : r->arm_b),
+			 "unit", "ns", "value", t->median_ns, "range",
+			 json_sprintf("± %.1f", (t->p90_ns - t->p10_ns) / 2), "extra",
+			 json_sprintf("n=%d p10=%.1f p90=%.1f ns; speedup a/b %.4fx [%.4f, %.4f]; %s", t->n, t->p10_ns,
+				      t->p90_ns, c->speedup.point, c->speedup.low, c->speedup.high, r->device.name));
 }
 
 enum ab_rc json_verdict_benchmark(const struct printer_job *job, struct ab_diag *d)
