@@ -48,19 +48,13 @@ struct pub_group {
 	char report_note[256];
 };
 
-/* One step of steps.html: series i, step k. */
-struct step_ref {
-	int i, k;
-	const char *when; /* the first run after it: its start */
-};
-
 struct publish_input {
 	const struct printer_dashboard *dash;
 	const struct history *history;
 	const struct trend_outcome *charts; /* stems under "charts/" */
 	const struct pub_group *groups;     /* [dash->n_groups] */
 	int n_steps;                        /* the history's steps, newest first */
-	struct step_ref *steps;
+	struct history_step_ref *steps;
 	int count[3];                       /* of each enum history_step_kind */
 };
 
@@ -371,7 +365,7 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 	else if (!o->chart_drawn[k])
 		html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: "
 			       "<code>charts/%s.dat</code>, <code>.gp</code>.</div>\n",
-			    o->note[0] ? o->note : "gnuplot did not run", o->chart_stem[k]);
+			    o->drawn.note[0] ? o->drawn.note : "gnuplot did not run", o->chart_stem[k]);
 	else
 		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">"
 			       "<img src=\"charts/%s.svg\" width=\"720\" height=\"380\" loading=\"lazy\" "
@@ -458,13 +452,6 @@ static void write_index(FILE *f, const struct publish_input *in)
 
 /* ---- steps.html ---- */
 
-static int newest_first(const void *pa, const void *pb)
-{
-	const struct step_ref *a = pa, *b = pb;
-	int c = strcmp(b->when, a->when);
-	return c ? c : (a->i - b->i) * 1000 + (a->k - b->k);
-}
-
 /* A run beside a step: its link, its commit's, its date and label. */
 static void run_cell(FILE *f, const struct publish_input *in, const struct history_point *p)
 {
@@ -480,7 +467,7 @@ static void run_cell(FILE *f, const struct publish_input *in, const struct histo
 	fputs("</span></td>", f);
 }
 
-static void step_row(FILE *f, const struct publish_input *in, const struct step_ref *r)
+static void step_row(FILE *f, const struct publish_input *in, const struct history_step_ref *r)
 {
 	const struct history *h = in->history;
 	const struct history_series *s = &h->series[r->i];
@@ -536,13 +523,7 @@ static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
 	in->steps = calloc((size_t)n + 1, sizeof *in->steps);
 	if (!in->steps)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
-	for (int i = 0; i < h->n_series; i++)
-		for (int k = 1; k < h->series[i].steps.n_segments; k++) {
-			const struct history_series *s = &h->series[i];
-			const char *when = s->points[s->steps.segments[k].start].started_at;
-			in->steps[in->n_steps++] = (struct step_ref){ i, k, when };
-		}
-	qsort(in->steps, (size_t)in->n_steps, sizeof *in->steps, newest_first);
+	in->n_steps = history_steps_newest_first(h, in->steps);
 	return AB_OK;
 }
 
@@ -643,10 +624,7 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		rc = write_file(job->dir, "steps.html", NULL, write_steps, &in, d);
 	if (!rc)
 		rc = write_file(job->dir, "index.html", NULL, write_index, &in, d);
-	job->charts->n_drawn = charts.n_drawn;
-	job->charts->n_failed = charts.n_failed;
-	job->charts->skipped = charts.skipped;
-	snprintf(job->charts->note, sizeof job->charts->note, "%s", charts.note);
+	*job->charts = charts.drawn;
 	trend_outcome_free(&charts);
 	free(in.steps);
 	free(g);
