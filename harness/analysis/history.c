@@ -284,13 +284,13 @@ enum history_step_kind history_step_kind(const struct history *h, const struct h
 	return history_improvement(h, s->steps.segments[k].change) ? HISTORY_STEP_IMPROVEMENT : HISTORY_STEP_REGRESSION;
 }
 
-int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind)
+int history_count_steps(const struct history *h, int first, int n, int count[3])
 {
-	int count = 0;
+	count[0] = count[1] = count[2] = 0;
 	for (int i = first; i < first + n; i++)
 		for (int k = 1; k < h->series[i].steps.n_segments; k++)
-			count += history_step_kind(h, &h->series[i], k, NULL) == kind;
-	return count;
+			count[history_step_kind(h, &h->series[i], k, NULL)]++;
+	return count[0] + count[1] + count[2];
 }
 
 static int newest_first(const void *pa, const void *pb)

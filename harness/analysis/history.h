@@ -149,8 +149,9 @@ enum history_step_kind {
 enum history_step_kind history_step_kind(const struct history *h, const struct history_series *s, int k,
 					 const char **changed);
 
-/* The steps of series [first, first + n) of kind. */
-int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind);
+/* The steps of series [first, first + n) into count[kind] for each enum
+ * history_step_kind; returns their sum. */
+int history_count_steps(const struct history *h, int first, int n, int count[3]);
 
 /* Step k of series i, and the start of the first run after it. */
 struct history_step_ref {

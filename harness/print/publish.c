@@ -154,15 +154,6 @@ static void run_link(FILE *f, const struct publish_input *in, int64_t id)
 		fprintf(f, "run %" PRId64, id);
 }
 
-/* The steps of series [first, first + n) into count[kind], for each enum
- * history_step_kind (regressions, improvements, same commit); their sum. */
-static int count_steps(const struct history *h, int first, int n, int count[3])
-{
-	for (int kind = 0; kind < 3; kind++)
-		count[kind] = history_count_steps(h, first, n, kind);
-	return count[0] + count[1] + count[2];
-}
-
 /* "<span class="bad">2 regressions</span>, ..., <span class="noise">1
  * between runs of one commit (noise)</span>": the heads' counts. */
 static void kinds_counted(FILE *f, const int count[3])
@@ -205,7 +196,7 @@ static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 {
 	const struct pub_group *g = &in->groups[k];
 	int c[3];
-	count_steps(in->history, g->g->first, g->g->n, c);
+	history_count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
 	for (int j = 0; j < 3; j++)
 		if (c[j])
@@ -416,7 +407,7 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
 	int n[3];
-	count_steps(in->history, i, 1, n);
+	history_count_steps(in->history, i, 1, n);
 	const char *edge = n[0] ? " step" : n[1] ? " up" : n[2] ? " noise" : "";
 	html_printf(f, "<article class=\"card%s\">\n<h3><code>%s</code> <span class=\"shape\">%s</span></h3>\n", edge,
 		    s->case_name, s->shape);
@@ -440,7 +431,7 @@ static void write_index(FILE *f, const struct publish_input *in)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->dash->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			if ((count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
+			if ((history_count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
@@ -519,7 +510,7 @@ static void write_steps(FILE *f, const struct publish_input *in)
 static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
 {
 	const struct history *h = in->history;
-	int n = count_steps(h, 0, h->n_series, in->count);
+	int n = history_count_steps(h, 0, h->n_series, in->count);
 	in->steps = calloc((size_t)n + 1, sizeof *in->steps);
 	if (!in->steps)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
@@ -549,8 +540,9 @@ static enum ab_rc write_file(const char *dir, const char *name, const char *text
 /* A run's report into DIR/runs/run-ID: report.md and its charts (none
  * with no_plots), and its page, report.html, rendered by cmark-gfm
  * (print/md_html.c). A failure other than memory, IO or a directory name
- * too long is the report's, not the command's: *failed, and d says why. */
-static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, bool *failed,
+ * too long is the report's, not the command's: g (a group's newest run;
+ * NULL: an older run) gets the report's path or why there is none. */
+static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, struct pub_group *g,
 			     struct ab_diag *d)
 {
 	long long id = (long long)rep->peers->series[0]->run->id;
@@ -565,30 +557,11 @@ static enum ab_rc run_report(const char *top, const struct printer_report *rep, 
 	enum ab_rc rc = report_write(&sub, d);
 	if (!rc)
 		rc = md_html_render(md, html, title, "../../style.css", d);
-	*failed = rc != AB_OK;
-	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
-}
-
-static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
-{
-	const struct printer_dashboard *dash = job->dashboard;
-	const struct printer_report *rep = dash->reports[k];
-	bool failed;
-	if (dash->report_notes && dash->report_notes[k])
-		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
-	if (!rep)
-		return AB_OK;
-	g->summary = rep->peers->series[0];
-	if (dash->no_reports) {
-		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
-		return AB_OK;
-	}
-	enum ab_rc rc = run_report(job->dir, rep, job->no_plots, &failed, d);
-	if (!rc && failed)
+	if (g && rc)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
-	else if (!rc)
-		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->summary->run->id);
-	return rc;
+	else if (g)
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", id);
+	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
 }
 
 enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
@@ -609,13 +582,20 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	if (!rc)
 		rc = trend_write_charts(dir, dash->history, job->no_plots, true, &charts, d);
 	for (int k = 0; !rc && k < dash->n_groups; k++) {
+		const struct printer_report *rep = dash->reports[k];
 		g[k].g = &dash->groups[k];
-		rc = group_report(job, k, &g[k], d);
+		g[k].summary = rep ? rep->peers->series[0] : NULL;
+		if (dash->report_notes && dash->report_notes[k])
+			snprintf(g[k].report_note, sizeof g[k].report_note, "%s", dash->report_notes[k]);
+		if (rep && dash->no_reports)
+			snprintf(g[k].report_note, sizeof g[k].report_note, "reports turned off (--no-reports)");
+		else if (rep)
+			rc = run_report(job->dir, rep, job->no_plots, &g[k], d);
 	}
-	bool failed; /* an older run's report that fails is left out */
-	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs */
+	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs;
+	 * one that fails is left out */
 	for (int k = 0; !rc && !dash->no_reports && k < dash->n_older; k++)
-		rc = run_report(job->dir, dash->older[k], true, &failed, d);
+		rc = run_report(job->dir, dash->older[k], true, NULL, d);
 	if (!rc)
 		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
 	if (!rc)

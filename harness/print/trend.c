@@ -97,15 +97,18 @@ static void point_notes(const struct history *h, const struct history_series *s,
 	const struct history_point *p = &s->points[i];
 	char pct[32], step[160] = "", base[160] = "";
 	bool outlier = false;
-	for (int k = 1; k < s->steps.n_segments; k++)
-		if (s->steps.segments[k].start == i)
-			snprintf(step, sizeof step, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
-				 history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT ? " (same commit: noise)" : "");
-	for (int k = 0; k < s->steps.n_outliers; k++)
-		outlier |= s->steps.outliers[k] == i;
+	int k = 1; /* the step starting at i, if any */
+	while (k < s->steps.n_segments && s->steps.segments[k].start != i)
+		k++;
+	if (k < s->steps.n_segments)
+		snprintf(step, sizeof step, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
+			 history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT ? " (same commit: noise)" : "");
+	for (int j = 0; j < s->steps.n_outliers; j++)
+		outlier |= s->steps.outliers[j] == i;
 	if (p->baseline[0])
 		snprintf(base, sizeof base, "baseline '%.64s'", p->baseline);
-	const char *notes[] = { step, outlier ? "outlier" : "", base, p->quick ? "quick" : "", p->partial ? "partial" : "" };
+	const char *notes[] = { step, outlier ? "outlier" : "", base, p->quick ? "quick" : "",
+				p->partial ? "partial" : "" };
 	size_t used = 0;
 	buf[0] = '\0';
 	/* a note cut at the end of buf is still a note: the length is not checked */
