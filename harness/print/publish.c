@@ -265,12 +265,11 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 		return;
 	for (int i = g->g->first; i < g->g->first + g->g->n; i++)
 		for (int j = 0; j < h->series[i].n && n < 512; j++) {
-			const struct history_point *p = &h->series[i].points[j];
-			bool dup = false;
-			for (int k = 0; k < n && !dup; k++)
-				dup = seen[k]->run_id == p->run_id;
-			if (!dup)
-				seen[n++] = p;
+			int k = 0;
+			while (k < n && seen[k]->run_id != h->series[i].points[j].run_id)
+				k++;
+			if (k == n)
+				seen[n++] = &h->series[i].points[j];
 		}
 	fprintf(f, "<details class=\"runs\"><summary>Every run's report (%d)</summary>\n<ul>\n", n);
 	for (int k = n - 1; k >= 0; k--) {

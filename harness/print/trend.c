@@ -298,10 +298,8 @@ struct charting {
 	const char *dir;
 	const struct history *h;
 	struct trend_outcome *out;
-	bool svg;
-	bool have;
+	bool svg, have;          /* SVGs (a dashboard's); gnuplot found */
 	char gnuplot[PATH_MAX];
-	int *members;
 };
 
 static void note(struct trend_outcome *o, const char *msg)
@@ -450,7 +448,7 @@ enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_
 			      struct trend_outcome *out, struct ab_diag *d)
 {
 	char why[256] = "charts turned off";
-	struct charting C = { dir, h, out, svg, false, "", NULL };
+	struct charting C = { dir, h, out, svg, false, "" };
 	size_t m = (size_t)h->n_series + 1;
 	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
 	memset(out, 0, sizeof *out);
@@ -458,7 +456,7 @@ enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_
 	out->chart_stem = allocs_calloc(&out->mem, m, sizeof *out->chart_stem);
 	out->chart_drawn = allocs_calloc(&out->mem, m, sizeof *out->chart_drawn);
 	out->chart_sweep = allocs_calloc(&out->mem, m, sizeof *out->chart_sweep);
-	C.members = allocs_calloc(&out->mem, m, sizeof *C.members);
+	int *members = allocs_calloc(&out->mem, m, sizeof *members);
 	if (out->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
 	memset(out->chart_of, -1, m * sizeof *out->chart_of); /* -1: no chart */
@@ -476,13 +474,13 @@ enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_
 		bool sweep = per_sweep && s->sweep[0];
 		for (int j = i; j < h->n_series; j++)
 			if (j == i || (sweep && history_same_sweep(s, &h->series[j]))) {
-				C.members[n_members++] = j;
+				members[n_members++] = j;
 				out->chart_of[j] = k;
 			}
 		make_stem(s, sweep, k, out->chart_stem);
 		out->chart_sweep[k] = sweep;
 		out->n_charts++;
-		rc = sweep ? write_sweep_chart(&C, C.members, n_members, k, d) : write_chart(&C, s, k, d);
+		rc = sweep ? write_sweep_chart(&C, members, n_members, k, d) : write_chart(&C, s, k, d);
 	}
 	return rc;
 }
