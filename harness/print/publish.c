@@ -364,39 +364,33 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 			    o->chart_sweep[k] ? " (its sweep)" : "");
 }
 
-/* Step k of series s as the text of an <li>: "Step +25.00% at run 4
- * (commit c000..., 2026-11-04, label nightly-4): 4.05 us -> 5.06 us, a
- * regression", the run and commit linked. */
-static void step_line(FILE *f, const struct publish_input *in, const struct history_series *s, int k)
-{
-	const struct history *h = in->history;
-	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
-	const struct history_point *p = &s->points[b->start];
-	char pct[32], from[48], to[48], kind[64], date[16];
-	fprintf(f, "Step %s at ", md_pct(b->change, pct, sizeof pct));
-	run_link(f, in, p->run_id);
-	fputs(" (commit ", f);
-	commit_link(f, in, p->commit);
-	snprintf(date, sizeof date, "%.10s", p->started_at);
-	html_printf(f, ", %s", date);
-	if (p->label[0])
-		html_printf(f, ", label %s", p->label);
-	html_printf(f, "): %s -&gt; %s, %s", trend_level(h, a->level, from, sizeof from),
-		    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
-}
-
+/* The steps of series s, or that it has none: a line each, "Step +25.00%
+ * at run 4 (commit c000..., 2026-11-04, label nightly-4): 4.05 us -> 5.06
+ * us, a regression", the run and commit linked. */
 static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
 {
+	const struct history *h = in->history;
 	if (s->steps.n_segments <= 1) {
 		fprintf(f, "<p class=\"muted\">No step beyond %.0f%% in %d run%s (noise %.2f%%).</p>\n",
-			in->history->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
+			h->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
 		return;
 	}
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		fprintf(f, "<li class=\"%s\">", step_class[history_step_kind(in->history, s, k, NULL)]);
-		step_line(f, in, s, k);
-		fputs("</li>\n", f);
+		const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
+		const struct history_point *p = &s->points[b->start];
+		char pct[32], from[48], to[48], kind[64], date[16];
+		fprintf(f, "<li class=\"%s\">Step %s at ", step_class[history_step_kind(h, s, k, NULL)],
+			md_pct(b->change, pct, sizeof pct));
+		run_link(f, in, p->run_id);
+		fputs(" (commit ", f);
+		commit_link(f, in, p->commit);
+		snprintf(date, sizeof date, "%.10s", p->started_at);
+		html_printf(f, ", %s", date);
+		if (p->label[0])
+			html_printf(f, ", label %s", p->label);
+		html_printf(f, "): %s -&gt; %s, %s</li>\n", trend_level(h, a->level, from, sizeof from),
+			    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
 	}
 	fputs("</ul>\n", f);
 }
