@@ -499,18 +499,6 @@ static void write_steps(FILE *f, const struct publish_input *in)
 	fputs(page_foot, f);
 }
 
-/* Every step of the history, newest first, into in->steps. */
-static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
-{
-	const struct history *h = in->history;
-	int n = history_count_steps(h, 0, h->n_series, in->count);
-	in->steps = calloc((size_t)n + 1, sizeof *in->steps);
-	if (!in->steps)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
-	in->n_steps = history_steps_newest_first(h, in->steps);
-	return AB_OK;
-}
-
 /* DIR/NAME, an outfile: text, or what write writes when text is NULL. */
 static enum ab_rc write_file(const char *dir, const char *name, const char *text,
 			     void (*write)(FILE *f, const struct publish_input *in), const struct publish_input *in,
@@ -591,8 +579,12 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		rc = run_report(job->dir, dash->older[k], true, NULL, d);
 	if (!rc)
 		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
-	if (!rc)
-		rc = list_steps(&in, d);
+	int n_steps = history_count_steps(dash->history, 0, dash->history->n_series, in.count);
+	in.steps = calloc((size_t)n_steps + 1, sizeof *in.steps);
+	if (!rc && !in.steps)
+		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
+	if (!rc) /* every step of the history, newest first */
+		in.n_steps = history_steps_newest_first(dash->history, in.steps);
 	if (!rc)
 		rc = write_file(job->dir, "steps.html", NULL, write_steps, &in, d);
 	if (!rc)
