@@ -76,19 +76,6 @@ const char *trend_step_kind_words(const struct history *h, const struct history_
 	return buf;
 }
 
-/* The step k of series s in words: "+25.00% at run 7 (commit abc,
- * 2026-11-03, label nightly-2026-11-03): 4.06 us -> 5.07 us, a regression". */
-static void step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len)
-{
-	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
-	const struct history_point *p = &s->points[b->start];
-	char pct[32], from[48], to[48], kind[64];
-	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
-		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
-		 p->label, trend_level(h, a->level, from, sizeof from), trend_level(h, b->level, to, sizeof to),
-		 trend_step_kind_words(h, s, k, kind, sizeof kind));
-}
-
 /* A point's notes, ", " between them: the step starting there, an
  * outlier, the baseline naming its run, a quick or partial run. */
 static void point_notes(const struct history *h, const struct history_series *s, int i, char *buf, size_t len)
@@ -135,8 +122,17 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 	}
 	if (s->steps.n_segments <= 1)
 		fprintf(f, "  steps: none beyond %.2f%% (noise %.2f%%)\n", h->min_step * 100, s->steps.sigma * 100);
+	/* a step in words: "+25.00% at run 7 (commit abc, 2026-11-03, label
+	 * nightly-2026-11-03): 4.06 us -> 5.07 us, a regression" */
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		step_text(h, s, k, text, sizeof text);
+		const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
+		const struct history_point *p = &s->points[b->start];
+		char pct[32], from[48], to[48], kind[64];
+		snprintf(text, sizeof text, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s",
+			 md_pct(b->change, pct, sizeof pct), (long long)p->run_id, p->commit[0] ? p->commit : "unknown",
+			 p->started_at, p->label[0] ? ", label " : "", p->label,
+			 trend_level(h, a->level, from, sizeof from), trend_level(h, b->level, to, sizeof to),
+			 trend_step_kind_words(h, s, k, kind, sizeof kind));
 		fprintf(f, "  step: %s\n", escape_t(&e, text));
 	}
 	fputc('\n', f);
