@@ -284,13 +284,60 @@ enum history_step_kind history_step_kind(const struct history *h, const struct h
 	return history_improvement(h, s->steps.segments[k].change) ? HISTORY_STEP_IMPROVEMENT : HISTORY_STEP_REGRESSION;
 }
 
-int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind)
+int history_count_steps(const struct history *h, int first, int n, int count[3])
 {
-	int count = 0;
+	count[0] = count[1] = count[2] = 0;
 	for (int i = first; i < first + n; i++)
 		for (int k = 1; k < h->series[i].steps.n_segments; k++)
-			count += history_step_kind(h, &h->series[i], k, NULL) == kind;
-	return count;
+			count[history_step_kind(h, &h->series[i], k, NULL)]++;
+	return count[0] + count[1] + count[2];
+}
+
+static int newest_first(const void *pa, const void *pb)
+{
+	const struct history_step_ref *a = pa, *b = pb;
+	int c = strcmp(b->when, a->when);
+	return c ? c : (a->i - b->i) * 1000 + (a->k - b->k);
+}
+
+int history_steps_newest_first(const struct history *h, struct history_step_ref *out)
+{
+	int n = 0;
+	for (int i = 0; i < h->n_series; i++)
+		for (int k = 1; k < h->series[i].steps.n_segments; k++) {
+			const struct history_series *s = &h->series[i];
+			out[n++] = (struct history_step_ref){ i, k, s->points[s->steps.segments[k].start].started_at };
+		}
+	qsort(out, (size_t)n, sizeof *out, newest_first);
+	return n;
+}
+
+bool history_same_sweep(const struct history_series *a, const struct history_series *b)
+{
+	return a->sweep[0] && !strcmp(a->sweep, b->sweep) && !strcmp(a->axis, b->axis) &&
+	       !strcmp(a->scenario, b->scenario) && !strcmp(a->device, b->device);
+}
+
+/* Run points in time order, a run's points together. */
+static int by_start(const void *pa, const void *pb)
+{
+	const struct history_point *p = *(const struct history_point *const *)pa;
+	const struct history_point *q = *(const struct history_point *const *)pb;
+	int c = strcmp(p->started_at, q->started_at);
+	return c ? c : (p->run_id > q->run_id) - (p->run_id < q->run_id);
+}
+
+int history_runs(const struct history *h, const int *members, int n_members, const struct history_point **xs)
+{
+	int n = 0, runs = 0;
+	for (int m = 0; m < n_members; m++)
+		for (int i = 0; i < h->series[members[m]].n; i++)
+			xs[n++] = &h->series[members[m]].points[i];
+	qsort(xs, (size_t)n, sizeof *xs, by_start);
+	for (int i = 0; i < n; i++)
+		if (!runs || xs[runs - 1]->run_id != xs[i]->run_id)
+			xs[runs++] = xs[i];
+	return runs;
 }
 
 bool history_metric_parse(const char *name, enum history_metric *m)

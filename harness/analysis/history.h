@@ -149,8 +149,27 @@ enum history_step_kind {
 enum history_step_kind history_step_kind(const struct history *h, const struct history_series *s, int k,
 					 const char **changed);
 
-/* The steps of series [first, first + n) of kind. */
-int history_count_steps(const struct history *h, int first, int n, enum history_step_kind kind);
+/* The steps of series [first, first + n) into count[kind] for each enum
+ * history_step_kind; returns their sum. */
+int history_count_steps(const struct history *h, int first, int n, int count[3]);
+
+/* Step k of series i, and the start of the first run after it. */
+struct history_step_ref {
+	int i, k;
+	const char *when;
+};
+
+/* Every step of the history into out (room for each), newest first (by
+ * when, then series and step). Returns how many. */
+int history_steps_newest_first(const struct history *h, struct history_step_ref *out);
+
+/* Whether series a and b are cases of one sweep, on one scenario and device. */
+bool history_same_sweep(const struct history_series *a, const struct history_series *b);
+
+/* The runs of the points of series members[0..n_members), in time order
+ * (start, then id), once each: xs (room for every point) gets a point of
+ * each. Returns how many runs. */
+int history_runs(const struct history *h, const int *members, int n_members, const struct history_point **xs);
 
 /* Whether the commit is one commit's: recorded, not "unknown", and with no
  * uncommitted changes ("-dirty"). */

@@ -36,12 +36,12 @@ static enum ab_rc charts(const char *dir, const struct history *h, bool no_plots
 {
 	struct trend_outcome o;
 	enum ab_rc rc = trend_write_charts(dir, h, no_plots, false, &o, d);
-	if (!rc && o.skipped && !no_plots)
-		ab_warn("history: charts skipped: %s (the .dat and .gp files are written)", o.note);
-	if (!rc && o.n_failed)
-		ab_warn("history: %d chart(s) failed: %s", o.n_failed, o.note);
+	if (!rc && o.drawn.skipped && !no_plots)
+		ab_warn("history: charts skipped: %s (the .dat and .gp files are written)", o.drawn.note);
+	if (!rc && o.drawn.n_failed)
+		ab_warn("history: %d chart(s) failed: %s", o.drawn.n_failed, o.drawn.note);
 	if (!rc)
-		fprintf(stderr, "history: %d chart(s) in '%s'\n", o.n_drawn, dir);
+		fprintf(stderr, "history: %d chart(s) in '%s'\n", o.drawn.n_drawn, dir);
 	trend_outcome_free(&o);
 	return rc;
 }

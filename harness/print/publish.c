@@ -48,19 +48,13 @@ struct pub_group {
 	char report_note[256];
 };
 
-/* One step of steps.html: series i, step k. */
-struct step_ref {
-	int i, k;
-	const char *when; /* the first run after it: its start */
-};
-
 struct publish_input {
 	const struct printer_dashboard *dash;
 	const struct history *history;
 	const struct trend_outcome *charts; /* stems under "charts/" */
 	const struct pub_group *groups;     /* [dash->n_groups] */
 	int n_steps;                        /* the history's steps, newest first */
-	struct step_ref *steps;
+	struct history_step_ref *steps;
 	int count[3];                       /* of each enum history_step_kind */
 };
 
@@ -160,15 +154,6 @@ static void run_link(FILE *f, const struct publish_input *in, int64_t id)
 		fprintf(f, "run %" PRId64, id);
 }
 
-/* The steps of series [first, first + n) into count[kind], for each enum
- * history_step_kind (regressions, improvements, same commit); their sum. */
-static int count_steps(const struct history *h, int first, int n, int count[3])
-{
-	for (int kind = 0; kind < 3; kind++)
-		count[kind] = history_count_steps(h, first, n, kind);
-	return count[0] + count[1] + count[2];
-}
-
 /* "<span class="bad">2 regressions</span>, ..., <span class="noise">1
  * between runs of one commit (noise)</span>": the heads' counts. */
 static void kinds_counted(FILE *f, const int count[3])
@@ -211,7 +196,7 @@ static void matrix_cell(FILE *f, const struct publish_input *in, int k)
 {
 	const struct pub_group *g = &in->groups[k];
 	int c[3];
-	count_steps(in->history, g->g->first, g->g->n, c);
+	history_count_steps(in->history, g->g->first, g->g->n, c);
 	fprintf(f, "<td><a href=\"#g%d\">%d case%s</a>", k + 1, g->g->n, g->g->n == 1 ? "" : "s");
 	for (int j = 0; j < 3; j++)
 		if (c[j])
@@ -280,12 +265,11 @@ static void group_runs(FILE *f, const struct publish_input *in, const struct pub
 		return;
 	for (int i = g->g->first; i < g->g->first + g->g->n; i++)
 		for (int j = 0; j < h->series[i].n && n < 512; j++) {
-			const struct history_point *p = &h->series[i].points[j];
-			bool dup = false;
-			for (int k = 0; k < n && !dup; k++)
-				dup = seen[k]->run_id == p->run_id;
-			if (!dup)
-				seen[n++] = p;
+			int k = 0;
+			while (k < n && seen[k]->run_id != h->series[i].points[j].run_id)
+				k++;
+			if (k == n)
+				seen[n++] = &h->series[i].points[j];
 		}
 	fprintf(f, "<details class=\"runs\"><summary>Every run's report (%d)</summary>\n<ul>\n", n);
 	for (int k = n - 1; k >= 0; k--) {
@@ -371,7 +355,7 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 	else if (!o->chart_drawn[k])
 		html_printf(f, "<div class=\"nochart\">Chart not drawn: %s. Its data and script: "
 			       "<code>charts/%s.dat</code>, <code>.gp</code>.</div>\n",
-			    o->note[0] ? o->note : "gnuplot did not run", o->chart_stem[k]);
+			    o->drawn.note[0] ? o->drawn.note : "gnuplot did not run", o->chart_stem[k]);
 	else
 		html_printf(f, "<object type=\"image/svg+xml\" data=\"charts/%s.svg\" width=\"720\" height=\"380\">"
 			       "<img src=\"charts/%s.svg\" width=\"720\" height=\"380\" loading=\"lazy\" "
@@ -380,39 +364,33 @@ static void card_chart(FILE *f, const struct publish_input *in, int i)
 			    o->chart_sweep[k] ? " (its sweep)" : "");
 }
 
-/* Step k of series s as the text of an <li>: "Step +25.00% at run 4
- * (commit c000..., 2026-11-04, label nightly-4): 4.05 us -> 5.06 us, a
- * regression", the run and commit linked. */
-static void step_line(FILE *f, const struct publish_input *in, const struct history_series *s, int k)
-{
-	const struct history *h = in->history;
-	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
-	const struct history_point *p = &s->points[b->start];
-	char pct[32], from[48], to[48], kind[64], date[16];
-	fprintf(f, "Step %s at ", md_pct(b->change, pct, sizeof pct));
-	run_link(f, in, p->run_id);
-	fputs(" (commit ", f);
-	commit_link(f, in, p->commit);
-	snprintf(date, sizeof date, "%.10s", p->started_at);
-	html_printf(f, ", %s", date);
-	if (p->label[0])
-		html_printf(f, ", label %s", p->label);
-	html_printf(f, "): %s -&gt; %s, %s", trend_level(h, a->level, from, sizeof from),
-		    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
-}
-
+/* The steps of series s, or that it has none: a line each, "Step +25.00%
+ * at run 4 (commit c000..., 2026-11-04, label nightly-4): 4.05 us -> 5.06
+ * us, a regression", the run and commit linked. */
 static void card_steps(FILE *f, const struct publish_input *in, const struct history_series *s)
 {
+	const struct history *h = in->history;
 	if (s->steps.n_segments <= 1) {
 		fprintf(f, "<p class=\"muted\">No step beyond %.0f%% in %d run%s (noise %.2f%%).</p>\n",
-			in->history->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
+			h->min_step * 100, s->n, s->n == 1 ? "" : "s", s->steps.sigma * 100);
 		return;
 	}
 	fputs("<ul class=\"steps\">\n", f);
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		fprintf(f, "<li class=\"%s\">", step_class[history_step_kind(in->history, s, k, NULL)]);
-		step_line(f, in, s, k);
-		fputs("</li>\n", f);
+		const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
+		const struct history_point *p = &s->points[b->start];
+		char pct[32], from[48], to[48], kind[64], date[16];
+		fprintf(f, "<li class=\"%s\">Step %s at ", step_class[history_step_kind(h, s, k, NULL)],
+			md_pct(b->change, pct, sizeof pct));
+		run_link(f, in, p->run_id);
+		fputs(" (commit ", f);
+		commit_link(f, in, p->commit);
+		snprintf(date, sizeof date, "%.10s", p->started_at);
+		html_printf(f, ", %s", date);
+		if (p->label[0])
+			html_printf(f, ", label %s", p->label);
+		html_printf(f, "): %s -&gt; %s, %s</li>\n", trend_level(h, a->level, from, sizeof from),
+			    trend_level(h, b->level, to, sizeof to), trend_step_kind_words(h, s, k, kind, sizeof kind));
 	}
 	fputs("</ul>\n", f);
 }
@@ -422,7 +400,7 @@ static void card(FILE *f, const struct publish_input *in, const struct pub_group
 	const struct history_series *s = &in->history->series[i];
 	const struct summary_case *c = g->summary ? summary_find(g->summary, s->case_name) : NULL;
 	int n[3];
-	count_steps(in->history, i, 1, n);
+	history_count_steps(in->history, i, 1, n);
 	const char *edge = n[0] ? " step" : n[1] ? " up" : n[2] ? " noise" : "";
 	html_printf(f, "<article class=\"card%s\">\n<h3><code>%s</code> <span class=\"shape\">%s</span></h3>\n", edge,
 		    s->case_name, s->shape);
@@ -446,7 +424,7 @@ static void write_index(FILE *f, const struct publish_input *in)
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < in->dash->n_groups; k++) {
 			const struct pub_group *g = &in->groups[k];
-			if ((count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
+			if ((history_count_steps(in->history, g->g->first, g->g->n, c) > 0) != (pass == 0))
 				continue;
 			group_head(f, in, g, k);
 			for (int i = g->g->first; i < g->g->first + g->g->n; i++)
@@ -457,13 +435,6 @@ static void write_index(FILE *f, const struct publish_input *in)
 }
 
 /* ---- steps.html ---- */
-
-static int newest_first(const void *pa, const void *pb)
-{
-	const struct step_ref *a = pa, *b = pb;
-	int c = strcmp(b->when, a->when);
-	return c ? c : (a->i - b->i) * 1000 + (a->k - b->k);
-}
 
 /* A run beside a step: its link, its commit's, its date and label. */
 static void run_cell(FILE *f, const struct publish_input *in, const struct history_point *p)
@@ -480,7 +451,7 @@ static void run_cell(FILE *f, const struct publish_input *in, const struct histo
 	fputs("</span></td>", f);
 }
 
-static void step_row(FILE *f, const struct publish_input *in, const struct step_ref *r)
+static void step_row(FILE *f, const struct publish_input *in, const struct history_step_ref *r)
 {
 	const struct history *h = in->history;
 	const struct history_series *s = &h->series[r->i];
@@ -528,24 +499,6 @@ static void write_steps(FILE *f, const struct publish_input *in)
 	fputs(page_foot, f);
 }
 
-/* Every step of the history, newest first, into in->steps. */
-static enum ab_rc list_steps(struct publish_input *in, struct ab_diag *d)
-{
-	const struct history *h = in->history;
-	int n = count_steps(h, 0, h->n_series, in->count);
-	in->steps = calloc((size_t)n + 1, sizeof *in->steps);
-	if (!in->steps)
-		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
-	for (int i = 0; i < h->n_series; i++)
-		for (int k = 1; k < h->series[i].steps.n_segments; k++) {
-			const struct history_series *s = &h->series[i];
-			const char *when = s->points[s->steps.segments[k].start].started_at;
-			in->steps[in->n_steps++] = (struct step_ref){ i, k, when };
-		}
-	qsort(in->steps, (size_t)in->n_steps, sizeof *in->steps, newest_first);
-	return AB_OK;
-}
-
 /* DIR/NAME, an outfile: text, or what write writes when text is NULL. */
 static enum ab_rc write_file(const char *dir, const char *name, const char *text,
 			     void (*write)(FILE *f, const struct publish_input *in), const struct publish_input *in,
@@ -568,8 +521,9 @@ static enum ab_rc write_file(const char *dir, const char *name, const char *text
 /* A run's report into DIR/runs/run-ID: report.md and its charts (none
  * with no_plots), and its page, report.html, rendered by cmark-gfm
  * (print/md_html.c). A failure other than memory, IO or a directory name
- * too long is the report's, not the command's: *failed, and d says why. */
-static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, bool *failed,
+ * too long is the report's, not the command's: g (a group's newest run;
+ * NULL: an older run) gets the report's path or why there is none. */
+static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, struct pub_group *g,
 			     struct ab_diag *d)
 {
 	long long id = (long long)rep->peers->series[0]->run->id;
@@ -584,30 +538,11 @@ static enum ab_rc run_report(const char *top, const struct printer_report *rep, 
 	enum ab_rc rc = report_write(&sub, d);
 	if (!rc)
 		rc = md_html_render(md, html, title, "../../style.css", d);
-	*failed = rc != AB_OK;
-	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
-}
-
-static enum ab_rc group_report(const struct printer_job *job, int k, struct pub_group *g, struct ab_diag *d)
-{
-	const struct printer_dashboard *dash = job->dashboard;
-	const struct printer_report *rep = dash->reports[k];
-	bool failed;
-	if (dash->report_notes && dash->report_notes[k])
-		snprintf(g->report_note, sizeof g->report_note, "%s", dash->report_notes[k]);
-	if (!rep)
-		return AB_OK;
-	g->summary = rep->peers->series[0];
-	if (dash->no_reports) {
-		snprintf(g->report_note, sizeof g->report_note, "reports turned off (--no-reports)");
-		return AB_OK;
-	}
-	enum ab_rc rc = run_report(job->dir, rep, job->no_plots, &failed, d);
-	if (!rc && failed)
+	if (g && rc)
 		snprintf(g->report_note, sizeof g->report_note, "%.200s", d->msg);
-	else if (!rc)
-		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", (long long)g->summary->run->id);
-	return rc;
+	else if (g)
+		snprintf(g->report, sizeof g->report, "runs/run-%lld/report.html", id);
+	return rc == AB_ERR_NOMEM || rc == AB_ERR_IO ? rc : AB_OK;
 }
 
 enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
@@ -628,25 +563,33 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 	if (!rc)
 		rc = trend_write_charts(dir, dash->history, job->no_plots, true, &charts, d);
 	for (int k = 0; !rc && k < dash->n_groups; k++) {
+		const struct printer_report *rep = dash->reports[k];
 		g[k].g = &dash->groups[k];
-		rc = group_report(job, k, &g[k], d);
+		g[k].summary = rep ? rep->peers->series[0] : NULL;
+		if (dash->report_notes && dash->report_notes[k])
+			snprintf(g[k].report_note, sizeof g[k].report_note, "%s", dash->report_notes[k]);
+		if (rep && dash->no_reports)
+			snprintf(g[k].report_note, sizeof g[k].report_note, "reports turned off (--no-reports)");
+		else if (rep)
+			rc = run_report(job->dir, rep, job->no_plots, &g[k], d);
 	}
-	bool failed; /* an older run's report that fails is left out */
-	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs */
+	/* the older runs' reports: tables only, their charts would multiply the directory's files by the runs;
+	 * one that fails is left out */
 	for (int k = 0; !rc && !dash->no_reports && k < dash->n_older; k++)
-		rc = run_report(job->dir, dash->older[k], true, &failed, d);
+		rc = run_report(job->dir, dash->older[k], true, NULL, d);
 	if (!rc)
 		rc = write_file(job->dir, "style.css", style_css, NULL, &in, d);
-	if (!rc)
-		rc = list_steps(&in, d);
+	int n_steps = history_count_steps(dash->history, 0, dash->history->n_series, in.count);
+	in.steps = calloc((size_t)n_steps + 1, sizeof *in.steps);
+	if (!rc && !in.steps)
+		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the steps page");
+	if (!rc) /* every step of the history, newest first */
+		in.n_steps = history_steps_newest_first(dash->history, in.steps);
 	if (!rc)
 		rc = write_file(job->dir, "steps.html", NULL, write_steps, &in, d);
 	if (!rc)
 		rc = write_file(job->dir, "index.html", NULL, write_index, &in, d);
-	job->charts->n_drawn = charts.n_drawn;
-	job->charts->n_failed = charts.n_failed;
-	job->charts->skipped = charts.skipped;
-	snprintf(job->charts->note, sizeof job->charts->note, "%s", charts.note);
+	*job->charts = charts.drawn;
 	trend_outcome_free(&charts);
 	free(in.steps);
 	free(g);

@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "print/escape.h"
@@ -70,43 +69,11 @@ const char *trend_step_kind_words(const struct history *h, const struct history_
 				  size_t len)
 {
 	const char *changed;
-	enum history_step_kind kind = history_step_kind(h, s, k, &changed);
-	if (kind == HISTORY_STEP_SAME_COMMIT)
-		snprintf(buf, len, "same commit: noise");
-	else
-		snprintf(buf, len, "%s%s%s%s", kind == HISTORY_STEP_IMPROVEMENT ? "an improvement" : "a regression",
-			 changed[0] ? " (same commit, " : "", changed, changed[0] ? " changed)" : "");
+	enum history_step_kind kind = history_step_kind(h, s, k, &changed); /* changed "" when noise */
+	snprintf(buf, len, "%s%s%s%s", kind == HISTORY_STEP_SAME_COMMIT ? "same commit: noise"
+		 : kind == HISTORY_STEP_IMPROVEMENT ? "an improvement" : "a regression",
+		 changed[0] ? " (same commit, " : "", changed, changed[0] ? " changed)" : "");
 	return buf;
-}
-
-/* The step k of series s in words: "+25.00% at run 7 (commit abc,
- * 2026-11-03, label nightly-2026-11-03): 4.06 us -> 5.07 us, a regression". */
-static void step_text(const struct history *h, const struct history_series *s, int k, char *buf, size_t len)
-{
-	const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
-	const struct history_point *p = &s->points[b->start];
-	char pct[32], from[48], to[48], kind[64];
-	snprintf(buf, len, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s", md_pct(b->change, pct, sizeof pct),
-		 (long long)p->run_id, p->commit[0] ? p->commit : "unknown", p->started_at, p->label[0] ? ", label " : "",
-		 p->label, trend_level(h, a->level, from, sizeof from), trend_level(h, b->level, to, sizeof to),
-		 trend_step_kind_words(h, s, k, kind, sizeof kind));
-}
-
-/* The step starting at point i, or 0. */
-static int step_at(const struct history_series *s, int i)
-{
-	for (int k = 1; k < s->steps.n_segments; k++)
-		if (s->steps.segments[k].start == i)
-			return k;
-	return 0;
-}
-
-static bool is_outlier(const struct history_series *s, int i)
-{
-	for (int k = 0; k < s->steps.n_outliers; k++)
-		if (s->steps.outliers[k] == i)
-			return true;
-	return false;
 }
 
 /* A point's notes, ", " between them: the step starting there, an
@@ -115,13 +82,18 @@ static void point_notes(const struct history *h, const struct history_series *s,
 {
 	const struct history_point *p = &s->points[i];
 	char pct[32], step[160] = "", base[160] = "";
-	int k = step_at(s, i);
-	if (k)
+	bool outlier = false;
+	int k = 1; /* the step starting at i, if any */
+	while (k < s->steps.n_segments && s->steps.segments[k].start != i)
+		k++;
+	if (k < s->steps.n_segments)
 		snprintf(step, sizeof step, "<- step %s%s", md_pct(s->steps.segments[k].change, pct, sizeof pct),
 			 history_step_kind(h, s, k, NULL) == HISTORY_STEP_SAME_COMMIT ? " (same commit: noise)" : "");
+	for (int j = 0; j < s->steps.n_outliers; j++)
+		outlier |= s->steps.outliers[j] == i;
 	if (p->baseline[0])
 		snprintf(base, sizeof base, "baseline '%.64s'", p->baseline);
-	const char *notes[] = { step, is_outlier(s, i) ? "outlier" : "", base, p->quick ? "quick" : "",
+	const char *notes[] = { step, outlier ? "outlier" : "", base, p->quick ? "quick" : "",
 				p->partial ? "partial" : "" };
 	size_t used = 0;
 	buf[0] = '\0';
@@ -134,8 +106,7 @@ static void point_notes(const struct history *h, const struct history_series *s,
 static void print_series(FILE *f, const struct history *h, const struct history_series *s)
 {
 	char fig[96], notes[160], text[400];
-	struct escape_pool e;
-	e.next = 0;
+	struct escape_pool e = { .next = 0 };
 	fprintf(f, "%s / %s / %s (%s): %s, %d run%s\n", escape_t(&e, s->scenario), escape_t(&e, s->device),
 		escape_t(&e, s->case_name), escape_t(&e, s->shape), metric_names[h->metric].words, s->n,
 		s->n == 1 ? "" : "s");
@@ -151,8 +122,17 @@ static void print_series(FILE *f, const struct history *h, const struct history_
 	}
 	if (s->steps.n_segments <= 1)
 		fprintf(f, "  steps: none beyond %.2f%% (noise %.2f%%)\n", h->min_step * 100, s->steps.sigma * 100);
+	/* a step in words: "+25.00% at run 7 (commit abc, 2026-11-03, label
+	 * nightly-2026-11-03): 4.06 us -> 5.07 us, a regression" */
 	for (int k = 1; k < s->steps.n_segments; k++) {
-		step_text(h, s, k, text, sizeof text);
+		const struct steps_segment *a = &s->steps.segments[k - 1], *b = &s->steps.segments[k];
+		const struct history_point *p = &s->points[b->start];
+		char pct[32], from[48], to[48], kind[64];
+		snprintf(text, sizeof text, "%s at run %lld (commit %s, %.10s%s%s): %s -> %s, %s",
+			 md_pct(b->change, pct, sizeof pct), (long long)p->run_id, p->commit[0] ? p->commit : "unknown",
+			 p->started_at, p->label[0] ? ", label " : "", p->label,
+			 trend_level(h, a->level, from, sizeof from), trend_level(h, b->level, to, sizeof to),
+			 trend_step_kind_words(h, s, k, kind, sizeof kind));
 		fprintf(f, "  step: %s\n", escape_t(&e, text));
 	}
 	fputc('\n', f);
@@ -313,16 +293,14 @@ struct charting {
 	const char *dir;
 	const struct history *h;
 	struct trend_outcome *out;
-	bool svg;
-	bool have;
+	bool svg, have;          /* SVGs (a dashboard's); gnuplot found */
 	char gnuplot[PATH_MAX];
-	int *members;
 };
 
 static void note(struct trend_outcome *o, const char *msg)
 {
-	if (!o->note[0])
-		md_scrub_paths(msg, o->note, sizeof o->note);
+	if (!o->drawn.note[0])
+		md_scrub_paths(msg, o->drawn.note, sizeof o->drawn.note);
 }
 
 /* Chart k written (one: a series', else many: a sweep's), drawn, and on a
@@ -342,12 +320,12 @@ static enum ab_rc draw(struct charting *C, int k, const struct plot_trend *one, 
 		return rc;
 	}
 	if (rc) {
-		C->out->n_failed++;
+		C->out->drawn.n_failed++;
 		note(C->out, pd.msg);
 		return AB_OK;
 	}
 	C->out->chart_drawn[k] = true;
-	C->out->n_drawn++;
+	C->out->drawn.n_drawn++;
 	return one ? plot_hover_trend(C->dir, stem, one, d) : plot_hover_trends(C->dir, stem, many, d);
 }
 
@@ -413,38 +391,6 @@ static enum ab_rc write_chart(struct charting *C, const struct history_series *s
 
 /* ---- one chart per sweep, past TREND_CHARTS_MAX series ---- */
 
-/* Whether series a and b are cases of one sweep, on one scenario and device. */
-static bool same_sweep(const struct history_series *a, const struct history_series *b)
-{
-	return a->sweep[0] && !strcmp(a->sweep, b->sweep) && !strcmp(a->axis, b->axis) &&
-	       !strcmp(a->scenario, b->scenario) && !strcmp(a->device, b->device);
-}
-
-/* Run points in time order, a run's points together. */
-static int by_start(const void *pa, const void *pb)
-{
-	const struct history_point *p = *(const struct history_point *const *)pa;
-	const struct history_point *q = *(const struct history_point *const *)pb;
-	int c = strcmp(p->started_at, q->started_at);
-	return c ? c : (p->run_id > q->run_id) - (p->run_id < q->run_id);
-}
-
-/* The runs of the members' points, in time order, once each: the chart's
- * x axis. Returns how many; xs holds one point of each run. */
-static int sweep_runs(const struct history *h, const int *members, int n_members,
-		      const struct history_point **xs)
-{
-	int n = 0, runs = 0;
-	for (int m = 0; m < n_members; m++)
-		for (int i = 0; i < h->series[members[m]].n; i++)
-			xs[n++] = &h->series[members[m]].points[i];
-	qsort(xs, (size_t)n, sizeof *xs, by_start);
-	for (int i = 0; i < n; i++)
-		if (!runs || xs[runs - 1]->run_id != xs[i]->run_id)
-			xs[runs++] = xs[i];
-	return runs;
-}
-
 /* The chart of a sweep's series (members, ascending along the axis): each
  * point relative to its series' median, in percent. */
 static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int n_members, int k, struct ab_diag *d)
@@ -460,7 +406,7 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
 		allocs_free(&a.mem);
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the chart of sweep '%s'", s0->sweep);
 	}
-	int n = sweep_runs(h, members, n_members, a.xs);
+	int n = history_runs(h, members, n_members, a.xs);
 	fill_ticks(&a, n, C->svg);
 	for (int m = 0; m < n_members; m++) {
 		const struct history_series *s = &h->series[members[m]];
@@ -493,53 +439,45 @@ static enum ab_rc write_sweep_chart(struct charting *C, const int *members, int 
  * (a swept series' chart holds every case of its sweep that comes after
  * it: those before it have charted it), and an unswept series' own while
  * fewer than TREND_CHARTS_MAX charts are written. */
-static enum ab_rc chart_all(struct charting *C, struct ab_diag *d)
-{
-	const struct history *h = C->h;
-	struct trend_outcome *o = C->out;
-	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
-	enum ab_rc rc = AB_OK;
-	for (int i = 0; !rc && i < h->n_series; i++) {
-		const struct history_series *s = &h->series[i];
-		int k = o->n_charts, n_members = 0;
-		if (o->chart_of[i] >= 0 || (per_sweep && k >= TREND_CHARTS_MAX))
-			continue;
-		bool sweep = per_sweep && s->sweep[0];
-		for (int j = i; j < h->n_series; j++)
-			if (j == i || (sweep && same_sweep(s, &h->series[j]))) {
-				C->members[n_members++] = j;
-				o->chart_of[j] = k;
-			}
-		make_stem(s, sweep, k, o->chart_stem);
-		o->chart_sweep[k] = sweep;
-		o->n_charts++;
-		rc = sweep ? write_sweep_chart(C, C->members, n_members, k, d) : write_chart(C, s, k, d);
-	}
-	return rc;
-}
-
 enum ab_rc trend_write_charts(const char *dir, const struct history *h, bool no_plots, bool svg,
 			      struct trend_outcome *out, struct ab_diag *d)
 {
 	char why[256] = "charts turned off";
-	struct charting C = { dir, h, out, svg, false, "", NULL };
+	struct charting C = { dir, h, out, svg, false, "" };
 	size_t m = (size_t)h->n_series + 1;
+	bool per_sweep = h->n_series > TREND_CHARTS_MAX;
 	memset(out, 0, sizeof *out);
 	out->chart_of = allocs_calloc(&out->mem, m, sizeof *out->chart_of);
 	out->chart_stem = allocs_calloc(&out->mem, m, sizeof *out->chart_stem);
 	out->chart_drawn = allocs_calloc(&out->mem, m, sizeof *out->chart_drawn);
 	out->chart_sweep = allocs_calloc(&out->mem, m, sizeof *out->chart_sweep);
-	C.members = allocs_calloc(&out->mem, m, sizeof *C.members);
+	int *members = allocs_calloc(&out->mem, m, sizeof *members);
 	if (out->mem.failed)
 		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the history's charts");
 	memset(out->chart_of, -1, m * sizeof *out->chart_of); /* -1: no chart */
 	enum ab_rc rc = md_mkdirs(dir, d);
 	C.have = !no_plots && plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
 	if (!C.have) {
-		out->skipped = true;
+		out->drawn.skipped = true;
 		note(out, why);
 	}
-	return rc ? rc : chart_all(&C, d);
+	for (int i = 0; !rc && i < h->n_series; i++) {
+		const struct history_series *s = &h->series[i];
+		int k = out->n_charts, n_members = 0;
+		if (out->chart_of[i] >= 0 || (per_sweep && k >= TREND_CHARTS_MAX))
+			continue;
+		bool sweep = per_sweep && s->sweep[0];
+		for (int j = i; j < h->n_series; j++)
+			if (j == i || (sweep && history_same_sweep(s, &h->series[j]))) {
+				members[n_members++] = j;
+				out->chart_of[j] = k;
+			}
+		make_stem(s, sweep, k, out->chart_stem);
+		out->chart_sweep[k] = sweep;
+		out->n_charts++;
+		rc = sweep ? write_sweep_chart(&C, members, n_members, k, d) : write_chart(&C, s, k, d);
+	}
+	return rc;
 }
 
 void trend_outcome_free(struct trend_outcome *o)

@@ -40,9 +40,7 @@ struct trend_outcome {
 	char (*chart_stem)[TREND_STEM_MAX]; /* [n_charts] */
 	bool *chart_drawn;                  /* [n_charts]: its PNG (SVG) exists */
 	bool *chart_sweep;                  /* [n_charts]: a sweep's chart (several series) */
-	int n_drawn, n_failed;
-	bool skipped;                       /* gnuplot missing, or no_plots */
-	char note[512];                     /* why skipped, or the first failure */
+	struct printer_charts drawn;        /* how many were drawn, failed, or why none */
 	struct allocs mem;                  /* the arrays above, and the writer's own */
 };
 
