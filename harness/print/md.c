@@ -135,8 +135,7 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
 char *md_time(double ns, char *buf, size_t len)
 {
 	struct md_unit u = md_time_unit(ns);
-	char v[48];
-	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.*f %s", u.decimals, ns / u.div, u.name);
 }
 
 char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len)

@@ -221,7 +221,6 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 static const struct {
 	const char *section, *md5_head, *one;
 } peer_words[] = {
-	[PEERS_ALONE] = { "Per GPU", "md5 across GPUs", "GPU" },
 	[PEERS_ARMS] = { "Per run: the arms differ", "md5 against run %lld", "run" },
 	[PEERS_GPUS] = { "Per GPU", "md5 across GPUs", "GPU" },
 	[PEERS_RUNS] = { "Per run", "md5 across runs", "run" },
@@ -229,16 +228,15 @@ static const struct {
 
 static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 {
-	char colour[96] = "";
 	if (!R->S->n_sweeps)
 		return;
+	fputs("## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95% distribution-free "
+	      "intervals, the speedup with its bootstrap interval, and GB/s (% of copy). The chart draws them on a "
+	      "log2 axis: time per arm (band: the interval), speedup, and % of copy bandwidth", f);
 	if (R->n_peers)
-		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)",
-			 peer_words[R->P->axis].one, peer_words[R->P->axis].section);
-	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
-		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
-		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
-		   "bandwidth%s.\n\n", colour);
+		fprintf(f, ", one colour per %s (the runs of section %s)", peer_words[R->P->axis].one,
+			peer_words[R->P->axis].section);
+	fputs(".\n\n", f);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
@@ -296,7 +294,7 @@ static int first_differing(const struct peers_table *P)
 char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
 {
 	const struct results_run *r = P->series[s]->run;
-	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
+	int i = first_differing(P); /* none unless the arms differ */
 	const struct summary_case *c = i >= 0 ? peers_cell(P, i, s) : NULL;
 	if (c)
 		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b,
@@ -765,11 +763,6 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	return rc;
 }
 
-void report_default_dir(int64_t run_id, char *buf, size_t len)
-{
-	snprintf(buf, len, "reports/run-%lld", (long long)run_id);
-}
-
 void report_default_dir_set(const char *run_set, char *buf, size_t len)
 {
 	char stem[160];
@@ -778,11 +771,7 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len)
 
 void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len)
 {
-	if (n <= 1) {
-		report_default_dir(n ? ids[0] : 0, buf, len);
-		return;
-	}
-	size_t used = (size_t)snprintf(buf, len, "reports/runs");
+	size_t used = (size_t)snprintf(buf, len, n > 1 ? "reports/runs" : "reports/run");
 	for (int i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "-%lld", (long long)ids[i]);
 }

@@ -311,43 +311,15 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 
 /* ---- provenance ---- */
 
-/* The run's settings, then its user arms (plugins, compiled binaries):
- * what file ran, and its hash. */
-static void run_list(FILE *f, const struct results_run *r)
-{
-	char clean[1024], cmd[4096];
-	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
-		  r->finished_at);
-	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n", r->version[0] ? r->version : "n/a",
-		  r->git_commit[0] ? r->git_commit : "unknown", r->host, r->scenario_name, r->scenario_hash);
-	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
-		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
-		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
-	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
-		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
-		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
-	if (!strcmp(r->timing, "graph"))
-		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
-	md_printf(f, ", quick %s, fake timer %s, stopping noise %s, device index %d", r->quick ? "yes" : "no",
-		  r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
-	if (r->only_cases[0])
-		md_printf(f, ", partial: only `%s`", r->only_cases);
-	fputc('\n', f);
-	for (int i = 0; i < r->n_arm_sources; i++) {
-		const struct results_arm_source *a = &r->arm_sources[i];
-		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
-			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
-	}
-}
-
-/* The device, its profile, the run's settings and arms, then notes. */
+/* The device, its profile, the run's settings, its user arms (plugins,
+ * compiled binaries: what file ran, and its hash), then notes. */
 void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct results_run *r = R->run;
 	const struct results_device *v = &r->device;
 	const struct profile *p = R->o->profile;
 	const struct printer_charts *res = R->out;
-	char clean[1024], note[512];
+	char clean[1024], note[512], cmd[4096];
 	(void)compact;
 	html_printf(f, "<details><summary><b>Provenance</b>: %s, commit %s, run %lld started %s</summary>\n\n",
 		    r->device.name, r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
@@ -374,7 +346,29 @@ void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact
 	}
 	if (R->o->profile_note)
 		md_printf(f, "- profile note: %s\n", md_scrub_paths(R->o->profile_note, note, sizeof note));
-	run_list(f, r);
+	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
+		  r->finished_at);
+	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n",
+		  r->version[0] ? r->version : "n/a", r->git_commit[0] ? r->git_commit : "unknown", r->host,
+		  r->scenario_name, r->scenario_hash);
+	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
+		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
+		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
+	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
+		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
+		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
+	if (!strcmp(r->timing, "graph"))
+		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
+	md_printf(f, ", quick %s, fake timer %s, stopping noise %s, device index %d", r->quick ? "yes" : "no",
+		  r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
+	if (r->only_cases[0])
+		md_printf(f, ", partial: only `%s`", r->only_cases);
+	fputc('\n', f);
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
+			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
+	}
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
 		R->S->n_discarded == 1 ? "" : "s");
 	if (r->notes[0])
