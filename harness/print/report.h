@@ -44,11 +44,9 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len);
  * and the charts drawn before the text (ch; out: their outcome). */
 struct report_ctx {
 	const struct summary_run *S;
-	const struct results_run *run;
 	const struct printer_job *job;
 	const struct printer_report *o;
 	const struct peers_table *P;
-	int n_peers;
 	struct printer_charts *out;
 	struct report_charts ch;
 };

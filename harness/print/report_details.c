@@ -17,8 +17,6 @@
 #include "print/md.h"
 #include "print/plot.h"
 
-/* ---- accuracy ---- */
-
 /* The stored divergence the summary names for case c (its most differing
  * B output), NULL when none. */
 static const struct results_divergence *stored(const struct summary_case *c)
@@ -81,11 +79,8 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 			idx[n++] = i;
 	for (int w = 0; w < S->n_sweeps; w++)
 		swept += S->sweeps[w].invariance != SUMMARY_INVARIANCE_NOT_CHECKED;
-	if (!n && !swept) {
-		free(idx);
-		return;
-	}
-	fputs("## Where the bits differ\n\n", f);
+	if (n || swept)
+		fputs("## Where the bits differ\n\n", f);
 	if (n) {
 		const struct figure_fmt_md_table t = { FIGURE_IN_ACCURACY, "case", false, compact };
 		fprintf(f, "%d of %d cases are not bit-exact (a B output not byte-equal to the first A slot's, or an "
@@ -192,8 +187,6 @@ void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 	fputs("</details>\n\n", f);
 }
 
-/* ---- clocks ---- */
-
 /* A reading's four cells: the clocks, the temperature, the reasons its
  * mask names (analysis's table of NVML's bits) and whether the summary
  * judges them throttling. */
@@ -231,11 +224,10 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 			       "run.\n\n</details>\n\n", S->run->backend);
 		return;
 	}
-	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz,
-		all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s",
-		all->throttled ? "</b>" : "");
-	fprintf(f, "</summary>\n\nSM and memory clocks, temperature and NVML clock-event reasons before and after each "
-		   "slot (default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
+	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s</summary>\n\nSM and memory clocks, temperature "
+		   "and NVML clock-event reasons before and after each slot (default SM clock %d MHz).\n\n",
+		all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled,
+		all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "", S->run->device.default_sm_mhz);
 	md_table_head(f, compact ? 4 : 10, compact ? brief : cols, compact ? "lrrr" : "llrrrlrrrl");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
@@ -258,8 +250,6 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	fputs("\n</details>\n\n", f);
 }
-
-/* ---- sampling ---- */
 
 const char *report_details_noise_words(const struct results_run *r)
 {
@@ -309,13 +299,11 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 	fputs("\n</details>\n\n", f);
 }
 
-/* ---- provenance ---- */
-
 /* The device, its profile, the run's settings, its user arms (plugins,
  * compiled binaries: what file ran, and its hash), then notes. */
 void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
-	const struct results_run *r = R->run;
+	const struct results_run *r = R->S->run;
 	const struct results_device *v = &r->device;
 	const struct profile *p = R->o->profile;
 	const struct printer_charts *res = R->out;
