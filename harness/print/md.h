@@ -129,8 +129,8 @@ void md_file_abort(struct md_file *mf);
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
 
-/* The markdown file md_path as an HTML page (an outfile) with
- * the dashboard's style sheet at css (a relative path), by cmark-gfm: the
+/* The markdown file md_path as an HTML page (an outfile) with the
+ * dashboard's style sheet at css (a relative path), by cmark-gfm: the
  * report's tables render as on GitHub, its <details> stay. */
 enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
 			  struct ab_diag *d);

@@ -29,7 +29,7 @@
 static void sec_verdict(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct summary_run *S = R->S;
-	const struct results_run *r = R->S->run;
+	const struct results_run *r = S->run;
 	(void)compact;
 	if (strcmp(r->status, "ok")) {
 		md_printf(f, "**INCOMPLETE**: run %lld is `%s` with %d", (long long)r->id, r->status, S->n_cases);
