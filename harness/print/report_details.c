@@ -334,13 +334,11 @@ void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact
 	}
 	if (R->o->profile_note)
 		md_printf(f, "- profile note: %s\n", md_scrub_paths(R->o->profile_note, note, sizeof note));
-	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
-		  r->finished_at);
-	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n",
-		  r->version[0] ? r->version : "n/a", r->git_commit[0] ? r->git_commit : "unknown", r->host,
-		  r->scenario_name, r->scenario_hash);
-	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
-		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
+	md_printf(f, "- run %lld, status %s, started %s, finished %s\n- abbench %s, commit `%s`, host %s\n",
+		  (long long)r->id, r->status, r->started_at, r->finished_at, r->version[0] ? r->version : "n/a",
+		  r->git_commit[0] ? r->git_commit : "unknown", r->host);
+	md_printf(f, "- scenario `%s`, sha256 `%s`\n- scenario file: `%s`\n- command line: `%s`\n", r->scenario_name,
+		  r->scenario_hash, md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
 		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
 	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
 		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
