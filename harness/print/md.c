@@ -1,14 +1,19 @@
 /*
  * md.c - markdown escaping, tables, number formats and atomic output files
- * for the report, compare and gate printers.
+ * for the report, compare and gate printers, and a report's markdown as an
+ * HTML page for the dashboard (cmark-gfm).
  */
 #include "print/md.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
 
 #include "analysis/figures.h"
 #include "print/escape.h"
@@ -135,8 +140,7 @@ char *md_time_in(double ns, const struct md_unit *u, char *buf, size_t len)
 char *md_time(double ns, char *buf, size_t len)
 {
 	struct md_unit u = md_time_unit(ns);
-	char v[48];
-	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%s %s", md_time_in(ns, &u, v, sizeof v), u.name);
+	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.*f %s", u.decimals, ns / u.div, u.name);
 }
 
 char *md_spread_str(double median_ns, double lo_ns, double hi_ns, int n, char *buf, size_t len)
@@ -294,4 +298,46 @@ enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d)
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return ab_fail(d, AB_ERR_IO, "'%s' is not a directory", dir);
 	return AB_OK;
+}
+
+/* GitHub's flavour: tables and strikethrough; raw HTML kept. Not the
+ * autolink extension: the report's cells hold text from outside (a device
+ * name, a host, notes, an arm's details), and a "www." or "http://" there
+ * must stay text, never become a link (md_cell escapes the rest). */
+enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
+			  struct ab_diag *d)
+{
+	const int opt = CMARK_OPT_UNSAFE | CMARK_OPT_GITHUB_PRE_LANG;
+	char chunk[65536];
+	size_t n;
+	FILE *in = fopen(md_path, "rb");
+	if (!in)
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s': %s", md_path, strerror(errno));
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_parser *p = cmark_parser_new(opt); /* nothing of cmark's is NULL: its allocator aborts */
+	cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table")); /* registered: not NULL */
+	cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("strikethrough"));
+	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
+		cmark_parser_feed(p, chunk, n);
+	if (ferror(in)) { /* a page cut short would read as the whole report */
+		cmark_parser_free(p);
+		fclose(in);
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", md_path);
+	}
+	fclose(in);
+	cmark_node *doc = cmark_parser_finish(p);
+	char *html = cmark_render_html(doc, opt, cmark_parser_get_syntax_extensions(p));
+	cmark_node_free(doc);
+	cmark_parser_free(p);
+	struct md_file mf;
+	enum ab_rc rc = md_file_open(&mf, html_path, d);
+	if (!rc) {
+		html_printf(mf.f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			    "<title>%s</title>\n<link rel=\"stylesheet\" href=\"%s\">\n</head>\n"
+			    "<body class=\"report\">\n<main>\n", title, css);
+		fprintf(mf.f, "%s</main>\n</body>\n</html>\n", html);
+		rc = md_file_commit(&mf, d);
+	}
+	free(html);
+	return rc;
 }

@@ -6,7 +6,7 @@
  * renders on GitHub whatever a kernel, case or device is called: a cell
  * never breaks its row, never turns into HTML and never starts emphasis by
  * accident; md_scrub_paths keeps this machine's absolute paths out of a
- * document meant for a pull request. md_html.c renders a report as HTML.
+ * document meant for a pull request. md_html_render renders a report as HTML.
  */
 #ifndef AB_MD_H
 #define AB_MD_H
@@ -129,8 +129,8 @@ void md_file_abort(struct md_file *mf);
 /* Creates dir and its missing parents (mkdir -p). */
 enum ab_rc md_mkdirs(const char *dir, struct ab_diag *d);
 
-/* md_html.c: the markdown file md_path as an HTML page (an outfile) with
- * the dashboard's style sheet at css (a relative path), by cmark-gfm: the
+/* The markdown file md_path as an HTML page (an outfile) with the
+ * dashboard's style sheet at css (a relative path), by cmark-gfm: the
  * report's tables render as on GitHub, its <details> stay. */
 enum ab_rc md_html_render(const char *md_path, const char *html_path, const char *title, const char *css,
 			  struct ab_diag *d);

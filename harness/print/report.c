@@ -25,13 +25,11 @@
  * one. */
 #define REPORT_BUDGET 60000
 
-/* ---- verdict and summary ---- */
-
 /* One line: the verdict, what it rests on, and which run it is. */
 static void sec_verdict(FILE *f, const struct report_ctx *R, bool compact)
 {
 	const struct summary_run *S = R->S;
-	const struct results_run *r = R->run;
+	const struct results_run *r = S->run;
 	(void)compact;
 	if (strcmp(r->status, "ok")) {
 		md_printf(f, "**INCOMPLETE**: run %lld is `%s` with %d", (long long)r->id, r->status, S->n_cases);
@@ -101,10 +99,6 @@ static void env_line(FILE *f, const struct cert_env *e)
 	}
 }
 
-/* The cases not certified and why: the first CERTIFIED_LISTED, then how
- * many more (the Accuracy section has every output). */
-#define CERTIFIED_LISTED 10
-
 /* The signatures the run proves byte-equal in every slot and the
  * environment they were proven on, beside the speedup, so that a reviewer
  * reads the scope of the bit-exact claim (analysis/certified.h; `abbench
@@ -114,7 +108,7 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 {
 	static const char *const cols[] = { "site", "shapes", "dtype", "eps", "affine", "inputs", "arms (a / b)",
 					    "cases" };
-	const struct results_run *r = R->run;
+	const struct results_run *r = R->S->run;
 	struct certified_scope sc;
 	struct ab_diag d;
 	fputs("## Certified\n\n", f);
@@ -124,8 +118,7 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	md_printf(f, "%d of %d cases are byte-equal in every slot of their bracket (%s): their signatures are proven "
 		   "bit-exact on the environment below, and only there (`abbench certify` writes them as a "
-		   "certificate; docs/CERTIFICATE.md).\n\n",
-		sc.n_exact, sc.n, r->bracket);
+		   "certificate; docs/CERTIFICATE.md).\n\n", sc.n_exact, sc.n, r->bracket);
 	if (!compact && sc.n_exact) {
 		md_table_head(f, 8, cols, "lllllllr");
 		for (int i = 0; i < sc.n_groups; i++) {
@@ -151,7 +144,7 @@ static void sec_certified(FILE *f, const struct report_ctx *R, bool compact)
 	if (!compact && sc.n_exact < sc.n) {
 		int listed = 0, left = sc.n - sc.n_exact;
 		fprintf(f, "Not certified (%d): ", left);
-		for (int i = 0; i < sc.n && listed < CERTIFIED_LISTED; i++)
+		for (int i = 0; i < sc.n && listed < 10; i++) /* the first 10, then a count */
 			if (!sc.cases[i].exact)
 				md_printf(f, "%s`%s`: %s", listed++ ? "; " : "", sc.cases[i].c->name, sc.cases[i].why);
 		if (left > listed)
@@ -172,15 +165,13 @@ static void sec_summary(FILE *f, const struct report_ctx *R, bool compact)
 		   "noise floor (a drifted case is not trusted, whatever its speedup); bit-exact = every output of "
 		   "every slot byte-equal to the first A slot's.\n\n",
 		SUMMARY_CI_LEVEL * 100, SUMMARY_RESAMPLES, SUMMARY_MIN_SAMPLES);
-	if (R->run->fake_timer)
+	if (R->S->run->fake_timer)
 		fputs("**Fake timer** (`ABBENCH_FAKE_TIMER=1`): these times are the CPU backend's cost model, not "
 		      "measurements.\n\n", f);
 	sum_host(f, R->S);
 	report_chart_md(f, &R->ch.speedup, "speedup per case and device", "Chart", R->out->note);
 	sec_certified(f, R, compact);
 }
-
-/* ---- bandwidth, sweeps, per GPU ---- */
 
 static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 {
@@ -221,7 +212,6 @@ static void sec_bandwidth(FILE *f, const struct report_ctx *R, bool compact)
 static const struct {
 	const char *section, *md5_head, *one;
 } peer_words[] = {
-	[PEERS_ALONE] = { "Per GPU", "md5 across GPUs", "GPU" },
 	[PEERS_ARMS] = { "Per run: the arms differ", "md5 against run %lld", "run" },
 	[PEERS_GPUS] = { "Per GPU", "md5 across GPUs", "GPU" },
 	[PEERS_RUNS] = { "Per run", "md5 across runs", "run" },
@@ -229,16 +219,15 @@ static const struct {
 
 static void sec_sweeps(FILE *f, const struct report_ctx *R, bool compact)
 {
-	char colour[96] = "";
 	if (!R->S->n_sweeps)
 		return;
-	if (R->n_peers)
-		snprintf(colour, sizeof colour, ", one colour per %s (the runs of section %s)",
-			 peer_words[R->P->axis].one, peer_words[R->P->axis].section);
-	fprintf(f, "## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95%% "
-		   "distribution-free intervals, the speedup with its bootstrap interval, and GB/s (%% of copy). The "
-		   "chart draws them on a log2 axis: time per arm (band: the interval), speedup, and %% of copy "
-		   "bandwidth%s.\n\n", colour);
+	fputs("## Sweeps\n\nEach swept case against its axis: the arms' medians with their 95% distribution-free "
+	      "intervals, the speedup with its bootstrap interval, and GB/s (% of copy). The chart draws them on a "
+	      "log2 axis: time per arm (band: the interval), speedup, and % of copy bandwidth", f);
+	if (R->P->n_series > 1)
+		fprintf(f, ", one colour per %s (the runs of section %s)", peer_words[R->P->axis].one,
+			peer_words[R->P->axis].section);
+	fputs(".\n\n", f);
 	for (int g = 0; g < R->S->n_sweeps; g++) {
 		const struct summary_sweep *w = &R->S->sweeps[g];
 		const struct figure_fmt_md_table t = { FIGURE_IN_SWEEPS, w->axis, true, compact };
@@ -296,7 +285,7 @@ static int first_differing(const struct peers_table *P)
 char *report_peers_series_name(const struct peers_table *P, int s, char *buf, size_t len)
 {
 	const struct results_run *r = P->series[s]->run;
-	int i = P->axis == PEERS_ARMS ? first_differing(P) : -1;
+	int i = first_differing(P); /* none unless the arms differ */
 	const struct summary_case *c = i >= 0 ? peers_cell(P, i, s) : NULL;
 	if (c)
 		snprintf(buf, len, "run %lld: A %.31s, B %.31s (%.80s)", (long long)r->id, c->arm_a, c->arm_b,
@@ -333,9 +322,9 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 {
 	char name[200], md5_head[48];
 	(void)compact; /* one row per case already */
-	if (!R->n_peers)
+	if (R->P->n_series < 2)
 		return;
-	snprintf(md5_head, sizeof md5_head, peer_words[R->P->axis].md5_head, (long long)R->run->id);
+	snprintf(md5_head, sizeof md5_head, peer_words[R->P->axis].md5_head, (long long)R->S->run->id);
 	fprintf(f, "## %s\n\n", peer_words[R->P->axis].section);
 	peers_lead(f, R->P);
 	fprintf(f, "The scenario's runs side by side, %s. Each cell: the speedup with its 95%% bootstrap interval, "
@@ -345,8 +334,8 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 		R->o->peers_named ? "as named on the command line"
 				  : "this one and the newest 'ok' run on each other device (quick and fake-timer runs "
 				    "are left out unless named: `abbench report RUN RUN...`)",
-		md5_head, (long long)R->run->id);
-	for (int s = 0; s <= R->n_peers; s++) { /* each run's line */
+		md5_head, (long long)R->S->run->id);
+	for (int s = 0; s < R->P->n_series; s++) { /* each run's line */
 		const struct summary_run *S = R->P->series[s];
 		const struct results_run *r = S->run;
 		md_printf(f, "- run %lld: %s (backend %s, commit `%s`, started %s)", (long long)r->id, r->device.name,
@@ -359,16 +348,16 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 			fprintf(f, "%.0f GB/s (%s)\n", S->copy.gbps, bandwidth_source_str(S->copy.source));
 	}
 	fputs("\n| case |", f);
-	for (int s = 0; s <= R->n_peers; s++)
+	for (int s = 0; s < R->P->n_series; s++)
 		md_printf(f, " %s |", report_peers_series_name(R->P, s, name, sizeof name));
 	fprintf(f, " %s |\n|---|", md5_head);
-	for (int s = 0; s <= R->n_peers; s++)
+	for (int s = 0; s < R->P->n_series; s++)
 		fputs("---:|", f);
 	fputs(":---:|\n", f);
 	for (int i = 0; i < R->S->n_cases; i++) {
 		const struct peers_md5 *m = &R->P->md5[i];
 		md_printf(f, "| `%s` |", R->S->cases[i].c->name);
-		for (int s = 0; s <= R->n_peers; s++)
+		for (int s = 0; s < R->P->n_series; s++)
 			per_gpu_cell(f, R->P->series[s], peers_cell(R->P, i, s));
 		if (!m->compared) /* every output of every slot, in every peer that has it, against this run's */
 			fputs(" n/a |\n", f);
@@ -379,8 +368,6 @@ static void sec_per_gpu(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	fputc('\n', f);
 }
-
-/* ---- brackets, charts, kernels, projection ---- */
 
 /* Per case, each slot's median, noise and count, then the drift and its
  * verdict (summary_case.drift_verdict). */
@@ -396,7 +383,7 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 	int ns = c0 ? c0->n_slots : 0;
 	(void)compact;
 	fprintf(f, "## A/B/A brackets\n\nMedian of each slot, its %s and sample count. Drift = |A_k - A1| / A1, "
-		   "the largest over the later A slots; ", report_details_noise_words(R->run));
+		   "the largest over the later A slots; ", report_details_noise_words(R->S->run));
 	if (R->S->have_profile)
 		md_printf(f, "above the noise floor of %.2f%% (profile `%s`) it is called environmental drift: the "
 			  "device changed under the measurement, and the speedup of that case should not be "
@@ -609,8 +596,7 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 	md_printf(f, "## Projection against measurement\n\nThe saving that run %lld (`%s`, %s, %s) projects from its "
 		  "site cases, each measured in isolation (L2 %s between samples), count x (A - B) per forward, beside "
 		  "the saving this run's cases measured in context (L2 %s). Per image: x %d forwards per step x %d "
-		  "steps of this run's [model].",
-		  (long long)s->id, s->scenario_name, s->device.name, s->started_at,
+		  "steps of this run's [model].", (long long)s->id, s->scenario_name, s->device.name, s->started_at,
 		  s->l2_flush ? "flushed" : "not flushed", r->l2_flush ? "flushed" : "not flushed",
 		  r->forwards_per_step, r->steps);
 	if (strcmp(s->device.name, r->device.name))
@@ -634,9 +620,8 @@ static void sec_measured(FILE *f, const struct report_ctx *R, bool compact)
 		md_printf(f, "### Where the difference goes: `%s` against run %lld's sites\n\n", m->c->c->name,
 			  (long long)s->id);
 		md_table_head(f, 8, cols, "lrrrrrrr");
-		for (int i = 0; i < m->n_families; i++)
-			family_row(f, &m->families[i], false);
-		family_row(f, &m->total, true);
+		for (int i = 0; i <= m->n_families; i++) /* then the total, bold */
+			family_row(f, i < m->n_families ? &m->families[i] : &m->total, i == m->n_families);
 		fputc('\n', f);
 		if (m->families_cut)
 			fputs("More families than rows: the last row, `other`, holds the rest.\n\n", f);
@@ -750,8 +735,7 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	const struct peers_table *P = job->report->peers;
 	const struct summary_run *S = P->series[0];
 	const struct results_run *run = S->run;
-	struct report_ctx R = { .S = S, .run = run, .job = job, .o = job->report, .P = P, .n_peers = P->n_series - 1,
-			 .out = job->charts };
+	struct report_ctx R = { .S = S, .job = job, .o = job->report, .P = P, .out = job->charts };
 	memset(job->charts, 0, sizeof *job->charts);
 	if (strcmp(run->status, "ok") && !run->n_cases) /* an unfinished run with cases is reported, marked */
 		return ab_fail(d, AB_ERR_DATA, "run %lld is '%s', not 'ok': nothing to report", (long long)run->id,
@@ -765,11 +749,6 @@ enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d)
 	return rc;
 }
 
-void report_default_dir(int64_t run_id, char *buf, size_t len)
-{
-	snprintf(buf, len, "reports/run-%lld", (long long)run_id);
-}
-
 void report_default_dir_set(const char *run_set, char *buf, size_t len)
 {
 	char stem[160];
@@ -778,11 +757,7 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len)
 
 void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len)
 {
-	if (n <= 1) {
-		report_default_dir(n ? ids[0] : 0, buf, len);
-		return;
-	}
-	size_t used = (size_t)snprintf(buf, len, "reports/runs");
+	size_t used = (size_t)snprintf(buf, len, n > 1 ? "reports/runs" : "reports/run");
 	for (int i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "-%lld", (long long)ids[i]);
 }

@@ -30,11 +30,8 @@
  * outcome into job->charts. */
 enum ab_rc report_write(const struct printer_job *job, struct ab_diag *d);
 
-/* "reports/run-ID" */
-void report_default_dir(int64_t run_id, char *buf, size_t len);
-
 /* "reports/runs-ID-ID-..." for a report of several runs (ids[0] first);
- * "reports/run-ID" for one. */
+ * "reports/run-ID" for one (n >= 1). */
 void report_default_dir_runs(const int64_t *ids, int n, char *buf, size_t len);
 
 /* reports/set-ID for a run set, ID through escape_stem: a run set id read
@@ -47,11 +44,9 @@ void report_default_dir_set(const char *run_set, char *buf, size_t len);
  * and the charts drawn before the text (ch; out: their outcome). */
 struct report_ctx {
 	const struct summary_run *S;
-	const struct results_run *run;
 	const struct printer_job *job;
 	const struct printer_report *o;
 	const struct peers_table *P;
-	int n_peers;
 	struct printer_charts *out;
 	struct report_charts ch;
 };

@@ -16,8 +16,6 @@
 #include "print/md.h"
 #include "print/plot.h"
 
-/* ---- accuracy ---- */
-
 /* The stored divergence the summary names for case c (its most differing
  * B output), NULL when none. */
 static const struct results_divergence *stored(const struct summary_case *c)
@@ -80,11 +78,8 @@ static void divergence_section(FILE *f, const struct report_ctx *R, bool compact
 			idx[n++] = i;
 	for (int w = 0; w < S->n_sweeps; w++)
 		swept += S->sweeps[w].invariance != SUMMARY_INVARIANCE_NOT_CHECKED;
-	if (!n && !swept) {
-		free(idx);
-		return;
-	}
-	fputs("## Where the bits differ\n\n", f);
+	if (n || swept)
+		fputs("## Where the bits differ\n\n", f);
 	if (n) {
 		const struct figure_fmt_md_table t = { FIGURE_IN_ACCURACY, "case", false, compact };
 		fprintf(f, "%d of %d cases are not bit-exact (a B output not byte-equal to the first A slot's, or an "
@@ -191,8 +186,6 @@ void report_details_accuracy(FILE *f, const struct report_ctx *R, bool compact)
 	fputs("</details>\n\n", f);
 }
 
-/* ---- clocks ---- */
-
 /* A reading's four cells: the clocks, the temperature, the reasons its
  * mask names (analysis's table of NVML's bits) and whether the summary
  * judges them throttling. */
@@ -230,11 +223,10 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 			       "run.\n\n</details>\n\n", S->run->backend);
 		return;
 	}
-	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s", all->sm_lo_mhz, all->sm_hi_mhz,
-		all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled, all->throttled == 1 ? "" : "s",
-		all->throttled ? "</b>" : "");
-	fprintf(f, "</summary>\n\nSM and memory clocks, temperature and NVML clock-event reasons before and after each "
-		   "slot (default SM clock %d MHz).\n\n", S->run->device.default_sm_mhz);
+	fprintf(f, "SM %d - %d MHz, up to %d C; %s%d slot%s throttled%s</summary>\n\nSM and memory clocks, temperature "
+		   "and NVML clock-event reasons before and after each slot (default SM clock %d MHz).\n\n",
+		all->sm_lo_mhz, all->sm_hi_mhz, all->temp_hi_c, all->throttled ? "<b>" : "", all->throttled,
+		all->throttled == 1 ? "" : "s", all->throttled ? "</b>" : "", S->run->device.default_sm_mhz);
 	md_table_head(f, compact ? 4 : 10, compact ? brief : cols, compact ? "lrrr" : "llrrrlrrrl");
 	for (int i = 0; i < S->n_cases; i++) {
 		const struct results_case *c = S->cases[i].c;
@@ -257,8 +249,6 @@ void report_details_clocks(FILE *f, const struct report_ctx *R, bool compact)
 	}
 	fputs("\n</details>\n\n", f);
 }
-
-/* ---- sampling ---- */
 
 const char *report_details_noise_words(const struct results_run *r)
 {
@@ -308,45 +298,15 @@ void report_details_sampling(FILE *f, const struct report_ctx *R, bool compact)
 	fputs("\n</details>\n\n", f);
 }
 
-/* ---- provenance ---- */
-
-/* The run's settings, then its user arms (plugins, compiled binaries):
- * what file ran, and its hash. */
-static void run_list(FILE *f, const struct results_run *r)
-{
-	char clean[1024], cmd[4096];
-	md_printf(f, "- run %lld, status %s, started %s, finished %s\n", (long long)r->id, r->status, r->started_at,
-		  r->finished_at);
-	md_printf(f, "- abbench %s, commit `%s`, host %s\n- scenario `%s`, sha256 `%s`\n", r->version[0] ? r->version : "n/a",
-		  r->git_commit[0] ? r->git_commit : "unknown", r->host, r->scenario_name, r->scenario_hash);
-	md_printf(f, "- scenario file: `%s`\n- command line: `%s`\n",
-		  md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
-		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
-	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
-		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
-		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
-	if (!strcmp(r->timing, "graph"))
-		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
-	md_printf(f, ", quick %s, fake timer %s, stopping noise %s, device index %d", r->quick ? "yes" : "no",
-		  r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
-	if (r->only_cases[0])
-		md_printf(f, ", partial: only `%s`", r->only_cases);
-	fputc('\n', f);
-	for (int i = 0; i < r->n_arm_sources; i++) {
-		const struct results_arm_source *a = &r->arm_sources[i];
-		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
-			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
-	}
-}
-
-/* The device, its profile, the run's settings and arms, then notes. */
+/* The device, its profile, the run's settings, its user arms (plugins,
+ * compiled binaries: what file ran, and its hash), then notes. */
 void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact)
 {
-	const struct results_run *r = R->run;
+	const struct results_run *r = R->S->run;
 	const struct results_device *v = &r->device;
 	const struct profile *p = R->o->profile;
 	const struct printer_charts *res = R->out;
-	char clean[1024], note[512];
+	char clean[1024], note[512], cmd[4096];
 	(void)compact;
 	html_printf(f, "<details><summary><b>Provenance</b>: %s, commit %s, run %lld started %s</summary>\n\n",
 		    r->device.name, r->git_commit[0] ? r->git_commit : "unknown", (long long)r->id, r->started_at);
@@ -373,7 +333,27 @@ void report_details_provenance(FILE *f, const struct report_ctx *R, bool compact
 	}
 	if (R->o->profile_note)
 		md_printf(f, "- profile note: %s\n", md_scrub_paths(R->o->profile_note, note, sizeof note));
-	run_list(f, r);
+	md_printf(f, "- run %lld, status %s, started %s, finished %s\n- abbench %s, commit `%s`, host %s\n",
+		  (long long)r->id, r->status, r->started_at, r->finished_at, r->version[0] ? r->version : "n/a",
+		  r->git_commit[0] ? r->git_commit : "unknown", r->host);
+	md_printf(f, "- scenario `%s`, sha256 `%s`\n- scenario file: `%s`\n- command line: `%s`\n", r->scenario_name,
+		  r->scenario_hash, md_scrub_paths(r->scenario_path[0] ? r->scenario_path : "n/a", clean, sizeof clean),
+		  md_scrub_paths(r->command_line && *r->command_line ? r->command_line : "n/a", cmd, sizeof cmd));
+	md_printf(f, "- bracket %s, arms A = `%s`, B = `%s`, L2 flush %s, launch gaps %s", r->bracket,
+		  r->arm_a[0] ? r->arm_a : "per case", r->arm_b[0] ? r->arm_b : "per case", r->l2_flush ? "on" : "off",
+		  r->launch_gaps[0] ? r->launch_gaps : "n/a");
+	if (!strcmp(r->timing, "graph"))
+		fputs(", timing graph (CUDA graph replays, launch overhead excluded)", f);
+	md_printf(f, ", quick %s, fake timer %s, stopping noise %s, device index %d", r->quick ? "yes" : "no",
+		  r->fake_timer ? "yes" : "no", r->noise_measure[0] ? r->noise_measure : "n/a", r->device_index);
+	if (r->only_cases[0])
+		md_printf(f, ", partial: only `%s`", r->only_cases);
+	fputc('\n', f);
+	for (int i = 0; i < r->n_arm_sources; i++) {
+		const struct results_arm_source *a = &r->arm_sources[i];
+		md_printf(f, "- arm %c `%s` is a %s: `%s`, sha256 `%s`, %s\n", a->arm == 'a' ? 'A' : 'B', a->name,
+			  a->kind, md_scrub_paths(a->path, clean, sizeof clean), a->sha256, a->detail);
+	}
 	fprintf(f, "- %d sample%s discarded by the throttle probe\n", R->S->n_discarded,
 		R->S->n_discarded == 1 ? "" : "s");
 	if (r->notes[0])

@@ -608,8 +608,6 @@ static void test_default_dirs(void **state)
 {
 	(void)state;
 	char buf[64];
-	report_default_dir(42, buf, sizeof buf);
-	assert_string_equal(buf, "reports/run-42");
 	int64_t three[3] = { 4, 7, 12 };
 	report_default_dir_runs(three, 3, buf, sizeof buf);
 	assert_string_equal(buf, "reports/runs-4-7-12");
