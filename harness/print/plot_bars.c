@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "print/escape.h"
-
 #define MARK_COLOR "#555555"
 #define INEXACT_COLOR "#c0392b"
 
@@ -40,9 +38,7 @@ static void bars_dat(FILE *f, const void *vp)
 		fprintf(f, " | series %d: value low high marked-value inexact-value label-y inexact-label-y", s + 1);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_text(f, p->row_names[r], true);
-		fputc(' ', f);
-		plot_dat_text(f, p->row_notes ? p->row_notes[r] : "", true);
+		plot_dat_printf(f, true, "%s %s", p->row_names[r], p->row_notes ? p->row_notes[r] : "");
 		for (int s = 0; s < p->n_series; s++) {
 			const struct plot_bar *b = &p->bars[r * p->n_series + s];
 			bool ci = isfinite(b->low) && isfinite(b->high);
@@ -74,15 +70,13 @@ struct bars_layout {
 static struct bars_layout bars_layout(const struct plot_bars *p)
 {
 	struct bars_layout L;
-	char sample[32];
 	int tick = plot_longest(p->row_names, p->n_rows);
 	int note = plot_longest(p->row_notes, p->n_rows);
 	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
 	double row_px = (L.width - 130.0) / p->n_rows, bar_px = row_px / (p->n_series + 2);
-	snprintf(sample, sizeof sample, p->value_format, 99.99);
-	double label_px = 6.5 * (double)strlen(sample) + 4;
+	double label_px = 6.5 * snprintf(NULL, 0, p->value_format, 99.99) + 4;
 	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
 	L.one_line_ticks = 7.0 * tick > row_px - 8;
 	/* a rotated label ends at its tick and reaches left by cos 30 of its
@@ -123,11 +117,10 @@ static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_la
 	bool red = flagged(p, -1, 1);
 	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < (red ? 2 : 1); k++) {
-			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(", bar_offset(p, s),
-				col(s, k ? BC_LABEL_INEXACT : BC_LABEL));
-			escape_gnuplot(f, p->value_format);
-			fprintf(f, ", column(%d))) with labels %s font \",9\" textcolor rgb \"%s\" notitle", col(s, BC_VALUE),
-				place, k ? INEXACT_COLOR : "#222222");
+			plot_printf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(%s, column(%d))) with labels ",
+				    bar_offset(p, s), col(s, k ? BC_LABEL_INEXACT : BC_LABEL), p->value_format,
+				    col(s, BC_VALUE));
+			fprintf(f, "%s font \",9\" textcolor rgb \"%s\" notitle", place, k ? INEXACT_COLOR : "#222222");
 		}
 }
 
@@ -200,13 +193,11 @@ static void stack_dat(FILE *f, const void *vp)
 {
 	const struct plot_stack *p = vp;
 	fputs("# bar, then one column per segment:", f);
-	for (int s = 0; s < p->n_segments; s++) {
-		fprintf(f, " %d=", s + 2);
-		plot_dat_text(f, p->segment_names[s], false);
-	}
+	for (int s = 0; s < p->n_segments; s++)
+		plot_dat_printf(f, false, " %d=%s", s + 2, p->segment_names[s]);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_text(f, p->row_names[r], true);
+		plot_dat_printf(f, true, "%s", p->row_names[r]);
 		for (int s = 0; s < p->n_segments; s++)
 			plot_dat_number(f, p->values[r * p->n_segments + s]);
 		fputc('\n', f);

@@ -319,10 +319,10 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
 	struct plot_samples p = { t1, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
 				  n_panels, panels, ylo, yhi, lo, hi };
-	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
+	enum ab_rc rc = wrote(C, &ch->samples, plot_write_samples(C->job->dir, ch->samples.stem, &p, false, d), d);
 	p.title = t2;
 	p.panel_names = ylabels;
-	return rc ? rc : wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
+	return rc ? rc : wrote(C, &ch->series, plot_write_samples(C->job->dir, ch->series.stem, &p, true, d), d);
 }
 
 /* Builds one chart with fn; the arrays it allocated in C->mem are freed
@@ -376,19 +376,19 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
 	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
 	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
-	enum ab_rc rc = AB_OK;
-	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed)
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	for (int s = 0; rc == AB_OK && s < P->n_series; s++)
+	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
+	}
+	for (int s = 0; s < P->n_series; s++)
 		C.series[s] = report_peers_series_name(P, s, C.series_buf[s], sizeof C.series_buf[s]);
-	if (rc == AB_OK && !job->no_plots)
+	if (!job->no_plots)
 		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
-	if (rc == AB_OK && !C.have_gnuplot) {
+	if (!C.have_gnuplot) {
 		C.res->skipped = true;
 		snprintf(C.res->note, sizeof C.res->note, "%s", why);
 	}
-	if (rc == AB_OK)
-		rc = chart_all(&C, d);
+	enum ab_rc rc = chart_all(&C, d);
 	allocs_free(&mem);
 	return rc;
 }
