@@ -60,15 +60,6 @@ enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, c
 	return AB_OK;
 }
 
-/* Opens DIR/STEM.EXT for writing through md_file (an outfile). */
-static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem, const char *ext,
-			  struct ab_diag *d)
-{
-	char path[4096];
-	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, ext, d);
-	return rc ? rc : md_file_open(mf, path, d);
-}
-
 void plot_script(FILE *f, const char *stem, bool svg, int width, int height)
 {
 	fprintf(f, "# Written by abbench. Redraw with: gnuplot %s.gp (in this directory)\n", stem);
@@ -116,13 +107,18 @@ enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, boo
 			   struct ab_diag *d)
 {
 	struct md_file dat = { 0 }, gp = { 0 };
+	char path[4096];
 	if (!has_data)
 		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
 	if (!plot_stem_ok(stem))
 		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
-	enum ab_rc rc = open_in(&dat, dir, stem, "dat", d);
+	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "dat", d);
 	if (rc == AB_OK)
-		rc = open_in(&gp, dir, stem, "gp", d);
+		rc = md_file_open(&dat, path, d);
+	if (rc == AB_OK)
+		rc = plot_path(path, sizeof path, dir, stem, "gp", d);
+	if (rc == AB_OK)
+		rc = md_file_open(&gp, path, d);
 	if (rc == AB_OK) {
 		write_dat(dat.f, p);
 		write_gp(gp.f, stem, p);

@@ -30,7 +30,7 @@ struct plot_bars {
 	const char *const *row_notes;    /* [n_rows] their second line (the case's shape) */
 	const char *const *series_names; /* [n_series] key entries */
 	const struct plot_bar *bars;     /* [row * n_series + series] */
-	double reference_line;           /* dashed horizontal line; NAN for none */
+	double reference_line;           /* dashed horizontal line */
 	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx") */
 	const char *mark_word, *inexact_word; /* "drifted: not trusted", "not bit-exact" */
 };

@@ -69,7 +69,7 @@ struct bars_layout {
  * it; a tick label of ~7 px a character its row. */
 static struct bars_layout bars_layout(const struct plot_bars *p)
 {
-	struct bars_layout L;
+	struct bars_layout L = { 0 };
 	int tick = plot_longest(p->row_names, p->n_rows);
 	int note = plot_longest(p->row_notes, p->n_rows);
 	tick = tick > note ? tick : note;
@@ -82,7 +82,6 @@ static struct bars_layout bars_layout(const struct plot_bars *p)
 	/* a rotated label ends at its tick and reaches left by cos 30 of its
 	 * ~8 px a character (font 9, measured on a 28-row chart): the first
 	 * one must stay in the image */
-	L.lmargin = 0;
 	if (L.one_line_ticks && p->n_rows > 0) {
 		size_t first = strlen(p->row_names[0]) + (p->row_notes ? strlen(p->row_notes[0]) + 1 : 0);
 		double reach = 0.87 * 8.0 * (double)first - row_px / 2 + 10;
@@ -156,17 +155,16 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set style fill solid 0.75 border -1\nset key outside below center horizontal maxcols 5\n"
 		   "set bmargin %d\n", L.bmargin);
 	/* headroom for the value labels above the tallest whisker */
-	fprintf(f, "set offsets 0, 0, graph %s, 0\n", L.upright_values ? "0.22" : "0.12");
-	fprintf(f, "set xrange [-0.5:%g]\n", p->n_rows - 0.5);
+	fprintf(f, "set offsets 0, 0, graph %s, 0\nset xrange [-0.5:%g]\n", L.upright_values ? "0.22" : "0.12",
+		p->n_rows - 0.5);
 	if (L.one_line_ticks) /* one line a label, ending at its tick */
 		fputs("set xtics rotate by 30 right font \",9\" nomirror\n", f);
 	if (L.lmargin > 0)
 		fprintf(f, "set lmargin at screen %.3f\n", L.lmargin);
 	else
 		fputs("set xtics font \",9\" nomirror\n", f);
-	if (isfinite(p->reference_line))
-		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#444444\"\n",
-			p->reference_line, p->reference_line);
+	fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#444444\"\n",
+		p->reference_line, p->reference_line);
 	for (int s = 0; s < p->n_series; s++) {
 		int c = col(s, BC_VALUE);
 		plot_clause(f, stem, s);
@@ -211,9 +209,8 @@ static void stack_gp(FILE *f, const char *stem, const void *vp)
 	const struct plot_stack *p = vp;
 	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments) + 60;
 	plot_head(f, stem, false, p->title, p->ylabel, width < 640 ? 640 : width > 1400 ? 1400 : width, 460);
-	fputs("set style data histograms\nset style histogram rowstacked\n", f);
-	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
-	      "samplen 1.5 font \",9\"\n", f);
+	fputs("set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n"
+	      "set boxwidth 0.6\nset key outside right top vertical Left reverse samplen 1.5 font \",9\"\n", f);
 	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
 	for (int s = 0; s < p->n_segments; s++) {
 		plot_clause(f, stem, s);

@@ -101,12 +101,6 @@ static void png_bytes(struct gp_read *g, const unsigned char *b, size_t n)
 	}
 }
 
-static void log_bytes(struct gp_read *g, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n && g->log_used + 1 < g->log_len; i++)
-		g->log[g->log_used++] = b[i] == '\n' ? ' ' : b[i];
-}
-
 /* Reads both pipes until both end (poll: neither can fill and block the
  * child while the other is read). */
 static void drain(int png_fd, int log_fd, struct gp_read *g)
@@ -131,8 +125,9 @@ static void drain(int png_fd, int log_fd, struct gp_read *g)
 			}
 			if (k == 0)
 				png_bytes(g, chunk, (size_t)n);
-			else
-				log_bytes(g, (const char *)chunk, (size_t)n);
+			else /* the messages on one line */
+				for (ssize_t i = 0; i < n && g->log_used + 1 < g->log_len; i++)
+					g->log[g->log_used++] = chunk[i] == '\n' ? ' ' : (char)chunk[i];
 		}
 	}
 	while (g->log_used && g->log[g->log_used - 1] == ' ')

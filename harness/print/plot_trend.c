@@ -61,9 +61,8 @@ static void trend_dat(FILE *f, const void *vp)
 static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const char *text, double at_y)
 {
 	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
-	fputs("set label ", f);
-	escape_gnuplot(f, text);
-	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
+	plot_printf(f, "set label %s at %g, graph %g left offset 0.5,0 textcolor rgb ", text, x, at_y);
+	fprintf(f, "\"%s\" front\n", rgb);
 }
 
 static void trend_gp(FILE *f, const char *stem, const void *vp)
