@@ -53,8 +53,12 @@ void plot_dat_number(FILE *f, double v)
 		fputs(" ?", f);
 }
 
+/* Scripts name their data and output by the stem inside double quotes. */
 enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d)
 {
+	char clean[256];
+	if (!*stem || strlen(stem) >= sizeof clean || strcmp(escape_stem(stem, clean, sizeof clean), stem))
+		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	if (snprintf(buf, len, "%s/%s.%s", dir, stem, ext) >= (int)len)
 		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
 	return AB_OK;
@@ -95,13 +99,6 @@ void plot_title(FILE *f, const char *text)
 		fputs("notitle", f);
 }
 
-/* Scripts name their data and output by the stem inside double quotes. */
-bool plot_stem_ok(const char *stem)
-{
-	char clean[256];
-	return *stem && strlen(stem) < sizeof clean && !strcmp(escape_stem(stem, clean, sizeof clean), stem);
-}
-
 enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
 			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
 			   struct ab_diag *d)
@@ -110,8 +107,6 @@ enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, boo
 	char path[4096];
 	if (!has_data)
 		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	if (!plot_stem_ok(stem))
-		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "dat", d);
 	if (rc == AB_OK)
 		rc = md_file_open(&dat, path, d);

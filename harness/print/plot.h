@@ -189,10 +189,9 @@ void plot_clause(FILE *f, const char *stem, int k);
 /* A clause's key entry: "title 'TEXT'", "notitle" for NULL. */
 void plot_title(FILE *f, const char *text);
 
-/* DIR/STEM.EXT into buf (AB_ERR_USAGE when too long). */
+/* DIR/STEM.EXT into buf: AB_ERR_INTERNAL when stem is no file-name stem
+ * (escape_stem's characters), AB_ERR_USAGE when the path is too long. */
 enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d);
-/* Whether stem is a file-name stem (escape_stem's characters). */
-bool plot_stem_ok(const char *stem);
 /* Writes DIR/STEM.dat and DIR/STEM.gp, both committed only when both
  * were written; a chart without data is an internal error. */
 enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,

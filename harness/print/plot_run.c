@@ -186,8 +186,6 @@ static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *st
 	unsigned char tail[12];
 	struct outfile of;
 	int status;
-	if (!plot_stem_ok(stem))
-		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	enum ab_rc rc = plot_path(png, sizeof png, dir, stem, svg ? "svg" : "png", d);
 	if (rc != AB_OK || (rc = outfile_open(&of, png, d)) != AB_OK)
 		return rc;

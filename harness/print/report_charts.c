@@ -34,7 +34,7 @@ struct charter {
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
 	char color_of[256][LABEL_MAX + 8];    /* the labels, in first-seen order */
-	struct allocs mem;                    /* the arrays of the chart being built (chart()) */
+	struct allocs mem;                    /* the arrays of the chart being built */
 };
 
 /* The kernel charts' palette (colour-blind safe first, Okabe-Ito, then
@@ -325,35 +325,28 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	return rc ? rc : wrote(C, &ch->series, plot_write_samples(C->job->dir, ch->series.stem, &p, true, d), d);
 }
 
-/* Builds one chart with fn; the arrays it allocated in C->mem are freed
- * once it is written. */
-static enum ab_rc chart(struct charter *C, enum ab_rc (*fn)(struct charter *, int, struct ab_diag *), int i,
-			struct ab_diag *d)
-{
-	enum ab_rc rc = fn(C, i, d);
-	allocs_free(&C->mem);
-	return rc;
-}
-
 /* The sweeps' charts (the first REPORT_SWEEP_CHARTS_MAX), then each case's
- * when the run has at most REPORT_CASE_CHARTS_MAX cases. */
+ * when the run has at most REPORT_CASE_CHARTS_MAX cases; each chart's
+ * arrays (C->mem) are freed once it is written. */
 static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 {
 	const struct summary_run *s = C->S;
 	enum ab_rc rc = chart_speedup(C, d);
 	allocs_free(&C->mem);
 	C->out->n_sweep_charts = s->n_sweeps < REPORT_SWEEP_CHARTS_MAX ? s->n_sweeps : REPORT_SWEEP_CHARTS_MAX;
-	for (int g = 0; g < C->out->n_sweep_charts; g++)
+	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++) {
 		unique_stem(C->stems, g, s->sweeps[g].name);
-	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++)
-		rc = chart(C, chart_sweep, g, d);
+		rc = chart_sweep(C, g, d);
+		allocs_free(&C->mem);
+	}
 	C->out->per_case = s->n_cases <= REPORT_CASE_CHARTS_MAX;
-	for (int i = 0; C->out->per_case && i < s->n_cases; i++)
-		unique_stem(C->stems, i, s->cases[i].c->name);
 	for (int i = 0; rc == AB_OK && C->out->per_case && i < s->n_cases; i++) {
-		rc = chart(C, chart_kernels, i, d);
+		unique_stem(C->stems, i, s->cases[i].c->name);
+		rc = chart_kernels(C, i, d);
+		allocs_free(&C->mem);
 		if (rc == AB_OK)
-			rc = chart(C, chart_slots, i, d);
+			rc = chart_slots(C, i, d);
+		allocs_free(&C->mem);
 	}
 	if (rc == AB_OK)
 		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,
