@@ -137,8 +137,7 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 	double lo, hi;
 	plot_head(f, stem, p->svg, p->title, p->ylabel, 1000, 500);
 	trends_range(p, &lo, &hi);
-	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
-	fputs("set key outside right top font \",8\" maxrows 40\n", f);
+	fprintf(f, "set yrange [%.9g:%.9g]\nset key outside right top font \",8\" maxrows 40\n", lo, hi);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\n", p->n);
 	margins(f, p->svg, &trends_area, 6);
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
