@@ -167,9 +167,9 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 
 /* ---- what the family's files share (plot.c) ---- */
 
-/* printf for a data file: each %s argument a quoted string (no quote
- * inside), else a comment's text, with no line break. A number: " %.9g",
- * " ?" when not finite. */
+/* printf for a data file: each %s argument a quoted string (a quote in
+ * it becomes ') or, quoted false, a comment's text; neither breaks its
+ * line. A number: " %.9g", " ?" when not finite. */
 void plot_dat_printf(FILE *f, bool quoted, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void plot_dat_number(FILE *f, double v);
 
