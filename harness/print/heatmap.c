@@ -35,11 +35,11 @@ static void heatmap_dat(FILE *f, const void *vp)
 	}
 }
 
-/* The axes a map row and a map column run along: "B x T" and "W" for
- * B,T,W; "B x T" and "H (heads)" for B,T,H,D. */
-static void axis_labels(const struct results_divergence *v, char *rows, size_t rlen, char *cols, size_t clen)
+/* The axes' labels: a map row runs along "B x T" and a map column along
+ * "W" for B,T,W; along "B x T" and "H (heads)" for B,T,H,D. */
+static void axis_labels(const struct results_divergence *v, char *ylabel, size_t ylen, char *xlabel, size_t xlen)
 {
-	char names[8][32];
+	char names[8][32], rows[96] = "";
 	int n = 0;
 	for (const char *p = v->axes; *p && n < 8;) {
 		size_t len = strcspn(p, ",");
@@ -47,34 +47,25 @@ static void axis_labels(const struct results_divergence *v, char *rows, size_t r
 		p += len + (p[len] == ',');
 	}
 	int col = v->map_by_head ? n - 2 : n - 1;
-	rows[0] = '\0';
-	for (int k = 0; k < col && k >= 0; k++)
-		snprintf(rows + strlen(rows), rlen - strlen(rows), "%s%s", k ? " x " : "", names[k]);
-	if (!rows[0])
-		snprintf(rows, rlen, "(one row)");
-	snprintf(cols, clen, "%s%s", col >= 0 ? names[col] : "", v->map_by_head ? " (heads)" : " (a row's elements)");
+	for (int k = 0; k < col; k++)
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%s%s", k ? " x " : "", names[k]);
+	snprintf(ylabel, ylen, "row: %s%s", rows[0] ? rows : "(one row)", v->map_row_bin > 1 ? " (binned)" : "");
+	snprintf(xlabel, xlen, "%s%s%s", col >= 0 ? names[col] : "",
+		 v->map_by_head ? " (heads)" : " (a row's elements)", v->map_col_bin > 1 ? ", binned" : "");
 }
 
 static void heatmap_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct heatmap *h = vp;
 	const struct results_divergence *v = h->v;
-	char rows[96], cols[64], ylabel[160], xlabel[160];
-	axis_labels(v, rows, sizeof rows, cols, sizeof cols);
-	snprintf(ylabel, sizeof ylabel, "row: %s%s", rows, v->map_row_bin > 1 ? " (binned)" : "");
-	snprintf(xlabel, sizeof xlabel, "%s%s", cols, v->map_col_bin > 1 ? ", binned" : "");
+	char ylabel[160], xlabel[160];
+	axis_labels(v, ylabel, sizeof ylabel, xlabel, sizeof xlabel);
 	plot_script(f, stem, false, 900, 640);
-	fputs("set title ", f);
-	escape_gnuplot(f, h->title);
-	fputs("\nset ylabel ", f);
-	escape_gnuplot(f, ylabel);
-	fputs("\nset xlabel ", f);
-	escape_gnuplot(f, xlabel);
-	fputs("\nset cblabel 'differing elements'\nset palette defined (0 'white', 1 '#fee8c8', 4 '#fdbb84', 10 '#e34a33', "
-	      "20 '#7f0000')\nset cbrange [0:*]\nset tics out\n",
-	      f);
-	fprintf(f, "rb = %lld\ncb = %lld\n", (long long)v->map_row_bin, (long long)v->map_col_bin);
-	fprintf(f, "set xrange [0:%lld]\nset yrange [%lld:0]\n", (long long)v->map_cols * v->map_col_bin,
+	plot_printf(f, "set title %s\nset ylabel %s\nset xlabel %s\n", h->title, ylabel, xlabel);
+	fputs("set cblabel 'differing elements'\nset palette defined (0 'white', 1 '#fee8c8', 4 '#fdbb84', "
+	      "10 '#e34a33', 20 '#7f0000')\nset cbrange [0:*]\nset tics out\n", f);
+	fprintf(f, "rb = %lld\ncb = %lld\nset xrange [0:%lld]\nset yrange [%lld:0]\n", (long long)v->map_row_bin,
+		(long long)v->map_col_bin, (long long)v->map_cols * v->map_col_bin,
 		(long long)v->map_rows * v->map_row_bin);
 	fprintf(f, "plot '%s.dat' matrix using (($1 + 0.5) * cb):(($2 + 0.5) * rb):3 with image notitle\n", stem);
 }

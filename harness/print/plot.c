@@ -7,18 +7,42 @@
 #include "print/plot.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "print/escape.h"
 #include "print/md.h"
 
-/* gnuplot's data reader has no escape for a quote: in a string it becomes ' */
-void plot_dat_text(FILE *f, const char *s, bool quoted)
+/* A comment's text: no line break. */
+static void dat_comment(FILE *f, const char *s)
 {
-	fputs(quoted ? "\"" : "", f);
 	for (; s && *s; s++)
-		fputc(quoted && *s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
-	fputs(quoted ? "\"" : "", f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* gnuplot's data reader has no escape for a quote: in a string it becomes ' */
+static void dat_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++)
+		fputc(*s == '"' ? '\'' : ((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s), f);
+	fputc('"', f);
+}
+
+void plot_dat_printf(FILE *f, bool quoted, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, quoted ? dat_quoted : dat_comment, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void plot_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	escape_vprintf(f, escape_gnuplot, NULL, fmt, ap);
+	va_end(ap);
 }
 
 void plot_dat_number(FILE *f, double v)
@@ -29,20 +53,15 @@ void plot_dat_number(FILE *f, double v)
 		fputs(" ?", f);
 }
 
+/* Scripts name their data and output by the stem inside double quotes. */
 enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d)
 {
+	char clean[256];
+	if (!*stem || strlen(stem) >= sizeof clean || strcmp(escape_stem(stem, clean, sizeof clean), stem))
+		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	if (snprintf(buf, len, "%s/%s.%s", dir, stem, ext) >= (int)len)
 		return ab_fail(d, AB_ERR_USAGE, "output path too long in '%s'", dir);
 	return AB_OK;
-}
-
-/* Opens DIR/STEM.EXT for writing through md_file (an outfile). */
-static enum ab_rc open_in(struct md_file *mf, const char *dir, const char *stem, const char *ext,
-			  struct ab_diag *d)
-{
-	char path[4096];
-	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, ext, d);
-	return rc ? rc : md_file_open(mf, path, d);
 }
 
 void plot_script(FILE *f, const char *stem, bool svg, int width, int height)
@@ -60,11 +79,8 @@ void plot_script(FILE *f, const char *stem, bool svg, int width, int height)
 void plot_head(FILE *f, const char *stem, bool svg, const char *title, const char *ylabel, int width, int height)
 {
 	plot_script(f, stem, svg, width, height);
-	fputs("set datafile missing \"?\"\nset title ", f);
-	escape_gnuplot(f, title);
-	fputs("\nset ylabel ", f);
-	escape_gnuplot(f, ylabel);
-	fputs("\nset yrange [0:*]\nset grid ytics\n", f);
+	plot_printf(f, "set datafile missing \"?\"\nset title %s\nset ylabel %s\nset yrange [0:*]\nset grid ytics\n",
+		    title, ylabel);
 }
 
 void plot_clause(FILE *f, const char *stem, int k)
@@ -77,46 +93,37 @@ void plot_clause(FILE *f, const char *stem, int k)
 
 void plot_title(FILE *f, const char *text)
 {
-	if (!text) {
+	if (text)
+		plot_printf(f, "title %s", text);
+	else
 		fputs("notitle", f);
-		return;
-	}
-	fputs("title ", f);
-	escape_gnuplot(f, text);
-}
-
-/* Scripts name their data and output by the stem inside double quotes. */
-bool plot_stem_ok(const char *stem)
-{
-	char clean[256];
-	return *stem && strlen(stem) < sizeof clean && !strcmp(escape_stem(stem, clean, sizeof clean), stem);
 }
 
 enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,
 			   void (*write_dat)(FILE *, const void *), void (*write_gp)(FILE *, const char *, const void *),
 			   struct ab_diag *d)
 {
-	struct md_file dat, gp;
+	struct md_file dat = { 0 }, gp = { 0 };
+	char path[4096];
 	if (!has_data)
 		return ab_fail(d, AB_ERR_INTERNAL, "plot '%s' has no data", stem);
-	if (!plot_stem_ok(stem))
-		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
-	enum ab_rc rc = open_in(&dat, dir, stem, "dat", d);
-	if (rc != AB_OK)
-		return rc;
-	rc = open_in(&gp, dir, stem, "gp", d);
-	if (rc != AB_OK) {
-		md_file_abort(&dat);
-		return rc;
+	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "dat", d);
+	if (rc == AB_OK)
+		rc = md_file_open(&dat, path, d);
+	if (rc == AB_OK)
+		rc = plot_path(path, sizeof path, dir, stem, "gp", d);
+	if (rc == AB_OK)
+		rc = md_file_open(&gp, path, d);
+	if (rc == AB_OK) {
+		write_dat(dat.f, p);
+		write_gp(gp.f, stem, p);
+		rc = md_file_commit(&dat, d);
 	}
-	write_dat(dat.f, p);
-	write_gp(gp.f, stem, p);
-	rc = md_file_commit(&dat, d);
-	if (rc != AB_OK) {
-		md_file_abort(&gp);
-		return rc;
-	}
-	return md_file_commit(&gp, d);
+	if (rc == AB_OK)
+		return md_file_commit(&gp, d);
+	md_file_abort(&dat); /* a file not opened, or committed, is left as it is */
+	md_file_abort(&gp);
+	return rc;
 }
 
 /* "set ytics (\"1\" 1, \"2\" 2, ...)": the 1-2-5 ticks of every decade

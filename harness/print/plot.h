@@ -30,7 +30,7 @@ struct plot_bars {
 	const char *const *row_notes;    /* [n_rows] their second line (the case's shape) */
 	const char *const *series_names; /* [n_series] key entries */
 	const struct plot_bar *bars;     /* [row * n_series + series] */
-	double reference_line;           /* dashed horizontal line; NAN for none */
+	double reference_line;           /* dashed horizontal line */
 	const char *value_format;        /* each bar's value printed above its whisker ("%.2fx") */
 	const char *mark_word, *inexact_word; /* "drifted: not trusted", "not bit-exact" */
 };
@@ -57,8 +57,8 @@ struct plot_group {
 };
 
 /* A case's slots, a group each: a box plot per group, panels side by side
- * on one y range (plot_write_boxes), or every sample at x = start + 1 ..
- * start + n_values, panels stacked, each on its own range (plot_write_series). */
+ * on one y range, or (in_time) every sample at x = start + 1 .. start +
+ * n_values, panels stacked, each on its own range (plot_write_samples). */
 struct plot_samples {
 	const char *title, *xlabel, *ylabel; /* xlabel: the series' */
 	int n_groups;
@@ -86,7 +86,6 @@ struct plot_trend {
 	const bool *step_better;      /* [n_steps]: an improvement (drawn green), else a regression (red) */
 	const bool *step_noise;       /* [n_steps]: noise (runs of one commit: grey, dashed); NULL: none */
 	const char *const *step_text; /* [n_steps] */
-	bool log_y;                   /* a logarithmic y axis */
 	double y_min, y_max;          /* the y range; NAN: gnuplot's autoscale */
 	bool svg;                     /* an SVG (PLOT_SVG_WIDTH x PLOT_SVG_HEIGHT) instead of a PNG */
 	const char *const *run_ids;   /* [n] "r12": the tick's first line, the run; NULL: none */
@@ -126,9 +125,9 @@ struct plot_sweep {
 
 enum ab_rc plot_write_bars(const char *dir, const char *stem, const struct plot_bars *p, struct ab_diag *d);
 enum ab_rc plot_write_stacked(const char *dir, const char *stem, const struct plot_stack *p, struct ab_diag *d);
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
+enum ab_rc plot_write_samples(const char *dir, const char *stem, const struct plot_samples *p, bool in_time,
+			      struct ab_diag *d);
 enum ab_rc plot_write_sweep(const char *dir, const char *stem, const struct plot_sweep *p, struct ab_diag *d);
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d);
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d);
 enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plot_trends *p, struct ab_diag *d);
 
@@ -168,10 +167,14 @@ enum ab_rc heatmap_write(const char *dir, const char *stem, const char *title, c
 
 /* ---- what the family's files share (plot.c) ---- */
 
-/* A data file's text: a quoted string (no quote inside) or a comment's
- * text, no line break; and a number (" %.9g", " ?" when not finite). */
-void plot_dat_text(FILE *f, const char *s, bool quoted);
+/* printf for a data file: each %s argument a quoted string (a quote in
+ * it becomes ') or, quoted false, a comment's text; neither breaks its
+ * line. A number: " %.9g", " ?" when not finite. */
+void plot_dat_printf(FILE *f, bool quoted, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void plot_dat_number(FILE *f, double v);
+
+/* printf for a script: each %s argument a string literal (escape_gnuplot). */
+void plot_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A script's first lines: how to redraw it, its outfile, the terminal
  * (pngcairo at width x height px; svg at the size a dashboard card shows
@@ -183,13 +186,12 @@ void plot_script(FILE *f, const char *stem, bool svg, int width, int height);
 void plot_head(FILE *f, const char *stem, bool svg, const char *title, const char *ylabel, int width, int height);
 /* Clause k of a plot command: the first names the data file. */
 void plot_clause(FILE *f, const char *stem, int k);
-/* A clause's key entry: "title 'TEXT'" (escape_gnuplot), "notitle" for NULL. */
+/* A clause's key entry: "title 'TEXT'", "notitle" for NULL. */
 void plot_title(FILE *f, const char *text);
 
-/* DIR/STEM.EXT into buf (AB_ERR_USAGE when too long). */
+/* DIR/STEM.EXT into buf: AB_ERR_INTERNAL when stem is no file-name stem
+ * (escape_stem's characters), AB_ERR_USAGE when the path is too long. */
 enum ab_rc plot_path(char *buf, size_t len, const char *dir, const char *stem, const char *ext, struct ab_diag *d);
-/* Whether stem is a file-name stem (escape_stem's characters). */
-bool plot_stem_ok(const char *stem);
 /* Writes DIR/STEM.dat and DIR/STEM.gp, both committed only when both
  * were written; a chart without data is an internal error. */
 enum ab_rc plot_write_pair(const char *dir, const char *stem, const void *p, bool has_data,

@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "print/escape.h"
-
 #define MARK_COLOR "#555555"
 #define INEXACT_COLOR "#c0392b"
 
@@ -40,9 +38,7 @@ static void bars_dat(FILE *f, const void *vp)
 		fprintf(f, " | series %d: value low high marked-value inexact-value label-y inexact-label-y", s + 1);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_text(f, p->row_names[r], true);
-		fputc(' ', f);
-		plot_dat_text(f, p->row_notes ? p->row_notes[r] : "", true);
+		plot_dat_printf(f, true, "%s %s", p->row_names[r], p->row_notes ? p->row_notes[r] : "");
 		for (int s = 0; s < p->n_series; s++) {
 			const struct plot_bar *b = &p->bars[r * p->n_series + s];
 			bool ci = isfinite(b->low) && isfinite(b->high);
@@ -73,22 +69,19 @@ struct bars_layout {
  * it; a tick label of ~7 px a character its row. */
 static struct bars_layout bars_layout(const struct plot_bars *p)
 {
-	struct bars_layout L;
-	char sample[32];
+	struct bars_layout L = { 0 };
 	int tick = plot_longest(p->row_names, p->n_rows);
 	int note = plot_longest(p->row_notes, p->n_rows);
 	tick = tick > note ? tick : note;
 	L.width = 900 + (p->n_rows > 12 ? 60 * (p->n_rows - 12) : 0);
 	L.height = p->n_rows > 8 ? 620 : 520;
 	double row_px = (L.width - 130.0) / p->n_rows, bar_px = row_px / (p->n_series + 2);
-	snprintf(sample, sizeof sample, p->value_format, 99.99);
-	double label_px = 6.5 * (double)strlen(sample) + 4;
+	double label_px = 6.5 * snprintf(NULL, 0, p->value_format, 99.99) + 4;
 	L.upright_values = label_px > bar_px * (p->n_series == 1 ? 2.6 : 1.0);
 	L.one_line_ticks = 7.0 * tick > row_px - 8;
 	/* a rotated label ends at its tick and reaches left by cos 30 of its
 	 * ~8 px a character (font 9, measured on a 28-row chart): the first
 	 * one must stay in the image */
-	L.lmargin = 0;
 	if (L.one_line_ticks && p->n_rows > 0) {
 		size_t first = strlen(p->row_names[0]) + (p->row_notes ? strlen(p->row_notes[0]) + 1 : 0);
 		double reach = 0.87 * 8.0 * (double)first - row_px / 2 + 10;
@@ -123,11 +116,10 @@ static void bars_labels(FILE *f, const struct plot_bars *p, const struct bars_la
 	bool red = flagged(p, -1, 1);
 	for (int s = 0; s < p->n_series; s++)
 		for (int k = 0; k < (red ? 2 : 1); k++) {
-			fprintf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(", bar_offset(p, s),
-				col(s, k ? BC_LABEL_INEXACT : BC_LABEL));
-			escape_gnuplot(f, p->value_format);
-			fprintf(f, ", column(%d))) with labels %s font \",9\" textcolor rgb \"%s\" notitle", col(s, BC_VALUE),
-				place, k ? INEXACT_COLOR : "#222222");
+			plot_printf(f, ", \\\n     \"\" using ($0 + %g):%d:(sprintf(%s, column(%d))) with labels ",
+				    bar_offset(p, s), col(s, k ? BC_LABEL_INEXACT : BC_LABEL), p->value_format,
+				    col(s, BC_VALUE));
+			fprintf(f, "%s font \",9\" textcolor rgb \"%s\" notitle", place, k ? INEXACT_COLOR : "#222222");
 		}
 }
 
@@ -163,17 +155,16 @@ static void bars_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "set style fill solid 0.75 border -1\nset key outside below center horizontal maxcols 5\n"
 		   "set bmargin %d\n", L.bmargin);
 	/* headroom for the value labels above the tallest whisker */
-	fprintf(f, "set offsets 0, 0, graph %s, 0\n", L.upright_values ? "0.22" : "0.12");
-	fprintf(f, "set xrange [-0.5:%g]\n", p->n_rows - 0.5);
+	fprintf(f, "set offsets 0, 0, graph %s, 0\nset xrange [-0.5:%g]\n", L.upright_values ? "0.22" : "0.12",
+		p->n_rows - 0.5);
 	if (L.one_line_ticks) /* one line a label, ending at its tick */
 		fputs("set xtics rotate by 30 right font \",9\" nomirror\n", f);
 	if (L.lmargin > 0)
 		fprintf(f, "set lmargin at screen %.3f\n", L.lmargin);
 	else
 		fputs("set xtics font \",9\" nomirror\n", f);
-	if (isfinite(p->reference_line))
-		fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#444444\"\n",
-			p->reference_line, p->reference_line);
+	fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#444444\"\n",
+		p->reference_line, p->reference_line);
 	for (int s = 0; s < p->n_series; s++) {
 		int c = col(s, BC_VALUE);
 		plot_clause(f, stem, s);
@@ -200,13 +191,11 @@ static void stack_dat(FILE *f, const void *vp)
 {
 	const struct plot_stack *p = vp;
 	fputs("# bar, then one column per segment:", f);
-	for (int s = 0; s < p->n_segments; s++) {
-		fprintf(f, " %d=", s + 2);
-		plot_dat_text(f, p->segment_names[s], false);
-	}
+	for (int s = 0; s < p->n_segments; s++)
+		plot_dat_printf(f, false, " %d=%s", s + 2, p->segment_names[s]);
 	fputc('\n', f);
 	for (int r = 0; r < p->n_rows; r++) {
-		plot_dat_text(f, p->row_names[r], true);
+		plot_dat_printf(f, true, "%s", p->row_names[r]);
 		for (int s = 0; s < p->n_segments; s++)
 			plot_dat_number(f, p->values[r * p->n_segments + s]);
 		fputc('\n', f);
@@ -220,9 +209,8 @@ static void stack_gp(FILE *f, const char *stem, const void *vp)
 	const struct plot_stack *p = vp;
 	int width = 160 + 220 * p->n_rows + 7 * plot_longest(p->segment_names, p->n_segments) + 60;
 	plot_head(f, stem, false, p->title, p->ylabel, width < 640 ? 640 : width > 1400 ? 1400 : width, 460);
-	fputs("set style data histograms\nset style histogram rowstacked\n", f);
-	fputs("set style fill solid 0.85 border -1\nset boxwidth 0.6\nset key outside right top vertical Left reverse "
-	      "samplen 1.5 font \",9\"\n", f);
+	fputs("set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n"
+	      "set boxwidth 0.6\nset key outside right top vertical Left reverse samplen 1.5 font \",9\"\n", f);
 	fprintf(f, "set xrange [-0.6:%g]\nset xtics nomirror\n", p->n_rows - 0.4);
 	for (int s = 0; s < p->n_segments; s++) {
 		plot_clause(f, stem, s);

@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,12 +100,6 @@ static void png_bytes(struct gp_read *g, const unsigned char *b, size_t n)
 	}
 }
 
-static void log_bytes(struct gp_read *g, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n && g->log_used + 1 < g->log_len; i++)
-		g->log[g->log_used++] = b[i] == '\n' ? ' ' : b[i];
-}
-
 /* Reads both pipes until both end (poll: neither can fill and block the
  * child while the other is read). */
 static void drain(int png_fd, int log_fd, struct gp_read *g)
@@ -131,8 +124,9 @@ static void drain(int png_fd, int log_fd, struct gp_read *g)
 			}
 			if (k == 0)
 				png_bytes(g, chunk, (size_t)n);
-			else
-				log_bytes(g, (const char *)chunk, (size_t)n);
+			else /* the messages on one line */
+				for (ssize_t i = 0; i < n && g->log_used + 1 < g->log_len; i++)
+					g->log[g->log_used++] = chunk[i] == '\n' ? ' ' : (char)chunk[i];
 		}
 	}
 	while (g->log_used && g->log[g->log_used - 1] == ' ')
@@ -191,8 +185,6 @@ static enum ab_rc render_as(const char *gnuplot, const char *dir, const char *st
 	unsigned char tail[12];
 	struct outfile of;
 	int status;
-	if (!plot_stem_ok(stem))
-		return ab_fail(d, AB_ERR_INTERNAL, "chart stem '%.64s' is not a file-name stem", stem);
 	enum ab_rc rc = plot_path(png, sizeof png, dir, stem, svg ? "svg" : "png", d);
 	if (rc != AB_OK || (rc = outfile_open(&of, png, d)) != AB_OK)
 		return rc;

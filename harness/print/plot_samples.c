@@ -7,52 +7,40 @@
 #include <math.h>
 #include <string.h>
 
-#include "print/escape.h"
-
 /* Data blocks, one per group ("index g"): its values, one a line, after
  * their x (start + i + 1 in time order, else i + 1). */
-static void group_blocks(FILE *f, int n_groups, const struct plot_group *groups, double div, bool in_time)
+static void group_blocks(FILE *f, const struct plot_samples *p, bool in_time)
 {
-	for (int g = 0; g < n_groups; g++) {
-		const struct plot_group *G = &groups[g];
-		fprintf(f, "%s# block %d: ", g ? "\n\n" : "", g);
-		plot_dat_text(f, G->name, false);
-		if (in_time) { /* the series' key entry */
-			fputc(' ', f);
-			plot_dat_text(f, G->note, false);
-		}
+	for (int g = 0; g < p->n_groups; g++) {
+		const struct plot_group *G = &p->groups[g];
+		fputs(g ? "\n\n" : "", f);
+		plot_dat_printf(f, false, "# block %d: %s", g, G->name);
+		if (in_time) /* the series' key entry */
+			plot_dat_printf(f, false, " %s", G->note);
 		fputc('\n', f);
-		for (int i = 0; i < G->n_values; i++) {
-			if (!isfinite(G->values[i] / div))
-				continue;
-			fprintf(f, "%d", (in_time ? G->start : 0) + i + 1);
-			plot_dat_number(f, G->values[i] / div);
-			fputc('\n', f);
-		}
+		for (int i = 0; i < G->n_values; i++)
+			if (isfinite(G->values[i] / p->div))
+				fprintf(f, "%d %.9g\n", (in_time ? G->start : 0) + i + 1, G->values[i] / p->div);
 	}
 }
 
 static void boxes_dat(FILE *f, const void *vp)
 {
-	const struct plot_samples *p = vp;
-	group_blocks(f, p->n_groups, p->groups, p->div, false);
+	group_blocks(f, vp, false);
 }
 
 /* One panel: its groups side by side, ticked "A1\neager". */
 static void boxes_panel(FILE *f, const char *stem, const struct plot_samples *p, int k)
 {
 	int n = 0;
-	fputs("set title ", f);
-	escape_gnuplot(f, p->panel_names[k]);
-	fputs("\nset xtics (", f);
+	plot_printf(f, "set title %s\nset xtics (", p->panel_names[k]);
 	for (int g = 0; g < p->n_groups; g++) {
 		char tick[160];
 		if (p->groups[g].panel != k)
 			continue;
 		snprintf(tick, sizeof tick, "%s\n%s", p->groups[g].name, p->groups[g].note);
 		fputs(n ? ", " : "", f);
-		escape_gnuplot(f, tick);
-		fprintf(f, " %d", ++n);
+		plot_printf(f, "%s %d", tick, ++n);
 	}
 	fprintf(f, ")\nset xrange [0.4:%d.6]\n", n);
 	n = 0;
@@ -79,30 +67,10 @@ static void boxes_gp(FILE *f, const char *stem, const void *vp)
 		fputs("set yrange [*:*]\n", f);
 	else if (!plot_axis_scale(f, 'y', lo, hi))
 		fprintf(f, "set yrange [%.9g:%.9g]\n", fmax(0, lo - 0.05 * (hi - lo)), hi + 0.05 * (hi - lo));
-	fprintf(f, "set multiplot layout 1,%d title ", p->n_panels);
-	escape_gnuplot(f, p->title);
-	fputc('\n', f);
+	plot_printf(f, "set multiplot layout 1,%d title %s\n", p->n_panels, p->title);
 	for (int k = 0; k < p->n_panels; k++)
 		boxes_panel(f, stem, p, k);
 	fputs("unset multiplot\n", f);
-}
-
-/* Every group has a value (a box plot or a median of none is no chart);
- * a series names a group by its key entry. */
-static enum ab_rc groups_ok(const char *stem, int n_groups, const struct plot_group *groups, bool in_time,
-			    struct ab_diag *d)
-{
-	for (int g = 0; g < n_groups; g++)
-		if (groups[g].n_values < 1)
-			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s%s%s' has no values", stem, groups[g].name,
-				       in_time ? " " : "", in_time ? groups[g].note : "");
-	return AB_OK;
-}
-
-enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
-{
-	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, false, d);
-	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1, boxes_dat, boxes_gp, d);
 }
 
 /* ---- samples in time order ---- */
@@ -110,15 +78,12 @@ enum ab_rc plot_write_boxes(const char *dir, const char *stem, const struct plot
 static void series_dat(FILE *f, const void *vp)
 {
 	const struct plot_samples *p = vp;
-	group_blocks(f, p->n_groups, p->groups, p->div, true);
+	group_blocks(f, p, true);
 	/* one more block per group: its median as a segment over its x range */
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct plot_group *G = &p->groups[g];
-		fprintf(f, "\n\n# block %d: median of ", p->n_groups + g);
-		plot_dat_text(f, G->name, false);
-		fputc(' ', f);
-		plot_dat_text(f, G->note, false);
-		fprintf(f, "\n%d", G->start + 1);
+		plot_dat_printf(f, false, "\n\n# block %d: median of %s %s\n%d", p->n_groups + g, G->name, G->note,
+				G->start + 1);
 		plot_dat_number(f, G->median / p->div);
 		fprintf(f, "\n%d", G->start + G->n_values);
 		plot_dat_number(f, G->median / p->div);
@@ -130,19 +95,15 @@ static void series_panel(FILE *f, const char *stem, const struct plot_samples *p
 {
 	double p1 = p->panel_lo[k], p99 = p->panel_hi[k];
 	int n = 0;
-	fputs("set ylabel ", f);
-	escape_gnuplot(f, p->panel_names[k]);
-	fputc('\n', f);
+	plot_printf(f, "set ylabel %s\n", p->panel_names[k]);
 	if (isfinite(p1) && isfinite(p99)) {
 		/* the zoom padded by 10% of its span (never a zero span) */
 		double pad = fmax((p99 - p1) * 0.10, fabs(p99) * 0.005);
 		fprintf(f, "set yrange [%.9g:%.9g]\n", p1 - pad, p99 + pad);
 	}
-	if (last) {
-		fputs("set format x \"%g\"\nset xlabel ", f);
-		escape_gnuplot(f, p->xlabel);
-		fputc('\n', f);
-	} else
+	if (last)
+		plot_printf(f, "set format x \"%%g\"\nset xlabel %s\n", p->xlabel);
+	else
 		fputs("set format x \"\"\nunset xlabel\n", f);
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct plot_group *G = &p->groups[g];
@@ -176,17 +137,22 @@ static void series_gp(FILE *f, const char *stem, const void *vp)
 	key = key < 60 ? key : 60;
 	plot_head(f, stem, false, p->title, p->ylabel, 940 + 7 * key, 500);
 	fputs("unset title\nset key outside right top vertical Left reverse samplen 1 font \",9\"\nset yrange [*:*]\n", f);
-	fprintf(f, "set xrange [0:%d]\nset lmargin 10\nset rmargin %d\nset multiplot layout %d,1 title ", last + 1,
-		key + 8, p->n_panels);
-	escape_gnuplot(f, p->title);
-	fputc('\n', f);
+	plot_printf(f, "set xrange [0:%d]\nset lmargin 10\nset rmargin %d\nset multiplot layout %d,1 title %s\n",
+		    last + 1, key + 8, p->n_panels, p->title);
 	for (int k = 0; k < p->n_panels; k++)
 		series_panel(f, stem, p, k, k == p->n_panels - 1);
 	fputs("unset multiplot\n", f);
 }
 
-enum ab_rc plot_write_series(const char *dir, const char *stem, const struct plot_samples *p, struct ab_diag *d)
+/* Every group has a value (a box plot or a median of none is no chart);
+ * a series names a group by its key entry. */
+enum ab_rc plot_write_samples(const char *dir, const char *stem, const struct plot_samples *p, bool in_time,
+			      struct ab_diag *d)
 {
-	enum ab_rc rc = groups_ok(stem, p->n_groups, p->groups, true, d);
-	return rc ? rc : plot_write_pair(dir, stem, p, p->n_groups >= 1 && p->n_panels >= 1, series_dat, series_gp, d);
+	for (int g = 0; g < p->n_groups; g++)
+		if (p->groups[g].n_values < 1)
+			return ab_fail(d, AB_ERR_DATA, "plot '%s': group '%s%s%s' has no values", stem,
+				       p->groups[g].name, in_time ? " " : "", in_time ? p->groups[g].note : "");
+	return plot_write_pair(dir, stem, p, p->n_groups >= 1 && (!in_time || p->n_panels >= 1),
+			       in_time ? series_dat : boxes_dat, in_time ? series_gp : boxes_gp, d);
 }

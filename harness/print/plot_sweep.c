@@ -7,8 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "print/escape.h"
-
 /* Columns of a sweep's .dat, one block (gnuplot index) per series. */
 enum { SW_X = 1, SW_A, SW_A_LO, SW_A_HI, SW_B, SW_B_LO, SW_B_HI, SW_SP, SW_SP_LO, SW_SP_HI, SW_PCT_A, SW_PCT_B,
        SW_DRIFT, SW_FLOOR };
@@ -18,7 +16,7 @@ static void sweep_dat(FILE *f, const void *vp)
 	const struct plot_sweep *p = vp;
 	for (int s = 0; s < p->n_series; s++) {
 		fprintf(f, "%s# block %d: ", s ? "\n\n" : "", s);
-		plot_dat_text(f, p->series_names[s], true);
+		plot_dat_printf(f, true, "%s", p->series_names[s]);
 		fprintf(f, "\n# x, A median lo hi (%s), B median lo hi (%s), speedup lo hi, A %% of copy, B %% of copy, "
 			   "speedup of a drifted case, copy floor (%s)\n", p->time_unit, p->time_unit, p->time_unit);
 		for (int i = 0; i < p->n_points; i++) {
@@ -46,34 +44,28 @@ static bool any_finite(const double *v, int n)
 static const char *const arm_style[2] = { "linespoints pt 6 dt 2", "linespoints pt 7 dt 1" };
 
 /* Clause *k of a plot command: series s's column col (with col_hi > 0: a
- * band from col to col_hi), in the series' colour. */
-static void sweep_clause(FILE *f, const char *stem, int *k, int s, int col, int col_hi, const char *style,
-			 const char *title)
+ * band from col to col_hi), in the series' colour; its key entry the
+ * series' name and what ("GPU (run 3): B (fused)"; what "": the name
+ * alone; NULL: no entry). */
+static void sweep_clause(FILE *f, const char *stem, int *k, const struct plot_sweep *p, int s, int col, int col_hi,
+			 const char *style, const char *what)
 {
+	char title[300];
+	snprintf(title, sizeof title, "%s%s%s", p->series_names[s], what && what[0] ? ": " : "", what ? what : "");
 	plot_clause(f, stem, (*k)++);
 	fprintf(f, " index %d using 1:%d", s, col);
 	if (col_hi > 0)
 		fprintf(f, ":%d", col_hi);
 	fprintf(f, " with %s lc rgb \"%s\" ", style, plot_series_color(s));
-	plot_title(f, title);
-}
-
-/* "GPU (run 3): B (fused)" */
-static const char *series_arm(const struct plot_sweep *p, int s, int arm, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s: %s", p->series_names[s], p->arm_names[arm]);
-	return buf;
+	plot_title(f, what ? title : NULL);
 }
 
 static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep *p)
 {
-	char title[300];
 	int k = 0;
 	double lo = NAN, hi = NAN;
-	fputs("set title \"time per launch: median, band = its 95% confidence interval\"\n", f);
-	fputs("set ylabel ", f);
-	escape_gnuplot(f, p->time_unit);
-	fputs("\nset yrange [*:*]\n", f);
+	plot_printf(f, "set title \"time per launch: median, band = its 95%% confidence interval\"\nset ylabel %s\n"
+		    "set yrange [*:*]\n", p->time_unit);
 	/* y holds every time drawn: medians, bands, copy floors */
 	for (int c = PLOT_SW_A; c <= PLOT_SW_B_HI; c++)
 		plot_extent(p->v[c], p->n_series * p->n_points, &lo, &hi);
@@ -82,15 +74,12 @@ static void sweep_panel_time(FILE *f, const char *stem, const struct plot_sweep 
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) {
 			int c = a ? SW_B : SW_A;
-			sweep_clause(f, stem, &k, s, c + 1, c + 2, BAND, NULL);
-			sweep_clause(f, stem, &k, s, c, 0, arm_style[a], series_arm(p, s, a, title, sizeof title));
+			sweep_clause(f, stem, &k, p, s, c + 1, c + 2, BAND, NULL);
+			sweep_clause(f, stem, &k, p, s, c, 0, arm_style[a], p->arm_names[a]);
 		}
-	for (int s = 0; s < p->n_series; s++) {
-		if (!any_finite(p->v[PLOT_SW_FLOOR] + s * p->n_points, p->n_points))
-			continue;
-		snprintf(title, sizeof title, "%s: copy floor", p->series_names[s]);
-		sweep_clause(f, stem, &k, s, SW_FLOOR, 0, "lines dt 3", title);
-	}
+	for (int s = 0; s < p->n_series; s++)
+		if (any_finite(p->v[PLOT_SW_FLOOR] + s * p->n_points, p->n_points))
+			sweep_clause(f, stem, &k, p, s, SW_FLOOR, 0, "lines dt 3", "copy floor");
 	fputs("\nunset logscale y\nset ytics autofreq\n", f);
 }
 
@@ -101,8 +90,8 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 	fputs("set ylabel \"speedup (x)\"\nset yrange [0:*]\n", f);
 	fputs("set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3\n", f);
 	for (int s = 0; s < p->n_series; s++) {
-		sweep_clause(f, stem, &k, s, SW_SP_LO, SW_SP_HI, BAND, NULL);
-		sweep_clause(f, stem, &k, s, SW_SP, 0, arm_style[1], p->series_names[s]);
+		sweep_clause(f, stem, &k, p, s, SW_SP_LO, SW_SP_HI, BAND, NULL);
+		sweep_clause(f, stem, &k, p, s, SW_SP, 0, arm_style[1], "");
 	}
 	/* the key entry on the first series with a drifted point: gnuplot
 	 * drops the entry of a clause that draws nothing */
@@ -119,7 +108,6 @@ static void sweep_panel_speedup(FILE *f, const char *stem, const struct plot_swe
 
 static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep *p)
 {
-	char title[300];
 	int k = 0;
 	int n = p->n_series * p->n_points;
 	fputs("set title \"bandwidth: bytes moved / median, % of the device's copy bandwidth\"\n", f);
@@ -135,8 +123,8 @@ static void sweep_panel_copy(FILE *f, const char *stem, const struct plot_sweep 
 	for (int s = 0; s < p->n_series; s++)
 		for (int a = 0; a < 2; a++) /* a series without a figure: cache-resident, or no copy bandwidth */
 			if (any_finite(p->v[a ? PLOT_SW_PCT_B : PLOT_SW_PCT_A] + s * p->n_points, p->n_points))
-				sweep_clause(f, stem, &k, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
-					     series_arm(p, s, a, title, sizeof title));
+				sweep_clause(f, stem, &k, p, s, a ? SW_PCT_B : SW_PCT_A, 0, arm_style[a],
+					     p->arm_names[a]);
 	fputc('\n', f);
 }
 
@@ -170,12 +158,10 @@ static void sweep_gp(FILE *f, const char *stem, const void *vp)
 	int key = plot_longest(p->series_names, p->n_series) + 2 + plot_longest(p->arm_names, 2);
 	key = key < 120 ? key : 120;
 	plot_script(f, stem, false, 1000 + 7 * key, 1300);
-	fputs("set datafile missing \"?\"\nset multiplot layout 3,1 title ", f);
-	escape_gnuplot(f, p->title);
-	fputs("\nset xlabel ", f);
-	escape_gnuplot(f, p->xlabel);
-	fputs("\nset grid xtics ytics\nset key outside right top Left reverse samplen 2\nset lmargin 12\n", f);
-	fprintf(f, "set rmargin %d\n", key + 8);
+	plot_printf(f, "set datafile missing \"?\"\nset multiplot layout 3,1 title %s\nset xlabel %s\n", p->title,
+		    p->xlabel);
+	fprintf(f, "set grid xtics ytics\nset key outside right top Left reverse samplen 2\nset lmargin 12\n"
+		   "set rmargin %d\n", key + 8);
 	sweep_x_axis(f, p);
 	sweep_panel_time(f, stem, p);
 	sweep_panel_speedup(f, stem, p);

@@ -39,15 +39,10 @@ static void trend_dat(FILE *f, const void *vp)
 	fputs("# x value low high level commit date run\n", f);
 	for (int i = 0; i < p->n; i++) {
 		const double v[4] = { p->value[i], p->low[i], p->high[i], p->level[i] };
-		const char *str[3] = { p->commits[i], p->dates[i], p->run_ids ? p->run_ids[i] : "" };
 		fprintf(f, "%d", i + 1);
 		for (int k = 0; k < 4; k++)
 			plot_dat_number(f, v[k]);
-		for (int k = 0; k < 3; k++) {
-			fputc(' ', f);
-			plot_dat_text(f, str[k], true);
-		}
-		fputc('\n', f);
+		plot_dat_printf(f, true, " %s %s %s\n", p->commits[i], p->dates[i], p->run_ids ? p->run_ids[i] : "");
 	}
 	fputs("\n\n# levels: x level, one segment per stretch\n", f);
 	for (int i = 0, j; i < p->n; i = j + 1) {
@@ -66,17 +61,14 @@ static void trend_dat(FILE *f, const void *vp)
 static void gp_vline(FILE *f, double x, const char *rgb, const char *dash, const char *text, double at_y)
 {
 	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 1.5 lc rgb \"%s\" %s\n", x, x, rgb, dash);
-	fputs("set label ", f);
-	escape_gnuplot(f, text);
-	fprintf(f, " at %g, graph %g left offset 0.5,0 textcolor rgb \"%s\" front\n", x, at_y, rgb);
+	plot_printf(f, "set label %s at %g, graph %g left offset 0.5,0 textcolor rgb ", text, x, at_y);
+	fprintf(f, "\"%s\" front\n", rgb);
 }
 
 static void trend_gp(FILE *f, const char *stem, const void *vp)
 {
 	const struct plot_trend *p = vp;
 	plot_head(f, stem, p->svg, p->title, p->ylabel, 1000, 500);
-	if (p->log_y)
-		fputs("set logscale y\n", f);
 	if (isfinite(p->y_min) && isfinite(p->y_max))
 		fprintf(f, "set yrange [%.9g:%.9g]\n", p->y_min, p->y_max);
 	else
@@ -97,10 +89,9 @@ static void trend_gp(FILE *f, const char *stem, const void *vp)
 	fprintf(f, "plot \"%s.dat\" index 0 using 1:3:4 with filledcurves lc rgb \"#a6c8ea\" fs solid 0.5 noborder "
 		   "title \"95%% interval\", \\\n", stem);
 	fputs("     \"\" index 1 using 1:2 with lines lw 1.5 dt 2 lc rgb \"#555555\" title \"level between steps\", \\\n", f);
-	fputs("     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\".stringcolumn(7)) with "
-	      "linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title ", f);
-	escape_gnuplot(f, p->value_name);
-	fputc('\n', f);
+	plot_printf(f, "     \"\" index 0 using 1:2:xtic(stringcolumn(8).\"\\n\".stringcolumn(6).\"\\n\"."
+		    "stringcolumn(7)) with linespoints pt 7 ps 0.9 lw 1.5 lc rgb \"#1f4e9c\" title %s\n",
+		    p->value_name);
 }
 
 enum ab_rc plot_write_trend(const char *dir, const char *stem, const struct plot_trend *p, struct ab_diag *d)
@@ -115,16 +106,11 @@ static void trends_dat(FILE *f, const void *vp)
 {
 	const struct plot_trends *p = vp;
 	fputs("# x commit date, then one column per line:", f);
-	for (int l = 0; l < p->n_lines; l++) {
-		fprintf(f, " %d=", l + 4);
-		plot_dat_text(f, p->line_names[l], false);
-	}
+	for (int l = 0; l < p->n_lines; l++)
+		plot_dat_printf(f, false, " %d=%s", l + 4, p->line_names[l]);
 	fputc('\n', f);
 	for (int i = 0; i < p->n; i++) {
-		fprintf(f, "%d ", i + 1);
-		plot_dat_text(f, p->commits[i], true);
-		fputc(' ', f);
-		plot_dat_text(f, p->dates[i], true);
+		plot_dat_printf(f, true, "%d %s %s", i + 1, p->commits[i], p->dates[i]);
 		for (int l = 0; l < p->n_lines; l++)
 			plot_dat_number(f, p->values[l * p->n + i]);
 		fputc('\n', f);
@@ -151,8 +137,7 @@ static void trends_gp(FILE *f, const char *stem, const void *vp)
 	double lo, hi;
 	plot_head(f, stem, p->svg, p->title, p->ylabel, 1000, 500);
 	trends_range(p, &lo, &hi);
-	fprintf(f, "set yrange [%.9g:%.9g]\n", lo, hi);
-	fputs("set key outside right top font \",8\" maxrows 40\n", f);
+	fprintf(f, "set yrange [%.9g:%.9g]\nset key outside right top font \",8\" maxrows 40\n", lo, hi);
 	fprintf(f, "set xrange [0.5:%d.5]\nset xtics rotate by -35 font \",8\"\n", p->n);
 	margins(f, p->svg, &trends_area, 6);
 	fputs("set xlabel \"run: commit and date (UTC)\" offset 0,-1\n", f);
@@ -173,27 +158,6 @@ enum ab_rc plot_write_trends(const char *dir, const char *stem, const struct plo
 
 /* ---- hover values: a <title> per point ---- */
 
-/* The SVG read whole into memory (*out, malloc'd). */
-static enum ab_rc read_svg(const char *path, char **out, struct ab_diag *d)
-{
-	FILE *f = fopen(path, "rb");
-	long n = -1;
-	*out = NULL;
-	if (!f)
-		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (*out = malloc((size_t)n + 1))) {
-		size_t len = fread(*out, 1, (size_t)n, f);
-		(*out)[len] = '\0';
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (*out && !bad)
-		return AB_OK;
-	free(*out);
-	return ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
-}
-
 /* A transparent circle over each point of t's lines (its values and hover
  * texts), drawn in area a on y range [y0, y1] (x's is [0.5, n + 0.5]),
  * its text as <title>. */
@@ -201,15 +165,23 @@ static enum ab_rc write_hover(const char *dir, const char *stem, const struct ar
 			      double y0, double y1, struct ab_diag *d)
 {
 	char path[4096], *svg = NULL, *end = NULL;
+	size_t cap = 0;
 	enum ab_rc rc = plot_path(path, sizeof path, dir, stem, "svg", d);
-	if (!rc)
-		rc = read_svg(path, &svg, d);
 	if (rc)
 		return rc;
-	for (char *p = svg; (p = strstr(p, "</svg>")); p++)
+	FILE *in = fopen(path, "rb");
+	if (!in)
+		return ab_fail(d, AB_ERR_IO, "cannot read '%s'", path);
+	ssize_t n = getdelim(&svg, &cap, '\0', in); /* the whole file: an SVG holds no NUL */
+	bool bad = ferror(in);
+	fclose(in);
+	for (char *p = svg; n > 0 && (p = strstr(p, "</svg>")); p++)
 		end = p;
 	struct md_file mf;
-	rc = end ? md_file_open(&mf, path, d) : ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
+	if (n < 1 || bad)
+		rc = ab_fail(d, bad ? AB_ERR_IO : AB_ERR_NOMEM, "cannot read '%s'", path);
+	else
+		rc = end ? md_file_open(&mf, path, d) : ab_fail(d, AB_ERR_DATA, "'%s.svg' is no whole SVG", stem);
 	if (rc) {
 		free(svg);
 		return rc;

@@ -34,7 +34,7 @@ struct charter {
 	char gnuplot[PATH_MAX];
 	int n_colors;                         /* kernel labels given a colour so far */
 	char color_of[256][LABEL_MAX + 8];    /* the labels, in first-seen order */
-	struct allocs mem;                    /* the arrays of the chart being built (chart()) */
+	struct allocs mem;                    /* the arrays of the chart being built */
 };
 
 /* The kernel charts' palette (colour-blind safe first, Okabe-Ito, then
@@ -319,41 +319,34 @@ static enum ab_rc chart_slots(struct charter *C, int i, struct ab_diag *d)
 	snprintf(ch->series.stem, sizeof ch->series.stem, "series-%s", C->stems[i]);
 	struct plot_samples p = { t1, "sample, in the order the bracket took them", u.name, c->n_slots, g, u.div,
 				  n_panels, panels, ylo, yhi, lo, hi };
-	enum ab_rc rc = wrote(C, &ch->samples, plot_write_boxes(C->job->dir, ch->samples.stem, &p, d), d);
+	enum ab_rc rc = wrote(C, &ch->samples, plot_write_samples(C->job->dir, ch->samples.stem, &p, false, d), d);
 	p.title = t2;
 	p.panel_names = ylabels;
-	return rc ? rc : wrote(C, &ch->series, plot_write_series(C->job->dir, ch->series.stem, &p, d), d);
-}
-
-/* Builds one chart with fn; the arrays it allocated in C->mem are freed
- * once it is written. */
-static enum ab_rc chart(struct charter *C, enum ab_rc (*fn)(struct charter *, int, struct ab_diag *), int i,
-			struct ab_diag *d)
-{
-	enum ab_rc rc = fn(C, i, d);
-	allocs_free(&C->mem);
-	return rc;
+	return rc ? rc : wrote(C, &ch->series, plot_write_samples(C->job->dir, ch->series.stem, &p, true, d), d);
 }
 
 /* The sweeps' charts (the first REPORT_SWEEP_CHARTS_MAX), then each case's
- * when the run has at most REPORT_CASE_CHARTS_MAX cases. */
+ * when the run has at most REPORT_CASE_CHARTS_MAX cases; each chart's
+ * arrays (C->mem) are freed once it is written. */
 static enum ab_rc chart_all(struct charter *C, struct ab_diag *d)
 {
 	const struct summary_run *s = C->S;
 	enum ab_rc rc = chart_speedup(C, d);
 	allocs_free(&C->mem);
 	C->out->n_sweep_charts = s->n_sweeps < REPORT_SWEEP_CHARTS_MAX ? s->n_sweeps : REPORT_SWEEP_CHARTS_MAX;
-	for (int g = 0; g < C->out->n_sweep_charts; g++)
+	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++) {
 		unique_stem(C->stems, g, s->sweeps[g].name);
-	for (int g = 0; rc == AB_OK && g < C->out->n_sweep_charts; g++)
-		rc = chart(C, chart_sweep, g, d);
+		rc = chart_sweep(C, g, d);
+		allocs_free(&C->mem);
+	}
 	C->out->per_case = s->n_cases <= REPORT_CASE_CHARTS_MAX;
-	for (int i = 0; C->out->per_case && i < s->n_cases; i++)
-		unique_stem(C->stems, i, s->cases[i].c->name);
 	for (int i = 0; rc == AB_OK && C->out->per_case && i < s->n_cases; i++) {
-		rc = chart(C, chart_kernels, i, d);
+		unique_stem(C->stems, i, s->cases[i].c->name);
+		rc = chart_kernels(C, i, d);
+		allocs_free(&C->mem);
 		if (rc == AB_OK)
-			rc = chart(C, chart_slots, i, d);
+			rc = chart_slots(C, i, d);
+		allocs_free(&C->mem);
 	}
 	if (rc == AB_OK)
 		rc = report_divergence_heatmaps(C->job->dir, s, C->have_gnuplot ? C->gnuplot : NULL, C->res->note,
@@ -376,19 +369,19 @@ enum ab_rc report_charts_write(const struct printer_job *job, struct report_char
 	C.stems = allocs_calloc(&mem, (size_t)n_stems + 1, sizeof *C.stems);
 	C.series = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series);
 	C.series_buf = allocs_calloc(&mem, (size_t)P->n_series + 1, sizeof *C.series_buf);
-	enum ab_rc rc = AB_OK;
-	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed)
-		rc = ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
-	for (int s = 0; rc == AB_OK && s < P->n_series; s++)
+	if (!out->cases || !out->sweeps || !out->heatmaps || mem.failed) {
+		allocs_free(&mem);
+		return ab_fail(d, AB_ERR_NOMEM, "out of memory for the report's charts");
+	}
+	for (int s = 0; s < P->n_series; s++)
 		C.series[s] = report_peers_series_name(P, s, C.series_buf[s], sizeof C.series_buf[s]);
-	if (rc == AB_OK && !job->no_plots)
+	if (!job->no_plots)
 		C.have_gnuplot = plot_find_gnuplot(C.gnuplot, sizeof C.gnuplot, why, sizeof why);
-	if (rc == AB_OK && !C.have_gnuplot) {
+	if (!C.have_gnuplot) {
 		C.res->skipped = true;
 		snprintf(C.res->note, sizeof C.res->note, "%s", why);
 	}
-	if (rc == AB_OK)
-		rc = chart_all(&C, d);
+	enum ab_rc rc = chart_all(&C, d);
 	allocs_free(&mem);
 	return rc;
 }
