@@ -28,17 +28,13 @@ static void print_held(FILE *f, const struct compare_case *c, const struct compa
 {
 	char pct[32], us[32], floor_us[32];
 	fprintf(f, " (%s, ", md_pct(c->ratio.point - 1, pct, sizeof pct));
-	switch (c->held) {
-	case COMPARE_HELD_THRESHOLD:
+	if (c->held == COMPARE_HELD_THRESHOLD)
 		fprintf(f, "within the %.2f%% threshold)", fl->threshold * 100);
-		break;
-	case COMPARE_HELD_DRIFT:
+	else if (c->held == COMPARE_HELD_DRIFT)
 		fprintf(f, "within the A arm's drift of %.2f%%)", c->noise_floor * 100);
-		break;
-	default:
+	else
 		fprintf(f, "%s%s, within the absolute floor of %s)", c->change_ns > 0 ? "+" : "",
 			md_time(c->change_ns, us, sizeof us), md_time(fl->min_ns, floor_us, sizeof floor_us));
-	}
 }
 
 static void print_row(FILE *f, const struct compare_case *c, const struct compare_floors *fl)
@@ -102,10 +98,10 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 /* The gate's floors a difference must clear, as a clause of the rule. */
 static void print_floors(FILE *f, const struct compare_floors *fl)
 {
-	char us[32];
 	md_printf(f, " and the change clears the gate's floors: beyond %.2f%% (%s) and the noise floor (the larger "
-		     "A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute floor of %s us (%s)",
-		  fl->threshold * 100, fl->threshold_source, md_us(fl->min_ns, us, sizeof us), fl->min_source);
+		     "A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute floor of %.3f "
+		     "us (%s)",
+		  fl->threshold * 100, fl->threshold_source, fl->min_ns / 1e3, fl->min_source);
 }
 
 enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d)

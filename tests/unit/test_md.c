@@ -110,9 +110,10 @@ static void test_numbers(void **state)
 {
 	(void)state;
 	char b[32];
-	assert_string_equal(md_us(123456.0, b, sizeof b), "123.456");
-	assert_string_equal(md_us(1.0, b, sizeof b), "0.001");
-	assert_string_equal(md_us(NAN, b, sizeof b), "n/a");
+	const struct md_unit us = { "us", 1e3, 3 }; /* the gate's fixed unit */
+	assert_string_equal(md_time_in(123456.0, &us, b, sizeof b), "123.456");
+	assert_string_equal(md_time_in(1.0, &us, b, sizeof b), "0.001");
+	assert_string_equal(md_time_in(NAN, &us, b, sizeof b), "n/a");
 	assert_string_equal(md_pct(0.2, b, sizeof b), "+20.00%");
 	assert_string_equal(md_pct(-0.0123, b, sizeof b), "-1.23%");
 	assert_string_equal(md_pct(NAN, b, sizeof b), "n/a");
