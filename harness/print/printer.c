@@ -49,14 +49,13 @@ static void run_flags(const struct results_run_summary *s, char *buf, size_t len
 static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 {
 	FILE *f = job->f;
-	struct escape_pool e;
+	struct escape_pool e = { .next = 0 };
 	fprintf(f, "%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label",
 		"commit", "cases", "status", "flags", "backend/device");
 	for (int i = 0; i < job->n_runs; i++) {
 		const struct results_run_summary *s = job->runs[i];
 		char fl[420];
 		run_flags(s, fl, sizeof fl);
-		e.next = 0;
 		fprintf(f, "%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id,
 			escape_t(&e, s->started_at), escape_t(&e, s->scenario_name),
 			escape_t(&e, s->label[0] ? s->label : "-"), escape_t(&e, s->git_commit[0] ? s->git_commit : "-"),
@@ -69,12 +68,11 @@ static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *d)
 {
 	FILE *f = job->f;
-	struct escape_pool e;
+	struct escape_pool e = { .next = 0 };
 	fprintf(f, "%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
 	for (int i = 0; i < job->n_baselines; i++) {
 		const struct store_baseline *b = &job->baselines[i];
 		char run[80];
-		e.next = 0;
 		if (b->run_set[0])
 			snprintf(run, sizeof run, "%s%s", STORE_SET_PREFIX, escape_t(&e, b->run_set));
 		else
