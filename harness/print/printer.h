@@ -155,7 +155,7 @@ int printer_pick(const struct printer *p, const enum printer_kind *kinds, int n)
 enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct printer_job *job, const char *out,
 			struct ab_diag *d);
 
-/* The markdown format's PRINTER_COMPARE (compare_print.c): a line per run,
+/* The markdown format's PRINTER_COMPARE (gate_print.c): a line per run,
  * the rule, a row per case. AB_ERR_IO when the stream reports an error, as
  * every printer below. */
 enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d);
