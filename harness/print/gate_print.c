@@ -16,6 +16,14 @@
  * ("%.3f" of ns / 1e3): one unit for a column, so that its rows compare. */
 static const struct md_unit in_us = { "us", 1e3, 3 };
 
+/* A p-value cell: "0.123", below 0.01 "6.8e-03" (a block bootstrap's p is
+ * at least 2 / 2001: never 0), "n/a" for NAN. */
+static const char *p_text(double p, char *buf, size_t len)
+{
+	snprintf(buf, len, p < 0.01 ? "%.1e" : "%.3f", p);
+	return isnan(p) ? "n/a" : buf;
+}
+
 /* The md5 cell: whether every output compared is equal. */
 static const char *md5_text(const struct compare_case *c, char *buf, size_t len)
 {
@@ -53,7 +61,7 @@ static void print_compare_row(FILE *f, const struct compare_case *c, const struc
 	fputs(" | ", f);
 	md_spread_time(f, &c->b);
 	snprintf(ratio, sizeof ratio, "%.4f [%.4f, %.4f]", c->ratio.point, c->ratio.low, c->ratio.high);
-	fprintf(f, " | %s | %s | %s", isnan(c->ratio.point) ? "n/a" : ratio, md_p(c->p_value, p, sizeof p),
+	fprintf(f, " | %s | %s | %s", isnan(c->ratio.point) ? "n/a" : ratio, p_text(c->p_value, p, sizeof p),
 		compare_verdict_str(c->verdict));
 	if (c->verdict == COMPARE_FASTER || c->verdict == COMPARE_SLOWER)
 		fprintf(f, " (%s)", md_pct(c->ratio.point - 1, pct, sizeof pct));
@@ -278,7 +286,7 @@ static void print_row(FILE *f, const struct gate_case *g, const struct gate_resu
 	print_spread(f, &g->cmp.b);
 	fprintf(f, " | %s | %s | %s | %s | %s | ", change_text(&g->cmp.ratio, raw, sizeof raw),
 		norm_change_text(g, norm, sizeof norm), floor_text(g, floor, sizeof floor),
-		abs_change_text(g, abs, sizeof abs), md_p(g->p_value, p, sizeof p));
+		abs_change_text(g, abs, sizeof abs), p_text(g->p_value, p, sizeof p));
 	print_exact(f, g);
 	fputs(" | ", f);
 	print_verdict(f, g, r);

@@ -176,15 +176,6 @@ char *md_bytes(double bytes, char *buf, size_t len)
 	return bytes < 1e9 ? str(buf, len, "%.2f MB", bytes / 1e6) : str(buf, len, "%.2f GB", bytes / 1e9);
 }
 
-char *md_p(double p, char *buf, size_t len)
-{
-	if (isnan(p))
-		return str(buf, len, "n/a");
-	if (p < 1e-6)
-		return str(buf, len, "<1e-6");
-	return p < 0.01 ? str(buf, len, "%.1e", p) : str(buf, len, "%.3f", p);
-}
-
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
 {
 	if (c->cache_resident && !isnan(a->gbps))

@@ -46,7 +46,6 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
 /* Number formats used in every table (fixed units so that columns compare
  * and tests can recompute them), "n/a" for NAN:
  *   md_pct:  a fraction as a percentage with sign, "+1.23%"
- *   md_p:    a p-value, "0.0123" or "<1e-6"
  *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0
  *            or negative too (unknown)
  *   md_num:  a real to digits significant digits ("%.*g")
@@ -55,7 +54,6 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
  * buffer of the enclosing block, for a printf argument:
  * fprintf(f, "A %s, B %s", MD_TIME(a), MD_TIME(b)). */
 char *md_pct(double frac, char *buf, size_t len);
-char *md_p(double p, char *buf, size_t len);
 char *md_bytes(double bytes, char *buf, size_t len);
 char *md_num(double x, int digits, char *buf, size_t len);
 char *md_share(double frac, char *buf, size_t len);
