@@ -109,21 +109,13 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 		  r->device.name, r->arm_b[0] ? r->arm_b : "per case", r->started_at);
 }
 
-/* The gate's floors a difference must clear, as a clause of the rule. */
-static void print_floors(FILE *f, const struct compare_floors *fl)
-{
-	md_printf(f, " and the change clears the gate's floors: beyond %.2f%% (%s) and the noise floor (the larger "
-		     "A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute floor of %.3f "
-		     "us (%s)",
-		  fl->threshold * 100, fl->threshold_source, fl->min_ns / 1e3, fl->min_source);
-}
-
 enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d)
 {
 	static const char *const cols[] = { "case", "first: B median [p10, p90]", "second: B median [p10, p90]",
 					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict", "md5 equal" };
 	FILE *f = job->f;
 	const struct compare_result *r = job->compare;
+	const struct compare_floors *fl = &r->floors;
 	const struct results_run *a = job->summary->run, *b = job->second->run;
 	md_printf(f, "## compare: run %lld vs run %lld, scenario `%s`\n\n", (long long)a->id, (long long)b->id,
 		  a->scenario_name);
@@ -136,12 +128,15 @@ enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d)
 		   "allows). p says whether the two runs differ beyond the sampling noise within each run, not "
 		   "whether two builds differ: run-to-run variation is what the floors below carry. A difference "
 		   "is called when p < %g", SUMMARY_CI_LEVEL * 100, BLOCKBOOT_RESAMPLES, COMPARE_ALPHA);
-	if (r->floored)
-		print_floors(f, &r->floors);
+	if (r->floored) /* the gate's floors a difference must clear */
+		md_printf(f, " and the change clears the gate's floors: beyond %.2f%% (%s) and the noise floor (the "
+			     "larger A-arm drift |A_k - A1| / A1 of the two runs), and in time beyond the absolute "
+			     "floor of %.3f us (%s)",
+			  fl->threshold * 100, fl->threshold_source, fl->min_ns / 1e3, fl->min_source);
 	fputs(". md5 compares every output of every slot present in both runs.\n\n", f);
 	md_table_head(f, 7, cols, "lrrrrlc");
 	for (int i = 0; i < r->n_cases; i++)
-		print_compare_row(f, &r->cases[i], &r->floors);
+		print_compare_row(f, &r->cases[i], fl);
 	print_bandwidth_table(f, r);
 	if (strcmp(a->device.name, b->device.name))
 		fputs("\nThe runs were measured on different devices: the ratios mix build and hardware.\n", f);
