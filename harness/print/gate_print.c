@@ -112,7 +112,8 @@ static void print_run_line(FILE *f, const char *which, const struct results_run 
 enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d)
 {
 	static const char *const cols[] = { "case", "first: B median [p10, p90]", "second: B median [p10, p90]",
-					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict", "md5 equal" };
+					    "ratio second/first [95% CI]", "p (block bootstrap)", "verdict",
+					    "md5 equal" };
 	FILE *f = job->f;
 	const struct compare_result *r = job->compare;
 	const struct compare_floors *fl = &r->floors;
