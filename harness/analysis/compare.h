@@ -9,7 +9,7 @@
  * an A/A pair p = 8.9e-12), and whether the outputs' md5 agree. The gate
  * builds on the same per-case comparison. Each run's own verdict on the
  * case (summary.h) comes along: a case drifted in either run is marked.
- * Judging only: print/compare_print.c formats the result.
+ * Judging only: print/gate_print.c formats the result.
  *
  * A significant p alone does not make a difference: with hundreds of
  * samples a side a 1.5% shift of a shared machine reaches p < 1e-6.

@@ -2,7 +2,7 @@
  * cmd_compare.c - `abbench compare RUN_A RUN_B [--format markdown|json]
  * [--out FILE] [--db-b FILE]`: the same scenario measured by two builds,
  * case by case (analysis/compare.c), printed by a printer (print/printer.h:
- * markdown, print/compare_print.c, or json), held to the
+ * markdown, print/gate_print.c, or json), held to the
  * gate's floors (the relative threshold, the A arms' drift and the absolute
  * floor; from the options or the second run's device profile) so that an
  * A/A pair is not called slower for a shift no gate would call. RUN_B may

@@ -17,7 +17,8 @@
  *                                 ones, and a raw newline would end the command
  *   file names  escape_stem       letters, digits, '-', '_' and '.' kept, any
  *                                 other byte '_', never a leading '.', never empty
- *   CSV         escape_csv_text   a text cell starting with = + - @ tab or CR gets
+ *   CSV         escape_csv_formula
+ *                                 a text cell starting with = + - @ tab or CR gets
  *                                 a leading ' (OWASP's advice against formula
  *                                 injection); numbers are written as they are
  *   URL part    escape_url_part   every byte but A-Z a-z 0-9 - . _ ~ as %XX: a value
@@ -60,16 +61,13 @@ void escape_vprintf(FILE *f, escape_fn text, escape_fn code, const char *fmt, va
 /* printf for HTML: each %s argument escaped as escape_html does. */
 void html_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* s percent-encoded for one part of a URL (RFC 3986's unreserved kept). */
 void escape_url_part(FILE *f, const char *s);
 
-/* s as one gnuplot string literal, quotes included. */
 void escape_gnuplot(FILE *f, const char *s);
 
 /* A file-name stem from s (at most len - 1 bytes; len >= 2). Returns buf. */
 char *escape_stem(const char *s, char *buf, size_t len);
 
-/* Whether a text cell must get a leading ' to stay text in a spreadsheet. */
 bool escape_csv_formula(const char *s);
 
 #endif

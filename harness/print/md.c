@@ -118,11 +118,6 @@ static char *str(char *buf, size_t len, const char *fmt, ...)
 	return buf;
 }
 
-char *md_us(double ns, char *buf, size_t len)
-{
-	return isnan(ns) ? str(buf, len, "n/a") : str(buf, len, "%.3f", ns / 1e3);
-}
-
 struct md_unit md_time_unit(double ns)
 {
 	static const struct md_unit units[] = { { "ns", 1, 0 }, { "us", 1e3, 2 }, { "ms", 1e6, 3 }, { "s", 1e9, 3 } };
@@ -185,15 +180,6 @@ char *md_bytes(double bytes, char *buf, size_t len)
 	return bytes < 1e9 ? str(buf, len, "%.2f MB", bytes / 1e6) : str(buf, len, "%.2f GB", bytes / 1e9);
 }
 
-char *md_p(double p, char *buf, size_t len)
-{
-	if (isnan(p))
-		return str(buf, len, "n/a");
-	if (p < 1e-6)
-		return str(buf, len, "<1e-6");
-	return p < 0.01 ? str(buf, len, "%.1e", p) : str(buf, len, "%.3f", p);
-}
-
 char *md_bw_pct(const struct summary_case *c, const struct bandwidth_arm *a, bool with_word, char *buf, size_t len)
 {
 	if (c->cache_resident && !isnan(a->gbps))
@@ -247,16 +233,6 @@ void md_verdict_counts(FILE *f, const struct summary_run *S)
 			fprintf(f, " (%d nondeterministic)", S->n_nondeterministic);
 	}
 	fprintf(f, "; bit-exact in %d of %d", n - S->n_verdict[SUMMARY_CASE_NOT_EXACT], n);
-}
-
-void md_spread(FILE *f, const struct summary_spread *s)
-{
-	char m[32], lo[32], hi[32];
-	if (!s->n)
-		fputs("n/a", f);
-	else
-		fprintf(f, "%s [%s, %s] n=%d", md_us(s->median_ns, m, sizeof m), md_us(s->p10_ns, lo, sizeof lo),
-			md_us(s->p90_ns, hi, sizeof hi), s->n);
 }
 
 enum ab_rc md_file_open(struct md_file *mf, const char *path, struct ab_diag *d)

@@ -45,9 +45,7 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
 
 /* Number formats used in every table (fixed units so that columns compare
  * and tests can recompute them), "n/a" for NAN:
- *   md_us:   nanoseconds as microseconds, "%.3f" (exact to the ns)
  *   md_pct:  a fraction as a percentage with sign, "+1.23%"
- *   md_p:    a p-value, "0.0123" or "<1e-6"
  *   md_bytes: decimal units, "51.3 kB", "67.13 MB", "1.23 GB"; "n/a" for 0
  *            or negative too (unknown)
  *   md_num:  a real to digits significant digits ("%.*g")
@@ -55,17 +53,10 @@ char *md_scrub_paths(const char *s, char *buf, size_t len);
  * Each writes into buf and returns it; MD_TIME and the like write into a
  * buffer of the enclosing block, for a printf argument:
  * fprintf(f, "A %s, B %s", MD_TIME(a), MD_TIME(b)). */
-char *md_us(double ns, char *buf, size_t len);
 char *md_pct(double frac, char *buf, size_t len);
-char *md_p(double p, char *buf, size_t len);
 char *md_bytes(double bytes, char *buf, size_t len);
 char *md_num(double x, int digits, char *buf, size_t len);
 char *md_share(double frac, char *buf, size_t len);
-
-/* An arm's time as "38.500 [37.912, 39.104] n=30" (us): median, p10-p90
- * and count, or "n/a" without samples; the one format in which compare,
- * gate and report print an arm. */
-void md_spread(FILE *f, const struct summary_spread *s);
 
 /* Times whose unit scales with their size, as `abbench show` prints them:
  * "850 ns", "4.06 us", "1.234 ms", else s; NAN prints "n/a". A unit is

@@ -46,14 +46,13 @@ static void run_flags(const struct results_run_summary *s, char *buf, size_t len
 static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 {
 	FILE *f = job->f;
-	struct escape_pool e;
+	struct escape_pool e = { .next = 0 };
 	fprintf(f, "%-5s %-20s %-20s %-24s %-18s %-5s %-8s %-20s %s\n", "id", "started (UTC)", "scenario", "label",
 		"commit", "cases", "status", "flags", "backend/device");
 	for (int i = 0; i < job->n_runs; i++) {
 		const struct results_run_summary *s = job->runs[i];
 		char fl[420];
 		run_flags(s, fl, sizeof fl);
-		e.next = 0;
 		fprintf(f, "%-5lld %-20s %-20s %-24s %-18s %-5d %-8s %-20s %s/%s\n", (long long)s->id,
 			escape_t(&e, s->started_at), escape_t(&e, s->scenario_name),
 			escape_t(&e, s->label[0] ? s->label : "-"), escape_t(&e, s->git_commit[0] ? s->git_commit : "-"),
@@ -66,12 +65,11 @@ static enum ab_rc text_runs(const struct printer_job *job, struct ab_diag *d)
 static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *d)
 {
 	FILE *f = job->f;
-	struct escape_pool e;
+	struct escape_pool e = { .next = 0 };
 	fprintf(f, "%-20s %-5s %-20s %-20s %s\n", "name", "run", "set (UTC)", "scenario", "device");
 	for (int i = 0; i < job->n_baselines; i++) {
 		const struct store_baseline *b = &job->baselines[i];
 		char run[80];
-		e.next = 0;
 		if (b->run_set[0])
 			snprintf(run, sizeof run, "%s%s", STORE_SET_PREFIX, escape_t(&e, b->run_set));
 		else
@@ -82,11 +80,11 @@ static enum ab_rc text_baselines(const struct printer_job *job, struct ab_diag *
 	return ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the baseline list") : AB_OK;
 }
 
-/* What a terminal shows: every string from the database goes through
- * escape_t, so that a name cannot send the terminal a control sequence. */
-static const struct printer printer_text = {
-	"text", "plain text for a terminal (control characters escaped)",
-	{
+/* In the order --help and messages name them; a NULL name ends it. */
+static const struct printer printers[] = {
+	/* What a terminal shows: every string from the database goes through
+	 * escape_t, so that a name cannot send the terminal a control sequence. */
+	{ "text", "plain text for a terminal (control characters escaped)", {
 		[PRINTER_SUMMARY] = show_print,
 		[PRINTER_FAILING] = gate_print_failing,
 		[PRINTER_HISTORY] = trend_print,
@@ -94,35 +92,22 @@ static const struct printer printer_text = {
 		[PRINTER_BASELINES] = text_baselines,
 		[PRINTER_DIFF] = diff_print_text,
 		[PRINTER_FIGURES] = figures_list_text,
-	},
-};
-
-/* GitHub-flavoured markdown, every name escaped by print/md.h. */
-static const struct printer printer_markdown = {
-	"markdown", "GitHub-flavoured markdown, for a pull request",
-	{
+	} },
+	/* GitHub-flavoured markdown, every name escaped by print/md.h. */
+	{ "markdown", "GitHub-flavoured markdown, for a pull request", {
 		[PRINTER_COMPARE] = compare_print_table,
 		[PRINTER_GATE] = gate_print_verdict,
 		[PRINTER_REPORT] = report_write,
 		[PRINTER_DIFF] = diff_print_markdown,
 		[PRINTER_FIGURES] = figures_list_markdown,
-	},
-};
-
-/* One row per case and slot with the case's figures (print/figure_fmt.h
- * has the columns), for spreadsheets and pandas. */
-static const struct printer printer_csv = {
-	"csv", "one row per case and slot (columns: abbench export --help)",
-	{
-		[PRINTER_SUMMARY] = export_csv_print,
-	},
-};
-
-/* The documents of docs/JSON.md (print/json_out.h says where each is
- * built; abbench.figures in print/figures_list.c). */
-static const struct printer printer_json = {
-	"json", "JSON documents (schemas: docs/JSON.md)",
-	{
+	} },
+	/* One row per case and slot with the case's figures (print/figure_fmt.h
+	 * has the columns), for spreadsheets and pandas. */
+	{ "csv", "one row per case and slot (columns: abbench export --help)",
+	  { [PRINTER_SUMMARY] = export_csv_print } },
+	/* The documents of docs/JSON.md (print/json_out.h says where each is
+	 * built; abbench.figures in print/figures_list.c). */
+	{ "json", "JSON documents (schemas: docs/JSON.md)", {
 		[PRINTER_SUMMARY] = json_export_show,
 		[PRINTER_RECORD] = json_export_run,
 		[PRINTER_COMPARE] = json_verdict_compare,
@@ -130,35 +115,21 @@ static const struct printer printer_json = {
 		[PRINTER_RUNS] = json_list_runs,
 		[PRINTER_DIFF] = diff_json_print,
 		[PRINTER_FIGURES] = figures_list_json,
-	},
-};
-
-/* github-action-benchmark's customSmallerIsBetter list (json_out.h). */
-static const struct printer printer_benchmark = {
-	"benchmark", "github-action-benchmark's customSmallerIsBetter JSON",
-	{
-		[PRINTER_SUMMARY] = json_verdict_benchmark,
-	},
-};
-
-/* The static dashboard of a history (print/publish.c). */
-static const struct printer printer_html = {
-	"html", "a static HTML dashboard (plain HTML and CSS, relative links)",
-	{
-		[PRINTER_DASHBOARD] = publish_write,
-	},
-};
-
-/* In the order --help and messages name them. */
-static const struct printer *const printers[] = {
-	&printer_text, &printer_markdown, &printer_csv, &printer_json, &printer_benchmark, &printer_html, NULL,
+	} },
+	/* github-action-benchmark's customSmallerIsBetter list (json_out.h). */
+	{ "benchmark", "github-action-benchmark's customSmallerIsBetter JSON",
+	  { [PRINTER_SUMMARY] = json_verdict_benchmark } },
+	/* The static dashboard of a history (print/publish.c). */
+	{ "html", "a static HTML dashboard (plain HTML and CSS, relative links)",
+	  { [PRINTER_DASHBOARD] = publish_write } },
+	{ NULL },
 };
 
 const struct printer *printer_find(const char *name)
 {
-	for (const struct printer *const *p = printers; name && *p; p++)
-		if (!strcmp((*p)->name, name))
-			return *p;
+	for (const struct printer *p = printers; name && p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
 	return NULL;
 }
 
@@ -193,9 +164,9 @@ char *printer_names(const enum printer_kind *kinds, int n, char *buf, size_t len
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (const struct printer *const *p = printers; *p && used < len; p++)
-		if (printer_pick(*p, kinds, n) >= 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", (*p)->name);
+	for (const struct printer *p = printers; p->name && used < len; p++)
+		if (printer_pick(p, kinds, n) >= 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", p->name);
 	return buf;
 }
 

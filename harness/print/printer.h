@@ -155,17 +155,14 @@ int printer_pick(const struct printer *p, const enum printer_kind *kinds, int n)
 enum ab_rc printer_emit(const struct printer *p, enum printer_kind kind, struct printer_job *job, const char *out,
 			struct ab_diag *d);
 
-/* The markdown format's PRINTER_COMPARE (compare_print.c): a line per run,
- * the rule, a row per case. AB_ERR_IO when the stream reports an error, as
- * every printer below. */
+/* gate_print.c: the markdown format's PRINTER_COMPARE (a line per run, the
+ * rule, a row per case) and PRINTER_GATE (a headline with what kept the
+ * gate from passing, a row per case, the tally, then the rule); the text
+ * format's PRINTER_FAILING (one case name per line, of the cases that
+ * failed on time alone: the ones worth measuring again). AB_ERR_IO when
+ * the stream reports an error, as every printer below. */
 enum ab_rc compare_print_table(const struct printer_job *job, struct ab_diag *d);
-
-/* The markdown format's PRINTER_GATE (gate_print.c): a headline with what
- * kept the gate from passing, a row per case, the tally, then the rule. */
 enum ab_rc gate_print_verdict(const struct printer_job *job, struct ab_diag *d);
-
-/* The text format's PRINTER_FAILING: one case name per line, of the cases
- * that failed on time alone (the ones worth measuring again). */
 enum ab_rc gate_print_failing(const struct printer_job *job, struct ab_diag *d);
 
 /* The html printer's PRINTER_DASHBOARD (publish.c): job->dashboard into

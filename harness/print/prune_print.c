@@ -26,7 +26,6 @@ enum ab_rc prune_print(FILE *f, const struct results_run_summary *runs, int n, b
 	else
 		fprintf(f, "%s %d run%s (%d case%s)%s\n", dry_run ? "would prune" : "pruned", n, n == 1 ? "" : "s", cases,
 			cases == 1 ? "" : "s", dry_run ? "; --dry-run: nothing removed" : "");
-	if (fflush(f) || ferror(f))
-		return ab_fail(d, AB_ERR_IO, "cannot write the pruned runs: %s", strerror(errno));
-	return AB_OK;
+	return fflush(f) || ferror(f) ? ab_fail(d, AB_ERR_IO, "cannot write the pruned runs: %s", strerror(errno))
+				      : AB_OK;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print/allocs.h"
+#include "common/allocs.h"
 #include "print/escape.h"
 #include "print/md.h"
 #include "print/plot.h"

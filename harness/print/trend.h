@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "analysis/history.h"
+#include "common/allocs.h"
 #include "common/diag.h"
-#include "print/allocs.h"
 #include "print/printer.h"
 
 #define TREND_STEM_MAX 160

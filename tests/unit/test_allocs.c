@@ -1,5 +1,5 @@
 /*
- * test_allocs.c - a set of allocations freed together (print/allocs.h):
+ * test_allocs.c - a set of allocations freed together (common/allocs.h):
  * each one zeroed and kept, the set marked failed past ALLOCS_MAX, and
  * empty again after allocs_free (ASan's leak check in make sanitize
  * proves every one freed).
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "print/allocs.h"
+#include "common/allocs.h"
 
 static void test_allocs(void **state)
 {

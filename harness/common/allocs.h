@@ -1,6 +1,6 @@
 /*
- * allocs.h - the ten or more arrays a chart is built from, allocated as
- * one set, checked once and freed together.
+ * allocs.h - allocations made one by one as a set, checked once and freed
+ * together: the ten or more arrays a chart is built from (print/).
  */
 #ifndef AB_ALLOCS_H
 #define AB_ALLOCS_H

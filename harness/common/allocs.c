@@ -1,7 +1,7 @@
 /*
  * allocs.c - a set of allocations freed together (allocs.h).
  */
-#include "print/allocs.h"
+#include "common/allocs.h"
 
 #include <stdlib.h>
 
