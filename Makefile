@@ -46,7 +46,7 @@ KCC      ?= $(CC)
 KOPT     ?= $(OPT)
 LDFLAGS  := $(EXTRA_LDFLAGS)
 # libcsv, inih, jansson and cmark-gfm (the dashboard's markdown to HTML,
-# print/md_html.c) are linked statically (Debian ships the .a files) so
+# print/md.c) are linked statically (Debian ships the .a files) so
 # that the binary starts on the GPU machine, which has none of them.
 LDLIBS   := -Wl,-Bstatic -lcsv -linih -ljansson -lcmark-gfm-extensions -lcmark-gfm -Wl,-Bdynamic -lsqlite3 -lcrypto -lm \
 	-ldl -lpthread -lrt

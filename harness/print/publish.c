@@ -520,7 +520,7 @@ static enum ab_rc write_file(const char *dir, const char *name, const char *text
 
 /* A run's report into DIR/runs/run-ID: report.md and its charts (none
  * with no_plots), and its page, report.html, rendered by cmark-gfm
- * (print/md_html.c). A failure other than memory, IO or a directory name
+ * (print/md.c). A failure other than memory, IO or a directory name
  * too long is the report's, not the command's: g (a group's newest run;
  * NULL: an older run) gets the report's path or why there is none. */
 static enum ab_rc run_report(const char *top, const struct printer_report *rep, bool no_plots, struct pub_group *g,
