@@ -122,7 +122,7 @@ static const struct printer printers[] = {
 	/* The static dashboard of a history (print/publish.c). */
 	{ "html", "a static HTML dashboard (plain HTML and CSS, relative links)",
 	  { [PRINTER_DASHBOARD] = publish_write } },
-	{ NULL },
+	{ .name = NULL }, /* the end of the list */
 };
 
 const struct printer *printer_find(const char *name)
