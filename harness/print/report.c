@@ -416,9 +416,9 @@ static void sec_bracket(FILE *f, const struct report_ctx *R, bool compact)
 static void sec_charts(FILE *f, const struct report_ctx *R, bool compact)
 {
 	int drawn = 0;
-	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (each arm zoomed to its p1-p99), "
-	      "every sample in bracket order with each slot's median dashed (the A/B/A drift picture), and the "
-	      "time per kernel, stacked per arm.\n\n", f);
+	fputs("## Charts per case\n\nPer case: box plots of every slot's samples (both arms on one y range), every "
+	      "sample in bracket order with each slot's median dashed (each arm zoomed to its p1-p99: the A/B/A drift "
+	      "picture), and the time per kernel, stacked per arm.\n\n", f);
 	if (!R->ch.per_case) {
 		fprintf(f, "Drawn for a run of at most %d cases; this one has %d, so its figures are in the tables and "
 			   "%s.\n\n", REPORT_CASE_CHARTS_MAX, R->S->n_cases,
