@@ -170,7 +170,7 @@ static enum ab_rc publish_history(struct store *st, const struct publish_args *a
 		rc = load_older(st, h, x, d);
 	if (!rc) {
 		struct printer_dashboard dash = { a->title ? a->title : "abbench dashboard", h, x->n, x->groups,
-						  x->reports, NULL, a->no_reports, x->n_older,
+						  x->reports, a->no_reports, x->n_older,
 						  (const struct printer_report *const *)x->older_reports, a->commit_url };
 		struct printer_job job = { .no_plots = a->no_plots, .charts = &charts, .dashboard = &dash };
 		rc = printer_emit(a->p, PRINTER_DASHBOARD, &job, a->dir, d);

@@ -75,14 +75,13 @@ struct printer_report {
 
 /* PRINTER_DASHBOARD: the history, grouped by scenario and device, with the
  * newest run of each group (its report: reports[g], NULL when none was
- * loaded) and why a group has no report. */
+ * loaded). */
 struct printer_dashboard {
 	const char *title;
 	const struct history *history;
 	int n_groups;
 	const struct history_group *groups;
 	const struct printer_report *const *reports; /* [n_groups] */
-	const char *const *report_notes;             /* [n_groups]: why no report, or NULL */
 	bool no_reports;
 	int n_older;                                 /* the history's other runs, reported without charts */
 	const struct printer_report *const *older;   /* [n_older] */

@@ -566,8 +566,6 @@ enum ab_rc publish_write(const struct printer_job *job, struct ab_diag *d)
 		const struct printer_report *rep = dash->reports[k];
 		g[k].g = &dash->groups[k];
 		g[k].summary = rep ? rep->peers->series[0] : NULL;
-		if (dash->report_notes && dash->report_notes[k])
-			snprintf(g[k].report_note, sizeof g[k].report_note, "%s", dash->report_notes[k]);
 		if (rep && dash->no_reports)
 			snprintf(g[k].report_note, sizeof g[k].report_note, "reports turned off (--no-reports)");
 		else if (rep)
