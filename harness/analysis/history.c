@@ -297,7 +297,9 @@ static int newest_first(const void *pa, const void *pb)
 {
 	const struct history_step_ref *a = pa, *b = pb;
 	int c = strcmp(b->when, a->when);
-	return c ? c : (a->i - b->i) * 1000 + (a->k - b->k);
+	if (!c)
+		c = (a->i > b->i) - (a->i < b->i);
+	return c ? c : (a->k > b->k) - (a->k < b->k);
 }
 
 int history_steps_newest_first(const struct history *h, struct history_step_ref *out)
